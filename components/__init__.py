@@ -1,0 +1,29 @@
+"""Reusable Pulumi components for GPU compute on Azure.
+
+    from components import GpuVm, CostAlert
+
+Components load lazily: importing this package does not import pulumi-azure-native, whose
+modules take seconds to load; each component's module loads on first use.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "GpuVm": "components.gpu_vm",
+    "GpuVmArgs": "components.gpu_vm",
+    "CostAlert": "components.cost_alert",
+    "CostAlertArgs": "components.cost_alert",
+    "ComponentInputError": "components.checks",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'components' has no attribute '{name}'")
+    return getattr(importlib.import_module(module), name)

@@ -1,0 +1,219 @@
+"""The Azure VM size catalog: the typed model over ``vm_sizes.yaml`` and its look-ups.
+
+The data file is the single source of the facts every other part uses (size checks in the
+components, refusals in the fake ARM, the policy pack's retirement rule, cost and quota).
+Reading is lazy and cached: importing this module does no I/O.
+
+Size names compare case-insensitively and the ``Standard_`` prefix may be left out, as the
+Azure CLI accepts (``az vm create --size nc4as_t4_v3``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import functools
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+DATA_FILE = Path(__file__).with_name("vm_sizes.yaml")
+STANDARD_PREFIX = "standard_"
+CLOSE_MATCHES = 3
+
+
+class CatalogModel(BaseModel):
+    """Base of the catalog's models: closed shape, camelCase names as in the data file."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class Lifecycle(CatalogModel):
+    """Where a size stands in Azure's retirement process."""
+
+    status: Literal["current", "retiring", "retired"] = Field(
+        description="current: deployable; retiring: announced, still deployable until `date`; "
+        "retired: can no longer be provisioned."
+    )
+    date: dt.date | None = Field(
+        default=None, description="Retirement date (planned for retiring, actual for retired)."
+    )
+    replacement: str | None = Field(
+        default=None, description="Suggested size to move to (retiring and retired sizes)."
+    )
+    source: str | None = Field(
+        default=None, description="Link to the retirement announcement, when it differs from the series source."
+    )
+
+    @model_validator(mode="after")
+    def _date_matches_status(self) -> Lifecycle:
+        if self.status == "current" and self.date is not None:
+            raise ValueError("a current size has no retirement date")
+        if self.status != "current" and (self.date is None or self.replacement is None):
+            raise ValueError(f"a {self.status} size needs a date and a replacement")
+        return self
+
+
+class VmSize(CatalogModel):
+    """One Azure VM size with the facts the toolkit decides by."""
+
+    name: str = Field(description="ARM size name, e.g. Standard_NC4as_T4_v3.")
+    series: str = Field(description="Series as Microsoft's docs name it, e.g. NCasT4_v3.")
+    vcpus: int = Field(gt=0, description="vCPUs; what quota is counted in.")
+    memory_gib: float = Field(alias="memoryGib", gt=0, description="Memory in GiB as the docs state it.")
+    gpu_model: str | None = Field(default=None, alias="gpuModel", description="GPU model; None for CPU sizes.")
+    gpus: float = Field(
+        default=0, ge=0, description="GPUs per VM; fractional for partitioned GPUs (NVadsA10_v5: 1/6 = 0.1667)."
+    )
+    gpu_memory_gb: float = Field(default=0, alias="gpuMemoryGb", ge=0, description="GPU memory per VM, GB.")
+    infiniband_gbps: int | None = Field(
+        default=None, alias="infinibandGbps", description="InfiniBand bandwidth per VM in Gb/s; None without IB."
+    )
+    accelerated_networking: bool = Field(alias="acceleratedNetworking", description="Accelerated networking supported.")
+    hyperv_generations: tuple[Literal["V1", "V2"], ...] = Field(
+        alias="hypervGenerations", min_length=1, description="Hyper-V generations the size boots."
+    )
+    quota_family: str = Field(alias="quotaFamily", description="Quota family as `az vm list-usage` names it.")
+    payg_usd_per_hour: float | None = Field(
+        default=None, alias="paygUsdPerHour", description="Approximate East US Linux pay-as-you-go price, USD/hour."
+    )
+    spot_usd_per_hour: float | None = Field(
+        default=None, alias="spotUsdPerHour", description="Approximate East US Linux Spot price, USD/hour."
+    )
+    lifecycle: Lifecycle = Field(description="Retirement status.")
+    source: str = Field(description="Link to the documentation the specs come from.")
+    observed: dt.date = Field(description="Date the specs were read from the source.")
+
+    @property
+    def is_gpu(self) -> bool:
+        return self.gpus > 0
+
+    @property
+    def has_infiniband(self) -> bool:
+        return self.infiniband_gbps is not None
+
+    def status_on(self, day: dt.date) -> Literal["current", "retiring", "retired"]:
+        """The lifecycle on `day`: a retiring size is retired once its date has come."""
+        lc = self.lifecycle
+        if lc.status == "retiring" and lc.date is not None and lc.date <= day:
+            return "retired"
+        return lc.status
+
+    @property
+    def status(self) -> Literal["current", "retiring", "retired"]:
+        return self.status_on(dt.date.today())
+
+    @property
+    def is_retired(self) -> bool:
+        return self.status == "retired"
+
+    def retirement_note(self) -> str:
+        """A one-line human note: `retired on 2023-09-06; use Standard_NC4as_T4_v3`."""
+        status = self.status
+        if status == "current":
+            return "current"
+        verb = "retired on" if status == "retired" else "retiring on"
+        return f"{verb} {self.lifecycle.date}; use {self.lifecycle.replacement}"
+
+
+class Prices(CatalogModel):
+    """Where the catalog's prices come from."""
+
+    region: str = Field(description="Region the prices are for.")
+    currency: Literal["USD"] = Field(description="Currency of every price.")
+    source: str = Field(description="Where the prices were taken from.")
+    observed: dt.date = Field(description="Date the prices were read.")
+
+
+class CatalogFile(CatalogModel):
+    """The whole data file."""
+
+    prices: Prices = Field(description="Provenance of the prices.")
+    regions: tuple[str, ...] = Field(min_length=1, description="Azure region names (ARM `location` values).")
+    sizes: tuple[VmSize, ...] = Field(min_length=1, description="Every size the toolkit knows.")
+
+
+class UnknownVmSize(LookupError):
+    """A size name the catalog does not know; the message lists close matches."""
+
+    def __init__(self, name: str, suggestions: list[str]):
+        self.name = name
+        self.suggestions = suggestions
+        hint = f"; did you mean {', '.join(suggestions)}?" if suggestions else ""
+        super().__init__(f"unknown VM size '{name}'{hint}")
+
+    def __str__(self) -> str:  # LookupError would quote the message
+        return str(self.args[0])
+
+
+def normalize_size_name(name: str) -> str:
+    """Lower-case key with the `Standard_` prefix, so `nc4as_t4_v3` finds Standard_NC4as_T4_v3."""
+    key = name.strip().lower()
+    return key if key.startswith(STANDARD_PREFIX) or key.startswith("basic_") else STANDARD_PREFIX + key
+
+
+class Catalog:
+    """Look-ups over the catalog's sizes and regions."""
+
+    def __init__(self, data: CatalogFile):
+        self.data = data
+        self._by_key = {normalize_size_name(s.name): s for s in data.sizes}
+        if len(self._by_key) != len(data.sizes):
+            raise ValueError("the catalog lists a size twice")
+        self._regions = frozenset(data.regions)
+
+    @property
+    def sizes(self) -> tuple[VmSize, ...]:
+        return self.data.sizes
+
+    @property
+    def prices(self) -> Prices:
+        return self.data.prices
+
+    @property
+    def regions(self) -> tuple[str, ...]:
+        return self.data.regions
+
+    def find(self, name: str) -> VmSize | None:
+        """The size named `name` (any casing, prefix optional), or None."""
+        return self._by_key.get(normalize_size_name(name))
+
+    def get(self, name: str) -> VmSize:
+        """The size named `name`; raises UnknownVmSize listing close matches."""
+        size = self.find(name)
+        if size is None:
+            raise UnknownVmSize(name, self.close_matches(name))
+        return size
+
+    def close_matches(self, name: str) -> list[str]:
+        # Compare without the shared `standard_` prefix, which would make every name look close.
+        bare = {key.removeprefix(STANDARD_PREFIX): key for key in self._by_key}
+        wanted = normalize_size_name(name).removeprefix(STANDARD_PREFIX)
+        keys = difflib.get_close_matches(wanted, bare, n=CLOSE_MATCHES, cutoff=0.6)
+        return [self._by_key[bare[k]].name for k in keys]
+
+    def is_region(self, location: str) -> bool:
+        return normalize_region(location) in self._regions
+
+    def close_regions(self, location: str) -> list[str]:
+        return difflib.get_close_matches(normalize_region(location), self._regions, n=CLOSE_MATCHES, cutoff=0.6)
+
+
+def normalize_region(location: str) -> str:
+    """ARM accepts display names too: `East US` is `eastus`."""
+    return location.replace(" ", "").lower()
+
+
+def load_catalog(path: Path) -> Catalog:
+    """Read and validate a catalog data file."""
+    with path.open(encoding="utf-8") as fh:
+        raw = yaml.safe_load(fh)
+    return Catalog(CatalogFile.model_validate(raw))
+
+
+@functools.cache
+def catalog() -> Catalog:
+    """The shipped catalog, read once on first use."""
+    return load_catalog(DATA_FILE)

@@ -1,0 +1,277 @@
+"""The stack configuration: one pydantic schema for `pulumi up` and for offline runs.
+
+A stack file (`stacks/Pulumi.<stack>.yaml`) holds keys in the project's namespace
+(`azure-gpu-stacks:vm`, `azure-gpu-stacks:costAlert`, ...) plus `azure-native:location`. Pulumi
+hands the program every value as a string (structured values as JSON); `load_stack_config` decodes
+them, validates the whole stack at once and raises one `ConfigError` that lists every problem with
+its key path (`azure-gpu-stacks:vm.vmSize`), the bad value and what is allowed, before any resource
+is registered. `ConfigError` is a `pulumi.RunError`, so `pulumi up` prints it without a traceback.
+
+Which components a stack gets is said here: each optional section present adds its component.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+import pulumi
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic.alias_generators import to_camel
+
+from components.catalog import catalog
+from components.checks import DEFAULT_GPU_VM_SIZE
+from components.checks import admin_username, cidr, email, gpu_size, percent, time_of_day
+
+PROJECT = "azure-gpu-stacks"
+LOCATION_KEY = "azure-native:location"
+STACK_CONFIG_DIR = "stacks"  # must match `stackConfigDir` in Pulumi.yaml
+
+MAX_BUDGET_NOTIFICATIONS = 5  # ARM's limit per budget
+
+SSH_KEY_PATTERN = re.compile(r"^(ssh-(rsa|ed25519|dss)|ecdsa-sha2-nistp(256|384|521)|sk-[a-z0-9@.-]+) [A-Za-z0-9+/]+=*( .*)?$")
+SUBNET_ID_PATTERN = re.compile(
+    r"(?i)^/subscriptions/[^/]+/resourceGroups/[^/]+/providers/Microsoft\.Network/virtualNetworks/[^/]+/subnets/[^/]+$"
+)
+RESOURCE_GROUP_PATTERN = re.compile(r"^[-\w.()]{1,89}[-\w()]$")
+
+
+GpuSize = Annotated[str, AfterValidator(gpu_size)]
+Cidr = Annotated[str, AfterValidator(cidr)]
+Email = Annotated[str, AfterValidator(email)]
+AdminName = Annotated[str, AfterValidator(admin_username)]
+TimeOfDay = Annotated[str, AfterValidator(time_of_day)]
+Percent = Annotated[float, AfterValidator(percent)]
+
+
+class ConfigModel(BaseModel):
+    """Base of every config model: closed, camelCase keys as in the stack file, immutable."""
+
+    model_config = ConfigDict(extra="forbid", alias_generator=to_camel, frozen=True, coerce_numbers_to_str=True)
+
+
+# --- sections --------------------------------------------------------------------------------
+
+
+class VmConfig(ConfigModel):
+    """A single GPU VM: the args of `components.gpu_vm.GpuVm` in camelCase; unset keys take its defaults."""
+
+    vm_size: GpuSize | None = Field(default=None, description="GPU VM size from the catalog.")
+    admin_username: AdminName | None = Field(default=None, description="Linux admin user.")
+    subnet_id: str | None = Field(default=None, description="Existing subnet id; a new VNet is created when unset.")
+    vnet_address_space: Cidr | None = Field(default=None, description="Address space of the new VNet.")
+    subnet_prefix: Cidr | None = Field(default=None, description="Range of the new subnet.")
+    ssh_allowed_cidrs: list[Cidr] | None = Field(default=None, description="Ranges allowed to SSH in.")
+    public_ip: bool | None = Field(default=None, description="Give the VM a public IP.")
+    os_disk_size_gb: int | None = Field(default=None, ge=30, le=4095, description="OS disk size, GiB.")
+    spot: bool | None = Field(default=None, description="Run as a Spot VM.")
+    eviction_policy: Literal["Deallocate", "Delete"] | None = Field(default=None, description="Spot eviction.")
+    install_gpu_driver: bool | None = Field(default=None, description="Install the NVIDIA driver extension.")
+    auto_shutdown: bool | None = Field(default=None, description="Shut the VM down daily.")
+    shutdown_time: TimeOfDay | None = Field(default=None, description="Daily shutdown time, HHmm.")
+    shutdown_time_zone: str | None = Field(default=None, min_length=1, description="Windows time zone id.")
+    shutdown_notify_email: Email | None = Field(default=None, description="Warned before the shutdown.")
+
+    @field_validator("subnet_id")
+    @classmethod
+    def _subnet_id(cls, value: str | None) -> str | None:
+        if value is not None and not SUBNET_ID_PATTERN.match(value):
+            raise ValueError(
+                f"'{value}' is not a subnet id; allowed: /subscriptions/<id>/resourceGroups/<rg>/providers/"
+                "Microsoft.Network/virtualNetworks/<vnet>/subnets/<subnet>"
+            )
+        return value
+
+
+class CostAlertConfig(ConfigModel):
+    """A monthly budget on the stack's resource group: the args of `components.cost_alert.CostAlert`."""
+
+    amount: float = Field(gt=0, description="Monthly budget, USD.")
+    contact_emails: list[Email] = Field(min_length=1, description="Who is told when a threshold is crossed.")
+    actual_thresholds: list[Percent] | None = Field(default=None, description="Percent of the amount spent.")
+    forecast_thresholds: list[Percent] | None = Field(default=None, description="Percent of the amount forecast.")
+    contact_roles: list[Literal["Owner", "Contributor", "Reader"]] | None = Field(
+        default=None, description="RBAC roles on the scope that are told too."
+    )
+    action_group_id: str | None = Field(default=None, description="Action group id told too.")
+
+    @model_validator(mode="after")
+    def _notification_count(self) -> CostAlertConfig:
+        count = len(self.actual_thresholds or ()) + len(self.forecast_thresholds or ())
+        if count > MAX_BUDGET_NOTIFICATIONS:
+            raise ValueError(
+                f"{count} thresholds in all; allowed: at most {MAX_BUDGET_NOTIFICATIONS} (Azure's limit per budget)"
+            )
+        return self
+
+
+class StackConfig(ConfigModel):
+    """Everything one stack says. Optional sections add their components."""
+
+    location: str = Field(description="Azure region, from azure-native:location.")
+    resource_group_name: str | None = Field(default=None, description="Defaults to rg-<stack>.")
+    tags: dict[str, str] = Field(default_factory=dict, description="Tags on every resource.")
+    ssh_public_key: str | None = Field(default=None, description="OpenSSH public key (a Pulumi secret).")
+    vm: VmConfig | None = Field(default=None, description="A single GPU VM.")
+    cost_alert: CostAlertConfig | None = Field(default=None, description="A budget with notifications.")
+
+    @field_validator("location")
+    @classmethod
+    def _location(cls, value: str) -> str:
+        if not catalog().is_region(value):
+            close = catalog().close_regions(value)
+            hint = f"did you mean {', '.join(close)}? " if close else ""
+            raise ValueError(f"'{value}' is not an Azure region; {hint}allowed: a region name such as eastus")
+        return value.replace(" ", "").lower()
+
+    @field_validator("resource_group_name")
+    @classmethod
+    def _resource_group_name(cls, value: str | None) -> str | None:
+        if value is not None and not RESOURCE_GROUP_PATTERN.match(value):
+            raise ValueError(
+                f"'{value}' is not a resource group name; allowed: 1 to 90 letters, digits, '_', '-', '.', "
+                "'(' and ')', not ending in '.'"
+            )
+        return value
+
+    @field_validator("ssh_public_key")
+    @classmethod
+    def _ssh_public_key(cls, value: str | None) -> str | None:
+        if value is not None and not SSH_KEY_PATTERN.match(value.strip()):
+            raise ValueError("the value is not an OpenSSH public key; allowed: the one line of e.g. ~/.ssh/id_ed25519.pub")
+        return value.strip() if value is not None else None
+
+    def problems(self) -> list[Problem]:
+        """What is wrong across sections (each section checks itself)."""
+        found: list[Problem] = []
+        if self.vm is not None and self.ssh_public_key is None:
+            found.append(
+                Problem(
+                    f"{PROJECT}:sshPublicKey",
+                    "required by the vm section and missing; set it with "
+                    '`pulumi config set --secret sshPublicKey "$(cat ~/.ssh/id_ed25519.pub)"`',
+                )
+            )
+        return found
+
+    def warnings(self) -> list[str]:
+        """Things worth saying that do not stop the stack."""
+        notes: list[str] = []
+        if self.vm is not None:
+            size = catalog().get(self.vm.vm_size or DEFAULT_GPU_VM_SIZE)
+            if size.status == "retiring":
+                notes.append(f"{PROJECT}:vm.vmSize: '{size.name}' is {size.retirement_note()}")
+            if self.vm.spot:
+                notes.append(f"{PROJECT}:vm.spot: Spot VMs can be evicted with 30 seconds' notice; checkpoint work often")
+            if self.vm.public_ip and not self.vm.ssh_allowed_cidrs:
+                notes.append(f"{PROJECT}:vm.publicIp: a public IP without sshAllowedCidrs accepts no SSH from outside")
+        return notes
+
+
+# --- loading ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Problem:
+    key: str  # e.g. azure-gpu-stacks:vm.vmSize
+    message: str
+
+
+class ConfigError(pulumi.RunError):
+    """A stack configuration that cannot be used; lists every problem."""
+
+    def __init__(self, source: str, problems: list[Problem]):
+        self.source = source
+        self.problems = problems
+        if len(problems) == 1:
+            text = f"{source}: {problems[0].key}: {problems[0].message}"
+        else:
+            lines = "\n".join(f"  {p.key}: {p.message}" for p in problems)
+            text = f"{source}: {len(problems)} problems in the stack configuration:\n{lines}"
+        super().__init__(text)
+
+
+def _decode(value: str) -> Any:
+    """Pulumi passes structured config as JSON text and plain strings as they are."""
+    try:
+        return json.loads(value)
+    except (json.JSONDecodeError, TypeError):
+        return value
+
+
+def _key_path(loc: tuple[int | str, ...]) -> str:
+    if not loc:
+        return PROJECT
+    head, *rest = loc
+    key = LOCATION_KEY if head == "location" else f"{PROJECT}:{head}"
+    for part in rest:
+        key += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return key
+
+
+def _fields_at(loc: tuple[int | str, ...]) -> list[str]:
+    """The keys allowed at `loc` (aliases of the model found there)."""
+    model: Any = StackConfig
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        fields = {f.alias or n: f for n, f in model.model_fields.items()}
+        if part not in fields:
+            return []
+        annotation = fields[part].annotation
+        candidates = [a for a in getattr(annotation, "__args__", (annotation,)) if isinstance(a, type) and issubclass(a, BaseModel)]
+        if not candidates:
+            return []
+        model = candidates[0]
+    return sorted(f.alias or n for n, f in model.model_fields.items() if n != "location")
+
+
+def _problem(error: Any) -> Problem:
+    loc = tuple(error["loc"])
+    kind = error["type"]
+    if kind == "extra_forbidden":
+        allowed = _fields_at(loc[:-1])
+        close = difflib.get_close_matches(str(loc[-1]), allowed, n=1, cutoff=0.6)
+        hint = f"did you mean '{close[0]}'? " if close else ""
+        return Problem(_key_path(loc), f"unknown key; {hint}allowed keys: {', '.join(allowed)}")
+    if kind == "missing":
+        return Problem(_key_path(loc), "required key is missing")
+    message = str(error["msg"]).removeprefix("Value error, ")
+    shown = error.get("input")
+    if kind.startswith("value_error") or kind == "assertion_error":
+        return Problem(_key_path(loc), message)
+    return Problem(_key_path(loc), f"{shown!r} is not allowed: {message}")
+
+
+def load_stack_config(values: Mapping[str, str], *, source: str) -> StackConfig:
+    """Validate a stack's flat Pulumi config (`{"azure-gpu-stacks:vm": "{...}"}`)."""
+    raw: dict[str, Any] = {}
+    for key, value in values.items():
+        namespace, _, name = key.partition(":")
+        if key == LOCATION_KEY:
+            raw["location"] = value
+        elif namespace == PROJECT:
+            raw[name] = _decode(value)
+    if "location" not in raw:
+        raise ConfigError(source, [Problem(LOCATION_KEY, "required key is missing; allowed: a region name such as eastus")])
+    try:
+        config = StackConfig.model_validate(raw)
+    except ValidationError as exc:
+        raise ConfigError(source, [_problem(e) for e in exc.errors()]) from None
+    if problems := config.problems():
+        raise ConfigError(source, problems)
+    return config
+
+
+def stack_config_source(stack: str) -> str:
+    return f"{STACK_CONFIG_DIR}/Pulumi.{stack}.yaml"
+
+
+def load_from_pulumi() -> StackConfig:
+    """The current stack's config, as the Pulumi CLI handed it to this program."""
+    values = {**pulumi.runtime.get_config_env(), **pulumi.runtime.config.CONFIG.get()}
+    return load_stack_config(values, source=stack_config_source(pulumi.get_stack()))

@@ -1,0 +1,400 @@
+"""The fake Azure Resource Manager: an in-memory subscription that accepts or refuses PUTs as ARM would.
+
+State is held per subscription, then per resource group, then per resource id (ids compare
+case-insensitively, as ARM's do). Every run starts from an empty subscription; use `fake_arm()`
+(a context manager) or the `fake_arm` pytest fixture to get a fresh one.
+
+What it checks before accepting a resource: that its resource group and parents exist, that every
+resource id it references in this subscription exists (ids in other subscriptions are taken to be
+resources managed elsewhere), that the name is not taken, that the region is a real one, that each
+VM size is known to the catalog and not retired, offered in the region and allowed for the
+subscription (when a `az vm list-skus` file is given), and that the vCPUs fit the quota (when a
+`az vm list-usage` file is given), plus the per-type checks in `models`.
+
+Not faked: see `models`; also management groups, billing scopes and cross-subscription state.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import ipaddress
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+import functools
+
+from components.catalog import Catalog, catalog, normalize_region, normalize_size_name
+from fakeazure.azfiles import SkuOffer, Usage, family_key
+from fakeazure.errors import (
+    ArmError,
+    Conflict,
+    InvalidParameter,
+    LocationNotAvailableForResourceType,
+    ParentResourceNotFound,
+    QuotaExceeded,
+    ResourceGroupNotFound,
+    ResourceNotFound,
+    SkuNotAvailable,
+)
+from fakeazure.models import RESOURCE_TYPES, ArmResourceType, Resource, VcpuDemand, dig, kubeconfig, stable_uuid
+
+FAKE_SUBSCRIPTION_ID = "00000000-0000-0000-0000-0000000000aa"
+FAKE_TENANT_ID = "00000000-0000-0000-0000-0000000000bb"
+FAKE_CLIENT_ID = "00000000-0000-0000-0000-0000000000cc"
+SPOT_QUOTA = "lowPriorityCores"
+REGIONAL_QUOTA = "cores"
+AZURE_RESERVED_HOSTS = 4  # Azure keeps the first four addresses of every subnet
+
+
+class DependencyFailed(Exception):
+    """A resource depends on one ARM refused; Pulumi would not attempt it."""
+
+    def __init__(self, dependency: Resource):
+        super().__init__(dependency.id)
+        self.dependency = dependency
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A PUT that ARM refused: which resource, ARM's error code and message."""
+
+    resource: str  # the Pulumi logical name
+    type: str  # the Pulumi type token
+    code: str
+    message: str
+
+
+@dataclass
+class ResourceGroupState:
+    group: Resource
+    resources: dict[str, Resource] = field(default_factory=dict)
+
+
+@dataclass
+class SubscriptionState:
+    id: str
+    resource_groups: dict[str, ResourceGroupState] = field(default_factory=dict)
+    resources: dict[str, Resource] = field(default_factory=dict)  # subscription-scoped
+
+
+class FakeArm:
+    """One fake subscription, its reference data, and what happened to every PUT."""
+
+    def __init__(
+        self,
+        *,
+        default_location: str | None = None,
+        usage: dict[str, Usage] | None = None,
+        skus: dict[str, SkuOffer] | None = None,
+        sizes: Catalog | None = None,
+        now: dt.datetime | None = None,
+    ):
+        self.subscription_id = FAKE_SUBSCRIPTION_ID
+        self.tenant_id = FAKE_TENANT_ID
+        self.default_location = default_location
+        self.usage = usage
+        self.skus = skus
+        self.catalog = sizes or catalog()
+        self.now = now or dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
+        self.subscriptions = {self.subscription_id: SubscriptionState(self.subscription_id)}
+        self.refusals: list[Refusal] = []
+        self.skipped: list[tuple[str, str]] = []  # (logical name, refused dependency id)
+        self.accelerated_networking_nics: set[str] = set()
+        self._vcpus_used: dict[str, int] = defaultdict(int)
+        self._allocated: dict[str, int] = defaultdict(int)
+
+    # --- state -------------------------------------------------------------------------------
+
+    @property
+    def subscription(self) -> SubscriptionState:
+        return self.subscriptions[self.subscription_id]
+
+    def resources(self) -> list[Resource]:
+        """Every resource in the subscription, groups first, in creation order."""
+        out: list[Resource] = []
+        for rg in self.subscription.resource_groups.values():
+            out.append(rg.group)
+            out.extend(rg.resources.values())
+        out.extend(self.subscription.resources.values())
+        return out
+
+    def find(self, resource_id: str) -> Resource | None:
+        key = resource_id.lower()
+        for rg in self.subscription.resource_groups.values():
+            if rg.group.id.lower() == key:
+                return rg.group
+            if key in rg.resources:
+                return rg.resources[key]
+        return self.subscription.resources.get(key)
+
+    def _in_this_subscription(self, resource_id: str) -> bool:
+        return resource_id.lower().startswith(f"/subscriptions/{self.subscription_id}".lower())
+
+    def require(self, resource_id: Any, path: str) -> Resource | None:
+        """The resource `resource_id` points at; None when it lives in another subscription."""
+        if not isinstance(resource_id, str) or not resource_id.startswith("/subscriptions/"):
+            raise InvalidParameter(f"{path}: {resource_id!r} is not a resource id.")
+        if not self._in_this_subscription(resource_id):
+            return None
+        found = self.find(resource_id)
+        if found is None:
+            raise ResourceNotFound(f"The Resource '{resource_id}' was not found ({path}).")
+        if found.failed:
+            raise DependencyFailed(found)
+        return found
+
+    def _resource_group(self, name: Any) -> ResourceGroupState:
+        rg = self.subscription.resource_groups.get(str(name).lower())
+        if rg is None:
+            raise ResourceGroupNotFound(f"Resource group '{name}' could not be found.")
+        if rg.group.failed:
+            raise DependencyFailed(rg.group)
+        return rg
+
+    def parent_of(self, rtype: ArmResourceType, props: dict[str, Any]) -> Resource:
+        """The nearest parent of a nested resource (a subnet's virtual network...)."""
+        parent_id = self._resource_id(rtype, props, "-")
+        parent_id = parent_id.rsplit("/", 2)[0]
+        found = self.find(parent_id)
+        if found is None:
+            kind = rtype.arm_type.split("/")[-2]
+            raise ParentResourceNotFound(
+                f"Can not perform requested operation on nested resource. Parent resource "
+                f"'{parent_id.rsplit('/', 1)[-1]}' not found ({kind})."
+            )
+        if found.failed:
+            raise DependencyFailed(found)
+        return found
+
+    # --- ids and names -----------------------------------------------------------------------
+
+    def _resource_id(self, rtype: ArmResourceType, props: dict[str, Any], name: str) -> str:
+        namespace, *types = rtype.arm_type.split("/")
+        if rtype.token == ResourceGroupType:
+            return f"/subscriptions/{self.subscription_id}/resourceGroups/{name}"
+        if rtype.scoped:
+            return f"{str(props.get('scope', '')).rstrip('/')}/providers/{namespace}/{types[0]}/{name}"
+        names = [str(props.get(key)) for key in rtype.parent_inputs] + [name]
+        path = "/".join(f"{t}/{n}" for t, n in zip(types, names, strict=True))
+        rg = props.get("resourceGroupName")
+        group = f"/resourceGroups/{rg}" if rg is not None else ""
+        return f"/subscriptions/{self.subscription_id}{group}/providers/{namespace}/{path}"
+
+    def autoname(self, logical_name: str, rtype: ArmResourceType, urn: str) -> str:
+        """pulumi-azure-native's auto-naming: the logical name and eight random hex characters.
+
+        The suffix here is derived from the URN, so repeated offline runs print the same names.
+        """
+        suffix = hashlib.sha256(urn.encode()).hexdigest()[:8]
+        return logical_name[: rtype.autoname_max - len(suffix)] + suffix
+
+    def next_address(self, prefix: str) -> str:
+        """The next free host address of `prefix`, as Azure's dynamic allocation gives them."""
+        network = ipaddress.ip_network(prefix, strict=False)
+        offset = AZURE_RESERVED_HOSTS + self._allocated[prefix]
+        self._allocated[prefix] += 1
+        return str(network.network_address + offset)
+
+    # --- PUT ---------------------------------------------------------------------------------
+
+    def put(self, token: str, logical_name: str, props: dict[str, Any], urn: str) -> Resource:
+        """Create a resource as ARM would, or raise the ArmError ARM would return."""
+        rtype = RESOURCE_TYPES.get(token) or _generic_type(token)
+        name = props.get(rtype.name_input) if rtype.name_input else None
+        name = str(name) if name else self.autoname(logical_name, rtype, urn)
+        location = self._location(rtype, props)
+        resource_id = self._resource_id(rtype, props, name)
+        container = self._container(rtype, props)
+        if resource_id.lower() in container or (token == ResourceGroupType and name.lower() in self.subscription.resource_groups):
+            raise Conflict(
+                f"A resource with the ID '{resource_id}' already exists; to manage it with Pulumi, import it "
+                f"with `pulumi import` instead of creating it."
+            )
+        if rtype.parent_inputs:
+            self.parent_of(rtype, props)
+        self._check_sizes(rtype, props, location)
+        rtype.check(self, name, props)
+        self._take_quota(rtype, props, location)
+        res = Resource(
+            id=resource_id,
+            type=rtype.arm_type,
+            name=name,
+            resource_group=props.get("resourceGroupName") if token != ResourceGroupType else name,
+            location=location,
+            properties=props,
+        )
+        res.outputs = self._outputs(rtype, res)
+        self._store(token, res, container)
+        return res
+
+    def refuse(self, token: str, logical_name: str, props: dict[str, Any], urn: str, error: ArmError) -> Resource:
+        """Record a refusal and keep a failed placeholder, so dependents are skipped, not refused."""
+        self.refusals.append(Refusal(logical_name, token, error.code, error.message))
+        return self._placeholder(token, logical_name, props, urn)
+
+    def skip(self, token: str, logical_name: str, props: dict[str, Any], urn: str, cause: DependencyFailed) -> Resource:
+        self.skipped.append((logical_name, cause.dependency.id))
+        return self._placeholder(token, logical_name, props, urn)
+
+    def _placeholder(self, token: str, logical_name: str, props: dict[str, Any], urn: str) -> Resource:
+        rtype = RESOURCE_TYPES.get(token) or _generic_type(token)
+        name = str(props.get(rtype.name_input) or self.autoname(logical_name, rtype, urn))
+        try:
+            resource_id = self._resource_id(rtype, props, name)
+        except ValueError:
+            resource_id = f"/subscriptions/{self.subscription_id}/failed/{name}"
+        res = Resource(resource_id, rtype.arm_type, name, props.get("resourceGroupName"), props.get("location"), props, failed=True)
+        res.outputs = {**props, "name": name, "provisioningState": "Failed"}
+        self.subscription.resources[resource_id.lower()] = res
+        return res
+
+    def _container(self, rtype: ArmResourceType, props: dict[str, Any]) -> dict[str, Resource]:
+        if rtype.token == ResourceGroupType:
+            return {rg.group.id.lower(): rg.group for rg in self.subscription.resource_groups.values()}
+        if rtype.scoped:
+            scope = props.get("scope")
+            target = self.require(scope, "scope")
+            if target is not None and target.type == ResourceGroupArmType:
+                return self._resource_group(target.name).resources
+            return self.subscription.resources
+        if "resourceGroupName" not in props and rtype.token not in RESOURCE_TYPES:
+            return self.subscription.resources
+        return self._resource_group(props.get("resourceGroupName")).resources
+
+    def _store(self, token: str, res: Resource, container: dict[str, Resource]) -> None:
+        if token == ResourceGroupType:
+            self.subscription.resource_groups[res.name.lower()] = ResourceGroupState(res)
+        else:
+            container[res.id.lower()] = res
+
+    def _location(self, rtype: ArmResourceType, props: dict[str, Any]) -> str | None:
+        if not rtype.located:
+            return None
+        location = props.get("location")
+        if location is None:
+            # azure-native falls back to the resource group's location, a group to the provider's.
+            if rtype.token == ResourceGroupType:
+                location = self.default_location
+            elif props.get("resourceGroupName") is not None:
+                location = self._resource_group(props["resourceGroupName"]).group.location
+        if location is None:
+            raise InvalidParameter("location is required (set azure-native:location or the resource's location).")
+        if normalize_region(location) in {"global"}:
+            return "global"
+        if not self.catalog.is_region(location):
+            close = self.catalog.close_regions(location)
+            hint = f" Did you mean {', '.join(close)}?" if close else ""
+            raise LocationNotAvailableForResourceType(
+                f"The provided location '{location}' is not available for resource type '{rtype.arm_type}'.{hint}"
+            )
+        return normalize_region(location)
+
+    def _check_sizes(self, rtype: ArmResourceType, props: dict[str, Any], location: str | None) -> None:
+        for path, size_name in rtype.vm_sizes(props):
+            size = self.catalog.find(size_name)
+            if size is None:
+                close = self.catalog.close_matches(size_name)
+                hint = f" Did you mean {', '.join(close)}?" if close else ""
+                raise SkuNotAvailable(f"The requested VM size '{size_name}' ({path}) is not a size Azure offers.{hint}")
+            if size.is_retired:
+                raise SkuNotAvailable(
+                    f"The requested VM size '{size.name}' ({path}) is retired since {size.lifecycle.date} and can no "
+                    f"longer be provisioned. Use {size.lifecycle.replacement}."
+                )
+            if self.skus is not None and location is not None:
+                offer = self.skus.get(normalize_size_name(size.name))
+                why = offer.refusal(location) if offer else "not listed in the SKU file"
+                if why:
+                    raise SkuNotAvailable(
+                        f"The requested VM size '{size.name}' ({path}) is currently not available in location "
+                        f"'{location}': {why}. Please try another size or deploy to a different location."
+                    )
+
+    def _take_quota(self, rtype: ArmResourceType, props: dict[str, Any], location: str | None) -> None:
+        if self.usage is None:
+            return
+        demands = [(d, self.catalog.get(d.vm_size)) for d in rtype.vcpu_demand(self, props)]
+        wanted: dict[str, int] = defaultdict(int)
+        for demand, size in demands:
+            vcpus = size.vcpus * demand.count
+            wanted[family_key(SPOT_QUOTA if demand.spot else size.quota_family)] += vcpus
+            wanted[family_key(REGIONAL_QUOTA)] += 0 if demand.spot else vcpus
+        for family, vcpus in wanted.items():
+            counter = self.usage.get(family)
+            if counter is None or vcpus == 0:
+                continue
+            after = self._vcpus_used[family] + vcpus
+            if after > counter.free:
+                raise QuotaExceeded(
+                    f"Operation could not be completed as it results in exceeding approved {counter.family} "
+                    f"Cores quota. Location: {location}, Current Limit: {counter.limit}, Current Usage: "
+                    f"{counter.current + self._vcpus_used[family]}, Additional Required: {vcpus}, "
+                    f"(Minimum) New Limit Required: {counter.current + after}."
+                )
+        for family, vcpus in wanted.items():
+            self._vcpus_used[family] += vcpus
+
+    def _outputs(self, rtype: ArmResourceType, res: Resource) -> dict[str, Any]:
+        base = {**res.properties, "name": res.name, "type": res.type}
+        if res.location is not None:
+            base["location"] = res.location
+        return {**base, **rtype.computed(self, res)}
+
+    # --- provider functions ------------------------------------------------------------------
+
+    def invoke(self, token: str, args: dict[str, Any]) -> dict[str, Any]:
+        """Answer a pulumi-azure-native function the way Azure would."""
+        answer = INVOKES.get(token)
+        if answer is None:
+            raise InvalidParameter(f"The fake ARM does not answer the function '{token}'.")
+        return answer(self, args)
+
+
+def _client_config(arm: FakeArm, args: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "clientId": FAKE_CLIENT_ID,
+        "objectId": stable_uuid("object", FAKE_CLIENT_ID),
+        "subscriptionId": arm.subscription_id,
+        "tenantId": arm.tenant_id,
+    }
+
+
+def _cluster_credentials(arm: FakeArm, args: dict[str, Any]) -> dict[str, Any]:
+    rg, name = args.get("resourceGroupName"), args.get("resourceName")
+    cluster_id = (
+        f"/subscriptions/{arm.subscription_id}/resourceGroups/{rg}/providers/"
+        f"Microsoft.ContainerService/managedClusters/{name}"
+    )
+    cluster = arm.find(cluster_id)
+    if cluster is None:
+        raise ResourceNotFound(f"The Resource '{cluster_id}' was not found.")
+    fqdn = str(cluster.outputs.get("fqdn") or f"{name}.hcp.{cluster.location}.azmk8s.io")
+    return {"kubeconfigs": [{"name": "clusterUser", "value": kubeconfig(str(name), fqdn)}]}
+
+
+INVOKES = {
+    "azure-native:authorization:getClientConfig": _client_config,
+    "azure-native:containerservice:listManagedClusterUserCredentials": _cluster_credentials,
+    "azure-native:containerservice:listManagedClusterAdminCredentials": _cluster_credentials,
+}
+
+ResourceGroupType = "azure-native:resources:ResourceGroup"
+ResourceGroupArmType = "Microsoft.Resources/resourceGroups"
+
+
+@functools.cache
+def _generic_type(token: str) -> ArmResourceType:
+    """A type the fake has no class for: accepted as given, placed in its resource group."""
+    _, module, kind = token.split(":", 2)
+
+    class Generic(ArmResourceType):
+        arm_type = f"Microsoft.{module}/{kind[0].lower()}{kind[1:]}s"
+        name_input = f"{kind[0].lower()}{kind[1:]}Name"
+
+    Generic.token = token
+    return Generic()
+
+
+__all__ = ["ArmError", "DependencyFailed", "FakeArm", "Refusal", "dig"]

@@ -1,0 +1,63 @@
+"""Pulumi's `Mocks` adapter: every resource registration and provider function goes to the fake ARM.
+
+Under Pulumi's mock runtime the program runs as it would under `pulumi up`, but instead of the
+azure-native provider answering each registration, the fake ARM does: it returns the id and the
+outputs Azure would, or records the error Azure would give and lets the run go on, so that one run
+reports every problem. Resources of other providers (and components) are echoed back unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pulumi
+from pulumi.runtime import rpc
+
+from fakeazure.backend import DependencyFailed, FakeArm
+from fakeazure.errors import ArmError
+
+AZURE_NATIVE = "azure-native:"
+
+
+def unwrap_secrets(value: Any) -> Any:
+    """Inputs as ARM receives them: secret markers removed (ARM sees plain values)."""
+    if rpc.is_rpc_secret(value):
+        return unwrap_secrets(rpc.unwrap_rpc_secret(value))
+    if isinstance(value, dict):
+        return {k: unwrap_secrets(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [unwrap_secrets(v) for v in value]
+    return value
+
+
+def _secret(value: Any) -> dict[str, Any]:
+    return {rpc._special_sig_key: rpc._special_secret_sig, "value": value}
+
+
+class FakeArmMocks(pulumi.runtime.Mocks):
+    """Drives `FakeArm` from Pulumi's mock runtime."""
+
+    def __init__(self, arm: FakeArm, *, preview: bool = False):
+        self.arm = arm
+        self.preview = preview
+
+    def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str | None, dict[str, Any]]:
+        if not args.typ.startswith(AZURE_NATIVE) or args.custom is False:
+            return (f"{args.name}-id" if args.custom else None), dict(args.inputs)
+        props = unwrap_secrets(dict(args.inputs))
+        seed = f"{args.typ}::{args.name}"
+        try:
+            res = self.arm.put(args.typ, args.name, props, seed)
+        except ArmError as error:
+            res = self.arm.refuse(args.typ, args.name, props, seed, error)
+        except DependencyFailed as cause:
+            res = self.arm.skip(args.typ, args.name, props, seed, cause)
+        if self.preview:
+            # As a provider answers in preview: no id yet, computed outputs unknown.
+            return "", {k: v for k, v in args.inputs.items()}
+        secret_inputs = {k for k, v in args.inputs.items() if rpc.is_rpc_secret(v)}
+        outputs = {k: (_secret(v) if k in secret_inputs else v) for k, v in res.outputs.items()}
+        return res.id, outputs
+
+    def call(self, args: pulumi.runtime.MockCallArgs) -> tuple[dict[str, Any], list[tuple[str, str]] | None]:
+        return self.arm.invoke(args.token, unwrap_secrets(dict(args.args))), None

@@ -1,0 +1,356 @@
+"""One class per ARM resource type the fake knows, with ARM's property names.
+
+Each class says how ARM names and places the resource (its type, the input that carries its name,
+the inputs naming its parents), what ARM checks before accepting a PUT, and what it returns
+(`provisioningState` and the computed properties programs read).
+
+Not faked: long-running operations (every PUT succeeds at once), updates and deletes (each run
+starts from an empty subscription), API-version differences, RBAC, and any property this module
+does not read. Resource types without a class here are accepted as they are, with a real-shaped id.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import hashlib
+import ipaddress
+import uuid
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from fakeazure.errors import InvalidParameter
+
+if TYPE_CHECKING:
+    from fakeazure.backend import FakeArm
+
+
+def stable_uuid(*parts: str) -> str:
+    """A UUID derived from `parts`, so repeated runs give the same ids."""
+    return str(uuid.UUID(hashlib.sha256("/".join(parts).encode()).hexdigest()[:32]))
+
+
+def dig(props: Any, *path: str | int) -> Any:
+    """props[path[0]][path[1]]..., or None where the path breaks."""
+    for key in path:
+        if isinstance(key, int):
+            props = props[key] if isinstance(props, list) and -len(props) <= key < len(props) else None
+        else:
+            props = props.get(key) if isinstance(props, dict) else None
+        if props is None:
+            return None
+    return props
+
+
+@dataclass(frozen=True)
+class VcpuDemand:
+    """vCPUs a resource allocates at deployment, for quota."""
+
+    vm_size: str
+    count: int
+    spot: bool
+
+
+@dataclass
+class Resource:
+    """A resource as the fake subscription holds it."""
+
+    id: str
+    type: str  # ARM type, e.g. Microsoft.Compute/virtualMachines
+    name: str
+    resource_group: str | None
+    location: str | None
+    properties: dict[str, Any]
+    failed: bool = False
+    outputs: dict[str, Any] = field(default_factory=dict)
+
+
+class ArmResourceType:
+    """An ARM resource type. Subclasses set the class variables and override the hooks."""
+
+    token: ClassVar[str] = ""  # pulumi-azure-native type token
+    arm_type: ClassVar[str] = ""  # Namespace/type[/childType]
+    name_input: ClassVar[str] = ""  # input holding the resource's own name
+    parent_inputs: ClassVar[tuple[str, ...]] = ()  # inputs naming each parent, outermost first
+    scoped: ClassVar[bool] = False  # an extension resource placed under the `scope` input
+    located: ClassVar[bool] = True  # takes a `location`
+    autoname_max: ClassVar[int] = 64
+
+    def vm_sizes(self, props: dict[str, Any]) -> list[tuple[str, str]]:
+        """(property path, size) for each VM size the resource asks for."""
+        return []
+
+    def vcpu_demand(self, arm: FakeArm, props: dict[str, Any]) -> list[VcpuDemand]:
+        return []
+
+    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        """Raise the ArmError ARM would return for this PUT."""
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        """Read-only properties ARM returns."""
+        return {}
+
+
+def _size_at(props: dict[str, Any], *path: str | int) -> list[tuple[str, str]]:
+    size = dig(props, *path)
+    return [(".".join(str(p) for p in path), size)] if isinstance(size, str) else []
+
+
+class ResourceGroup(ArmResourceType):
+    token = "azure-native:resources:ResourceGroup"
+    arm_type = "Microsoft.Resources/resourceGroups"
+    name_input = "resourceGroupName"
+    autoname_max = 90
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        return {"properties": {"provisioningState": "Succeeded"}}
+
+
+class VirtualNetwork(ArmResourceType):
+    token = "azure-native:network:VirtualNetwork"
+    arm_type = "Microsoft.Network/virtualNetworks"
+    name_input = "virtualNetworkName"
+
+    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        for prefix in dig(props, "addressSpace", "addressPrefixes") or []:
+            _network(prefix, "addressSpace.addressPrefixes")
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        return {"resourceGuid": stable_uuid(res.id, "guid"), "provisioningState": "Succeeded"}
+
+
+class Subnet(ArmResourceType):
+    token = "azure-native:network:Subnet"
+    arm_type = "Microsoft.Network/virtualNetworks/subnets"
+    name_input = "subnetName"
+    parent_inputs = ("virtualNetworkName",)
+    located = False
+
+    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        prefix = props.get("addressPrefix")
+        if prefix is None:
+            raise InvalidParameter(f"Subnet '{name}' needs addressPrefix.")
+        subnet = _network(prefix, "addressPrefix")
+        vnet = arm.parent_of(self, props)
+        spaces = [_network(p, "addressSpace") for p in dig(vnet.properties, "addressSpace", "addressPrefixes") or []]
+        if spaces and not any(subnet.subnet_of(space) for space in spaces):  # type: ignore[arg-type]
+            raise InvalidParameter(
+                f"Subnet '{name}' is not valid because its IP address range {prefix} is outside the "
+                f"IP address range of virtual network '{vnet.name}'."
+            )
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        return {"provisioningState": "Succeeded"}
+
+
+class NetworkSecurityGroup(ArmResourceType):
+    token = "azure-native:network:NetworkSecurityGroup"
+    arm_type = "Microsoft.Network/networkSecurityGroups"
+    name_input = "networkSecurityGroupName"
+
+    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        seen: dict[tuple[str, float], str] = {}
+        for rule in props.get("securityRules") or []:
+            key = (str(rule.get("direction")), float(rule.get("priority") or 0))
+            if not 100 <= key[1] <= 4096:
+                raise InvalidParameter(f"Security rule '{rule.get('name')}' has priority {key[1]:g}; allowed: 100 to 4096.")
+            if key in seen:
+                raise InvalidParameter(
+                    f"Security rules '{seen[key]}' and '{rule.get('name')}' have the same priority and direction."
+                )
+            seen[key] = str(rule.get("name"))
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        return {"resourceGuid": stable_uuid(res.id, "guid"), "provisioningState": "Succeeded"}
+
+
+class PublicIPAddress(ArmResourceType):
+    token = "azure-native:network:PublicIPAddress"
+    arm_type = "Microsoft.Network/publicIPAddresses"
+    name_input = "publicIpAddressName"
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        # TEST-NET-2 (RFC 5737): never a real Azure address.
+        return {"ipAddress": arm.next_address("198.51.100.0/24"), "provisioningState": "Succeeded"}
+
+
+class NetworkInterface(ArmResourceType):
+    token = "azure-native:network:NetworkInterface"
+    arm_type = "Microsoft.Network/networkInterfaces"
+    name_input = "networkInterfaceName"
+
+    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        if not props.get("ipConfigurations"):
+            raise InvalidParameter(f"Network interface '{name}' needs at least one IP configuration.")
+        if props.get("enableAcceleratedNetworking"):
+            arm.accelerated_networking_nics.add(name)
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        configs = []
+        for cfg in res.properties.get("ipConfigurations") or []:
+            subnet = arm.find(dig(cfg, "subnet", "id") or "")
+            prefix = dig(subnet.properties, "addressPrefix") if subnet else None
+            address = cfg.get("privateIPAddress") or (arm.next_address(prefix) if prefix else None)
+            configs.append({**cfg, "privateIPAddress": address, "provisioningState": "Succeeded"})
+        mac = hashlib.sha256(res.id.encode()).hexdigest()[:12].upper()
+        return {
+            "ipConfigurations": configs,
+            "macAddress": "-".join(mac[i : i + 2] for i in range(0, 12, 2)),
+            "provisioningState": "Succeeded",
+        }
+
+
+class VirtualMachine(ArmResourceType):
+    token = "azure-native:compute:VirtualMachine"
+    arm_type = "Microsoft.Compute/virtualMachines"
+    name_input = "vmName"
+
+    def vm_sizes(self, props: dict[str, Any]) -> list[tuple[str, str]]:
+        return _size_at(props, "hardwareProfile", "vmSize")
+
+    def vcpu_demand(self, arm: FakeArm, props: dict[str, Any]) -> list[VcpuDemand]:
+        return [VcpuDemand(size, 1, props.get("priority") in ("Spot", "Low")) for _, size in self.vm_sizes(props)]
+
+    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        for nic in dig(props, "networkProfile", "networkInterfaces") or []:
+            arm.require(dig(nic, "id"), "networkProfile.networkInterfaces[].id")
+        linux = dig(props, "osProfile", "linuxConfiguration") or {}
+        if linux.get("disablePasswordAuthentication") and not dig(linux, "ssh", "publicKeys"):
+            raise InvalidParameter(
+                "Linux VMs with password authentication disabled need at least one SSH public key "
+                "(osProfile.linuxConfiguration.ssh.publicKeys)."
+            )
+        if props.get("priority") == "Spot" and props.get("evictionPolicy") not in (None, "Deallocate", "Delete"):
+            raise InvalidParameter(f"evictionPolicy {props.get('evictionPolicy')!r}; allowed: Deallocate, Delete.")
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        out: dict[str, Any] = {"vmId": stable_uuid(res.id, "vmId"), "provisioningState": "Succeeded"}
+        identity = res.properties.get("identity")
+        if isinstance(identity, dict) and "SystemAssigned" in str(identity.get("type", "")):
+            out["identity"] = {
+                **identity,
+                "principalId": stable_uuid(res.id, "principal"),
+                "tenantId": arm.tenant_id,
+            }
+        return out
+
+
+class VirtualMachineExtension(ArmResourceType):
+    token = "azure-native:compute:VirtualMachineExtension"
+    arm_type = "Microsoft.Compute/virtualMachines/extensions"
+    name_input = "vmExtensionName"
+    parent_inputs = ("vmName",)
+
+    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        for key in ("publisher", "type", "typeHandlerVersion"):
+            if not props.get(key):
+                raise InvalidParameter(f"Extension '{name}' needs {key}.")
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        return {"provisioningState": "Succeeded"}
+
+
+class GlobalSchedule(ArmResourceType):
+    """A DevTest Labs schedule outside a lab: the VM auto-shutdown of the portal."""
+
+    token = "azure-native:devtestlab:GlobalSchedule"
+    arm_type = "Microsoft.DevTestLab/schedules"
+    name_input = "name"
+
+    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        target = arm.require(props.get("targetResourceId"), "targetResourceId")
+        if props.get("taskType") == "ComputeVmShutdownTask" and target is not None:
+            expected = f"shutdown-computevm-{target.name}"
+            if name != expected:
+                raise InvalidParameter(f"The schedule for VM '{target.name}' must be named '{expected}', not '{name}'.")
+        time = dig(props, "dailyRecurrence", "time")
+        if time is not None and not (len(time) == 4 and time.isdigit() and int(time[:2]) < 24 and int(time[2:]) < 60):
+            raise InvalidParameter(f"dailyRecurrence.time {time!r} is not a time of day as HHmm (e.g. 1900).")
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        return {"provisioningState": "Succeeded", "createdDate": arm.now.isoformat()}
+
+
+class ActionGroup(ArmResourceType):
+    token = "azure-native:monitor:ActionGroup"
+    arm_type = "Microsoft.Insights/actionGroups"
+    name_input = "actionGroupName"
+
+    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        short = props.get("groupShortName") or ""
+        if not 1 <= len(short) <= 12:
+            raise InvalidParameter(f"groupShortName {short!r} must be 1 to 12 characters.")
+
+
+class Budget(ArmResourceType):
+    """A consumption budget, an extension resource under `scope`."""
+
+    token = "azure-native:consumption:Budget"
+    arm_type = "Microsoft.Consumption/budgets"
+    name_input = "budgetName"
+    scoped = True
+    located = False
+    max_notifications: ClassVar[int] = 5
+
+    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        arm.require(props.get("scope"), "scope")
+        if not (props.get("amount") or 0) > 0:
+            raise InvalidParameter(f"Budget '{name}': amount must be greater than 0, got {props.get('amount')!r}.")
+        start = dig(props, "timePeriod", "startDate") or ""
+        try:
+            day = dt.date.fromisoformat(str(start)[:10])
+        except ValueError:
+            raise InvalidParameter(f"Budget '{name}': timePeriod.startDate {start!r} is not a date.") from None
+        if day.day != 1:
+            raise InvalidParameter(f"Budget '{name}': the start date must be the first day of a month, got {day}.")
+        notifications = props.get("notifications") or {}
+        if len(notifications) > self.max_notifications:
+            raise InvalidParameter(f"Budget '{name}' has {len(notifications)} notifications; at most 5 are allowed.")
+        for key, n in notifications.items():
+            threshold = n.get("threshold")
+            if not isinstance(threshold, (int, float)) or not 0 < threshold <= 1000:
+                raise InvalidParameter(f"Budget notification '{key}': threshold {threshold!r}; allowed: 0 to 1000 percent.")
+            if not (n.get("contactEmails") or n.get("contactGroups")):
+                raise InvalidParameter(
+                    f"Budget notification '{key}' needs at least one contact email or contact group."
+                )
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        return {"currentSpend": {"amount": 0.0, "unit": "USD"}, "eTag": stable_uuid(res.id, "etag")}
+
+
+def _network(prefix: Any, path: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
+    try:
+        return ipaddress.ip_network(str(prefix), strict=True)
+    except ValueError:
+        raise InvalidParameter(f"{path}: {prefix!r} is not a valid CIDR range.") from None
+
+
+def kubeconfig(cluster_name: str, fqdn: str) -> str:
+    """A realistic, credential-free kubeconfig, base64-encoded as ARM returns it."""
+    text = (
+        "apiVersion: v1\nkind: Config\n"
+        f"clusters:\n- cluster:\n    server: https://{fqdn}:443\n  name: {cluster_name}\n"
+        f"contexts:\n- context:\n    cluster: {cluster_name}\n    user: clusterUser_{cluster_name}\n  name: {cluster_name}\n"
+        f"current-context: {cluster_name}\n"
+        f"users:\n- name: clusterUser_{cluster_name}\n  user:\n    token: fake-offline-token\n"
+    )
+    return base64.b64encode(text.encode()).decode()
+
+
+RESOURCE_TYPES: dict[str, ArmResourceType] = {
+    t.token: t
+    for t in (
+        ResourceGroup(),
+        VirtualNetwork(),
+        Subnet(),
+        NetworkSecurityGroup(),
+        PublicIPAddress(),
+        NetworkInterface(),
+        VirtualMachine(),
+        VirtualMachineExtension(),
+        GlobalSchedule(),
+        ActionGroup(),
+        Budget(),
+    )
+}

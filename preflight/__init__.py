@@ -1,0 +1,1 @@
+"""The offline engine and the `gpu-stacks` CLI: plan, check and report stacks without Azure."""

@@ -1,0 +1,105 @@
+"""`gpu-stacks`: offline plans and checks of Pulumi GPU stacks, with no cloud credentials.
+
+Exit codes: 0 clean; 1 the infrastructure has problems (Azure would refuse a resource, or a
+mandatory policy fails); 2 the input cannot be evaluated (bad flags, project, stack file or program).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from preflight.errors import InputError
+
+REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # argparse exits 2 already; keep its one-line form
+        self.print_usage(sys.stderr)
+        self.exit(2, f"gpu-stacks: error: {message}\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="gpu-stacks", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--project", type=Path, default=REPOSITORY_ROOT, help="Pulumi project directory (default: this repository)")
+        p.add_argument("--usage", type=Path, help="quota file saved by `az vm list-usage -l REGION -o json`")
+        p.add_argument("--skus", type=Path, help="availability file saved by `az vm list-skus --all -o json`")
+
+    plan = sub.add_parser("plan", help="what `pulumi up` would create, offline", description="Plan one stack offline.")
+    plan.add_argument("stack", metavar="STACK", help="stack name, or a path to a Pulumi.<stack>.yaml")
+    plan.add_argument("--json", action="store_true", help="print one JSON document")
+    plan.add_argument("--preview", action="store_true", help="answer as `pulumi preview` does: ids and computed outputs unknown")
+    common(plan)
+
+    check = sub.add_parser("check", help="plan every stack (or those named) and give one verdict")
+    check.add_argument("stacks", metavar="STACK", nargs="*", help="stacks to check (default: all in the project)")
+    check.add_argument("--json", action="store_true", help="print one JSON document")
+    common(check)
+
+    stacks = sub.add_parser("stacks", help="list the project's stacks")
+    stacks.add_argument("--project", type=Path, default=REPOSITORY_ROOT, help="Pulumi project directory")
+    return parser
+
+
+def _progress(message: str) -> None:
+    if sys.stderr.isatty():
+        print(f"gpu-stacks: {message}", file=sys.stderr, flush=True)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from preflight.project import load_project
+
+    project = load_project(args.project)
+    if args.command == "stacks":
+        print("\n".join(project.stacks()))
+        return 0
+
+    from preflight.plan import ReferenceFiles, plan_stack
+    from preflight.report import render_text, verdict
+
+    reference = ReferenceFiles(usage=args.usage, skus=args.skus)
+    if args.command == "plan":
+        _progress(f"planning {args.stack} offline…")
+        plan = plan_stack(project, args.stack, reference, preview=args.preview)
+        print(json.dumps(plan.to_json(), indent=2) if args.json else render_text(plan))
+        return plan.exit_code
+
+    names = args.stacks or project.stacks()
+    if not names:
+        raise InputError(f"{project.relative(project.stack_dir) or '.'}/: no stack files to check")
+    plans = []
+    for index, name in enumerate(names, 1):
+        _progress(f"[{index}/{len(names)}] planning {name}…")
+        plans.append(plan_stack(project, name, reference))
+    worst = max(p.exit_code for p in plans)
+    if args.json:
+        print(json.dumps({"stacks": [p.to_json() for p in plans], "exitCode": worst}, indent=2))
+    else:
+        for p in plans:
+            print(verdict(p))
+            for r in p.refusals:
+                print(f"  - {r.resource} [{r.type}]: {r.code}: {r.message}")
+    return worst
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return _run(args)
+    except InputError as exc:
+        print(f"gpu-stacks: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("gpu-stacks: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,140 @@
+"""An offline plan of one stack: run its program against the fake ARM and collect what happened.
+
+A `Plan` is the one document every report is made from: the recorded resources, the stack
+outputs, what ARM would refuse, warnings the program logged, and (filled by later stages) policy
+violations and cost.
+"""
+
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pulumi
+
+from fakeazure import FakeArm, Refusal
+from fakeazure.azfiles import AzFileError, read_skus, read_usage
+from preflight.errors import InputError
+from preflight.project import Project, StackSettings, load_stack
+from preflight.runtime import SECRET_SHOWN_AS, RecordedResource, main_file_runner, program_environment, run_program
+
+LOCATION_KEY = "azure-native:location"
+
+
+@dataclass
+class Plan:
+    project: str
+    stack: str
+    stack_file: str
+    resources: list[RecordedResource]
+    outputs: dict[str, Any]
+    secret_outputs: set[str]
+    refusals: list[Refusal]
+    skipped: list[tuple[str, str]]
+    warnings: list[str]
+    placeholders: list[str]
+    violations: list[dict[str, Any]] = field(default_factory=list)
+    cost: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def exit_code(self) -> int:
+        """0 clean; 1 when Azure would refuse something (or, later, a mandatory policy fails)."""
+        mandatory = [v for v in self.violations if v.get("enforcementLevel") == "mandatory"]
+        return 1 if self.refusals or mandatory else 0
+
+    def shown_outputs(self) -> dict[str, Any]:
+        return {k: (SECRET_SHOWN_AS if k in self.secret_outputs else v) for k, v in self.outputs.items()}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "project": self.project,
+            "stack": self.stack,
+            "resources": [
+                {
+                    "urn": r.urn,
+                    "type": r.type,
+                    "name": r.name,
+                    "parent": r.parent,
+                    "custom": r.custom,
+                    "protect": r.protect,
+                    "inputs": r.shown_inputs(),
+                }
+                for r in self.resources
+            ],
+            "outputs": self.shown_outputs(),
+            "refusals": [{"resource": r.resource, "code": r.code, "message": r.message} for r in self.refusals],
+            "violations": self.violations,
+            "cost": self.cost,
+            "warnings": self.warnings,
+        }
+
+
+@dataclass(frozen=True)
+class ReferenceFiles:
+    """Subscription facts from the Azure CLI that make the fake ARM stricter."""
+
+    usage: Path | None = None
+    skus: Path | None = None
+
+
+def make_arm(settings: StackSettings, reference: ReferenceFiles) -> FakeArm:
+    try:
+        usage = read_usage(reference.usage) if reference.usage else None
+        skus = read_skus(reference.skus) if reference.skus else None
+    except AzFileError as exc:
+        raise InputError(str(exc)) from None
+    return FakeArm(default_location=settings.config.get(LOCATION_KEY), usage=usage, skus=skus)
+
+
+def plan_stack(project: Project, stack: str, reference: ReferenceFiles | None = None, *, preview: bool = False) -> Plan:
+    """Plan one stack; raises InputError when the stack or program cannot be evaluated."""
+    settings = load_stack(project, stack)
+    arm = make_arm(settings, reference or ReferenceFiles())
+    try:
+        with program_environment(project.root):
+            result = run_program(
+                main_file_runner(project.main_file),
+                project=project.name,
+                stack=settings.name,
+                config=settings.config,
+                secret_keys=settings.secret_keys,
+                arm=arm,
+                preview=preview,
+            )
+    except (Exception, SystemExit) as exc:  # the program's own failure, reported as bad input
+        raise InputError(describe_program_error(exc, project)) from None
+    warnings = [log.message for log in result.logs]
+    warnings += [f"{name}: not created, it depends on a refused resource ({dep})" for name, dep in arm.skipped]
+    return Plan(
+        project=project.name,
+        stack=settings.name,
+        stack_file=project.relative(settings.file),
+        resources=result.resources,
+        outputs=result.outputs,
+        secret_outputs=result.secret_outputs,
+        refusals=list(arm.refusals),
+        skipped=list(arm.skipped),
+        warnings=warnings,
+        placeholders=settings.placeholders,
+    )
+
+
+def describe_program_error(exc: BaseException, project: Project) -> str:
+    """One line for a program that raised: the clean message of errors meant for users, else where."""
+    if isinstance(exc, (pulumi.RunError, pulumi.ConfigMissingError, pulumi.config.ConfigTypeError)):
+        return str(exc)
+    if isinstance(exc, SystemExit):
+        return f"the program exited with status {exc.code}"
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if _inside(project.root, f.filename)]
+    where = f" (at {project.relative(Path(frames[-1].filename))}:{frames[-1].lineno})" if frames else ""
+    return f"the program raised {type(exc).__name__}: {exc}{where}"
+
+
+def _inside(root: Path, filename: str) -> bool:
+    try:
+        Path(filename).resolve().relative_to(root.resolve())
+    except ValueError:
+        return False
+    return "site-packages" not in filename

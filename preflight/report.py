@@ -1,0 +1,83 @@
+"""Plans as people read them: a resource tree with each resource's key properties, the outputs,
+what Azure would refuse, and a verdict."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fakeazure.models import dig
+from preflight.plan import Plan
+from preflight.runtime import RecordedResource
+
+# Per resource type, the properties worth a glance: (label, path into the engine inputs).
+KEY_PROPERTIES: dict[str, list[tuple[str, tuple[str | int, ...]]]] = {
+    "azure-native:resources:ResourceGroup": [("location", ("location",))],
+    "azure-native:network:VirtualNetwork": [("range", ("addressSpace", "addressPrefixes", 0))],
+    "azure-native:network:Subnet": [("range", ("addressPrefix",))],
+    "azure-native:network:NetworkInterface": [("accelerated networking", ("enableAcceleratedNetworking",))],
+    "azure-native:network:PublicIPAddress": [("sku", ("sku", "name"))],
+    "azure-native:compute:VirtualMachine": [
+        ("size", ("hardwareProfile", "vmSize")),
+        ("priority", ("priority",)),
+        ("region", ("location",)),
+    ],
+    "azure-native:compute:VirtualMachineExtension": [("type", ("type",)), ("version", ("typeHandlerVersion",))],
+    "azure-native:devtestlab:GlobalSchedule": [("at", ("dailyRecurrence", "time")), ("time zone", ("timeZoneId",))],
+    "azure-native:consumption:Budget": [("USD", ("amount",)), ("per", ("timeGrain",))],
+}
+
+
+def _summary(resource: RecordedResource) -> str:
+    inputs = resource.shown_inputs()
+    parts = []
+    for label, path in KEY_PROPERTIES.get(resource.type, []):
+        value = dig(inputs, *path)
+        if value is not None:
+            parts.append(f"{label}={_fmt(value)}")
+    if resource.type == "azure-native:network:NetworkSecurityGroup":
+        parts.append(f"rules={len(inputs.get('securityRules') or [])}")
+    if resource.type == "azure-native:consumption:Budget":
+        parts.append(f"notifications={len(inputs.get('notifications') or {})}")
+    if resource.protect:
+        parts.append("protected")
+    return "  ".join(parts)
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def render_text(plan: Plan) -> str:
+    lines = [f"Plan of {plan.project}/{plan.stack} ({plan.stack_file}), offline: {len(plan.resources)} resources", ""]
+    children: dict[str | None, list[RecordedResource]] = {}
+    for r in plan.resources:
+        children.setdefault(r.parent, []).append(r)
+
+    def walk(parent: str | None, depth: int) -> None:
+        for r in children.get(parent, []):
+            summary = _summary(r)
+            lines.append(f"{'  ' * (depth + 1)}{r.name}  [{r.type}]" + (f"  {summary}" if summary else ""))
+            walk(r.urn, depth + 1)
+
+    walk(None, 0)
+    if plan.outputs:
+        lines += ["", "Outputs:"]
+        width = max(len(k) for k in plan.outputs)
+        lines += [f"  {k.ljust(width)}  {_fmt(v)}" for k, v in plan.shown_outputs().items()]
+    if plan.placeholders:
+        lines += ["", "Secrets offline: " + ", ".join(plan.placeholders) + " (placeholders; only `pulumi up` reads them)"]
+    if plan.warnings:
+        lines += ["", "Warnings:"] + [f"  - {w}" for w in plan.warnings]
+    if plan.refusals:
+        lines += ["", "Azure would refuse:"]
+        lines += [f"  - {r.resource} [{r.type}]: {r.code}: {r.message}" for r in plan.refusals]
+    lines += ["", verdict(plan)]
+    return "\n".join(lines)
+
+
+def verdict(plan: Plan) -> str:
+    if plan.exit_code == 0:
+        return f"OK: {plan.stack} deploys as planned ({len(plan.resources)} resources)."
+    return f"FAILED: {plan.stack}: {len(plan.refusals)} resource(s) Azure would refuse."

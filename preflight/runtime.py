@@ -1,0 +1,215 @@
+"""Run a Pulumi program in-process under Pulumi's mock runtime, recording what the engine receives.
+
+This is the seam every offline check stands on: the program runs exactly as the Pulumi CLI's
+Python host runs it (`set_all_config`, then `runpy.run_path` of the main file), but each resource
+registration reaches a `RecordingMonitor` and is answered by the fake ARM. What is recorded is what
+the engine would see: type, logical name, parent, custom or component, `protect`, and the inputs
+with camelCase names as nested plain values.
+
+Isolation: the Pulumi runtime keeps its root Stack, config and settings in context variables;
+`run_program` resets them before every run, so runs do not leak into each other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import runpy
+import sys
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pulumi
+from pulumi.runtime import rpc
+from pulumi.runtime import settings as pulumi_settings
+from pulumi.runtime.mocks import MockMonitor
+
+from fakeazure import FakeArm
+from fakeazure.mocks import FakeArmMocks
+
+STACK_TYPE = "pulumi:pulumi:Stack"
+SECRET_SHOWN_AS = "[secret]"
+
+
+@dataclass(frozen=True)
+class RecordedResource:
+    """One resource registration as the Pulumi engine receives it."""
+
+    urn: str
+    type: str
+    name: str
+    parent: str | None  # the parent's URN; None for children of the Stack
+    custom: bool
+    protect: bool
+    inputs: dict[str, Any]  # engine names (camelCase); secrets still wrapped, see `shown_inputs`
+    dependencies: tuple[str, ...] = ()
+    ignore_changes: tuple[str, ...] = ()
+    delete_before_replace: bool = False
+
+    def shown_inputs(self) -> dict[str, Any]:
+        """Inputs for people and JSON: secrets as "[secret]", unknowns as None."""
+        return _shown(self.inputs)
+
+    def plain_inputs(self) -> dict[str, Any]:
+        """Inputs with secret markers removed, as a policy receives them."""
+        return _plain(self.inputs)
+
+
+def _shown(value: Any) -> Any:
+    if rpc.is_rpc_secret(value):
+        return SECRET_SHOWN_AS
+    if isinstance(value, dict):
+        return {k: _shown(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_shown(v) for v in value]
+    if isinstance(value, pulumi.output.Unknown):
+        return None
+    return value
+
+
+def _plain(value: Any) -> Any:
+    if rpc.is_rpc_secret(value):
+        return _plain(rpc.unwrap_rpc_secret(value))
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+class RecordingMonitor(MockMonitor):
+    """A mock resource monitor that keeps every registration request, in order."""
+
+    def __init__(self, mocks: pulumi.runtime.Mocks):
+        super().__init__(mocks)
+        self.recorded: list[RecordedResource] = []
+        self.stack_urn = ""
+
+    def make_urn(self, parent: str, type_: str, name: str) -> str:
+        # The engine's URN: the parent's qualified type joins only for parents below the Stack.
+        if parent and parent != self.stack_urn:
+            type_ = parent.split("::")[2] + "$" + type_
+        return "urn:pulumi:" + "::".join([pulumi.get_stack(), pulumi.get_project(), type_, name])
+
+    def RegisterResource(self, request: Any) -> Any:
+        response = super().RegisterResource(request)
+        if request.type == STACK_TYPE:
+            self.stack_urn = response.urn
+            return response
+        self.recorded.append(
+            RecordedResource(
+                urn=response.urn,
+                type=request.type,
+                name=request.name,
+                parent=request.parent if request.parent and request.parent != self.stack_urn else None,
+                custom=request.custom,
+                protect=bool(request.protect),
+                inputs=rpc.deserialize_properties(request.object, keep_unknowns=True),
+                dependencies=tuple(request.dependencies),
+                ignore_changes=tuple(request.ignoreChanges),
+                delete_before_replace=request.deleteBeforeReplace,
+            )
+        )
+        return response
+
+
+@dataclass
+class LogRecord:
+    severity: str
+    message: str
+
+
+class _CollectingHandler(logging.Handler):
+    def __init__(self, sink: list[LogRecord]):
+        super().__init__(logging.DEBUG)
+        self.sink = sink
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.levelno >= logging.WARNING:
+            self.sink.append(LogRecord(record.levelname.lower(), record.getMessage()))
+
+
+@dataclass
+class RunResult:
+    """What one program run produced."""
+
+    resources: list[RecordedResource]
+    outputs: dict[str, Any]
+    secret_outputs: set[str]
+    logs: list[LogRecord] = field(default_factory=list)
+
+
+def run_program(
+    program: Callable[[], None],
+    *,
+    project: str,
+    stack: str,
+    config: Mapping[str, str],
+    secret_keys: list[str],
+    arm: FakeArm,
+    preview: bool = False,
+) -> RunResult:
+    """Run `program` once under the mock runtime with a fresh root Stack; raise what it raises."""
+    # A fresh event loop and fresh settings for every run (pulumi-sdk-notes §1.6, pitfalls 1 and 2).
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    pulumi_settings.reset_options()
+    pulumi.runtime.set_all_config(dict(config), list(secret_keys))
+    mocks = FakeArmMocks(arm, preview=preview)
+    monitor = RecordingMonitor(mocks)
+    logs: list[LogRecord] = []
+    logger = logging.getLogger(f"preflight.program.{id(monitor)}")
+    logger.propagate = False
+    logger.addHandler(_CollectingHandler(logs))
+    pulumi.runtime.set_mocks(mocks, project=project, stack=stack, preview=preview, logger=logger, monitor=monitor)
+    outputs: dict[str, Any] = {}
+    secrets: set[str] = set()
+
+    @pulumi.runtime.test
+    def _run() -> Any:
+        program()
+        stack_resource = pulumi.runtime.get_root_resource()
+        exported = dict(getattr(stack_resource, "outputs", {}) or {})
+
+        async def resolve() -> None:
+            for key, value in exported.items():
+                out = pulumi.Output.from_input(value)
+                outputs[key] = await out.future(with_unknowns=True)
+                if await out.is_secret():
+                    secrets.add(key)
+
+        return pulumi.Output.from_input(asyncio.ensure_future(resolve()))
+
+    try:
+        _run()
+    finally:
+        pulumi_settings.reset_options()
+        asyncio.set_event_loop(None)
+        loop.close()
+    return RunResult(monitor.recorded, outputs, secrets, logs)
+
+
+@contextmanager
+def program_environment(project_dir: Path) -> Iterator[None]:
+    """The working directory and import path the Pulumi CLI gives a Python program."""
+    previous_cwd = os.getcwd()
+    root = str(project_dir)
+    added = root not in sys.path
+    if added:
+        sys.path.insert(0, root)
+    os.chdir(project_dir)
+    try:
+        yield
+    finally:
+        os.chdir(previous_cwd)
+        if added and root in sys.path:
+            sys.path.remove(root)
+
+
+def main_file_runner(main_file: Path) -> Callable[[], None]:
+    """What the CLI's Python host does with the program: run the main file as `__main__`."""
+    return lambda: runpy.run_path(str(main_file), run_name="__main__")

@@ -1,0 +1,213 @@
+"""The shipped VM size catalog: it validates, it knows every size the facts name, and look-ups behave.
+
+The facts these tests pin come from ../shared/azure-gpu-facts.md (sections 1 and 2); each one is a
+fact a user's deployment or cost report depends on.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+import pydantic
+import pytest
+import yaml
+
+from components.catalog import UnknownVmSize, catalog, load_catalog
+from components.catalog.model import DATA_FILE
+
+# Every GPU size named in facts sections 1.2 (retired), 1.3 (retiring) and 2.1-2.12 (current).
+FACTS_GPU_SIZES = [
+    # 1.2 retired
+    "Standard_NC6", "Standard_NC12", "Standard_NC24", "Standard_NC24r",
+    "Standard_NC6_Promo", "Standard_NC12_Promo", "Standard_NC24_Promo", "Standard_NC24r_Promo",
+    "Standard_NC6s_v2", "Standard_NC12s_v2", "Standard_NC24s_v2", "Standard_NC24rs_v2",
+    "Standard_ND6s", "Standard_ND12s", "Standard_ND24s", "Standard_ND24rs",
+    "Standard_NV6", "Standard_NV12", "Standard_NV24",
+    "Standard_NV6_Promo", "Standard_NV12_Promo", "Standard_NV24_Promo",
+    "Standard_NC6s_v3", "Standard_NC12s_v3", "Standard_NC24s_v3", "Standard_NC24rs_v3",
+    # 1.3 retiring
+    "Standard_NV12s_v3", "Standard_NV12hs_v3", "Standard_NV24s_v3", "Standard_NV24ms_v3",
+    "Standard_NV32ms_v3", "Standard_NV48s_v3",
+    "Standard_NV4as_v4", "Standard_NV4ahs_v4", "Standard_NV8as_v4", "Standard_NV8ahs_v4",
+    "Standard_NV16as_v4", "Standard_NV16ahs_v4", "Standard_NV32as_v4", "Standard_NV32ahs_v4",
+    # 2.1-2.12 current
+    "Standard_NC4as_T4_v3", "Standard_NC8as_T4_v3", "Standard_NC16as_T4_v3", "Standard_NC64as_T4_v3",
+    "Standard_NC24ads_A100_v4", "Standard_NC48ads_A100_v4", "Standard_NC96ads_A100_v4",
+    "Standard_NC40ads_H100_v5", "Standard_NC80adis_H100_v5",
+    "Standard_NCC40ads_H100_v5",
+    "Standard_ND96asr_v4",
+    "Standard_ND96amsr_A100_v4",
+    "Standard_ND96isr_H100_v5",
+    "Standard_ND96isr_H200_v5",
+    "Standard_ND96isr_MI300X_v5",
+    "Standard_ND40rs_v2",
+    "Standard_NV6ads_A10_v5", "Standard_NV12ads_A10_v5", "Standard_NV18ads_A10_v5",
+    "Standard_NV36ads_A10_v5", "Standard_NV36adms_A10_v5", "Standard_NV72ads_A10_v5",
+    "Standard_NG8ads_V620_v1", "Standard_NG16ads_V620_v1", "Standard_NG32ads_V620_v1",
+    "Standard_NG32adms_V620_v1",
+]  # fmt: skip
+
+# NP is an FPGA series (facts 1.3): catalogued, but never counted as GPU capacity.
+FACTS_FPGA_SIZES = ["Standard_NP10s", "Standard_NP20s", "Standard_NP40s"]
+
+
+def _raw_catalog() -> dict[str, Any]:
+    return yaml.safe_load(DATA_FILE.read_text(encoding="utf-8"))
+
+
+def _write(tmp_path: Path, raw: dict[str, Any]) -> Path:
+    path = tmp_path / "vm_sizes.yaml"
+    path.write_text(yaml.safe_dump(raw, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def _size_entry(raw: dict[str, Any], name: str) -> dict[str, Any]:
+    return next(entry for entry in raw["sizes"] if entry["name"] == name)
+
+
+# --- the shipped file -------------------------------------------------------------------------
+
+
+def test_catalog_shipped_file_validates() -> None:
+    shipped = load_catalog(DATA_FILE)
+
+    assert shipped.sizes
+    assert shipped.prices.region == "eastus"
+
+
+def test_catalog_replacements_are_current_catalog_sizes() -> None:
+    shipped = load_catalog(DATA_FILE)
+    problems = []
+    for size in shipped.sizes:
+        if size.lifecycle.status == "current":
+            continue
+        replacement = shipped.find(size.lifecycle.replacement or "")
+        if replacement is None:
+            problems.append(f"{size.name}: replacement {size.lifecycle.replacement} is not in the catalog")
+        elif replacement.lifecycle.status != "current":
+            problems.append(f"{size.name}: replacement {replacement.name} is {replacement.lifecycle.status}")
+
+    assert problems == []
+
+
+def test_catalog_regions_are_sorted_unique_arm_names() -> None:
+    regions = catalog().regions
+
+    assert list(regions) == sorted(set(regions))
+    assert all(region == region.lower() and " " not in region for region in regions)
+
+
+@pytest.mark.parametrize("name", FACTS_GPU_SIZES)
+def test_catalog_lists_gpu_size_from_facts(name: str) -> None:
+    size = catalog().find(name)
+
+    assert size is not None, f"{name} is missing from vm_sizes.yaml"
+    assert size.name == name
+    assert size.is_gpu
+
+
+@pytest.mark.parametrize("name", FACTS_FPGA_SIZES)
+def test_catalog_fpga_size_is_not_a_gpu(name: str) -> None:
+    size = catalog().get(name)
+
+    assert size.gpus == 0
+    assert size.gpu_model is None
+
+
+# --- look-ups -------------------------------------------------------------------------------------
+
+
+def test_catalog_lookup_ignores_case() -> None:
+    assert catalog().get("STANDARD_nc4AS_t4_V3").name == "Standard_NC4as_T4_v3"
+
+
+def test_catalog_lookup_accepts_missing_standard_prefix() -> None:
+    assert catalog().get("nc4as_t4_v3").name == "Standard_NC4as_T4_v3"
+
+
+def test_catalog_unknown_size_raises_with_close_matches() -> None:
+    with pytest.raises(UnknownVmSize) as raised:
+        catalog().get("Standard_NC4as_T4")
+
+    assert str(raised.value).startswith("unknown VM size 'Standard_NC4as_T4'; did you mean Standard_NC4as_T4_v3")
+    assert raised.value.suggestions[0] == "Standard_NC4as_T4_v3"
+
+
+# --- facts users depend on ------------------------------------------------------------------------
+
+
+def test_catalog_nd96asr_v4_has_eight_gpus() -> None:
+    assert catalog().get("Standard_ND96asr_v4").gpus == 8
+
+
+def test_catalog_nd96asr_v4_has_1600_gbps_infiniband() -> None:
+    assert catalog().get("Standard_ND96asr_v4").infiniband_gbps == 1600
+
+
+def test_catalog_nd96asr_v4_boots_gen2_only() -> None:
+    assert catalog().get("Standard_ND96asr_v4").hyperv_generations == ("V2",)
+
+
+def test_catalog_nd96asr_v4_quota_family() -> None:
+    assert catalog().get("Standard_ND96asr_v4").quota_family == "standardNDASv4_A100Family"
+
+
+def test_catalog_nc4as_t4_v3_payg_price() -> None:
+    assert catalog().get("Standard_NC4as_T4_v3").payg_usd_per_hour == pytest.approx(0.526)
+
+
+def test_catalog_nc6s_v3_retired_on_2025_09_30() -> None:
+    size = catalog().get("Standard_NC6s_v3")
+
+    assert size.is_retired
+    assert size.lifecycle.date == dt.date(2025, 9, 30)
+
+
+def test_catalog_nv12s_v3_retiring_on_2026_09_30() -> None:
+    lifecycle = catalog().get("Standard_NV12s_v3").lifecycle
+
+    assert lifecycle.status == "retiring"
+    assert lifecycle.date == dt.date(2026, 9, 30)
+
+
+def test_catalog_retiring_size_counts_as_retired_once_its_date_has_come() -> None:
+    size = catalog().get("Standard_NV12s_v3")
+
+    assert size.status_on(dt.date(2026, 9, 29)) == "retiring"
+    assert size.status_on(dt.date(2026, 9, 30)) == "retired"
+
+
+def test_catalog_ncc40ads_h100_v5_lacks_accelerated_networking() -> None:
+    assert catalog().get("Standard_NCC40ads_H100_v5").accelerated_networking is False
+
+
+# --- bad files are refused ------------------------------------------------------------------------
+
+
+def test_load_catalog_rejects_retired_size_without_date(tmp_path: Path) -> None:
+    raw = _raw_catalog()
+    del _size_entry(raw, "Standard_NC6")["lifecycle"]["date"]
+
+    with pytest.raises(pydantic.ValidationError, match="a retired size needs a date and a replacement"):
+        load_catalog(_write(tmp_path, raw))
+
+
+def test_load_catalog_rejects_unknown_key(tmp_path: Path) -> None:
+    raw = _raw_catalog()
+    _size_entry(raw, "Standard_NC4as_T4_v3")["gpuCount"] = 1
+
+    with pytest.raises(pydantic.ValidationError, match="gpuCount"):
+        load_catalog(_write(tmp_path, raw))
+
+
+def test_load_catalog_rejects_size_listed_twice(tmp_path: Path) -> None:
+    raw = _raw_catalog()
+    duplicate = copy.deepcopy(_size_entry(raw, "Standard_NC4as_T4_v3"))
+    duplicate["name"] = "standard_nc4as_t4_v3"  # names compare case-insensitively
+    raw["sizes"].append(duplicate)
+
+    with pytest.raises(ValueError, match="the catalog lists a size twice"):
+        load_catalog(_write(tmp_path, raw))
