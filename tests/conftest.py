@@ -1,0 +1,90 @@
+"""Shared test seams: the fake ARM fixture and `record`, which runs Pulumi code under the mock
+runtime against the fake ARM and returns what the engine received."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fakeazure import FakeArm
+from preflight.runtime import RecordedResource, RunResult, run_program
+
+pytest_plugins = ["fakeazure.pytest_plugin"]
+
+REPO = Path(__file__).resolve().parents[1]
+PROJECT = "azure-gpu-stacks"
+TEST_RG = "rg-test"
+TEST_SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAITestKeyForUnitTestsOnly test@example"
+
+
+@dataclass
+class Recording:
+    """What one run registered, with look-ups by type and name."""
+
+    result: RunResult
+    arm: FakeArm
+
+    @property
+    def resources(self) -> list[RecordedResource]:
+        return self.result.resources
+
+    def of_type(self, type_token: str) -> list[RecordedResource]:
+        return [r for r in self.resources if r.type == type_token]
+
+    def one(self, type_token: str) -> RecordedResource:
+        found = self.of_type(type_token)
+        assert len(found) == 1, f"expected one {type_token}, got {[r.name for r in found]}"
+        return found[0]
+
+    def inputs(self, type_token: str) -> dict[str, Any]:
+        """The single resource's inputs as a policy sees them (secrets unwrapped)."""
+        return self.one(type_token).plain_inputs()
+
+    @property
+    def outputs(self) -> dict[str, Any]:
+        return self.result.outputs
+
+    @property
+    def refusals(self) -> list[Any]:
+        return self.arm.refusals
+
+
+def in_resource_group(build: Callable[[Any], None]) -> Callable[[], None]:
+    """A program that creates the test resource group, then calls `build(rg)`."""
+
+    def program() -> None:
+        from pulumi_azure_native import resources
+
+        build(resources.ResourceGroup("rg", resource_group_name=TEST_RG, location="eastus"))
+
+    return program
+
+
+@pytest.fixture
+def record(fake_arm: FakeArm) -> Callable[..., Recording]:
+    """`record(program, config={...}, secret_keys=[...], preview=False)` -> Recording."""
+
+    def _record(
+        program: Callable[[], None],
+        *,
+        config: Mapping[str, str] | None = None,
+        secret_keys: list[str] | None = None,
+        stack: str = "test",
+        preview: bool = False,
+    ) -> Recording:
+        result = run_program(
+            program,
+            project=PROJECT,
+            stack=stack,
+            config=dict(config or {}),
+            secret_keys=list(secret_keys or []),
+            arm=fake_arm,
+            preview=preview,
+        )
+        return Recording(result, fake_arm)
+
+    return _record
