@@ -1,0 +1,29 @@
+# Every target builds the virtual environment it needs from nothing (Python 3.11+ and make).
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+STACK  ?= inference-t4
+
+.PHONY: plan test check bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed, found " + sys.version.split()[0])'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[test]"
+	touch $(STAMP)
+
+plan: $(STAMP)  ## offline plan of a shipped stack: make plan STACK=inference-t4
+	$(BIN)/gpu-stacks plan $(STACK)
+
+test: $(STAMP)  ## the whole test suite (what CI runs)
+	$(BIN)/python -m pytest
+
+check: $(STAMP)  ## plan every shipped stack and give one verdict
+	$(BIN)/gpu-stacks check
+
+bench: $(STAMP)  ## benchmarks, on demand (see bench/README.md)
+	$(BIN)/python bench/plan_bench.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache *.egg-info
