@@ -229,6 +229,14 @@ class FakeArm:
         self._store(token, res, container)
         return res
 
+    def check_preview(self, token: str, props: dict[str, Any]) -> None:
+        """What a provider can check during `pulumi preview`: only known values, no state."""
+        rtype = RESOURCE_TYPES.get(token) or _generic_type(token)
+        location = props.get("location")
+        known_location = isinstance(location, str) or (location is None and rtype.token == ResourceGroupType)
+        located = self._location(rtype, props) if rtype.located and known_location else None
+        self._check_sizes(rtype, props, located)
+
     def refuse(self, token: str, logical_name: str, props: dict[str, Any], urn: str, error: ArmError) -> Resource:
         """Record a refusal and keep a failed placeholder, so dependents are skipped, not refused."""
         self.refusals.append(Refusal(logical_name, token, error.code, error.message))

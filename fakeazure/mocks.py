@@ -13,7 +13,7 @@ from typing import Any
 import pulumi
 from pulumi.runtime import rpc
 
-from fakeazure.backend import DependencyFailed, FakeArm
+from fakeazure.backend import DependencyFailed, FakeArm, Refusal
 from fakeazure.errors import ArmError
 
 AZURE_NATIVE = "azure-native:"
@@ -46,18 +46,25 @@ class FakeArmMocks(pulumi.runtime.Mocks):
             return (f"{args.name}-id" if args.custom else None), dict(args.inputs)
         props = unwrap_secrets(dict(args.inputs))
         seed = f"{args.typ}::{args.name}"
+        if self.preview:
+            return self._preview(args, props, seed)
         try:
             res = self.arm.put(args.typ, args.name, props, seed)
         except ArmError as error:
             res = self.arm.refuse(args.typ, args.name, props, seed, error)
         except DependencyFailed as cause:
             res = self.arm.skip(args.typ, args.name, props, seed, cause)
-        if self.preview:
-            # As a provider answers in preview: no id yet, computed outputs unknown.
-            return "", {k: v for k, v in args.inputs.items()}
         secret_inputs = {k for k, v in args.inputs.items() if rpc.is_rpc_secret(v)}
         outputs = {k: (_secret(v) if k in secret_inputs else v) for k, v in res.outputs.items()}
         return res.id, outputs
+
+    def _preview(self, args: pulumi.runtime.MockResourceArgs, props: dict[str, Any], seed: str) -> tuple[str, dict[str, Any]]:
+        """As a provider answers `pulumi preview`: checks on known values, no id, computed outputs unknown."""
+        try:
+            self.arm.check_preview(args.typ, props)
+        except ArmError as error:
+            self.arm.refusals.append(Refusal(args.name, args.typ, error.code, error.message))
+        return "", dict(args.inputs)
 
     def call(self, args: pulumi.runtime.MockCallArgs) -> dict[str, Any]:
         return self.arm.invoke(args.token, unwrap_secrets(dict(args.args)))

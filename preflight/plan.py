@@ -18,7 +18,7 @@ from fakeazure import FakeArm, Refusal
 from fakeazure.azfiles import AzFileError, read_skus, read_usage
 from preflight.errors import InputError
 from preflight.project import Project, StackSettings, load_stack
-from preflight.runtime import SECRET_SHOWN_AS, RecordedResource, main_file_runner, program_environment, run_program
+from preflight.runtime import SECRET_SHOWN_AS, RecordedResource, main_file_runner, program_environment, run_program, shown
 
 LOCATION_KEY = "azure-native:location"
 
@@ -45,7 +45,8 @@ class Plan:
         return 1 if self.refusals or mandatory else 0
 
     def shown_outputs(self) -> dict[str, Any]:
-        return {k: (SECRET_SHOWN_AS if k in self.secret_outputs else v) for k, v in self.outputs.items()}
+        """Outputs for people and JSON: secrets as "[secret]", values unknown until deployment as None."""
+        return {k: (SECRET_SHOWN_AS if k in self.secret_outputs else shown(v)) for k, v in self.outputs.items()}
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -44,6 +44,8 @@ def _summary(resource: RecordedResource) -> str:
 
 
 def _fmt(value: Any) -> str:
+    if value is None:
+        return "(known after deployment)"
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)

@@ -52,20 +52,21 @@ class RecordedResource:
 
     def shown_inputs(self) -> dict[str, Any]:
         """Inputs for people and JSON: secrets as "[secret]", unknowns as None."""
-        return _shown(self.inputs)
+        return shown(self.inputs)
 
     def plain_inputs(self) -> dict[str, Any]:
         """Inputs with secret markers removed, as a policy receives them."""
         return _plain(self.inputs)
 
 
-def _shown(value: Any) -> Any:
+def shown(value: Any) -> Any:
+    """A value for people and JSON: secrets as "[secret]", unknowns as None."""
     if rpc.is_rpc_secret(value):
         return SECRET_SHOWN_AS
     if isinstance(value, dict):
-        return {k: _shown(v) for k, v in value.items()}
+        return {k: shown(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_shown(v) for v in value]
+        return [shown(v) for v in value]
     if isinstance(value, pulumi.output.Unknown):
         return None
     return value

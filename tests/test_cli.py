@@ -216,3 +216,24 @@ def test_cli_module_entry_point_matches_console_script() -> None:
     done = subprocess.run([sys.executable, "-m", "preflight", "stacks"], capture_output=True, text=True, cwd=REPO, timeout=60)
 
     assert done.returncode == 0 and "inference-t4" in done.stdout.split()
+
+
+def test_cli_preview_leaves_ids_unknown_and_refuses_nothing_known_good(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "plan", "inference-t4", "--preview", "--json")
+    outputs = json.loads(out)["outputs"]
+
+    assert code == 0
+    assert outputs["vmId"] is None and outputs["location"] == "eastus"
+
+
+def test_cli_preview_still_refuses_a_retired_size(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    project = write_project(tmp_path / "p", """
+        from pulumi_azure_native import compute, resources
+        rg = resources.ResourceGroup("rg", location="eastus")
+        compute.VirtualMachine("old", resource_group_name=rg.name, location="eastus",
+            hardware_profile=compute.HardwareProfileArgs(vm_size="Standard_NC6"))
+    """)
+
+    code, out, _ = run(capsys, "plan", "dev", "--project", str(project), "--preview")
+
+    assert code == 1 and "old [azure-native:compute:VirtualMachine]: SkuNotAvailable" in out
