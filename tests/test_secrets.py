@@ -1,0 +1,59 @@
+"""A planted secret never appears in what gpu-stacks prints, in any format."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from preflight.cli import main
+
+MARKER = "MARKER-5f2c9a-do-not-print"
+
+PROGRAM = f"""
+import pulumi
+from pulumi_azure_native import compute, resources
+
+token = pulumi.Output.secret("{MARKER}")
+rg = resources.ResourceGroup("rg", location="eastus", tags={{"owner": token}})
+compute.VirtualMachine("vm", resource_group_name=rg.name, location="eastus",
+    hardware_profile=compute.HardwareProfileArgs(vm_size="Standard_NC4as_T4_v3"),
+    os_profile=compute.OSProfileArgs(admin_username="azureuser", admin_password=token, computer_name="vm"))
+pulumi.export("token", token)
+pulumi.export("tokenInText", token.apply(lambda t: "the token is " + t))
+"""
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "secretive"
+    root.mkdir()
+    (root / "Pulumi.yaml").write_text("name: secretive\nruntime: python\n")
+    (root / "__main__.py").write_text(textwrap.dedent(PROGRAM))
+    (root / "Pulumi.dev.yaml").write_text("config:\n  secretive:apiKey:\n    secure: v1:c2VjcmV0\n")
+    return root
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["plan", "dev"], ["plan", "dev", "--json"], ["plan", "dev", "--preview"], ["check"], ["check", "--json"]],
+    ids=" ".join,
+)
+def test_secrets_never_printed(project: Path, capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    main([*argv, "--project", str(project)])
+    out, err = capsys.readouterr()
+
+    assert MARKER not in out and MARKER not in err
+    assert "v1:c2VjcmV0" not in out  # nor the ciphertext of a secure: value
+
+
+def test_secrets_shown_as_secret_where_they_were(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    main(["plan", "dev", "--json", "--project", str(project)])
+    document = json.loads(capsys.readouterr().out)
+    [vm] = [r for r in document["resources"] if r["type"] == "azure-native:compute:VirtualMachine"]
+
+    assert document["outputs"] == {"token": "[secret]", "tokenInText": "[secret]"}
+    assert vm["inputs"]["osProfile"] == "[secret]"
