@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import shutil
 import subprocess
 from collections.abc import Callable, Sequence
@@ -9,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import yaml
 
 from tests.conftest import REPO
 
@@ -34,7 +36,7 @@ def _fake(path: Path, body: str) -> None:
 
 @pytest.fixture
 def node(tmp_path: Path) -> Callable[..., Run]:
-    """`node(nvidia_smi=(file, rc) | None, ibstat=[file, ...] | None, azure_nhc=(rc, line) | None, **env)`.
+    """`node(nvidia_smi=(file, rc) | None, ibstat=[file, ...] | None, azure_nhc=(rc, line) | None, script=, settings=, **env)`.
 
     Missing tools are simply absent from PATH; `ibstat` answers with the files in turn (the last
     one from then on), as a port that comes up while the check waits.
@@ -44,6 +46,8 @@ def node(tmp_path: Path) -> Callable[..., Run]:
         nvidia_smi: tuple[str, int] | None = ("nvidia-smi-healthy.csv", 0),
         ibstat: Sequence[str] | None = ("ibstat-healthy.txt",),
         azure_nhc: tuple[int, str] | None = None,
+        script: Path = SCRIPT,
+        settings: str = "EXPECTED_GPUS=8\nEXPECTED_IB_PORTS=8\nEXPECTED_IB_RATE=200\n",
         **env: str,
     ) -> Run:
         bin_dir = tmp_path / "bin"
@@ -72,16 +76,15 @@ def node(tmp_path: Path) -> Callable[..., Run]:
         verdict = tmp_path / "log" / "verdict"
         environment = {
             "PATH": f"{bin_dir}:/usr/bin:/bin",
-            "EXPECTED_GPUS": "8",
-            "EXPECTED_IB_PORTS": "8",
-            "EXPECTED_IB_RATE": "200",
+            # The settings file, read as systemd's EnvironmentFile= reads KEY=VALUE lines.
+            **dict(line.split("=", 1) for line in settings.splitlines() if line),
             "WAIT_SECONDS": "0",
             "RETRY_SECONDS": "0",
             "VERDICT_FILE": str(verdict),
             "AZURE_NHC": str(nhc),
             **env,
         }
-        done = subprocess.run([BASH, str(SCRIPT)], env=environment, capture_output=True, text=True, timeout=60)
+        done = subprocess.run([BASH, str(script)], env=environment, capture_output=True, text=True, timeout=60)
         text = verdict.read_text() if verdict.exists() else ""
         return Run(done.returncode, done.stdout, done.stderr, text, verdict.parent / "azurehpc-health-checks.log")
 
@@ -179,3 +182,34 @@ def test_health_check_refuses_missing_settings(node: Callable[..., Run]) -> None
 
     assert run.returncode == 2
     assert run.stderr == "node-health-check: misconfigured: EXPECTED_GPUS is ''; allowed: a whole number\n"
+
+
+def delivered(tmp_path: Path, size_name: str) -> tuple[Path, str]:
+    """The script and settings file cloud-init writes on a node of `size_name`."""
+    from components.catalog import catalog
+    from components.node_health import INSTALL_PATH, SETTINGS_PATH, cloud_config
+    from components.training_cluster import node_expectations
+
+    document = yaml.safe_load(cloud_config(node_expectations(catalog().get(size_name), 1800)))
+    files = {f["path"]: f for f in document["write_files"]}
+    script = tmp_path / "node-health-check"
+    script.write_bytes(base64.b64decode(files[INSTALL_PATH]["content"]))
+    return script, files[SETTINGS_PATH]["content"]
+
+
+def test_health_check_as_delivered_to_an_nd96asr_v4_node_passes_a_healthy_node(
+    node: Callable[..., Run], tmp_path: Path
+) -> None:
+    script, settings = delivered(tmp_path, "Standard_ND96asr_v4")
+
+    run = node(script=script, settings=settings, VERDICT_FILE=str(tmp_path / "log" / "verdict"))
+
+    assert (run.returncode, run.verdict) == (0, "HEALTHY\n")
+
+
+def test_health_check_as_delivered_to_an_h100_node_refuses_hdr_links(node: Callable[..., Run], tmp_path: Path) -> None:
+    script, settings = delivered(tmp_path, "Standard_ND96isr_H100_v5")
+
+    run = node(script=script, settings=settings, VERDICT_FILE=str(tmp_path / "log" / "verdict"))
+
+    assert run.verdict.splitlines()[:2] == ["UNHEALTHY", "- InfiniBand: mlx5_ib0 port 1 runs at 200 Gb/s, expected 400"]

@@ -299,3 +299,14 @@ def test_training_cluster_refuses_bad_args_before_registering_anything(
     assert str(err.value).startswith("TrainingCluster 'train': ")
     assert expected in str(err.value)
     assert [r.type for r in fake_arm.resources()] == ["Microsoft.Resources/resourceGroups"]
+
+
+def test_training_cluster_refuses_a_size_without_gen2(monkeypatch: pytest.MonkeyPatch) -> None:
+    # No InfiniBand size in the catalog lacks Gen2 today; a Gen1-only one must still be refused.
+    import components.checks as checks
+
+    gen1 = catalog().get("Standard_ND96asr_v4").model_copy(update={"hyperv_generations": ("V1",)})
+    monkeypatch.setattr(checks, "deployable_size", lambda name: gen1)
+
+    with pytest.raises(ValueError, match="^'Standard_ND96asr_v4' does not boot Gen2 images; allowed: a Gen2 size"):
+        checks.infiniband_gpu_size("Standard_ND96asr_v4")
