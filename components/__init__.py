@@ -1,6 +1,6 @@
 """Reusable Pulumi components for GPU compute on Azure.
 
-    from components import GpuVm, CostAlert
+    from components import GpuVm, TrainingCluster, CostAlert
 
 Components load lazily: importing this package does not import pulumi-azure-native, whose
 modules take seconds to load; each component's module loads on first use.
@@ -16,6 +16,8 @@ _EXPORTS = {
     "GpuVmArgs": "components.gpu_vm",
     "CostAlert": "components.cost_alert",
     "CostAlertArgs": "components.cost_alert",
+    "TrainingCluster": "components.training_cluster",
+    "TrainingClusterArgs": "components.training_cluster",
     "ComponentInputError": "components.checks",
 }
 

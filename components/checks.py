@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import pulumi
@@ -43,6 +43,70 @@ def gpu_size(name: str) -> str:
     if not size.is_gpu:
         raise ValueError(f"'{size.name}' has no GPU; allowed: a GPU size, e.g. {DEFAULT_GPU_VM_SIZE}")
     return size.name
+
+
+# InfiniBand training clusters (facts §4, observed 2026-11-22: setup-infiniband.md and
+# virtual-machine-scale-sets-placement-groups.md).
+DEFAULT_IB_VM_SIZE = "Standard_ND96asr_v4"
+# The InfiniBand fabric's own addresses; a VNet that overlaps them breaks RDMA routing.
+INFINIBAND_RESERVED_RANGE = ipaddress.ip_network("172.16.0.0/16")
+# One placement group holds at most 100 VMs by default; InfiniBand needs a single placement group.
+MAX_SINGLE_PLACEMENT_GROUP_NODES = 100
+AVAILABILITY_ZONES = ("1", "2", "3")
+
+
+def infiniband_gpu_size(name: str) -> str:
+    """A deployable NVIDIA GPU size with InfiniBand; its canonical name."""
+    size = deployable_size(name)
+    missing = [what for what, has in (("GPU", size.is_gpu), ("InfiniBand", size.has_infiniband)) if not has]
+    if missing:
+        raise ValueError(
+            f"'{size.name}' has no {' or '.join(missing)}; allowed: a GPU size with InfiniBand, e.g. {DEFAULT_IB_VM_SIZE}, "
+            "Standard_ND96amsr_A100_v4, Standard_ND96isr_H100_v5, Standard_ND96isr_H200_v5"
+        )
+    if not (size.gpu_model or "").startswith("NVIDIA"):
+        raise ValueError(
+            f"'{size.name}' has {size.gpu_model} GPUs; allowed: an NVIDIA size with InfiniBand, e.g. "
+            f"{DEFAULT_IB_VM_SIZE} (the driver extension and the node health check are NVIDIA's)"
+        )
+    if "V2" not in size.hyperv_generations:
+        raise ValueError(f"'{size.name}' does not boot Gen2 images; allowed: a Gen2 size, e.g. {DEFAULT_IB_VM_SIZE}")
+    return size.name
+
+
+def node_count(value: int) -> int:
+    """Nodes of a single-placement-group scale set."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SINGLE_PLACEMENT_GROUP_NODES:
+        raise ValueError(
+            f"{value!r} nodes; allowed: 1 to {MAX_SINGLE_PLACEMENT_GROUP_NODES} (InfiniBand needs a single "
+            "placement group, which holds at most 100 VMs unless Azure support raises the limit)"
+        )
+    return value
+
+
+def outside_infiniband_range(value: str) -> str:
+    """A CIDR range that does not overlap the range the InfiniBand network reserves."""
+    network = ipaddress.ip_network(cidr(value))
+    if network.overlaps(INFINIBAND_RESERVED_RANGE):
+        raise ValueError(
+            f"'{network}' overlaps {INFINIBAND_RESERVED_RANGE}, which the InfiniBand network reserves; "
+            "allowed: a range outside it, e.g. 10.50.0.0/16"
+        )
+    return str(network)
+
+
+def single_zone(zones: Sequence[str]) -> list[str]:
+    """At most one availability zone: a proximity placement group cannot span zones."""
+    values = [str(z) for z in zones]
+    if len(values) > 1:
+        raise ValueError(
+            f"{values} spans {len(values)} zones; allowed: at most one zone (a proximity placement group, "
+            "which InfiniBand nodes share, cannot span zones)"
+        )
+    for zone in values:
+        if zone not in AVAILABILITY_ZONES:
+            raise ValueError(f"'{zone}' is not an availability zone; allowed: {', '.join(AVAILABILITY_ZONES)}")
+    return values
 
 
 def cidr(value: str) -> str:

@@ -26,6 +26,7 @@ from pydantic.alias_generators import to_camel
 from components.catalog import catalog
 from components.checks import DEFAULT_GPU_VM_SIZE
 from components.checks import admin_username, cidr, email, gpu_size, percent, time_of_day
+from components.checks import infiniband_gpu_size, node_count, outside_infiniband_range, single_zone
 
 PROJECT = "azure-gpu-stacks"
 LOCATION_KEY = "azure-native:location"
@@ -46,6 +47,10 @@ Email = Annotated[str, AfterValidator(email)]
 AdminName = Annotated[str, AfterValidator(admin_username)]
 TimeOfDay = Annotated[str, AfterValidator(time_of_day)]
 Percent = Annotated[float, AfterValidator(percent)]
+InfinibandGpuSize = Annotated[str, AfterValidator(infiniband_gpu_size)]
+NodeCount = Annotated[int, AfterValidator(node_count)]
+ClusterCidr = Annotated[str, AfterValidator(outside_infiniband_range)]
+SingleZone = Annotated[list[str], AfterValidator(single_zone)]
 
 
 class ConfigModel(BaseModel):
@@ -87,6 +92,32 @@ class VmConfig(ConfigModel):
         return value
 
 
+class TrainingClusterConfig(ConfigModel):
+    """An InfiniBand GPU training cluster: the args of `components.training_cluster.TrainingCluster`."""
+
+    vm_size: InfinibandGpuSize | None = Field(default=None, description="NVIDIA GPU size with InfiniBand.")
+    node_count: NodeCount | None = Field(default=None, description="Nodes, 1 to 100 (one placement group).")
+    admin_username: AdminName | None = Field(default=None, description="Linux admin user.")
+    subnet_id: str | None = Field(default=None, description="Existing subnet id; a new VNet is created when unset.")
+    vnet_address_space: ClusterCidr | None = Field(default=None, description="Address space of the new VNet.")
+    subnet_prefix: ClusterCidr | None = Field(default=None, description="Range of the new subnet.")
+    proximity_placement_group_id: str | None = Field(default=None, description="Existing proximity placement group id.")
+    zones: SingleZone | None = Field(default=None, description="At most one availability zone.")
+    image: Literal["ubuntu-hpc", "ubuntu"] | None = Field(default=None, description="Azure HPC Ubuntu or plain Ubuntu.")
+    os_disk_size_gb: int | None = Field(default=None, ge=64, le=4095, description="OS disk size, GiB.")
+    spot: bool | None = Field(default=None, description="Run every node as Spot.")
+    eviction_policy: Literal["Deallocate", "Delete"] | None = Field(default=None, description="Spot eviction.")
+    health_check: bool | None = Field(default=None, description="Boot-time GPU and InfiniBand health check.")
+    health_check_wait_minutes: int | None = Field(
+        default=None, ge=0, le=240, description="How long the check waits for drivers and links, minutes."
+    )
+
+    @field_validator("subnet_id")
+    @classmethod
+    def _subnet_id(cls, value: str | None) -> str | None:
+        return VmConfig._subnet_id(value)
+
+
 class CostAlertConfig(ConfigModel):
     """A monthly budget on the stack's resource group: the args of `components.cost_alert.CostAlert`."""
 
@@ -118,6 +149,9 @@ class StackConfig(ConfigModel):
     ssh_public_key: str | None = Field(default=None, description="OpenSSH public key (a Pulumi secret).")
     vm: VmConfig | None = Field(default=None, description="A single GPU VM.")
     cost_alert: CostAlertConfig | None = Field(default=None, description="A budget with notifications.")
+    training_cluster: TrainingClusterConfig | None = Field(
+        default=None, description="A multi-node InfiniBand GPU training cluster."
+    )
 
     @field_validator("location")
     @classmethod
@@ -148,11 +182,12 @@ class StackConfig(ConfigModel):
     def problems(self) -> list[Problem]:
         """What is wrong across sections (each section checks itself)."""
         found: list[Problem] = []
-        if self.vm is not None and self.ssh_public_key is None:
+        needing_key = [name for name, section in (("vm", self.vm), ("trainingCluster", self.training_cluster)) if section]
+        if needing_key and self.ssh_public_key is None:
             found.append(
                 Problem(
                     f"{PROJECT}:sshPublicKey",
-                    "required by the vm section and missing; set it with "
+                    f"required by the {' and '.join(needing_key)} section and missing; set it with "
                     '`pulumi config set --secret sshPublicKey "$(cat ~/.ssh/id_ed25519.pub)"`',
                 )
             )

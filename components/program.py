@@ -48,6 +48,30 @@ def _build_vm(d: Deployment) -> None:
     d.exports.update(vmId=vm.vm_id, vmPrivateIp=vm.private_ip_address, sshCommand=vm.ssh_command)
 
 
+def _build_training_cluster(d: Deployment) -> None:
+    from components.training_cluster import TrainingCluster
+
+    assert d.config.training_cluster is not None and d.config.ssh_public_key is not None
+    cluster = TrainingCluster(
+        "train",
+        {
+            **_section_args(d.config.training_cluster),  # type: ignore[typeddict-item]
+            "resource_group_name": d.resource_group.name,
+            "location": d.config.location,
+            "ssh_public_key": _secret_config("sshPublicKey", d.config.ssh_public_key),
+            "tags": d.tags,
+        },
+    )
+    d.exports.update(
+        scaleSetId=cluster.scale_set_id,
+        scaleSetName=cluster.scale_set_name,
+        placementGroupId=cluster.placement_group_id,
+        nodeCount=cluster.node_count,
+        gpusTotal=cluster.gpus_total,
+        clusterSshCommand=cluster.ssh_command,
+    )
+
+
 def _build_cost_alert(d: Deployment) -> None:
     from components.cost_alert import CostAlert
 
@@ -59,6 +83,7 @@ def _build_cost_alert(d: Deployment) -> None:
 # (config section, builder), in build order.
 SECTIONS: list[tuple[str, Callable[[Deployment], None]]] = [
     ("vm", _build_vm),
+    ("training_cluster", _build_training_cluster),
     ("cost_alert", _build_cost_alert),
 ]
 

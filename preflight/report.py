@@ -22,6 +22,18 @@ KEY_PROPERTIES: dict[str, list[tuple[str, tuple[str | int, ...]]]] = {
         ("region", ("location",)),
     ],
     "azure-native:compute:VirtualMachineExtension": [("type", ("type",)), ("version", ("typeHandlerVersion",))],
+    "azure-native:compute:ProximityPlacementGroup": [("for", ("intent", "vmSizes", 0)), ("zone", ("zones", 0))],
+    "azure-native:compute:VirtualMachineScaleSet": [
+        ("size", ("sku", "name")),
+        ("nodes", ("sku", "capacity")),
+        ("mode", ("orchestrationMode",)),
+        ("single placement group", ("singlePlacementGroup",)),
+        ("overprovision", ("overprovision",)),
+        ("upgrades", ("upgradePolicy", "mode")),
+        ("image", ("virtualMachineProfile", "storageProfile", "imageReference", "offer")),
+        ("priority", ("virtualMachineProfile", "priority")),
+        ("zone", ("zones", 0)),
+    ],
     "azure-native:devtestlab:GlobalSchedule": [("at", ("dailyRecurrence", "time")), ("time zone", ("timeZoneId",))],
     "azure-native:consumption:Budget": [("USD", ("amount",)), ("per", ("timeGrain",))],
 }
@@ -36,6 +48,11 @@ def _summary(resource: RecordedResource) -> str:
             parts.append(f"{label}={_fmt(value)}")
     if resource.type == "azure-native:network:NetworkSecurityGroup":
         parts.append(f"rules={len(inputs.get('securityRules') or [])}")
+    if resource.type == "azure-native:compute:VirtualMachineScaleSet":
+        profile = inputs.get("virtualMachineProfile") or {}
+        extensions = dig(profile, "extensionProfile", "extensions") or []
+        parts += [f"extension={e.get('type')}" for e in extensions if isinstance(e, dict)]
+        parts.append(f"health check={'on' if dig(profile, 'osProfile', 'customData') else 'off'}")
     if resource.type == "azure-native:consumption:Budget":
         parts.append(f"notifications={len(inputs.get('notifications') or {})}")
     if resource.protect:

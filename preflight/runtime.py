@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import runpy
 import sys
 from collections.abc import Callable, Iterator, Mapping
@@ -49,26 +50,60 @@ class RecordedResource:
     dependencies: tuple[str, ...] = ()
     ignore_changes: tuple[str, ...] = ()
     delete_before_replace: bool = False
+    secret_values: frozenset[str] = frozenset()  # the run's secret config values, to mask where they appear
 
     def shown_inputs(self) -> dict[str, Any]:
-        """Inputs for people and JSON: secrets as "[secret]", unknowns as None."""
-        return shown(self.inputs)
+        """Inputs for people and JSON: secrets as "[secret]", unknowns as None.
+
+        Pulumi marks a whole top-level input secret when any value inside it is (a scale set's
+        `virtualMachineProfile` for one SSH key). Where the secret part is one of the run's secret
+        config values, only the strings holding it are masked and the rest stays readable.
+        """
+        return shown(self.inputs, self.secret_values)
 
     def plain_inputs(self) -> dict[str, Any]:
         """Inputs with secret markers removed, as a policy receives them."""
         return _plain(self.inputs)
 
 
-def shown(value: Any) -> Any:
+def shown(value: Any, secrets: frozenset[str] = frozenset()) -> Any:
     """A value for people and JSON: secrets as "[secret]", unknowns as None."""
     if rpc.is_rpc_secret(value):
+        inner = rpc.unwrap_rpc_secret(value)
+        if isinstance(inner, (dict, list)) and _holds_secret(inner, secrets):
+            return shown(_masked(inner, secrets), secrets)
         return SECRET_SHOWN_AS
     if isinstance(value, dict):
-        return {k: shown(v) for k, v in value.items()}
+        return {k: shown(v, secrets) for k, v in value.items()}
     if isinstance(value, list):
-        return [shown(v) for v in value]
+        return [shown(v, secrets) for v in value]
     if isinstance(value, pulumi.output.Unknown):
         return None
+    return value
+
+
+def _holds_secret(value: Any, secrets: frozenset[str]) -> bool:
+    if isinstance(value, str):
+        return any(secret in value for secret in secrets)
+    if isinstance(value, dict):
+        return any(_holds_secret(v, secrets) for v in value.values())
+    if isinstance(value, list):
+        return any(_holds_secret(v, secrets) for v in value)
+    return False
+
+
+# Inside an unmasked structure, leaves under these keys stay hidden whatever their value: they may
+# hold a secret that came from somewhere other than the stack's config.
+CREDENTIAL_KEY = re.compile(r"(?i)(password|secret|token|credentials?|connectionstring|privatekey|keydata|customdata)$")
+
+
+def _masked(value: Any, secrets: frozenset[str]) -> Any:
+    if isinstance(value, str):
+        return SECRET_SHOWN_AS if _holds_secret(value, secrets) else value
+    if isinstance(value, dict):
+        return {k: SECRET_SHOWN_AS if CREDENTIAL_KEY.search(k) and v is not None else _masked(v, secrets) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_masked(v, secrets) for v in value]
     return value
 
 
@@ -85,10 +120,11 @@ def _plain(value: Any) -> Any:
 class RecordingMonitor(MockMonitor):
     """A mock resource monitor that keeps every registration request, in order."""
 
-    def __init__(self, mocks: pulumi.runtime.Mocks):
+    def __init__(self, mocks: pulumi.runtime.Mocks, secret_values: frozenset[str] = frozenset()):
         super().__init__(mocks)
         self.recorded: list[RecordedResource] = []
         self.stack_urn = ""
+        self.secret_values = secret_values
 
     def make_urn(self, parent: str, type_: str, name: str) -> str:
         # The engine's URN: the parent's qualified type joins only for parents below the Stack.
@@ -113,6 +149,7 @@ class RecordingMonitor(MockMonitor):
                 dependencies=tuple(request.dependencies),
                 ignore_changes=tuple(request.ignoreChanges),
                 delete_before_replace=request.deleteBeforeReplace,
+                secret_values=self.secret_values,
             )
         )
         return response
@@ -161,7 +198,8 @@ def run_program(
     pulumi_settings.reset_options()
     pulumi.runtime.set_all_config(dict(config), list(secret_keys))
     mocks = FakeArmMocks(arm, preview=preview)
-    monitor = RecordingMonitor(mocks)
+    # Only non-empty values: an empty string would "appear" in every string.
+    monitor = RecordingMonitor(mocks, frozenset(v for k, v in config.items() if k in secret_keys and v))
     logs: list[LogRecord] = []
     logger = logging.getLogger(f"preflight.program.{id(monitor)}")
     logger.propagate = False

@@ -53,7 +53,9 @@ def test_cli_plan_json_records_the_t4_vm_as_the_engine_sees_it(plan_document: di
     [vm] = [r for r in plan_document["resources"] if r["type"] == "azure-native:compute:VirtualMachine"]
 
     assert vm["inputs"]["hardwareProfile"] == {"vmSize": "Standard_NC4as_T4_v3"}
-    assert vm["inputs"]["osProfile"] == "[secret]"  # the SSH key is a secret, and so is what holds it
+    linux = vm["inputs"]["osProfile"]["linuxConfiguration"]
+    assert linux["ssh"]["publicKeys"][0]["keyData"] == "[secret]"  # the SSH key stays a secret
+    assert linux["disablePasswordAuthentication"] is True  # what holds it stays readable
     assert vm["parent"].endswith("azure-gpu-stacks:index:GpuVm::gpu-vm")
     assert vm["custom"] is True
 

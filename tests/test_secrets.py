@@ -57,3 +57,29 @@ def test_secrets_shown_as_secret_where_they_were(project: Path, capsys: pytest.C
 
     assert document["outputs"] == {"token": "[secret]", "tokenInText": "[secret]"}
     assert vm["inputs"]["osProfile"] == "[secret]"
+
+
+def test_secrets_beside_a_config_secret_stay_hidden(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A structure unmasked for readability (it holds the SSH key from config) still hides a
+    password that came from elsewhere."""
+    root = tmp_path / "mixed"
+    root.mkdir()
+    (root / "Pulumi.yaml").write_text("name: mixed\nruntime: python\n")
+    (root / "Pulumi.dev.yaml").write_text("config:\n  mixed:key:\n    secure: v1:abc\n")
+    (root / "__main__.py").write_text(textwrap.dedent(f"""
+        import pulumi
+        from pulumi_azure_native import compute, resources
+        key = pulumi.Config().require_secret("key")
+        rg = resources.ResourceGroup("rg", location="eastus")
+        compute.VirtualMachine("vm", resource_group_name=rg.name, location="eastus",
+            hardware_profile=compute.HardwareProfileArgs(vm_size="Standard_NC4as_T4_v3"),
+            os_profile=compute.OSProfileArgs(admin_username="azureuser", computer_name="vm",
+                admin_password=pulumi.Output.secret("{MARKER}"),
+                linux_configuration=compute.LinuxConfigurationArgs(ssh=compute.SshConfigurationArgs(
+                    public_keys=[compute.SshPublicKeyArgs(path="/home/azureuser/.ssh/authorized_keys", key_data=key)]))))
+    """))
+
+    main(["plan", "dev", "--json", "--project", str(root)])
+    out = capsys.readouterr().out
+
+    assert MARKER not in out

@@ -1,0 +1,374 @@
+"""A multi-node InfiniBand GPU training cluster that works on the first `pulumi up`.
+
+Builds: (a VNet and subnet outside 172.16.0.0/16, unless a subnet is given) -> a proximity
+placement group whose intent names the VM size (or an existing one, by id) -> a Uniform VM scale
+set of ND-series nodes in it, in a single placement group (InfiniBand links only nodes of one scale
+set and one placement group), no overprovisioning, a manual upgrade policy, accelerated networking,
+no public IPs, SSH-key login only, the Azure HPC Ubuntu 22.04 image (or plain Ubuntu 22.04 with the
+InfiniBand and NVIDIA driver extensions), Gen2 only, and a boot-time node health check
+(`components/node_health.py`).
+
+Azure docs (facts §2.5, §3, §4 of azure-gpu-facts.md, observed 2026-11-22):
+https://learn.microsoft.com/azure/virtual-machines/setup-infiniband
+https://learn.microsoft.com/azure/virtual-machine-scale-sets/virtual-machine-scale-sets-placement-groups
+https://learn.microsoft.com/azure/virtual-machines/azure-hpc-vm-images
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, NotRequired, TypedDict
+
+import pulumi
+from pulumi_azure_native import compute, network
+
+from components.catalog import VmSize, catalog
+from components.checks import (
+    DEFAULT_IB_VM_SIZE,
+    Problems,
+    admin_username,
+    infiniband_gpu_size,
+    node_count,
+    outside_infiniband_range,
+    single_zone,
+)
+from components.gpu_vm import GPU_DRIVER_PUBLISHER, GPU_DRIVER_TYPE, GPU_DRIVER_VERSION, UBUNTU_2204_GEN2
+from components.node_health import NodeExpectations, custom_data
+
+TYPE_TOKEN = "azure-gpu-stacks:index:TrainingCluster"
+
+# The Azure HPC image carries Mellanox OFED, the NVIDIA driver, CUDA, NCCL and the node health checks;
+# Microsoft strongly recommends it for ND A100 v4 (azure-hpc-vm-images.md, nda100-v4-series.md). Gen2 only.
+UBUNTU_HPC_2204 = {"publisher": "microsoft-dsvm", "offer": "ubuntu-hpc", "sku": "2204"}
+IMAGES: dict[str, dict[str, str]] = {"ubuntu-hpc": UBUNTU_HPC_2204, "ubuntu": UBUNTU_2204_GEN2}
+# Plain Ubuntu has no InfiniBand driver: the extension installs Mellanox OFED on SR-IOV "r" sizes
+# (hpc-compute-infiniband-linux.md, observed 2026-11-22: typeHandlerVersion "1.2").
+IB_DRIVER_TYPE = "InfiniBandDriverLinux"
+IB_DRIVER_VERSION = "1.2"
+
+# InfiniBand ports per node: one HDR/NDR port per GPU on the ND A100/H100/H200 sizes ("Each GPU ...
+# dedicated ... InfiniBand connection", nda100-v4-series.md); NDv2 has one EDR port per VM.
+IB_PORTS_EXCEPTIONS = {"Standard_ND40rs_v2": 1}
+
+DEFAULT_NODE_COUNT = 2
+DEFAULT_ADMIN_USERNAME = "azureuser"
+# Clear of 172.16.0.0/16, which the InfiniBand network reserves.
+DEFAULT_VNET_RANGE = "10.50.0.0/16"
+DEFAULT_SUBNET_RANGE = "10.50.0.0/24"
+DEFAULT_OS_DISK_GB = 256  # the HPC image is about 64 GB; room for containers and environments
+DEFAULT_HEALTH_CHECK_WAIT_MINUTES = 30  # driver extensions can take this long on plain Ubuntu
+MAX_HEALTH_CHECK_WAIT_MINUTES = 240
+SPOT_NO_PRICE_CAP = -1
+PPG_ID_PATTERN = re.compile(
+    r"(?i)^/subscriptions/[^/]+/resourceGroups/[^/]+/providers/Microsoft\.Compute/proximityPlacementGroups/[^/]+$"
+)
+SUBNET_ID_PATTERN = re.compile(
+    r"(?i)^/subscriptions/[^/]+/resourceGroups/[^/]+/providers/Microsoft\.Network/virtualNetworks/[^/]+/subnets/[^/]+$"
+)
+# Uniform scale sets name each node <computerNamePrefix><instance id in base 36, six characters>;
+# the first node is instance 0 (overprovisioning is off, so no extra instances take ids).
+FIRST_NODE_SUFFIX = "000000"
+MAX_COMPUTER_NAME_PREFIX = 58  # hostnames stay under 64 characters with the 6-character suffix
+SPOT_WARNING = (
+    "Spot nodes can be evicted with 30 seconds' notice, and losing one node stops a tightly-coupled "
+    "(MPI/NCCL) job on every node; checkpoint often and expect restarts"
+)
+
+
+class TrainingClusterArgs(TypedDict):
+    """Inputs of TrainingCluster."""
+
+    resource_group_name: pulumi.Input[str]
+    """Resource group the cluster and its network go in."""
+    location: str
+    """Azure region, e.g. eastus."""
+    ssh_public_key: pulumi.Input[str]
+    """OpenSSH public key of the admin user; pass it as a secret."""
+    vm_size: NotRequired[str]
+    """NVIDIA GPU size with InfiniBand from the catalog. Default: Standard_ND96asr_v4 (8x A100 40 GB)."""
+    node_count: NotRequired[int]
+    """Nodes in the scale set, 1 to 100 (one placement group). Default: 2."""
+    admin_username: NotRequired[str]
+    """Linux admin user. Default: azureuser."""
+    subnet_id: NotRequired[pulumi.Input[str]]
+    """Existing subnet to join; its VNet must not overlap 172.16.0.0/16. Default: a new VNet and subnet."""
+    vnet_address_space: NotRequired[str]
+    """Address space of the new VNet (CIDR), outside 172.16.0.0/16. Default: 10.50.0.0/16."""
+    subnet_prefix: NotRequired[str]
+    """Range of the new subnet (CIDR), inside the address space. Default: 10.50.0.0/24."""
+    proximity_placement_group_id: NotRequired[str]
+    """Existing proximity placement group to join. Default: a new one."""
+    zones: NotRequired[Sequence[str]]
+    """At most one availability zone for the nodes and the placement group. Default: none (regional)."""
+    image: NotRequired[Literal["ubuntu-hpc", "ubuntu"]]
+    """ubuntu-hpc: Azure HPC Ubuntu 22.04 (drivers, NCCL, CUDA inside); ubuntu: Ubuntu 22.04 plus driver extensions. Default: ubuntu-hpc."""
+    os_disk_size_gb: NotRequired[int]
+    """OS disk size in GiB (64 to 4095). Default: 256."""
+    spot: NotRequired[bool]
+    """Run every node as Spot (evictable, much cheaper). Default: false."""
+    eviction_policy: NotRequired[Literal["Deallocate", "Delete"]]
+    """What eviction does to a Spot node. Default: Deallocate."""
+    health_check: NotRequired[bool]
+    """Check GPUs and InfiniBand on every boot (verdict in /var/log/node-health-check/verdict). Default: true."""
+    health_check_wait_minutes: NotRequired[int]
+    """How long the check waits for drivers and links to come up, minutes (0 to 240). Default: 30."""
+    tags: NotRequired[Mapping[str, str]]
+    """Tags on every resource. Default: none."""
+
+
+class TrainingCluster(pulumi.ComponentResource):
+    """A Uniform scale set of InfiniBand GPU nodes in one proximity and one single placement group."""
+
+    scale_set_id: pulumi.Output[str]
+    """ARM id of the scale set."""
+    scale_set_name: pulumi.Output[str]
+    """Name of the scale set in Azure."""
+    placement_group_id: pulumi.Output[str]
+    """ARM id of the proximity placement group the nodes are in."""
+    node_count: pulumi.Output[int]
+    """Nodes in the scale set."""
+    gpus_total: pulumi.Output[int]
+    """GPUs across all nodes."""
+    ssh_command: pulumi.Output[str]
+    """Logs in to the first node from inside the VNet (nodes have no public IP), e.g. `ssh azureuser@train000000`."""
+
+    def __init__(self, name: str, args: TrainingClusterArgs, opts: pulumi.ResourceOptions | None = None):
+        # Validated before anything is registered, so a bad input leaves nothing behind.
+        self._args = _validated(name, args)
+        super().__init__(TYPE_TOKEN, name, None, opts)
+        self._name = name
+        self._size = catalog().get(self._args["vm_size"])
+        self._child = pulumi.ResourceOptions(parent=self)
+        if self._args["spot"]:
+            pulumi.log.warn(f"TrainingCluster '{name}': spot: {SPOT_WARNING}", resource=self)
+        subnet_id = self._args.get("subnet_id") or self._create_network()
+        placement_group_id = self._args.get("proximity_placement_group_id") or self._create_placement_group().id
+        scale_set = self._create_scale_set(subnet_id, placement_group_id)
+
+        a = self._args
+        self.scale_set_id = scale_set.id
+        self.scale_set_name = scale_set.name
+        self.placement_group_id = pulumi.Output.from_input(placement_group_id)
+        self.node_count = pulumi.Output.from_input(a["node_count"])
+        self.gpus_total = pulumi.Output.from_input(int(self._size.gpus) * a["node_count"])
+        self.ssh_command = pulumi.Output.from_input(f"ssh {a['admin_username']}@{a['computer_name_prefix']}{FIRST_NODE_SUFFIX}")
+        self.register_outputs(
+            {
+                "scale_set_id": self.scale_set_id,
+                "scale_set_name": self.scale_set_name,
+                "placement_group_id": self.placement_group_id,
+                "node_count": self.node_count,
+                "gpus_total": self.gpus_total,
+                "ssh_command": self.ssh_command,
+            }
+        )
+
+    def _common(self) -> dict[str, Any]:
+        return {
+            "resource_group_name": self._args["resource_group_name"],
+            "location": self._args["location"],
+            "tags": self._args["tags"],
+        }
+
+    def _create_network(self) -> pulumi.Output[str]:
+        vnet = network.VirtualNetwork(
+            f"{self._name}-vnet",
+            address_space=network.AddressSpaceArgs(address_prefixes=[self._args["vnet_address_space"]]),
+            **self._common(),
+            opts=self._child,
+        )
+        subnet = network.Subnet(
+            f"{self._name}-subnet",
+            resource_group_name=self._args["resource_group_name"],
+            virtual_network_name=vnet.name,
+            address_prefix=self._args["subnet_prefix"],
+            opts=self._child,
+        )
+        return subnet.id
+
+    def _create_placement_group(self) -> compute.ProximityPlacementGroup:
+        return compute.ProximityPlacementGroup(
+            f"{self._name}-ppg",
+            proximity_placement_group_type="Standard",
+            # The intent lets Azure pick a datacenter that has this size before the nodes arrive.
+            intent=compute.ProximityPlacementGroupPropertiesIntentArgs(vm_sizes=[self._size.name]),
+            zones=self._args["zones"] or None,
+            **self._common(),
+            opts=self._child,
+        )
+
+    def _create_scale_set(
+        self, subnet_id: pulumi.Input[str], placement_group_id: pulumi.Input[str]
+    ) -> compute.VirtualMachineScaleSet:
+        a = self._args
+        spot = {
+            "priority": "Spot",
+            "eviction_policy": a["eviction_policy"],
+            "billing_profile": compute.BillingProfileArgs(max_price=SPOT_NO_PRICE_CAP),
+        }
+        return compute.VirtualMachineScaleSet(
+            f"{self._name}-vmss",
+            sku=compute.SkuArgs(name=self._size.name, tier="Standard", capacity=a["node_count"]),
+            # CLI and PowerShell default to Flexible since November 2023, which has no InfiniBand.
+            orchestration_mode="Uniform",
+            # InfiniBand only links VMs of one placement group (placement-groups doc: "Large scale
+            # (SPG=false) does not support InfiniBand networking").
+            single_placement_group=True,
+            # Extra VMs would join the fabric and the job's host list, then vanish.
+            overprovision=False,
+            # A rolling or automatic upgrade would restart nodes in the middle of a training job.
+            upgrade_policy=compute.UpgradePolicyArgs(mode="Manual"),
+            proximity_placement_group=compute.SubResourceArgs(id=placement_group_id),
+            zones=a["zones"] or None,
+            virtual_machine_profile=compute.VirtualMachineScaleSetVMProfileArgs(
+                os_profile=self._os_profile(),
+                storage_profile=compute.VirtualMachineScaleSetStorageProfileArgs(
+                    image_reference=compute.ImageReferenceArgs(**IMAGES[a["image"]], version="latest"),
+                    os_disk=compute.VirtualMachineScaleSetOSDiskArgs(
+                        create_option="FromImage",
+                        caching="ReadWrite",
+                        disk_size_gb=a["os_disk_size_gb"],
+                        managed_disk=compute.VirtualMachineScaleSetManagedDiskParametersArgs(
+                            storage_account_type="Premium_LRS"
+                        ),
+                    ),
+                ),
+                network_profile=compute.VirtualMachineScaleSetNetworkProfileArgs(
+                    network_interface_configurations=[
+                        compute.VirtualMachineScaleSetNetworkConfigurationArgs(
+                            name="primary",
+                            primary=True,
+                            enable_accelerated_networking=True,
+                            # No public_ip_address_configuration: nodes are reached through the VNet.
+                            ip_configurations=[
+                                compute.VirtualMachineScaleSetIPConfigurationArgs(
+                                    name="primary",
+                                    primary=True,
+                                    subnet=compute.ApiEntityReferenceArgs(id=subnet_id),
+                                )
+                            ],
+                        )
+                    ]
+                ),
+                extension_profile=self._driver_extensions(),
+                diagnostics_profile=compute.DiagnosticsProfileArgs(
+                    # Managed boot diagnostics keep the serial log, where the health check's verdict lands.
+                    boot_diagnostics=compute.BootDiagnosticsArgs(enabled=True)
+                ),
+                **(spot if a["spot"] else {}),
+            ),
+            **self._common(),
+            opts=self._child,
+        )
+
+    def _os_profile(self) -> compute.VirtualMachineScaleSetOSProfileArgs:
+        a = self._args
+        return compute.VirtualMachineScaleSetOSProfileArgs(
+            computer_name_prefix=a["computer_name_prefix"],
+            admin_username=a["admin_username"],
+            custom_data=custom_data(self._expectations()) if a["health_check"] else None,
+            linux_configuration=compute.LinuxConfigurationArgs(
+                disable_password_authentication=True,
+                provision_vm_agent=True,  # extensions and the InfiniBand setup need the VM agent
+                ssh=compute.SshConfigurationArgs(
+                    public_keys=[
+                        compute.SshPublicKeyArgs(
+                            path=f"/home/{a['admin_username']}/.ssh/authorized_keys", key_data=a["ssh_public_key"]
+                        )
+                    ]
+                ),
+            ),
+        )
+
+    def _driver_extensions(self) -> compute.VirtualMachineScaleSetExtensionProfileArgs | None:
+        if self._args["image"] == "ubuntu-hpc":
+            return None  # the image carries both drivers; the extensions would install them twice
+        return compute.VirtualMachineScaleSetExtensionProfileArgs(
+            extensions=[
+                compute.VirtualMachineScaleSetExtensionArgs(
+                    name=ext_type,
+                    publisher=GPU_DRIVER_PUBLISHER,
+                    type=ext_type,
+                    type_handler_version=version,
+                    auto_upgrade_minor_version=True,
+                    settings={},
+                )
+                for ext_type, version in ((IB_DRIVER_TYPE, IB_DRIVER_VERSION), (GPU_DRIVER_TYPE, GPU_DRIVER_VERSION))
+            ]
+        )
+
+    def _expectations(self) -> NodeExpectations:
+        return node_expectations(self._size, self._args["health_check_wait_minutes"] * 60)
+
+
+def node_expectations(size: VmSize, wait_seconds: int) -> NodeExpectations:
+    """What a healthy node of `size` shows: its GPUs, and its InfiniBand bandwidth split over its ports."""
+    ports = IB_PORTS_EXCEPTIONS.get(size.name, int(size.gpus))
+    return NodeExpectations(
+        gpus=int(size.gpus),
+        infiniband_ports=ports,
+        infiniband_rate_gbps=(size.infiniband_gbps or 0) // ports,
+        wait_seconds=wait_seconds,
+    )
+
+
+def _validated(name: str, args: TrainingClusterArgs) -> dict[str, Any]:
+    """Args with defaults filled in; raises ComponentInputError listing every problem."""
+    a: dict[str, Any] = {
+        "vm_size": DEFAULT_IB_VM_SIZE,
+        "node_count": DEFAULT_NODE_COUNT,
+        "admin_username": DEFAULT_ADMIN_USERNAME,
+        "vnet_address_space": DEFAULT_VNET_RANGE,
+        "subnet_prefix": DEFAULT_SUBNET_RANGE,
+        "zones": [],
+        "image": "ubuntu-hpc",
+        "os_disk_size_gb": DEFAULT_OS_DISK_GB,
+        "spot": False,
+        "eviction_policy": "Deallocate",
+        "health_check": True,
+        "health_check_wait_minutes": DEFAULT_HEALTH_CHECK_WAIT_MINUTES,
+        "tags": {},
+        **{k: v for k, v in args.items() if v is not None},
+    }
+    problems = Problems("TrainingCluster", name)
+    for key in ("resource_group_name", "location", "ssh_public_key"):
+        if not a.get(key):
+            problems.add(key, "required and missing")
+    a["vm_size"] = problems.check("vm_size", infiniband_gpu_size, a["vm_size"]) or a["vm_size"]
+    problems.check("node_count", node_count, a["node_count"])
+    problems.check("admin_username", admin_username, a["admin_username"])
+    a["zones"] = problems.check("zones", single_zone, a["zones"]) or []
+    if "subnet_id" in args and isinstance(args["subnet_id"], str) and not SUBNET_ID_PATTERN.match(args["subnet_id"]):
+        problems.add("subnet_id", f"'{args['subnet_id']}' is not a subnet id")
+    if "subnet_id" not in args:
+        space = problems.check("vnet_address_space", outside_infiniband_range, a["vnet_address_space"])
+        subnet = problems.check("subnet_prefix", outside_infiniband_range, a["subnet_prefix"])
+        if space and subnet and not ipaddress.ip_network(subnet).subnet_of(ipaddress.ip_network(space)):  # type: ignore[arg-type]
+            problems.add("subnet_prefix", f"'{subnet}' is not inside the VNet's address space {space}")
+    ppg = a.get("proximity_placement_group_id")
+    if ppg is not None and not PPG_ID_PATTERN.match(str(ppg)):
+        problems.add(
+            "proximity_placement_group_id",
+            f"'{ppg}' is not a proximity placement group id; allowed: /subscriptions/<id>/resourceGroups/<rg>/"
+            "providers/Microsoft.Compute/proximityPlacementGroups/<name>",
+        )
+    if a["image"] not in IMAGES:
+        problems.add("image", f"{a['image']!r}; allowed: {', '.join(IMAGES)}")
+    if not isinstance(a["os_disk_size_gb"], int) or not 64 <= a["os_disk_size_gb"] <= 4095:
+        problems.add("os_disk_size_gb", f"{a['os_disk_size_gb']!r}; allowed: a whole number of GiB from 64 to 4095")
+    if a["eviction_policy"] not in ("Deallocate", "Delete"):
+        problems.add("eviction_policy", f"{a['eviction_policy']!r}; allowed: Deallocate, Delete")
+    wait = a["health_check_wait_minutes"]
+    if isinstance(wait, bool) or not isinstance(wait, int) or not 0 <= wait <= MAX_HEALTH_CHECK_WAIT_MINUTES:
+        problems.add("health_check_wait_minutes", f"{wait!r}; allowed: a whole number of minutes from 0 to 240")
+    problems.raise_any()
+    a["computer_name_prefix"] = _computer_name_prefix(name)
+    return a
+
+
+def _computer_name_prefix(name: str) -> str:
+    """Linux host names: letters, digits and '-', short enough for the instance suffix."""
+    cleaned = "".join(c if c.isalnum() or c == "-" else "-" for c in name.lower()).strip("-")
+    return cleaned[:MAX_COMPUTER_NAME_PREFIX] or "node"

@@ -1,0 +1,167 @@
+"""The training-a100 stack end to end through `gpu-stacks plan`, and each refusal of a bad cluster."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from components.catalog import catalog
+from preflight.cli import main
+
+VMSS = "azure-native:compute:VirtualMachineScaleSet"
+PPG = "azure-native:compute:ProximityPlacementGroup"
+HOURS_PER_MONTH = 730
+
+
+@pytest.fixture(scope="module")
+def plan_json() -> dict[str, Any]:
+    """`gpu-stacks plan training-a100 --json`, run once for the module."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):  # capsys is per test; this plan is shared by the module
+        code = main(["plan", "training-a100", "--json"])
+    assert code == 0
+    return json.loads(out.getvalue())
+
+
+def resource(plan: dict[str, Any], type_token: str) -> dict[str, Any]:
+    [found] = [r for r in plan["resources"] if r["type"] == type_token]
+    return found
+
+
+def test_training_stack_plans_cleanly_and_shows_the_cluster(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["plan", "training-a100"])
+    out = capsys.readouterr().out
+
+    assert code == 0
+    assert "train-vmss  [azure-native:compute:VirtualMachineScaleSet]  size=Standard_ND96asr_v4  nodes=2  mode=Uniform  " \
+        "single placement group=True  overprovision=False  upgrades=Manual  image=ubuntu-hpc  health check=on" in out
+    assert "train-ppg  [azure-native:compute:ProximityPlacementGroup]  for=Standard_ND96asr_v4" in out
+    assert "clusterSshCommand  ssh azureuser@train000000" in out
+    assert out.rstrip().endswith("OK: training-a100 deploys as planned (8 resources).")
+
+
+def test_training_stack_json_carries_the_scale_set_properties(plan_json: dict[str, Any]) -> None:
+    vmss = resource(plan_json, VMSS)["inputs"]
+    profile = vmss["virtualMachineProfile"]
+
+    assert (vmss["orchestrationMode"], vmss["singlePlacementGroup"], vmss["overprovision"], vmss["upgradePolicy"]) == (
+        "Uniform", True, False, {"mode": "Manual"},
+    )
+    assert vmss["sku"] == {"name": "Standard_ND96asr_v4", "tier": "Standard", "capacity": 2}
+    assert profile["storageProfile"]["imageReference"]["offer"] == "ubuntu-hpc"
+    assert profile["networkProfile"]["networkInterfaceConfigurations"][0]["enableAcceleratedNetworking"] is True
+    assert profile["osProfile"]["linuxConfiguration"]["disablePasswordAuthentication"] is True
+    assert profile["osProfile"]["customData"]  # the health check
+
+
+def test_training_stack_json_hides_the_ssh_key_but_not_the_profile(plan_json: dict[str, Any]) -> None:
+    os_profile = resource(plan_json, VMSS)["inputs"]["virtualMachineProfile"]["osProfile"]
+
+    assert os_profile["linuxConfiguration"]["ssh"]["publicKeys"][0]["keyData"] == "[secret]"
+    assert os_profile["adminUsername"] == "azureuser"
+
+
+def test_training_stack_scale_set_is_in_its_placement_group(plan_json: dict[str, Any]) -> None:
+    ppg_id = plan_json["outputs"]["placementGroupId"]
+
+    assert resource(plan_json, VMSS)["inputs"]["proximityPlacementGroup"] == {"id": ppg_id}
+    assert resource(plan_json, PPG)["inputs"]["intent"] == {"vmSizes": ["Standard_ND96asr_v4"]}
+
+
+def test_training_stack_outputs(plan_json: dict[str, Any]) -> None:
+    outputs = plan_json["outputs"]
+
+    assert (outputs["nodeCount"], outputs["gpusTotal"], outputs["clusterSshCommand"]) == (2, 16, "ssh azureuser@train000000")
+    assert outputs["scaleSetId"].endswith(f"/providers/Microsoft.Compute/virtualMachineScaleSets/{outputs['scaleSetName']}")
+    assert "/providers/Microsoft.Compute/proximityPlacementGroups/" in outputs["placementGroupId"]
+
+
+def test_training_stack_budget_covers_a_month_of_the_cluster(plan_json: dict[str, Any]) -> None:
+    budget = resource(plan_json, "azure-native:consumption:Budget")["inputs"]
+    monthly = catalog().get("Standard_ND96asr_v4").payg_usd_per_hour * 2 * HOURS_PER_MONTH  # type: ignore[operator]
+
+    assert budget["amount"] == math.ceil(monthly) == 39708
+
+
+def write_stack(tmp_path: Path, cluster: str) -> str:
+    path = tmp_path / "Pulumi.bad.yaml"
+    path.write_text(f"config:\n  azure-native:location: eastus\n  azure-gpu-stacks:trainingCluster: {cluster}\n")
+    return str(path)
+
+
+KEY = "gpu-stacks: error: stacks/Pulumi.bad.yaml: azure-gpu-stacks:trainingCluster"
+
+
+@pytest.mark.parametrize(
+    ("cluster", "expected"),
+    [
+        (
+            "{vmSize: Standard_NC96ads_A100_v4}",
+            f"{KEY}.vmSize: 'Standard_NC96ads_A100_v4' has no InfiniBand; allowed: a GPU size with InfiniBand, e.g. "
+            "Standard_ND96asr_v4, Standard_ND96amsr_A100_v4, Standard_ND96isr_H100_v5, Standard_ND96isr_H200_v5",
+        ),
+        (
+            "{vmSize: Standard_NC24rs_v3}",
+            f"{KEY}.vmSize: 'Standard_NC24rs_v3' was retired on 2025-09-30 and can no longer be deployed; "
+            "allowed: a current size, e.g. Standard_ND96asr_v4",
+        ),
+        (
+            "{nodeCount: 101}",
+            f"{KEY}.nodeCount: 101 nodes; allowed: 1 to 100 (InfiniBand needs a single placement group, which holds "
+            "at most 100 VMs unless Azure support raises the limit)",
+        ),
+        (
+            "{vnetAddressSpace: 172.16.0.0/12}",
+            f"{KEY}.vnetAddressSpace: '172.16.0.0/12' overlaps 172.16.0.0/16, which the InfiniBand network reserves; "
+            "allowed: a range outside it, e.g. 10.50.0.0/16",
+        ),
+        (
+            "{subnetPrefix: 172.16.1.0/24}",
+            f"{KEY}.subnetPrefix: '172.16.1.0/24' overlaps 172.16.0.0/16, which the InfiniBand network reserves; "
+            "allowed: a range outside it, e.g. 10.50.0.0/16",
+        ),
+        (
+            "{zones: [1, 2]}",
+            f"{KEY}.zones: ['1', '2'] spans 2 zones; allowed: at most one zone (a proximity placement group, which "
+            "InfiniBand nodes share, cannot span zones)",
+        ),
+    ],
+)
+def test_training_stack_refuses_a_bad_cluster_with_exit_code_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], cluster: str, expected: str
+) -> None:
+    code = main(["plan", write_stack(tmp_path, cluster)])
+    captured = capsys.readouterr()
+
+    assert code == 2
+    assert captured.err == expected + "\n"
+    assert captured.out == ""
+
+
+def test_training_stack_spot_plans_with_a_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["plan", write_stack(tmp_path, "{spot: true, evictionPolicy: Delete}"), "--json"])
+    plan = json.loads(capsys.readouterr().out)
+
+    assert code == 0
+    assert resource(plan, VMSS)["inputs"]["virtualMachineProfile"]["priority"] == "Spot"
+    assert plan["warnings"] == [
+        "TrainingCluster 'train': spot: Spot nodes can be evicted with 30 seconds' notice, and losing one node stops "
+        "a tightly-coupled (MPI/NCCL) job on every node; checkpoint often and expect restarts"
+    ]
+
+
+def test_training_stack_component_refusal_also_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The config checks each range alone; the component also checks the subnet lies in the VNet.
+    code = main(["plan", write_stack(tmp_path, "{vnetAddressSpace: 10.50.0.0/16, subnetPrefix: 10.60.0.0/24}")])
+
+    assert code == 2
+    assert capsys.readouterr().err == (
+        "gpu-stacks: error: TrainingCluster 'train': subnet_prefix: '10.60.0.0/24' is not inside the VNet's "
+        "address space 10.50.0.0/16\n"
+    )
