@@ -59,5 +59,6 @@ class FakeArmMocks(pulumi.runtime.Mocks):
         outputs = {k: (_secret(v) if k in secret_inputs else v) for k, v in res.outputs.items()}
         return res.id, outputs
 
-    def call(self, args: pulumi.runtime.MockCallArgs) -> tuple[dict[str, Any], list[tuple[str, str]] | None]:
-        return self.arm.invoke(args.token, unwrap_secrets(dict(args.args))), None
+    def call(self, args: pulumi.runtime.MockCallArgs) -> dict[str, Any]:
+        # A plain dict: the mock monitor iterates the second item of a tuple as check failures.
+        return self.arm.invoke(args.token, unwrap_secrets(dict(args.args)))
