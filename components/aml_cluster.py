@@ -31,12 +31,13 @@ from pulumi_azure_native import (
 
 from components.checks import (
     AML_WORKSPACE_ID_PATTERN,
+    DEFAULT_AML_MAX_NODES,
     Problems,
     aml_compute_name,
+    aml_idle_time,
     aml_workspace_id,
     deployable_size_name,
     gpu_size,
-    iso_duration_between,
 )
 
 TYPE_TOKEN = "azure-gpu-stacks:index:AmlCluster"
@@ -44,12 +45,8 @@ TYPE_TOKEN = "azure-gpu-stacks:index:AmlCluster"
 DEFAULT_VM_SIZE = "Standard_NC4as_T4_v3"  # the cheapest current GPU size: development first, the stack decides
 DEFAULT_COMPUTE_NAME = "gpu-cluster"
 DEFAULT_MIN_NODES = 0  # scale to zero: an idle cluster bills no node hours
-DEFAULT_MAX_NODES = 1  # as azure-ai-ml's AmlCompute(max_instances=1): one node unless the stack asks for more
-DEFAULT_IDLE_TIME = "PT15M"
-# Our bounds, not Azure's: under a minute nodes are released between the jobs of one pipeline and
-# every job pays the node start again; over a day an idle GPU node is a forgotten bill.
-IDLE_TIME_MIN, IDLE_TIME_MAX = "PT1M", "PT24H"
-IDLE_TIME_MIN_SECONDS, IDLE_TIME_MAX_SECONDS = 60, 24 * 3600
+DEFAULT_MAX_NODES = DEFAULT_AML_MAX_NODES
+DEFAULT_IDLE_TIME = "PT15M"  # long enough to keep a node between the jobs of a sweep, short enough to stop paying soon
 VM_PRIORITIES = ("Dedicated", "LowPriority")
 REMOTE_LOGIN_CHOICES = ("Enabled", "Disabled", "NotSpecified")
 STUDIO_URL = "https://ml.azure.com/?wsid={workspace_id}"
@@ -62,8 +59,6 @@ REGISTRY_SKU = "Basic"
 # Nodes without public IPs and without a subnet of ours reach the internet (images, pip) through the
 # workspace's managed virtual network (terraform-provider-azurerm#25901, observed 2026-11-22).
 MANAGED_NETWORK_ISOLATION = "AllowInternetOutbound"
-
-_idle_time = iso_duration_between(IDLE_TIME_MIN_SECONDS, IDLE_TIME_MAX_SECONDS, IDLE_TIME_MIN, IDLE_TIME_MAX)
 
 
 class AmlClusterArgs(TypedDict):
@@ -329,7 +324,7 @@ def _validated(name: str, args: AmlClusterArgs) -> dict[str, Any]:
             problems.add(key, f"{value!r}; allowed: a whole number of nodes, at least {least}")
     if _whole(low) and _whole(high) and low > high:
         problems.add("min_node_count", f"{low} is above max_node_count {high}; allowed: 0 to {high}")
-    problems.check("idle_time_before_scale_down", _idle_time, a["idle_time_before_scale_down"])
+    problems.check("idle_time_before_scale_down", aml_idle_time, a["idle_time_before_scale_down"])
     if a["vm_priority"] not in VM_PRIORITIES:
         problems.add("vm_priority", f"{a['vm_priority']!r}; allowed: {', '.join(VM_PRIORITIES)}")
     if a["remote_login_port_public_access"] not in REMOTE_LOGIN_CHOICES:

@@ -105,6 +105,15 @@ def iso_duration_between(low_seconds: float, high_seconds: float, low: str, high
     return check
 
 
+# An AmlCompute cluster's defaults and bounds that the config schema checks too.
+DEFAULT_AML_MAX_NODES = 1  # as azure-ai-ml's AmlCompute(max_instances=1): one node unless asked for more
+# Idle time before scale-down: our bounds, not Azure's. Under a minute, nodes are released between
+# the jobs of one pipeline and every job pays the node start again; over a day, an idle GPU node is
+# a forgotten bill.
+AML_IDLE_TIME_MIN, AML_IDLE_TIME_MAX = "PT1M", "PT24H"
+aml_idle_time = iso_duration_between(60, 24 * 3600, AML_IDLE_TIME_MIN, AML_IDLE_TIME_MAX)
+
+
 # Compute names of an Azure ML workspace (how-to-create-attach-compute-cluster.md, observed 2026-11-22):
 # 3 to 24 letters, digits and '-', starting with a letter; a '-' must be followed by a letter somewhere.
 AML_COMPUTE_NAME_PATTERN = re.compile(r"^[A-Za-z][A-Za-z0-9-]{2,23}$")
