@@ -15,6 +15,7 @@ https://learn.microsoft.com/azure/templates/microsoft.machinelearningservices/wo
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, Literal, NotRequired, TypedDict
 
@@ -50,6 +51,10 @@ DEFAULT_IDLE_TIME = "PT15M"  # long enough to keep a node between the jobs of a 
 VM_PRIORITIES = ("Dedicated", "LowPriority")
 REMOTE_LOGIN_CHOICES = ("Enabled", "Disabled", "NotSpecified")
 STUDIO_URL = "https://ml.azure.com/?wsid={workspace_id}"
+
+AUTONAME_SUFFIX = 8  # characters pulumi-azure-native appends to a logical name
+WORKSPACE_NAME_MAX = 33
+LOG_WORKSPACE_NAME_MAX = 63
 
 # The workspace's dependencies, as Azure ML's own templates create them.
 STORAGE_SKU = "Standard_LRS"
@@ -182,7 +187,7 @@ class AmlCluster(pulumi.ComponentResource):
         a = self._args
         no_network_of_ours = not a["enable_node_public_ip"] and not a.get("subnet_id")
         return ml.Workspace(
-            f"{self._name}-ws",
+            _dashed(self._name, "-ws", WORKSPACE_NAME_MAX),
             workspace_name=a.get("workspace_name"),
             identity=ml.ManagedServiceIdentityArgs(type="SystemAssigned"),
             sku=ml.SkuArgs(name="Basic", tier="Basic"),
@@ -230,7 +235,7 @@ class AmlCluster(pulumi.ComponentResource):
 
     def _create_app_insights(self) -> applicationinsights.Component:
         logs = operationalinsights.Workspace(
-            f"{self._name}-log",
+            _dashed(self._name, "-log", LOG_WORKSPACE_NAME_MAX),
             sku=operationalinsights.WorkspaceSkuArgs(name="PerGB2018"),
             retention_in_days=LOG_RETENTION_DAYS,
             **self._common(),
@@ -340,10 +345,17 @@ def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _dashed(name: str, suffix: str, limit: int) -> str:
+    """A logical name whose auto-generated name (plus 8 random characters) fits `limit` characters of
+    letters, digits and '-' (Log Analytics refuses '_'; a workspace name has at most 33 characters)."""
+    cleaned = re.sub(r"[^A-Za-z0-9-]+", "-", name).strip("-")
+    return cleaned[: limit - AUTONAME_SUFFIX - len(suffix)] + suffix
+
+
 def _compact(prefix: str, name: str) -> str:
     """A logical name the provider's auto-naming turns into a valid storage, vault or registry name:
     the prefix and the component name's lower-case letters and digits, at most 16 characters."""
-    return (prefix + "".join(c for c in name.lower() if c.isascii() and c.isalnum()))[:16]
+    return (prefix + "".join(c for c in name.lower() if c.isascii() and c.isalnum()))[: 24 - AUTONAME_SUFFIX]
 
 
 def _field(value: Any, name: str) -> Any:
