@@ -25,10 +25,10 @@ from pulumi_azure_native import (
     authorization,
     containerregistry,
     keyvault,
-    machinelearningservices as ml,
     operationalinsights,
     storage,
 )
+from pulumi_azure_native import machinelearningservices as ml
 
 from components.checks import (
     AML_WORKSPACE_ID_PATTERN,
@@ -37,6 +37,7 @@ from components.checks import (
     aml_compute_name,
     aml_idle_time,
     aml_workspace_id,
+    aml_workspace_name,
     deployable_size_name,
     gpu_size,
 )
@@ -60,7 +61,7 @@ LOG_WORKSPACE_NAME_MAX = 63
 STORAGE_SKU = "Standard_LRS"
 KEY_VAULT_SOFT_DELETE_DAYS = 90  # Azure's maximum: the longest window to recover a deleted secret
 LOG_RETENTION_DAYS = 30  # the PerGB2018 retention included in the ingestion price
-REGISTRY_SKU = "Basic"
+REGISTRY_SKU = containerregistry.SkuName.BASIC  # enough for one team's training images
 # Nodes without public IPs and without a subnet of ours reach the internet (images, pip) through the
 # workspace's managed virtual network (terraform-provider-azurerm#25901, observed 2026-11-22).
 MANAGED_NETWORK_ISOLATION = "AllowInternetOutbound"
@@ -190,7 +191,7 @@ class AmlCluster(pulumi.ComponentResource):
             _dashed(self._name, "-ws", WORKSPACE_NAME_MAX),
             workspace_name=a.get("workspace_name"),
             identity=ml.ManagedServiceIdentityArgs(type="SystemAssigned"),
-            sku=ml.SkuArgs(name="Basic", tier="Basic"),
+            sku=ml.SkuArgs(name="Basic", tier=ml.SkuTier.BASIC),
             storage_account=st.id,
             key_vault=kv.id,
             application_insights=appi.id,
@@ -223,7 +224,7 @@ class AmlCluster(pulumi.ComponentResource):
             _compact("kv", self._name),  # vault names are 3 to 24 characters and globally unique
             properties=keyvault.VaultPropertiesArgs(
                 tenant_id=tenant_id,
-                sku=keyvault.SkuArgs(family="A", name="standard"),
+                sku=keyvault.SkuArgs(family=keyvault.SkuFamily.A, name=keyvault.SkuName.STANDARD),
                 enable_rbac_authorization=True,
                 enable_soft_delete=True,
                 soft_delete_retention_in_days=KEY_VAULT_SOFT_DELETE_DAYS,
@@ -315,8 +316,11 @@ def _validated(name: str, args: AmlClusterArgs) -> dict[str, Any]:
         for key in ("workspace_name", "container_registry"):
             if a.get(key):
                 problems.add(key, "only for a new workspace; allowed: leave it unset when workspace_id is given")
-    elif not a.get("resource_group_name"):
-        problems.add("resource_group_name", "required for a new workspace and missing (or give workspace_id)")
+    else:
+        if not a.get("resource_group_name"):
+            problems.add("resource_group_name", "required for a new workspace and missing (or give workspace_id)")
+        if a.get("workspace_name") is not None:
+            problems.check("workspace_name", aml_workspace_name, a["workspace_name"])
     if not any(c.isalnum() for c in name):
         problems.add("name", f"'{name}' has no letter or digit to derive resource names from")
     problems.check("compute_name", aml_compute_name, a["compute_name"])

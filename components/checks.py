@@ -128,6 +128,20 @@ def aml_compute_name(value: str) -> str:
     return value
 
 
+# Workspace names: 3 to 33 letters, digits, '_' and '-', starting with a letter or digit
+# (Microsoft.MachineLearningServices/workspaces name rules, observed 2026-11-22).
+AML_WORKSPACE_NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{2,32}$")
+
+
+def aml_workspace_name(value: str) -> str:
+    if not isinstance(value, str) or not AML_WORKSPACE_NAME_PATTERN.match(value):
+        raise ValueError(
+            f"{value!r} cannot name an Azure ML workspace; allowed: 3 to 33 letters, digits, '_' and '-', "
+            "starting with a letter or digit"
+        )
+    return value
+
+
 AML_WORKSPACE_ID_PATTERN = re.compile(
     r"(?i)^/subscriptions/(?P<subscription>[^/]+)/resourceGroups/(?P<resource_group>[^/]+)/providers/"
     r"Microsoft\.MachineLearningServices/workspaces/(?P<name>[^/]+)$"

@@ -20,13 +20,15 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 import pulumi
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import ValidationInfo
 from pydantic.alias_generators import to_camel
 
 from components.catalog import catalog
 from components.checks import DEFAULT_GPU_VM_SIZE
 from components.checks import admin_username, cidr, email, gpu_size, percent, time_of_day
-from components.checks import DEFAULT_AML_MAX_NODES, aml_compute_name, aml_idle_time, aml_workspace_id, deployable_size_name
+from components.checks import DEFAULT_AML_MAX_NODES, aml_compute_name, aml_idle_time, aml_workspace_id, aml_workspace_name
+from components.checks import deployable_size_name
 
 PROJECT = "azure-gpu-stacks"
 LOCATION_KEY = "azure-native:location"
@@ -95,7 +97,9 @@ class AmlClusterConfig(ConfigModel):
     workspace_id: Annotated[str, AfterValidator(aml_workspace_id)] | None = Field(
         default=None, description="Existing workspace id; a new workspace is created when unset."
     )
-    workspace_name: str | None = Field(default=None, min_length=3, max_length=33, description="Name of the new workspace.")
+    workspace_name: Annotated[str, AfterValidator(aml_workspace_name)] | None = Field(
+        default=None, description="Name of the new workspace."
+    )
     container_registry: bool | None = Field(default=None, description="Create a container registry for the new workspace.")
     compute_name: Annotated[str, AfterValidator(aml_compute_name)] | None = Field(
         default=None, description="Name of the cluster in the workspace."

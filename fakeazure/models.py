@@ -357,6 +357,6 @@ RESOURCE_TYPES: dict[str, ArmResourceType] = {
 
 # The Azure ML workspace and its dependencies live in their own module; registered here so that
 # RESOURCE_TYPES stays the one registry.
-from fakeazure.models_aml import AML_TYPES  # noqa: E402  (it builds on the classes above)
+from fakeazure.models_aml import AML_TYPES  # imported last: it builds on the classes above
 
 RESOURCE_TYPES.update({t.token: t for t in AML_TYPES})

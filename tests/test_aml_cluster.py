@@ -289,6 +289,7 @@ def test_aml_cluster_in_a_workspace_that_does_not_exist_is_refused_by_arm(record
         ({"workspace_id": "/subscriptions/x/resourceGroups/r"}, "workspace_id: '/subscriptions/x/resourceGroups/r' is not an Azure ML workspace id"),
         ({"workspace_id": workspace_id("w"), "container_registry": True}, "container_registry: only for a new workspace"),
         ({"resource_group_name": None}, "resource_group_name: required for a new workspace and missing"),
+        ({"workspace_name": "ml workspace"}, "workspace_name: 'ml workspace' cannot name an Azure ML workspace"),
     ],
 )
 def test_aml_cluster_refuses_bad_args_before_registering_anything(
@@ -300,6 +301,14 @@ def test_aml_cluster_refuses_bad_args_before_registering_anything(
     assert expected in str(err.value)
     assert str(err.value).startswith("AmlCluster 'aml': ")
     assert [r.type for r in fake_arm.resources()] == ["Microsoft.Resources/resourceGroups"]
+
+
+def test_aml_cluster_names_the_new_workspace_when_asked(record: Callable[..., Recording]) -> None:
+    rec = record(build_cluster(workspace_name="vision-training"))
+
+    assert rec.inputs(WORKSPACE)["workspaceName"] == "vision-training"
+    assert rec.outputs["workspace_name"] == "vision-training"
+    assert rec.inputs(COMPUTE)["workspaceName"] == "vision-training"
 
 
 def test_aml_cluster_allows_a_cpu_size_when_gpus_are_not_required(record: Callable[..., Recording]) -> None:

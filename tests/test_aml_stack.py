@@ -132,6 +132,11 @@ def write_stack(tmp_path: Path, aml: dict[str, Any]) -> Path:
         ({"vmSize": "Standard_NC24s_v3"}, "amlCluster.vmSize: 'Standard_NC24s_v3' was retired on 2025-09-30"),
         ({"vmPriority": "Spot"}, "amlCluster.vmPriority: 'Spot' is not allowed: Input should be 'Dedicated' or 'LowPriority'"),
         ({"computeName": "x"}, "amlCluster.computeName: 'x' cannot name an Azure ML compute"),
+        ({"workspaceName": "ml workspace"}, "amlCluster.workspaceName: 'ml workspace' cannot name an Azure ML workspace"),
+        (
+            {"workspaceId": "/subscriptions/s/resourceGroups/r/providers/Microsoft.MachineLearningServices/workspaces/w", "containerRegistry": True},
+            "amlCluster.containerRegistry: only for a new workspace; allowed: leave it unset when workspaceId is given",
+        ),
         ({"maxNodes": 4}, "amlCluster.maxNodes: unknown key; did you mean 'maxNodeCount'?"),
     ],
 )
@@ -159,7 +164,9 @@ def test_aml_stack_plan_exits_0_from_the_command_line() -> None:
     import subprocess
     import sys
 
-    run = subprocess.run([sys.executable, "-m", "preflight", "plan", "aml-gpu"], cwd=REPO, capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-m", "preflight", "plan", "aml-gpu"], cwd=REPO, capture_output=True, text=True, timeout=120, check=False
+    )
 
     assert run.returncode == 0, run.stderr
     assert run.stdout.rstrip().endswith("OK: aml-gpu deploys as planned (11 resources).")

@@ -177,8 +177,10 @@ def test_fake_compute_returns_provisioning_state_and_idle_node_counts(record: Ca
         (
             {"enable_node_public_ip": False},
             "InvalidParameter",
-            "nodes without public IPs need a subnet (properties.properties.subnet) or a workspace with a managed "
-            "virtual network; workspace 'ws-fake' has neither",
+            (
+                "nodes without public IPs need a subnet (properties.properties.subnet) or a workspace with a managed "
+                "virtual network; workspace 'ws-fake' has neither"
+            ),
         ),
     ],
 )
