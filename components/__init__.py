@@ -1,6 +1,6 @@
 """Reusable Pulumi components for GPU compute on Azure.
 
-    from components import GpuVm, TrainingCluster, CostAlert
+    from components import AmlCluster, CostAlert, GpuVm, TrainingCluster
 
 Components load lazily: importing this package does not import pulumi-azure-native, whose
 modules take seconds to load; each component's module loads on first use.
@@ -14,6 +14,8 @@ from typing import Any
 _EXPORTS = {
     "GpuVm": "components.gpu_vm",
     "GpuVmArgs": "components.gpu_vm",
+    "AmlCluster": "components.aml_cluster",
+    "AmlClusterArgs": "components.aml_cluster",
     "CostAlert": "components.cost_alert",
     "CostAlertArgs": "components.cost_alert",
     "TrainingCluster": "components.training_cluster",

@@ -107,6 +107,9 @@ def single_zone(zones: Sequence[str]) -> list[str]:
         if zone not in AVAILABILITY_ZONES:
             raise ValueError(f"'{zone}' is not an availability zone; allowed: {', '.join(AVAILABILITY_ZONES)}")
     return values
+def deployable_size_name(name: str) -> str:
+    """A size from the catalog that can still be deployed, GPU or not; its canonical name."""
+    return deployable_size(name).name
 
 
 def cidr(value: str) -> str:
@@ -131,6 +134,88 @@ def percent(value: float) -> float:
 def time_of_day(value: str) -> str:
     if not HHMM_PATTERN.match(value):
         raise ValueError(f"'{value}' is not a time of day as HHmm; allowed: 0000 to 2359, e.g. 1900")
+    return value
+
+
+# ISO 8601 durations with fixed lengths only: days, hours, minutes, seconds. Years, months and
+# weeks are refused because a "month" has no fixed length to scale a cluster down by.
+ISO_DURATION_PATTERN = re.compile(
+    r"^P(?!$)(?:(?P<days>\d+)D)?(?:T(?=\d)(?:(?P<hours>\d+)H)?(?:(?P<minutes>\d+)M)?(?:(?P<seconds>\d+(?:\.\d+)?)S)?)?$"
+)
+
+
+def duration_seconds(value: str) -> float:
+    """Seconds in an ISO 8601 duration such as PT15M or P1DT2H; raises ValueError for anything else."""
+    match = ISO_DURATION_PATTERN.match(value) if isinstance(value, str) else None
+    if match is None:
+        raise ValueError(
+            f"{value!r} is not an ISO 8601 duration; allowed: e.g. PT15M (15 minutes), PT120S, PT1H30M"
+        )
+    parts = {k: float(v) for k, v in match.groupdict().items() if v is not None}
+    return parts.get("days", 0) * 86400 + parts.get("hours", 0) * 3600 + parts.get("minutes", 0) * 60 + parts.get("seconds", 0)
+
+
+def iso_duration_between(low_seconds: float, high_seconds: float, low: str, high: str) -> Callable[[str], str]:
+    """A check: an ISO 8601 duration from `low` to `high` inclusive (given in seconds and as text)."""
+
+    def check(value: str) -> str:
+        seconds = duration_seconds(value)
+        if not low_seconds <= seconds <= high_seconds:
+            raise ValueError(f"{value!r} ({seconds:g} seconds) is out of range; allowed: {low} to {high}")
+        return value
+
+    return check
+
+
+# An AmlCompute cluster's defaults and bounds that the config schema checks too.
+DEFAULT_AML_MAX_NODES = 1  # as azure-ai-ml's AmlCompute(max_instances=1): one node unless asked for more
+# Idle time before scale-down: our bounds, not Azure's. Under a minute, nodes are released between
+# the jobs of one pipeline and every job pays the node start again; over a day, an idle GPU node is
+# a forgotten bill.
+AML_IDLE_TIME_MIN, AML_IDLE_TIME_MAX = "PT1M", "PT24H"
+aml_idle_time = iso_duration_between(60, 24 * 3600, AML_IDLE_TIME_MIN, AML_IDLE_TIME_MAX)
+
+
+# Compute names of an Azure ML workspace (how-to-create-attach-compute-cluster.md, observed 2026-11-22):
+# 3 to 24 letters, digits and '-', starting with a letter; a '-' must be followed by a letter somewhere.
+AML_COMPUTE_NAME_PATTERN = re.compile(r"^[A-Za-z][A-Za-z0-9-]{2,23}$")
+
+
+def aml_compute_name(value: str) -> str:
+    if not AML_COMPUTE_NAME_PATTERN.match(value) or ("-" in value and not any(c.isalpha() for c in value.rsplit("-", 1)[1])):
+        raise ValueError(
+            f"'{value}' cannot name an Azure ML compute; allowed: 3 to 24 letters, digits and '-', starting with "
+            "a letter, with a letter somewhere after the last '-' (e.g. gpu-cluster)"
+        )
+    return value
+
+
+# Workspace names: 3 to 33 letters, digits, '_' and '-', starting with a letter or digit
+# (Microsoft.MachineLearningServices/workspaces name rules, observed 2026-11-22).
+AML_WORKSPACE_NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{2,32}$")
+
+
+def aml_workspace_name(value: str) -> str:
+    if not isinstance(value, str) or not AML_WORKSPACE_NAME_PATTERN.match(value):
+        raise ValueError(
+            f"{value!r} cannot name an Azure ML workspace; allowed: 3 to 33 letters, digits, '_' and '-', "
+            "starting with a letter or digit"
+        )
+    return value
+
+
+AML_WORKSPACE_ID_PATTERN = re.compile(
+    r"(?i)^/subscriptions/(?P<subscription>[^/]+)/resourceGroups/(?P<resource_group>[^/]+)/providers/"
+    r"Microsoft\.MachineLearningServices/workspaces/(?P<name>[^/]+)$"
+)
+
+
+def aml_workspace_id(value: str) -> str:
+    if not isinstance(value, str) or not AML_WORKSPACE_ID_PATTERN.match(value):
+        raise ValueError(
+            f"{value!r} is not an Azure ML workspace id; allowed: /subscriptions/<id>/resourceGroups/<rg>/providers/"
+            "Microsoft.MachineLearningServices/workspaces/<name>"
+        )
     return value
 
 

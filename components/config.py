@@ -21,12 +21,15 @@ from typing import Annotated, Any, Literal
 
 import pulumi
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import ValidationInfo
 from pydantic.alias_generators import to_camel
 
 from components.catalog import catalog
 from components.checks import DEFAULT_GPU_VM_SIZE
 from components.checks import admin_username, cidr, email, gpu_size, percent, time_of_day
 from components.checks import infiniband_gpu_size, node_count, outside_infiniband_range, single_zone
+from components.checks import DEFAULT_AML_MAX_NODES, aml_compute_name, aml_idle_time, aml_workspace_id, aml_workspace_name
+from components.checks import deployable_size_name
 
 PROJECT = "azure-gpu-stacks"
 LOCATION_KEY = "azure-native:location"
@@ -118,6 +121,62 @@ class TrainingClusterConfig(ConfigModel):
         return VmConfig._subnet_id(value)
 
 
+class AmlClusterConfig(ConfigModel):
+    """An Azure ML GPU cluster: the args of `components.aml_cluster.AmlCluster`; unset keys take its defaults."""
+
+    # Declared before the keys whose checks read them (pydantic validates fields in order).
+    workspace_id: Annotated[str, AfterValidator(aml_workspace_id)] | None = Field(
+        default=None, description="Existing workspace id; a new workspace is created when unset."
+    )
+    workspace_name: Annotated[str, AfterValidator(aml_workspace_name)] | None = Field(
+        default=None, description="Name of the new workspace."
+    )
+    container_registry: bool | None = Field(default=None, description="Create a container registry for the new workspace.")
+    compute_name: Annotated[str, AfterValidator(aml_compute_name)] | None = Field(
+        default=None, description="Name of the cluster in the workspace."
+    )
+    require_gpu: bool | None = Field(default=None, description="Refuse a VM size without a GPU (default true).")
+    vm_size: str | None = Field(default=None, description="Node VM size from the catalog.")
+    max_node_count: int | None = Field(default=None, ge=1, strict=True, description="Most nodes the cluster scales to.")
+    min_node_count: int | None = Field(default=None, ge=0, strict=True, description="Nodes kept when idle (0: scale to zero).")
+    idle_time_before_scale_down: Annotated[str, AfterValidator(aml_idle_time)] | None = Field(
+        default=None, description="Idle time before a node is released, ISO 8601 duration (PT1M to PT24H)."
+    )
+    vm_priority: Literal["Dedicated", "LowPriority"] | None = Field(default=None, description="Node priority.")
+    enable_node_public_ip: bool | None = Field(default=None, description="Give each node a public IP.")
+    remote_login_port_public_access: Literal["Enabled", "Disabled", "NotSpecified"] | None = Field(
+        default=None, description="Open the nodes' SSH port to the internet."
+    )
+    subnet_id: str | None = Field(default=None, description="Subnet to put the nodes in.")
+
+    @field_validator("workspace_name", "container_registry")
+    @classmethod
+    def _new_workspace_only(cls, value: Any, info: ValidationInfo) -> Any:
+        if value and info.data.get("workspace_id"):
+            raise ValueError("only for a new workspace; allowed: leave it unset when workspaceId is given")
+        return value
+
+    @field_validator("vm_size")
+    @classmethod
+    def _vm_size(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value is None:
+            return None
+        return deployable_size_name(value) if info.data.get("require_gpu") is False else gpu_size(value)
+
+    @field_validator("min_node_count")
+    @classmethod
+    def _min_at_most_max(cls, value: int | None, info: ValidationInfo) -> int | None:
+        high = info.data.get("max_node_count") or DEFAULT_AML_MAX_NODES
+        if value is not None and value > high:
+            raise ValueError(f"{value} is above maxNodeCount {high}; allowed: 0 to {high}, or raise maxNodeCount")
+        return value
+
+    @field_validator("subnet_id")
+    @classmethod
+    def _subnet_id(cls, value: str | None) -> str | None:
+        return VmConfig._subnet_id(value)
+
+
 class CostAlertConfig(ConfigModel):
     """A monthly budget on the stack's resource group: the args of `components.cost_alert.CostAlert`."""
 
@@ -148,6 +207,7 @@ class StackConfig(ConfigModel):
     tags: dict[str, str] = Field(default_factory=dict, description="Tags on every resource.")
     ssh_public_key: str | None = Field(default=None, description="OpenSSH public key (a Pulumi secret).")
     vm: VmConfig | None = Field(default=None, description="A single GPU VM.")
+    aml_cluster: AmlClusterConfig | None = Field(default=None, description="An Azure ML GPU cluster that scales to zero.")
     cost_alert: CostAlertConfig | None = Field(default=None, description="A budget with notifications.")
     training_cluster: TrainingClusterConfig | None = Field(
         default=None, description="A multi-node InfiniBand GPU training cluster."
@@ -204,7 +264,27 @@ class StackConfig(ConfigModel):
                 notes.append(f"{PROJECT}:vm.spot: Spot VMs can be evicted with 30 seconds' notice; checkpoint work often")
             if self.vm.public_ip and not self.vm.ssh_allowed_cidrs:
                 notes.append(f"{PROJECT}:vm.publicIp: a public IP without sshAllowedCidrs accepts no SSH from outside")
+        notes += _aml_warnings(self.aml_cluster)
         return notes
+
+
+def _aml_warnings(aml: AmlClusterConfig | None) -> list[str]:
+    if aml is None:
+        return []
+    key = f"{PROJECT}:amlCluster"
+    notes = []
+    size = catalog().get(aml.vm_size or DEFAULT_GPU_VM_SIZE)
+    if size.status == "retiring":
+        notes.append(f"{key}.vmSize: '{size.name}' is {size.retirement_note()}")
+    if aml.min_node_count:
+        notes.append(f"{key}.minNodeCount: {aml.min_node_count} node(s) run, and bill, even when no job does")
+    if aml.vm_priority == "LowPriority":
+        notes.append(f"{key}.vmPriority: low-priority nodes can be preempted mid-job; checkpoint work often")
+    if aml.enable_node_public_ip:
+        notes.append(f"{key}.enableNodePublicIp: every node gets a public IP address")
+    if aml.remote_login_port_public_access == "Enabled":
+        notes.append(f"{key}.remoteLoginPortPublicAccess: the nodes' SSH port is open to the internet")
+    return notes
 
 
 # --- loading ---------------------------------------------------------------------------------

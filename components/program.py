@@ -72,6 +72,29 @@ def _build_training_cluster(d: Deployment) -> None:
     )
 
 
+def _build_aml_cluster(d: Deployment) -> None:
+    from components.aml_cluster import AmlCluster
+
+    assert d.config.aml_cluster is not None
+    aml = AmlCluster(
+        "aml",
+        {
+            **_section_args(d.config.aml_cluster),  # type: ignore[typeddict-item]
+            "resource_group_name": d.resource_group.name,
+            "location": d.config.location,
+            "tags": d.tags,
+        },
+    )
+    d.exports.update(
+        amlWorkspaceId=aml.workspace_id,
+        amlWorkspaceName=aml.workspace_name,
+        amlComputeName=aml.compute_name,
+        amlVmSize=aml.vm_size,
+        amlNodeRange=aml.node_range,
+        amlStudioUrl=aml.studio_url,
+    )
+
+
 def _build_cost_alert(d: Deployment) -> None:
     from components.cost_alert import CostAlert
 
@@ -84,6 +107,7 @@ def _build_cost_alert(d: Deployment) -> None:
 SECTIONS: list[tuple[str, Callable[[Deployment], None]]] = [
     ("vm", _build_vm),
     ("training_cluster", _build_training_cluster),
+    ("aml_cluster", _build_aml_cluster),
     ("cost_alert", _build_cost_alert),
 ]
 

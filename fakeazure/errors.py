@@ -62,3 +62,10 @@ class Conflict(ArmError):
 class LocationNotAvailableForResourceType(ArmError):
     code = "LocationNotAvailableForResourceType"
     status = 400
+
+
+class AccountNameInvalid(ArmError):
+    """A storage account name ARM refuses (Microsoft.Storage's own code)."""
+
+    code = "AccountNameInvalid"
+    status = 400

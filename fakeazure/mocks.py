@@ -67,4 +67,5 @@ class FakeArmMocks(pulumi.runtime.Mocks):
         return "", dict(args.inputs)
 
     def call(self, args: pulumi.runtime.MockCallArgs) -> dict[str, Any]:
+        # A plain dict: the mock monitor iterates the second item of a tuple as check failures.
         return self.arm.invoke(args.token, unwrap_secrets(dict(args.args)))

@@ -514,3 +514,9 @@ RESOURCE_TYPES: dict[str, ArmResourceType] = {
         Budget(),
     )
 }
+
+# The Azure ML workspace and its dependencies live in their own module; registered here so that
+# RESOURCE_TYPES stays the one registry.
+from fakeazure.models_aml import AML_TYPES  # imported last: it builds on the classes above
+
+RESOURCE_TYPES.update({t.token: t for t in AML_TYPES})

@@ -36,6 +36,32 @@ KEY_PROPERTIES: dict[str, list[tuple[str, tuple[str | int, ...]]]] = {
     ],
     "azure-native:devtestlab:GlobalSchedule": [("at", ("dailyRecurrence", "time")), ("time zone", ("timeZoneId",))],
     "azure-native:consumption:Budget": [("USD", ("amount",)), ("per", ("timeGrain",))],
+    "azure-native:storage:StorageAccount": [
+        ("sku", ("sku", "name")),
+        ("public blob access", ("allowBlobPublicAccess",)),
+        ("min TLS", ("minimumTlsVersion",)),
+    ],
+    "azure-native:keyvault:Vault": [
+        ("rbac", ("properties", "enableRbacAuthorization")),
+        ("soft delete days", ("properties", "softDeleteRetentionInDays")),
+        ("purge protection", ("properties", "enablePurgeProtection")),
+    ],
+    "azure-native:operationalinsights:Workspace": [("retention days", ("retentionInDays",))],
+    "azure-native:applicationinsights:Component": [("ingestion", ("ingestionMode",))],
+    "azure-native:containerregistry:Registry": [("sku", ("sku", "name")), ("admin user", ("adminUserEnabled",))],
+    "azure-native:machinelearningservices:Workspace": [
+        ("identity", ("identity", "type")),
+        ("managed network", ("managedNetwork", "isolationMode")),
+    ],
+    "azure-native:machinelearningservices:Compute": [
+        ("size", ("properties", "properties", "vmSize")),
+        ("priority", ("properties", "properties", "vmPriority")),
+        ("min nodes", ("properties", "properties", "scaleSettings", "minNodeCount")),
+        ("max nodes", ("properties", "properties", "scaleSettings", "maxNodeCount")),
+        ("idle", ("properties", "properties", "scaleSettings", "nodeIdleTimeBeforeScaleDown")),
+        ("node public IP", ("properties", "properties", "enableNodePublicIp")),
+        ("remote login", ("properties", "properties", "remoteLoginPortPublicAccess")),
+    ],
 }
 
 

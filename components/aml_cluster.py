@@ -1,0 +1,371 @@
+"""An Azure Machine Learning GPU compute cluster that scales to zero, with its workspace.
+
+Builds, unless an existing workspace id is given: a storage account (the default datastore; no
+public blob access, TLS 1.2 or later), a key vault (RBAC, soft delete, purge protection), a Log
+Analytics workspace and the Application Insights component that writes to it, an optional
+container registry, and the workspace itself with a system-assigned identity. The storage account,
+key vault and registry hold user data and are protected from deletion. Then, in the workspace:
+an AmlCompute cluster with `minNodeCount` 0 by default, so an idle cluster costs nothing, nodes
+without public IPs and with remote login disabled, and a system-assigned identity.
+
+Azure docs (observed 2026-11-22; ../shared/azure-gpu-facts.md §5):
+https://learn.microsoft.com/azure/machine-learning/how-to-create-attach-compute-cluster and
+https://learn.microsoft.com/azure/templates/microsoft.machinelearningservices/workspaces/computes
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any, Literal, NotRequired, TypedDict
+
+import pulumi
+from pulumi_azure_native import (
+    applicationinsights,
+    authorization,
+    containerregistry,
+    keyvault,
+    operationalinsights,
+    storage,
+)
+from pulumi_azure_native import machinelearningservices as ml
+
+from components.checks import (
+    AML_WORKSPACE_ID_PATTERN,
+    DEFAULT_AML_MAX_NODES,
+    Problems,
+    aml_compute_name,
+    aml_idle_time,
+    aml_workspace_id,
+    aml_workspace_name,
+    deployable_size_name,
+    gpu_size,
+)
+
+TYPE_TOKEN = "azure-gpu-stacks:index:AmlCluster"
+
+DEFAULT_VM_SIZE = "Standard_NC4as_T4_v3"  # the cheapest current GPU size: development first, the stack decides
+DEFAULT_COMPUTE_NAME = "gpu-cluster"
+DEFAULT_MIN_NODES = 0  # scale to zero: an idle cluster bills no node hours
+DEFAULT_MAX_NODES = DEFAULT_AML_MAX_NODES
+DEFAULT_IDLE_TIME = "PT15M"  # long enough to keep a node between the jobs of a sweep, short enough to stop paying soon
+VM_PRIORITIES = ("Dedicated", "LowPriority")
+REMOTE_LOGIN_CHOICES = ("Enabled", "Disabled", "NotSpecified")
+STUDIO_URL = "https://ml.azure.com/?wsid={workspace_id}"
+
+AUTONAME_SUFFIX = 8  # characters pulumi-azure-native appends to a logical name
+WORKSPACE_NAME_MAX = 33
+LOG_WORKSPACE_NAME_MAX = 63
+
+# The workspace's dependencies, as Azure ML's own templates create them.
+STORAGE_SKU = "Standard_LRS"
+KEY_VAULT_SOFT_DELETE_DAYS = 90  # Azure's maximum: the longest window to recover a deleted secret
+LOG_RETENTION_DAYS = 30  # the PerGB2018 retention included in the ingestion price
+REGISTRY_SKU = containerregistry.SkuName.BASIC  # enough for one team's training images
+# Nodes without public IPs and without a subnet of ours reach the internet (images, pip) through the
+# workspace's managed virtual network (terraform-provider-azurerm#25901, observed 2026-11-22).
+MANAGED_NETWORK_ISOLATION = "AllowInternetOutbound"
+
+
+class AmlClusterArgs(TypedDict):
+    """Inputs of AmlCluster."""
+
+    location: str
+    """Azure region of the new workspace and of the cluster, e.g. eastus."""
+    resource_group_name: NotRequired[pulumi.Input[str]]
+    """Resource group of the new workspace and its dependencies; required unless workspace_id is given."""
+    workspace_id: NotRequired[str]
+    """ARM id of an existing workspace (in the provider's subscription) to add the cluster to. Default: a new workspace."""
+    workspace_name: NotRequired[str]
+    """Name of the new workspace. Default: generated from the component name."""
+    container_registry: NotRequired[bool]
+    """Create a container registry for the new workspace's images. Default: false (Azure ML then uses its own)."""
+    compute_name: NotRequired[str]
+    """Name of the cluster in the workspace (3 to 24 letters, digits, '-'). Default: gpu-cluster."""
+    vm_size: NotRequired[str]
+    """Node VM size from the catalog. Default: Standard_NC4as_T4_v3 (1x T4)."""
+    require_gpu: NotRequired[bool]
+    """Refuse a vm_size without a GPU. Default: true."""
+    min_node_count: NotRequired[int]
+    """Nodes kept running when idle. Default: 0 (scale to zero)."""
+    max_node_count: NotRequired[int]
+    """Most nodes the cluster scales out to (at least 1, at least min_node_count). Default: 1."""
+    idle_time_before_scale_down: NotRequired[str]
+    """Idle time before a node is released, ISO 8601 duration from PT1M to PT24H. Default: PT15M."""
+    vm_priority: NotRequired[Literal["Dedicated", "LowPriority"]]
+    """Dedicated nodes, or LowPriority nodes (much cheaper, can be preempted). Default: Dedicated."""
+    enable_node_public_ip: NotRequired[bool]
+    """Give each node a public IP. Default: false."""
+    remote_login_port_public_access: NotRequired[Literal["Enabled", "Disabled", "NotSpecified"]]
+    """Open the nodes' SSH port to the internet. Default: Disabled."""
+    subnet_id: NotRequired[pulumi.Input[str]]
+    """Subnet to put the nodes in. Default: none (the new workspace's managed network)."""
+    tags: NotRequired[Mapping[str, str]]
+    """Tags on every resource. Default: none."""
+
+
+class AmlCluster(pulumi.ComponentResource):
+    """An Azure ML workspace (new or existing) with a GPU compute cluster that scales to zero."""
+
+    workspace_id: pulumi.Output[str]
+    """ARM id of the workspace."""
+    workspace_name: pulumi.Output[str]
+    """Name of the workspace."""
+    compute_name: pulumi.Output[str]
+    """Name of the cluster in the workspace, as jobs name their compute target."""
+    vm_size: pulumi.Output[str]
+    """VM size of every node."""
+    min_node_count: pulumi.Output[int]
+    """Nodes kept when idle."""
+    max_node_count: pulumi.Output[int]
+    """Most nodes the cluster scales out to."""
+    node_range: pulumi.Output[str]
+    """The node range as people read it, e.g. `0..4`."""
+    studio_url: pulumi.Output[str]
+    """Azure ML studio page of the workspace."""
+    principal_id: pulumi.Output[str]
+    """Object id of the cluster's system-assigned identity, for role assignments (data access)."""
+
+    def __init__(self, name: str, args: AmlClusterArgs, opts: pulumi.ResourceOptions | None = None):
+        # Validated before anything is registered, so a bad input leaves nothing behind.
+        self._args = _validated(name, args)
+        super().__init__(TYPE_TOKEN, name, None, opts)
+        self._name = name
+        self._child = pulumi.ResourceOptions(parent=self)
+        existing = self._args.get("workspace_id")
+        if existing:
+            match = AML_WORKSPACE_ID_PATTERN.match(existing)
+            assert match is not None  # checked in _validated
+            workspace_id: pulumi.Input[str] = existing
+            workspace_name: pulumi.Input[str] = match["name"]
+            resource_group: pulumi.Input[str] = match["resource_group"]
+        else:
+            workspace = self._create_workspace()
+            workspace_id, workspace_name = workspace.id, workspace.name
+            resource_group = self._args["resource_group_name"]
+        cluster = self._create_cluster(resource_group, workspace_name)
+
+        a = self._args
+        self.workspace_id = pulumi.Output.from_input(workspace_id)
+        self.workspace_name = pulumi.Output.from_input(workspace_name)
+        self.compute_name = cluster.name
+        self.vm_size = pulumi.Output.from_input(a["vm_size"])
+        self.min_node_count = pulumi.Output.from_input(a["min_node_count"])
+        self.max_node_count = pulumi.Output.from_input(a["max_node_count"])
+        self.node_range = pulumi.Output.from_input(f"{a['min_node_count']}..{a['max_node_count']}")
+        self.studio_url = self.workspace_id.apply(lambda ws_id: STUDIO_URL.format(workspace_id=ws_id))
+        self.principal_id = cluster.identity.apply(lambda identity: _field(identity, "principal_id") or "")
+        self.register_outputs(
+            {
+                "workspace_id": self.workspace_id,
+                "workspace_name": self.workspace_name,
+                "compute_name": self.compute_name,
+                "vm_size": self.vm_size,
+                "min_node_count": self.min_node_count,
+                "max_node_count": self.max_node_count,
+                "node_range": self.node_range,
+                "studio_url": self.studio_url,
+                "principal_id": self.principal_id,
+            }
+        )
+
+    def _common(self) -> dict[str, Any]:
+        return {
+            "resource_group_name": self._args["resource_group_name"],
+            "location": self._args["location"],
+            "tags": self._args["tags"],
+        }
+
+    def _protected(self) -> pulumi.ResourceOptions:
+        # Holds user data (datasets, secrets, images): a `pulumi destroy` or a rename must not delete it.
+        return pulumi.ResourceOptions(parent=self, protect=True)
+
+    def _create_workspace(self) -> ml.Workspace:
+        st = self._create_storage()
+        kv = self._create_key_vault()
+        appi = self._create_app_insights()
+        cr = self._create_registry() if self._args["container_registry"] else None
+        a = self._args
+        no_network_of_ours = not a["enable_node_public_ip"] and not a.get("subnet_id")
+        return ml.Workspace(
+            _dashed(self._name, "-ws", WORKSPACE_NAME_MAX),
+            workspace_name=a.get("workspace_name"),
+            identity=ml.ManagedServiceIdentityArgs(type="SystemAssigned"),
+            sku=ml.SkuArgs(name="Basic", tier=ml.SkuTier.BASIC),
+            storage_account=st.id,
+            key_vault=kv.id,
+            application_insights=appi.id,
+            container_registry=cr.id if cr else None,
+            managed_network=(
+                ml.ManagedNetworkSettingsArgs(isolation_mode=MANAGED_NETWORK_ISOLATION) if no_network_of_ours else None
+            ),
+            **self._common(),
+            opts=self._child,
+        )
+
+    def _create_storage(self) -> storage.StorageAccount:
+        # Storage account names are 3 to 24 lower-case letters and digits, globally unique; the
+        # provider appends 8 random characters to the logical name, so the logical name must be
+        # lower-case alphanumerics of at most 16 (pulumi-azure-native#3665).
+        return storage.StorageAccount(
+            _compact("st", self._name),
+            kind="StorageV2",
+            sku=storage.SkuArgs(name=STORAGE_SKU),
+            allow_blob_public_access=False,
+            minimum_tls_version="TLS1_2",
+            enable_https_traffic_only=True,
+            **self._common(),
+            opts=self._protected(),
+        )
+
+    def _create_key_vault(self) -> keyvault.Vault:
+        tenant_id = authorization.get_client_config_output().tenant_id
+        return keyvault.Vault(
+            _compact("kv", self._name),  # vault names are 3 to 24 characters and globally unique
+            properties=keyvault.VaultPropertiesArgs(
+                tenant_id=tenant_id,
+                sku=keyvault.SkuArgs(family=keyvault.SkuFamily.A, name=keyvault.SkuName.STANDARD),
+                enable_rbac_authorization=True,
+                enable_soft_delete=True,
+                soft_delete_retention_in_days=KEY_VAULT_SOFT_DELETE_DAYS,
+                enable_purge_protection=True,
+            ),
+            **self._common(),
+            opts=self._protected(),
+        )
+
+    def _create_app_insights(self) -> applicationinsights.Component:
+        logs = operationalinsights.Workspace(
+            _dashed(self._name, "-log", LOG_WORKSPACE_NAME_MAX),
+            sku=operationalinsights.WorkspaceSkuArgs(name="PerGB2018"),
+            retention_in_days=LOG_RETENTION_DAYS,
+            **self._common(),
+            opts=self._child,
+        )
+        return applicationinsights.Component(
+            f"{self._name}-appi",
+            kind="web",
+            application_type="web",
+            ingestion_mode="LogAnalytics",
+            workspace_resource_id=logs.id,
+            **self._common(),
+            opts=self._child,
+        )
+
+    def _create_registry(self) -> containerregistry.Registry:
+        return containerregistry.Registry(
+            _compact("cr", self._name),  # registry names are 5 to 50 letters and digits
+            sku=containerregistry.SkuArgs(name=REGISTRY_SKU),
+            admin_user_enabled=False,  # the workspace pulls with its identity, not a shared password
+            **self._common(),
+            opts=self._protected(),
+        )
+
+    def _create_cluster(self, resource_group: pulumi.Input[str], workspace_name: pulumi.Input[str]) -> ml.Compute:
+        a = self._args
+        subnet = a.get("subnet_id")
+        return ml.Compute(
+            f"{self._name}-cluster",
+            resource_group_name=resource_group,
+            workspace_name=workspace_name,
+            compute_name=a["compute_name"],
+            location=a["location"],
+            identity=ml.ManagedServiceIdentityArgs(type="SystemAssigned"),
+            properties=ml.AmlComputeArgs(
+                compute_type="AmlCompute",
+                properties=ml.AmlComputePropertiesArgs(
+                    vm_size=a["vm_size"],
+                    vm_priority=a["vm_priority"],
+                    os_type="Linux",
+                    scale_settings=ml.ScaleSettingsArgs(
+                        min_node_count=a["min_node_count"],
+                        max_node_count=a["max_node_count"],
+                        node_idle_time_before_scale_down=a["idle_time_before_scale_down"],
+                    ),
+                    enable_node_public_ip=a["enable_node_public_ip"],
+                    remote_login_port_public_access=a["remote_login_port_public_access"],
+                    subnet=ml.ResourceIdArgs(id=subnet) if subnet else None,
+                ),
+            ),
+            tags=a["tags"],
+            opts=self._child,
+        )
+
+
+def _validated(name: str, args: AmlClusterArgs) -> dict[str, Any]:
+    """Args with defaults filled in; raises ComponentInputError listing every problem."""
+    a: dict[str, Any] = {
+        "container_registry": False,
+        "compute_name": DEFAULT_COMPUTE_NAME,
+        "vm_size": DEFAULT_VM_SIZE,
+        "require_gpu": True,
+        "min_node_count": DEFAULT_MIN_NODES,
+        "max_node_count": DEFAULT_MAX_NODES,
+        "idle_time_before_scale_down": DEFAULT_IDLE_TIME,
+        "vm_priority": "Dedicated",
+        "enable_node_public_ip": False,
+        "remote_login_port_public_access": "Disabled",
+        "tags": {},
+        **{k: v for k, v in args.items() if v is not None},
+    }
+    problems = Problems("AmlCluster", name)
+    if not a.get("location"):
+        problems.add("location", "required and missing")
+    if a.get("workspace_id") is not None:
+        problems.check("workspace_id", aml_workspace_id, a["workspace_id"])
+        for key in ("workspace_name", "container_registry"):
+            if a.get(key):
+                problems.add(key, "only for a new workspace; allowed: leave it unset when workspace_id is given")
+    else:
+        if not a.get("resource_group_name"):
+            problems.add("resource_group_name", "required for a new workspace and missing (or give workspace_id)")
+        if a.get("workspace_name") is not None:
+            problems.check("workspace_name", aml_workspace_name, a["workspace_name"])
+    if not any(c.isalnum() for c in name):
+        problems.add("name", f"'{name}' has no letter or digit to derive resource names from")
+    problems.check("compute_name", aml_compute_name, a["compute_name"])
+    size_check = gpu_size if a["require_gpu"] else deployable_size_name
+    a["vm_size"] = problems.check("vm_size", size_check, a["vm_size"]) or a["vm_size"]
+    low, high = a["min_node_count"], a["max_node_count"]
+    for key, least in (("min_node_count", 0), ("max_node_count", 1)):
+        value = a[key]
+        if not isinstance(value, int) or isinstance(value, bool) or value < least:
+            problems.add(key, f"{value!r}; allowed: a whole number of nodes, at least {least}")
+    if _whole(low) and _whole(high) and low > high:
+        problems.add("min_node_count", f"{low} is above max_node_count {high}; allowed: 0 to {high}")
+    problems.check("idle_time_before_scale_down", aml_idle_time, a["idle_time_before_scale_down"])
+    if a["vm_priority"] not in VM_PRIORITIES:
+        problems.add("vm_priority", f"{a['vm_priority']!r}; allowed: {', '.join(VM_PRIORITIES)}")
+    if a["remote_login_port_public_access"] not in REMOTE_LOGIN_CHOICES:
+        problems.add(
+            "remote_login_port_public_access",
+            f"{a['remote_login_port_public_access']!r}; allowed: {', '.join(REMOTE_LOGIN_CHOICES)}",
+        )
+    problems.raise_any()
+    return a
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _dashed(name: str, suffix: str, limit: int) -> str:
+    """A logical name whose auto-generated name (plus 8 random characters) fits `limit` characters of
+    letters, digits and '-' (Log Analytics refuses '_'; a workspace name has at most 33 characters)."""
+    cleaned = re.sub(r"[^A-Za-z0-9-]+", "-", name).strip("-")
+    return cleaned[: limit - AUTONAME_SUFFIX - len(suffix)] + suffix
+
+
+def _compact(prefix: str, name: str) -> str:
+    """A logical name the provider's auto-naming turns into a valid storage, vault or registry name:
+    the prefix and the component name's lower-case letters and digits, at most 16 characters."""
+    return (prefix + "".join(c for c in name.lower() if c.isascii() and c.isalnum()))[: 24 - AUTONAME_SUFFIX]
+
+
+def _field(value: Any, name: str) -> Any:
+    """A nested output's field: provider outputs are typed objects, mock outputs plain dicts."""
+    if value is None:
+        return None
+    if type(value) is dict:
+        return value.get(name)
+    return getattr(value, name, None)
