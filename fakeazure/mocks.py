@@ -59,5 +59,10 @@ class FakeArmMocks(pulumi.runtime.Mocks):
         outputs = {k: (_secret(v) if k in secret_inputs else v) for k, v in res.outputs.items()}
         return res.id, outputs
 
-    def call(self, args: pulumi.runtime.MockCallArgs) -> tuple[dict[str, Any], list[tuple[str, str]] | None]:
-        return self.arm.invoke(args.token, unwrap_secrets(dict(args.args))), None
+    def call(self, args: pulumi.runtime.MockCallArgs) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+        # The mock monitor iterates the failures; an empty list, never None. An ARM error becomes a
+        # failure, which the SDK raises as "invoke of <token> failed: <code>: <message>".
+        try:
+            return self.arm.invoke(args.token, unwrap_secrets(dict(args.args))), []
+        except ArmError as error:
+            return {}, [("", str(error))]
