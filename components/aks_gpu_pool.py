@@ -91,7 +91,10 @@ class ExistingClusterArgs(TypedDict):
     """An AKS cluster managed elsewhere: its `id`, or its `name` and `resource_group_name`."""
 
     id: NotRequired[str]
-    """ARM id of the cluster, /subscriptions/<id>/resourceGroups/<rg>/providers/Microsoft.ContainerService/managedClusters/<name>."""
+    """ARM id of the cluster, /subscriptions/<id>/resourceGroups/<rg>/providers/Microsoft.ContainerService/managedClusters/<name>.
+
+    The pool is created through the azure-native provider, so the cluster must be in the provider's subscription.
+    """
     name: NotRequired[str]
     """Name of the cluster, with resource_group_name."""
     resource_group_name: NotRequired[str]
@@ -144,7 +147,7 @@ class AksGpuPoolArgs(TypedDict):
     spot_max_price: NotRequired[float]
     """Spot price cap, USD per hour; -1 means up to the pay-as-you-go price. Default: -1."""
     install_device_plugin: NotRequired[bool]
-    """Deploy the NVIDIA device plugin. Default: true with gpu_driver Install, false with None."""
+    """Deploy the NVIDIA device plugin (once per cluster: false on further pools). Default: true with gpu_driver Install, false with None."""
     tags: NotRequired[Mapping[str, str]]
     """Tags on the Azure resources. Default: none."""
 

@@ -173,6 +173,21 @@ def test_aks_gpu_pool_device_plugin_waits_for_the_deployer_role(record: Callable
     assert role.urn in rec.one(DAEMONSET).dependencies
 
 
+def test_aks_gpu_pool_names_the_new_cluster_and_its_dns_prefix(record: Callable[..., Recording]) -> None:
+    rec = record(build_pool(cluster_name="ml-aks", system_node_count=3))
+    cluster = rec.inputs(CLUSTER)
+
+    assert (cluster["resourceName"], cluster["dnsPrefix"], cluster["agentPoolProfiles"][0]["count"]) == ("ml-aks", "ml-aks", 3)
+    assert rec.outputs["clusterName"] == "ml-aks"
+
+
+def test_aks_gpu_pool_without_deployer_role_when_asked(record: Callable[..., Recording]) -> None:
+    rec = record(build_pool(grant_deployer_admin=False, admin_group_object_ids=["11111111-2222-3333-4444-555555555555"]))
+
+    assert rec.of_type(ROLE) == []
+    assert rec.inputs(CLUSTER)["aadProfile"]["adminGroupObjectIDs"] == ["11111111-2222-3333-4444-555555555555"]
+
+
 @pytest.mark.parametrize("overrides", [{"gpu_driver": "None"}, {"install_device_plugin": False}])
 def test_aks_gpu_pool_leaves_the_device_plugin_to_another_tool(
     record: Callable[..., Recording], overrides: dict[str, Any]
