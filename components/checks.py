@@ -14,11 +14,13 @@ from typing import Any, TypeVar
 
 import pulumi
 
+from components.aks_gpu_scheduling import GPU_TAINT, TAINT_EFFECTS
 from components.catalog import UnknownVmSize, VmSize, catalog
 
 T = TypeVar("T")
 
 DEFAULT_GPU_VM_SIZE = "Standard_NC4as_T4_v3"
+DEFAULT_CPU_VM_SIZE = "Standard_D4s_v5"
 EMAIL_PATTERN = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 HHMM_PATTERN = re.compile(r"^([01]\d|2[0-3])[0-5]\d$")
 
@@ -110,6 +112,115 @@ def single_zone(zones: Sequence[str]) -> list[str]:
 def deployable_size_name(name: str) -> str:
     """A size from the catalog that can still be deployed, GPU or not; its canonical name."""
     return deployable_size(name).name
+
+
+def nvidia_gpu_size(name: str) -> str:
+    """A deployable NVIDIA GPU size (AKS GPU pools use the NVIDIA driver and device plugin)."""
+    canonical = gpu_size(name)
+    size = catalog().get(canonical)
+    if not size.is_nvidia:
+        raise ValueError(
+            f"'{size.name}' has {size.gpu_model} GPUs, which the NVIDIA driver and device plugin do not serve; "
+            f"allowed: an NVIDIA GPU size, e.g. {DEFAULT_GPU_VM_SIZE}"
+        )
+    return canonical
+
+
+def cpu_size(name: str) -> str:
+    """A deployable size without a GPU, for pools that run cluster services."""
+    size = deployable_size(name)
+    if size.is_gpu:
+        raise ValueError(
+            f"'{size.name}' has a GPU; the system pool runs cluster services and GPU settings belong on the "
+            f"GPU pool; allowed: a CPU size, e.g. {DEFAULT_CPU_VM_SIZE}"
+        )
+    return size.name
+
+
+# AKS Linux node pool names: lower-case letters and digits, a letter first, at most 12 characters.
+AKS_POOL_NAME_PATTERN = re.compile(r"^[a-z][a-z0-9]{0,11}$")
+KUBERNETES_VERSION_PATTERN = re.compile(r"^1\.\d{1,2}(\.\d{1,3})?$")
+# Kubernetes label syntax for the key (optional DNS prefix) and value of a taint.
+TAINT_PATTERN = re.compile(
+    r"^([a-z0-9]([-a-z0-9.]*[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?"
+    r"(=([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?)?:(?P<effect>[A-Za-z]+)$"
+)
+GUID_PATTERN = re.compile(r"^[0-9a-fA-F]{8}-([0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$")
+AKS_CLUSTER_ID_PATTERN = re.compile(
+    r"(?i)^/subscriptions/(?P<subscription>[^/]+)/resourceGroups/(?P<rg>[^/]+)/providers/"
+    r"Microsoft\.ContainerService/managedClusters/(?P<name>[^/]+)$"
+)
+AKS_CLUSTER_NAME_PATTERN = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9_-]{0,61}[A-Za-z0-9])?$")
+MAX_SPOT_PRICE_DECIMALS = 5
+
+
+def aks_cluster_name(value: str) -> str:
+    if not AKS_CLUSTER_NAME_PATTERN.match(value):
+        raise ValueError(
+            f"'{value}' cannot name an AKS cluster; allowed: 1 to 63 letters, digits, '_' and '-', "
+            "a letter or digit first and last"
+        )
+    return value
+
+
+def aks_pool_name(value: str) -> str:
+    if not AKS_POOL_NAME_PATTERN.match(value):
+        raise ValueError(
+            f"'{value}' cannot name an AKS node pool; allowed: 1 to 12 lower-case letters and digits, a letter first"
+        )
+    return value
+
+
+def kubernetes_version(value: str) -> str:
+    if not KUBERNETES_VERSION_PATTERN.match(value):
+        raise ValueError(
+            f"'{value}' is not a Kubernetes version; allowed: MAJOR.MINOR or MAJOR.MINOR.PATCH that AKS supports "
+            "in the region (`az aks get-versions -l REGION`), e.g. 1.33"
+        )
+    return value
+
+
+def node_taint(value: str) -> str:
+    match = TAINT_PATTERN.match(value)
+    if not match or match["effect"] not in TAINT_EFFECTS:
+        raise ValueError(f"'{value}' is not a taint; allowed: key=value:Effect with Effect one of {', '.join(TAINT_EFFECTS)}")
+    return value
+
+
+def gpu_pool_taints(values: list[str]) -> list[str]:
+    """A GPU pool's taints: well-formed, and keeping the GPU taint that keeps other pods off."""
+    if GPU_TAINT not in values:
+        raise ValueError(
+            f"{values!r} drops {GPU_TAINT}, which keeps pods that need no GPU off the GPU nodes; "
+            f"allowed: a list that keeps {GPU_TAINT} (add your own taints next to it)"
+        )
+    return values
+
+
+def guid(value: str) -> str:
+    if not GUID_PATTERN.match(value):
+        raise ValueError(f"'{value}' is not an object id; allowed: a GUID such as 00000000-0000-0000-0000-000000000000")
+    return value
+
+
+def aks_cluster_id(value: str) -> str:
+    if not AKS_CLUSTER_ID_PATTERN.match(value):
+        raise ValueError(
+            f"'{value}' is not an AKS cluster id; allowed: /subscriptions/<id>/resourceGroups/<rg>/providers/"
+            "Microsoft.ContainerService/managedClusters/<name>"
+        )
+    return value
+
+
+def spot_max_price(value: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{value!r} is not a price; allowed: -1 (up to the pay-as-you-go price) or USD per hour")
+    if value != -1 and (value <= 0 or round(value, MAX_SPOT_PRICE_DECIMALS) != value):
+        raise ValueError(
+            f"{value:g} is not a Spot price cap; allowed: -1 (up to the pay-as-you-go price) or a positive "
+            f"USD per hour with at most {MAX_SPOT_PRICE_DECIMALS} decimals"
+        )
+    return value
 
 
 def cidr(value: str) -> str:

@@ -30,6 +30,18 @@ from components.checks import admin_username, cidr, email, gpu_size, percent, ti
 from components.checks import infiniband_gpu_size, node_count, outside_infiniband_range, single_zone
 from components.checks import DEFAULT_AML_MAX_NODES, aml_compute_name, aml_idle_time, aml_workspace_id, aml_workspace_name
 from components.checks import deployable_size_name
+from components.checks import (
+    aks_cluster_id,
+    aks_cluster_name,
+    aks_pool_name,
+    cpu_size,
+    gpu_pool_taints,
+    guid,
+    kubernetes_version,
+    node_taint,
+    nvidia_gpu_size,
+    spot_max_price,
+)
 
 PROJECT = "azure-gpu-stacks"
 LOCATION_KEY = "azure-native:location"
@@ -54,6 +66,15 @@ InfinibandGpuSize = Annotated[str, AfterValidator(infiniband_gpu_size)]
 NodeCount = Annotated[int, AfterValidator(node_count)]
 ClusterCidr = Annotated[str, AfterValidator(outside_infiniband_range)]
 SingleZone = Annotated[list[str], AfterValidator(single_zone)]
+NvidiaGpuSize = Annotated[str, AfterValidator(nvidia_gpu_size)]
+CpuSize = Annotated[str, AfterValidator(cpu_size)]
+AksPoolName = Annotated[str, AfterValidator(aks_pool_name)]
+AksClusterName = Annotated[str, AfterValidator(aks_cluster_name)]
+AksClusterId = Annotated[str, AfterValidator(aks_cluster_id)]
+KubernetesVersion = Annotated[str, AfterValidator(kubernetes_version)]
+NodeTaint = Annotated[str, AfterValidator(node_taint)]
+Guid = Annotated[str, AfterValidator(guid)]
+SpotPrice = Annotated[float, AfterValidator(spot_max_price)]
 
 
 class ConfigModel(BaseModel):
@@ -199,6 +220,81 @@ class CostAlertConfig(ConfigModel):
         return self
 
 
+class ExistingClusterConfig(ConfigModel):
+    """An AKS cluster managed elsewhere: `id`, or `name` and `resourceGroupName`."""
+
+    id: AksClusterId | None = Field(default=None, description="ARM id of the cluster.")
+    name: AksClusterName | None = Field(default=None, description="Name of the cluster, with resourceGroupName.")
+    resource_group_name: str | None = Field(default=None, min_length=1, description="Resource group of the cluster.")
+
+    @model_validator(mode="after")
+    def _one_way(self) -> ExistingClusterConfig:
+        if self.id is not None and (self.name is not None or self.resource_group_name is not None):
+            raise ValueError("give either id, or name and resourceGroupName, not both")
+        if self.id is None and (self.name is None or self.resource_group_name is None):
+            raise ValueError("needs id, or both name and resourceGroupName")
+        return self
+
+
+class AksGpuPoolConfig(ConfigModel):
+    """A GPU node pool on AKS: the args of `components.aks_gpu_pool.AksGpuPool` in camelCase."""
+
+    existing_cluster: ExistingClusterConfig | None = Field(default=None, description="Use this cluster; else create one.")
+    cluster_name: AksClusterName | None = Field(default=None, description="Name of the new cluster.")
+    kubernetes_version: KubernetesVersion | None = Field(default=None, description="Kubernetes version, e.g. 1.33.")
+    system_vm_size: CpuSize | None = Field(default=None, description="CPU size of the system pool.")
+    system_node_count: int | None = Field(default=None, ge=1, le=1000, description="Nodes of the system pool.")
+    admin_group_object_ids: list[Guid] | None = Field(default=None, description="Entra ID admin groups.")
+    grant_deployer_admin: bool | None = Field(default=None, description="Give the deployer the cluster admin role.")
+    deployer_principal_type: Literal["User", "ServicePrincipal"] | None = Field(
+        default=None, description="What the identity running Pulumi is."
+    )
+    pool_name: AksPoolName | None = Field(default=None, description="Name of the GPU pool.")
+    vm_size: NvidiaGpuSize | None = Field(default=None, description="NVIDIA GPU size of the pool.")
+    min_count: int | None = Field(default=None, ge=0, le=1000, description="Fewest GPU nodes.")
+    max_count: int | None = Field(default=None, ge=1, le=1000, description="Most GPU nodes.")
+    node_taints: Annotated[list[NodeTaint], AfterValidator(gpu_pool_taints)] | None = Field(
+        default=None, description="Taints of the GPU nodes; must keep sku=gpu:NoSchedule."
+    )
+    node_labels: dict[str, str] | None = Field(default=None, description="Extra labels of the GPU nodes.")
+    gpu_driver: Literal["Install", "None"] | None = Field(default=None, description="Install, or None for the GPU Operator.")
+    mig_profile: Literal["MIG1g", "MIG2g", "MIG3g", "MIG4g", "MIG7g"] | None = Field(
+        default=None, description="Multi-Instance GPU slices (A100, H100)."
+    )
+    spot: bool | None = Field(default=None, description="GPU nodes on Spot.")
+    eviction_policy: Literal["Delete", "Deallocate"] | None = Field(default=None, description="Spot eviction.")
+    spot_max_price: SpotPrice | None = Field(default=None, description="Spot price cap, USD/hour; -1 for none.")
+    install_device_plugin: bool | None = Field(default=None, description="Deploy the NVIDIA device plugin.")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> AksGpuPoolConfig:
+        from components import aks_gpu_pool as aks
+
+        found: list[str] = []
+        low = aks.DEFAULT_MIN_COUNT if self.min_count is None else self.min_count
+        high = aks.DEFAULT_MAX_COUNT if self.max_count is None else self.max_count
+        if low > high:
+            found.append(f"minCount {low} is above maxCount {high}; allowed: minCount <= maxCount")
+        size = catalog().get(self.vm_size or DEFAULT_GPU_VM_SIZE)
+        if self.mig_profile is not None and not size.supports_mig:
+            found.append(
+                f"migProfile {self.mig_profile} on '{size.name}' ({size.gpu_model}): only A100 and H100 GPUs can be "
+                "split; allowed: an A100 or H100 vmSize, or no migProfile"
+            )
+        if self.install_device_plugin and self.gpu_driver == "None":
+            found.append(
+                "installDevicePlugin true with gpuDriver None: the NVIDIA GPU Operator brings its own device plugin; "
+                "allowed: false or unset"
+            )
+        if self.existing_cluster is not None:
+            keys = [to_camel(k) for k in aks.NEW_CLUSTER_ARGS if getattr(self, k) is not None]
+            if keys:
+                found.append(f"{', '.join(keys)} only shape a new cluster; leave them unset with existingCluster")
+        if found:
+            raise ValueError("; ".join(found))
+        return self
+
+
 class StackConfig(ConfigModel):
     """Everything one stack says. Optional sections add their components."""
 
@@ -208,6 +304,7 @@ class StackConfig(ConfigModel):
     ssh_public_key: str | None = Field(default=None, description="OpenSSH public key (a Pulumi secret).")
     vm: VmConfig | None = Field(default=None, description="A single GPU VM.")
     aml_cluster: AmlClusterConfig | None = Field(default=None, description="An Azure ML GPU cluster that scales to zero.")
+    aks_gpu_pool: AksGpuPoolConfig | None = Field(default=None, description="A GPU node pool on AKS.")
     cost_alert: CostAlertConfig | None = Field(default=None, description="A budget with notifications.")
     training_cluster: TrainingClusterConfig | None = Field(
         default=None, description="A multi-node InfiniBand GPU training cluster."
@@ -265,6 +362,10 @@ class StackConfig(ConfigModel):
             if self.vm.public_ip and not self.vm.ssh_allowed_cidrs:
                 notes.append(f"{PROJECT}:vm.publicIp: a public IP without sshAllowedCidrs accepts no SSH from outside")
         notes += _aml_warnings(self.aml_cluster)
+        if self.aks_gpu_pool is not None:
+            size = catalog().get(self.aks_gpu_pool.vm_size or DEFAULT_GPU_VM_SIZE)
+            if size.status == "retiring":
+                notes.append(f"{PROJECT}:aksGpuPool.vmSize: '{size.name}' is {size.retirement_note()}")
         return notes
 
 

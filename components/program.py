@@ -95,6 +95,29 @@ def _build_aml_cluster(d: Deployment) -> None:
     )
 
 
+def _build_aks_gpu_pool(d: Deployment) -> None:
+    from components.aks_gpu_pool import AksGpuPool
+
+    assert d.config.aks_gpu_pool is not None
+    pool = AksGpuPool(
+        "aks-gpu",
+        {
+            **_section_args(d.config.aks_gpu_pool),  # type: ignore[typeddict-item]
+            "resource_group_name": d.resource_group.name,
+            "location": d.config.location,
+            "tags": d.tags,
+        },
+    )
+    d.exports.update(
+        aksClusterName=pool.cluster_name,
+        aksClusterId=pool.cluster_id,
+        gpuPoolName=pool.pool_name,
+        gpuVmSize=pool.vm_size,
+        gpuNodeRange=pool.node_range,
+        kubeconfig=pool.kubeconfig,
+    )
+
+
 def _build_cost_alert(d: Deployment) -> None:
     from components.cost_alert import CostAlert
 
@@ -108,6 +131,7 @@ SECTIONS: list[tuple[str, Callable[[Deployment], None]]] = [
     ("vm", _build_vm),
     ("training_cluster", _build_training_cluster),
     ("aml_cluster", _build_aml_cluster),
+    ("aks_gpu_pool", _build_aks_gpu_pool),
     ("cost_alert", _build_cost_alert),
 ]
 

@@ -66,6 +66,10 @@ class FakeArmMocks(pulumi.runtime.Mocks):
             self.arm.refusals.append(Refusal(args.name, args.typ, error.code, error.message))
         return "", dict(args.inputs)
 
-    def call(self, args: pulumi.runtime.MockCallArgs) -> dict[str, Any]:
-        # A plain dict: the mock monitor iterates the second item of a tuple as check failures.
-        return self.arm.invoke(args.token, unwrap_secrets(dict(args.args)))
+    def call(self, args: pulumi.runtime.MockCallArgs) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+        # The mock monitor iterates the failures; an empty list, never None. An ARM error becomes a
+        # failure, which the SDK raises as "invoke of <token> failed: <code>: <message>".
+        try:
+            return self.arm.invoke(args.token, unwrap_secrets(dict(args.args))), []
+        except ArmError as error:
+            return {}, [("", str(error))]

@@ -128,6 +128,8 @@ def describe_program_error(exc: BaseException, project: Project) -> str:
         return str(exc)
     if isinstance(exc, SystemExit):
         return f"the program exited with status {exc.code}"
+    if str(exc).startswith("invoke of "):  # a provider function's error (Azure's answer), not a program bug
+        return str(exc)
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if _inside(project.root, f.filename)]
     where = f" (at {project.relative(Path(frames[-1].filename))}:{frames[-1].lineno})" if frames else ""
     return f"the program raised {type(exc).__name__}: {exc}{where}"

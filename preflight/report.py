@@ -62,6 +62,29 @@ KEY_PROPERTIES: dict[str, list[tuple[str, tuple[str | int, ...]]]] = {
         ("node public IP", ("properties", "properties", "enableNodePublicIp")),
         ("remote login", ("properties", "properties", "remoteLoginPortPublicAccess")),
     ],
+    "azure-native:containerservice:ManagedCluster": [
+        ("kubernetes", ("kubernetesVersion",)),
+        ("system size", ("agentPoolProfiles", 0, "vmSize")),
+        ("system nodes", ("agentPoolProfiles", 0, "count")),
+        ("azure rbac", ("aadProfile", "enableAzureRBAC")),
+        ("local accounts disabled", ("disableLocalAccounts",)),
+    ],
+    "azure-native:containerservice:AgentPool": [
+        ("size", ("vmSize",)),
+        ("mode", ("mode",)),
+        ("min", ("minCount",)),
+        ("max", ("maxCount",)),
+        ("priority", ("scaleSetPriority",)),
+        ("taints", ("nodeTaints",)),
+        ("driver", ("gpuProfile", "driver")),
+        ("mig", ("gpuInstanceProfile",)),
+    ],
+    "azure-native:authorization:RoleAssignment": [("principal type", ("principalType",))],
+    "kubernetes:core/v1:Namespace": [("name", ("metadata", "name"))],
+    "kubernetes:apps/v1:DaemonSet": [
+        ("namespace", ("metadata", "namespace")),
+        ("image", ("spec", "template", "spec", "containers", 0, "image")),
+    ],
 }
 
 
@@ -91,6 +114,8 @@ def _fmt(value: Any) -> str:
         return "(known after deployment)"
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
+    if isinstance(value, list):
+        return ",".join(_fmt(v) for v in value)
     return str(value)
 
 

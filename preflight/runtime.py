@@ -194,6 +194,9 @@ def run_program(
     """Run `program` once under the mock runtime with a fresh root Stack; raise what it raises."""
     # A fresh event loop and fresh settings for every run (pulumi-sdk-notes §1.6, pitfalls 1 and 2).
     loop = asyncio.new_event_loop()
+    # A failed invoke fails every Output derived from it; the first failure is raised to the caller,
+    # and the copies asyncio would print (with tracebacks) when those futures are collected are dropped.
+    loop.set_exception_handler(_drop_unretrieved_future_errors)
     asyncio.set_event_loop(loop)
     pulumi_settings.reset_options()
     pulumi.runtime.set_all_config(dict(config), list(secret_keys))
@@ -230,6 +233,11 @@ def run_program(
         asyncio.set_event_loop(None)
         loop.close()
     return RunResult(monitor.recorded, outputs, secrets, logs)
+
+
+def _drop_unretrieved_future_errors(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    if context.get("message") != "Future exception was never retrieved":
+        loop.default_exception_handler(context)
 
 
 @contextmanager

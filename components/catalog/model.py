@@ -21,6 +21,9 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 DATA_FILE = Path(__file__).with_name("vm_sizes.yaml")
 STANDARD_PREFIX = "standard_"
+# GPUs NVIDIA's Multi-Instance GPU can split, as AKS offers it (gpuInstanceProfile MIG1g..MIG7g on
+# A100 and H100 sizes; AKS gpu-multi-instance docs, observed 2026-11-22).
+MIG_GPU_MODELS = ("A100", "H100")
 CLOSE_MATCHES = 3
 
 
@@ -108,6 +111,15 @@ class VmSize(CatalogModel):
     @property
     def is_retired(self) -> bool:
         return self.status == "retired"
+
+    @property
+    def is_nvidia(self) -> bool:
+        return (self.gpu_model or "").startswith("NVIDIA")
+
+    @property
+    def supports_mig(self) -> bool:
+        """Its GPUs can be split into Multi-Instance GPU slices."""
+        return self.is_nvidia and any(model in (self.gpu_model or "") for model in MIG_GPU_MODELS)
 
     def retirement_note(self) -> str:
         """A one-line human note: `retired on 2023-09-06; use Standard_NC4as_T4_v3`."""

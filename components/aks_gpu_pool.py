@@ -1,0 +1,501 @@
+"""GPU capacity on AKS, the way the AKS documentation prescribes, idle at zero cost by default.
+
+Builds: (a new cluster with a small CPU system pool, managed identity, Azure RBAC for Kubernetes
+and local accounts disabled, plus a role assignment letting the deploying identity manage it; or
+an existing cluster, by id or by name and resource group) -> a user-mode GPU agent pool tainted
+`sku=gpu:NoSchedule`, labelled with its accelerator, autoscaled from 0 nodes -> the NVIDIA device
+plugin (a pinned DaemonSet in `gpu-resources` that tolerates the taint), deployed through
+pulumi-kubernetes with the cluster's kubeconfig, unless the GPU Operator (driver mode `None`) or
+another tool manages it.
+
+GPU pods need the taint's toleration and an `nvidia.com/gpu` request: `AksGpuPool.pod_scheduling()`
+(or `gpu_pod_scheduling()` in `components.aks_gpu_scheduling`) returns both.
+
+Running it for real: the kubeconfig of a cluster with Entra ID uses `kubelogin`, which must be on
+the PATH of whoever runs `pulumi up`, with a non-interactive login method (e.g. the environment
+variable AAD_LOGIN_METHOD=azurecli, or workloadidentity in CI; UNVERIFIED here: no cluster). Azure
+role assignments take a few minutes to apply, so the first `pulumi up` of a new cluster may be
+refused by the Kubernetes API until the deployer's role is active; run it again.
+
+Azure docs: https://learn.microsoft.com/azure/aks/use-nvidia-gpu (taint, driver, device plugin),
+https://learn.microsoft.com/azure/aks/spot-node-pool, https://learn.microsoft.com/azure/aks/manage-azure-rbac
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, NotRequired, TypedDict
+
+import pulumi
+from pulumi_azure_native import authorization, containerservice
+
+from components.aks_gpu_scheduling import GPU_TAINT, SPOT_TAINT, GpuPodScheduling, gpu_pod_scheduling, toleration
+from components.catalog import catalog
+from components.checks import (
+    AKS_CLUSTER_ID_PATTERN,
+    DEFAULT_CPU_VM_SIZE,
+    DEFAULT_GPU_VM_SIZE,
+    Problems,
+    aks_cluster_id,
+    aks_cluster_name,
+    aks_pool_name,
+    cpu_size,
+    gpu_pool_taints,
+    guid,
+    kubernetes_version,
+    node_taint,
+    nvidia_gpu_size,
+    spot_max_price,
+)
+
+TYPE_TOKEN = "azure-gpu-stacks:index:AksGpuPool"
+
+# The device plugin as the AKS GPU docs deploy it (use-nvidia-gpu.md, observed 2026-11-22).
+DEVICE_PLUGIN_IMAGE = "nvcr.io/nvidia/k8s-device-plugin:v0.18.0"
+DEVICE_PLUGIN_NAMESPACE = "gpu-resources"
+DEVICE_PLUGIN_NAME = "nvidia-device-plugin-daemonset"
+DEVICE_PLUGIN_PRIORITY_CLASS = "system-node-critical"  # evicted last, scheduled first on a full node
+DEVICE_PLUGIN_HOST_PATH = "/var/lib/kubelet/device-plugins"
+
+# Built-in role "Azure Kubernetes Service RBAC Cluster Admin": every Kubernetes object in the cluster
+# (Azure built-in roles reference, observed 2026-11-22).
+AKS_RBAC_CLUSTER_ADMIN_ROLE = "b1ff04bb-8a4e-4dc4-8eb5-8693973ce19b"
+
+ACCELERATOR_LABEL = "accelerator"  # = nvidia on every GPU node: the device plugin's node selector
+GPU_MODEL_LABEL = "gpu-model"  # e.g. nvidia-t4: lets a pod pick a GPU model
+DEFAULT_POOL_NAME = "gpu"
+DEFAULT_SYSTEM_POOL_NAME = "system"
+DEFAULT_SYSTEM_NODE_COUNT = 2  # one node down (upgrade, failure) leaves CoreDNS and the API proxies running
+DEFAULT_MIN_COUNT = 0  # idle costs nothing: the autoscaler adds GPU nodes only for pending GPU pods
+DEFAULT_MAX_COUNT = 2
+MAX_POOL_NODES = 1000  # ARM's limit on count, minCount and maxCount (facts §6)
+SPOT_NO_PRICE_CAP = -1  # pay up to the pay-as-you-go price, never evicted for price
+MIG_PROFILES = ("MIG1g", "MIG2g", "MIG3g", "MIG4g", "MIG7g")
+GPU_DRIVER_MODES = ("Install", "None")
+EVICTION_POLICIES = ("Delete", "Deallocate")
+# Args that only shape a new cluster; with an existing cluster they would be silently ignored.
+NEW_CLUSTER_ARGS = (
+    "cluster_name",
+    "kubernetes_version",
+    "system_vm_size",
+    "system_node_count",
+    "admin_group_object_ids",
+    "grant_deployer_admin",
+    "deployer_principal_type",
+)
+PRINCIPAL_TYPES = ("User", "ServicePrincipal")
+
+
+class ExistingClusterArgs(TypedDict):
+    """An AKS cluster managed elsewhere: its `id`, or its `name` and `resource_group_name`."""
+
+    id: NotRequired[str]
+    """ARM id of the cluster, /subscriptions/<id>/resourceGroups/<rg>/providers/Microsoft.ContainerService/managedClusters/<name>.
+
+    The pool is created through the azure-native provider, so the cluster must be in the provider's subscription.
+    """
+    name: NotRequired[str]
+    """Name of the cluster, with resource_group_name."""
+    resource_group_name: NotRequired[str]
+    """Resource group of the cluster, with name."""
+
+
+class AksGpuPoolArgs(TypedDict):
+    """Inputs of AksGpuPool."""
+
+    resource_group_name: NotRequired[pulumi.Input[str]]
+    """Resource group of the new cluster. Required unless existing_cluster is given."""
+    location: NotRequired[str]
+    """Azure region of the new cluster, e.g. eastus. Required unless existing_cluster is given."""
+    existing_cluster: NotRequired[ExistingClusterArgs]
+    """Add the GPU pool to this cluster instead of creating one. Default: a new cluster."""
+    cluster_name: NotRequired[str]
+    """Name of the new cluster. Default: the component name with a random suffix."""
+    kubernetes_version: NotRequired[str]
+    """Kubernetes version of the new cluster, e.g. 1.33. Default: AKS's default version in the region."""
+    system_vm_size: NotRequired[str]
+    """CPU size of the new cluster's system pool. Default: Standard_D4s_v5."""
+    system_node_count: NotRequired[int]
+    """Nodes of the new cluster's system pool (1 to 1000). Default: 2."""
+    admin_group_object_ids: NotRequired[Sequence[str]]
+    """Entra ID groups that administer the new cluster. Default: none (the deployer gets a role)."""
+    grant_deployer_admin: NotRequired[bool]
+    """Give the identity running Pulumi the AKS RBAC Cluster Admin role on the new cluster. Default: true."""
+    deployer_principal_type: NotRequired[Literal["User", "ServicePrincipal"]]
+    """What the identity running Pulumi is; ARM refuses a role assignment naming the wrong type. Default: User."""
+    pool_name: NotRequired[str]
+    """Name of the GPU pool: 1 to 12 lower-case letters and digits. Default: gpu."""
+    vm_size: NotRequired[str]
+    """NVIDIA GPU size from the catalog. Default: Standard_NC4as_T4_v3 (1x T4)."""
+    min_count: NotRequired[int]
+    """Fewest GPU nodes the autoscaler keeps. Default: 0 (idle costs nothing)."""
+    max_count: NotRequired[int]
+    """Most GPU nodes the autoscaler adds (1 to 1000). Default: 2."""
+    node_taints: NotRequired[Sequence[str]]
+    """Taints of the GPU nodes, key=value:Effect; must keep sku=gpu:NoSchedule. Default: [sku=gpu:NoSchedule]."""
+    node_labels: NotRequired[Mapping[str, str]]
+    """Extra labels of the GPU nodes. Default: none (accelerator and gpu-model are always set)."""
+    gpu_driver: NotRequired[Literal["Install", "None"]]
+    """Install: AKS installs the NVIDIA driver; None: the NVIDIA GPU Operator brings driver and plugin. Default: Install."""
+    mig_profile: NotRequired[Literal["MIG1g", "MIG2g", "MIG3g", "MIG4g", "MIG7g"]]
+    """Split each GPU into Multi-Instance GPU slices (A100 and H100 sizes only). Default: whole GPUs."""
+    spot: NotRequired[bool]
+    """GPU nodes on Spot (evictable, much cheaper); AKS adds its own taint. Default: false."""
+    eviction_policy: NotRequired[Literal["Delete", "Deallocate"]]
+    """What eviction does to a Spot node. Default: Delete (deallocated nodes still count against quota)."""
+    spot_max_price: NotRequired[float]
+    """Spot price cap, USD per hour; -1 means up to the pay-as-you-go price. Default: -1."""
+    install_device_plugin: NotRequired[bool]
+    """Deploy the NVIDIA device plugin (once per cluster: false on further pools). Default: true with gpu_driver Install, false with None."""
+    tags: NotRequired[Mapping[str, str]]
+    """Tags on the Azure resources. Default: none."""
+
+
+class AksGpuPool(pulumi.ComponentResource):
+    """A tainted, autoscaled NVIDIA GPU node pool on a new or existing AKS cluster, with the device plugin."""
+
+    cluster_name: pulumi.Output[str]
+    """Name of the AKS cluster."""
+    cluster_id: pulumi.Output[str]
+    """ARM id of the AKS cluster."""
+    pool_name: pulumi.Output[str]
+    """Name of the GPU agent pool."""
+    vm_size: pulumi.Output[str]
+    """VM size of the GPU nodes."""
+    min_count: pulumi.Output[int]
+    """Fewest GPU nodes."""
+    max_count: pulumi.Output[int]
+    """Most GPU nodes."""
+    node_range: pulumi.Output[str]
+    """GPU nodes as min..max, e.g. 0..3."""
+    kubeconfig: pulumi.Output[str]
+    """The cluster user's kubeconfig (YAML), a secret."""
+
+    def __init__(self, name: str, args: AksGpuPoolArgs, opts: pulumi.ResourceOptions | None = None):
+        # Validated before anything is registered, so a bad input leaves nothing behind.
+        self._args = _validated(name, args)
+        super().__init__(TYPE_TOKEN, name, None, opts)
+        self._name = name
+        self._child = pulumi.ResourceOptions(parent=self)
+        a = self._args
+        deployer_role = None
+        if a["existing_cluster"]:
+            cluster_rg, cluster_name, cluster_id = self._existing_cluster()
+        else:
+            cluster = self._create_cluster()
+            cluster_rg, cluster_name, cluster_id = a["resource_group_name"], cluster.name, cluster.id
+            if a["grant_deployer_admin"]:
+                deployer_role = self._create_deployer_role(cluster_id)
+        pool = self._create_gpu_pool(cluster_rg, cluster_name)
+        if a["spot"]:
+            pulumi.log.warn(
+                f"AksGpuPool '{name}': the Spot GPU pool '{a['pool_name']}' gets AKS's own taint {SPOT_TAINT}; "
+                f"GPU pods must tolerate it and {GPU_TAINT} (AksGpuPool.pod_scheduling() returns both), and "
+                "Spot nodes can be evicted at any time",
+                resource=self,
+            )
+        self.kubeconfig = _user_kubeconfig(cluster_rg, cluster_name)
+        if a["install_device_plugin"]:
+            self._create_device_plugin(self.kubeconfig, [r for r in (deployer_role,) if r is not None])
+
+        self.cluster_name = pulumi.Output.from_input(cluster_name)
+        self.cluster_id = pulumi.Output.from_input(cluster_id)
+        self.pool_name = pool.name
+        self.vm_size = pulumi.Output.from_input(a["vm_size"])
+        self.min_count = pulumi.Output.from_input(a["min_count"])
+        self.max_count = pulumi.Output.from_input(a["max_count"])
+        self.node_range = pulumi.Output.from_input(f"{a['min_count']}..{a['max_count']}")
+        self.register_outputs(
+            {
+                "cluster_name": self.cluster_name,
+                "cluster_id": self.cluster_id,
+                "pool_name": self.pool_name,
+                "vm_size": self.vm_size,
+                "min_count": self.min_count,
+                "max_count": self.max_count,
+                "node_range": self.node_range,
+                "kubeconfig": self.kubeconfig,
+            }
+        )
+
+    def pod_scheduling(self, gpus: int = 1) -> GpuPodScheduling:
+        """Tolerations of this pool's taints (and Spot's) and the `nvidia.com/gpu` request for `gpus` GPUs."""
+        return gpu_pod_scheduling(gpus=gpus, spot=self._args["spot"], taints=self._args["node_taints"])
+
+    def _existing_cluster(self) -> tuple[str, str, pulumi.Input[str]]:
+        existing = self._args["existing_cluster"]
+        if existing.get("id"):
+            match = AKS_CLUSTER_ID_PATTERN.match(existing["id"])
+            assert match is not None  # validated
+            return match["rg"], match["name"], existing["id"]
+        rg, cluster_name = existing["resource_group_name"], existing["name"]
+        # The agent pool lands in the provider's subscription, so the id is built from it too.
+        subscription = authorization.get_client_config_output().subscription_id
+        cluster_id = subscription.apply(
+            lambda sub: f"/subscriptions/{sub}/resourceGroups/{rg}/providers/Microsoft.ContainerService/managedClusters/{cluster_name}"
+        )
+        return rg, cluster_name, cluster_id
+
+    def _create_cluster(self) -> containerservice.ManagedCluster:
+        a = self._args
+        return containerservice.ManagedCluster(
+            f"{self._name}-cluster",
+            resource_name_=a.get("cluster_name"),
+            resource_group_name=a["resource_group_name"],
+            location=a["location"],
+            dns_prefix=_dns_prefix(a.get("cluster_name") or self._name),
+            kubernetes_version=a.get("kubernetes_version"),
+            identity=containerservice.ManagedClusterIdentityArgs(type="SystemAssigned"),
+            agent_pool_profiles=[
+                containerservice.ManagedClusterAgentPoolProfileArgs(
+                    name=DEFAULT_SYSTEM_POOL_NAME,
+                    mode="System",
+                    vm_size=a["system_vm_size"],
+                    count=a["system_node_count"],
+                    os_type="Linux",
+                    type="VirtualMachineScaleSets",
+                )
+            ],
+            # Kubernetes authorization by Azure RBAC on Entra ID identities, and no static
+            # cluster-admin certificate that would bypass it.
+            enable_rbac=True,
+            aad_profile=containerservice.ManagedClusterAADProfileArgs(
+                managed=True,
+                enable_azure_rbac=True,
+                admin_group_object_ids=list(a["admin_group_object_ids"]) or None,
+            ),
+            disable_local_accounts=True,
+            tags=a["tags"],
+            opts=self._child,
+        )
+
+    def _create_deployer_role(self, cluster_id: pulumi.Input[str]) -> authorization.RoleAssignment:
+        # With local accounts disabled, nobody can reach the Kubernetes API until a role says so; the
+        # device plugin is deployed by the identity running Pulumi, so it gets the role first.
+        client = authorization.get_client_config_output()
+        return authorization.RoleAssignment(
+            f"{self._name}-deployer-admin",
+            scope=cluster_id,
+            principal_id=client.object_id,
+            principal_type=self._args["deployer_principal_type"],
+            role_definition_id=client.subscription_id.apply(
+                lambda sub: f"/subscriptions/{sub}/providers/Microsoft.Authorization/roleDefinitions/{AKS_RBAC_CLUSTER_ADMIN_ROLE}"
+            ),
+            opts=self._child,
+        )
+
+    def _create_gpu_pool(self, cluster_rg: pulumi.Input[str], cluster_name: pulumi.Input[str]) -> containerservice.AgentPool:
+        a = self._args
+        spot = {
+            "scale_set_priority": "Spot",
+            "scale_set_eviction_policy": a["eviction_policy"],
+            "spot_max_price": a["spot_max_price"],
+        }
+        return containerservice.AgentPool(
+            f"{self._name}-pool",
+            resource_group_name=cluster_rg,
+            resource_name_=cluster_name,
+            agent_pool_name=a["pool_name"],
+            mode="User",
+            os_type="Linux",
+            type="VirtualMachineScaleSets",
+            vm_size=a["vm_size"],
+            enable_auto_scaling=True,
+            count=a["min_count"],
+            min_count=a["min_count"],
+            max_count=a["max_count"],
+            node_taints=list(a["node_taints"]),
+            node_labels=a["node_labels"],
+            gpu_profile=containerservice.GPUProfileArgs(driver=a["gpu_driver"]),
+            gpu_instance_profile=a.get("mig_profile"),
+            tags=a["tags"],
+            **(spot if a["spot"] else {}),
+            # The autoscaler owns the node count; without this every `pulumi up` would scale the
+            # pool back to min_count.
+            opts=pulumi.ResourceOptions(parent=self, ignore_changes=["count"]),
+        )
+
+    def _create_device_plugin(self, kubeconfig: pulumi.Output[str], after: list[pulumi.Resource]) -> None:
+        # pulumi-kubernetes costs a second of import time; only stacks that deploy the plugin pay it.
+        import pulumi_kubernetes as k8s
+
+        provider = k8s.Provider(f"{self._name}-k8s", kubeconfig=kubeconfig, opts=self._child)
+        on_cluster = pulumi.ResourceOptions(parent=self, provider=provider, depends_on=after)
+        namespace = k8s.core.v1.Namespace(
+            f"{self._name}-gpu-resources", metadata={"name": DEVICE_PLUGIN_NAMESPACE}, opts=on_cluster
+        )
+        k8s.apps.v1.DaemonSet(
+            f"{self._name}-device-plugin",
+            metadata={"name": DEVICE_PLUGIN_NAME, "namespace": namespace.metadata["name"]},
+            spec=_device_plugin_spec(self._args),
+            opts=on_cluster,
+        )
+
+
+def _device_plugin_spec(a: Mapping[str, Any]) -> dict[str, Any]:
+    """The DaemonSet spec of the AKS docs, narrowed to GPU nodes and tolerating every GPU-pool taint."""
+    selector = {"name": "nvidia-device-plugin-ds"}
+    # Spot is tolerated even on a regular pool: the one plugin then also serves Spot GPU pools
+    # added to the cluster later.
+    taints = list(dict.fromkeys([*a["node_taints"], SPOT_TAINT]))
+    env = [{"name": "FAIL_ON_INIT_ERROR", "value": "false"}]
+    if a.get("mig_profile"):
+        # "single": every MIG slice is advertised as one nvidia.com/gpu, so pod specs do not change.
+        env.append({"name": "MIG_STRATEGY", "value": "single"})
+    return {
+        "selector": {"matchLabels": selector},
+        "updateStrategy": {"type": "RollingUpdate"},
+        "template": {
+            "metadata": {"labels": selector},
+            "spec": {
+                "nodeSelector": {ACCELERATOR_LABEL: "nvidia"},
+                "tolerations": [toleration(t) for t in taints],
+                "priorityClassName": DEVICE_PLUGIN_PRIORITY_CLASS,
+                "containers": [
+                    {
+                        "name": "nvidia-device-plugin-ctr",
+                        "image": DEVICE_PLUGIN_IMAGE,
+                        "env": env,
+                        "securityContext": {"allowPrivilegeEscalation": False, "capabilities": {"drop": ["ALL"]}},
+                        "volumeMounts": [{"name": "device-plugin", "mountPath": DEVICE_PLUGIN_HOST_PATH}],
+                    }
+                ],
+                "volumes": [{"name": "device-plugin", "hostPath": {"path": DEVICE_PLUGIN_HOST_PATH}}],
+            },
+        },
+    }
+
+
+def _user_kubeconfig(cluster_rg: pulumi.Input[str], cluster_name: pulumi.Input[str]) -> pulumi.Output[str]:
+    """The cluster user's kubeconfig as YAML text; ARM returns it base64-encoded."""
+    credentials = containerservice.list_managed_cluster_user_credentials_output(
+        resource_group_name=cluster_rg, resource_name=cluster_name
+    )
+    return pulumi.Output.secret(credentials.kubeconfigs.apply(_first_kubeconfig))
+
+
+def _first_kubeconfig(kubeconfigs: Any) -> str:
+    first = (kubeconfigs or [None])[0]
+    value = first.get("value") if isinstance(first, dict) else getattr(first, "value", None)
+    return base64.b64decode(value).decode() if value else ""
+
+
+def _dns_prefix(name: str) -> str:
+    """ARM: 1 to 54 letters, digits and '-', beginning and ending with a letter or digit."""
+    cleaned = "".join(c if c.isalnum() else "-" for c in name)[:54].strip("-")
+    return cleaned or "aks"
+
+
+def gpu_model_label(gpu_model: str | None) -> str:
+    """`NVIDIA A100 80GB PCIe` -> `nvidia-a100-80gb-pcie`: a valid Kubernetes label value."""
+    return "-".join((gpu_model or "gpu").lower().split())[:63]
+
+
+def _validated(name: str, args: AksGpuPoolArgs) -> dict[str, Any]:
+    """Args with defaults filled in; raises ComponentInputError listing every problem."""
+    a: dict[str, Any] = {
+        "existing_cluster": None,
+        "system_vm_size": DEFAULT_CPU_VM_SIZE,
+        "system_node_count": DEFAULT_SYSTEM_NODE_COUNT,
+        "admin_group_object_ids": [],
+        "grant_deployer_admin": True,
+        "deployer_principal_type": "User",
+        "pool_name": DEFAULT_POOL_NAME,
+        "vm_size": DEFAULT_GPU_VM_SIZE,
+        "min_count": DEFAULT_MIN_COUNT,
+        "max_count": DEFAULT_MAX_COUNT,
+        "node_taints": [GPU_TAINT],
+        "node_labels": {},
+        "gpu_driver": "Install",
+        "spot": False,
+        "eviction_policy": "Delete",
+        "spot_max_price": SPOT_NO_PRICE_CAP,
+        "tags": {},
+        **{k: v for k, v in args.items() if v is not None},
+    }
+    problems = Problems("AksGpuPool", name)
+    existing = a["existing_cluster"]
+    if existing:
+        _check_existing(problems, existing, args)
+    else:
+        for key in ("resource_group_name", "location"):
+            if not a.get(key):
+                problems.add(key, "required for a new cluster and missing; or give existing_cluster")
+        if a.get("cluster_name") is not None:
+            problems.check("cluster_name", aks_cluster_name, a["cluster_name"])
+        if a.get("kubernetes_version") is not None:
+            problems.check("kubernetes_version", kubernetes_version, a["kubernetes_version"])
+        problems.check("system_vm_size", cpu_size, a["system_vm_size"])
+        if not _whole(a["system_node_count"]) or not 1 <= a["system_node_count"] <= MAX_POOL_NODES:
+            problems.add("system_node_count", f"{a['system_node_count']!r}; allowed: a whole number from 1 to {MAX_POOL_NODES}")
+        for i, group in enumerate(a["admin_group_object_ids"]):
+            problems.check(f"admin_group_object_ids[{i}]", guid, group)
+        if a["deployer_principal_type"] not in PRINCIPAL_TYPES:
+            problems.add("deployer_principal_type", f"{a['deployer_principal_type']!r}; allowed: {', '.join(PRINCIPAL_TYPES)}")
+    problems.check("pool_name", aks_pool_name, a["pool_name"])
+    size_name = problems.check("vm_size", nvidia_gpu_size, a["vm_size"])
+    if size_name:
+        a["vm_size"] = size_name
+    _check_counts(problems, a["min_count"], a["max_count"])
+    a["node_taints"] = list(a["node_taints"])
+    taints_ok = all(problems.check(f"node_taints[{i}]", node_taint, t) for i, t in enumerate(a["node_taints"]))
+    if taints_ok:
+        problems.check("node_taints", gpu_pool_taints, a["node_taints"])
+    if a["gpu_driver"] not in GPU_DRIVER_MODES:
+        problems.add("gpu_driver", f"{a['gpu_driver']!r}; allowed: {', '.join(GPU_DRIVER_MODES)}")
+    if a.get("install_device_plugin") and a["gpu_driver"] == "None":
+        problems.add(
+            "install_device_plugin",
+            "true with gpu_driver None: the NVIDIA GPU Operator brings its own device plugin; allowed: false or unset",
+        )
+    a.setdefault("install_device_plugin", a["gpu_driver"] == "Install")
+    if a.get("mig_profile") is not None:
+        _check_mig(problems, a["mig_profile"], size_name)
+    if a["eviction_policy"] not in EVICTION_POLICIES:
+        problems.add("eviction_policy", f"{a['eviction_policy']!r}; allowed: {', '.join(EVICTION_POLICIES)}")
+    problems.check("spot_max_price", spot_max_price, a["spot_max_price"])
+    problems.raise_any()
+    if size_name:
+        size = catalog().get(size_name)
+        a["node_labels"] = {**a["node_labels"], ACCELERATOR_LABEL: "nvidia", GPU_MODEL_LABEL: gpu_model_label(size.gpu_model)}
+    return a
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_existing(problems: Problems, existing: Mapping[str, Any], args: Mapping[str, Any]) -> None:
+    if existing.get("id"):
+        problems.check("existing_cluster.id", aks_cluster_id, existing["id"])
+        if existing.get("name") or existing.get("resource_group_name"):
+            problems.add("existing_cluster", "give either id, or name and resource_group_name, not both")
+    elif not (existing.get("name") and existing.get("resource_group_name")):
+        problems.add("existing_cluster", f"{dict(existing)!r}; allowed: {{id}} or {{name, resource_group_name}}")
+    for key in NEW_CLUSTER_ARGS:
+        if args.get(key) is not None:  # type: ignore[misc]
+            problems.add(key, "only shapes a new cluster; leave it unset with existing_cluster")
+
+
+def _check_counts(problems: Problems, low: Any, high: Any) -> None:
+    low_ok = _whole(low) and 0 <= low <= MAX_POOL_NODES
+    high_ok = _whole(high) and 1 <= high <= MAX_POOL_NODES
+    if not low_ok:
+        problems.add("min_count", f"{low!r}; allowed: a whole number from 0 to {MAX_POOL_NODES}")
+    if not high_ok:
+        problems.add("max_count", f"{high!r}; allowed: a whole number from 1 to {MAX_POOL_NODES}")
+    if low_ok and high_ok and low > high:
+        problems.add("min_count", f"{low} is above max_count {high}; allowed: min_count <= max_count")
+
+
+def _check_mig(problems: Problems, profile: Any, size_name: str | None) -> None:
+    if profile not in MIG_PROFILES:
+        problems.add("mig_profile", f"{profile!r}; allowed: {', '.join(MIG_PROFILES)}")
+    elif size_name and not catalog().get(size_name).supports_mig:
+        size = catalog().get(size_name)
+        problems.add(
+            "mig_profile",
+            f"{profile} on '{size.name}' ({size.gpu_model}): only A100 and H100 GPUs can be split; "
+            "allowed: an A100 or H100 size, e.g. Standard_NC24ads_A100_v4, or no mig_profile",
+        )

@@ -1,0 +1,150 @@
+"""The aks-gpu stack end to end: `gpu-stacks plan aks-gpu` and the aksGpuPool config section."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, get_type_hints
+
+import pytest
+from pydantic.alias_generators import to_camel
+
+from components.aks_gpu_pool import AksGpuPoolArgs
+from components.config import AksGpuPoolConfig
+from preflight.cli import main
+from tests.conftest import REPO
+
+STACK = "aks-gpu"
+
+
+@pytest.fixture(scope="module")
+def planned() -> tuple[int, dict[str, Any]]:
+    """`gpu-stacks plan aks-gpu --json`, run once for the tests that only read it."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["plan", STACK, "--json"])
+    return code, json.loads(out.getvalue())
+
+
+def one(plan: dict[str, Any], type_token: str) -> dict[str, Any]:
+    [found] = [r for r in plan["resources"] if r["type"] == type_token]
+    return found
+
+
+def write_stack(tmp_path: Path, section: str) -> str:
+    path = tmp_path / "Pulumi.bad-aks.yaml"
+    path.write_text("config:\n  azure-native:location: eastus\n  azure-gpu-stacks:aksGpuPool:\n" + section)
+    return str(path)
+
+
+def test_aks_gpu_stack_plans_cleanly(planned: tuple[int, dict[str, Any]]) -> None:
+    code, plan = planned
+
+    assert code == 0
+    assert plan["refusals"] == [] and plan["warnings"] == []
+
+
+def test_aks_gpu_stack_gpu_pool_scales_from_zero_to_three_tainted_nodes(planned: tuple[int, dict[str, Any]]) -> None:
+    pool = one(planned[1], "azure-native:containerservice:AgentPool")["inputs"]
+
+    assert (pool["vmSize"], pool["mode"], pool["minCount"], pool["maxCount"], pool["count"]) == (
+        "Standard_NC4as_T4_v3", "User", 0, 3, 0,
+    )
+    assert pool["nodeTaints"] == ["sku=gpu:NoSchedule"]
+
+
+def test_aks_gpu_stack_cluster_uses_azure_rbac_without_local_accounts(planned: tuple[int, dict[str, Any]]) -> None:
+    cluster = one(planned[1], "azure-native:containerservice:ManagedCluster")["inputs"]
+
+    assert cluster["aadProfile"] == {"managed": True, "enableAzureRBAC": True}
+    assert cluster["disableLocalAccounts"] is True
+    assert [p["vmSize"] for p in cluster["agentPoolProfiles"]] == ["Standard_D4s_v5"]
+
+
+def test_aks_gpu_stack_deploys_the_device_plugin_and_a_budget(planned: tuple[int, dict[str, Any]]) -> None:
+    plan = planned[1]
+    daemonset = one(plan, "kubernetes:apps/v1:DaemonSet")["inputs"]
+
+    assert daemonset["spec"]["template"]["spec"]["containers"][0]["image"] == "nvcr.io/nvidia/k8s-device-plugin:v0.18.0"
+    assert one(plan, "azure-native:consumption:Budget")["inputs"]["amount"] == 500
+
+
+def test_aks_gpu_stack_exports_cluster_pool_and_a_secret_kubeconfig(planned: tuple[int, dict[str, Any]]) -> None:
+    outputs = planned[1]["outputs"]
+
+    assert outputs["aksClusterId"].endswith(f"/managedClusters/{outputs['aksClusterName']}")
+    assert (outputs["gpuPoolName"], outputs["gpuVmSize"], outputs["gpuNodeRange"]) == ("gpu", "Standard_NC4as_T4_v3", "0..3")
+    assert outputs["kubeconfig"] == "[secret]"
+
+
+def test_aks_gpu_stack_text_plan_shows_the_pool_and_plugin(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["plan", STACK]) == 0
+    text = capsys.readouterr().out
+
+    assert "size=Standard_NC4as_T4_v3  mode=User  min=0  max=3  taints=sku=gpu:NoSchedule  driver=Install" in text
+    assert "image=nvcr.io/nvidia/k8s-device-plugin:v0.18.0" in text
+
+
+def test_aks_gpu_stack_cli_exits_zero_as_a_process() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "preflight", "plan", STACK], cwd=REPO, capture_output=True, text=True, timeout=120
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.rstrip().endswith("OK: aks-gpu deploys as planned (10 resources).")
+
+
+def test_aks_gpu_config_keys_are_the_component_args_in_camel_case() -> None:
+    args = set(get_type_hints(AksGpuPoolArgs)) - {"resource_group_name", "location", "tags"}
+    keys = {field.alias for field in AksGpuPoolConfig.model_fields.values()}
+
+    assert keys == {to_camel(a) for a in args}
+
+
+@pytest.mark.parametrize(
+    ("section", "expected"),
+    [
+        ("    vmSize: Standard_D4s_v5\n", "azure-gpu-stacks:aksGpuPool.vmSize: 'Standard_D4s_v5' has no GPU"),
+        ("    vmSize: Standard_NC24s_v3\n", "azure-gpu-stacks:aksGpuPool.vmSize: 'Standard_NC24s_v3' was retired on 2025-09-30"),
+        ("    systemVmSize: Standard_NC4as_T4_v3\n", "azure-gpu-stacks:aksGpuPool.systemVmSize: 'Standard_NC4as_T4_v3' has a GPU"),
+        ("    minCount: 3\n    maxCount: 1\n", "azure-gpu-stacks:aksGpuPool: minCount 3 is above maxCount 1"),
+        ("    nodeTaints: [\"team=a:NoSchedule\"]\n", "azure-gpu-stacks:aksGpuPool.nodeTaints: ['team=a:NoSchedule'] drops sku=gpu:NoSchedule"),
+        ("    migProfile: MIG1g\n", "azure-gpu-stacks:aksGpuPool: migProfile MIG1g on 'Standard_NC4as_T4_v3' (NVIDIA T4)"),
+        ("    gpuDriver: None\n    installDevicePlugin: true\n", "installDevicePlugin true with gpuDriver None"),
+        ("    existingCluster: {name: shared}\n", "azure-gpu-stacks:aksGpuPool.existingCluster: needs id, or both name and resourceGroupName"),
+        ("    maxNodes: 3\n", "azure-gpu-stacks:aksGpuPool.maxNodes: unknown key"),
+    ],
+)
+def test_aks_gpu_config_refuses_bad_values_with_exit_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, section: str, expected: str
+) -> None:
+    code = main(["plan", write_stack(tmp_path, section)])
+    captured = capsys.readouterr()
+
+    assert code == 2
+    assert expected in captured.err
+    assert "Traceback" not in captured.err and captured.out == ""
+
+
+def test_aks_gpu_config_reports_every_problem_at_once(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code = main(["plan", write_stack(tmp_path, "    vmSize: Standard_D4s_v5\n    poolName: GPU\n")])
+    err = capsys.readouterr().err
+
+    assert code == 2
+    assert "2 problems" in err and "aksGpuPool.vmSize" in err and "aksGpuPool.poolName: 'GPU' cannot name an AKS node pool" in err
+
+
+def test_aks_gpu_stack_on_a_missing_existing_cluster_fails_with_azures_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    cluster = "/subscriptions/00000000-0000-0000-0000-0000000000aa/resourceGroups/rg-x/providers/Microsoft.ContainerService/managedClusters/shared"
+    code = main(["plan", write_stack(tmp_path, f"    existingCluster:\n      id: {cluster}\n")])
+    err = capsys.readouterr().err
+
+    assert code == 2
+    assert err.startswith(f"gpu-stacks: error: invoke of azure-native:containerservice:listManagedClusterUserCredentials failed: ResourceNotFound: The Resource '{cluster}' was not found.")
+    assert len(err.splitlines()) == 1
