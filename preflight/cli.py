@@ -17,6 +17,7 @@ from preflight.errors import InputError
 
 if TYPE_CHECKING:
     from preflight.plan import Plan
+    from preflight.project import Project
 
 REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
 
@@ -52,6 +53,16 @@ def _parser() -> argparse.ArgumentParser:
     cost.add_argument("--format", choices=("text", "markdown", "json"), default="text", help="markdown for pull-request comments")
     common(cost)
 
+    quota = sub.add_parser(
+        "quota", help="vCPU quota a stack needs at full scale, against the subscription's limits",
+        description="Quota a stack needs, per family and region, against `az vm list-usage` limits or Azure (--live).",
+    )
+    quota.add_argument("stack", metavar="STACK", help="stack name, or a path to a Pulumi.<stack>.yaml")
+    quota.add_argument("--live", action="store_true", help="read the limits from Azure (needs the [azure] extra and a login)")
+    quota.add_argument("--subscription", help="subscription id for --live (default: $AZURE_SUBSCRIPTION_ID)")
+    quota.add_argument("--format", choices=("text", "markdown", "json"), default="text", help="output format")
+    common(quota)
+
     stacks = sub.add_parser("stacks", help="list the project's stacks")
     stacks.add_argument("--project", type=Path, default=REPOSITORY_ROOT, help="Pulumi project directory")
     return parser
@@ -69,6 +80,9 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "stacks":
         print("\n".join(project.stacks()))
         return 0
+
+    if args.command == "quota":
+        return _print_quota(project, args)
 
     from preflight.plan import ReferenceFiles, plan_stack
     from preflight.report import render_text, verdict
@@ -98,6 +112,17 @@ def _run(args: argparse.Namespace) -> int:
             for r in p.refusals:
                 print(f"  - {r.resource} [{r.type}]: {r.code}: {r.message}")
     return worst
+
+
+def _print_quota(project: Project, args: argparse.Namespace) -> int:
+    from preflight.quota import quota_report, render
+
+    _progress(f"planning {args.stack} offline…")
+    report = quota_report(
+        project, args.stack, usage_file=args.usage, skus_file=args.skus, live=args.live, subscription_id=args.subscription
+    )
+    print(json.dumps(report.to_json(), indent=2) if args.format == "json" else render(report, args.format))
+    return report.exit_code
 
 
 def _print_cost(plans: list[Plan], fmt: str) -> int:
