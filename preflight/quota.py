@@ -18,7 +18,6 @@ azure-mgmt-compute's usage list), an optional extra: `pip install 'azure-gpu-sta
 from __future__ import annotations
 
 import os
-from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal

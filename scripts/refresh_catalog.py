@@ -84,7 +84,7 @@ def fetch_price_pages(region: str, out: Path, opener: Callable[[str], Any] = url
     """Save every page of the region's VM prices, following NextPageLink; returns the files."""
     out.mkdir(parents=True, exist_ok=True)
     url: str | None = prices_url(region)
-    written = []
+    written: list[Path] = []
     while url:
         with opener(url) as response:
             page = json.loads(response.read().decode("utf-8"))
