@@ -11,8 +11,13 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from preflight.errors import InputError
+
+if TYPE_CHECKING:
+    from preflight.plan import Plan
+    from preflight.project import Project
 
 REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
 
@@ -43,6 +48,21 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--json", action="store_true", help="print one JSON document")
     common(check)
 
+    cost = sub.add_parser("cost", help="busy and idle cost of stacks, as a table", description="Cost of stacks from the catalog's prices.")
+    cost.add_argument("stacks", metavar="STACK", nargs="*", help="stacks to price (default: all in the project)")
+    cost.add_argument("--format", choices=("text", "markdown", "json"), default="text", help="markdown for pull-request comments")
+    common(cost)
+
+    quota = sub.add_parser(
+        "quota", help="vCPU quota a stack needs at full scale, against the subscription's limits",
+        description="Quota a stack needs, per family and region, against `az vm list-usage` limits or Azure (--live).",
+    )
+    quota.add_argument("stack", metavar="STACK", help="stack name, or a path to a Pulumi.<stack>.yaml")
+    quota.add_argument("--live", action="store_true", help="read the limits from Azure (needs the [azure] extra and a login)")
+    quota.add_argument("--subscription", help="subscription id for --live (default: $AZURE_SUBSCRIPTION_ID)")
+    quota.add_argument("--format", choices=("text", "markdown", "json"), default="text", help="output format")
+    common(quota)
+
     stacks = sub.add_parser("stacks", help="list the project's stacks")
     stacks.add_argument("--project", type=Path, default=REPOSITORY_ROOT, help="Pulumi project directory")
     return parser
@@ -61,6 +81,9 @@ def _run(args: argparse.Namespace) -> int:
         print("\n".join(project.stacks()))
         return 0
 
+    if args.command == "quota":
+        return _print_quota(project, args)
+
     from preflight.plan import ReferenceFiles, plan_stack
     from preflight.report import render_text, verdict
 
@@ -73,11 +96,13 @@ def _run(args: argparse.Namespace) -> int:
 
     names = args.stacks or project.stacks()
     if not names:
-        raise InputError(f"{project.relative(project.stack_dir) or '.'}/: no stack files to check")
+        raise InputError(f"{project.relative(project.stack_dir) or '.'}/: no stack files to {args.command}")
     plans = []
     for index, name in enumerate(names, 1):
         _progress(f"[{index}/{len(names)}] planning {name}…")
         plans.append(plan_stack(project, name, reference))
+    if args.command == "cost":
+        return _print_cost(plans, args.format)
     worst = max(p.exit_code for p in plans)
     if args.json:
         print(json.dumps({"stacks": [p.to_json() for p in plans], "exitCode": worst}, indent=2))
@@ -87,6 +112,28 @@ def _run(args: argparse.Namespace) -> int:
             for r in p.refusals:
                 print(f"  - {r.resource} [{r.type}]: {r.code}: {r.message}")
     return worst
+
+
+def _print_quota(project: Project, args: argparse.Namespace) -> int:
+    from preflight.quota import quota_report, render
+
+    _progress(f"planning {args.stack} offline…")
+    report = quota_report(
+        project, args.stack, usage_file=args.usage, skus_file=args.skus, live=args.live, subscription_id=args.subscription
+    )
+    print(json.dumps(report.to_json(), indent=2) if args.format == "json" else render(report, args.format))
+    return report.exit_code
+
+
+def _print_cost(plans: list[Plan], fmt: str) -> int:
+    """Cost is information, not a verdict: exit 0 whatever the stacks cost."""
+    from preflight.cost_report import cost_table
+
+    if fmt == "json":
+        print(json.dumps({"stacks": [{"stack": p.stack, "cost": p.cost} for p in plans]}, indent=2))
+    else:
+        print(cost_table(plans, "markdown" if fmt == "markdown" else "text"))
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -16,6 +16,7 @@ import pulumi
 
 from fakeazure import FakeArm, Refusal
 from fakeazure.azfiles import AzFileError, read_skus, read_usage
+from preflight.cost import cost_document
 from preflight.errors import InputError
 from preflight.project import Project, StackSettings, load_stack
 from preflight.runtime import SECRET_SHOWN_AS, RecordedResource, main_file_runner, program_environment, run_program, shown
@@ -108,6 +109,7 @@ def plan_stack(project: Project, stack: str, reference: ReferenceFiles | None = 
         raise InputError(describe_program_error(exc, project)) from None
     warnings = [log.message for log in result.logs]
     warnings += [f"{name}: not created, it depends on a refused resource ({dep})" for name, dep in arm.skipped]
+    cost, budget_warnings = cost_document(result.resources, settings.config.get(LOCATION_KEY))
     return Plan(
         project=project.name,
         stack=settings.name,
@@ -117,8 +119,9 @@ def plan_stack(project: Project, stack: str, reference: ReferenceFiles | None = 
         secret_outputs=result.secret_outputs,
         refusals=list(arm.refusals),
         skipped=list(arm.skipped),
-        warnings=warnings,
+        warnings=warnings + budget_warnings,
         placeholders=settings.placeholders,
+        cost=cost,
     )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from fakeazure.models import dig
+from preflight.cost_report import cost_section
 from preflight.plan import Plan
 from preflight.runtime import RecordedResource
 
@@ -138,6 +139,7 @@ def render_text(plan: Plan) -> str:
         lines += [f"  {k.ljust(width)}  {_fmt(v)}" for k, v in plan.shown_outputs().items()]
     if plan.placeholders:
         lines += ["", "Secrets offline: " + ", ".join(plan.placeholders) + " (placeholders; only `pulumi up` reads them)"]
+    lines += cost_section(plan.cost)
     if plan.warnings:
         lines += ["", "Warnings:"] + [f"  - {w}" for w in plan.warnings]
     if plan.refusals:

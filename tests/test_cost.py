@@ -1,0 +1,436 @@
+"""Cost: per VM-billed resource and per stack, busy and idle, from the catalog's prices.
+
+Expected numbers are computed here from `catalog()` prices, never copied from a run. Resources of
+types other helpers build (scale sets, AKS, AML) are given as the engine receives them (camelCase
+inputs, numbers as floats; shapes from pulumi-sdk-notes §4), so the readers are tested without
+depending on those components.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from components.catalog import catalog
+from preflight.cli import main
+from preflight.cost import HOURS_PER_MONTH, budget_warnings, estimate_resources
+from preflight.demand import hours_before_shutdown
+from preflight.project import load_project
+from preflight.runtime import RecordedResource
+from tests.conftest import REPO, TEST_SSH_KEY, Recording, in_resource_group
+
+T4 = "Standard_NC4as_T4_v3"
+A100 = "Standard_NC24ads_A100_v4"
+ND = "Standard_ND96asr_v4"
+SYSTEM = "Standard_D4s_v5"
+
+
+def payg(size: str) -> float:
+    price = catalog().get(size).payg_usd_per_hour
+    assert price is not None
+    return price
+
+
+def spot(size: str) -> float:
+    price = catalog().get(size).spot_usd_per_hour
+    assert price is not None
+    return price
+
+
+def recorded(type_token: str, name: str, inputs: dict[str, Any], *, deps: tuple[str, ...] = ()) -> RecordedResource:
+    return RecordedResource(
+        urn=f"urn:pulumi:test::azure-gpu-stacks::{type_token}::{name}",
+        type=type_token,
+        name=name,
+        parent=None,
+        custom=True,
+        protect=False,
+        inputs=inputs,
+        dependencies=deps,
+    )
+
+
+def rg(location: str = "eastus") -> RecordedResource:
+    return recorded("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": "rg-test", "location": location})
+
+
+def budget(amount: float, grain: str = "Monthly") -> RecordedResource:
+    return recorded(
+        "azure-native:consumption:Budget",
+        "cost-alert-budget",
+        {"amount": amount, "category": "Cost", "timeGrain": grain, "scope": "/subscriptions/000/resourceGroups/rg-test"},
+    )
+
+
+def build_vm(**overrides: Any) -> Callable[[], None]:
+    def build(group: Any) -> None:
+        from components.gpu_vm import GpuVm
+
+        GpuVm("t4", {"resource_group_name": group.name, "location": "eastus", "ssh_public_key": TEST_SSH_KEY, **overrides})
+
+    return in_resource_group(build)
+
+
+# --- single VMs ---------------------------------------------------------------------------------
+
+
+def test_cost_vm_with_auto_shutdown_is_idle_only_from_nine_to_the_shutdown(record: Callable[..., Recording]) -> None:
+    rec = record(build_vm(vm_size=T4, auto_shutdown=True, shutdown_time="1900"))
+
+    cost = estimate_resources(rec.resources).to_json()
+
+    on_hours = 19 - 9
+    assert cost["resources"] == [
+        {
+            "resource": "t4-vm",
+            "size": T4,
+            "count": 1,
+            "hourlyUsd": pytest.approx(payg(T4)),
+            "idleHourlyUsd": pytest.approx(payg(T4) * on_hours / 24, abs=5e-5),
+            "idleCount": 1,
+            "priority": "Regular",
+            "idleHoursPerDay": on_hours,
+        }
+    ]
+    assert cost["monthlyUsd"] == pytest.approx(payg(T4) * HOURS_PER_MONTH, abs=0.005)
+    assert cost["idleMonthlyUsd"] == pytest.approx(payg(T4) * on_hours / 24 * HOURS_PER_MONTH, abs=0.005)
+    assert cost["pricesObserved"] == catalog().prices.observed.isoformat()
+
+
+def test_cost_vm_without_auto_shutdown_costs_the_same_idle(record: Callable[..., Recording]) -> None:
+    rec = record(build_vm(vm_size=T4, auto_shutdown=False))
+
+    cost = estimate_resources(rec.resources)
+
+    assert cost.idle_hourly == pytest.approx(payg(T4))
+    assert cost.hourly == pytest.approx(payg(T4))
+
+
+def test_cost_spot_vm_is_priced_at_the_spot_rate(record: Callable[..., Recording]) -> None:
+    rec = record(build_vm(vm_size=T4, spot=True, auto_shutdown=False))
+
+    cost = estimate_resources(rec.resources).to_json()
+
+    assert cost["resources"][0]["priority"] == "Spot"
+    assert cost["hourlyUsd"] == pytest.approx(spot(T4), abs=5e-5)
+
+
+def test_cost_disabled_shutdown_schedule_does_not_shorten_the_day() -> None:
+    vm = recorded("azure-native:compute:VirtualMachine", "vm", {"vmName": "vm1", "hardwareProfile": {"vmSize": T4}})
+    schedule = recorded(
+        "azure-native:devtestlab:GlobalSchedule",
+        "vm-shutdown",
+        {
+            "name": "shutdown-computevm-vm1",
+            "taskType": "ComputeVmShutdownTask",
+            "status": "Disabled",
+            "dailyRecurrence": {"time": "1900"},
+            "targetResourceId": "/subscriptions/000/resourceGroups/rg-test/providers/Microsoft.Compute/virtualMachines/vm1",
+        },
+    )
+
+    assert estimate_resources([rg(), vm, schedule]).idle_hourly == pytest.approx(payg(T4))
+
+
+def test_cost_shutdown_schedule_found_by_target_id_when_not_a_dependency() -> None:
+    vm = recorded("azure-native:compute:VirtualMachine", "vm", {"vmName": "vm1", "hardwareProfile": {"vmSize": T4}})
+    schedule = recorded(
+        "azure-native:devtestlab:GlobalSchedule",
+        "vm-shutdown",
+        {
+            "taskType": "ComputeVmShutdownTask",
+            "status": "Enabled",
+            "dailyRecurrence": {"time": "2100"},
+            "targetResourceId": "/subscriptions/000/resourceGroups/rg-test/providers/Microsoft.Compute/virtualMachines/VM1",
+        },
+    )
+
+    assert estimate_resources([rg(), vm, schedule]).idle_hourly == pytest.approx(payg(T4) * (21 - 9) / 24)
+
+
+@pytest.mark.parametrize(("shutdown", "hours"), [("1900", 10.0), ("1730", 8.5), ("0200", 17.0), ("0900", 24.0)])
+def test_cost_hours_before_shutdown_start_at_nine(shutdown: str, hours: float) -> None:
+    assert hours_before_shutdown(shutdown) == hours
+
+
+# --- scale sets, AKS, AML -----------------------------------------------------------------------
+
+
+def test_cost_scale_set_runs_its_capacity_busy_and_idle() -> None:
+    vmss = recorded(
+        "azure-native:compute:VirtualMachineScaleSet",
+        "train-vmss",
+        {
+            "resourceGroupName": "rg-test",
+            "sku": {"name": ND, "capacity": 2.0, "tier": "Standard"},
+            "virtualMachineProfile": {"priority": "Spot", "evictionPolicy": "Delete"},
+        },
+    )
+
+    cost = estimate_resources([rg(), vmss]).to_json()
+
+    assert cost["resources"][0] | {"hourlyUsd": None, "idleHourlyUsd": None} == {
+        "resource": "train-vmss",
+        "size": ND,
+        "count": 2,
+        "idleCount": 2,
+        "priority": "Spot",
+        "hourlyUsd": None,
+        "idleHourlyUsd": None,
+    }
+    assert cost["hourlyUsd"] == pytest.approx(2 * spot(ND), abs=5e-5)
+    assert cost["idleHourlyUsd"] == pytest.approx(2 * spot(ND), abs=5e-5)
+
+
+def test_cost_autoscaled_aks_pool_is_max_count_busy_and_min_count_idle() -> None:
+    pool = recorded(
+        "azure-native:containerservice:AgentPool",
+        "gpu-pool",
+        {
+            "resourceGroupName": "rg-test",
+            "resourceName": "aks",
+            "agentPoolName": "gpu",
+            "vmSize": A100,
+            "mode": "User",
+            "enableAutoScaling": True,
+            "count": 0.0,
+            "minCount": 0.0,
+            "maxCount": 4.0,
+            "scaleSetPriority": "Regular",
+        },
+    )
+
+    cost = estimate_resources([rg(), pool])
+
+    assert cost.hourly == pytest.approx(4 * payg(A100))
+    assert cost.idle_hourly == 0
+    assert cost.monthly == pytest.approx(4 * payg(A100) * HOURS_PER_MONTH)
+
+
+def test_cost_aks_pool_without_autoscaling_runs_count_nodes() -> None:
+    pool = recorded("azure-native:containerservice:AgentPool", "gpu-pool", {"vmSize": A100, "count": 3.0, "scaleSetPriority": "Spot"})
+
+    cost = estimate_resources([rg(), pool])
+
+    assert (cost.hourly, cost.idle_hourly) == (pytest.approx(3 * spot(A100)), pytest.approx(3 * spot(A100)))
+
+
+def test_cost_managed_cluster_prices_each_agent_pool_profile() -> None:
+    cluster = recorded(
+        "azure-native:containerservice:ManagedCluster",
+        "aks",
+        {
+            "resourceGroupName": "rg-test",
+            "resourceName": "aks",
+            "location": "westeurope",
+            "agentPoolProfiles": [
+                {"name": "system", "mode": "System", "vmSize": SYSTEM, "count": 2.0},
+                {
+                    "name": "gpu",
+                    "mode": "User",
+                    "vmSize": T4,
+                    "enableAutoScaling": True,
+                    "minCount": 1.0,
+                    "maxCount": 3.0,
+                    "scaleSetPriority": "Spot",
+                },
+            ],
+        },
+    )
+
+    cost = estimate_resources([rg(), cluster]).to_json()
+
+    assert [(r["resource"], r["count"], r["idleCount"], r["priority"]) for r in cost["resources"]] == [
+        ("aks/system", 2, 2, "Regular"),
+        ("aks/gpu", 3, 1, "Spot"),
+    ]
+    assert cost["hourlyUsd"] == pytest.approx(2 * payg(SYSTEM) + 3 * spot(T4), abs=5e-5)
+    assert cost["idleHourlyUsd"] == pytest.approx(2 * payg(SYSTEM) + 1 * spot(T4), abs=5e-5)
+
+
+def test_cost_aml_low_priority_cluster_scales_from_min_to_max_at_the_spot_rate() -> None:
+    compute = recorded(
+        "azure-native:machinelearningservices:Compute",
+        "gpu-cluster",
+        {
+            "resourceGroupName": "rg-test",
+            "workspaceName": "ws",
+            "properties": {
+                "computeType": "AmlCompute",
+                "properties": {
+                    "vmSize": A100,
+                    "vmPriority": "LowPriority",
+                    "osType": "Linux",
+                    "scaleSettings": {"minNodeCount": 0.0, "maxNodeCount": 4.0, "nodeIdleTimeBeforeScaleDown": "PT15M"},
+                },
+            },
+        },
+    )
+
+    cost = estimate_resources([rg(), compute]).to_json()
+
+    assert cost["resources"][0]["priority"] == "LowPriority"
+    assert cost["hourlyUsd"] == pytest.approx(4 * spot(A100), abs=5e-5)
+    assert cost["idleHourlyUsd"] == 0
+
+
+def test_cost_aml_dedicated_cluster_with_min_nodes_costs_them_idle() -> None:
+    compute = recorded(
+        "azure-native:machinelearningservices:Compute",
+        "gpu-cluster",
+        {
+            "properties": {
+                "computeType": "AmlCompute",
+                "properties": {"vmSize": T4, "vmPriority": "Dedicated", "scaleSettings": {"minNodeCount": 1.0, "maxNodeCount": 2.0}},
+            }
+        },
+    )
+
+    cost = estimate_resources([rg(), compute])
+
+    assert (cost.hourly, cost.idle_hourly) == (pytest.approx(2 * payg(T4)), pytest.approx(payg(T4)))
+
+
+def test_cost_size_without_price_is_reported_not_guessed() -> None:
+    h200 = "Standard_ND96isr_H200_v5"
+    assert catalog().get(h200).payg_usd_per_hour is None
+    vmss = recorded("azure-native:compute:VirtualMachineScaleSet", "h200", {"sku": {"name": h200, "capacity": 2.0}})
+    vm = recorded("azure-native:compute:VirtualMachine", "vm", {"hardwareProfile": {"vmSize": T4}})
+
+    cost = estimate_resources([rg(), vmss, vm]).to_json()
+
+    assert cost["complete"] is False
+    assert cost["resources"][0]["hourlyUsd"] is None
+    assert cost["resources"][0]["unpriced"] == f"the catalog has no pay-as-you-go price for {h200}"
+    assert cost["hourlyUsd"] == pytest.approx(payg(T4))
+
+
+def test_cost_spot_size_without_spot_price_is_unpriced() -> None:
+    h100 = "Standard_NC40ads_H100_v5"
+    assert catalog().get(h100).spot_usd_per_hour is None
+    vm = recorded("azure-native:compute:VirtualMachine", "vm", {"hardwareProfile": {"vmSize": h100}, "priority": "Spot"})
+
+    cost = estimate_resources([rg(), vm]).to_json()
+
+    assert cost["resources"][0]["unpriced"] == f"the catalog has no Spot price for {h100}"
+    assert cost["hourlyUsd"] == 0
+
+
+# --- budget against the estimate ----------------------------------------------------------------
+
+
+def _aml(min_nodes: float, max_nodes: float) -> RecordedResource:
+    return recorded(
+        "azure-native:machinelearningservices:Compute",
+        "gpu-cluster",
+        {
+            "properties": {
+                "computeType": "AmlCompute",
+                "properties": {"vmSize": T4, "scaleSettings": {"minNodeCount": min_nodes, "maxNodeCount": max_nodes}},
+            }
+        },
+    )
+
+
+def test_cost_budget_below_the_idle_cost_warns() -> None:
+    resources = [rg(), _aml(1, 2), budget(100)]
+    idle_monthly = payg(T4) * HOURS_PER_MONTH
+
+    warnings = budget_warnings(resources, estimate_resources(resources))
+
+    assert warnings == [
+        f"cost-alert-budget: the budget (100.00 USD a month) is below the idle cost ({idle_monthly:,.2f} USD a month): "
+        "it will alert every month even when nothing runs; raise it above the idle cost or cut what runs idle"
+    ]
+
+
+def test_cost_budget_far_above_the_full_scale_cost_warns() -> None:
+    full_monthly = 2 * payg(T4) * HOURS_PER_MONTH
+    amount = round(3 * full_monthly + 1)
+    resources = [rg(), _aml(0, 2), budget(amount)]
+
+    warnings = budget_warnings(resources, estimate_resources(resources))
+
+    assert warnings == [
+        f"cost-alert-budget: the budget ({amount:,.2f} USD a month) is more than 3x the full-scale cost "
+        f"({full_monthly:,.2f} USD a month): it would never alert; lower it to about the full-scale cost"
+    ]
+
+
+@pytest.mark.parametrize("months_of_full_cost", [0.5, 1, 2.9])
+def test_cost_budget_between_idle_and_three_times_full_is_quiet(months_of_full_cost: float) -> None:
+    amount = months_of_full_cost * 2 * payg(T4) * HOURS_PER_MONTH
+    resources = [rg(), _aml(0, 2), budget(amount)]
+
+    assert budget_warnings(resources, estimate_resources(resources)) == []
+
+
+def test_cost_quarterly_budget_is_compared_per_month() -> None:
+    quarterly = 3 * 0.5 * payg(T4) * HOURS_PER_MONTH  # half of the idle month, for a quarter
+    resources = [rg(), _aml(1, 1), budget(quarterly, "Quarterly")]
+
+    assert len(budget_warnings(resources, estimate_resources(resources))) == 1
+
+
+# --- shipped stacks, end to end -----------------------------------------------------------------
+
+
+def plan_json(stack: str, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    assert main(["plan", stack, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_cost_inference_t4_plan_carries_cost_from_the_catalog(capsys: pytest.CaptureFixture[str]) -> None:
+    cost = plan_json("inference-t4", capsys)["cost"]
+
+    idle_hourly = payg(T4) * (19 - 9) / 24  # stack file: shutdownTime 1900
+    assert cost["hourlyUsd"] == pytest.approx(payg(T4))
+    assert cost["idleHourlyUsd"] == pytest.approx(idle_hourly, abs=5e-5)
+    assert cost["monthlyUsd"] == pytest.approx(payg(T4) * HOURS_PER_MONTH, abs=0.005)
+    assert cost["idleMonthlyUsd"] == pytest.approx(idle_hourly * HOURS_PER_MONTH, abs=0.005)
+    assert cost["budgetMonthlyUsd"] == 300
+    assert [(r["resource"], r["size"], r["count"]) for r in cost["resources"]] == [("gpu-vm-vm", T4, 1)]
+
+
+def test_cost_plan_text_report_shows_busy_and_idle_cost(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["plan", "inference-t4"]) == 0
+    out = capsys.readouterr().out
+
+    monthly = payg(T4) * HOURS_PER_MONTH
+    idle_monthly = payg(T4) * 10 / 24 * HOURS_PER_MONTH
+    assert f"full scale {payg(T4):.4f} USD/h = {monthly:,.2f} USD/month" in out
+    assert f"idle {payg(T4) * 10 / 24:.4f} USD/h = {idle_monthly:,.2f} USD/month" in out
+    assert f"observed {catalog().prices.observed.isoformat()}" in out
+
+
+def test_cost_command_prints_a_markdown_row_per_stack(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["cost", "inference-t4", "--format", "markdown"]) == 0
+    out = capsys.readouterr().out
+
+    idle_hourly = payg(T4) * 10 / 24
+    assert "| stack | USD/h | USD/month | idle USD/h | idle USD/month | budget USD/month |" in out
+    assert (
+        f"| inference-t4 | {payg(T4):.4f} | {payg(T4) * HOURS_PER_MONTH:,.2f} | {idle_hourly:.4f} | "
+        f"{idle_hourly * HOURS_PER_MONTH:,.2f} | 300.00 |"
+    ) in out
+
+
+def test_cost_command_unknown_stack_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["cost", "no-such-stack"]) == 2
+    assert "unknown stack 'no-such-stack'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("stack", load_project(REPO).stacks())
+def test_cost_every_shipped_stack_budget_fits_its_estimate(stack: str, capsys: pytest.CaptureFixture[str]) -> None:
+    document = plan_json(stack, capsys)
+    cost = document["cost"]
+
+    assert cost["resources"], "a shipped stack runs GPUs"
+    assert cost["complete"] is True
+    assert 0 <= cost["idleHourlyUsd"] <= cost["hourlyUsd"]
+    assert cost["budgetMonthlyUsd"] is not None
+    assert cost["idleMonthlyUsd"] <= cost["budgetMonthlyUsd"] <= 3 * cost["monthlyUsd"]
+    assert not [w for w in document["warnings"] if "the budget" in w]
