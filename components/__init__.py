@@ -3,7 +3,8 @@
     from components import GpuVm, CostAlert
 
 Components load lazily: importing this package does not import pulumi-azure-native, whose
-modules take seconds to load; each component's module loads on first use.
+modules take seconds to load; each component's module loads on first use. The components and
+their Args come from `components.registry.REGISTRY`; `COMPONENTS` is the list of their classes.
 """
 
 from __future__ import annotations
@@ -11,15 +12,17 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from components.registry import REGISTRY, args_name
+from components.version import __version__
+
 _EXPORTS = {
-    "GpuVm": "components.gpu_vm",
-    "GpuVmArgs": "components.gpu_vm",
-    "CostAlert": "components.cost_alert",
-    "CostAlertArgs": "components.cost_alert",
+    **{name: module for name, module in REGISTRY},
+    **{args_name(name): module for name, module in REGISTRY},
     "ComponentInputError": "components.checks",
+    "COMPONENTS": "components.registry",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = sorted([*_EXPORTS, "__version__"])
 
 
 def __getattr__(name: str) -> Any:
