@@ -45,21 +45,12 @@ def type_token(component: type[pulumi.ComponentResource]) -> str:
 @cache
 def hostable(component: type[pulumi.ComponentResource]) -> type[pulumi.ComponentResource]:
     """The component as the provider's analyzer can read it (see the module docstring)."""
-    module = component.__module__
-    raw_args = inspect.get_annotations(component.__init__).get("args")
-    if raw_args is None:
-        raise TypeError(f"{component.__name__}.__init__ has no annotated `args` parameter; the package schema is read from it")
-    args_type = _evaluated(raw_args, module, f"{component.__name__}.__init__.args")
 
     def __init__(self: Any, name: str, args: Any, opts: pulumi.ResourceOptions | None = None) -> None:
         component.__init__(self, name, args, opts)
 
-    __init__.__annotations__ = {"args": args_type}
-    outputs = {
-        key: _evaluated(value, module, f"{component.__name__}.{key}")
-        for key, value in inspect.get_annotations(component).items()
-        if not key.startswith("_")
-    }
+    __init__.__annotations__ = {"args": _readable(args_type(component))}
+    outputs = {key: _readable(value) for key, value in python_annotations(component).items()}
     return type(component.__name__, (component,), _class_namespace(component, outputs, __init__=__init__))
 
 
@@ -100,8 +91,8 @@ def _class_namespace(original: type, annotations: dict[str, Any], **extra: Any) 
 def _hostable_typeddict(td: type) -> type:
     """A TypedDict's fields, evaluated, with optional keys marked NotRequired."""
     fields: dict[str, Any] = {}
-    for key, raw in inspect.get_annotations(td).items():
-        value = _evaluated(raw, td.__module__, f"{td.__name__}.{key}")
+    for key, value in python_annotations(td).items():
+        value = _readable(value)
         # `total=False` makes keys optional without a marker; say it the way the analyzer reads.
         if key in getattr(td, "__optional_keys__", ()) and get_origin(value) not in (NotRequired, Required):
             value = NotRequired[value]
@@ -109,7 +100,24 @@ def _hostable_typeddict(td: type) -> type:
     return type(td.__name__, (), _class_namespace(td, fields))
 
 
-def _evaluated(annotation: Any, module: str, where: str) -> Any:
+def python_annotations(cls: type) -> dict[str, Any]:
+    """A class's own public annotations, evaluated as Python would without the future import."""
+    return {
+        key: _evaluate(value, cls.__module__, f"{cls.__name__}.{key}")
+        for key, value in inspect.get_annotations(cls).items()
+        if not key.startswith("_")
+    }
+
+
+def args_type(component: type[pulumi.ComponentResource]) -> type:
+    """The Args TypedDict a component's constructor takes."""
+    raw = inspect.get_annotations(component.__init__).get("args")
+    if raw is None:
+        raise TypeError(f"{component.__name__}.__init__ has no annotated `args` parameter; the package schema is read from it")
+    return typing.cast(type, _evaluate(raw, component.__module__, f"{component.__name__}.__init__.args"))
+
+
+def _evaluate(annotation: Any, module: str, where: str) -> Any:
     if isinstance(annotation, ForwardRef):
         annotation = annotation.__forward_arg__
     if isinstance(annotation, str):
@@ -117,7 +125,7 @@ def _evaluated(annotation: Any, module: str, where: str) -> Any:
             annotation = eval(annotation, vars(sys.modules[module]))  # noqa: S307 - our own source's annotations
         except NameError as exc:
             raise TypeError(f"{where}: annotation {annotation!r} names something the module does not import at run time: {exc}") from None
-    return _readable(annotation)
+    return annotation
 
 
 def _readable(annotation: Any) -> Any:
