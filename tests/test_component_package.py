@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import ast
 import inspect
+import json
+import subprocess
+import sys
 import textwrap
 import tomllib
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -262,16 +266,33 @@ def test_plugin_manifest_is_a_python_plugin_beside_its_entry_point() -> None:
     assert (PLUGIN / "__main__.py").is_file()
 
 
-def test_plugin_entry_point_hosts_the_registered_components_under_the_package_version(mocker: Any) -> None:
-    import runpy
+def test_plugin_serves_the_schema_over_grpc_as_the_cli_starts_it(tmp_path: Path) -> None:
+    # As `pulumi package add` runs it: the entry file with the engine address, from another
+    # directory; the plugin prints its port and answers GetPluginInfo and GetSchema.
+    import grpc
+    from google.protobuf import empty_pb2
+    from pulumi.runtime.proto import provider_pb2, provider_pb2_grpc
 
-    host = mocker.patch("pulumi.provider.experimental.component_provider_host")
-    runpy.run_path(str(PLUGIN / "__main__.py"), run_name="__main__")
+    plugin = subprocess.Popen(
+        [sys.executable, "-u", str(PLUGIN / "__main__.py"), "127.0.0.1:1"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        port = int(plugin.stdout.readline() or 0)  # type: ignore[union-attr]
+        assert port, plugin.stderr.read()  # type: ignore[union-attr]
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+            stub = provider_pb2_grpc.ResourceProviderStub(channel)
+            version = stub.GetPluginInfo(empty_pb2.Empty(), timeout=30).version
+            served = json.loads(stub.GetSchema(provider_pb2.GetSchemaRequest(version=0), timeout=30).schema)
+    finally:
+        plugin.terminate()
+        plugin.communicate(timeout=10)
 
-    [(components, name), kwargs] = host.call_args
-    assert (name, kwargs) == ("azure-gpu-stacks", {"version": __version__})
-    assert [c.__name__ for c in components] == COMPONENT_IDS
-    assert all(issubclass(hosted, original) for hosted, original in zip(components, component_classes()))
+    assert version == __version__
+    assert served == schema()
 
 
 def test_plugin_requirements_pin_what_pyproject_pins() -> None:
