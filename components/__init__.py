@@ -13,7 +13,7 @@ import importlib
 from typing import Any
 
 from components.registry import REGISTRY, args_name
-from components.version import __version__
+from components.version import __version__ as __version__
 
 _EXPORTS = {
     **{name: module for name, module in REGISTRY},
@@ -22,7 +22,7 @@ _EXPORTS = {
     "COMPONENTS": "components.registry",
 }
 
-__all__ = sorted([*_EXPORTS, "__version__"])
+__all__ = sorted(_EXPORTS)
 
 
 def __getattr__(name: str) -> Any:

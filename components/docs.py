@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal, get_args, get_origin
 
-from components.package import PACKAGE_NAME, args_type, python_annotations, schema, type_token
+from components.package import args_type, python_annotations, schema, type_token
 from components.registry import args_name, component_classes
 from components.version import __version__
 
@@ -39,23 +39,33 @@ def render() -> str:
         "",
         f"azure-gpu-stacks {__version__}. Every component, with every input (type, default, unit) and output.",
         "",
-        "- **Python**: `pip install \"azure-gpu-stacks @ git+https://github.com/<org>/azure-gpu-stacks@v"
-        f"{__version__}\"`, then `from components import {', '.join(c.__name__ for c in classes)}`. "
-        "Args are a dict with the snake_case names.",
-        "- **TypeScript, Go, C#, Java, YAML**: `pulumi package add "
-        f"github.com/<org>/azure-gpu-stacks.git/provider@v{__version__}`; the resource type is the token "
-        "and inputs take the camelCase names (`examples/yaml-team/Pulumi.yaml`).",
-        "- `Input[T]`: a plain value or another resource's output. Any other type must be a plain value, "
-        "known when the program runs: the component checks it before creating anything.",
+        (
+            '- **Python**: `pip install "azure-gpu-stacks @ git+https://github.com/<org>/azure-gpu-stacks'
+            f'@v{__version__}"`, then `from components import {", ".join(c.__name__ for c in classes)}`. '
+            "Args are a dict with the snake_case names."
+        ),
+        (
+            "- **TypeScript, Go, C#, Java, YAML**: `pulumi package add "
+            f"github.com/<org>/azure-gpu-stacks.git/provider@v{__version__}`; the resource type is the token "
+            "and inputs take the camelCase names (`examples/yaml-team/Pulumi.yaml`)."
+        ),
+        (
+            "- `Input[T]`: a plain value or another resource's output. Any other type must be a plain value, "
+            "known when the program runs: the component checks it before creating anything."
+        ),
         "- Units are in each description; `required` inputs have no default.",
-        "- A component refuses bad inputs before it registers anything, with one message naming every bad "
-        "input, its value and what is allowed.",
+        (
+            "- A component refuses bad inputs before it registers anything, with one message naming every bad "
+            "input, its value and what is allowed."
+        ),
         "",
         "| component | type token | what it builds |",
         "| --- | --- | --- |",
     ]
     for cls in classes:
-        lines.append(f"| [{cls.__name__}](#{cls.__name__.lower()}) | `{type_token(cls)}` | {_one_line(inspect.getdoc(cls))} |")
+        lines.append(
+            f"| [{cls.__name__}](#{cls.__name__.lower()}) | `{type_token(cls)}` | {_one_line(inspect.getdoc(cls))} |"
+        )
     for cls in classes:
         lines += ["", *_component(cls, package["resources"][type_token(cls)])]
     return "\n".join(lines) + "\n"
@@ -69,8 +79,10 @@ def _component(cls: type, spec: dict[str, Any]) -> list[str]:
     lines = [
         f"## {cls.__name__}",
         "",
-        f"Type token `{type_token(cls)}`; Python `from components import {cls.__name__}, {args_name(cls.__name__)}` "
-        f"(`{cls.__module__.replace('.', '/')}.py`).",
+        (
+            f"Type token `{type_token(cls)}`; Python `from components import {cls.__name__}, "
+            f"{args_name(cls.__name__)}` (`{cls.__module__.replace('.', '/')}.py`)."
+        ),
         "",
         inspect.getdoc(module) or "",
         "",
@@ -87,7 +99,9 @@ def _component(cls: type, spec: dict[str, Any]) -> list[str]:
         lines.append(f"| `{py_name}` / `{name}` | {type_text} | {_cell(default)} | {_cell(description)} |")
     lines += ["", "### Outputs", "", "| Python / other languages | type | description |", "| --- | --- | --- |"]
     for (name, prop), py_name in zip(spec["properties"].items(), python_annotations(cls), strict=True):
-        lines.append(f"| `{py_name}` / `{name}` | {_type({**prop, 'plain': True}, ())} | {_cell(prop.get('description', ''))} |")
+        lines.append(
+            f"| `{py_name}` / `{name}` | {_type({**prop, 'plain': True}, ())} | {_cell(prop.get('description', ''))} |"
+        )
     return lines
 
 
@@ -145,7 +159,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     current = args.output.read_text(encoding="utf-8") if args.output.is_file() else None
     if args.check:
         if current != text:
-            print(f"{args.output} is stale; regenerate it with `{COMMAND}` (python -m components.docs)", file=sys.stderr)
+            print(
+                f"{args.output} is stale; regenerate it with `{COMMAND}` (python -m components.docs)", file=sys.stderr
+            )
             return 1
         return 0
     if current != text:

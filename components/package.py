@@ -42,12 +42,12 @@ def type_token(component: type[pulumi.ComponentResource]) -> str:
     return TOKEN_PREFIX + component.__name__
 
 
-@cache
 def hostable(component: type[pulumi.ComponentResource]) -> type[pulumi.ComponentResource]:
     """The component as the provider's analyzer can read it (see the module docstring)."""
 
     def __init__(self: Any, name: str, args: Any, opts: pulumi.ResourceOptions | None = None) -> None:
-        component.__init__(self, name, args, opts)
+        init: Any = component.__init__  # the component's own signature, not ComponentResource's
+        init(self, name, args, opts)
 
     __init__.__annotations__ = {"args": _readable(args_type(component))}
     outputs = {key: _readable(value) for key, value in python_annotations(component).items()}
@@ -113,7 +113,9 @@ def args_type(component: type[pulumi.ComponentResource]) -> type:
     """The Args TypedDict a component's constructor takes."""
     raw = inspect.get_annotations(component.__init__).get("args")
     if raw is None:
-        raise TypeError(f"{component.__name__}.__init__ has no annotated `args` parameter; the package schema is read from it")
+        raise TypeError(
+            f"{component.__name__}.__init__ has no annotated `args` parameter; the package schema is read from it"
+        )
     return typing.cast(type, _evaluate(raw, component.__module__, f"{component.__name__}.__init__.args"))
 
 
@@ -122,9 +124,11 @@ def _evaluate(annotation: Any, module: str, where: str) -> Any:
         annotation = annotation.__forward_arg__
     if isinstance(annotation, str):
         try:
-            annotation = eval(annotation, vars(sys.modules[module]))  # noqa: S307 - our own source's annotations
+            annotation = eval(annotation, vars(sys.modules[module]))  # our own modules' annotation text
         except NameError as exc:
-            raise TypeError(f"{where}: annotation {annotation!r} names something the module does not import at run time: {exc}") from None
+            raise TypeError(
+                f"{where}: annotation {annotation!r} names something the module does not import at run time: {exc}"
+            ) from None
     return annotation
 
 
@@ -137,7 +141,9 @@ def _readable(annotation: Any) -> Any:
     if origin is Literal:
         kinds = {type(choice) for choice in args}
         if len(kinds) != 1:
-            raise TypeError(f"{annotation}: a Literal mixing {sorted(k.__name__ for k in kinds)} has no one schema type")
+            raise TypeError(
+                f"{annotation}: a Literal mixing {sorted(k.__name__ for k in kinds)} has no one schema type"
+            )
         return kinds.pop()
     if origin is None or not args:
         return annotation

@@ -19,7 +19,7 @@ def rendered() -> str:
 
 
 def section(text: str, component: str) -> str:
-    match = re.search(rf"^## {component}\n(.*?)(?=^## |\Z)", text, flags=re.S | re.M)
+    match = re.search(rf"^## {component}\n(.*?)(?=^## |\Z)", text, flags=re.DOTALL | re.MULTILINE)
     assert match, f"no section for {component}"
     return match.group(1)
 
@@ -28,7 +28,9 @@ def test_docs_committed_reference_is_current(rendered: str) -> None:
     assert DOC_FILE == REPO / "docs" / "components.md"
     committed = DOC_FILE.read_text(encoding="utf-8") if DOC_FILE.is_file() else ""
 
-    assert committed == rendered, "docs/components.md is stale: run `make docs` (python -m components.docs) and commit it"
+    assert committed == rendered, (
+        "docs/components.md is stale: run `make docs` (python -m components.docs) and commit it"
+    )
 
 
 @pytest.mark.parametrize("component", component_classes(), ids=lambda c: c.__name__)
@@ -60,7 +62,9 @@ def test_docs_every_optional_input_states_its_default(component: type) -> None:
     assert missing == [], f"{component.__name__}: docstrings without 'Default: ...': {missing}"
 
 
-def test_docs_check_fails_on_a_stale_file_and_names_the_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_docs_check_fails_on_a_stale_file_and_names_the_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     target = tmp_path / "components.md"
     target.write_text("# old\n")
 

@@ -81,8 +81,9 @@ def declared_fields(cls: type) -> dict[str, tuple[ast.expr, str | None]]:
     for index, stmt in enumerate(statements):
         if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and not stmt.target.id.startswith("_"):
             after = statements[index + 1] if index + 1 < len(statements) else None
-            doc = after.value.value if isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant) else None
-            fields[stmt.target.id] = (stmt.annotation, doc)
+            is_doc = isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
+            doc = after.value.value if is_doc else None  # type: ignore[union-attr]
+            fields[stmt.target.id] = (stmt.annotation, doc if isinstance(doc, str) else None)
     return fields
 
 
@@ -157,7 +158,9 @@ def test_package_schema_names_the_allowed_values_of_closed_choices(package_schem
     for field, (annotation, _) in declared_fields(args_type(name)).items():
         description = resource["inputProperties"][camel(field)]["description"]
         for choice in literal_choices(annotation):
-            assert choice in description, f"{args_name(name)}.{field}: the docstring does not name the allowed value {choice!r}"
+            assert choice in description, (
+                f"{args_name(name)}.{field}: the docstring does not name the allowed value {choice!r}"
+            )
 
 
 @pytest.mark.parametrize("name", COMPONENT_IDS)
@@ -228,7 +231,10 @@ def construct_yaml_example(rg: Any) -> None:
     references = {"${rg.name}": rg.name, "${rg.id}": rg.id, "${sshPublicKey}": TEST_SSH_KEY}
     package = provider()
     for logical_name, resource in yaml_components().items():
-        inputs = {k: references.get(v, v) if isinstance(v, str) else as_engine_sends(v) for k, v in resource["properties"].items()}
+        inputs = {
+            k: references.get(v, v) if isinstance(v, str) else as_engine_sends(v)
+            for k, v in resource["properties"].items()
+        }
         package.construct(logical_name, resource["type"], inputs, None)
 
 
@@ -244,11 +250,15 @@ def test_package_construct_builds_the_yaml_example_as_azure_accepts_it(record: C
     assert rec.inputs("azure-native:consumption:Budget")["amount"] == 300
 
 
-def test_package_construct_refuses_a_missing_required_input_by_its_schema_name(record: Callable[..., Recording]) -> None:
+def test_package_construct_refuses_a_missing_required_input_by_its_schema_name(
+    record: Callable[..., Recording],
+) -> None:
     from pulumi.provider.server import InputPropertyError
 
     def build(rg: Any) -> None:
-        provider().construct("dev", "azure-gpu-stacks:index:GpuVm", {"resourceGroupName": rg.name, "location": "eastus"}, None)
+        provider().construct(
+            "dev", "azure-gpu-stacks:index:GpuVm", {"resourceGroupName": rg.name, "location": "eastus"}, None
+        )
 
     with pytest.raises(InputPropertyError, match="Missing required input 'sshPublicKey' on 'GpuVm'"):
         record(in_resource_group(build))

@@ -39,13 +39,19 @@ def test_version_is_the_policy_pack_version() -> None:
 def test_version_has_a_changelog_section() -> None:
     changelog = (REPO / "CHANGELOG.md").read_text()
 
-    assert re.search(rf"^## \[{re.escape(__version__)}\] - \d{{4}}-\d{{2}}-\d{{2}}$", changelog, flags=re.M)
+    assert re.search(rf"^## \[{re.escape(__version__)}\] - \d{{4}}-\d{{2}}-\d{{2}}$", changelog, flags=re.MULTILINE)
     assert f"[{__version__}]: " in changelog
 
 
 @pytest.mark.parametrize(
     "path",
-    ["README.md", "CHANGELOG.md", "docs/components.md", "examples/yaml-team/Pulumi.yaml", "examples/python-team/requirements.txt"],
+    [
+        "README.md",
+        "CHANGELOG.md",
+        "docs/components.md",
+        "examples/yaml-team/Pulumi.yaml",
+        "examples/python-team/requirements.txt",
+    ],
 )
 def test_version_is_the_release_users_are_told_to_install(path: str) -> None:
     referenced = RELEASE_REFERENCE.findall((REPO / path).read_text())
