@@ -64,22 +64,6 @@ def percent(value: float) -> float:
     return value
 
 
-def whole_number(value: Any) -> int | None:
-    """The value as an int if it is a whole number, else None.
-
-    A component hosted as a Pulumi package receives every number as a float (the engine's wire
-    format), and pulumi 3.272's ComponentProvider does not turn integer inputs back into ints, so
-    `256.0` must count as 256. Booleans are not numbers here.
-    """
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return None
-
-
 def time_of_day(value: str) -> str:
     if not HHMM_PATTERN.match(value):
         raise ValueError(f"'{value}' is not a time of day as HHmm; allowed: 0000 to 2359, e.g. 1900")

@@ -119,7 +119,7 @@ def _type_text(prop: dict[str, Any], choices: tuple[Any, ...]) -> str:
     elif choices:
         base = " | ".join(f'"{c}"' for c in choices)
     else:
-        base = SCALARS.get(prop.get("type", ""), prop.get("type") or prop.get("$ref", "any"))
+        base = SCALARS.get(prop.get("type", ""), prop.get("type") or prop.get("$ref", "any").rpartition(":")[2])
     return base if prop.get("plain") else f"Input[{base}]"
 
 

@@ -19,7 +19,7 @@ import pulumi
 from pulumi_azure_native import compute, devtestlab, network
 
 from components.catalog import catalog
-from components.checks import Problems, admin_username, cidr, email, gpu_size, time_of_day, whole_number
+from components.checks import Problems, admin_username, cidr, email, gpu_size, time_of_day
 
 TYPE_TOKEN = "azure-gpu-stacks:index:GpuVm"
 
@@ -334,11 +334,8 @@ def _validated(name: str, args: GpuVmArgs) -> dict[str, Any]:
         subnet = problems.check("subnet_prefix", cidr, a["subnet_prefix"])
         if space and subnet and not _inside(subnet, space):
             problems.add("subnet_prefix", f"'{subnet}' is not inside the VNet's address space {space}")
-    disk_gb = whole_number(a["os_disk_size_gb"])
-    if disk_gb is None or not 30 <= disk_gb <= 4095:
+    if not isinstance(a["os_disk_size_gb"], int) or not 30 <= a["os_disk_size_gb"] <= 4095:
         problems.add("os_disk_size_gb", f"{a['os_disk_size_gb']!r}; allowed: a whole number of GiB from 30 to 4095")
-    else:
-        a["os_disk_size_gb"] = disk_gb
     if a["eviction_policy"] not in ("Deallocate", "Delete"):
         problems.add("eviction_policy", f"{a['eviction_policy']!r}; allowed: Deallocate, Delete")
     problems.check("shutdown_time", time_of_day, a["shutdown_time"])

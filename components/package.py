@@ -14,8 +14,9 @@ sends (`construct`). As our modules are written, its analyzer cannot read two th
 `hostable(component)` gives the analyzer a view it can read: a subclass with the same name, module
 and qualified name (so the analyzer still finds the field docstrings in the source), whose
 annotations are evaluated as Python would without the future import, Literals replaced by their
-base type. Its `__init__` is the component's own. The component classes are left untouched, so
-Python users and type checkers still see the Literals.
+base type. Its `__init__` hands the component's own the args as declared (whole-number floats from
+the engine back to ints, see `_as_declared`). The component classes are left untouched, so Python
+users, their type checkers and their runtime behaviour see no difference.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import json
 import sys
 import types
 import typing
+from collections import abc
 from functools import cache
 from typing import Any, ForwardRef, Literal, NotRequired, Required, get_args, get_origin
 
@@ -45,11 +47,13 @@ def type_token(component: type[pulumi.ComponentResource]) -> str:
 def hostable(component: type[pulumi.ComponentResource]) -> type[pulumi.ComponentResource]:
     """The component as the provider's analyzer can read it (see the module docstring)."""
 
+    readable_args = _readable(args_type(component))
+
     def __init__(self: Any, name: str, args: Any, opts: pulumi.ResourceOptions | None = None) -> None:
         init: Any = component.__init__  # the component's own signature, not ComponentResource's
-        init(self, name, args, opts)
+        init(self, name, _as_declared(args, readable_args), opts)
 
-    __init__.__annotations__ = {"args": _readable(args_type(component))}
+    __init__.__annotations__ = {"args": readable_args}
     outputs = {key: _readable(value) for key, value in python_annotations(component).items()}
     return type(component.__name__, (component,), _class_namespace(component, outputs, __init__=__init__))
 
@@ -98,6 +102,44 @@ def _hostable_typeddict(td: type) -> type:
             value = NotRequired[value]
         fields[key] = value
     return type(td.__name__, (), _class_namespace(td, fields))
+
+
+def _as_declared(value: Any, annotation: Any) -> Any:
+    """A value from the engine as the annotation declares it: whole-number floats become ints.
+
+    The engine sends every number as a float, and pulumi 3.272's ComponentProvider converts
+    integer inputs to int and then overwrites them with the raw value
+    (`map_input_properties`: no `continue` after the conversion), so `osDiskSizeGb: 256` from YAML
+    would reach the component as 256.0. Python callers never pass through here.
+    """
+    annotation = _unwrapped(annotation)
+    if isinstance(value, pulumi.Output):
+        return value.apply(lambda resolved: _as_declared(resolved, annotation))
+    if annotation is int and isinstance(value, float) and value.is_integer():
+        return int(value)
+    origin, args = get_origin(annotation), get_args(annotation)
+    if isinstance(value, list) and origin in (list, abc.Sequence, abc.MutableSequence) and args:
+        return [_as_declared(item, args[0]) for item in value]
+    if isinstance(value, dict) and origin in (dict, abc.Mapping, abc.MutableMapping) and len(args) == 2:
+        return {key: _as_declared(item, args[1]) for key, item in value.items()}
+    if isinstance(value, dict) and isinstance(annotation, type) and "__annotations__" in vars(annotation):
+        fields = vars(annotation)["__annotations__"]  # an Args or nested TypedDict, made hostable
+        return {key: _as_declared(item, fields[key]) if key in fields else item for key, item in value.items()}
+    return value
+
+
+def _unwrapped(annotation: Any) -> Any:
+    """The declared type inside NotRequired, Required, Optional and pulumi.Input."""
+    while True:
+        origin, args = get_origin(annotation), get_args(annotation)
+        if origin in (NotRequired, Required):
+            annotation = args[0]
+        elif origin in (typing.Union, types.UnionType) and any(get_origin(a) is abc.Awaitable for a in args):
+            annotation = args[0]  # pulumi.Input[T] is Union[T, Awaitable[T], Output[T]]
+        elif origin in (typing.Union, types.UnionType) and type(None) in args:
+            annotation = next(a for a in args if a is not type(None))
+        else:
+            return annotation
 
 
 def python_annotations(cls: type) -> dict[str, Any]:

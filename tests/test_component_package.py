@@ -15,10 +15,11 @@ import subprocess
 import sys
 import textwrap
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
+import pulumi
 import pytest
 import yaml
 
@@ -60,7 +61,10 @@ def expected_type(node: ast.expr) -> dict[str, Any]:
         if outer == "Literal":
             choices = inner.elts if isinstance(inner, ast.Tuple) else [inner]
             return {"type": SCHEMA_TYPES[type(ast.literal_eval(choices[0])).__name__]}
-    return {"type": SCHEMA_TYPES[_name(node)]}
+    if isinstance(node, ast.BinOp):  # `X | None`
+        return expected_type(node.left)
+    name = _name(node)
+    return {"type": SCHEMA_TYPES[name]} if name in SCHEMA_TYPES else {"$ref": f"#/types/{PACKAGE_NAME}:index:{name}"}
 
 
 def literal_choices(node: ast.expr) -> list[str]:
@@ -245,7 +249,7 @@ def test_package_construct_builds_the_yaml_example_as_azure_accepts_it(record: C
     assert [r.name for r in rec.of_type("azure-gpu-stacks:index:GpuVm")] == ["devBox"]
     assert [r.name for r in rec.of_type("azure-gpu-stacks:index:CostAlert")] == ["budget"]
     vm = rec.inputs("azure-native:compute:VirtualMachine")
-    assert vm["storageProfile"]["osDisk"]["diskSizeGB"] == 256  # sent as 256.0; the component takes it
+    assert vm["storageProfile"]["osDisk"]["diskSizeGB"] == 256  # sent as 256.0, handed to GpuVm as 256
     assert vm["resourceGroupName"] == TEST_RG
     assert rec.inputs("azure-native:consumption:Budget")["amount"] == 300
 
@@ -322,3 +326,34 @@ def test_plugin_requirements_pin_what_pyproject_pins() -> None:
     assert plugin.pop("pulumi") == ">=3.272,<4"
     assert plugin == {k: v for k, v in project.items() if k in plugin}
     assert set(project) - set(plugin) - {"pulumi"} == {"pulumi-policy"}  # the components do not import it
+
+
+class CountsArgs(TypedDict):
+    """A component with whole numbers at every depth, as another branch's component might have."""
+
+    nodes: int
+    """Node count."""
+    per_zone: NotRequired[Sequence[int]]
+    """Nodes per zone."""
+    ratio: NotRequired[float]
+    """A true float, left alone."""
+
+
+class Counts(pulumi.ComponentResource):
+    def __init__(self, name: str, args: CountsArgs, opts: pulumi.ResourceOptions | None = None) -> None:
+        self.seen = args  # records what it was given; registers nothing
+
+
+def test_package_hands_components_whole_numbers_as_ints_as_their_args_declare() -> None:
+    hosted = hostable(Counts)
+    instance = object.__new__(hosted)
+
+    hosted.__init__(instance, "c", {"nodes": 3.0, "per_zone": [1.0, 2.0], "ratio": 1.0})
+
+    assert instance.seen == {"nodes": 3, "per_zone": [1, 2], "ratio": 1.0}
+    assert [type(v) for v in (instance.seen["nodes"], *instance.seen["per_zone"], instance.seen["ratio"])] == [
+        int,
+        int,
+        int,
+        float,
+    ]

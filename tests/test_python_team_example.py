@@ -98,3 +98,11 @@ def test_plan_runs_a_project_given_by_relative_path_with_its_own_modules(
 
     assert code == 0, err
     assert json.loads(out)["resources"][0]["inputs"]["resourceGroupName"] == "rg-team"
+
+
+def test_python_team_project_has_nothing_that_shadows_the_components_package() -> None:
+    # Pulumi puts the project's directory first on sys.path, so a local `components` would win
+    # over the installed package (and over this repository's).
+    example = REPO / PROJECT
+
+    assert not (example / "components").exists() and not (example / "components.py").exists()
