@@ -168,6 +168,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.output.parent.mkdir(parents=True, exist_ok=True)
         args.output.write_text(text, encoding="utf-8")
         print(f"wrote {args.output}")
+    else:
+        print(f"{args.output} is up to date")
     return 0
 
 
