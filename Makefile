@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 STACK  ?= inference-t4
 
-.PHONY: plan test check bench clean
+.PHONY: plan test check bench docs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed, found " + sys.version.split()[0])'
@@ -24,6 +24,9 @@ check: $(STAMP)  ## plan every shipped stack and give one verdict
 
 bench: $(STAMP)  ## benchmarks, on demand (see bench/README.md)
 	$(BIN)/python bench/plan_bench.py
+
+docs: $(STAMP)  ## regenerate docs/components.md from the components' code (a test fails when it is stale)
+	$(BIN)/python -m components.docs
 
 clean:
 	rm -rf $(VENV) .pytest_cache *.egg-info

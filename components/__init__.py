@@ -1,9 +1,10 @@
 """Reusable Pulumi components for GPU compute on Azure.
 
-    from components import AmlCluster, CostAlert, GpuVm, TrainingCluster
+    from components import AksGpuPool, AmlCluster, CostAlert, GpuVm, TrainingCluster
 
 Components load lazily: importing this package does not import pulumi-azure-native, whose
-modules take seconds to load; each component's module loads on first use.
+modules take seconds to load; each component's module loads on first use. The components and
+their Args come from `components.registry.REGISTRY`; `COMPONENTS` is the list of their classes.
 """
 
 from __future__ import annotations
@@ -11,16 +12,15 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from components.registry import REGISTRY, args_name
+from components.version import __version__ as __version__
+
 _EXPORTS = {
-    "GpuVm": "components.gpu_vm",
-    "GpuVmArgs": "components.gpu_vm",
-    "AmlCluster": "components.aml_cluster",
-    "AmlClusterArgs": "components.aml_cluster",
-    "CostAlert": "components.cost_alert",
-    "CostAlertArgs": "components.cost_alert",
-    "TrainingCluster": "components.training_cluster",
-    "TrainingClusterArgs": "components.training_cluster",
+    **{name: module for name, module in REGISTRY},
+    **{args_name(name): module for name, module in REGISTRY},
     "ComponentInputError": "components.checks",
+    "gpu_pod_scheduling": "components.aks_gpu_scheduling",
+    "COMPONENTS": "components.registry",
 }
 
 __all__ = sorted(_EXPORTS)

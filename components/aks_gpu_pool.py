@@ -105,9 +105,9 @@ class AksGpuPoolArgs(TypedDict):
     """Inputs of AksGpuPool."""
 
     resource_group_name: NotRequired[pulumi.Input[str]]
-    """Resource group of the new cluster. Required unless existing_cluster is given."""
+    """Resource group of the new cluster. Default: none; required unless existing_cluster is given."""
     location: NotRequired[str]
-    """Azure region of the new cluster, e.g. eastus. Required unless existing_cluster is given."""
+    """Azure region of the new cluster, e.g. eastus. Default: none; required unless existing_cluster is given."""
     existing_cluster: NotRequired[ExistingClusterArgs]
     """Add the GPU pool to this cluster instead of creating one. Default: a new cluster."""
     cluster_name: NotRequired[str]
@@ -123,7 +123,7 @@ class AksGpuPoolArgs(TypedDict):
     grant_deployer_admin: NotRequired[bool]
     """Give the identity running Pulumi the AKS RBAC Cluster Admin role on the new cluster. Default: true."""
     deployer_principal_type: NotRequired[Literal["User", "ServicePrincipal"]]
-    """What the identity running Pulumi is; ARM refuses a role assignment naming the wrong type. Default: User."""
+    """What the identity running Pulumi is: User or ServicePrincipal; ARM refuses a role assignment naming the wrong type. Default: User."""
     pool_name: NotRequired[str]
     """Name of the GPU pool: 1 to 12 lower-case letters and digits. Default: gpu."""
     vm_size: NotRequired[str]
@@ -139,11 +139,11 @@ class AksGpuPoolArgs(TypedDict):
     gpu_driver: NotRequired[Literal["Install", "None"]]
     """Install: AKS installs the NVIDIA driver; None: the NVIDIA GPU Operator brings driver and plugin. Default: Install."""
     mig_profile: NotRequired[Literal["MIG1g", "MIG2g", "MIG3g", "MIG4g", "MIG7g"]]
-    """Split each GPU into Multi-Instance GPU slices (A100 and H100 sizes only). Default: whole GPUs."""
+    """Split each GPU into Multi-Instance GPU slices: MIG1g, MIG2g, MIG3g, MIG4g or MIG7g (A100 and H100 sizes only). Default: whole GPUs."""
     spot: NotRequired[bool]
     """GPU nodes on Spot (evictable, much cheaper); AKS adds its own taint. Default: false."""
     eviction_policy: NotRequired[Literal["Delete", "Deallocate"]]
-    """What eviction does to a Spot node. Default: Delete (deallocated nodes still count against quota)."""
+    """What eviction does to a Spot node: Delete or Deallocate. Default: Delete (deallocated nodes still count against quota)."""
     spot_max_price: NotRequired[float]
     """Spot price cap, USD per hour; -1 means up to the pay-as-you-go price. Default: -1."""
     install_device_plugin: NotRequired[bool]

@@ -41,7 +41,7 @@ class CostAlertArgs(TypedDict):
     forecast_thresholds: NotRequired[Sequence[float]]
     """Percent of the amount forecast to be spent that notifies. Default: 100."""
     contact_roles: NotRequired[Sequence[Literal["Owner", "Contributor", "Reader"]]]
-    """RBAC roles on the scope that are told too. Default: none."""
+    """RBAC roles on the scope that are told too: Owner, Contributor or Reader. Default: none."""
     action_group_id: NotRequired[pulumi.Input[str]]
     """Action group told too (pager, webhook). Default: none."""
     start_date: NotRequired[str]

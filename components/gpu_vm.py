@@ -72,7 +72,7 @@ class GpuVmArgs(TypedDict):
     spot: NotRequired[bool]
     """Run as a Spot VM (evictable, much cheaper). Default: false."""
     eviction_policy: NotRequired[Literal["Deallocate", "Delete"]]
-    """What eviction does to a Spot VM. Default: Deallocate."""
+    """What eviction does to a Spot VM: Deallocate or Delete. Default: Deallocate."""
     install_gpu_driver: NotRequired[bool]
     """Install the NVIDIA driver extension. Default: true."""
     auto_shutdown: NotRequired[bool]

@@ -109,7 +109,7 @@ class TrainingClusterArgs(TypedDict):
     spot: NotRequired[bool]
     """Run every node as Spot (evictable, much cheaper). Default: false."""
     eviction_policy: NotRequired[Literal["Deallocate", "Delete"]]
-    """What eviction does to a Spot node. Default: Deallocate."""
+    """What eviction does to a Spot node: Deallocate or Delete. Default: Deallocate."""
     health_check: NotRequired[bool]
     """Check GPUs and InfiniBand on every boot (verdict in /var/log/node-health-check/verdict). Default: true."""
     health_check_wait_minutes: NotRequired[int]

@@ -103,7 +103,7 @@ def _main_file(root: Path, main: Any, label: str) -> Path:
         target = target / "__main__.py"
     if not target.is_file():
         raise InputError(f"{label}: main: no Python program at {target}; allowed: a directory with __main__.py or a .py file")
-    return target
+    return target.resolve()  # absolute: the program runs after a chdir into the project
 
 
 def find_stack(project: Project, stack: str) -> tuple[str, Path]:

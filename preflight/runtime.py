@@ -244,11 +244,11 @@ def _drop_unretrieved_future_errors(loop: asyncio.AbstractEventLoop, context: di
 def program_environment(project_dir: Path) -> Iterator[None]:
     """The working directory and import path the Pulumi CLI gives a Python program."""
     previous_cwd = os.getcwd()
-    root = str(project_dir)
+    root = str(project_dir.resolve())  # a relative path would mean another place after chdir
     added = root not in sys.path
     if added:
         sys.path.insert(0, root)
-    os.chdir(project_dir)
+    os.chdir(root)
     try:
         yield
     finally:

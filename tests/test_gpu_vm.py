@@ -145,6 +145,7 @@ def test_gpu_vm_children_are_parented_to_the_component(record: Callable[..., Rec
         ({"admin_username": "root"}, "admin_username: 'root' cannot be a Linux admin user"),
         ({"shutdown_time": "25:00"}, "shutdown_time: '25:00' is not a time of day"),
         ({"os_disk_size_gb": 10}, "os_disk_size_gb: 10; allowed: a whole number of GiB from 30 to 4095"),
+        ({"os_disk_size_gb": 128.5}, "os_disk_size_gb: 128.5; allowed: a whole number of GiB from 30 to 4095"),
     ],
 )
 def test_gpu_vm_refuses_bad_args_before_registering_anything(

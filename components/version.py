@@ -1,0 +1,12 @@
+"""The one version of azure-gpu-stacks.
+
+The Python package (pyproject.toml reads this file: `dynamic = ["version"]`), the Pulumi component
+package (`provider/__main__.py` hosts the components under it) and the policy pack
+(`policies/PulumiPolicy.yaml`, checked equal by the tests) all carry this version. Release: change
+it here and in PulumiPolicy.yaml, add a CHANGELOG.md section, tag `v<version>`.
+"""
+
+from __future__ import annotations
+
+# A plain literal: setuptools reads it without importing the package (no pulumi at build time).
+__version__ = "0.1.0"
