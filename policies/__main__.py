@@ -15,9 +15,9 @@ _REPOSITORY_ROOT = str(Path(__file__).resolve().parents[1])
 if _REPOSITORY_ROOT not in sys.path:
     sys.path.insert(0, _REPOSITORY_ROOT)
 
-from pulumi_policy import EnforcementLevel, PolicyPack  # noqa: E402
+from pulumi_policy import EnforcementLevel, PolicyPack
 
-from policies.registry import PACK_NAME, policies  # noqa: E402
+from policies.registry import PACK_NAME, policies
 
 PolicyPack(
     name=PACK_NAME,

@@ -31,10 +31,7 @@ def schema(properties: Mapping[str, dict[str, Any]]) -> PolicyConfigSchema:
 
 def values(args: Any, config_schema: PolicyConfigSchema) -> dict[str, Any]:
     """The policy's config: what was configured where it has the right type, else the default."""
-    try:
-        given = args.get_config() or {}
-    except Exception:  # a policy must run on defaults rather than fail on a broken config
-        given = {}
+    given = args.get_config() or {}
     result: dict[str, Any] = {}
     for name, spec in config_schema.properties.items():
         value = given.get(name) if isinstance(given, Mapping) else None
@@ -50,7 +47,7 @@ def _fits(value: Any, spec: Mapping[str, Any]) -> bool:
         return False
     if "minimum" in spec and isinstance(value, (int, float)) and value < spec["minimum"]:
         return False
-    if spec.get("type") == "array":
+    if spec.get("type") == "array" and isinstance(value, (list, tuple)):
         item_kinds = _PYTHON_TYPES.get(str((spec.get("items") or {}).get("type")), (object,))
         return all(isinstance(item, item_kinds) for item in value)
     return True

@@ -70,16 +70,16 @@ def _problems(scale: Any, size: str, max_minutes: float) -> list[str]:
     prefix = "properties.properties.scaleSettings"
     min_nodes = get(scale, "minNodeCount")
     if min_nodes is not UNKNOWN and (count := number(min_nodes)) is not None and count != 0:
-        found.append(
-            f"{prefix}.minNodeCount is {count:g}, so {count:g} {size} node(s) bill while idle; set it to 0."
-        )
+        found.append(f"{prefix}.minNodeCount is {count:g}, so {count:g} {size} node(s) bill while idle; set it to 0.")
     idle = get(scale, "nodeIdleTimeBeforeScaleDown")
     limit = f"PT{max_minutes:g}M"
     if idle is UNKNOWN:
         return found
     value = text(idle)
     if value is None:
-        found.append(f"{prefix}.nodeIdleTimeBeforeScaleDown is not set; set an idle time of at most {limit}, e.g. PT15M.")
+        found.append(
+            f"{prefix}.nodeIdleTimeBeforeScaleDown is not set; set an idle time of at most {limit}, e.g. PT15M."
+        )
     elif (seconds := duration_seconds(value)) is None:
         found.append(
             f"{prefix}.nodeIdleTimeBeforeScaleDown is '{value}', not an ISO 8601 duration; use e.g. PT15M (at most {limit})."

@@ -57,7 +57,9 @@ def validate(args: StackValidationArgs, report_violation: ReportViolation) -> No
     for scope in config.values(args, CONFIG)["externalBudgetScopes"]:
         budgets.append(_Budget(f"external budget on {scope}", scope_coverage(scope), True))
     for resource in args.resources:
-        gpus = [v for v in classify(resource.resource_type, resource.props, billed_only=True) if v.entry and v.entry.is_gpu]
+        gpus = [
+            v for v in classify(resource.resource_type, resource.props, billed_only=True) if v.entry and v.entry.is_gpu
+        ]
         if not gpus:
             continue
         group = resource_group_of(resource)

@@ -14,6 +14,7 @@ from typing import Any
 from pulumi_policy import EnforcementLevel, ReportViolation, Severity, StackValidationArgs, StackValidationPolicy
 
 from policies import config
+from policies.resource_groups import dependencies_of
 from policies.values import get, same, text
 from policies.vm_size_lifecycle import catalog_entry
 from policies.vm_size_locations import canonical_type
@@ -48,9 +49,7 @@ def validate(args: StackValidationArgs, report_violation: ReportViolation) -> No
 
 
 def _targets(schedule: Any, vm: Any) -> bool:
-    deps = list(_read(lambda: schedule.property_dependencies.get("targetResourceId")) or [])
-    deps += list(_read(lambda: schedule.dependencies) or [])
-    if any(getattr(d, "urn", None) == vm.urn for d in deps):
+    if any(getattr(d, "urn", None) == vm.urn for d in dependencies_of(schedule, "targetResourceId")):
         return True
     vm_name = text(get(vm.props, "vmName")) or text(get(vm.props, "name"))
     if vm_name is None:
@@ -58,13 +57,6 @@ def _targets(schedule: Any, vm: Any) -> bool:
     target = (text(get(schedule.props, "targetResourceId")) or "").lower()
     named = (text(get(schedule.props, "name")) or "").lower()
     return target.endswith(f"/virtualmachines/{vm_name.lower()}") or named == f"shutdown-computevm-{vm_name.lower()}"
-
-
-def _read(read: Any) -> Any:
-    try:
-        return read()
-    except Exception:  # an older SDK's resource without dependencies
-        return None
 
 
 POLICY = StackValidationPolicy(

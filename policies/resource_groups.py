@@ -66,8 +66,7 @@ def _group_name(resource: Any) -> str | None:
 
 def _dependency_group(resource: Any, prop: str) -> str | None:
     """The group of the stack's ResourceGroup that `prop` (or else the resource) depends on."""
-    candidates = list(_safe(lambda: resource.property_dependencies.get(prop)) or [])
-    candidates += list(_safe(lambda: resource.dependencies) or [])
+    candidates = dependencies_of(resource, prop)
     for dep in candidates:
         if getattr(dep, "resource_type", None) == RESOURCE_GROUP_TYPE:
             name = _group_name(dep)
@@ -76,8 +75,8 @@ def _dependency_group(resource: Any, prop: str) -> str | None:
     return None
 
 
-def _safe(read: Any) -> Any:
-    try:
-        return read()
-    except Exception:  # a resource shape from an older SDK: no dependencies known
-        return None
+def dependencies_of(resource: Any, prop: str) -> list[Any]:
+    """The stack resources `prop` depends on, then every dependency of the resource (engine order)."""
+    by_property = getattr(resource, "property_dependencies", None) or {}
+    found = list(by_property.get(prop) or []) if isinstance(by_property, dict) else []
+    return found + list(getattr(resource, "dependencies", None) or [])

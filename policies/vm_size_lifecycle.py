@@ -29,7 +29,7 @@ class SizeVerdict:
 
 def today() -> dt.date:
     """The day retirement is judged on (UTC); tests replace it."""
-    return dt.datetime.now(dt.timezone.utc).date()
+    return dt.datetime.now(dt.UTC).date()
 
 
 def classify(resource_type: str, props: Any, *, billed_only: bool = False) -> Iterator[SizeVerdict]:

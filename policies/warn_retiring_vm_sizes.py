@@ -32,10 +32,11 @@ CONFIG = config.schema(
 def validate(args: ResourceValidationArgs, report_violation: ReportViolation) -> None:
     window = int(config.values(args, CONFIG)["retiringWindowDays"])
     for verdict in classify(args.resource_type, args.props):
-        if verdict.status != "retiring" or verdict.entry is None or verdict.entry.lifecycle.date is None:
+        date = verdict.entry.lifecycle.date if verdict.entry is not None else None
+        if verdict.status != "retiring" or verdict.entry is None or date is None:
             continue
         lifecycle = verdict.entry.lifecycle
-        days_left = (lifecycle.date - today()).days
+        days_left = (date - today()).days
         if days_left <= window:
             report_violation(
                 f"{verdict.path} is '{verdict.size}', which Azure retires on {lifecycle.date} "

@@ -30,8 +30,10 @@ def render_markdown(plans: Sequence[Plan]) -> str:
     lines = [
         head,
         "",
-        f"Offline plan and policy pack; {total['mandatory']} mandatory violation(s), "
-        f"{total['advisory']} advisory, {total['refusals']} Azure refusal(s).",
+        (
+            f"Offline plan and policy pack; {total['mandatory']} mandatory violation(s), "
+            f"{total['advisory']} advisory, {total['refusals']} Azure refusal(s)."
+        ),
         "",
         "| Stack | Verdict | Resources | Azure would refuse | Mandatory | Advisory |",
         "| --- | --- | ---: | ---: | ---: | ---: |",

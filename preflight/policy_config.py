@@ -36,7 +36,9 @@ class PolicySettings:
     properties: dict[str, Any] = field(default_factory=dict)
 
 
-def resolve(policies: list[Policy], raw: Mapping[str, Any] | None = None, *, source: str = "policy config") -> dict[str, PolicySettings]:
+def resolve(
+    policies: list[Policy], raw: Mapping[str, Any] | None = None, *, source: str = "policy config"
+) -> dict[str, PolicySettings]:
     """Each policy's level and properties; raises InputError listing every problem in `raw`."""
     raw = dict(raw or {})
     by_name = {p.name: p for p in policies}
@@ -54,7 +56,9 @@ def resolve(policies: list[Policy], raw: Mapping[str, Any] | None = None, *, sou
             continue
         entries[key] = _entry(by_name[key], value, problems)
     if problems:
-        raise InputError(f"{source}: " + ("; ".join(problems) if len(problems) == 1 else "\n  " + "\n  ".join(problems)))
+        raise InputError(
+            f"{source}: " + ("; ".join(problems) if len(problems) == 1 else "\n  " + "\n  ".join(problems))
+        )
     default_level = raw.get(ALL)
     result: dict[str, PolicySettings] = {}
     for policy in policies:
@@ -75,7 +79,9 @@ def load(path: Path, policies: list[Policy]) -> dict[str, PolicySettings]:
     except json.JSONDecodeError as exc:
         raise InputError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}") from None
     if not isinstance(raw, dict):
-        raise InputError(f"{path}: expected a JSON object of policy names to levels or settings, got {type(raw).__name__}")
+        raise InputError(
+            f"{path}: expected a JSON object of policy names to levels or settings, got {type(raw).__name__}"
+        )
     return resolve(policies, raw, source=str(path))
 
 
@@ -133,6 +139,6 @@ def _type_problem(value: Any, spec: Mapping[str, Any]) -> str | None:
         return label
     if minimum is not None and value < minimum:
         return label
-    if item_spec and any(_type_problem(item, item_spec) for item in value):
+    if item_spec and isinstance(value, list) and any(_type_problem(item, item_spec) for item in value):
         return label
     return None

@@ -52,7 +52,9 @@ def pack_policies() -> tuple[Policy, ...]:
     return tuple(policies())
 
 
-def analyze(resources: Sequence[RecordedResource], settings: Mapping[str, PolicySettings] | None = None) -> list[dict[str, Any]]:
+def analyze(
+    resources: Sequence[RecordedResource], settings: Mapping[str, PolicySettings] | None = None
+) -> list[dict[str, Any]]:
     """Every violation of the pack's policies, in the engine's order: per resource, then the stack."""
     pack = list(pack_policies())
     servicer = _PolicyAnalyzerServicer(PACK_NAME, PACK_VERSION, pack, EnforcementLevel.ADVISORY)
@@ -62,7 +64,9 @@ def analyze(resources: Sequence[RecordedResource], settings: Mapping[str, Policy
     for resource in resources:
         response = servicer.Analyze(analyze_request(resource), None)
         violations += [_violation(d, resource.urn, by_urn) for d in response.diagnostics]
-    response = servicer.AnalyzeStack(analyzer_pb2.AnalyzeStackRequest(resources=[analyzer_resource(r) for r in resources]), None)
+    response = servicer.AnalyzeStack(
+        analyzer_pb2.AnalyzeStackRequest(resources=[analyzer_resource(r) for r in resources]), None
+    )
     violations += [_violation(d, "", by_urn) for d in response.diagnostics]
     return violations
 
@@ -129,7 +133,7 @@ def _violation(diagnostic: Any, urn: str, by_urn: Mapping[str, RecordedResource]
     urn = diagnostic.urn or urn
     resource = by_urn.get(urn)
     prefix = diagnostic.description + "\n"
-    message = diagnostic.message[len(prefix) :] if diagnostic.message.startswith(prefix) else diagnostic.message
+    message = diagnostic.message.removeprefix(prefix)
     return {
         "policyName": diagnostic.policyName,
         "enforcementLevel": _LEVELS.get(diagnostic.enforcementLevel, "advisory"),

@@ -31,10 +31,14 @@ def render_sarif(plans: Sequence[Plan], *, version: str = "0.1.0") -> dict[str, 
     results: list[dict[str, Any]] = []
     for plan in plans:
         for v in plan.violations:
-            results.append(_result(v["policyName"], LEVELS.get(v["enforcementLevel"], "note"), v["message"], plan, v["resource"]))
+            results.append(
+                _result(v["policyName"], LEVELS.get(v["enforcementLevel"], "note"), v["message"], plan, v["resource"])
+            )
         for r in plan.refusals:
             rule = f"{REFUSAL_RULE_PREFIX}{r.code}"
-            rules.setdefault(rule, {"id": rule, "shortDescription": {"text": f"Azure Resource Manager refuses: {r.code}"}})
+            rules.setdefault(
+                rule, {"id": rule, "shortDescription": {"text": f"Azure Resource Manager refuses: {r.code}"}}
+            )
             results.append(_result(rule, "error", r.message, plan, r.resource))
     return {
         "$schema": SARIF_SCHEMA,

@@ -16,7 +16,11 @@ from tests.conftest import REPO
 def test_policy_config_levels_resolve_named_then_all_then_own() -> None:
     settings = resolve(
         list(pack_policies()),
-        {"all": "advisory", "require-cost-alerts": {"enforcementLevel": "disabled"}, "warn-retiring-vm-sizes": {"retiringWindowDays": 30}},
+        {
+            "all": "advisory",
+            "require-cost-alerts": {"enforcementLevel": "disabled"},
+            "warn-retiring-vm-sizes": {"retiringWindowDays": 30},
+        },
     )
 
     assert settings["require-cost-alerts"] == PolicySettings("disabled", {})

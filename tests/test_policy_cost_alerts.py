@@ -23,11 +23,22 @@ def rg() -> Res:
 
 
 def gpu_vm(name: str = "fail_vm", size: str = "Standard_NC4as_T4_v3", group: Any = "rg-gpu") -> Res:
-    return Res("azure-native:compute:VirtualMachine", name, {"resourceGroupName": group, "hardwareProfile": {"vmSize": size}}, ["pass_rg"])
+    return Res(
+        "azure-native:compute:VirtualMachine",
+        name,
+        {"resourceGroupName": group, "hardwareProfile": {"vmSize": size}},
+        ["pass_rg"],
+    )
 
 
 def notification(**changes: Any) -> dict[str, Any]:
-    return {"enabled": True, "operator": "GreaterThan", "threshold": 80.0, "contactEmails": ["ml@example.com"], **changes}
+    return {
+        "enabled": True,
+        "operator": "GreaterThan",
+        "threshold": 80.0,
+        "contactEmails": ["ml@example.com"],
+        **changes,
+    }
 
 
 def budget(scope: Any = RG_SCOPE, notifications: Any = None, name: str = "pass_budget") -> Res:
@@ -56,7 +67,11 @@ def test_cost_alerts_refuse_a_budget_whose_notifications_are_disabled() -> None:
     stack = [rg(), gpu_vm(), budget(notifications={"actual80": notification(enabled=False)})]
 
     assert found(stack, POLICY) == [
-        ("mandatory", "fail_vm", no_cover("budget 'pass_budget' has no enabled notification with an email, role or action group"))
+        (
+            "mandatory",
+            "fail_vm",
+            no_cover("budget 'pass_budget' has no enabled notification with an email, role or action group"),
+        )
     ]
 
 
@@ -67,7 +82,11 @@ def test_cost_alerts_refuse_a_budget_without_notifications() -> None:
 
 
 def test_cost_alerts_refuse_a_notification_without_a_contact() -> None:
-    stack = [rg(), gpu_vm(), budget(notifications={"a": notification(contactEmails=[], contactRoles=[], contactGroups=[])})]
+    stack = [
+        rg(),
+        gpu_vm(),
+        budget(notifications={"a": notification(contactEmails=[], contactRoles=[], contactGroups=[])}),
+    ]
 
     assert len(found(stack, POLICY)) == 1
 
@@ -75,7 +94,9 @@ def test_cost_alerts_refuse_a_notification_without_a_contact() -> None:
 def test_cost_alerts_refuse_a_budget_on_another_resource_group() -> None:
     stack = [rg(), gpu_vm(), budget(scope=f"{SUB}/resourceGroups/rg-other")]
 
-    assert found(stack, POLICY) == [("mandatory", "fail_vm", no_cover("budget 'pass_budget' covers resource group rg-other only"))]
+    assert found(stack, POLICY) == [
+        ("mandatory", "fail_vm", no_cover("budget 'pass_budget' covers resource group rg-other only"))
+    ]
 
 
 @pytest.mark.parametrize(
@@ -89,7 +110,11 @@ def test_cost_alerts_accept_a_role_or_an_action_group_as_the_contact(contact: di
     assert found([rg(), gpu_vm("pass_vm"), budget(notifications=notifications)], POLICY) == []
 
 
-@pytest.mark.parametrize("scope", [SUB, SUB.upper() + "/", f"{SUB}/RESOURCEGROUPS/RG-GPU"], ids=["subscription", "odd-case-sub", "odd-case-rg"])
+@pytest.mark.parametrize(
+    "scope",
+    [SUB, SUB.upper() + "/", f"{SUB}/RESOURCEGROUPS/RG-GPU"],
+    ids=["subscription", "odd-case-sub", "odd-case-rg"],
+)
 def test_cost_alerts_accept_a_subscription_budget_and_any_casing(scope: str) -> None:
     assert found([rg(), gpu_vm("pass_vm"), budget(scope=scope)], POLICY) == []
 
@@ -115,7 +140,9 @@ def test_cost_alerts_ignore_cpu_vms_and_placement_groups() -> None:
     stack = [
         rg(),
         gpu_vm("pass_cpu_vm", size="Standard_D4s_v5"),
-        Res("azure-native:compute:ProximityPlacementGroup", "pass_ppg", {"intent": {"vmSizes": ["Standard_ND96asr_v4"]}}),
+        Res(
+            "azure-native:compute:ProximityPlacementGroup", "pass_ppg", {"intent": {"vmSizes": ["Standard_ND96asr_v4"]}}
+        ),
     ]
 
     assert found(stack, POLICY) == []
@@ -129,7 +156,10 @@ def test_cost_alerts_cover_aks_gpu_pools_too() -> None:
     )
 
     [(_, resource, message)] = found([rg(), pool], POLICY)
-    assert (resource, message.split(" is billed")[0]) == ("fail_pool", "'fail_pool' (vmSize 'Standard_NC24ads_A100_v4', NVIDIA A100 80GB PCIe)")
+    assert (resource, message.split(" is billed")[0]) == (
+        "fail_pool",
+        "'fail_pool' (vmSize 'Standard_NC24ads_A100_v4', NVIDIA A100 80GB PCIe)",
+    )
 
 
 def test_cost_alerts_in_preview_trace_an_unknown_scope_to_the_resource_group() -> None:
@@ -153,7 +183,9 @@ def test_cost_alerts_never_crash_on_odd_budget_shapes(notifications: Any) -> Non
 
 def test_cost_alerts_in_preview_an_unknown_scope_covers_only_the_group_it_comes_from() -> None:
     other = Res("azure-native:resources:ResourceGroup", "pass_other_rg", {"resourceGroupName": "rg-other"})
-    elsewhere = Res("azure-native:consumption:Budget", "pass_budget", {**budget().props, "scope": UNKNOWN}, ["pass_other_rg"])
+    elsewhere = Res(
+        "azure-native:consumption:Budget", "pass_budget", {**budget().props, "scope": UNKNOWN}, ["pass_other_rg"]
+    )
 
     assert found([rg(), other, gpu_vm(), elsewhere], POLICY) == [
         ("mandatory", "fail_vm", no_cover("budget 'pass_budget' covers resource group rg-other only"))

@@ -29,8 +29,14 @@ def changed(props: dict[str, Any], path: tuple[str | int, ...], value: Any) -> d
 
 TAINT = "require-aks-gpu-node-taint"
 POOL = "azure-native:containerservice:AgentPool"
-POOL_OK = {"resourceGroupName": "rg", "agentPoolName": "gpu", "vmSize": "Standard_NC24ads_A100_v4", "mode": "User",
-           "nodeTaints": ["sku=gpu:NoSchedule"], "count": 0.0}
+POOL_OK = {
+    "resourceGroupName": "rg",
+    "agentPoolName": "gpu",
+    "vmSize": "Standard_NC24ads_A100_v4",
+    "mode": "User",
+    "nodeTaints": ["sku=gpu:NoSchedule"],
+    "count": 0.0,
+}
 
 
 def test_aks_taint_passes_a_tainted_gpu_pool() -> None:
@@ -38,14 +44,18 @@ def test_aks_taint_passes_a_tainted_gpu_pool() -> None:
 
 
 def test_aks_taint_refuses_a_gpu_pool_without_the_taint() -> None:
-    pool = Res(POOL, "fail_pool", changed(POOL_OK, ("nodeTaints",), ["kubernetes.azure.com/scalesetpriority=spot:NoSchedule"]))
+    pool = Res(
+        POOL, "fail_pool", changed(POOL_OK, ("nodeTaints",), ["kubernetes.azure.com/scalesetpriority=spot:NoSchedule"])
+    )
 
     assert found([pool], TAINT) == [
         (
             "mandatory",
             "fail_pool",
-            "nodeTaints of pool 'gpu' (Standard_NC24ads_A100_v4, a GPU size) lack 'sku=gpu:NoSchedule' (found: "
-            "kubernetes.azure.com/scalesetpriority=spot:NoSchedule); add it so only pods that tolerate it run on GPU nodes.",
+            (
+                "nodeTaints of pool 'gpu' (Standard_NC24ads_A100_v4, a GPU size) lack 'sku=gpu:NoSchedule' (found: "
+                "kubernetes.azure.com/scalesetpriority=spot:NoSchedule); add it so only pods that tolerate it run on GPU nodes."
+            ),
         )
     ]
 
@@ -54,15 +64,22 @@ def test_aks_taint_checks_each_pool_of_a_managed_cluster() -> None:
     cluster = Res(
         "azure-native:containerservice:ManagedCluster",
         "fail_cluster",
-        {"agentPoolProfiles": [{"name": "sys", "vmSize": "Standard_D4s_v5"}, {"name": "gpu", "vmSize": "Standard_NC4as_T4_v3"}]},
+        {
+            "agentPoolProfiles": [
+                {"name": "sys", "vmSize": "Standard_D4s_v5"},
+                {"name": "gpu", "vmSize": "Standard_NC4as_T4_v3"},
+            ]
+        },
     )
 
     assert found([cluster], TAINT) == [
         (
             "mandatory",
             "fail_cluster",
-            "agentPoolProfiles[1].nodeTaints of pool 'gpu' (Standard_NC4as_T4_v3, a GPU size) lack 'sku=gpu:NoSchedule' "
-            "(found: none); add it so only pods that tolerate it run on GPU nodes.",
+            (
+                "agentPoolProfiles[1].nodeTaints of pool 'gpu' (Standard_NC4as_T4_v3, a GPU size) lack 'sku=gpu:NoSchedule' "
+                "(found: none); add it so only pods that tolerate it run on GPU nodes."
+            ),
         )
     ]
 
@@ -111,8 +128,10 @@ def test_aml_scale_to_zero_flags_a_minimum_above_zero() -> None:
         (
             "advisory",
             "fail_cluster",
-            "properties.properties.scaleSettings.minNodeCount is 1, so 1 Standard_NC24ads_A100_v4 node(s) bill while "
-            "idle; set it to 0.",
+            (
+                "properties.properties.scaleSettings.minNodeCount is 1, so 1 Standard_NC24ads_A100_v4 node(s) bill while "
+                "idle; set it to 0."
+            ),
         )
     ]
 
@@ -120,10 +139,22 @@ def test_aml_scale_to_zero_flags_a_minimum_above_zero() -> None:
 @pytest.mark.parametrize(
     ("idle", "message"),
     [
-        (..., "properties.properties.scaleSettings.nodeIdleTimeBeforeScaleDown is not set; set an idle time of at most PT30M, e.g. PT15M."),
-        ("PT2H", "properties.properties.scaleSettings.nodeIdleTimeBeforeScaleDown is 'PT2H', longer than PT30M; idle GPU nodes bill until then."),
-        (1800.0, "properties.properties.scaleSettings.nodeIdleTimeBeforeScaleDown is not set; set an idle time of at most PT30M, e.g. PT15M."),
-        ("30 minutes", "properties.properties.scaleSettings.nodeIdleTimeBeforeScaleDown is '30 minutes', not an ISO 8601 duration; use e.g. PT15M (at most PT30M)."),
+        (
+            ...,
+            "properties.properties.scaleSettings.nodeIdleTimeBeforeScaleDown is not set; set an idle time of at most PT30M, e.g. PT15M.",
+        ),
+        (
+            "PT2H",
+            "properties.properties.scaleSettings.nodeIdleTimeBeforeScaleDown is 'PT2H', longer than PT30M; idle GPU nodes bill until then.",
+        ),
+        (
+            1800.0,
+            "properties.properties.scaleSettings.nodeIdleTimeBeforeScaleDown is not set; set an idle time of at most PT30M, e.g. PT15M.",
+        ),
+        (
+            "30 minutes",
+            "properties.properties.scaleSettings.nodeIdleTimeBeforeScaleDown is '30 minutes', not an ISO 8601 duration; use e.g. PT15M (at most PT30M).",
+        ),
     ],
     ids=["missing", "too-long", "a-number", "not-iso"],
 )
@@ -156,7 +187,9 @@ VMSS_OK = {
     "sku": {"name": "Standard_ND96asr_v4", "capacity": 2.0},
     "orchestrationMode": "Uniform",
     "singlePlacementGroup": True,
-    "proximityPlacementGroup": {"id": "/subscriptions/x/resourceGroups/rg/providers/Microsoft.Compute/proximityPlacementGroups/ppg"},
+    "proximityPlacementGroup": {
+        "id": "/subscriptions/x/resourceGroups/rg/providers/Microsoft.Compute/proximityPlacementGroups/ppg"
+    },
     "overprovision": False,
 }
 
@@ -168,11 +201,31 @@ def test_infiniband_placement_passes_a_uniform_single_group_scale_set_in_a_ppg()
 @pytest.mark.parametrize(
     ("path", "value", "message"),
     [
-        (("proximityPlacementGroup",), ..., "proximityPlacementGroup is not set; put the Standard_ND96asr_v4 scale set in a proximity placement group."),
-        (("singlePlacementGroup",), False, "singlePlacementGroup is False; set it to true, InfiniBand spans one placement group only."),
-        (("singlePlacementGroup",), ..., "singlePlacementGroup is not set; set it to true, InfiniBand spans one placement group only."),
-        (("orchestrationMode",), "Flexible", "orchestrationMode is 'Flexible'; set it to Uniform, Flexible scale sets have no InfiniBand."),
-        (("orchestrationMode",), ..., "orchestrationMode is not set; set it to Uniform, Flexible scale sets have no InfiniBand."),
+        (
+            ("proximityPlacementGroup",),
+            ...,
+            "proximityPlacementGroup is not set; put the Standard_ND96asr_v4 scale set in a proximity placement group.",
+        ),
+        (
+            ("singlePlacementGroup",),
+            False,
+            "singlePlacementGroup is False; set it to true, InfiniBand spans one placement group only.",
+        ),
+        (
+            ("singlePlacementGroup",),
+            ...,
+            "singlePlacementGroup is not set; set it to true, InfiniBand spans one placement group only.",
+        ),
+        (
+            ("orchestrationMode",),
+            "Flexible",
+            "orchestrationMode is 'Flexible'; set it to Uniform, Flexible scale sets have no InfiniBand.",
+        ),
+        (
+            ("orchestrationMode",),
+            ...,
+            "orchestrationMode is not set; set it to Uniform, Flexible scale sets have no InfiniBand.",
+        ),
     ],
     ids=["no-ppg", "multi-group", "group-unset", "flexible", "mode-unset"],
 )
@@ -183,8 +236,12 @@ def test_infiniband_placement_refuses_each_missing_piece(path: tuple[str, ...], 
 
 
 def test_infiniband_placement_ignores_sizes_without_infiniband_and_accepts_odd_casing() -> None:
-    t4 = Res(VMSS, "pass_t4", changed(VMSS_OK, ("sku", "name"), "Standard_NC4as_T4_v3") | {"orchestrationMode": "Flexible"})
-    odd = Res(VMSS, "pass_odd", changed(VMSS_OK, ("orchestrationMode",), "uniform") | {"sku": {"name": "standard_nd96asr_v4"}})
+    t4 = Res(
+        VMSS, "pass_t4", changed(VMSS_OK, ("sku", "name"), "Standard_NC4as_T4_v3") | {"orchestrationMode": "Flexible"}
+    )
+    odd = Res(
+        VMSS, "pass_odd", changed(VMSS_OK, ("orchestrationMode",), "uniform") | {"sku": {"name": "standard_nd96asr_v4"}}
+    )
 
     assert found([t4, odd], IB) == []
 
@@ -198,8 +255,15 @@ VM_ID = "/subscriptions/x/resourceGroups/rg/providers/Microsoft.Compute/virtualM
 
 
 def shutdown_for(vm_name: str, depends: bool = True, **changes: Any) -> Res:
-    props = {"name": "shutdown-computevm-t4-vm1234", "taskType": "ComputeVmShutdownTask", "status": "Enabled",
-             "dailyRecurrence": {"time": "1900"}, "timeZoneId": "UTC", "targetResourceId": VM_ID, **changes}
+    props = {
+        "name": "shutdown-computevm-t4-vm1234",
+        "taskType": "ComputeVmShutdownTask",
+        "status": "Enabled",
+        "dailyRecurrence": {"time": "1900"},
+        "timeZoneId": "UTC",
+        "targetResourceId": VM_ID,
+        **changes,
+    }
     return Res(SCHEDULE, "pass_shutdown", props, [vm_name] if depends else [])
 
 
@@ -216,8 +280,10 @@ def test_auto_shutdown_flags_a_gpu_vm_without_a_schedule() -> None:
         (
             "advisory",
             "fail_vm",
-            "'fail_vm' (Standard_NC4as_T4_v3) has no enabled daily shutdown schedule; add a devtestlab GlobalSchedule "
-            "named shutdown-computevm-<vm name> with taskType ComputeVmShutdownTask targeting it.",
+            (
+                "'fail_vm' (Standard_NC4as_T4_v3) has no enabled daily shutdown schedule; add a devtestlab GlobalSchedule "
+                "named shutdown-computevm-<vm name> with taskType ComputeVmShutdownTask targeting it."
+            ),
         )
     ]
 
@@ -242,9 +308,17 @@ def test_auto_shutdown_ignores_cpu_vms() -> None:
 
 SSH = "disallow-internet-ssh-rdp"
 NSG = "azure-native:network:NetworkSecurityGroup"
-RULE_OK = {"name": "allow-ssh-0", "priority": 100.0, "direction": "Inbound", "access": "Allow", "protocol": "Tcp",
-           "sourceAddressPrefix": "203.0.113.0/24", "sourcePortRange": "*", "destinationAddressPrefix": "*",
-           "destinationPortRange": "22"}
+RULE_OK = {
+    "name": "allow-ssh-0",
+    "priority": 100.0,
+    "direction": "Inbound",
+    "access": "Allow",
+    "protocol": "Tcp",
+    "sourceAddressPrefix": "203.0.113.0/24",
+    "sourcePortRange": "*",
+    "destinationAddressPrefix": "*",
+    "destinationPortRange": "22",
+}
 
 
 def nsg(name: str, **rule_changes: Any) -> Res:
@@ -274,15 +348,20 @@ def test_internet_ssh_refuses_ssh_open_to_any_address(changes: dict[str, Any]) -
         (
             "mandatory",
             "fail_nsg",
-            "rule 'allow-ssh-0' allows SSH (22) from any internet address; allow only known ranges (e.g. 203.0.113.0/24) "
-            "or reach the VMs through Azure Bastion or a VPN.",
+            (
+                "rule 'allow-ssh-0' allows SSH (22) from any internet address; allow only known ranges (e.g. 203.0.113.0/24) "
+                "or reach the VMs through Azure Bastion or a VPN."
+            ),
         )
     ]
 
 
 def test_internet_ssh_refuses_rdp_and_standalone_rules() -> None:
-    rule = Res("azure-native:network:SecurityRule", "fail_rule",
-               {**RULE_OK, "name": "rdp", "sourceAddressPrefix": "*", "destinationPortRange": "*"})
+    rule = Res(
+        "azure-native:network:SecurityRule",
+        "fail_rule",
+        {**RULE_OK, "name": "rdp", "sourceAddressPrefix": "*", "destinationPortRange": "*"},
+    )
 
     [(_, _, message)] = found([rule], SSH)
     assert message.startswith("rule 'rdp' allows SSH (22), RDP (3389) from any internet address")
@@ -290,7 +369,13 @@ def test_internet_ssh_refuses_rdp_and_standalone_rules() -> None:
 
 @pytest.mark.parametrize(
     "changes",
-    [{"access": "Deny"}, {"direction": "Outbound"}, {"protocol": "Icmp"}, {"destinationPortRange": "443"}, {"sourceAddressPrefix": UNKNOWN}],
+    [
+        {"access": "Deny"},
+        {"direction": "Outbound"},
+        {"protocol": "Icmp"},
+        {"destinationPortRange": "443"},
+        {"sourceAddressPrefix": UNKNOWN},
+    ],
     ids=["deny", "outbound", "icmp", "https", "unknown-source"],
 )
 def test_internet_ssh_passes_rules_that_do_not_open_ssh(changes: dict[str, Any]) -> None:
@@ -301,8 +386,13 @@ def test_internet_ssh_passes_rules_that_do_not_open_ssh(changes: dict[str, Any])
 # --- disallow-linux-password-login --------------------------------------------------------------
 
 PASSWORD = "disallow-linux-password-login"
-LINUX_OK = {"adminUsername": "azureuser", "linuxConfiguration": {"disablePasswordAuthentication": True,
-            "ssh": {"publicKeys": [{"path": "/home/azureuser/.ssh/authorized_keys", "keyData": "ssh-ed25519 AAAA"}]}}}
+LINUX_OK = {
+    "adminUsername": "azureuser",
+    "linuxConfiguration": {
+        "disablePasswordAuthentication": True,
+        "ssh": {"publicKeys": [{"path": "/home/azureuser/.ssh/authorized_keys", "keyData": "ssh-ed25519 AAAA"}]},
+    },
+}
 SECRET = {"4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270"}
 
 
@@ -314,20 +404,28 @@ def test_password_login_passes_ssh_key_only_vms_even_as_secrets() -> None:
 
 @pytest.mark.parametrize(("value", "shown"), [(False, "False"), (..., "not set")], ids=["false", "unset"])
 def test_password_login_refuses_linux_vms_that_allow_passwords(value: Any, shown: str) -> None:
-    vm = Res(VM, "fail_vm", {"osProfile": changed(LINUX_OK, ("linuxConfiguration", "disablePasswordAuthentication"), value)})
+    vm = Res(
+        VM, "fail_vm", {"osProfile": changed(LINUX_OK, ("linuxConfiguration", "disablePasswordAuthentication"), value)}
+    )
 
     assert found([vm], PASSWORD) == [
         (
             "mandatory",
             "fail_vm",
-            f"osProfile.linuxConfiguration.disablePasswordAuthentication is {shown}, so the VM accepts password logins; "
-            "set it to true and log in with an SSH key (linuxConfiguration.ssh.publicKeys).",
+            (
+                f"osProfile.linuxConfiguration.disablePasswordAuthentication is {shown}, so the VM accepts password logins; "
+                "set it to true and log in with an SSH key (linuxConfiguration.ssh.publicKeys)."
+            ),
         )
     ]
 
 
 def test_password_login_checks_scale_sets_and_skips_windows() -> None:
-    vmss = Res(VMSS, "fail_vmss", {"virtualMachineProfile": {"osProfile": {"linuxConfiguration": {"disablePasswordAuthentication": False}}}})
+    vmss = Res(
+        VMSS,
+        "fail_vmss",
+        {"virtualMachineProfile": {"osProfile": {"linuxConfiguration": {"disablePasswordAuthentication": False}}}},
+    )
     windows = Res(VM, "pass_windows", {"osProfile": {"adminPassword": "x", "windowsConfiguration": {}}})
 
     assert [r for _, r, _ in found([vmss, windows], PASSWORD)] == ["fail_vmss"]

@@ -34,14 +34,22 @@ PLACES: list[tuple[str, Callable[[str], dict[str, Any]], str]] = [
         lambda s: {"sku": {"name": "Mix"}, "skuProfile": {"vmSizes": [{"name": "Standard_NC4as_T4_v3"}, {"name": s}]}},
         "skuProfile.vmSizes[1].name",
     ),
-    ("azure-native:compute:VirtualMachineScaleSetVM", lambda s: {"hardwareProfile": {"vmSize": s}}, "hardwareProfile.vmSize"),
+    (
+        "azure-native:compute:VirtualMachineScaleSetVM",
+        lambda s: {"hardwareProfile": {"vmSize": s}},
+        "hardwareProfile.vmSize",
+    ),
     ("azure-native:compute:ProximityPlacementGroup", lambda s: {"intent": {"vmSizes": [s]}}, "intent.vmSizes[0]"),
     (
         "azure-native:containerservice:ManagedCluster",
         lambda s: {"agentPoolProfiles": [{"name": "sys", "vmSize": "Standard_D4s_v5"}, {"name": "gpu", "vmSize": s}]},
         "agentPoolProfiles[1].vmSize",
     ),
-    ("azure-native:containerservice:AgentPool", lambda s: {"vmSize": s, "nodeTaints": ["sku=gpu:NoSchedule"]}, "vmSize"),
+    (
+        "azure-native:containerservice:AgentPool",
+        lambda s: {"vmSize": s, "nodeTaints": ["sku=gpu:NoSchedule"]},
+        "vmSize",
+    ),
     (
         "azure-native:machinelearningservices:Compute",
         lambda s: {"properties": {"computeType": "AmlCompute", "properties": {"vmSize": s}}},
@@ -70,18 +78,28 @@ PLACES: list[tuple[str, Callable[[str], dict[str, Any]], str]] = [
     ("azure-native:batch:Pool", lambda s: {"vmSize": s}, "vmSize"),
     (
         "azure-native:hdinsight:Cluster",
-        lambda s: {"properties": {"computeProfile": {"roles": [{"name": "workernode", "hardwareProfile": {"vmSize": s}}]}}},
+        lambda s: {
+            "properties": {"computeProfile": {"roles": [{"name": "workernode", "hardwareProfile": {"vmSize": s}}]}}
+        },
         "properties.computeProfile.roles[0].hardwareProfile.vmSize",
     ),
     ("azure-native:devtestlab:VirtualMachine", lambda s: {"size": s}, "size"),
     ("azure-native:servicefabric:NodeType", lambda s: {"vmSize": s}, "vmSize"),
-    ("azure-native:redhatopenshift:OpenShiftCluster", lambda s: {"masterProfile": {"vmSize": s}}, "masterProfile.vmSize"),
+    (
+        "azure-native:redhatopenshift:OpenShiftCluster",
+        lambda s: {"masterProfile": {"vmSize": s}},
+        "masterProfile.vmSize",
+    ),
     (
         "azure-native:redhatopenshift:OpenShiftCluster",
         lambda s: {"workerProfiles": [{"name": "w", "vmSize": s}]},
         "workerProfiles[0].vmSize",
     ),
-    ("azure-native:virtualmachineimages:VirtualMachineImageTemplate", lambda s: {"vmProfile": {"vmSize": s}}, "vmProfile.vmSize"),
+    (
+        "azure-native:virtualmachineimages:VirtualMachineImageTemplate",
+        lambda s: {"vmProfile": {"vmSize": s}},
+        "vmProfile.vmSize",
+    ),
 ]
 
 
@@ -113,7 +131,9 @@ def test_retired_vm_sizes_refuse_a_retired_size_wherever_it_hides(
 ) -> None:
     resource = Res(type_, "fail_resource", props("Standard_NC6"))
 
-    assert found([resource], RETIRED) == [("mandatory", "fail_resource", f"{path} is 'Standard_NC6', which Azure {NC6_RETIRED}")]
+    assert found([resource], RETIRED) == [
+        ("mandatory", "fail_resource", f"{path} is 'Standard_NC6', which Azure {NC6_RETIRED}")
+    ]
 
 
 @pytest.mark.parametrize("written", ["standard_nc6", "STANDARD_NC6", "NC6", " Standard_NC6 "])
@@ -135,7 +155,9 @@ def test_retired_vm_sizes_ignore_kubernetes_instance_types_of_online_deployments
 
 
 def test_retired_vm_sizes_accept_versioned_type_tokens() -> None:
-    resource = Res("azure-native:compute/v20240301:VirtualMachine", "fail_vm", {"hardwareProfile": {"vmSize": "Standard_NC6"}})
+    resource = Res(
+        "azure-native:compute/v20240301:VirtualMachine", "fail_vm", {"hardwareProfile": {"vmSize": "Standard_NC6"}}
+    )
 
     assert len(found([resource], RETIRED)) == 1
 
@@ -147,8 +169,10 @@ def test_retiring_vm_sizes_warn_within_the_window_with_the_date(on_day: Callable
         (
             "advisory",
             "fail_vm",
-            "hardwareProfile.vmSize is 'Standard_NV12s_v3', which Azure retires on 2026-09-30 (in 121 days); "
-            "move to Standard_NV12ads_A10_v5 before then.",
+            (
+                "hardwareProfile.vmSize is 'Standard_NV12s_v3', which Azure retires on 2026-09-30 (in 121 days); "
+                "move to Standard_NV12ads_A10_v5 before then."
+            ),
         )
     ]
     assert found([vm("Standard_NV12s_v3")], RETIRED) == []
@@ -173,8 +197,10 @@ def test_retiring_vm_sizes_become_retired_on_their_date(on_day: Callable[[str], 
     [(level, _, message)] = found([vm("Standard_NV12s_v3")], RETIRED)
     assert (level, message) == (
         "mandatory",
-        "hardwareProfile.vmSize is 'Standard_NV12s_v3', which Azure retired on 2026-09-30 and can no longer deploy; "
-        "use Standard_NV12ads_A10_v5 or another current size.",
+        (
+            "hardwareProfile.vmSize is 'Standard_NV12s_v3', which Azure retired on 2026-09-30 and can no longer deploy; "
+            "use Standard_NV12ads_A10_v5 or another current size."
+        ),
     )
 
 
@@ -183,8 +209,10 @@ def test_unknown_vm_sizes_are_advisory_with_close_matches() -> None:
         (
             "advisory",
             "fail_vm",
-            "hardwareProfile.vmSize is 'Standard_NC4as_T4', which the size catalog does not know (did you mean Standard_NC4as_T4_v3, "
-            "Standard_NC64as_T4_v3, Standard_NV4as_v4?); its retirement and GPU cost cannot be checked.",
+            (
+                "hardwareProfile.vmSize is 'Standard_NC4as_T4', which the size catalog does not know (did you mean Standard_NC4as_T4_v3, "
+                "Standard_NC64as_T4_v3, Standard_NV4as_v4?); its retirement and GPU cost cannot be checked."
+            ),
         )
     ]
 
