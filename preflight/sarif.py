@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from policies.registry import PACK_VERSION
 from preflight.plan import Plan
 from preflight.policy_run import pack_policies
 
@@ -18,7 +19,7 @@ LEVELS = {"mandatory": "error", "advisory": "warning", "remediate": "error"}
 REFUSAL_RULE_PREFIX = "azure/"
 
 
-def render_sarif(plans: Sequence[Plan], *, version: str = "0.1.0") -> dict[str, Any]:
+def render_sarif(plans: Sequence[Plan], *, version: str = PACK_VERSION) -> dict[str, Any]:
     rules: dict[str, dict[str, Any]] = {}
     for policy in pack_policies():
         rules[policy.name] = {

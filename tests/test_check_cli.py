@@ -41,6 +41,46 @@ def test_check_passes_every_shipped_stack(capsys: pytest.CaptureFixture[str], st
     assert document["summary"] == {**document["summary"], "failed": [], "mandatory": 0, "exitCode": 0}
 
 
+def _vm_size_keys(value: Any) -> list[dict[str, Any]]:
+    """Every mapping in a stack's config that holds a `vmSize`."""
+    if isinstance(value, dict):
+        own = [value] if "vmSize" in value else []
+        return own + [m for v in value.values() for m in _vm_size_keys(v)]
+    if isinstance(value, list):
+        return [m for v in value for m in _vm_size_keys(v)]
+    return []
+
+
+@pytest.mark.parametrize("stack", SHIPPED)
+def test_check_fails_every_shipped_stack_without_its_budget(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, stack: str
+) -> None:
+    path = stack_copy(tmp_path, stack, lambda c: c.pop("azure-gpu-stacks:costAlert"))
+
+    code, out, _ = run(capsys, "check", path, "--format", "json")
+    [plan] = json.loads(out)["stacks"]
+
+    assert code == 1
+    assert {(v["policyName"], v["enforcementLevel"]) for v in plan["violations"]} >= {("require-cost-alerts", "mandatory")}
+
+
+@pytest.mark.parametrize("stack", SHIPPED)
+def test_check_fails_every_shipped_stack_with_a_retired_size(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, stack: str
+) -> None:
+    def retire(config: dict[str, Any]) -> None:
+        holders = _vm_size_keys(config)
+        assert holders, f"{stack} names no vmSize"
+        for holder in holders:
+            holder["vmSize"] = "Standard_NC6"
+
+    code, out, err = run(capsys, "check", stack_copy(tmp_path, stack, retire))
+
+    # Refused by the config schema (2) or by the policy pack (1): never deployed.
+    assert code in (1, 2)
+    assert "Standard_NC6" in out + err and "retired" in out + err
+
+
 def test_check_fails_the_t4_stack_without_its_budget(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = stack_copy(tmp_path, "inference-t4", lambda c: c.pop("azure-gpu-stacks:costAlert"))
 
