@@ -28,7 +28,7 @@ class _Unknown:
 
     _instance: _Unknown | None = None
 
-    def __new__(cls) -> _Unknown:
+    def __new__(cls) -> _Unknown:  # noqa: PYI034 - a singleton: always the one instance
         if cls._instance is None:
             cls._instance = super().__new__(cls)
         return cls._instance

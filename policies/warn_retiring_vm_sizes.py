@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
 
-from policies import config
-from policies.vm_size_lifecycle import classify, today
+from policies import config, vm_size_lifecycle
+from policies.vm_size_lifecycle import classify
 
 NAME = "warn-retiring-vm-sizes"
 DEFAULT_WINDOW_DAYS = 365
@@ -36,7 +36,7 @@ def validate(args: ResourceValidationArgs, report_violation: ReportViolation) ->
         if verdict.status != "retiring" or verdict.entry is None or date is None:
             continue
         lifecycle = verdict.entry.lifecycle
-        days_left = (date - today()).days
+        days_left = (date - vm_size_lifecycle.today()).days
         if days_left <= window:
             report_violation(
                 f"{verdict.path} is '{verdict.size}', which Azure retires on {lifecycle.date} "

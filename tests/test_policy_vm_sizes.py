@@ -109,7 +109,6 @@ def on_day(mocker: Any) -> Callable[[str], None]:
 
     def set_day(day: str) -> None:
         mocker.patch("policies.vm_size_lifecycle.today", return_value=dt.date.fromisoformat(day))
-        mocker.patch("policies.warn_retiring_vm_sizes.today", return_value=dt.date.fromisoformat(day))
 
     return set_day
 
