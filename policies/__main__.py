@@ -8,12 +8,14 @@ are in `policies.registry`.
 import sys
 from pathlib import Path
 
-# The pack runs with this directory, not the repository, on sys.path; the repository root makes
-# `policies.*` and `components.catalog` importable even where the repository is not pip-installed
-# into the pack's virtual environment.
-_REPOSITORY_ROOT = str(Path(__file__).resolve().parents[1])
-if _REPOSITORY_ROOT not in sys.path:
-    sys.path.insert(0, _REPOSITORY_ROOT)
+# The CLI runs the pack with this directory first on sys.path, where `config.py` or `values.py`
+# would shadow any top-level module of that name; the pack's modules are imported as `policies.*`
+# from the repository root instead, which also makes `components.catalog` importable where the
+# repository is not pip-installed into the pack's virtual environment.
+_PACK_DIR = Path(__file__).resolve().parent
+sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != _PACK_DIR]
+if str(_PACK_DIR.parent) not in sys.path:
+    sys.path.insert(0, str(_PACK_DIR.parent))
 
 from pulumi_policy import EnforcementLevel, PolicyPack
 

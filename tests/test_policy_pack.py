@@ -66,7 +66,9 @@ def test_pulumi_policy_yaml_runs_python_from_the_repository_venv() -> None:
 
 def test_pack_main_only_builds_the_policy_pack() -> None:
     tree = ast.parse((PACK_DIR / "__main__.py").read_text(encoding="utf-8"))
-    calls = [n.value.func.id for n in tree.body if isinstance(n, ast.Expr) and isinstance(n.value, ast.Call)]
+    calls = [
+        ast.unparse(n.value.func) for n in tree.body if isinstance(n, ast.Expr) and isinstance(n.value, ast.Call)
+    ]
     defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))]
 
     assert calls == ["PolicyPack"] and defs == []
