@@ -90,6 +90,6 @@ def verdict(plan: Plan) -> str:
     if plan.exit_code == 0:
         return f"OK: {plan.stack} deploys as planned ({len(plan.resources)} resources{notes})."
     return (
-        f"FAILED: {plan.stack}: {len(plan.refusals)} resource(s) Azure would refuse, "
+        f"FAILED: {plan.stack}: {len(plan.refusals)} resource(s) Azure would refuse. "
         f"{mandatory} mandatory policy violation(s){notes}."
     )

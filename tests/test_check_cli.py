@@ -89,7 +89,7 @@ def test_check_fails_the_t4_stack_without_its_budget(capsys: pytest.CaptureFixtu
     assert code == 1
     assert (
         out.splitlines()[0]
-        == "FAILED: inference-t4: 0 resource(s) Azure would refuse, 1 mandatory policy violation(s)."
+        == "FAILED: inference-t4: 0 resource(s) Azure would refuse. 1 mandatory policy violation(s)."
     )
     assert (
         "  - [mandatory] require-cost-alerts: gpu-vm-vm: 'gpu-vm-vm' (hardwareProfile.vmSize 'Standard_NC4as_T4_v3', "
