@@ -11,9 +11,12 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from preflight.errors import InputError
+
+if TYPE_CHECKING:
+    from preflight.policy_config import PolicySettings
 
 REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
 FORMATS = ("text", "json", "markdown", "sarif")
@@ -119,7 +122,7 @@ def _run(args: argparse.Namespace) -> int:
     return worst
 
 
-def _policy_settings(path: Path | None) -> Any:
+def _policy_settings(path: Path | None) -> dict[str, PolicySettings] | None:
     """The checked `--policy-config` file; None for the pack's own levels and defaults."""
     if path is None:
         return None
