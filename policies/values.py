@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Final
 
-from pulumi_policy.proxy import UnknownValueError, _is_unknown
+from pulumi_policy import proxy
+from pulumi_policy.proxy import UnknownValueError
 
 # The envelope the engine wraps a secret in (pulumi sdk/go/common/resource/properties.go).
 SECRET_SIG_KEY: Final = "4dabf18193072939515e22adb298388d"
@@ -42,9 +43,14 @@ class _Unknown:
 
 UNKNOWN: Final = _Unknown()
 
+# The wire sentinels of values unknown during preview (one per kind: string, number, ...).
+_SENTINELS: Final = frozenset(
+    getattr(proxy, name) for name in dir(proxy) if name.startswith("UNKNOWN_") and name.endswith("_VALUE")
+)
+
 
 def is_unknown(value: Any) -> bool:
-    if value is UNKNOWN or _is_unknown(value):
+    if value is UNKNOWN or (isinstance(value, str) and value in _SENTINELS):
         return True
     # pulumi.output.Unknown, as a program's recorded inputs hold it; matched by name so that
     # reading a value never needs the pulumi runtime.
