@@ -17,9 +17,11 @@ from preflight.errors import InputError
 
 if TYPE_CHECKING:
     from preflight.plan import Plan
+    from preflight.policy_config import PolicySettings
     from preflight.project import Project
 
 REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
+FORMATS = ("text", "json", "markdown", "sarif")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -36,6 +38,12 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--project", type=Path, default=REPOSITORY_ROOT, help="Pulumi project directory (default: this repository)")
         p.add_argument("--usage", type=Path, help="quota file saved by `az vm list-usage -l REGION -o json`")
         p.add_argument("--skus", type=Path, help="availability file saved by `az vm list-skus --all -o json`")
+        p.add_argument(
+            "--policy-config",
+            type=Path,
+            metavar="FILE",
+            help="policy pack config, JSON as for `pulumi preview --policy-pack-config` (levels and settings)",
+        )
 
     plan = sub.add_parser("plan", help="what `pulumi up` would create, offline", description="Plan one stack offline.")
     plan.add_argument("stack", metavar="STACK", help="stack name, or a path to a Pulumi.<stack>.yaml")
@@ -45,7 +53,13 @@ def _parser() -> argparse.ArgumentParser:
 
     check = sub.add_parser("check", help="plan every stack (or those named) and give one verdict")
     check.add_argument("stacks", metavar="STACK", nargs="*", help="stacks to check (default: all in the project)")
-    check.add_argument("--json", action="store_true", help="print one JSON document")
+    check.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="text",
+        help="text; json (one document); markdown (a pull-request comment); sarif (GitHub code scanning)",
+    )
+    check.add_argument("--json", action="store_true", help="same as --format json")
     common(check)
 
     cost = sub.add_parser("cost", help="busy and idle cost of stacks, as a table", description="Cost of stacks from the catalog's prices.")
@@ -88,9 +102,10 @@ def _run(args: argparse.Namespace) -> int:
     from preflight.report import render_text, verdict
 
     reference = ReferenceFiles(usage=args.usage, skus=args.skus)
+    policy_settings = _policy_settings(args.policy_config)
     if args.command == "plan":
         _progress(f"planning {args.stack} offline…")
-        plan = plan_stack(project, args.stack, reference, preview=args.preview)
+        plan = plan_stack(project, args.stack, reference, preview=args.preview, policy_settings=policy_settings)
         print(json.dumps(plan.to_json(), indent=2) if args.json else render_text(plan))
         return plan.exit_code
 
@@ -100,17 +115,32 @@ def _run(args: argparse.Namespace) -> int:
     plans = []
     for index, name in enumerate(names, 1):
         _progress(f"[{index}/{len(names)}] planning {name}…")
-        plans.append(plan_stack(project, name, reference))
+        plans.append(plan_stack(project, name, reference, policy_settings=policy_settings))
     if args.command == "cost":
         return _print_cost(plans, args.format)
     worst = max(p.exit_code for p in plans)
-    if args.json:
-        print(json.dumps({"stacks": [p.to_json() for p in plans], "exitCode": worst}, indent=2))
+    fmt = "json" if args.json else args.format
+    if fmt == "json":
+        from preflight.verdicts import summary
+
+        print(json.dumps({"stacks": [p.to_json() for p in plans], "summary": summary(plans), "exitCode": worst}, indent=2))
+    elif fmt == "markdown":
+        from preflight.markdown import render_markdown
+
+        print(render_markdown(plans), end="")
+    elif fmt == "sarif":
+        from preflight.sarif import render_sarif
+
+        print(json.dumps(render_sarif(plans), indent=2))
     else:
+        from preflight.report import violation_line
+
         for p in plans:
             print(verdict(p))
             for r in p.refusals:
                 print(f"  - {r.resource} [{r.type}]: {r.code}: {r.message}")
+            for v in p.violations:
+                print(f"  - {violation_line(v)}")
     return worst
 
 
@@ -134,6 +164,16 @@ def _print_cost(plans: list[Plan], fmt: str) -> int:
     else:
         print(cost_table(plans, "markdown" if fmt == "markdown" else "text"))
     return 0
+
+
+def _policy_settings(path: Path | None) -> dict[str, PolicySettings] | None:
+    """The checked `--policy-config` file; None for the pack's own levels and defaults."""
+    if path is None:
+        return None
+    from preflight.policy_config import load
+    from preflight.policy_run import pack_policies
+
+    return load(path, list(pack_policies()))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

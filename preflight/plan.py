@@ -8,6 +8,7 @@ violations and cost.
 from __future__ import annotations
 
 import traceback
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,8 @@ from fakeazure import FakeArm, Refusal
 from fakeazure.azfiles import AzFileError, read_skus, read_usage
 from preflight.cost import cost_document
 from preflight.errors import InputError
+from preflight.policy_config import PolicySettings
+from preflight.policy_run import analyze
 from preflight.project import Project, StackSettings, load_stack
 from preflight.runtime import SECRET_SHOWN_AS, RecordedResource, main_file_runner, program_environment, run_program, shown
 
@@ -41,7 +44,7 @@ class Plan:
 
     @property
     def exit_code(self) -> int:
-        """0 clean; 1 when Azure would refuse something (or, later, a mandatory policy fails)."""
+        """0 clean; 1 when Azure would refuse something or a mandatory policy fails."""
         mandatory = [v for v in self.violations if v.get("enforcementLevel") == "mandatory"]
         return 1 if self.refusals or mandatory else 0
 
@@ -90,8 +93,15 @@ def make_arm(settings: StackSettings, reference: ReferenceFiles) -> FakeArm:
     return FakeArm(default_location=settings.config.get(LOCATION_KEY), usage=usage, skus=skus)
 
 
-def plan_stack(project: Project, stack: str, reference: ReferenceFiles | None = None, *, preview: bool = False) -> Plan:
-    """Plan one stack; raises InputError when the stack or program cannot be evaluated."""
+def plan_stack(
+    project: Project,
+    stack: str,
+    reference: ReferenceFiles | None = None,
+    *,
+    preview: bool = False,
+    policy_settings: Mapping[str, PolicySettings] | None = None,
+) -> Plan:
+    """Plan one stack and run it through the policy pack; raises InputError when it cannot be evaluated."""
     settings = load_stack(project, stack)
     arm = make_arm(settings, reference or ReferenceFiles())
     try:
@@ -110,7 +120,7 @@ def plan_stack(project: Project, stack: str, reference: ReferenceFiles | None = 
     warnings = [log.message for log in result.logs]
     warnings += [f"{name}: not created, it depends on a refused resource ({dep})" for name, dep in arm.skipped]
     cost, budget_warnings = cost_document(result.resources, settings.config.get(LOCATION_KEY))
-    return Plan(
+    plan = Plan(
         project=project.name,
         stack=settings.name,
         stack_file=project.relative(settings.file),
@@ -123,6 +133,9 @@ def plan_stack(project: Project, stack: str, reference: ReferenceFiles | None = 
         placeholders=settings.placeholders,
         cost=cost,
     )
+    # Every recorded resource, refused by the fake ARM or not, goes to the pack: one run, every problem.
+    plan.violations = analyze(plan.resources, policy_settings)
+    return plan
 
 
 def describe_program_error(exc: BaseException, project: Project) -> str:

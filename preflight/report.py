@@ -145,11 +145,23 @@ def render_text(plan: Plan) -> str:
     if plan.refusals:
         lines += ["", "Azure would refuse:"]
         lines += [f"  - {r.resource} [{r.type}]: {r.code}: {r.message}" for r in plan.refusals]
+    if plan.violations:
+        lines += ["", "Policy violations:"] + [f"  - {violation_line(v)}" for v in plan.violations]
     lines += ["", verdict(plan)]
     return "\n".join(lines)
 
 
+def violation_line(v: dict[str, Any]) -> str:
+    return f"[{v['enforcementLevel']}] {v['policyName']}: {v['resource']}: {v['message']}"
+
+
 def verdict(plan: Plan) -> str:
+    mandatory = sum(1 for v in plan.violations if v.get("enforcementLevel") == "mandatory")
+    advisory = len(plan.violations) - mandatory
+    notes = f", {advisory} advisory policy note(s)" if advisory else ""
     if plan.exit_code == 0:
-        return f"OK: {plan.stack} deploys as planned ({len(plan.resources)} resources)."
-    return f"FAILED: {plan.stack}: {len(plan.refusals)} resource(s) Azure would refuse."
+        return f"OK: {plan.stack} deploys as planned ({len(plan.resources)} resources{notes})."
+    return (
+        f"FAILED: {plan.stack}: {len(plan.refusals)} resource(s) Azure would refuse. "
+        f"{mandatory} mandatory policy violation(s){notes}."
+    )

@@ -1,0 +1,46 @@
+"""disallow-retired-vm-sizes: no resource may ask for a VM size Azure has retired.
+
+Rule: every VM size in a resource (VMs, scale sets, AKS pools, AML compute, Batch pools, ...; see
+`policies.vm_size_locations`) that the catalog lists as retired on or before today is a violation.
+Why: Azure refuses to provision a retired size, and deallocates what still runs on it; the failure
+shows up only at deployment, after the rest of the stack was created.
+Azure doc: https://learn.microsoft.com/azure/virtual-machines/sizes/retirement/retired-sizes-list
+"""
+
+from __future__ import annotations
+
+from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
+
+from policies import config
+from policies.vm_size_lifecycle import classify
+
+NAME = "disallow-retired-vm-sizes"
+CONFIG = config.schema({})  # nothing to tune: Azure refuses every retired size
+
+
+def validate(args: ResourceValidationArgs, report_violation: ReportViolation) -> None:
+    for verdict in classify(args.resource_type, args.props):
+        if verdict.status != "retired" or verdict.entry is None:
+            continue
+        lifecycle = verdict.entry.lifecycle
+        report_violation(
+            f"{verdict.path} is '{verdict.size}', which Azure retired on {lifecycle.date} and can no longer "
+            f"deploy; use {lifecycle.replacement} or another current size.",
+            None,
+        )
+
+
+POLICY = ResourceValidationPolicy(
+    name=NAME,
+    description="VM sizes must not be retired by Azure.",
+    validate=validate,
+    enforcement_level=EnforcementLevel.MANDATORY,
+    severity=Severity.HIGH,
+    config_schema=CONFIG,
+    remediation_steps=(
+        "Change the size to the replacement the message names (or another current size of the catalog, "
+        "`components/catalog/vm_sizes.yaml`). AKS pools and AML clusters cannot change size in place: add a "
+        "new pool or cluster with the new size, move the workloads, then delete the old one."
+    ),
+    url="https://learn.microsoft.com/azure/virtual-machines/sizes/retirement/retired-sizes-list",
+)

@@ -1,0 +1,57 @@
+"""The pack's policies: an explicit list, in the order they run and are reported.
+
+A policy joins the pack by being listed here, never as a side effect of an import. `policies()`
+refuses two policies with one name (the engine would silently keep only one of their configs).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from pulumi_policy import Policy
+
+from policies import (
+    disallow_internet_ssh_rdp,
+    disallow_linux_password_login,
+    disallow_retired_vm_sizes,
+    require_aks_gpu_node_taint,
+    require_aml_gpu_scale_to_zero,
+    require_cost_alerts,
+    require_gpu_vm_auto_shutdown,
+    require_infiniband_scale_set_placement,
+    warn_retiring_vm_sizes,
+    warn_unknown_vm_sizes,
+)
+
+PACK_NAME = "azure-gpu-stacks"
+PACK_VERSION = "0.1.0"  # the CLI reads the version from PulumiPolicy.yaml; keep the two equal
+
+REGISTRY: list[Policy] = [
+    disallow_retired_vm_sizes.POLICY,
+    warn_retiring_vm_sizes.POLICY,
+    warn_unknown_vm_sizes.POLICY,
+    require_cost_alerts.POLICY,
+    require_aks_gpu_node_taint.POLICY,
+    require_aml_gpu_scale_to_zero.POLICY,
+    require_infiniband_scale_set_placement.POLICY,
+    require_gpu_vm_auto_shutdown.POLICY,
+    disallow_internet_ssh_rdp.POLICY,
+    disallow_linux_password_login.POLICY,
+]
+
+
+class DuplicatePolicyName(ValueError):
+    """Two policies of one pack share a name."""
+
+
+def checked(policies: list[Policy]) -> list[Policy]:
+    """`policies` unchanged; raises DuplicatePolicyName naming each name used twice."""
+    twice = sorted(name for name, count in Counter(p.name for p in policies).items() if count > 1)
+    if twice:
+        raise DuplicatePolicyName(f"policy names used more than once: {', '.join(twice)}")
+    return list(policies)
+
+
+def policies() -> list[Policy]:
+    """Every policy of the pack."""
+    return checked(REGISTRY)

@@ -1,0 +1,60 @@
+"""warn-retiring-vm-sizes: say early when a VM size is about to be retired.
+
+Rule: a VM size the catalog lists as retiring on a date within `retiringWindowDays` (default 365)
+from today is a violation (advisory by default) naming the date and the replacement.
+Why: after the retirement date Azure deallocates the VMs; reserved-instance purchases and new
+subscriptions are cut off before that. A year is enough to test and move a GPU workload.
+Azure doc: https://learn.microsoft.com/azure/virtual-machines/sizes/retirement/retired-sizes-list
+"""
+
+from __future__ import annotations
+
+from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
+
+from policies import config, vm_size_lifecycle
+from policies.vm_size_lifecycle import classify
+
+NAME = "warn-retiring-vm-sizes"
+DEFAULT_WINDOW_DAYS = 365
+
+CONFIG = config.schema(
+    {
+        "retiringWindowDays": {
+            "type": "integer",
+            "minimum": 0,
+            "default": DEFAULT_WINDOW_DAYS,
+            "description": "Warn about sizes retiring within this many days from today.",
+        }
+    }
+)
+
+
+def validate(args: ResourceValidationArgs, report_violation: ReportViolation) -> None:
+    window = int(config.values(args, CONFIG)["retiringWindowDays"])
+    for verdict in classify(args.resource_type, args.props):
+        date = verdict.entry.lifecycle.date if verdict.entry is not None else None
+        if verdict.status != "retiring" or verdict.entry is None or date is None:
+            continue
+        lifecycle = verdict.entry.lifecycle
+        days_left = (date - vm_size_lifecycle.today()).days
+        if days_left <= window:
+            report_violation(
+                f"{verdict.path} is '{verdict.size}', which Azure retires on {lifecycle.date} "
+                f"(in {days_left} days); move to {lifecycle.replacement} before then.",
+                None,
+            )
+
+
+POLICY = ResourceValidationPolicy(
+    name=NAME,
+    description="VM sizes should not be close to retirement.",
+    validate=validate,
+    enforcement_level=EnforcementLevel.ADVISORY,
+    severity=Severity.LOW,
+    config_schema=CONFIG,
+    remediation_steps=(
+        "Plan the move to the replacement the message names before the retirement date; test the workload "
+        "on the new size (drivers and images can differ between GPU generations)."
+    ),
+    url="https://learn.microsoft.com/azure/virtual-machines/sizes/retirement/retired-sizes-list",
+)

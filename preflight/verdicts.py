@@ -1,0 +1,31 @@
+"""The verdict over several plans: counts per stack and in all, shared by the check formats."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from preflight.plan import Plan
+
+
+def counts(plan: Plan) -> dict[str, int]:
+    mandatory = sum(1 for v in plan.violations if v.get("enforcementLevel") == "mandatory")
+    return {
+        "resources": len(plan.resources),
+        "refusals": len(plan.refusals),
+        "mandatory": mandatory,
+        "advisory": len(plan.violations) - mandatory,
+    }
+
+
+def summary(plans: Sequence[Plan]) -> dict[str, Any]:
+    """`{"stacks": 2, "failed": ["aks-gpu"], "refusals": 0, "mandatory": 1, "advisory": 3, "exitCode": 1}`."""
+    per_stack = [counts(p) for p in plans]
+    return {
+        "stacks": len(plans),
+        "failed": [p.stack for p in plans if p.exit_code != 0],
+        "refusals": sum(c["refusals"] for c in per_stack),
+        "mandatory": sum(c["mandatory"] for c in per_stack),
+        "advisory": sum(c["advisory"] for c in per_stack),
+        "exitCode": max((p.exit_code for p in plans), default=0),
+    }

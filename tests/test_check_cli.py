@@ -1,0 +1,274 @@
+"""`gpu-stacks check` and `plan` end to end: the shipped stacks pass, one change makes them fail, and
+other teams' projects are judged by the same pack."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from preflight.cli import main
+from tests.conftest import REPO
+
+SHIPPED = sorted(p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in (REPO / "stacks").glob("Pulumi.*.yaml"))
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def stack_copy(tmp_path: Path, stack: str, edit: Any) -> str:
+    """A copy of a shipped stack file, changed by `edit(config)`, in a temporary stacks directory."""
+    data = yaml.safe_load((REPO / "stacks" / f"Pulumi.{stack}.yaml").read_text(encoding="utf-8"))
+    edit(data["config"])
+    path = tmp_path / f"Pulumi.{stack}.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("stack", SHIPPED)
+def test_check_passes_every_shipped_stack(capsys: pytest.CaptureFixture[str], stack: str) -> None:
+    code, out, _ = run(capsys, "check", stack, "--format", "json")
+    document = json.loads(out)
+
+    assert code == 0
+    assert [v for v in document["stacks"][0]["violations"] if v["enforcementLevel"] == "mandatory"] == []
+    assert document["summary"] == {**document["summary"], "failed": [], "mandatory": 0, "exitCode": 0}
+
+
+def _vm_size_keys(value: Any) -> list[dict[str, Any]]:
+    """Every mapping in a stack's config that holds a `vmSize`."""
+    if isinstance(value, dict):
+        own = [value] if "vmSize" in value else []
+        return own + [m for v in value.values() for m in _vm_size_keys(v)]
+    if isinstance(value, list):
+        return [m for v in value for m in _vm_size_keys(v)]
+    return []
+
+
+@pytest.mark.parametrize("stack", SHIPPED)
+def test_check_fails_every_shipped_stack_without_its_budget(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, stack: str
+) -> None:
+    path = stack_copy(tmp_path, stack, lambda c: c.pop("azure-gpu-stacks:costAlert"))
+
+    code, out, _ = run(capsys, "check", path, "--format", "json")
+    [plan] = json.loads(out)["stacks"]
+
+    assert code == 1
+    assert {(v["policyName"], v["enforcementLevel"]) for v in plan["violations"]} >= {("require-cost-alerts", "mandatory")}
+
+
+@pytest.mark.parametrize("stack", SHIPPED)
+def test_check_fails_every_shipped_stack_with_a_retired_size(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, stack: str
+) -> None:
+    def retire(config: dict[str, Any]) -> None:
+        holders = _vm_size_keys(config)
+        assert holders, f"{stack} names no vmSize"
+        for holder in holders:
+            holder["vmSize"] = "Standard_NC6"
+
+    code, out, err = run(capsys, "check", stack_copy(tmp_path, stack, retire))
+
+    # Refused by the config schema (2) or by the policy pack (1): never deployed.
+    assert code in (1, 2)
+    assert "Standard_NC6" in out + err and "retired" in out + err
+
+
+def test_check_fails_the_t4_stack_without_its_budget(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = stack_copy(tmp_path, "inference-t4", lambda c: c.pop("azure-gpu-stacks:costAlert"))
+
+    code, out, _ = run(capsys, "check", path)
+
+    assert code == 1
+    assert (
+        out.splitlines()[0]
+        == "FAILED: inference-t4: 0 resource(s) Azure would refuse. 1 mandatory policy violation(s)."
+    )
+    assert (
+        "  - [mandatory] require-cost-alerts: gpu-vm-vm: 'gpu-vm-vm' (hardwareProfile.vmSize 'Standard_NC4as_T4_v3', "
+        "NVIDIA T4) is billed by GPU in resource group 'rg-inference-t4', but no budget with an enabled notification "
+        "to a contact covers it."
+    ) in out
+
+
+def test_check_refuses_the_t4_stack_with_a_retired_size_before_planning(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Our own stacks are stopped earlier, by the config schema (exit 2, nothing registered); the
+    # policy catches the same size in programs that do not use our components (next test).
+    path = stack_copy(tmp_path, "inference-t4", lambda c: c["azure-gpu-stacks:vm"].update(vmSize="Standard_NC6"))
+
+    code, _, err = run(capsys, "check", path)
+
+    assert code == 2
+    assert "azure-gpu-stacks:vm.vmSize: 'Standard_NC6' was retired on 2023-09-06" in err
+
+
+OTHER_TEAM_PROGRAM = """
+import pulumi
+from pulumi_azure_native import compute, resources
+
+rg = resources.ResourceGroup("rg", resource_group_name="rg-vision", location="eastus")
+compute.VirtualMachine(
+    "trainer",
+    resource_group_name=rg.name,
+    hardware_profile=compute.HardwareProfileArgs(vm_size=pulumi.Config().get("size") or "Standard_NC6"),
+)
+"""
+
+
+@pytest.fixture
+def other_team(tmp_path: Path) -> Path:
+    """A project that uses pulumi-azure-native directly, none of our components."""
+    (tmp_path / "Pulumi.yaml").write_text("name: vision\nruntime: python\n", encoding="utf-8")
+    (tmp_path / "__main__.py").write_text(OTHER_TEAM_PROGRAM, encoding="utf-8")
+    (tmp_path / "Pulumi.dev.yaml").write_text("config:\n  azure-native:location: eastus\n", encoding="utf-8")
+    return tmp_path
+
+
+def test_check_catches_a_raw_vm_with_a_retired_size_in_another_project(
+    capsys: pytest.CaptureFixture[str], other_team: Path
+) -> None:
+    code, out, _ = run(capsys, "check", "--project", str(other_team), "--format", "json")
+    [plan] = json.loads(out)["stacks"]
+    by_policy = {v["policyName"]: v for v in plan["violations"]}
+
+    assert code == 1
+    assert by_policy["disallow-retired-vm-sizes"] == {
+        "policyName": "disallow-retired-vm-sizes",
+        "enforcementLevel": "mandatory",
+        "severity": "high",
+        "resource": "trainer",
+        "type": "azure-native:compute:VirtualMachine",
+        "urn": "urn:pulumi:dev::vision::azure-native:compute:VirtualMachine::trainer",
+        "message": "hardwareProfile.vmSize is 'Standard_NC6', which Azure retired on 2023-09-06 and can no longer "
+        "deploy; use Standard_NC4as_T4_v3 or another current size.",
+        "description": "VM sizes must not be retired by Azure.",
+    }
+    # The fake ARM refused the VM too; the policies still saw it.
+    assert [r["resource"] for r in plan["refusals"]] == ["trainer"]
+
+
+def test_check_policy_config_changes_levels_like_policy_pack_config(
+    capsys: pytest.CaptureFixture[str], other_team: Path, tmp_path: Path
+) -> None:
+    config = tmp_path / "policy-config.json"
+    config.write_text(json.dumps({"all": "advisory", "require-cost-alerts": "disabled"}), encoding="utf-8")
+    (other_team / "Pulumi.dev.yaml").write_text(
+        "config:\n  azure-native:location: eastus\n  vision:size: Standard_NC4as_T4_v3\n", encoding="utf-8"
+    )
+
+    code, out, _ = run(
+        capsys, "check", "--project", str(other_team), "--policy-config", str(config), "--format", "json"
+    )
+    [plan] = json.loads(out)["stacks"]
+
+    assert code == 0
+    assert sorted((v["policyName"], v["enforcementLevel"]) for v in plan["violations"]) == [
+        ("require-gpu-vm-auto-shutdown", "advisory")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (
+            '{"require-cost-alert": "advisory"}',
+            "require-cost-alert: unknown policy; did you mean 'require-cost-alerts'?",
+        ),
+        ('{"all": "strict"}', "all: 'strict' is not allowed; allowed: advisory, mandatory, remediate, disabled"),
+        (
+            '{"warn-retiring-vm-sizes": {"retiringWindowDays": "soon"}}',
+            "warn-retiring-vm-sizes.retiringWindowDays: 'soon' is not allowed; allowed: a whole number of at least 0",
+        ),
+        (
+            '{"require-cost-alerts": {"budgets": []}}',
+            "require-cost-alerts.budgets: unknown property; allowed: enforcementLevel, externalBudgetScopes",
+        ),
+        ("{not json", "not valid JSON (line 1, column 2)"),
+    ],
+    ids=["unknown-policy", "bad-level", "bad-type", "unknown-property", "not-json"],
+)
+def test_check_refuses_a_bad_policy_config_with_exit_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, content: str, message: str
+) -> None:
+    config = tmp_path / "policy-config.json"
+    config.write_text(content, encoding="utf-8")
+
+    code, out, err = run(capsys, "check", "inference-t4", "--policy-config", str(config))
+
+    assert (code, out) == (2, "")
+    assert err.startswith(f"gpu-stacks: error: {config}: ") and message in err
+    assert "Traceback" not in err
+
+
+def test_check_markdown_is_a_pull_request_comment(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    broken = stack_copy(tmp_path, "inference-t4", lambda c: c.pop("azure-gpu-stacks:costAlert"))
+
+    code, out, _ = run(capsys, "check", "inference-t4", broken, "--format", "markdown")
+    lines = out.splitlines()
+
+    assert code == 1
+    assert lines[0] == "### gpu-stacks check: 1 of 2 stack(s) fail"
+    assert "| `inference-t4` | pass | 11 | 0 | 0 | 0 |" in lines
+    assert "| `inference-t4` | **fail** | 9 | 0 | 1 | 0 |" in lines
+    assert any(line.startswith("| mandatory | `require-cost-alerts` | `gpu-vm-vm` | 'gpu-vm-vm' (") for line in lines)
+
+
+def test_check_sarif_names_the_rule_and_the_stack_file(capsys: pytest.CaptureFixture[str], other_team: Path) -> None:
+    code, out, _ = run(capsys, "check", "--project", str(other_team), "--format", "sarif")
+    run_ = json.loads(out)["runs"][0]
+    results = {r["ruleId"]: r for r in run_["results"]}
+
+    assert code == 1 and json.loads(out)["version"] == "2.1.0"
+    assert results["disallow-retired-vm-sizes"]["level"] == "error"
+    assert (
+        results["disallow-retired-vm-sizes"]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        == "Pulumi.dev.yaml"
+    )
+    assert results["require-gpu-vm-auto-shutdown"]["level"] == "warning"
+    assert "azure/SkuNotAvailable" in {rule["id"] for rule in run_["tool"]["driver"]["rules"]}
+
+
+def test_plan_json_fills_violations(capsys: pytest.CaptureFixture[str], other_team: Path) -> None:
+    code, out, _ = run(capsys, "plan", "dev", "--project", str(other_team), "--json")
+
+    assert code == 1
+    assert [v["policyName"] for v in json.loads(out)["violations"]] == [
+        "disallow-retired-vm-sizes",
+        "require-cost-alerts",
+        "require-gpu-vm-auto-shutdown",
+    ]
+
+
+def test_plan_text_lists_policy_violations(capsys: pytest.CaptureFixture[str], other_team: Path) -> None:
+    _, out, _ = run(capsys, "plan", "dev", "--project", str(other_team))
+
+    assert (
+        "Policy violations:\n  - [mandatory] disallow-retired-vm-sizes: trainer: hardwareProfile.vmSize is 'Standard_NC6'"
+        in out
+    )
+
+
+def test_check_as_a_subprocess_exits_0_on_the_shipped_t4_stack(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "preflight", "check", "inference-t4", "--format", "markdown"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("### gpu-stacks check: all 1 stack(s) pass")

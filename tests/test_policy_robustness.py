@@ -1,0 +1,167 @@
+"""No policy ever raises: every property of compliant resources replaced, one at a time, by a value of
+the wrong kind, None, or a preview unknown, then run through the whole pack as the engine runs it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.policy_helpers import Res, run_pack
+
+UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9"
+SECRET_KEY = "4dabf18193072939515e22adb298388d"
+ODD_VALUES: list[Any] = [
+    None,
+    0.0,
+    -1.0,
+    True,
+    "",
+    "x",
+    [],
+    [None],
+    {},
+    {"x": None},
+    UNKNOWN,
+    {SECRET_KEY: "1b47061264138c4ac30d75fd1eb44270", "value": None},
+]
+
+BASELINE = [
+    Res("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": "rg-gpu", "location": "eastus"}),
+    Res(
+        "azure-native:compute:VirtualMachine",
+        "vm",
+        {
+            "resourceGroupName": "rg-gpu",
+            "hardwareProfile": {"vmSize": "Standard_NC4as_T4_v3"},
+            "osProfile": {"linuxConfiguration": {"disablePasswordAuthentication": True}},
+        },
+        ["rg"],
+    ),
+    Res(
+        "azure-native:compute:VirtualMachineScaleSet",
+        "vmss",
+        {
+            "resourceGroupName": "rg-gpu",
+            "sku": {"name": "Standard_ND96asr_v4", "capacity": 2.0},
+            "orchestrationMode": "Uniform",
+            "singlePlacementGroup": True,
+            "proximityPlacementGroup": {"id": "/ppg"},
+            "virtualMachineProfile": {"osProfile": {"linuxConfiguration": {"disablePasswordAuthentication": True}}},
+        },
+        ["rg"],
+    ),
+    Res(
+        "azure-native:containerservice:ManagedCluster",
+        "aks",
+        {
+            "resourceGroupName": "rg-gpu",
+            "agentPoolProfiles": [
+                {"name": "gpu", "vmSize": "Standard_NC4as_T4_v3", "nodeTaints": ["sku=gpu:NoSchedule"]}
+            ],
+        },
+        ["rg"],
+    ),
+    Res(
+        "azure-native:machinelearningservices:Compute",
+        "aml",
+        {
+            "resourceGroupName": "rg-gpu",
+            "properties": {
+                "computeType": "AmlCompute",
+                "properties": {
+                    "vmSize": "Standard_NC24ads_A100_v4",
+                    "scaleSettings": {"minNodeCount": 0.0, "maxNodeCount": 2.0, "nodeIdleTimeBeforeScaleDown": "PT15M"},
+                },
+            },
+        },
+        ["rg"],
+    ),
+    Res(
+        "azure-native:network:NetworkSecurityGroup",
+        "nsg",
+        {
+            "securityRules": [
+                {
+                    "name": "ssh",
+                    "direction": "Inbound",
+                    "access": "Allow",
+                    "protocol": "Tcp",
+                    "sourceAddressPrefix": "203.0.113.0/24",
+                    "destinationPortRange": "22",
+                }
+            ]
+        },
+        ["rg"],
+    ),
+    Res(
+        "azure-native:devtestlab:GlobalSchedule",
+        "shutdown",
+        {
+            "taskType": "ComputeVmShutdownTask",
+            "status": "Enabled",
+            "targetResourceId": "/vm",
+            "name": "shutdown-computevm-vm",
+        },
+        ["vm"],
+    ),
+    Res(
+        "azure-native:consumption:Budget",
+        "budget",
+        {
+            "scope": "/subscriptions/0/resourceGroups/rg-gpu",
+            "amount": 100.0,
+            "notifications": {"a": {"enabled": True, "threshold": 80.0, "contactEmails": ["a@example.com"]}},
+        },
+        ["rg"],
+    ),
+]
+
+
+def leaf_paths(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    """Every path into `value`, containers included."""
+    if path:
+        yield path
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from leaf_paths(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from leaf_paths(item, (*path, index))
+
+
+def with_value(props: dict[str, Any], path: tuple[Any, ...], value: Any) -> dict[str, Any]:
+    import copy
+
+    result = copy.deepcopy(props)
+    target: Any = result
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    return result
+
+
+CASES = [(i, path) for i, res in enumerate(BASELINE) for path in leaf_paths(res.props)]
+
+
+def test_robustness_baseline_is_compliant() -> None:
+    assert run_pack(BASELINE) == []
+
+
+@pytest.mark.parametrize(
+    ("index", "path"), CASES, ids=[f"{BASELINE[i].name}:{'.'.join(map(str, p))}" for i, p in CASES]
+)
+def test_robustness_no_policy_raises_on_any_odd_value(index: int, path: tuple[Any, ...]) -> None:
+    for odd in ODD_VALUES:
+        stack = list(BASELINE)
+        stack[index] = Res(
+            BASELINE[index].type,
+            BASELINE[index].name,
+            with_value(BASELINE[index].props, path, odd),
+            BASELINE[index].depends_on,
+        )
+
+        violations = run_pack(stack)  # raises if any policy raises
+
+        assert all(v["message"] and "can't run policy" not in v["message"] for v in violations), violations
