@@ -54,9 +54,9 @@ def render_markdown(plans: Sequence[Plan]) -> str:
             lines.append("")
         if plan.violations:
             lines += ["| Level | Policy | Resource | Message |", "| --- | --- | --- | --- |"]
-            ordered = sorted(plan.violations, key=lambda v: LEVEL_ORDER.get(v["enforcementLevel"], 2))
+            ordered = sorted(plan.violations, key=lambda v: LEVEL_ORDER.get(v["level"], 2))
             lines += [
-                f"| {cell(v['enforcementLevel'])} | `{cell(v['policyName'])}` | `{cell(v['resource'])}` | {cell(v['message'])} |"
+                f"| {cell(v['level'])} | `{cell(v['policy'])}` | `{cell(v['resource'])}` | {cell(v['message'])} |"
                 for v in ordered
             ]
     return "\n".join(lines) + "\n"

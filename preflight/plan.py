@@ -45,7 +45,7 @@ class Plan:
     @property
     def exit_code(self) -> int:
         """0 clean; 1 when Azure would refuse something or a mandatory policy fails."""
-        mandatory = [v for v in self.violations if v.get("enforcementLevel") == "mandatory"]
+        mandatory = [v for v in self.violations if v.get("level") == "mandatory"]
         return 1 if self.refusals or mandatory else 0
 
     def shown_outputs(self) -> dict[str, Any]:

@@ -135,8 +135,8 @@ def _violation(diagnostic: Any, urn: str, by_urn: Mapping[str, RecordedResource]
     prefix = diagnostic.description + "\n"
     message = diagnostic.message.removeprefix(prefix)
     return {
-        "policyName": diagnostic.policyName,
-        "enforcementLevel": _LEVELS.get(diagnostic.enforcementLevel, "advisory"),
+        "policy": diagnostic.policyName,
+        "level": _LEVELS.get(diagnostic.enforcementLevel, "advisory"),
         "severity": _SEVERITIES.get(diagnostic.severity, "unspecified"),
         "resource": resource.name if resource else STACK_RESOURCE,
         "type": resource.type if resource else "",

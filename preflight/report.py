@@ -152,11 +152,11 @@ def render_text(plan: Plan) -> str:
 
 
 def violation_line(v: dict[str, Any]) -> str:
-    return f"[{v['enforcementLevel']}] {v['policyName']}: {v['resource']}: {v['message']}"
+    return f"[{v['level']}] {v['policy']}: {v['resource']}: {v['message']}"
 
 
 def verdict(plan: Plan) -> str:
-    mandatory = sum(1 for v in plan.violations if v.get("enforcementLevel") == "mandatory")
+    mandatory = sum(1 for v in plan.violations if v.get("level") == "mandatory")
     advisory = len(plan.violations) - mandatory
     notes = f", {advisory} advisory policy note(s)" if advisory else ""
     if plan.exit_code == 0:

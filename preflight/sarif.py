@@ -33,7 +33,7 @@ def render_sarif(plans: Sequence[Plan], *, version: str = PACK_VERSION) -> dict[
     for plan in plans:
         for v in plan.violations:
             results.append(
-                _result(v["policyName"], LEVELS.get(v["enforcementLevel"], "note"), v["message"], plan, v["resource"])
+                _result(v["policy"], LEVELS.get(v["level"], "note"), v["message"], plan, v["resource"])
             )
         for r in plan.refusals:
             rule = f"{REFUSAL_RULE_PREFIX}{r.code}"

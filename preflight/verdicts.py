@@ -9,7 +9,7 @@ from preflight.plan import Plan
 
 
 def counts(plan: Plan) -> dict[str, int]:
-    mandatory = sum(1 for v in plan.violations if v.get("enforcementLevel") == "mandatory")
+    mandatory = sum(1 for v in plan.violations if v.get("level") == "mandatory")
     return {
         "resources": len(plan.resources),
         "refusals": len(plan.refusals),

@@ -53,7 +53,7 @@ def run_pack(resources: Sequence[Res], config: Mapping[str, Any] | None = None) 
 def found(resources: Sequence[Res], policy: str, config: Mapping[str, Any] | None = None) -> list[tuple[str, str, str]]:
     """(level, resource, message) of each violation of `policy`."""
     return [
-        (v["enforcementLevel"], v["resource"], v["message"])
+        (v["level"], v["resource"], v["message"])
         for v in run_pack(resources, config)
-        if v["policyName"] == policy
+        if v["policy"] == policy
     ]

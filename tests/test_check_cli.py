@@ -37,7 +37,7 @@ def test_check_passes_every_shipped_stack(capsys: pytest.CaptureFixture[str], st
     document = json.loads(out)
 
     assert code == 0
-    assert [v for v in document["stacks"][0]["violations"] if v["enforcementLevel"] == "mandatory"] == []
+    assert [v for v in document["stacks"][0]["violations"] if v["level"] == "mandatory"] == []
     assert document["summary"] == {**document["summary"], "failed": [], "mandatory": 0, "exitCode": 0}
 
 
@@ -61,7 +61,7 @@ def test_check_fails_every_shipped_stack_without_its_budget(
     [plan] = json.loads(out)["stacks"]
 
     assert code == 1
-    assert {(v["policyName"], v["enforcementLevel"]) for v in plan["violations"]} >= {("require-cost-alerts", "mandatory")}
+    assert {(v["policy"], v["level"]) for v in plan["violations"]} >= {("require-cost-alerts", "mandatory")}
 
 
 @pytest.mark.parametrize("stack", SHIPPED)
@@ -138,12 +138,12 @@ def test_check_catches_a_raw_vm_with_a_retired_size_in_another_project(
 ) -> None:
     code, out, _ = run(capsys, "check", "--project", str(other_team), "--format", "json")
     [plan] = json.loads(out)["stacks"]
-    by_policy = {v["policyName"]: v for v in plan["violations"]}
+    by_policy = {v["policy"]: v for v in plan["violations"]}
 
     assert code == 1
     assert by_policy["disallow-retired-vm-sizes"] == {
-        "policyName": "disallow-retired-vm-sizes",
-        "enforcementLevel": "mandatory",
+        "policy": "disallow-retired-vm-sizes",
+        "level": "mandatory",
         "severity": "high",
         "resource": "trainer",
         "type": "azure-native:compute:VirtualMachine",
@@ -171,7 +171,7 @@ def test_check_policy_config_changes_levels_like_policy_pack_config(
     [plan] = json.loads(out)["stacks"]
 
     assert code == 0
-    assert sorted((v["policyName"], v["enforcementLevel"]) for v in plan["violations"]) == [
+    assert sorted((v["policy"], v["level"]) for v in plan["violations"]) == [
         ("require-gpu-vm-auto-shutdown", "advisory")
     ]
 
@@ -241,7 +241,7 @@ def test_plan_json_fills_violations(capsys: pytest.CaptureFixture[str], other_te
     code, out, _ = run(capsys, "plan", "dev", "--project", str(other_team), "--json")
 
     assert code == 1
-    assert [v["policyName"] for v in json.loads(out)["violations"]] == [
+    assert [v["policy"] for v in json.loads(out)["violations"]] == [
         "disallow-retired-vm-sizes",
         "require-cost-alerts",
         "require-gpu-vm-auto-shutdown",

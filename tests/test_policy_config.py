@@ -51,4 +51,4 @@ def test_preview_plan_without_a_budget_still_fails(tmp_path: Path) -> None:
 
     plan = plan_stack(load_project(REPO), str(path), preview=True)
 
-    assert [(v["policyName"], v["resource"]) for v in plan.violations] == [("require-cost-alerts", "gpu-vm-vm")]
+    assert [(v["policy"], v["resource"]) for v in plan.violations] == [("require-cost-alerts", "gpu-vm-vm")]

@@ -135,7 +135,7 @@ def test_vm_size_table_paths_are_what_the_sdk_sends(record: Callable[..., Record
     found = sorted(
         (v["resource"], v["message"].split(" is ")[0])
         for v in violations
-        if v["policyName"] == "disallow-retired-vm-sizes"
+        if v["policy"] == "disallow-retired-vm-sizes"
     )
     assert found == sorted(
         [

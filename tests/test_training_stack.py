@@ -91,7 +91,11 @@ def test_training_stack_budget_covers_a_month_of_the_cluster(plan_json: dict[str
 
 def write_stack(tmp_path: Path, cluster: str) -> str:
     path = tmp_path / "Pulumi.bad.yaml"
-    path.write_text(f"config:\n  azure-native:location: eastus\n  azure-gpu-stacks:trainingCluster: {cluster}\n")
+    # A budget too, so the plans below pass the policy pack's require-cost-alerts.
+    path.write_text(
+        f"config:\n  azure-native:location: eastus\n  azure-gpu-stacks:trainingCluster: {cluster}\n"
+        "  azure-gpu-stacks:costAlert: {amount: 5000, contactEmails: [ml@example.com]}\n"
+    )
     return str(path)
 
 
