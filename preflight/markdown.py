@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from preflight.cost_report import cost_table
 from preflight.plan import Plan
 from preflight.verdicts import counts, summary
 
@@ -59,4 +60,5 @@ def render_markdown(plans: Sequence[Plan]) -> str:
                 f"| {cell(v['level'])} | `{cell(v['policy'])}` | `{cell(v['resource'])}` | {cell(v['message'])} |"
                 for v in ordered
             ]
+    lines += ["", "#### Cost", "", cost_table(plans, "markdown")]
     return "\n".join(lines) + "\n"

@@ -15,6 +15,8 @@ from typing import Any
 
 import pulumi
 
+from components.config import ConfigError
+
 from fakeazure import FakeArm, Refusal
 from fakeazure.azfiles import AzFileError, read_skus, read_usage
 from preflight.cost import cost_document
@@ -116,7 +118,7 @@ def plan_stack(
                 preview=preview,
             )
     except (Exception, SystemExit) as exc:  # the program's own failure, reported as bad input
-        raise InputError(describe_program_error(exc, project)) from None
+        raise InputError(describe_program_error(exc, project, project.relative(settings.file))) from None
     warnings = [log.message for log in result.logs]
     warnings += [f"{name}: not created, it depends on a refused resource ({dep})" for name, dep in arm.skipped]
     cost, budget_warnings = cost_document(result.resources, settings.config.get(LOCATION_KEY))
@@ -138,8 +140,12 @@ def plan_stack(
     return plan
 
 
-def describe_program_error(exc: BaseException, project: Project) -> str:
+def describe_program_error(exc: BaseException, project: Project, stack_file: str) -> str:
     """One line for a program that raised: the clean message of errors meant for users, else where."""
+    if isinstance(exc, ConfigError):
+        # The program can only name the stack file by convention (stacks/Pulumi.<stack>.yaml);
+        # name the file that was actually read.
+        return str(ConfigError(stack_file, exc.problems))
     if isinstance(exc, (pulumi.RunError, pulumi.ConfigMissingError, pulumi.config.ConfigTypeError)):
         return str(exc)
     if isinstance(exc, SystemExit):

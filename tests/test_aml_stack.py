@@ -143,12 +143,13 @@ def write_stack(tmp_path: Path, aml: dict[str, Any]) -> Path:
 def test_aml_stack_bad_config_exits_2_with_the_key_path(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], aml: dict[str, Any], expected: str
 ) -> None:
-    code = main(["plan", str(write_stack(tmp_path, aml))])
+    stack_file = write_stack(tmp_path, aml)
+    code = main(["plan", str(stack_file)])
     captured = capsys.readouterr()
 
     assert code == 2
     assert captured.out == ""
-    assert captured.err.startswith("gpu-stacks: error: stacks/Pulumi.aml-bad.yaml: azure-gpu-stacks:")
+    assert captured.err.startswith(f"gpu-stacks: error: {stack_file}: azure-gpu-stacks:")  # the file actually read
     assert expected in captured.err
     assert "Traceback" not in captured.err
 

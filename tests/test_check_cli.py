@@ -272,3 +272,14 @@ def test_check_as_a_subprocess_exits_0_on_the_shipped_t4_stack(tmp_path: Path) -
 
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("### gpu-stacks check: all 1 stack(s) pass")
+
+
+def test_check_markdown_carries_the_cost_table(capsys: pytest.CaptureFixture[str]) -> None:
+    from components.catalog import catalog
+
+    code, out, _ = run(capsys, "check", "inference-t4", "--format", "markdown")
+    monthly = catalog().get("Standard_NC4as_T4_v3").payg_usd_per_hour * 730  # type: ignore[operator]
+
+    assert code == 0
+    assert "#### Cost" in out
+    assert f"| inference-t4 | " in out and f"{monthly:,.2f}" in out

@@ -163,7 +163,7 @@ def test_cli_bad_stack_file_exits_2_with_one_clean_message(tmp_path: Path, capsy
 
     assert code == 2
     assert out == ""
-    assert err.startswith("gpu-stacks: error: ") and expected in err
+    assert err.startswith(f"gpu-stacks: error: {stack_file}: ") and expected in err  # names the file read
     assert "Traceback" not in err and err.count("gpu-stacks: error:") == 1
     assert snapshot(tmp_path) == before
 

@@ -99,7 +99,7 @@ def write_stack(tmp_path: Path, cluster: str) -> str:
     return str(path)
 
 
-KEY = "gpu-stacks: error: stacks/Pulumi.bad.yaml: azure-gpu-stacks:trainingCluster"
+KEY = "gpu-stacks: error: {file}: azure-gpu-stacks:trainingCluster"
 
 
 @pytest.mark.parametrize(
@@ -140,11 +140,12 @@ KEY = "gpu-stacks: error: stacks/Pulumi.bad.yaml: azure-gpu-stacks:trainingClust
 def test_training_stack_refuses_a_bad_cluster_with_exit_code_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], cluster: str, expected: str
 ) -> None:
-    code = main(["plan", write_stack(tmp_path, cluster)])
+    stack_file = write_stack(tmp_path, cluster)
+    code = main(["plan", stack_file])
     captured = capsys.readouterr()
 
     assert code == 2
-    assert captured.err == expected + "\n"
+    assert captured.err == expected.replace("{file}", stack_file) + "\n"  # names the file actually read
     assert captured.out == ""
 
 
