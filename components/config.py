@@ -20,27 +20,47 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 import pulumi
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
-from pydantic import ValidationInfo
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic.alias_generators import to_camel
 
 from components.catalog import catalog
-from components.checks import DEFAULT_GPU_VM_SIZE
-from components.checks import admin_username, cidr, email, gpu_size, percent, time_of_day
-from components.checks import infiniband_gpu_size, node_count, outside_infiniband_range, single_zone
-from components.checks import DEFAULT_AML_MAX_NODES, aml_compute_name, aml_idle_time, aml_workspace_id, aml_workspace_name
-from components.checks import deployable_size_name
 from components.checks import (
+    DEFAULT_AML_MAX_NODES,
+    DEFAULT_GPU_VM_SIZE,
+    admin_username,
     aks_cluster_id,
     aks_cluster_name,
     aks_pool_name,
+    aml_compute_name,
+    aml_idle_time,
+    aml_workspace_id,
+    aml_workspace_name,
+    cidr,
     cpu_size,
+    deployable_size_name,
+    email,
     gpu_pool_taints,
+    gpu_size,
     guid,
+    infiniband_gpu_size,
     kubernetes_version,
+    node_count,
     node_taint,
     nvidia_gpu_size,
+    outside_infiniband_range,
+    percent,
+    single_zone,
     spot_max_price,
+    time_of_day,
 )
 
 PROJECT = "azure-gpu-stacks"

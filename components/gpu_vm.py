@@ -20,6 +20,7 @@ from pulumi_azure_native import compute, devtestlab, network
 
 from components.catalog import catalog
 from components.checks import Problems, admin_username, cidr, email, gpu_size, time_of_day
+from components.network import create_private_network
 
 TYPE_TOKEN = "azure-gpu-stacks:index:GpuVm"
 
@@ -145,20 +146,15 @@ class GpuVm(pulumi.ComponentResource):
         }
 
     def _create_network(self) -> pulumi.Output[str]:
-        vnet = network.VirtualNetwork(
-            f"{self._name}-vnet",
-            address_space=network.AddressSpaceArgs(address_prefixes=[self._args["vnet_address_space"]]),
-            **self._common(),
-            opts=self._child,
-        )
-        subnet = network.Subnet(
-            f"{self._name}-subnet",
+        return create_private_network(
+            self._name,
             resource_group_name=self._args["resource_group_name"],
-            virtual_network_name=vnet.name,
-            address_prefix=self._args["subnet_prefix"],
-            opts=self._child,
+            location=self._args["location"],
+            address_space=self._args["vnet_address_space"],
+            subnet_prefix=self._args["subnet_prefix"],
+            tags=self._args["tags"],
+            parent=self,
         )
-        return subnet.id
 
     def _create_security_group(self) -> network.NetworkSecurityGroup:
         rules = [

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NotRequired, TypedDict
 
 import pulumi
-from pulumi_azure_native import compute, network
+from pulumi_azure_native import compute
 
 from components.catalog import VmSize, catalog
 from components.checks import (
@@ -35,6 +35,7 @@ from components.checks import (
     single_zone,
 )
 from components.gpu_vm import GPU_DRIVER_PUBLISHER, GPU_DRIVER_TYPE, GPU_DRIVER_VERSION, UBUNTU_2204_GEN2
+from components.network import create_private_network
 from components.node_health import NodeExpectations, custom_data
 
 TYPE_TOKEN = "azure-gpu-stacks:index:TrainingCluster"
@@ -173,20 +174,15 @@ class TrainingCluster(pulumi.ComponentResource):
         }
 
     def _create_network(self) -> pulumi.Output[str]:
-        vnet = network.VirtualNetwork(
-            f"{self._name}-vnet",
-            address_space=network.AddressSpaceArgs(address_prefixes=[self._args["vnet_address_space"]]),
-            **self._common(),
-            opts=self._child,
-        )
-        subnet = network.Subnet(
-            f"{self._name}-subnet",
+        return create_private_network(
+            self._name,
             resource_group_name=self._args["resource_group_name"],
-            virtual_network_name=vnet.name,
-            address_prefix=self._args["subnet_prefix"],
-            opts=self._child,
+            location=self._args["location"],
+            address_space=self._args["vnet_address_space"],
+            subnet_prefix=self._args["subnet_prefix"],
+            tags=self._args["tags"],
+            parent=self,
         )
-        return subnet.id
 
     def _create_placement_group(self) -> compute.ProximityPlacementGroup:
         return compute.ProximityPlacementGroup(

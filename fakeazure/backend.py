@@ -38,7 +38,7 @@ from fakeazure.errors import (
     ResourceNotFound,
     SkuNotAvailable,
 )
-from fakeazure.models import RESOURCE_TYPES, ArmResourceType, Resource, VcpuDemand, dig, kubeconfig, stable_uuid
+from fakeazure.models import RESOURCE_TYPES, ArmResourceType, Resource, dig, kubeconfig, stable_uuid
 
 FAKE_SUBSCRIPTION_ID = "00000000-0000-0000-0000-0000000000aa"
 FAKE_TENANT_ID = "00000000-0000-0000-0000-0000000000bb"
