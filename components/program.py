@@ -2,12 +2,12 @@
 
 Which components a stack gets is said by its config: each section present (`vm`, `costAlert`, ...)
 adds its component, in the order of `SECTIONS`. A new kind of stack adds a config section, a
-component and a row here, never a new program.
+component and a row in `SECTIONS`, never a new program.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,109 +31,79 @@ def _section_args(section: Any) -> dict[str, Any]:
     return {k: v for k, v in section.model_dump().items() if v is not None}
 
 
-def _build_vm(d: Deployment) -> None:
-    from components.gpu_vm import GpuVm
+@dataclass(frozen=True)
+class Section:
+    """How one config section becomes a component and stack outputs."""
 
-    assert d.config.vm is not None and d.config.ssh_public_key is not None
-    vm = GpuVm(
-        "gpu-vm",
-        {
-            **_section_args(d.config.vm),  # type: ignore[typeddict-item]
-            "resource_group_name": d.resource_group.name,
-            "location": d.config.location,
-            "ssh_public_key": _secret_config("sshPublicKey", d.config.ssh_public_key),
-            "tags": d.tags,
-        },
-    )
-    d.exports.update(vmId=vm.vm_id, vmPrivateIp=vm.private_ip_address, sshCommand=vm.ssh_command)
+    key: str  # the StackConfig attribute
+    component: str  # "module:Class"
+    name: str  # the component's logical name
+    exports: tuple[tuple[str, str], ...]  # (stack output, component output attribute)
+    placed: bool = True  # takes the stack's resource group, location and tags
+    ssh_key: bool = False  # takes the stack's SSH public key
+    scoped: bool = False  # watches the stack's resource group (a budget's scope)
 
 
-def _build_training_cluster(d: Deployment) -> None:
-    from components.training_cluster import TrainingCluster
-
-    assert d.config.training_cluster is not None and d.config.ssh_public_key is not None
-    cluster = TrainingCluster(
-        "train",
-        {
-            **_section_args(d.config.training_cluster),  # type: ignore[typeddict-item]
-            "resource_group_name": d.resource_group.name,
-            "location": d.config.location,
-            "ssh_public_key": _secret_config("sshPublicKey", d.config.ssh_public_key),
-            "tags": d.tags,
-        },
-    )
-    d.exports.update(
-        scaleSetId=cluster.scale_set_id,
-        scaleSetName=cluster.scale_set_name,
-        placementGroupId=cluster.placement_group_id,
-        nodeCount=cluster.node_count,
-        gpusTotal=cluster.gpus_total,
-        clusterSshCommand=cluster.ssh_command,
-    )
-
-
-def _build_aml_cluster(d: Deployment) -> None:
-    from components.aml_cluster import AmlCluster
-
-    assert d.config.aml_cluster is not None
-    aml = AmlCluster(
-        "aml",
-        {
-            **_section_args(d.config.aml_cluster),  # type: ignore[typeddict-item]
-            "resource_group_name": d.resource_group.name,
-            "location": d.config.location,
-            "tags": d.tags,
-        },
-    )
-    d.exports.update(
-        amlWorkspaceId=aml.workspace_id,
-        amlWorkspaceName=aml.workspace_name,
-        amlComputeName=aml.compute_name,
-        amlVmSize=aml.vm_size,
-        amlNodeRange=aml.node_range,
-        amlStudioUrl=aml.studio_url,
-    )
-
-
-def _build_aks_gpu_pool(d: Deployment) -> None:
-    from components.aks_gpu_pool import AksGpuPool
-
-    assert d.config.aks_gpu_pool is not None
-    pool = AksGpuPool(
-        "aks-gpu",
-        {
-            **_section_args(d.config.aks_gpu_pool),  # type: ignore[typeddict-item]
-            "resource_group_name": d.resource_group.name,
-            "location": d.config.location,
-            "tags": d.tags,
-        },
-    )
-    d.exports.update(
-        aksClusterName=pool.cluster_name,
-        aksClusterId=pool.cluster_id,
-        gpuPoolName=pool.pool_name,
-        gpuVmSize=pool.vm_size,
-        gpuNodeRange=pool.node_range,
-        kubeconfig=pool.kubeconfig,
-    )
+# In build order.
+SECTIONS: tuple[Section, ...] = (
+    Section(
+        "vm", "components.gpu_vm:GpuVm", "gpu-vm", ssh_key=True,
+        exports=(("vmId", "vm_id"), ("vmPrivateIp", "private_ip_address"), ("sshCommand", "ssh_command")),
+    ),
+    Section(
+        "training_cluster", "components.training_cluster:TrainingCluster", "train", ssh_key=True,
+        exports=(
+            ("scaleSetId", "scale_set_id"),
+            ("scaleSetName", "scale_set_name"),
+            ("placementGroupId", "placement_group_id"),
+            ("nodeCount", "node_count"),
+            ("gpusTotal", "gpus_total"),
+            ("clusterSshCommand", "ssh_command"),
+        ),
+    ),
+    Section(
+        "aml_cluster", "components.aml_cluster:AmlCluster", "aml",
+        exports=(
+            ("amlWorkspaceId", "workspace_id"),
+            ("amlWorkspaceName", "workspace_name"),
+            ("amlComputeName", "compute_name"),
+            ("amlVmSize", "vm_size"),
+            ("amlNodeRange", "node_range"),
+            ("amlStudioUrl", "studio_url"),
+        ),
+    ),
+    Section(
+        "aks_gpu_pool", "components.aks_gpu_pool:AksGpuPool", "aks-gpu",
+        exports=(
+            ("aksClusterName", "cluster_name"),
+            ("aksClusterId", "cluster_id"),
+            ("gpuPoolName", "pool_name"),
+            ("gpuVmSize", "vm_size"),
+            ("gpuNodeRange", "node_range"),
+            ("kubeconfig", "kubeconfig"),
+        ),
+    ),
+    Section(
+        "cost_alert", "components.cost_alert:CostAlert", "cost-alert", placed=False, scoped=True,
+        exports=(("budgetId", "budget_id"), ("budgetAmountUsd", "amount")),
+    ),
+)
 
 
-def _build_cost_alert(d: Deployment) -> None:
-    from components.cost_alert import CostAlert
-
-    assert d.config.cost_alert is not None
-    alert = CostAlert("cost-alert", {**_section_args(d.config.cost_alert), "scope": d.resource_group.id})  # type: ignore[typeddict-item]
-    d.exports.update(budgetId=alert.budget_id, budgetAmountUsd=alert.amount)
-
-
-# (config section, builder), in build order.
-SECTIONS: list[tuple[str, Callable[[Deployment], None]]] = [
-    ("vm", _build_vm),
-    ("training_cluster", _build_training_cluster),
-    ("aml_cluster", _build_aml_cluster),
-    ("aks_gpu_pool", _build_aks_gpu_pool),
-    ("cost_alert", _build_cost_alert),
-]
+def _build(section: Section, d: Deployment) -> None:
+    """Build one section's component (imported only when a stack has the section) and export it."""
+    module, class_name = section.component.split(":")
+    component = getattr(importlib.import_module(module), class_name)
+    args = _section_args(getattr(d.config, section.key))
+    if section.placed:
+        args.update(resource_group_name=d.resource_group.name, location=d.config.location, tags=d.tags)
+    if section.ssh_key:
+        assert d.config.ssh_public_key is not None  # StackConfig.problems() requires it
+        args["ssh_public_key"] = _secret_config("sshPublicKey", d.config.ssh_public_key)
+    if section.scoped:
+        args["scope"] = d.resource_group.id
+    built = component(section.name, args)
+    d.exports.update({output: getattr(built, attribute) for output, attribute in section.exports})
 
 
 def _secret_config(key: str, value: str) -> pulumi.Input[str]:
@@ -155,8 +125,8 @@ def main() -> None:
         tags=tags,
     )
     deployment = Deployment(config, rg, tags, {"resourceGroupName": rg.name, "location": config.location})
-    for section, build in SECTIONS:
-        if getattr(config, section) is not None:
-            build(deployment)
+    for section in SECTIONS:
+        if getattr(config, section.key) is not None:
+            _build(section, deployment)
     for name, value in deployment.exports.items():
         pulumi.export(name, value)
