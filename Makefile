@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 STACK  ?= inference-t4
 
-.PHONY: plan test check bench docs clean
+.PHONY: plan test lint check bench docs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed, found " + sys.version.split()[0])'
@@ -18,6 +18,9 @@ plan: $(STAMP)  ## offline plan of a shipped stack: make plan STACK=inference-t4
 
 test: $(STAMP)  ## the whole test suite (what CI runs)
 	$(BIN)/python -m pytest
+
+lint: $(STAMP)  ## type-check the packages (mypy)
+	$(BIN)/python -m mypy components fakeazure preflight policies
 
 check: $(STAMP)  ## plan every shipped stack and give one verdict
 	$(BIN)/gpu-stacks check

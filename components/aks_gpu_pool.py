@@ -180,6 +180,9 @@ class AksGpuPool(pulumi.ComponentResource):
         self._child = pulumi.ResourceOptions(parent=self)
         a = self._args
         deployer_role = None
+        cluster_rg: pulumi.Input[str]
+        cluster_name: pulumi.Input[str]
+        cluster_id: pulumi.Input[str]
         if a["existing_cluster"]:
             cluster_rg, cluster_name, cluster_id = self._existing_cluster()
         else:
@@ -246,7 +249,7 @@ class AksGpuPool(pulumi.ComponentResource):
             location=a["location"],
             dns_prefix=_dns_prefix(a.get("cluster_name") or self._name),
             kubernetes_version=a.get("kubernetes_version"),
-            identity=containerservice.ManagedClusterIdentityArgs(type="SystemAssigned"),
+            identity=containerservice.ManagedClusterIdentityArgs(type=containerservice.ResourceIdentityType.SYSTEM_ASSIGNED),
             agent_pool_profiles=[
                 containerservice.ManagedClusterAgentPoolProfileArgs(
                     name=DEFAULT_SYSTEM_POOL_NAME,
@@ -325,7 +328,7 @@ class AksGpuPool(pulumi.ComponentResource):
         namespace = k8s.core.v1.Namespace(
             f"{self._name}-gpu-resources", metadata={"name": DEVICE_PLUGIN_NAMESPACE}, opts=on_cluster
         )
-        k8s.apps.v1.DaemonSet(
+        k8s.apps.v1.DaemonSet(  # type: ignore[call-overload]  # the spec is a plain dict, a valid Input
             f"{self._name}-device-plugin",
             metadata={"name": DEVICE_PLUGIN_NAME, "namespace": namespace.metadata["name"]},
             spec=_device_plugin_spec(self._args),

@@ -217,7 +217,7 @@ class GpuVm(pulumi.ComponentResource):
                 image_reference=compute.ImageReferenceArgs(**UBUNTU_2204_GEN2, version="latest"),
                 os_disk=compute.OSDiskArgs(
                     create_option="FromImage",
-                    caching="ReadWrite",
+                    caching=compute.CachingTypes.READ_WRITE,
                     disk_size_gb=a["os_disk_size_gb"],
                     delete_option="Delete",  # a deleted VM leaves no billed disk behind
                     managed_disk=compute.ManagedDiskParametersArgs(storage_account_type="Premium_LRS"),
@@ -242,7 +242,7 @@ class GpuVm(pulumi.ComponentResource):
             network_profile=compute.NetworkProfileArgs(
                 network_interfaces=[compute.NetworkInterfaceReferenceArgs(id=nic.id, primary=True, delete_option="Delete")]
             ),
-            identity=compute.VirtualMachineIdentityArgs(type="SystemAssigned"),
+            identity=compute.VirtualMachineIdentityArgs(type=compute.ResourceIdentityType.SYSTEM_ASSIGNED),
             # Trusted Launch keeps vTPM and measured boot, but Secure Boot stays off: with it on, the
             # unsigned NVIDIA kernel module the driver extension builds silently fails to load
             # (hpccompute-gpu-linux.md: "Secure Boot is not supported").

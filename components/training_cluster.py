@@ -215,7 +215,7 @@ class TrainingCluster(pulumi.ComponentResource):
             # Extra VMs would join the fabric and the job's host list, then vanish.
             overprovision=False,
             # A rolling or automatic upgrade would restart nodes in the middle of a training job.
-            upgrade_policy=compute.UpgradePolicyArgs(mode="Manual"),
+            upgrade_policy=compute.UpgradePolicyArgs(mode=compute.UpgradeMode.MANUAL),
             proximity_placement_group=compute.SubResourceArgs(id=placement_group_id),
             zones=a["zones"] or None,
             virtual_machine_profile=compute.VirtualMachineScaleSetVMProfileArgs(
@@ -224,7 +224,7 @@ class TrainingCluster(pulumi.ComponentResource):
                     image_reference=compute.ImageReferenceArgs(**IMAGES[a["image"]], version="latest"),
                     os_disk=compute.VirtualMachineScaleSetOSDiskArgs(
                         create_option="FromImage",
-                        caching="ReadWrite",
+                        caching=compute.CachingTypes.READ_WRITE,
                         disk_size_gb=a["os_disk_size_gb"],
                         managed_disk=compute.VirtualMachineScaleSetManagedDiskParametersArgs(
                             storage_account_type="Premium_LRS"

@@ -498,7 +498,7 @@ def _check_agent_pool(arm: FakeArm, name: str, pool: dict[str, Any], where: str)
             "(only User pools can be Spot)."
         )
     low = 1 if system else 0
-    counts = {key: pool.get(key) for key in ("count", "minCount", "maxCount") if pool.get(key) is not None}
+    counts: dict[str, float] = {key: pool[key] for key in ("count", "minCount", "maxCount") if pool.get(key) is not None}
     for key, value in counts.items():
         if not low <= value <= AKS_MAX_NODES:
             kind = "System" if system else "User"

@@ -11,7 +11,7 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from preflight.errors import InputError
 
@@ -25,7 +25,7 @@ FORMATS = ("text", "json", "markdown", "sarif")
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # argparse exits 2 already; keep its one-line form
+    def error(self, message: str) -> NoReturn:  # argparse exits 2 already; keep its one-line form
         self.print_usage(sys.stderr)
         self.exit(2, f"gpu-stacks: error: {message}\n")
 

@@ -88,7 +88,8 @@ def load_project(root: Path) -> Project:
         raise InputError(f"{label}: runtime: {runtime_name!r}; allowed: python (gpu-stacks runs Python programs)")
     main_file = _main_file(root, data.get("main"), label)
     stack_dir = root / str(data.get("stackConfigDir") or ".")
-    declared = data.get("config") if isinstance(data.get("config"), dict) else {}
+    config = data.get("config")
+    declared: dict[str, Any] = config if isinstance(config, dict) else {}
     secret_keys = tuple(
         key if ":" in key else f"{name}:{key}"
         for key, decl in declared.items()

@@ -259,4 +259,8 @@ def program_environment(project_dir: Path) -> Iterator[None]:
 
 def main_file_runner(main_file: Path) -> Callable[[], None]:
     """What the CLI's Python host does with the program: run the main file as `__main__`."""
-    return lambda: runpy.run_path(str(main_file), run_name="__main__")
+
+    def run() -> None:
+        runpy.run_path(str(main_file), run_name="__main__")
+
+    return run
