@@ -10,6 +10,7 @@ from collections import Counter
 
 from pulumi_policy import Policy
 
+from components.version import __version__
 from policies import (
     disallow_internet_ssh_rdp,
     disallow_linux_password_login,
@@ -24,7 +25,7 @@ from policies import (
 )
 
 PACK_NAME = "azure-gpu-stacks"
-PACK_VERSION = "0.1.0"  # the CLI reads the version from PulumiPolicy.yaml; keep the two equal
+PACK_VERSION = __version__  # the CLI reads PulumiPolicy.yaml's version; a test keeps the two equal
 
 REGISTRY: list[Policy] = [
     disallow_retired_vm_sizes.POLICY,
