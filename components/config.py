@@ -28,7 +28,7 @@ from components.catalog import catalog
 from components.checks import DEFAULT_GPU_VM_SIZE
 from components.checks import admin_username, cidr, email, gpu_size, percent, time_of_day
 from components.checks import infiniband_gpu_size, node_count, outside_infiniband_range, single_zone
-from components.checks import DEFAULT_AML_MAX_NODES, aml_compute_name, aml_idle_time, aml_workspace_id, aml_workspace_name
+from components.checks import AML_MAX_NODES_LIMIT, DEFAULT_AML_MAX_NODES, aml_compute_name, aml_idle_time, aml_workspace_id, aml_workspace_name
 from components.checks import deployable_size_name
 from components.checks import (
     aks_cluster_id,
@@ -158,7 +158,9 @@ class AmlClusterConfig(ConfigModel):
     )
     require_gpu: bool | None = Field(default=None, description="Refuse a VM size without a GPU (default true).")
     vm_size: str | None = Field(default=None, description="Node VM size from the catalog.")
-    max_node_count: int | None = Field(default=None, ge=1, strict=True, description="Most nodes the cluster scales to.")
+    max_node_count: int | None = Field(
+        default=None, ge=1, le=AML_MAX_NODES_LIMIT, strict=True, description="Most nodes the cluster scales to."
+    )
     min_node_count: int | None = Field(default=None, ge=0, strict=True, description="Nodes kept when idle (0: scale to zero).")
     idle_time_before_scale_down: Annotated[str, AfterValidator(aml_idle_time)] | None = Field(
         default=None, description="Idle time before a node is released, ISO 8601 duration (PT1M to PT24H)."
