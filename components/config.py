@@ -80,7 +80,10 @@ SpotPrice = Annotated[float, AfterValidator(spot_max_price)]
 class ConfigModel(BaseModel):
     """Base of every config model: closed, camelCase keys as in the stack file, immutable."""
 
-    model_config = ConfigDict(extra="forbid", alias_generator=to_camel, frozen=True, coerce_numbers_to_str=True)
+    # allow_inf_nan: `.inf` in YAML is a float; no budget, count or price is infinite or NaN.
+    model_config = ConfigDict(
+        extra="forbid", alias_generator=to_camel, frozen=True, coerce_numbers_to_str=True, allow_inf_nan=False
+    )
 
 
 # --- sections --------------------------------------------------------------------------------

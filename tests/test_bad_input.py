@@ -43,6 +43,7 @@ BAD_STACKS: dict[str, str] = {
     "absurd-aml-nodes": "azure-gpu-stacks:amlCluster.maxNodeCount: 1000000000 is not allowed: Input should be less than or equal to 65000",
     "absurd-aks-nodes": "azure-gpu-stacks:aksGpuPool.maxCount: 5000 is not allowed: Input should be less than or equal to 1000",
     "negative-aks-nodes": "azure-gpu-stacks:aksGpuPool.minCount: -2 is not allowed: Input should be greater than or equal to 0",
+    "infinite-budget": "azure-gpu-stacks:costAlert.amount: inf is not allowed: Input should be a finite number",
     "negative-budget": "azure-gpu-stacks:costAlert.amount: -300 is not allowed: Input should be greater than 0",
     "absurd-threshold": "azure-gpu-stacks:costAlert.actualThresholds[1]: 1e+06 is out of range; allowed: a percent",
     "unknown-size": "azure-gpu-stacks:vm.vmSize: unknown VM size 'Standard_NC999_T4_v9'; did you mean Standard_NC8as_T4_v3",
@@ -110,6 +111,17 @@ BAD_PROJECTS: dict[str, tuple[str, str | None, str, str]] = {
     "no-name": ("runtime: python\n", "", "Pulumi.yaml", "name: missing; allowed: the project's name"),
     "project-file-invalid-yaml": ("name: [x\n", "", "Pulumi.yaml", "not valid YAML"),
     "project-file-a-list": ("- name\n", "", "Pulumi.yaml", "expected a mapping with name and runtime"),
+    "program-registers-infinity": (
+        "name: x\nruntime: python\n",
+        """
+        from pulumi_azure_native import consumption, resources
+        rg = resources.ResourceGroup("rg", location="eastus")
+        consumption.Budget("b", scope=rg.id, amount=float("inf"), category="Cost", time_grain="Monthly",
+                           time_period={"start_date": "2026-12-01T00:00:00Z"})
+        """,
+        "",
+        "b [azure-native:consumption:Budget]: input amount: inf; allowed: a finite number (the policy pack cannot read it",
+    ),
     "program-raises": ("name: x\nruntime: python\n", "raise ValueError('boom')\n", "", "the program raised ValueError: boom (at __main__.py:1)"),
 }
 
