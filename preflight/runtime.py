@@ -206,7 +206,9 @@ def run_program(
     # Only non-empty values: an empty string would "appear" in every string.
     monitor = RecordingMonitor(mocks, frozenset(v for k, v in config.items() if k in secret_keys and v))
     logs: list[LogRecord] = []
-    logger = logging.getLogger(f"preflight.program.{id(monitor)}")
+    # A Logger of this run only: one from logging.getLogger would stay in logging's registry, with
+    # its handler and records, for the life of the process (a leak per stack in a fleet's check).
+    logger = logging.Logger(f"preflight.program.{stack}")
     logger.propagate = False
     logger.addHandler(_CollectingHandler(logs))
     pulumi.runtime.set_mocks(mocks, project=project, stack=stack, preview=preview, logger=logger, monitor=monitor)
