@@ -25,8 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from fleet import write_fleet  # noqa: E402
-from floors import REPO, Measured, best, import_floor, measure, parallel_floor, runtime_floor  # noqa: E402
+from fleet import write_fleet
+from floors import REPO, Measured, best, import_floor, measure, parallel_floor, runtime_floor
 
 CHECK = [sys.executable, "-m", "preflight", "check"]
 

@@ -23,7 +23,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from fleet import write_fleet  # noqa: E402
+from fleet import write_fleet
 
 CHECKPOINTS = (12, 48, 200)
 

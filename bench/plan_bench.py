@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from floors import best, import_floor  # noqa: E402
+from floors import best, import_floor
 
 
 def main() -> None:

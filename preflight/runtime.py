@@ -208,7 +208,7 @@ def run_program(
     logs: list[LogRecord] = []
     # A Logger of this run only: one from logging.getLogger would stay in logging's registry, with
     # its handler and records, for the life of the process (a leak per stack in a fleet's check).
-    logger = logging.Logger(f"preflight.program.{stack}")
+    logger = logging.Logger(f"preflight.program.{stack}")  # noqa: LOG001 - on purpose, see above
     logger.propagate = False
     logger.addHandler(_CollectingHandler(logs))
     pulumi.runtime.set_mocks(mocks, project=project, stack=stack, preview=preview, logger=logger, monitor=monitor)
@@ -254,7 +254,7 @@ class _InlineExecutor(concurrent.futures.ThreadPoolExecutor):
         future: concurrent.futures.Future[Any] = concurrent.futures.Future()
         try:
             future.set_result(fn(*args, **kwargs))
-        except BaseException as exc:  # delivered to the awaiting coroutine, as a pool thread would
+        except BaseException as exc:  # noqa: BLE001 - delivered to the awaiting coroutine, as a pool thread would
             future.set_exception(exc)
         return future
 

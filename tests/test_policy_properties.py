@@ -18,10 +18,14 @@ import pulumi
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pulumi_policy import ResourceValidationPolicy, StackValidationPolicy
-from pulumi_policy.policy import PolicyCustomTimeouts, PolicyResource, PolicyResourceOptions
-from pulumi_policy.policy import ResourceValidationArgs, StackValidationArgs
-from pulumi_policy import proxy
+from pulumi_policy import ResourceValidationPolicy, StackValidationPolicy, proxy
+from pulumi_policy.policy import (
+    PolicyCustomTimeouts,
+    PolicyResource,
+    PolicyResourceOptions,
+    ResourceValidationArgs,
+    StackValidationArgs,
+)
 
 from policies.values import SECRET_SIG, SECRET_SIG_KEY
 from preflight.errors import InputError
