@@ -27,6 +27,8 @@ check: $(STAMP)  ## plan every shipped stack and give one verdict
 
 bench: $(STAMP)  ## benchmarks, on demand (see bench/README.md)
 	$(BIN)/python bench/plan_bench.py
+	$(BIN)/python bench/check_bench.py
+	$(BIN)/python bench/policy_bench.py
 
 docs: $(STAMP)  ## regenerate docs/components.md from the components' code (a test fails when it is stale)
 	$(BIN)/python -m components.docs

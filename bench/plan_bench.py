@@ -1,8 +1,8 @@
-"""Benchmark: what one offline plan costs, against the floor no offline plan can go below.
+"""Benchmark: what one offline plan costs, against the import floor no offline plan can go below.
 
-The floor is a bare Python process importing pulumi and the pulumi-azure-native modules a stack
-uses (touching one class in each, since the modules load lazily). Ratios are taken in one run on
-one machine, so they compare like with like; absolute seconds depend on the machine.
+The floor is a bare Python process importing pulumi, pulumi_policy and the provider modules the
+shipped stacks use (bench/floors.py). Ratios are taken in one run on one machine, so they compare
+like with like; absolute seconds depend on the machine.
 
     python bench/plan_bench.py [--stack inference-t4] [--repeat 3]
 """
@@ -12,26 +12,12 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import subprocess
 import sys
-import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-IMPORT_FLOOR = (
-    "import pulumi, pulumi_policy\n"
-    "from pulumi_azure_native import resources, network, compute, devtestlab, consumption\n"
-    "(resources.ResourceGroup, network.VirtualNetwork, compute.VirtualMachine, devtestlab.GlobalSchedule, consumption.Budget)\n"
-)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-
-def best_of(command: list[str], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        subprocess.run(command, cwd=REPO, check=True, stdout=subprocess.DEVNULL)
-        times.append(time.perf_counter() - start)
-    return min(times)
+from floors import best, import_floor
 
 
 def main() -> None:
@@ -40,10 +26,10 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}", flush=True)
-    floor = best_of([sys.executable, "-c", IMPORT_FLOOR], args.repeat)
-    print(f"import floor            {floor:6.2f} s", flush=True)
-    plan = best_of([sys.executable, "-m", "preflight", "plan", args.stack], args.repeat)
-    print(f"plan {args.stack:<18} {plan:6.2f} s   {plan / floor:4.2f}x the import floor")
+    floor = import_floor(args.repeat)
+    print(f"import floor            {floor.seconds:6.2f} s  {floor.peak_rss_mb:5.0f} MB", flush=True)
+    plan = best([sys.executable, "-m", "preflight", "plan", args.stack], args.repeat)
+    print(f"plan {args.stack:<18} {plan.seconds:6.2f} s  {plan.peak_rss_mb:5.0f} MB   {plan.seconds / floor.seconds:4.2f}x the import floor")
 
 
 if __name__ == "__main__":

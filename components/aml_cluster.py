@@ -32,6 +32,7 @@ from pulumi_azure_native import machinelearningservices as ml
 
 from components.checks import (
     AML_WORKSPACE_ID_PATTERN,
+    AML_MAX_NODES_LIMIT,
     DEFAULT_AML_MAX_NODES,
     Problems,
     aml_compute_name,
@@ -331,6 +332,8 @@ def _validated(name: str, args: AmlClusterArgs) -> dict[str, Any]:
         value = a[key]
         if not isinstance(value, int) or isinstance(value, bool) or value < least:
             problems.add(key, f"{value!r}; allowed: a whole number of nodes, at least {least}")
+    if _whole(high) and high > AML_MAX_NODES_LIMIT:
+        problems.add("max_node_count", f"{high} nodes; allowed: 1 to {AML_MAX_NODES_LIMIT:,} (Azure ML's limit per cluster)")
     if _whole(low) and _whole(high) and low > high:
         problems.add("min_node_count", f"{low} is above max_node_count {high}; allowed: 0 to {high}")
     problems.check("idle_time_before_scale_down", aml_idle_time, a["idle_time_before_scale_down"])

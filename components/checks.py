@@ -280,6 +280,10 @@ def iso_duration_between(low_seconds: float, high_seconds: float, low: str, high
 
 # An AmlCompute cluster's defaults and bounds that the config schema checks too.
 DEFAULT_AML_MAX_NODES = 1  # as azure-ai-ml's AmlCompute(max_instances=1): one node unless asked for more
+# The most nodes one AmlCompute cluster can have even after a support request (default 100):
+# https://learn.microsoft.com/azure/machine-learning/how-to-manage-quotas (observed 2026-11-22).
+# Above it the value is a typo, and the cost estimate of a typo is astronomical.
+AML_MAX_NODES_LIMIT = 65_000
 # Idle time before scale-down: our bounds, not Azure's. Under a minute, nodes are released between
 # the jobs of one pipeline and every job pays the node start again; over a day, an idle GPU node is
 # a forgotten bill.

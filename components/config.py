@@ -34,6 +34,7 @@ from pydantic.alias_generators import to_camel
 
 from components.catalog import catalog
 from components.checks import (
+    AML_MAX_NODES_LIMIT,
     DEFAULT_AML_MAX_NODES,
     DEFAULT_GPU_VM_SIZE,
     admin_username,
@@ -100,7 +101,10 @@ SpotPrice = Annotated[float, AfterValidator(spot_max_price)]
 class ConfigModel(BaseModel):
     """Base of every config model: closed, camelCase keys as in the stack file, immutable."""
 
-    model_config = ConfigDict(extra="forbid", alias_generator=to_camel, frozen=True, coerce_numbers_to_str=True)
+    # allow_inf_nan: `.inf` in YAML is a float; no budget, count or price is infinite or NaN.
+    model_config = ConfigDict(
+        extra="forbid", alias_generator=to_camel, frozen=True, coerce_numbers_to_str=True, allow_inf_nan=False
+    )
 
 
 # --- sections --------------------------------------------------------------------------------
@@ -178,7 +182,9 @@ class AmlClusterConfig(ConfigModel):
     )
     require_gpu: bool | None = Field(default=None, description="Refuse a VM size without a GPU (default true).")
     vm_size: str | None = Field(default=None, description="Node VM size from the catalog.")
-    max_node_count: int | None = Field(default=None, ge=1, strict=True, description="Most nodes the cluster scales to.")
+    max_node_count: int | None = Field(
+        default=None, ge=1, le=AML_MAX_NODES_LIMIT, strict=True, description="Most nodes the cluster scales to."
+    )
     min_node_count: int | None = Field(default=None, ge=0, strict=True, description="Nodes kept when idle (0: scale to zero).")
     idle_time_before_scale_down: Annotated[str, AfterValidator(aml_idle_time)] | None = Field(
         default=None, description="Idle time before a node is released, ISO 8601 duration (PT1M to PT24H)."

@@ -45,6 +45,14 @@ def _parser() -> argparse.ArgumentParser:
             help="policy pack config, JSON as for `pulumi preview --policy-pack-config` (levels and settings)",
         )
 
+    def jobs(p: argparse.ArgumentParser) -> None:
+        from preflight.parallel import default_jobs, positive_jobs
+
+        p.add_argument(
+            "--jobs", "-j", type=positive_jobs, default=default_jobs(), metavar="N",
+            help="plan N stacks at a time in forked workers (default: the number of cores); output is the same for any N",
+        )
+
     plan = sub.add_parser("plan", help="what `pulumi up` would create, offline", description="Plan one stack offline.")
     plan.add_argument("stack", metavar="STACK", help="stack name, or a path to a Pulumi.<stack>.yaml")
     plan.add_argument("--json", action="store_true", help="print one JSON document")
@@ -61,11 +69,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument("--json", action="store_true", help="same as --format json")
     common(check)
+    jobs(check)
 
     cost = sub.add_parser("cost", help="busy and idle cost of stacks, as a table", description="Cost of stacks from the catalog's prices.")
     cost.add_argument("stacks", metavar="STACK", nargs="*", help="stacks to price (default: all in the project)")
     cost.add_argument("--format", choices=("text", "markdown", "json"), default="text", help="markdown for pull-request comments")
     common(cost)
+    jobs(cost)
 
     quota = sub.add_parser(
         "quota", help="vCPU quota a stack needs at full scale, against the subscription's limits",
@@ -112,10 +122,9 @@ def _run(args: argparse.Namespace) -> int:
     names = args.stacks or project.stacks()
     if not names:
         raise InputError(f"{project.relative(project.stack_dir) or '.'}/: no stack files to {args.command}")
-    plans = []
-    for index, name in enumerate(names, 1):
-        _progress(f"[{index}/{len(names)}] planning {name}…")
-        plans.append(plan_stack(project, name, reference, policy_settings=policy_settings))
+    from preflight.parallel import plan_stacks
+
+    plans = plan_stacks(project, names, reference, policy_settings, args.jobs, _progress)
     if args.command == "cost":
         return _print_cost(plans, args.format)
     worst = max(p.exit_code for p in plans)

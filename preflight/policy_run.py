@@ -18,6 +18,7 @@ the properties the policies read).
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -28,6 +29,7 @@ from pulumi_policy.policy import _PolicyAnalyzerServicer
 from pulumi_policy.proxy import UNKNOWN_STRING_VALUE
 
 from policies.registry import PACK_NAME, PACK_VERSION, policies
+from preflight.errors import InputError
 from preflight.policy_config import PolicySettings, resolve
 from preflight.runtime import RecordedResource
 
@@ -86,7 +88,7 @@ def analyze_request(resource: RecordedResource) -> analyzer_pb2.AnalyzeRequest:
         type=resource.type,
         name=resource.name,
         urn=resource.urn,
-        properties=wire_properties(resource.inputs),
+        properties=_resource_properties(resource),
         options=_options(resource),
     )
 
@@ -96,7 +98,7 @@ def analyzer_resource(resource: RecordedResource) -> analyzer_pb2.AnalyzerResour
         type=resource.type,
         name=resource.name,
         urn=resource.urn,
-        properties=wire_properties(resource.inputs),
+        properties=_resource_properties(resource),
         options=_options(resource),
         parent=resource.parent or "",
         dependencies=list(resource.dependencies),
@@ -115,15 +117,44 @@ def _options(resource: RecordedResource) -> analyzer_pb2.AnalyzerResourceOptions
 def wire_properties(inputs: Mapping[str, Any]) -> struct_pb2.Struct:
     """Inputs as the engine puts them on the wire: unknowns as the unknown sentinel, secrets enveloped."""
     struct = struct_pb2.Struct()
-    struct.update({k: _wire(v) for k, v in inputs.items()})
+    struct.update({k: _wire(v, k) for k, v in inputs.items()})
     return struct
 
 
-def _wire(value: Any) -> Any:
+# Deepest nesting of maps and lists a property may have. The engine sends properties to the pack as
+# a protobuf Struct, each level at least two nested messages (Value, then Struct or ListValue), and
+# protobuf refuses to parse messages nested deeper than 100 (its default recursion limit); in-process,
+# pulumi-policy's JSON conversion recurses per level too. No ARM schema comes near this depth.
+MAX_PROPERTY_DEPTH = 48
+
+
+class UnreadableProperty(ValueError):
+    """A property the pack cannot read (see `_wire`)."""
+
+    def __init__(self, path: str, found: str, allowed: str):
+        super().__init__(f"{path}: {found}; allowed: {allowed}")
+
+
+def _resource_properties(resource: RecordedResource) -> struct_pb2.Struct:
+    try:
+        return wire_properties(resource.inputs)
+    except UnreadableProperty as exc:
+        raise InputError(
+            f"{resource.name} [{resource.type}]: input {exc} (the policy pack cannot read it, under `pulumi preview` either)"
+        ) from None
+
+
+def _wire(value: Any, path: str = "", depth: int = 1) -> Any:
+    if isinstance(value, (dict, list, tuple)) and depth > MAX_PROPERTY_DEPTH:
+        raise UnreadableProperty(path, "nested deeper than the engine sends", f"at most {MAX_PROPERTY_DEPTH} levels of maps and lists")
     if isinstance(value, dict):
-        return {str(k): _wire(v) for k, v in value.items()}
+        return {str(k): _wire(v, f"{path}.{k}" if path else str(k), depth + 1) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_wire(v) for v in value]
+        return [_wire(v, f"{path}[{i}]", depth + 1) for i, v in enumerate(value)]
+    if isinstance(value, float) and not math.isfinite(value):
+        # pulumi-policy turns the request into JSON (json_format.MessageToDict), which raises on
+        # infinity and NaN: the pack would fail on this resource, not judge it.
+        raise UnreadableProperty(path, str(value), "a finite number")
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     return UNKNOWN_STRING_VALUE  # pulumi.output.Unknown, the only other thing recorded inputs hold

@@ -13,6 +13,7 @@ Isolation: the Pulumi runtime keeps its root Stack, config and settings in conte
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
 import os
 import re
@@ -197,6 +198,7 @@ def run_program(
     # A failed invoke fails every Output derived from it; the first failure is raised to the caller,
     # and the copies asyncio would print (with tracebacks) when those futures are collected are dropped.
     loop.set_exception_handler(_drop_unretrieved_future_errors)
+    loop.set_default_executor(_InlineExecutor())
     asyncio.set_event_loop(loop)
     pulumi_settings.reset_options()
     pulumi.runtime.set_all_config(dict(config), list(secret_keys))
@@ -204,7 +206,9 @@ def run_program(
     # Only non-empty values: an empty string would "appear" in every string.
     monitor = RecordingMonitor(mocks, frozenset(v for k, v in config.items() if k in secret_keys and v))
     logs: list[LogRecord] = []
-    logger = logging.getLogger(f"preflight.program.{id(monitor)}")
+    # A Logger of this run only: one from logging.getLogger would stay in logging's registry, with
+    # its handler and records, for the life of the process (a leak per stack in a fleet's check).
+    logger = logging.Logger(f"preflight.program.{stack}")  # noqa: LOG001 - on purpose, see above
     logger.propagate = False
     logger.addHandler(_CollectingHandler(logs))
     pulumi.runtime.set_mocks(mocks, project=project, stack=stack, preview=preview, logger=logger, monitor=monitor)
@@ -233,6 +237,26 @@ def run_program(
         asyncio.set_event_loop(None)
         loop.close()
     return RunResult(monitor.recorded, outputs, secrets, logs)
+
+
+class _InlineExecutor(concurrent.futures.ThreadPoolExecutor):
+    """Runs each call the SDK hands an executor at once, on the event loop's thread.
+
+    The SDK sends every registration and invoke to the monitor through `run_in_executor`; with a
+    pool of threads, the order registrations reach the monitor (and so the order of the recorded
+    resources, refusals and violations) changed from run to run. The mock monitor answers at once
+    and never waits on the loop, so running it inline is safe, saves the thread hand-offs, and makes
+    a plan the same every time, which `--jobs` relies on to print what a serial run prints.
+    (asyncio only accepts a ThreadPoolExecutor as the default executor; no thread is ever started.)
+    """
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> concurrent.futures.Future[Any]:
+        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as exc:  # noqa: BLE001 - delivered to the awaiting coroutine, as a pool thread would
+            future.set_exception(exc)
+        return future
 
 
 def _drop_unretrieved_future_errors(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:

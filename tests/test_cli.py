@@ -23,10 +23,6 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def snapshot(root: Path) -> dict[str, float]:
-    return {str(p): p.stat().st_mtime for p in root.rglob("*") if "__pycache__" not in p.parts}
-
-
 def write_project(root: Path, program: str, stack_yaml: str = "config: {}\n", pulumi_yaml: str | None = None) -> Path:
     root.mkdir(parents=True, exist_ok=True)
     (root / "Pulumi.yaml").write_text(pulumi_yaml or "name: team-project\nruntime: python\n")
@@ -130,73 +126,7 @@ def test_cli_plans_another_teams_project(tmp_path: Path, capsys: pytest.CaptureF
     assert document["resources"][0]["inputs"]["location"] == "westeurope"
 
 
-BAD_STACK_FILES = {
-    "invalid-yaml": ("config: [\n", "stack.yaml: not valid YAML (line 2, column 1)"),
-    "empty": ("", "azure-native:location: required key is missing"),
-    "list-at-top": ("- a\n- b\n", "expected a mapping with a `config` key, got list"),
-    "config-is-a-list": ("config:\n  - a\n", "config: expected a mapping of namespace:key to values, got list"),
-    "key-without-namespace": ("config:\n  vm: {}\n", "config: key 'vm' is not of the form <namespace>:<name>"),
-    "misspelt-key": (
-        "config:\n  azure-native:location: eastus\n  azure-gpu-stacks:cosAlert: {amount: 1}\n",
-        "azure-gpu-stacks:cosAlert: unknown key; did you mean 'costAlert'?",
-    ),
-    "wrong-type": (
-        "config:\n  azure-native:location: eastus\n  azure-gpu-stacks:costAlert: {amount: lots, contactEmails: [a@b.co]}\n",
-        "azure-gpu-stacks:costAlert.amount: 'lots' is not allowed: Input should be a valid number",
-    ),
-    "retired-size": (
-        "config:\n  azure-native:location: eastus\n  azure-gpu-stacks:vm: {vmSize: Standard_NV6}\n",
-        "azure-gpu-stacks:vm.vmSize: 'Standard_NV6' was retired on 2023-09-06",
-    ),
-    "unknown-region": ("config:\n  azure-native:location: moon\n", "azure-native:location: 'moon' is not an Azure region"),
-}
-
-
-@pytest.mark.parametrize("case", sorted(BAD_STACK_FILES))
-def test_cli_bad_stack_file_exits_2_with_one_clean_message(tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str) -> None:
-    text, expected = BAD_STACK_FILES[case]
-    stack_file = tmp_path / "Pulumi.stack.yaml"
-    stack_file.write_text(text)
-    before = snapshot(tmp_path)
-
-    code, out, err = run(capsys, "plan", str(stack_file))
-
-    assert code == 2
-    assert out == ""
-    assert err.startswith(f"gpu-stacks: error: {stack_file}: ") and expected in err  # names the file read
-    assert "Traceback" not in err and err.count("gpu-stacks: error:") == 1
-    assert snapshot(tmp_path) == before
-
-
-def test_cli_unknown_stack_lists_known_ones(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "plan", "inference-t5")
-
-    assert code == 2
-    assert err.startswith("gpu-stacks: error: unknown stack 'inference-t5' in stacks/; known stacks: ")
-    assert "inference-t4" in err
-
-
-@pytest.mark.parametrize(
-    ("pulumi_yaml", "program", "expected"),
-    [
-        ("name: x\nruntime: nodejs\n", "", "runtime: 'nodejs'; allowed: python"),
-        ("runtime: python\n", "", "name: missing"),
-        ("name: x\nruntime: python\nmain: src/\n", "", "main: no Python program at"),
-        ("name: x\nruntime: python\n", "raise ValueError('boom')\n", "the program raised ValueError: boom (at __main__.py:1)"),
-    ],
-)
-def test_cli_bad_project_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], pulumi_yaml: str, program: str, expected: str) -> None:
-    project = write_project(tmp_path / "p", program, pulumi_yaml=pulumi_yaml)
-
-    code, _, err = run(capsys, "plan", "dev", "--project", str(project))
-
-    assert code == 2 and expected in err and "Traceback" not in err
-
-
-def test_cli_project_directory_without_pulumi_yaml(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "plan", "dev", "--project", str(tmp_path))
-
-    assert code == 2 and f"{tmp_path}: no Pulumi.yaml" in err
+# Bad stack files and projects: tests/test_bad_input.py (the corpus in tests/data/bad_stacks/).
 
 
 def test_cli_secret_placeholder_is_a_wellformed_public_key() -> None:

@@ -1,0 +1,139 @@
+"""Plan many stacks on every core: `gpu-stacks check --jobs N` and `cost --jobs N`.
+
+Most of an offline plan's fixed cost is importing pulumi and the azure-native modules (seconds),
+and most of its variable cost is Pulumi's runtime evaluating the program (pure Python, one core).
+So the parent plans the first stack itself, which loads every module a plan needs, and only then
+forks its workers: each starts with the imports done, shares their memory copy-on-write, and plans
+whole stacks. A plan is a picklable `Plan`; results come back in the order the stacks were named,
+so the output is byte-for-byte the serial output. `fork` is Linux's default start method and the
+only one that inherits the loaded modules; where it is unavailable (macOS, Windows) plans run serially.
+
+Each plan already runs on a fresh event loop and a reset Pulumi runtime (`preflight.runtime`), so
+nothing of one stack leaks into the next, in the parent or in a worker.
+"""
+
+from __future__ import annotations
+
+import gc
+import importlib
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from preflight.plan import Plan, ReferenceFiles
+    from preflight.policy_config import PolicySettings
+    from preflight.project import Project
+
+# Classes a plan may load besides the azure-native resources the fake ARM knows (those are read from
+# `fakeazure.models.RESOURCE_TYPES`): loaded before the fork so each worker does not load them again.
+# Only speed depends on this list; a class missing from it is loaded by the worker that needs it.
+PRELOAD_EXTRA = (
+    "pulumi_azure_native.authorization:get_client_config_output",
+    "pulumi_kubernetes:Provider",
+    "pulumi_kubernetes.core.v1:Namespace",
+    "pulumi_kubernetes.apps.v1:DaemonSet",
+)
+
+# What a forked worker plans with: set in the parent just before the fork, inherited by the workers
+# (so the project and the policy settings are not pickled once per stack).
+_job: tuple[Project, ReferenceFiles, Mapping[str, PolicySettings] | None] | None = None
+
+
+def default_jobs() -> int:
+    """One worker per core this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def positive_jobs(text: str) -> int:
+    """argparse type for --jobs: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        import argparse
+
+        raise argparse.ArgumentTypeError(f"{text!r}; allowed: a whole number of worker processes, at least 1")
+    return value
+
+
+def plan_stacks(
+    project: Project,
+    names: Sequence[str],
+    reference: ReferenceFiles,
+    policy_settings: Mapping[str, PolicySettings] | None,
+    jobs: int,
+    progress: Callable[[str], None] = lambda _: None,
+) -> list[Plan]:
+    """A plan per stack, in the order named; raises the first stack's (in that order) InputError."""
+    return list(_plans(project, names, reference, policy_settings, jobs, progress))
+
+
+def _plans(
+    project: Project,
+    names: Sequence[str],
+    reference: ReferenceFiles,
+    policy_settings: Mapping[str, PolicySettings] | None,
+    jobs: int,
+    progress: Callable[[str], None],
+) -> Iterator[Plan]:
+    from preflight.plan import plan_stack
+
+    total = len(names)
+    for index, name in enumerate(names[:1], 1):
+        progress(f"[{index}/{total}] planning {name}…")
+        yield plan_stack(project, name, reference, policy_settings=policy_settings)
+    rest = list(names[1:])
+    workers = min(jobs, len(rest))
+    serial = workers <= 1 or "fork" not in multiprocessing.get_all_start_methods()
+    if not rest:
+        return
+    global _job
+    _job = (project, reference, policy_settings)
+    _preload()  # before the freeze below, and before a fork, so the modules are frozen and shared
+    # The SDK's modules are hundreds of thousands of objects that live as long as the process; every
+    # full collection walked them all, about half of each later plan's time. Frozen, they are never
+    # walked again, and forked workers do not write to (and so copy) the inherited heap either.
+    gc.freeze()
+    try:
+        if serial:
+            for index, name in enumerate(rest, 2):
+                progress(f"[{index}/{total}] planning {name}…")
+                yield plan_stack(project, name, reference, policy_settings=policy_settings)
+            return
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            # imap keeps the order named; chunks of one balance stacks of very different sizes.
+            for index, plan in enumerate(pool.imap(_plan_in_worker, rest, chunksize=1), 2):
+                progress(f"[{index}/{total}] planned {plan.stack}")
+                yield plan
+    finally:
+        _job = None
+        gc.unfreeze()
+
+
+def _preload() -> None:
+    """Load every module a plan may need, so that forked workers inherit them rather than load them."""
+    from components.registry import component_classes
+    from fakeazure.models import RESOURCE_TYPES
+
+    component_classes()
+    names = [f"pulumi_azure_native.{token.split(':')[1]}:{token.split(':')[2]}" for token in RESOURCE_TYPES]
+    for name in [*names, *PRELOAD_EXTRA]:
+        module, _, attribute = name.partition(":")
+        try:
+            getattr(importlib.import_module(module), attribute)
+        except (ImportError, AttributeError):  # a type the installed SDK lacks: the plan will say so
+            pass
+
+
+def _plan_in_worker(name: str) -> Plan:
+    from preflight.plan import plan_stack
+
+    assert _job is not None, "workers are forked after the job is set"
+    project, reference, policy_settings = _job
+    return plan_stack(project, name, reference, policy_settings=policy_settings)

@@ -1,0 +1,176 @@
+"""Bad input, through every command that reads it: exit code 2, one line on stderr naming the file
+and the key, no traceback, nothing printed on stdout and nothing written anywhere.
+
+The stack files are a corpus, one file per case, in tests/data/bad_stacks/; `BAD_STACKS` says what
+each one must be told. Projects that cannot be run (not Python, no program, no Pulumi.yaml, an
+unknown stack) are built per test.
+"""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from preflight.cli import main
+from tests.conftest import REPO
+
+CORPUS = Path(__file__).parent / "data" / "bad_stacks"
+COMMANDS = (["plan"], ["check"], ["cost"], ["quota"], ["check", "--format", "sarif"], ["cost", "--format", "json"])
+
+# case (the file tests/data/bad_stacks/Pulumi.<case>.yaml) -> what the one message must say after the file name
+BAD_STACKS: dict[str, str] = {
+    "invalid-yaml": "not valid YAML (line 2, column 1): expected the node content",
+    "empty": "azure-native:location: required key is missing; allowed: a region name such as eastus",
+    "list-at-top": "expected a mapping with a `config` key, got list",
+    "config-is-a-list": "config: expected a mapping of namespace:key to values, got list",
+    "section-is-a-list": "azure-gpu-stacks:costAlert: [{'amount': 100}] is not allowed: Input should be a valid dictionary",
+    "tags-is-a-list": "azure-gpu-stacks:tags: ['team', 'ml'] is not allowed: Input should be a valid dictionary",
+    "key-without-namespace": "config: key 'vm' is not of the form <namespace>:<name>",
+    "unknown-section": "azure-gpu-stacks:frobnicator: unknown key; allowed keys: aksGpuPool, amlCluster, costAlert",
+    "misspelt-section": "azure-gpu-stacks:cosAlert: unknown key; did you mean 'costAlert'?",
+    "misspelt-key": "azure-gpu-stacks:vm.vmSzie: unknown key; did you mean 'vmSize'?",
+    "wrong-type-number": "azure-gpu-stacks:costAlert.amount: 'lots' is not allowed: Input should be a valid number",
+    "wrong-type-bool": "azure-gpu-stacks:vm.spot: 'perhaps' is not allowed: Input should be a valid boolean",
+    "wrong-type-list": "azure-gpu-stacks:costAlert.contactEmails: 'a@b.co' is not allowed: Input should be a valid list",
+    "missing-required": "azure-gpu-stacks:costAlert.amount: required key is missing",
+    "missing-location": "azure-native:location: required key is missing",
+    "negative-count": "azure-gpu-stacks:trainingCluster.nodeCount: -1 nodes; allowed: 1 to 100",
+    "fractional-count": "azure-gpu-stacks:trainingCluster.nodeCount: 2.5 is not allowed: Input should be a valid integer",
+    "absurd-count": "azure-gpu-stacks:trainingCluster.nodeCount: 100000 nodes; allowed: 1 to 100",
+    "absurd-aml-nodes": "azure-gpu-stacks:amlCluster.maxNodeCount: 1000000000 is not allowed: Input should be less than or equal to 65000",
+    "absurd-aks-nodes": "azure-gpu-stacks:aksGpuPool.maxCount: 5000 is not allowed: Input should be less than or equal to 1000",
+    "negative-aks-nodes": "azure-gpu-stacks:aksGpuPool.minCount: -2 is not allowed: Input should be greater than or equal to 0",
+    "infinite-budget": "azure-gpu-stacks:costAlert.amount: inf is not allowed: Input should be a finite number",
+    "negative-budget": "azure-gpu-stacks:costAlert.amount: -300 is not allowed: Input should be greater than 0",
+    "absurd-threshold": "azure-gpu-stacks:costAlert.actualThresholds[1]: 1e+06 is out of range; allowed: a percent",
+    "unknown-size": "azure-gpu-stacks:vm.vmSize: unknown VM size 'Standard_NC999_T4_v9'; did you mean Standard_NC8as_T4_v3",
+    "retired-size": "azure-gpu-stacks:vm.vmSize: 'Standard_NV6' was retired on 2023-09-06",
+    "unknown-region": "azure-native:location: 'moon' is not an Azure region; allowed: a region name such as eastus",
+    "misspelt-region": "azure-native:location: 'eastuss' is not an Azure region; did you mean eastus",
+}
+
+
+def snapshot(*roots: Path) -> dict[str, tuple[float, int]]:
+    """Every file and directory under the roots, with its modification time and size."""
+    return {
+        str(p): (p.stat().st_mtime, p.stat().st_size)
+        for root in roots
+        for p in [root, *root.rglob("*")]
+        if "__pycache__" not in p.parts
+    }
+
+
+def assert_one_clean_error(capsys: pytest.CaptureFixture[str], argv: list[str], prefix: str, expected: str) -> None:
+    code = main(argv)
+    out, err = capsys.readouterr()
+
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith(f"gpu-stacks: error: {prefix}"), err
+    assert expected in err, err
+    assert "Traceback" not in err
+
+
+def test_bad_input_corpus_is_the_table() -> None:
+    assert sorted(p.name for p in CORPUS.iterdir()) == sorted(f"Pulumi.{case}.yaml" for case in BAD_STACKS)
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
+@pytest.mark.parametrize("case", sorted(BAD_STACKS))
+def test_bad_input_stack_file_exits_2_naming_file_and_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str, command: list[str]
+) -> None:
+    stack_file = tmp_path / f"Pulumi.{case}.yaml"
+    shutil.copy(CORPUS / stack_file.name, stack_file)
+    before = snapshot(tmp_path, REPO / "stacks")
+
+    assert_one_clean_error(capsys, [command[0], str(stack_file), *command[1:]], f"{stack_file}: ", BAD_STACKS[case])
+    assert snapshot(tmp_path, REPO / "stacks") == before
+
+
+def write_project(root: Path, pulumi_yaml: str, program: str | None = "import pulumi\n") -> Path:
+    root.mkdir(parents=True)
+    (root / "Pulumi.yaml").write_text(pulumi_yaml)
+    if program is not None:
+        (root / "__main__.py").write_text(textwrap.dedent(program))
+    (root / "Pulumi.dev.yaml").write_text("config: {}\n")
+    return root
+
+
+# case -> (Pulumi.yaml, __main__.py or None for no program, the file the message names, what it says)
+BAD_PROJECTS: dict[str, tuple[str, str | None, str, str]] = {
+    "runtime-not-python": ("name: x\nruntime: nodejs\n", "", "Pulumi.yaml", "runtime: 'nodejs'; allowed: python"),
+    "runtime-map-not-python": (
+        "name: x\nruntime:\n  name: go\n", "", "Pulumi.yaml", "runtime: 'go'; allowed: python (gpu-stacks runs Python programs)"
+    ),
+    "no-program": ("name: x\nruntime: python\n", None, "Pulumi.yaml", "main: no Python program at"),
+    "main-dir-without-program": ("name: x\nruntime: python\nmain: src/\n", "", "Pulumi.yaml", "main: no Python program at"),
+    "no-name": ("runtime: python\n", "", "Pulumi.yaml", "name: missing; allowed: the project's name"),
+    "project-file-invalid-yaml": ("name: [x\n", "", "Pulumi.yaml", "not valid YAML"),
+    "project-file-a-list": ("- name\n", "", "Pulumi.yaml", "expected a mapping with name and runtime"),
+    "program-registers-infinity": (
+        "name: x\nruntime: python\n",
+        """
+        from pulumi_azure_native import consumption, resources
+        rg = resources.ResourceGroup("rg", location="eastus")
+        consumption.Budget("b", scope=rg.id, amount=float("inf"), category="Cost", time_grain="Monthly",
+                           time_period={"start_date": "2026-12-01T00:00:00Z"})
+        """,
+        "",
+        "b [azure-native:consumption:Budget]: input amount: inf; allowed: a finite number (the policy pack cannot read it",
+    ),
+    "program-raises": ("name: x\nruntime: python\n", "raise ValueError('boom')\n", "", "the program raised ValueError: boom (at __main__.py:1)"),
+}
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
+@pytest.mark.parametrize("case", sorted(BAD_PROJECTS))
+def test_bad_input_project_exits_2_naming_file_and_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str, command: list[str]
+) -> None:
+    pulumi_yaml, program, names, expected = BAD_PROJECTS[case]
+    project = write_project(tmp_path / "p", pulumi_yaml, program)
+    before = snapshot(tmp_path)
+    prefix = f"{project / names}: " if names else ""
+
+    assert_one_clean_error(capsys, [command[0], "dev", *command[1:], "--project", str(project)], prefix, expected)
+    assert snapshot(tmp_path) == before
+
+
+def test_bad_input_project_directory_without_pulumi_yaml(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = snapshot(tmp_path)
+
+    assert_one_clean_error(capsys, ["check", "--project", str(tmp_path)], f"{tmp_path}: ", "no Pulumi.yaml")
+    assert snapshot(tmp_path) == before
+
+
+def test_bad_input_missing_project_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "nowhere"
+
+    assert_one_clean_error(capsys, ["plan", "dev", "--project", str(missing)], f"{missing}: ", "no such project directory")
+    assert not missing.exists()
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
+def test_bad_input_unknown_stack_lists_known_ones(capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
+    before = snapshot(REPO / "stacks")
+
+    assert_one_clean_error(
+        capsys, [command[0], "inference-t5", *command[1:]], "unknown stack 'inference-t5' in stacks/; ",
+        "known stacks: aks-gpu, aml-gpu, inference-t4, training-a100",
+    )
+    assert snapshot(REPO / "stacks") == before
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [("Pulumi.dev.json", "not a stack file; allowed: a file named Pulumi.<stack>.yaml"), ("Pulumi.gone.yaml", "no such stack file")],
+)
+def test_bad_input_stack_path(tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, expected: str) -> None:
+    path = tmp_path / "sub" / name
+
+    assert_one_clean_error(capsys, ["plan", str(path)], f"{path}: ", expected)
+    assert not (tmp_path / "sub").exists()

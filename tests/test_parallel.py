@@ -1,0 +1,79 @@
+"""`check --jobs` and `cost --jobs`: forked workers print exactly what one process prints, in the order named."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from preflight.cli import main
+from preflight.plan import plan_stack
+from preflight.project import load_project
+from tests.conftest import REPO
+
+SHIPPED = ["training-a100", "aks-gpu", "inference-t4", "aml-gpu"]  # not sorted: order named is kept
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("fmt", ["json", "text", "markdown", "sarif"])
+def test_parallel_check_prints_the_serial_output(capsys: pytest.CaptureFixture[str], fmt: str) -> None:
+    serial = run(capsys, "check", *SHIPPED, "--format", fmt, "--jobs", "1")
+    parallel = run(capsys, "check", *SHIPPED, "--format", fmt, "--jobs", "2")
+
+    assert serial == parallel
+    assert serial[0] == 0 and serial[1]
+
+
+def test_parallel_check_keeps_the_order_named(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    _, out, _ = run(capsys, "check", *SHIPPED, "--json", "--jobs", "2")
+
+    assert [s["stack"] for s in json.loads(out)["stacks"]] == SHIPPED
+
+
+def test_parallel_cost_prints_the_serial_output(capsys: pytest.CaptureFixture[str]) -> None:
+    serial = run(capsys, "cost", *SHIPPED, "--format", "json", "--jobs", "1")
+    parallel = run(capsys, "cost", *SHIPPED, "--format", "json", "--jobs", "2")
+
+    assert serial == parallel and serial[0] == 0
+
+
+def test_parallel_plan_is_the_same_every_run() -> None:
+    """The order resources reach the monitor no longer depends on thread timing."""
+    project = load_project(REPO)
+
+    first = plan_stack(project, "aks-gpu").to_json()
+    again = plan_stack(project, "aks-gpu").to_json()
+
+    assert first == again
+
+
+def test_parallel_bad_stack_gives_the_serial_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    project = tmp_path / "p"
+    shutil.copytree(REPO / "stacks", project / "stacks")
+    shutil.copy(REPO / "Pulumi.yaml", project)
+    shutil.copy(REPO / "__main__.py", project)
+    (project / "stacks" / "Pulumi.broken.yaml").write_text("config:\n  azure-native:location: moon\n")
+    names = ["inference-t4", "aks-gpu", "broken", "aml-gpu"]
+
+    serial = run(capsys, "check", *names, "--project", str(project), "--jobs", "1")
+    parallel = run(capsys, "check", *names, "--project", str(project), "--jobs", "2")
+
+    assert serial == parallel
+    assert serial[0] == 2 and "stacks/Pulumi.broken.yaml" in serial[2] and "'moon' is not an Azure region" in serial[2]
+
+
+@pytest.mark.parametrize("jobs", ["0", "-1", "two"])
+def test_parallel_jobs_must_be_a_positive_whole_number(capsys: pytest.CaptureFixture[str], jobs: str) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["check", "--jobs", jobs])
+
+    assert exit_.value.code == 2
+    assert f"argument --jobs/-j: '{jobs}'; allowed: a whole number of worker processes, at least 1" in capsys.readouterr().err
