@@ -42,6 +42,8 @@ from components.checks import (
     deployable_size_name,
     gpu_size,
 )
+from components.outputs import output_field
+from components.placement import placement
 
 TYPE_TOKEN = "azure-gpu-stacks:index:AmlCluster"
 
@@ -155,7 +157,7 @@ class AmlCluster(pulumi.ComponentResource):
         self.max_node_count = pulumi.Output.from_input(a["max_node_count"])
         self.node_range = pulumi.Output.from_input(f"{a['min_node_count']}..{a['max_node_count']}")
         self.studio_url = self.workspace_id.apply(lambda ws_id: STUDIO_URL.format(workspace_id=ws_id))
-        self.principal_id = cluster.identity.apply(lambda identity: _field(identity, "principal_id") or "")
+        self.principal_id = cluster.identity.apply(lambda identity: output_field(identity, "principal_id") or "")
         self.register_outputs(
             {
                 "workspace_id": self.workspace_id,
@@ -169,13 +171,6 @@ class AmlCluster(pulumi.ComponentResource):
                 "principal_id": self.principal_id,
             }
         )
-
-    def _common(self) -> dict[str, Any]:
-        return {
-            "resource_group_name": self._args["resource_group_name"],
-            "location": self._args["location"],
-            "tags": self._args["tags"],
-        }
 
     def _protected(self) -> pulumi.ResourceOptions:
         # Holds user data (datasets, secrets, images): a `pulumi destroy` or a rename must not delete it.
@@ -200,7 +195,7 @@ class AmlCluster(pulumi.ComponentResource):
             managed_network=(
                 ml.ManagedNetworkSettingsArgs(isolation_mode=MANAGED_NETWORK_ISOLATION) if no_network_of_ours else None
             ),
-            **self._common(),
+            **placement(self._args),
             opts=self._child,
         )
 
@@ -215,7 +210,7 @@ class AmlCluster(pulumi.ComponentResource):
             allow_blob_public_access=False,
             minimum_tls_version="TLS1_2",
             enable_https_traffic_only=True,
-            **self._common(),
+            **placement(self._args),
             opts=self._protected(),
         )
 
@@ -231,7 +226,7 @@ class AmlCluster(pulumi.ComponentResource):
                 soft_delete_retention_in_days=KEY_VAULT_SOFT_DELETE_DAYS,
                 enable_purge_protection=True,
             ),
-            **self._common(),
+            **placement(self._args),
             opts=self._protected(),
         )
 
@@ -240,7 +235,7 @@ class AmlCluster(pulumi.ComponentResource):
             _dashed(self._name, "-log", LOG_WORKSPACE_NAME_MAX),
             sku=operationalinsights.WorkspaceSkuArgs(name="PerGB2018"),
             retention_in_days=LOG_RETENTION_DAYS,
-            **self._common(),
+            **placement(self._args),
             opts=self._child,
         )
         return applicationinsights.Component(
@@ -249,7 +244,7 @@ class AmlCluster(pulumi.ComponentResource):
             application_type="web",
             ingestion_mode="LogAnalytics",
             workspace_resource_id=logs.id,
-            **self._common(),
+            **placement(self._args),
             opts=self._child,
         )
 
@@ -258,7 +253,7 @@ class AmlCluster(pulumi.ComponentResource):
             _compact("cr", self._name),  # registry names are 5 to 50 letters and digits
             sku=containerregistry.SkuArgs(name=REGISTRY_SKU),
             admin_user_enabled=False,  # the workspace pulls with its identity, not a shared password
-            **self._common(),
+            **placement(self._args),
             opts=self._protected(),
         )
 
@@ -365,10 +360,3 @@ def _compact(prefix: str, name: str) -> str:
     return (prefix + "".join(c for c in name.lower() if c.isascii() and c.isalnum()))[: 24 - AUTONAME_SUFFIX]
 
 
-def _field(value: Any, name: str) -> Any:
-    """A nested output's field: provider outputs are typed objects, mock outputs plain dicts."""
-    if value is None:
-        return None
-    if type(value) is dict:
-        return value.get(name)
-    return getattr(value, name, None)

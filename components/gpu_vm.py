@@ -21,6 +21,8 @@ from pulumi_azure_native import compute, devtestlab, network
 from components.catalog import catalog
 from components.checks import Problems, admin_username, cidr, email, gpu_size, time_of_day
 from components.network import create_private_network
+from components.outputs import output_field
+from components.placement import placement
 
 TYPE_TOKEN = "azure-gpu-stacks:index:GpuVm"
 
@@ -126,7 +128,7 @@ class GpuVm(pulumi.ComponentResource):
         self.public_ip_address = public_ip.ip_address.apply(lambda ip: ip or "") if public_ip else pulumi.Output.from_input("")
         login_ip = self.public_ip_address if public_ip else self.private_ip_address
         self.ssh_command = login_ip.apply(lambda ip: f"ssh {self._args['admin_username']}@{ip}")
-        self.principal_id = vm.identity.apply(lambda identity: _field(identity, "principal_id") or "")
+        self.principal_id = vm.identity.apply(lambda identity: output_field(identity, "principal_id") or "")
         self.register_outputs(
             {
                 "vm_id": self.vm_id,
@@ -137,13 +139,6 @@ class GpuVm(pulumi.ComponentResource):
                 "principal_id": self.principal_id,
             }
         )
-
-    def _common(self) -> dict[str, Any]:
-        return {
-            "resource_group_name": self._args["resource_group_name"],
-            "location": self._args["location"],
-            "tags": self._args["tags"],
-        }
 
     def _create_network(self) -> pulumi.Output[str]:
         return create_private_network(
@@ -171,14 +166,14 @@ class GpuVm(pulumi.ComponentResource):
             )
             for index, source in enumerate(self._args["ssh_allowed_cidrs"])
         ]
-        return network.NetworkSecurityGroup(f"{self._name}-nsg", security_rules=rules, **self._common(), opts=self._child)
+        return network.NetworkSecurityGroup(f"{self._name}-nsg", security_rules=rules, **placement(self._args), opts=self._child)
 
     def _create_public_ip(self) -> network.PublicIPAddress:
         return network.PublicIPAddress(
             f"{self._name}-pip",
             public_ip_allocation_method="Static",
             sku=network.PublicIPAddressSkuArgs(name="Standard"),
-            **self._common(),
+            **placement(self._args),
             opts=self._child,
         )
 
@@ -199,17 +194,12 @@ class GpuVm(pulumi.ComponentResource):
                     public_ip_address=network.PublicIPAddressArgs(id=public_ip.id) if public_ip else None,
                 )
             ],
-            **self._common(),
+            **placement(self._args),
             opts=self._child,
         )
 
     def _create_vm(self, nic: network.NetworkInterface) -> compute.VirtualMachine:
         a = self._args
-        spot = {
-            "priority": "Spot",
-            "eviction_policy": a["eviction_policy"],
-            "billing_profile": compute.BillingProfileArgs(max_price=SPOT_NO_PRICE_CAP),
-        }
         return compute.VirtualMachine(
             f"{self._name}-vm",
             hardware_profile=compute.HardwareProfileArgs(vm_size=a["vm_size"]),
@@ -253,8 +243,8 @@ class GpuVm(pulumi.ComponentResource):
             diagnostics_profile=compute.DiagnosticsProfileArgs(
                 boot_diagnostics=compute.BootDiagnosticsArgs(enabled=True)  # managed storage: serial log for driver issues
             ),
-            **(spot if a["spot"] else {}),
-            **self._common(),
+            **(spot_priority(a["eviction_policy"]) if a["spot"] else {}),
+            **placement(self._args),
             opts=pulumi.ResourceOptions(parent=self, depends_on=[nic]),
         )
 
@@ -291,9 +281,18 @@ class GpuVm(pulumi.ComponentResource):
                 time_in_minutes=SHUTDOWN_WARNING_MINUTES if notify else None,
                 email_recipient=notify,
             ),
-            **self._common(),
+            **placement(self._args),
             opts=self._child,
         )
+
+
+def spot_priority(eviction_policy: str) -> dict[str, Any]:
+    """The Spot arguments of a VM or a scale set's VM profile: evictable, never evicted for price."""
+    return {
+        "priority": "Spot",
+        "eviction_policy": eviction_policy,
+        "billing_profile": compute.BillingProfileArgs(max_price=SPOT_NO_PRICE_CAP),
+    }
 
 
 def _validated(name: str, args: GpuVmArgs) -> dict[str, Any]:
@@ -351,18 +350,9 @@ def _computer_name(name: str) -> str:
     return cleaned[:64] or "gpu-vm"
 
 
-def _field(value: Any, name: str) -> Any:
-    """A nested output's field: provider outputs are typed objects, mock outputs plain dicts."""
-    if value is None:
-        return None
-    if type(value) is dict:
-        return value.get(name)
-    return getattr(value, name, None)
-
-
 def _first_private_ip(configs: Any) -> str:
     for cfg in configs or []:
-        address = _field(cfg, "private_ip_address")
+        address = output_field(cfg, "private_ip_address")
         if address:
             return str(address)
     return ""

@@ -34,9 +34,10 @@ from components.checks import (
     outside_infiniband_range,
     single_zone,
 )
-from components.gpu_vm import GPU_DRIVER_PUBLISHER, GPU_DRIVER_TYPE, GPU_DRIVER_VERSION, UBUNTU_2204_GEN2
+from components.gpu_vm import GPU_DRIVER_PUBLISHER, GPU_DRIVER_TYPE, GPU_DRIVER_VERSION, UBUNTU_2204_GEN2, spot_priority
 from components.network import create_private_network
 from components.node_health import NodeExpectations, custom_data
+from components.placement import placement
 
 TYPE_TOKEN = "azure-gpu-stacks:index:TrainingCluster"
 
@@ -61,7 +62,6 @@ DEFAULT_SUBNET_RANGE = "10.50.0.0/24"
 DEFAULT_OS_DISK_GB = 256  # the HPC image is about 64 GB; room for containers and environments
 DEFAULT_HEALTH_CHECK_WAIT_MINUTES = 30  # driver extensions can take this long on plain Ubuntu
 MAX_HEALTH_CHECK_WAIT_MINUTES = 240
-SPOT_NO_PRICE_CAP = -1
 PPG_ID_PATTERN = re.compile(
     r"(?i)^/subscriptions/[^/]+/resourceGroups/[^/]+/providers/Microsoft\.Compute/proximityPlacementGroups/[^/]+$"
 )
@@ -166,13 +166,6 @@ class TrainingCluster(pulumi.ComponentResource):
             }
         )
 
-    def _common(self) -> dict[str, Any]:
-        return {
-            "resource_group_name": self._args["resource_group_name"],
-            "location": self._args["location"],
-            "tags": self._args["tags"],
-        }
-
     def _create_network(self) -> pulumi.Output[str]:
         return create_private_network(
             self._name,
@@ -191,7 +184,7 @@ class TrainingCluster(pulumi.ComponentResource):
             # The intent lets Azure pick a datacenter that has this size before the nodes arrive.
             intent=compute.ProximityPlacementGroupPropertiesIntentArgs(vm_sizes=[self._size.name]),
             zones=self._args["zones"] or None,
-            **self._common(),
+            **placement(self._args),
             opts=self._child,
         )
 
@@ -199,11 +192,6 @@ class TrainingCluster(pulumi.ComponentResource):
         self, subnet_id: pulumi.Input[str], placement_group_id: pulumi.Input[str]
     ) -> compute.VirtualMachineScaleSet:
         a = self._args
-        spot = {
-            "priority": "Spot",
-            "eviction_policy": a["eviction_policy"],
-            "billing_profile": compute.BillingProfileArgs(max_price=SPOT_NO_PRICE_CAP),
-        }
         return compute.VirtualMachineScaleSet(
             f"{self._name}-vmss",
             sku=compute.SkuArgs(name=self._size.name, tier="Standard", capacity=a["node_count"]),
@@ -253,9 +241,9 @@ class TrainingCluster(pulumi.ComponentResource):
                     # Managed boot diagnostics keep the serial log, where the health check's verdict lands.
                     boot_diagnostics=compute.BootDiagnosticsArgs(enabled=True)
                 ),
-                **(spot if a["spot"] else {}),
+                **(spot_priority(a["eviction_policy"]) if a["spot"] else {}),
             ),
-            **self._common(),
+            **placement(self._args),
             opts=self._child,
         )
 
