@@ -83,10 +83,6 @@ def canonical_type(resource_type: str) -> str:
     return f"{match[1]}{match[2]}" if match else resource_type
 
 
-def takes_vm_size(resource_type: str) -> bool:
-    return canonical_type(resource_type) in VM_SIZE_LOCATIONS
-
-
 def vm_sizes(resource_type: str, props: Any) -> list[FoundSize]:
     """Every VM size `props` asks for; unknown values come back with `size=None`."""
     found: list[FoundSize] = []

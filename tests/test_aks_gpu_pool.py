@@ -13,19 +13,13 @@ import yaml
 from components.checks import ComponentInputError
 from fakeazure import FAKE_SUBSCRIPTION_ID, FakeArm
 from tests.conftest import TEST_RG, Recording, in_resource_group
+from tests.test_aks_gpu_scheduling import GPU_TOLERATION, SPOT_TOLERATION
 
 CLUSTER = "azure-native:containerservice:ManagedCluster"
 POOL = "azure-native:containerservice:AgentPool"
 DAEMONSET = "kubernetes:apps/v1:DaemonSet"
 K8S_PROVIDER = "pulumi:providers:kubernetes"
 ROLE = "azure-native:authorization:RoleAssignment"
-GPU_TOLERATION = {"key": "sku", "operator": "Equal", "value": "gpu", "effect": "NoSchedule"}
-SPOT_TOLERATION = {
-    "key": "kubernetes.azure.com/scalesetpriority",
-    "operator": "Equal",
-    "value": "spot",
-    "effect": "NoSchedule",
-}
 EXISTING_ID = (
     f"/subscriptions/{FAKE_SUBSCRIPTION_ID}/resourceGroups/{TEST_RG}/providers/"
     "Microsoft.ContainerService/managedClusters/shared-aks"
