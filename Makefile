@@ -19,8 +19,9 @@ plan: $(STAMP)  ## offline plan of a shipped stack: make plan STACK=inference-t4
 test: $(STAMP)  ## the whole test suite (what CI runs)
 	$(BIN)/python -m pytest
 
-lint: $(STAMP)  ## type-check the packages (mypy)
+lint: $(STAMP)  ## type-check the packages (mypy, skipping pulumi-azure-native's internals) and ruff
 	$(BIN)/python -m mypy components fakeazure preflight policies
+	$(BIN)/ruff check .
 
 check: $(STAMP)  ## plan every shipped stack and give one verdict
 	$(BIN)/gpu-stacks check
@@ -31,7 +32,7 @@ bench: $(STAMP)  ## benchmarks, on demand (see bench/README.md)
 	$(BIN)/python bench/policy_bench.py
 
 docs: $(STAMP)  ## regenerate docs/components.md from the components' code (a test fails when it is stale)
-	$(BIN)/python -m components.docs
+	$(BIN)/python -m azure_gpu_stacks.components.docs
 
 clean:
 	rm -rf $(VENV) .pytest_cache *.egg-info

@@ -147,7 +147,7 @@ def _main() -> None:
     parser.add_argument("stacks", nargs="*")
     args = parser.parse_args()
     sys.path.insert(0, str(REPO))
-    from preflight.project import load_project, load_stack
+    from azure_gpu_stacks.preflight.project import load_project, load_stack
 
     project = load_project(args.project)
     names = args.stacks or project.stacks()

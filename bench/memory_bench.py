@@ -23,7 +23,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from fleet import write_fleet
+from fleet import write_fleet  # noqa: E402 - bench/ is not a package; its path is set above
 
 CHECKPOINTS = (12, 48, 200)
 
@@ -36,8 +36,8 @@ def rss_mb() -> float:
 
 def main() -> None:
     count = int(sys.argv[1]) if len(sys.argv) > 1 else max(CHECKPOINTS)
-    from preflight.plan import plan_stack
-    from preflight.project import load_project
+    from azure_gpu_stacks.preflight.plan import plan_stack
+    from azure_gpu_stacks.preflight.project import load_project
 
     print(f"{time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
     with tempfile.TemporaryDirectory(prefix="gpu-stacks-memory-") as tmp:

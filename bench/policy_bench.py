@@ -2,7 +2,7 @@
 
 The resources are the shipped stacks' own, as `gpu-stacks plan` records them. One pass is what the
 engine does for a stack: `Analyze` for each resource, then `AnalyzeStack` with all of them.
-- in-process: `preflight.policy_run.analyze`, the path `gpu-stacks check` takes;
+- in-process: `azure_gpu_stacks.preflight.policy_run.analyze`, the path `gpu-stacks check` takes;
 - gRPC: the pack started as `pulumi preview --policy-pack policies` starts it
   (`python -u -m pulumi.policy <engine> .` in policies/), driven through its Analyzer service.
 
@@ -30,10 +30,10 @@ def main() -> None:
     import grpc
     from pulumi.runtime.proto import analyzer_pb2, analyzer_pb2_grpc
 
-    from preflight.plan import plan_stack
-    from preflight.policy_config import resolve
-    from preflight.policy_run import analyze, analyze_request, analyzer_resource, configure_request, pack_policies
-    from preflight.project import load_project
+    from azure_gpu_stacks.preflight.plan import plan_stack
+    from azure_gpu_stacks.preflight.policy_config import resolve
+    from azure_gpu_stacks.preflight.policy_run import analyze, analyze_request, analyzer_resource, configure_request, pack_policies
+    from azure_gpu_stacks.preflight.project import load_project
 
     print(f"{time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
     project = load_project(REPO)

@@ -1,10 +1,10 @@
 """Reusable Pulumi components for GPU compute on Azure.
 
-    from components import AksGpuPool, AmlCluster, CostAlert, GpuVm, TrainingCluster
+    from azure_gpu_stacks.components import AksGpuPool, AmlCluster, CostAlert, GpuVm, TrainingCluster
 
 Components load lazily: importing this package does not import pulumi-azure-native, whose
 modules take seconds to load; each component's module loads on first use. The components and
-their Args come from `components.registry.REGISTRY`; `COMPONENTS` is the list of their classes.
+their Args come from `azure_gpu_stacks.components.registry.REGISTRY`; `COMPONENTS` is the list of their classes.
 """
 
 from __future__ import annotations
@@ -12,15 +12,15 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from components.registry import REGISTRY, args_name
-from components.version import __version__ as __version__
+from azure_gpu_stacks.components.registry import REGISTRY, args_name
+from azure_gpu_stacks.components.version import __version__ as __version__
 
 _EXPORTS = {
     **{name: module for name, module in REGISTRY},
     **{args_name(name): module for name, module in REGISTRY},
-    "ComponentInputError": "components.checks",
-    "gpu_pod_scheduling": "components.aks_gpu_scheduling",
-    "COMPONENTS": "components.registry",
+    "ComponentInputError": "azure_gpu_stacks.components.checks",
+    "gpu_pod_scheduling": "azure_gpu_stacks.components.aks_gpu_scheduling",
+    "COMPONENTS": "azure_gpu_stacks.components.registry",
 }
 
 __all__ = sorted(_EXPORTS)

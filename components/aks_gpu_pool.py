@@ -9,7 +9,7 @@ pulumi-kubernetes with the cluster's kubeconfig, unless the GPU Operator (driver
 another tool manages it.
 
 GPU pods need the taint's toleration and an `nvidia.com/gpu` request: `AksGpuPool.pod_scheduling()`
-(or `gpu_pod_scheduling()` in `components.aks_gpu_scheduling`) returns both.
+(or `gpu_pod_scheduling()` in `azure_gpu_stacks.components.aks_gpu_scheduling`) returns both.
 
 Running it for real: the kubeconfig of a cluster with Entra ID uses `kubelogin`, which must be on
 the PATH of whoever runs `pulumi up`, with a non-interactive login method (e.g. the environment
@@ -30,9 +30,9 @@ from typing import Any, Literal, NotRequired, TypedDict
 import pulumi
 from pulumi_azure_native import authorization, containerservice
 
-from components.aks_gpu_scheduling import GPU_TAINT, SPOT_TAINT, GpuPodScheduling, gpu_pod_scheduling, toleration
-from components.catalog import catalog
-from components.checks import (
+from azure_gpu_stacks.components.aks_gpu_scheduling import GPU_TAINT, SPOT_TAINT, GpuPodScheduling, gpu_pod_scheduling, toleration
+from azure_gpu_stacks.components.catalog import catalog
+from azure_gpu_stacks.components.checks import (
     AKS_CLUSTER_ID_PATTERN,
     DEFAULT_CPU_VM_SIZE,
     DEFAULT_GPU_VM_SIZE,

@@ -30,7 +30,7 @@ from pulumi_azure_native import (
 )
 from pulumi_azure_native import machinelearningservices as ml
 
-from components.checks import (
+from azure_gpu_stacks.components.checks import (
     AML_WORKSPACE_ID_PATTERN,
     AML_MAX_NODES_LIMIT,
     DEFAULT_AML_MAX_NODES,
@@ -42,8 +42,8 @@ from components.checks import (
     deployable_size_name,
     gpu_size,
 )
-from components.outputs import output_field
-from components.placement import placement
+from azure_gpu_stacks.components.outputs import output_field
+from azure_gpu_stacks.components.placement import placement
 
 TYPE_TOKEN = "azure-gpu-stacks:index:AmlCluster"
 

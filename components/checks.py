@@ -14,8 +14,8 @@ from typing import Any, TypeVar
 
 import pulumi
 
-from components.aks_gpu_scheduling import GPU_TAINT, TAINT_EFFECTS
-from components.catalog import UnknownVmSize, VmSize, catalog
+from azure_gpu_stacks.components.aks_gpu_scheduling import GPU_TAINT, TAINT_EFFECTS
+from azure_gpu_stacks.components.catalog import UnknownVmSize, VmSize, catalog
 
 T = TypeVar("T")
 

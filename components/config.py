@@ -32,8 +32,8 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_camel
 
-from components.catalog import catalog
-from components.checks import (
+from azure_gpu_stacks.components.catalog import catalog
+from azure_gpu_stacks.components.checks import (
     AML_MAX_NODES_LIMIT,
     DEFAULT_AML_MAX_NODES,
     DEFAULT_GPU_VM_SIZE,
@@ -111,7 +111,7 @@ class ConfigModel(BaseModel):
 
 
 class VmConfig(ConfigModel):
-    """A single GPU VM: the args of `components.gpu_vm.GpuVm` in camelCase; unset keys take its defaults."""
+    """A single GPU VM: the args of `azure_gpu_stacks.components.gpu_vm.GpuVm` in camelCase; unset keys take its defaults."""
 
     vm_size: GpuSize | None = Field(default=None, description="GPU VM size from the catalog.")
     admin_username: AdminName | None = Field(default=None, description="Linux admin user.")
@@ -141,7 +141,7 @@ class VmConfig(ConfigModel):
 
 
 class TrainingClusterConfig(ConfigModel):
-    """An InfiniBand GPU training cluster: the args of `components.training_cluster.TrainingCluster`."""
+    """An InfiniBand GPU training cluster: the args of `azure_gpu_stacks.components.training_cluster.TrainingCluster`."""
 
     vm_size: InfinibandGpuSize | None = Field(default=None, description="NVIDIA GPU size with InfiniBand.")
     node_count: NodeCount | None = Field(default=None, description="Nodes, 1 to 100 (one placement group).")
@@ -167,7 +167,7 @@ class TrainingClusterConfig(ConfigModel):
 
 
 class AmlClusterConfig(ConfigModel):
-    """An Azure ML GPU cluster: the args of `components.aml_cluster.AmlCluster`; unset keys take its defaults."""
+    """An Azure ML GPU cluster: the args of `azure_gpu_stacks.components.aml_cluster.AmlCluster`; unset keys take its defaults."""
 
     # Declared before the keys whose checks read them (pydantic validates fields in order).
     workspace_id: Annotated[str, AfterValidator(aml_workspace_id)] | None = Field(
@@ -225,7 +225,7 @@ class AmlClusterConfig(ConfigModel):
 
 
 class CostAlertConfig(ConfigModel):
-    """A monthly budget on the stack's resource group: the args of `components.cost_alert.CostAlert`."""
+    """A monthly budget on the stack's resource group: the args of `azure_gpu_stacks.components.cost_alert.CostAlert`."""
 
     amount: float = Field(gt=0, description="Monthly budget, USD.")
     contact_emails: list[Email] = Field(min_length=1, description="Who is told when a threshold is crossed.")
@@ -263,7 +263,7 @@ class ExistingClusterConfig(ConfigModel):
 
 
 class AksGpuPoolConfig(ConfigModel):
-    """A GPU node pool on AKS: the args of `components.aks_gpu_pool.AksGpuPool` in camelCase."""
+    """A GPU node pool on AKS: the args of `azure_gpu_stacks.components.aks_gpu_pool.AksGpuPool` in camelCase."""
 
     existing_cluster: ExistingClusterConfig | None = Field(default=None, description="Use this cluster; else create one.")
     cluster_name: AksClusterName | None = Field(default=None, description="Name of the new cluster.")
@@ -294,7 +294,7 @@ class AksGpuPoolConfig(ConfigModel):
 
     @model_validator(mode="after")
     def _consistent(self) -> AksGpuPoolConfig:
-        from components import aks_gpu_pool as aks
+        from azure_gpu_stacks.components import aks_gpu_pool as aks
 
         found: list[str] = []
         low = aks.DEFAULT_MIN_COUNT if self.min_count is None else self.min_count

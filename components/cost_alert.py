@@ -16,7 +16,7 @@ from typing import Any, Literal, NotRequired, TypedDict
 import pulumi
 from pulumi_azure_native import consumption
 
-from components.checks import Problems, email
+from azure_gpu_stacks.components.checks import Problems, email
 
 TYPE_TOKEN = "azure-gpu-stacks:index:CostAlert"
 

@@ -1,7 +1,7 @@
 """The components' reference, `docs/components.md`, generated from the code.
 
-    python -m components.docs           # (or `make docs`) rewrite docs/components.md
-    python -m components.docs --check   # exit 1 if the committed file is stale
+    python -m azure_gpu_stacks.components.docs           # (or `make docs`) rewrite docs/components.md
+    python -m azure_gpu_stacks.components.docs --check   # exit 1 if the committed file is stale
 
 Everything comes from the registered components: names, types and required flags from the package
 schema (what other languages see), defaults, units and meaning from the Args field docstrings
@@ -18,12 +18,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal, get_args, get_origin
 
-from components.package import args_type, python_annotations, schema, type_token
-from components.registry import args_name, component_classes
-from components.version import __version__
+from azure_gpu_stacks.components.package import args_type, python_annotations, schema, type_token
+from azure_gpu_stacks.components.registry import args_name, component_classes
+from azure_gpu_stacks.components.version import __version__
 
 DOC_FILE = Path(__file__).resolve().parents[1] / "docs" / "components.md"
-COMMAND = "make docs"  # or: python -m components.docs
+COMMAND = "make docs"  # or: python -m azure_gpu_stacks.components.docs
 DEFAULT_MARK = "Default:"
 SCALARS = {"string": "string", "integer": "integer", "number": "number", "boolean": "boolean"}
 
@@ -35,7 +35,7 @@ def render() -> str:
     lines = [
         "# Components reference",
         "",
-        f"<!-- Generated from the components' code by `{COMMAND}` (python -m components.docs); do not edit. -->",
+        f"<!-- Generated from the components' code by `{COMMAND}` (python -m azure_gpu_stacks.components.docs); do not edit. -->",
         "",
         f"azure-gpu-stacks {__version__}. Every component, with every input (type, default, unit) and output.",
         "",
@@ -151,7 +151,7 @@ def _cell(text: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m components.docs", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m azure_gpu_stacks.components.docs", description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="exit 1 if the file is stale instead of writing it")
     parser.add_argument("--output", type=Path, default=DOC_FILE, help=f"where to write (default: {DOC_FILE})")
     args = parser.parse_args(argv)
@@ -160,7 +160,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.check:
         if current != text:
             print(
-                f"{args.output} is stale; regenerate it with `{COMMAND}` (python -m components.docs)", file=sys.stderr
+                f"{args.output} is stale; regenerate it with `{COMMAND}` (python -m azure_gpu_stacks.components.docs)", file=sys.stderr
             )
             return 1
         return 0

@@ -18,11 +18,11 @@ from typing import Any, Literal, NotRequired, TypedDict
 import pulumi
 from pulumi_azure_native import compute, devtestlab, network
 
-from components.catalog import catalog
-from components.checks import Problems, admin_username, cidr, email, gpu_size, time_of_day
-from components.network import create_private_network
-from components.outputs import output_field
-from components.placement import placement
+from azure_gpu_stacks.components.catalog import catalog
+from azure_gpu_stacks.components.checks import Problems, admin_username, cidr, email, gpu_size, time_of_day
+from azure_gpu_stacks.components.network import create_private_network
+from azure_gpu_stacks.components.outputs import output_field
+from azure_gpu_stacks.components.placement import placement
 
 TYPE_TOKEN = "azure-gpu-stacks:index:GpuVm"
 

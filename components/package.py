@@ -32,8 +32,8 @@ from typing import Any, ForwardRef, Literal, NotRequired, Required, get_args, ge
 
 import pulumi
 
-from components.registry import component_classes
-from components.version import __version__
+from azure_gpu_stacks.components.registry import component_classes
+from azure_gpu_stacks.components.version import __version__
 
 PACKAGE_NAME = "azure-gpu-stacks"
 TOKEN_PREFIX = f"{PACKAGE_NAME}:index:"

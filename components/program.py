@@ -13,7 +13,7 @@ from typing import Any
 
 import pulumi
 
-from components.config import PROJECT, StackConfig, load_from_pulumi
+from azure_gpu_stacks.components.config import PROJECT, StackConfig, load_from_pulumi
 
 
 @dataclass
@@ -47,11 +47,11 @@ class Section:
 # In build order.
 SECTIONS: tuple[Section, ...] = (
     Section(
-        "vm", "components.gpu_vm:GpuVm", "gpu-vm", ssh_key=True,
+        "vm", "azure_gpu_stacks.components.gpu_vm:GpuVm", "gpu-vm", ssh_key=True,
         exports=(("vmId", "vm_id"), ("vmPrivateIp", "private_ip_address"), ("sshCommand", "ssh_command")),
     ),
     Section(
-        "training_cluster", "components.training_cluster:TrainingCluster", "train", ssh_key=True,
+        "training_cluster", "azure_gpu_stacks.components.training_cluster:TrainingCluster", "train", ssh_key=True,
         exports=(
             ("scaleSetId", "scale_set_id"),
             ("scaleSetName", "scale_set_name"),
@@ -62,7 +62,7 @@ SECTIONS: tuple[Section, ...] = (
         ),
     ),
     Section(
-        "aml_cluster", "components.aml_cluster:AmlCluster", "aml",
+        "aml_cluster", "azure_gpu_stacks.components.aml_cluster:AmlCluster", "aml",
         exports=(
             ("amlWorkspaceId", "workspace_id"),
             ("amlWorkspaceName", "workspace_name"),
@@ -73,7 +73,7 @@ SECTIONS: tuple[Section, ...] = (
         ),
     ),
     Section(
-        "aks_gpu_pool", "components.aks_gpu_pool:AksGpuPool", "aks-gpu",
+        "aks_gpu_pool", "azure_gpu_stacks.components.aks_gpu_pool:AksGpuPool", "aks-gpu",
         exports=(
             ("aksClusterName", "cluster_name"),
             ("aksClusterId", "cluster_id"),
@@ -84,7 +84,7 @@ SECTIONS: tuple[Section, ...] = (
         ),
     ),
     Section(
-        "cost_alert", "components.cost_alert:CostAlert", "cost-alert", placed=False, scoped=True,
+        "cost_alert", "azure_gpu_stacks.components.cost_alert:CostAlert", "cost-alert", placed=False, scoped=True,
         exports=(("budgetId", "budget_id"), ("budgetAmountUsd", "amount")),
     ),
 )

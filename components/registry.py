@@ -2,8 +2,8 @@
 
 Adding a component is one row in `REGISTRY`. From it come: the `from components import X` and
 `XArgs` names (`components/__init__.py`), the component package other languages use
-(`provider/__main__.py`, `components.package`), its schema test, and the reference in
-`docs/components.md` (`python -m components.docs`).
+(`provider/__main__.py`, `azure_gpu_stacks.components.package`), its schema test, and the reference in
+`docs/components.md` (`python -m azure_gpu_stacks.components.docs`).
 
 Rows are (class name, module) so that reading the registry imports nothing: a component's module
 loads pulumi-azure-native submodules, which take seconds (pulumi-sdk-notes §4.1).
@@ -21,11 +21,11 @@ if TYPE_CHECKING:
 # (component class, its module); the Args TypedDict is `<class>Args` in the same module.
 # Order is the order of the docs and the schema.
 REGISTRY: tuple[tuple[str, str], ...] = (
-    ("GpuVm", "components.gpu_vm"),
-    ("TrainingCluster", "components.training_cluster"),
-    ("AmlCluster", "components.aml_cluster"),
-    ("AksGpuPool", "components.aks_gpu_pool"),
-    ("CostAlert", "components.cost_alert"),
+    ("GpuVm", "azure_gpu_stacks.components.gpu_vm"),
+    ("TrainingCluster", "azure_gpu_stacks.components.training_cluster"),
+    ("AmlCluster", "azure_gpu_stacks.components.aml_cluster"),
+    ("AksGpuPool", "azure_gpu_stacks.components.aks_gpu_pool"),
+    ("CostAlert", "azure_gpu_stacks.components.cost_alert"),
 )
 
 
@@ -44,4 +44,4 @@ def __getattr__(name: str) -> Any:
     # `COMPONENTS` is computed on first access, so importing the registry stays cheap.
     if name == "COMPONENTS":
         return list(component_classes())
-    raise AttributeError(f"module 'components.registry' has no attribute '{name}'")
+    raise AttributeError(f"module 'azure_gpu_stacks.components.registry' has no attribute '{name}'")

@@ -24,8 +24,8 @@ from typing import Any, Literal, NotRequired, TypedDict
 import pulumi
 from pulumi_azure_native import compute
 
-from components.catalog import VmSize, catalog
-from components.checks import (
+from azure_gpu_stacks.components.catalog import VmSize, catalog
+from azure_gpu_stacks.components.checks import (
     DEFAULT_IB_VM_SIZE,
     Problems,
     admin_username,
@@ -34,10 +34,10 @@ from components.checks import (
     outside_infiniband_range,
     single_zone,
 )
-from components.gpu_vm import GPU_DRIVER_PUBLISHER, GPU_DRIVER_TYPE, GPU_DRIVER_VERSION, UBUNTU_2204_GEN2, spot_priority
-from components.network import create_private_network
-from components.node_health import NodeExpectations, custom_data
-from components.placement import placement
+from azure_gpu_stacks.components.gpu_vm import GPU_DRIVER_PUBLISHER, GPU_DRIVER_TYPE, GPU_DRIVER_VERSION, UBUNTU_2204_GEN2, spot_priority
+from azure_gpu_stacks.components.network import create_private_network
+from azure_gpu_stacks.components.node_health import NodeExpectations, custom_data
+from azure_gpu_stacks.components.placement import placement
 
 TYPE_TOKEN = "azure-gpu-stacks:index:TrainingCluster"
 

@@ -4,7 +4,7 @@
         ...                            # run a program under FakeArmMocks(arm)
         arm.refusals                   # what ARM would have refused, with its error codes
 
-`fakeazure.pytest_plugin` provides the same as the `fake_arm` fixture.
+`azure_gpu_stacks.fakeazure.pytest_plugin` provides the same as the `fake_arm` fixture.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from fakeazure.backend import FAKE_SUBSCRIPTION_ID, FAKE_TENANT_ID, FakeArm, Refusal
-from fakeazure.errors import ArmError
+from azure_gpu_stacks.fakeazure.backend import FAKE_SUBSCRIPTION_ID, FAKE_TENANT_ID, FakeArm, Refusal
+from azure_gpu_stacks.fakeazure.errors import ArmError
 
 
 @contextmanager

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from components.catalog import normalize_region, normalize_size_name
+from azure_gpu_stacks.components.catalog import normalize_region, normalize_size_name
 
 
 class AzFileError(ValueError):

@@ -25,9 +25,9 @@ from typing import Any
 
 import functools
 
-from components.catalog import Catalog, catalog, normalize_region, normalize_size_name
-from fakeazure.azfiles import SkuOffer, Usage, family_key
-from fakeazure.errors import (
+from azure_gpu_stacks.components.catalog import Catalog, catalog, normalize_region, normalize_size_name
+from azure_gpu_stacks.fakeazure.azfiles import SkuOffer, Usage, family_key
+from azure_gpu_stacks.fakeazure.errors import (
     ArmError,
     Conflict,
     InvalidParameter,
@@ -38,7 +38,7 @@ from fakeazure.errors import (
     ResourceNotFound,
     SkuNotAvailable,
 )
-from fakeazure.models import RESOURCE_TYPES, ArmResourceType, Resource, dig, kubeconfig, stable_uuid
+from azure_gpu_stacks.fakeazure.models import RESOURCE_TYPES, ArmResourceType, Resource, dig, kubeconfig, stable_uuid
 
 FAKE_SUBSCRIPTION_ID = "00000000-0000-0000-0000-0000000000aa"
 FAKE_TENANT_ID = "00000000-0000-0000-0000-0000000000bb"

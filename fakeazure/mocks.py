@@ -13,8 +13,8 @@ from typing import Any
 import pulumi
 from pulumi.runtime import rpc
 
-from fakeazure.backend import DependencyFailed, FakeArm, Refusal
-from fakeazure.errors import ArmError
+from azure_gpu_stacks.fakeazure.backend import DependencyFailed, FakeArm, Refusal
+from azure_gpu_stacks.fakeazure.errors import ArmError
 
 AZURE_NATIVE = "azure-native:"
 

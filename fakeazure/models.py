@@ -19,10 +19,10 @@ import uuid
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from fakeazure.errors import Conflict, InvalidParameter
+from azure_gpu_stacks.fakeazure.errors import Conflict, InvalidParameter
 
 if TYPE_CHECKING:
-    from fakeazure.backend import FakeArm
+    from azure_gpu_stacks.fakeazure.backend import FakeArm
 
 
 def stable_uuid(*parts: str) -> str:
@@ -680,6 +680,6 @@ RESOURCE_TYPES: dict[str, ArmResourceType] = {
 
 # The Azure ML workspace and its dependencies live in their own module; registered here so that
 # RESOURCE_TYPES stays the one registry.
-from fakeazure.models_aml import AML_TYPES  # imported last: it builds on the classes above
+from azure_gpu_stacks.fakeazure.models_aml import AML_TYPES  # noqa: E402 - imported last: it builds on the classes above
 
 RESOURCE_TYPES.update({t.token: t for t in AML_TYPES})

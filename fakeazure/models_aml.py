@@ -16,11 +16,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from fakeazure.errors import AccountNameInvalid, InvalidParameter
-from fakeazure.models import ArmResourceType, Resource, dig, stable_uuid
+from azure_gpu_stacks.fakeazure.errors import AccountNameInvalid, InvalidParameter
+from azure_gpu_stacks.fakeazure.models import ArmResourceType, Resource, dig, stable_uuid
 
 if TYPE_CHECKING:
-    from fakeazure.backend import FakeArm
+    from azure_gpu_stacks.fakeazure.backend import FakeArm
 
 STORAGE_ACCOUNT = "Microsoft.Storage/storageAccounts"
 KEY_VAULT = "Microsoft.KeyVault/vaults"

@@ -1,6 +1,6 @@
 """pytest fixtures for the fake ARM: `fake_arm`, a fresh empty subscription per test.
 
-Enable with `pytest_plugins = ["fakeazure.pytest_plugin"]` in a conftest.py.
+Enable with `pytest_plugins = ["azure_gpu_stacks.fakeazure.pytest_plugin"]` in a conftest.py.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from fakeazure import FakeArm, fake_arm as _fake_arm
+from azure_gpu_stacks.fakeazure import FakeArm, fake_arm as _fake_arm
 
 TEST_LOCATION = "eastus"
 

@@ -1,25 +1,23 @@
-"""The policy pack as the Pulumi CLI runs it: `pulumi preview --policy-pack policies`.
+"""The policy pack as the Pulumi CLI runs it: `pulumi preview --policy-pack <this directory>`.
 
 The CLI starts `python -u -m pulumi.policy <engine> .` in this directory, which runs this file;
 building the `PolicyPack` starts its gRPC server and blocks. Nothing else belongs here: the policies
-are in `policies.registry`.
+are in `azure_gpu_stacks.policies.registry`, imported from the installed distribution.
 """
 
 import sys
 from pathlib import Path
 
 # The CLI runs the pack with this directory first on sys.path, where `config.py` or `values.py`
-# would shadow any top-level module of that name; the pack's modules are imported as `policies.*`
-# from the repository root instead, which also makes `components.catalog` importable where the
-# repository is not pip-installed into the pack's virtual environment.
+# would shadow any top-level module of that name (pulumi/pulumi-policy, sdk/python/lib/pulumi_policy/
+# __main__.py runs the pack's __main__ with its directory as sys.path[0]); the pack's own modules are
+# always imported by their namespaced names.
 _PACK_DIR = Path(__file__).resolve().parent
 sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != _PACK_DIR]
-if str(_PACK_DIR.parent) not in sys.path:
-    sys.path.insert(0, str(_PACK_DIR.parent))
 
-from pulumi_policy import EnforcementLevel, PolicyPack
+from pulumi_policy import EnforcementLevel, PolicyPack  # noqa: E402 - after the sys.path repair above
 
-from policies.registry import PACK_NAME, policies
+from azure_gpu_stacks.policies.registry import PACK_NAME, policies  # noqa: E402
 
 PolicyPack(
     name=PACK_NAME,

@@ -15,9 +15,9 @@ from typing import Any
 
 from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
 
-from policies import config
-from policies.values import UNKNOWN, elements, get, same, text
-from policies.vm_size_locations import canonical_type
+from azure_gpu_stacks.policies import config
+from azure_gpu_stacks.policies.values import UNKNOWN, elements, get, same, text
+from azure_gpu_stacks.policies.vm_size_locations import canonical_type
 
 NAME = "disallow-internet-ssh-rdp"
 ANY_SOURCE = frozenset({"*", "0.0.0.0/0", "0.0.0.0", "::/0", "internet", "any"})

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
 
-from policies import config
-from policies.values import UNKNOWN, flag, get
-from policies.vm_size_locations import canonical_type
+from azure_gpu_stacks.policies import config
+from azure_gpu_stacks.policies.values import UNKNOWN, flag, get
+from azure_gpu_stacks.policies.vm_size_locations import canonical_type
 
 NAME = "disallow-linux-password-login"
 LINUX_CONFIGURATION: dict[str, tuple[str, ...]] = {

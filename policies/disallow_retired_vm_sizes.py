@@ -1,7 +1,7 @@
 """disallow-retired-vm-sizes: no resource may ask for a VM size Azure has retired.
 
 Rule: every VM size in a resource (VMs, scale sets, AKS pools, AML compute, Batch pools, ...; see
-`policies.vm_size_locations`) that the catalog lists as retired on or before today is a violation.
+`azure_gpu_stacks.policies.vm_size_locations`) that the catalog lists as retired on or before today is a violation.
 Why: Azure refuses to provision a retired size, and deallocates what still runs on it; the failure
 shows up only at deployment, after the rest of the stack was created.
 Azure doc: https://learn.microsoft.com/azure/virtual-machines/sizes/retirement/retired-sizes-list
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
 
-from policies import config
-from policies.vm_size_lifecycle import classify
+from azure_gpu_stacks.policies import config
+from azure_gpu_stacks.policies.vm_size_lifecycle import classify
 
 NAME = "disallow-retired-vm-sizes"
 CONFIG = config.schema({})  # nothing to tune: Azure refuses every retired size

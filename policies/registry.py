@@ -10,8 +10,8 @@ from collections import Counter
 
 from pulumi_policy import Policy
 
-from components.version import __version__
-from policies import (
+from azure_gpu_stacks.components.version import __version__
+from azure_gpu_stacks.policies import (
     disallow_internet_ssh_rdp,
     disallow_linux_password_login,
     disallow_retired_vm_sizes,

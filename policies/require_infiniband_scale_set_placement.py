@@ -16,10 +16,10 @@ from typing import Any
 
 from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
 
-from policies import config
-from policies.values import UNKNOWN, flag, get, same, text
-from policies.vm_size_lifecycle import catalog_entry
-from policies.vm_size_locations import canonical_type
+from azure_gpu_stacks.policies import config
+from azure_gpu_stacks.policies.values import UNKNOWN, flag, get, same, text
+from azure_gpu_stacks.policies.vm_size_lifecycle import catalog_entry
+from azure_gpu_stacks.policies.vm_size_locations import canonical_type
 
 NAME = "require-infiniband-scale-set-placement"
 CONFIG = config.schema({})

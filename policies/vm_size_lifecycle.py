@@ -12,9 +12,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from components.catalog import VmSize, catalog
-from policies.values import text
-from policies.vm_size_locations import vm_sizes
+from azure_gpu_stacks.components.catalog import VmSize, catalog
+from azure_gpu_stacks.policies.values import text
+from azure_gpu_stacks.policies.vm_size_locations import vm_sizes
 
 Status = Literal["current", "retiring", "retired", "unknown"]
 

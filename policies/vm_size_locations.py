@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from policies.values import UNKNOWN, Path, same, text, walk
+from azure_gpu_stacks.policies.values import UNKNOWN, Path, same, text, walk
 
 # `azure-native:compute/v20240301:VirtualMachine` is the same resource as `azure-native:compute:VirtualMachine`.
 _VERSIONED_TOKEN = re.compile(r"^(azure-native:[A-Za-z0-9]+)/v[0-9a-z]+(:.+)$")

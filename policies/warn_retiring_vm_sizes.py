@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
 
-from policies import config, vm_size_lifecycle
-from policies.vm_size_lifecycle import classify
+from azure_gpu_stacks.policies import config, vm_size_lifecycle
+from azure_gpu_stacks.policies.vm_size_lifecycle import classify
 
 NAME = "warn-retiring-vm-sizes"
 DEFAULT_WINDOW_DAYS = 365

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
 
-from components.catalog import catalog, normalize_size_name
-from policies import config
-from policies.vm_size_lifecycle import classify
+from azure_gpu_stacks.components.catalog import catalog, normalize_size_name
+from azure_gpu_stacks.policies import config
+from azure_gpu_stacks.policies.vm_size_lifecycle import classify
 
 NAME = "warn-unknown-vm-sizes"
 

@@ -2,6 +2,6 @@
 
 import sys
 
-from preflight.cli import main
+from azure_gpu_stacks.preflight.cli import main
 
 sys.exit(main())

@@ -13,12 +13,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from preflight.errors import InputError
+from azure_gpu_stacks.preflight.errors import InputError
 
 if TYPE_CHECKING:
-    from preflight.plan import Plan
-    from preflight.policy_config import PolicySettings
-    from preflight.project import Project
+    from azure_gpu_stacks.preflight.plan import Plan
+    from azure_gpu_stacks.preflight.policy_config import PolicySettings
+    from azure_gpu_stacks.preflight.project import Project
 
 REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
 FORMATS = ("text", "json", "markdown", "sarif")
@@ -46,7 +46,7 @@ def _parser() -> argparse.ArgumentParser:
         )
 
     def jobs(p: argparse.ArgumentParser) -> None:
-        from preflight.parallel import default_jobs, positive_jobs
+        from azure_gpu_stacks.preflight.parallel import default_jobs, positive_jobs
 
         p.add_argument(
             "--jobs", "-j", type=positive_jobs, default=default_jobs(), metavar="N",
@@ -98,7 +98,7 @@ def _progress(message: str) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from preflight.project import load_project
+    from azure_gpu_stacks.preflight.project import load_project
 
     project = load_project(args.project)
     if args.command == "stacks":
@@ -108,8 +108,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "quota":
         return _print_quota(project, args)
 
-    from preflight.plan import ReferenceFiles, plan_stack
-    from preflight.report import render_text, verdict
+    from azure_gpu_stacks.preflight.plan import ReferenceFiles, plan_stack
+    from azure_gpu_stacks.preflight.report import render_text, verdict
 
     reference = ReferenceFiles(usage=args.usage, skus=args.skus)
     policy_settings = _policy_settings(args.policy_config)
@@ -122,7 +122,7 @@ def _run(args: argparse.Namespace) -> int:
     names = args.stacks or project.stacks()
     if not names:
         raise InputError(f"{project.relative(project.stack_dir) or '.'}/: no stack files to {args.command}")
-    from preflight.parallel import plan_stacks
+    from azure_gpu_stacks.preflight.parallel import plan_stacks
 
     plans = plan_stacks(project, names, reference, policy_settings, args.jobs, _progress)
     if args.command == "cost":
@@ -130,19 +130,19 @@ def _run(args: argparse.Namespace) -> int:
     worst = max(p.exit_code for p in plans)
     fmt = "json" if args.json else args.format
     if fmt == "json":
-        from preflight.verdicts import summary
+        from azure_gpu_stacks.preflight.verdicts import summary
 
         print(json.dumps({"stacks": [p.to_json() for p in plans], "summary": summary(plans), "exitCode": worst}, indent=2))
     elif fmt == "markdown":
-        from preflight.markdown import render_markdown
+        from azure_gpu_stacks.preflight.markdown import render_markdown
 
         print(render_markdown(plans), end="")
     elif fmt == "sarif":
-        from preflight.sarif import render_sarif
+        from azure_gpu_stacks.preflight.sarif import render_sarif
 
         print(json.dumps(render_sarif(plans), indent=2))
     else:
-        from preflight.report import violation_line
+        from azure_gpu_stacks.preflight.report import violation_line
 
         for p in plans:
             print(verdict(p))
@@ -154,7 +154,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _print_quota(project: Project, args: argparse.Namespace) -> int:
-    from preflight.quota import quota_report, render
+    from azure_gpu_stacks.preflight.quota import quota_report, render
 
     _progress(f"planning {args.stack} offline…")
     report = quota_report(
@@ -166,7 +166,7 @@ def _print_quota(project: Project, args: argparse.Namespace) -> int:
 
 def _print_cost(plans: list[Plan], fmt: str) -> int:
     """Cost is information, not a verdict: exit 0 whatever the stacks cost."""
-    from preflight.cost_report import cost_table
+    from azure_gpu_stacks.preflight.cost_report import cost_table
 
     if fmt == "json":
         print(json.dumps({"stacks": [{"stack": p.stack, "cost": p.cost} for p in plans]}, indent=2))
@@ -179,8 +179,8 @@ def _policy_settings(path: Path | None) -> dict[str, PolicySettings] | None:
     """The checked `--policy-config` file; None for the pack's own levels and defaults."""
     if path is None:
         return None
-    from preflight.policy_config import load
-    from preflight.policy_run import pack_policies
+    from azure_gpu_stacks.preflight.policy_config import load
+    from azure_gpu_stacks.preflight.policy_run import pack_policies
 
     return load(path, list(pack_policies()))
 

@@ -4,7 +4,7 @@ and when idle, per hour and per month; and whether the stack's budget fits that 
 - Full scale: every resource at its largest node count (AKS `maxCount`, AML `maxNodeCount`).
 - Idle: what still runs when nothing is scheduled (AML at `minNodeCount`, an autoscaled AKS pool at
   `minCount`, a scale set at its capacity, a VM only for the hours before its daily auto-shutdown),
-  as an average hourly rate. See `preflight.demand` for how each resource type is read and the
+  as an average hourly rate. See `azure_gpu_stacks.preflight.demand` for how each resource type is read and the
   auto-shutdown assumption.
 - Spot VMs, Spot scale sets and AKS pools, and AML `LowPriority` clusters are priced at the
   catalog's Spot price. AML low-priority nodes are taken to cost the Spot rate (UNCONFIRMED: the
@@ -25,9 +25,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from components.catalog import Catalog, catalog
-from preflight.demand import HOURS_PER_DAY, Demand, collect
-from preflight.runtime import RecordedResource
+from azure_gpu_stacks.components.catalog import Catalog, catalog
+from azure_gpu_stacks.preflight.demand import HOURS_PER_DAY, Demand, collect
+from azure_gpu_stacks.preflight.runtime import RecordedResource
 
 HOURS_PER_MONTH = 730
 FAR_ABOVE_FACTOR = 3.0  # a budget above this many times the full-scale cost would never alert

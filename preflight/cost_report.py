@@ -1,6 +1,6 @@
 """The cost of plans as people read it: a section of the plan report, and a table across stacks.
 
-Both read the plan's `cost` document (see `preflight.cost`), so JSON, text and markdown agree.
+Both read the plan's `cost` document (see `azure_gpu_stacks.preflight.cost`), so JSON, text and markdown agree.
 """
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from preflight.cost import HOURS_PER_MONTH
-from preflight.plan import Plan
-from preflight.tables import Format, table
+from azure_gpu_stacks.preflight.cost import HOURS_PER_MONTH
+from azure_gpu_stacks.preflight.plan import Plan
+from azure_gpu_stacks.preflight.tables import Format, table
 
 
 def usd(value: float | None, places: int = 2) -> str:

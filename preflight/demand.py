@@ -30,8 +30,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from fakeazure.models import dig
-from preflight.runtime import RecordedResource
+from azure_gpu_stacks.fakeazure.models import dig
+from azure_gpu_stacks.preflight.runtime import RecordedResource
 
 Priority = Literal["Regular", "Spot", "LowPriority"]
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from preflight.cost_report import cost_table
-from preflight.plan import Plan
-from preflight.verdicts import counts, summary
+from azure_gpu_stacks.preflight.cost_report import cost_table
+from azure_gpu_stacks.preflight.plan import Plan
+from azure_gpu_stacks.preflight.verdicts import counts, summary
 
 LEVEL_ORDER = {"mandatory": 0, "advisory": 1}
 

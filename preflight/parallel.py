@@ -8,7 +8,7 @@ whole stacks. A plan is a picklable `Plan`; results come back in the order the s
 so the output is byte-for-byte the serial output. `fork` is Linux's default start method and the
 only one that inherits the loaded modules; where it is unavailable (macOS, Windows) plans run serially.
 
-Each plan already runs on a fresh event loop and a reset Pulumi runtime (`preflight.runtime`), so
+Each plan already runs on a fresh event loop and a reset Pulumi runtime (`azure_gpu_stacks.preflight.runtime`), so
 nothing of one stack leaks into the next, in the parent or in a worker.
 """
 
@@ -22,12 +22,12 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from preflight.plan import Plan, ReferenceFiles
-    from preflight.policy_config import PolicySettings
-    from preflight.project import Project
+    from azure_gpu_stacks.preflight.plan import Plan, ReferenceFiles
+    from azure_gpu_stacks.preflight.policy_config import PolicySettings
+    from azure_gpu_stacks.preflight.project import Project
 
 # Classes a plan may load besides the azure-native resources the fake ARM knows (those are read from
-# `fakeazure.models.RESOURCE_TYPES`): loaded before the fork so each worker does not load them again.
+# `azure_gpu_stacks.fakeazure.models.RESOURCE_TYPES`): loaded before the fork so each worker does not load them again.
 # Only speed depends on this list; a class missing from it is loaded by the worker that needs it.
 PRELOAD_EXTRA = (
     "pulumi_azure_native.authorization:get_client_config_output",
@@ -82,7 +82,7 @@ def _plans(
     jobs: int,
     progress: Callable[[str], None],
 ) -> Iterator[Plan]:
-    from preflight.plan import plan_stack
+    from azure_gpu_stacks.preflight.plan import plan_stack
 
     total = len(names)
     for index, name in enumerate(names[:1], 1):
@@ -118,8 +118,8 @@ def _plans(
 
 def _preload() -> None:
     """Load every module a plan may need, so that forked workers inherit them rather than load them."""
-    from components.registry import component_classes
-    from fakeazure.models import RESOURCE_TYPES
+    from azure_gpu_stacks.components.registry import component_classes
+    from azure_gpu_stacks.fakeazure.models import RESOURCE_TYPES
 
     component_classes()
     names = [f"pulumi_azure_native.{token.split(':')[1]}:{token.split(':')[2]}" for token in RESOURCE_TYPES]
@@ -132,7 +132,7 @@ def _preload() -> None:
 
 
 def _plan_in_worker(name: str) -> Plan:
-    from preflight.plan import plan_stack
+    from azure_gpu_stacks.preflight.plan import plan_stack
 
     assert _job is not None, "workers are forked after the job is set"
     project, reference, policy_settings = _job

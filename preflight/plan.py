@@ -15,16 +15,16 @@ from typing import Any
 
 import pulumi
 
-from components.config import ConfigError
+from azure_gpu_stacks.components.config import ConfigError
 
-from fakeazure import FakeArm, Refusal
-from fakeazure.azfiles import AzFileError, read_skus, read_usage
-from preflight.cost import cost_document
-from preflight.errors import InputError
-from preflight.policy_config import PolicySettings
-from preflight.policy_run import analyze
-from preflight.project import Project, StackSettings, load_stack
-from preflight.runtime import SECRET_SHOWN_AS, RecordedResource, main_file_runner, program_environment, run_program, shown
+from azure_gpu_stacks.fakeazure import FakeArm, Refusal
+from azure_gpu_stacks.fakeazure.azfiles import AzFileError, read_skus, read_usage
+from azure_gpu_stacks.preflight.cost import cost_document
+from azure_gpu_stacks.preflight.errors import InputError
+from azure_gpu_stacks.preflight.policy_config import PolicySettings
+from azure_gpu_stacks.preflight.policy_run import analyze
+from azure_gpu_stacks.preflight.project import Project, StackSettings, load_stack
+from azure_gpu_stacks.preflight.runtime import SECRET_SHOWN_AS, RecordedResource, main_file_runner, program_environment, run_program, shown
 
 LOCATION_KEY = "azure-native:location"
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from pulumi_policy import EnforcementLevel, Policy
 
-from preflight.errors import InputError
+from azure_gpu_stacks.preflight.errors import InputError
 
 ALL = "all"
 LEVELS = tuple(level.value for level in EnforcementLevel)

@@ -28,10 +28,10 @@ from pulumi_policy import EnforcementLevel, Policy
 from pulumi_policy.policy import _PolicyAnalyzerServicer
 from pulumi_policy.proxy import UNKNOWN_STRING_VALUE
 
-from policies.registry import PACK_NAME, PACK_VERSION, policies
-from preflight.errors import InputError
-from preflight.policy_config import PolicySettings, resolve
-from preflight.runtime import RecordedResource
+from azure_gpu_stacks.policies.registry import PACK_NAME, PACK_VERSION, policies
+from azure_gpu_stacks.preflight.errors import InputError
+from azure_gpu_stacks.preflight.policy_config import PolicySettings, resolve
+from azure_gpu_stacks.preflight.runtime import RecordedResource
 
 STACK_RESOURCE = "(stack)"
 _LEVELS = {

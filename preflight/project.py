@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from preflight.errors import InputError
+from azure_gpu_stacks.preflight.errors import InputError
 
 PROJECT_FILE = "Pulumi.yaml"
 STACK_FILE = re.compile(r"^Pulumi\.(?P<stack>[^/]+)\.ya?ml$")

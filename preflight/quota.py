@@ -7,10 +7,10 @@ How Azure counts (../shared/azure-gpu-facts.md §2.13, §8, observed 2026-11-22)
 - Spot VMs, Spot scale sets and AKS pools, and AML LowPriority nodes count against one regional
   pool, `lowPriorityCores`, and not against their family.
 - Full scale: AKS pools at `maxCount`, AML clusters at `maxNodeCount`, scale sets at capacity (see
-  `preflight.demand`); the autoscaler fails to grow past the quota long after `pulumi up` succeeds.
+  `azure_gpu_stacks.preflight.demand`); the autoscaler fails to grow past the quota long after `pulumi up` succeeds.
 
 Limits come from a file saved by `az vm list-usage -l REGION -o json` (read by
-`fakeazure.azfiles.read_usage`: strings or numbers, family names compared case-insensitively with
+`azure_gpu_stacks.fakeazure.azfiles.read_usage`: strings or numbers, family names compared case-insensitively with
 spaces removed) or, with `live_limits`, from the Azure SDK (azure-identity's default credential and
 azure-mgmt-compute's usage list), an optional extra: `pip install 'azure-gpu-stacks[azure]'`.
 """
@@ -24,13 +24,13 @@ from typing import Any, Literal
 
 from pathlib import Path
 
-from components.catalog import Catalog, catalog, normalize_size_name
-from fakeazure.azfiles import AzFileError, SkuOffer, Usage, family_key, read_skus, read_usage
-from preflight.demand import Demand, collect
-from preflight.errors import InputError
-from preflight.plan import LOCATION_KEY, plan_stack
-from preflight.project import Project, load_stack
-from preflight.tables import Format, table
+from azure_gpu_stacks.components.catalog import Catalog, catalog, normalize_size_name
+from azure_gpu_stacks.fakeazure.azfiles import AzFileError, SkuOffer, Usage, family_key, read_skus, read_usage
+from azure_gpu_stacks.preflight.demand import Demand, collect
+from azure_gpu_stacks.preflight.errors import InputError
+from azure_gpu_stacks.preflight.plan import LOCATION_KEY, plan_stack
+from azure_gpu_stacks.preflight.project import Project, load_stack
+from azure_gpu_stacks.preflight.tables import Format, table
 
 SPOT_POOL = "lowPriorityCores"
 REGIONAL_TOTAL = "cores"

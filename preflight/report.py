@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fakeazure.models import dig
-from preflight.cost_report import cost_section
-from preflight.plan import Plan
-from preflight.runtime import RecordedResource
+from azure_gpu_stacks.fakeazure.models import dig
+from azure_gpu_stacks.preflight.cost_report import cost_section
+from azure_gpu_stacks.preflight.plan import Plan
+from azure_gpu_stacks.preflight.runtime import RecordedResource
 
 # Per resource type, the properties worth a glance: (label, path into the engine inputs).
 KEY_PROPERTIES: dict[str, list[tuple[str, tuple[str | int, ...]]]] = {

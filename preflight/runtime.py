@@ -30,8 +30,8 @@ from pulumi.runtime import rpc
 from pulumi.runtime import settings as pulumi_settings
 from pulumi.runtime.mocks import MockMonitor
 
-from fakeazure import FakeArm
-from fakeazure.mocks import FakeArmMocks
+from azure_gpu_stacks.fakeazure import FakeArm
+from azure_gpu_stacks.fakeazure.mocks import FakeArmMocks
 
 STACK_TYPE = "pulumi:pulumi:Stack"
 SECRET_SHOWN_AS = "[secret]"
@@ -208,7 +208,7 @@ def run_program(
     logs: list[LogRecord] = []
     # A Logger of this run only: one from logging.getLogger would stay in logging's registry, with
     # its handler and records, for the life of the process (a leak per stack in a fleet's check).
-    logger = logging.Logger(f"preflight.program.{stack}")  # noqa: LOG001 - on purpose, see above
+    logger = logging.Logger(f"azure_gpu_stacks.preflight.program.{stack}")  # noqa: LOG001 - on purpose, see above
     logger.propagate = False
     logger.addHandler(_CollectingHandler(logs))
     pulumi.runtime.set_mocks(mocks, project=project, stack=stack, preview=preview, logger=logger, monitor=monitor)

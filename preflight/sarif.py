@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from policies.registry import PACK_VERSION
-from preflight.plan import Plan
-from preflight.policy_run import pack_policies
+from azure_gpu_stacks.policies.registry import PACK_VERSION
+from azure_gpu_stacks.preflight.plan import Plan
+from azure_gpu_stacks.preflight.policy_run import pack_policies
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVELS = {"mandatory": "error", "advisory": "warning", "remediate": "error"}

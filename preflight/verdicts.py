@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from preflight.plan import Plan
+from azure_gpu_stacks.preflight.plan import Plan
 
 
 def counts(plan: Plan) -> dict[str, int]:

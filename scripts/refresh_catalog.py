@@ -49,7 +49,7 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:  # run as a file (`python scripts/refresh_catalog.py`): import the project
     sys.path.insert(0, str(REPO))
 
-from components.catalog.model import CatalogFile, normalize_size_name  # noqa: E402
+from azure_gpu_stacks.components.catalog.model import CatalogFile, normalize_size_name  # noqa: E402
 
 CATALOG_FILE = REPO / "components" / "catalog" / "vm_sizes.yaml"
 PRICES_API = "https://prices.azure.com/api/retail/prices"

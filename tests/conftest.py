@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from fakeazure import FakeArm
-from preflight.runtime import RecordedResource, RunResult, run_program
+from azure_gpu_stacks.fakeazure import FakeArm
+from azure_gpu_stacks.preflight.runtime import RecordedResource, RunResult, run_program
 
-pytest_plugins = ["fakeazure.pytest_plugin"]
+pytest_plugins = ["azure_gpu_stacks.fakeazure.pytest_plugin"]
 
 REPO = Path(__file__).resolve().parents[1]
 PROJECT = "azure-gpu-stacks"

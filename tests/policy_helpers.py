@@ -10,9 +10,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from preflight.policy_config import resolve
-from preflight.policy_run import analyze, pack_policies
-from preflight.runtime import RecordedResource
+from azure_gpu_stacks.preflight.policy_config import resolve
+from azure_gpu_stacks.preflight.policy_run import analyze, pack_policies
+from azure_gpu_stacks.preflight.runtime import RecordedResource
 
 STACK = "urn:pulumi:test::azure-gpu-stacks::"
 

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 import yaml
 
-from components.checks import ComponentInputError
-from fakeazure import FAKE_SUBSCRIPTION_ID, FakeArm
+from azure_gpu_stacks.components.checks import ComponentInputError
+from azure_gpu_stacks.fakeazure import FAKE_SUBSCRIPTION_ID, FakeArm
 from tests.conftest import TEST_RG, Recording, in_resource_group
 from tests.test_aks_gpu_scheduling import GPU_TOLERATION, SPOT_TOLERATION
 
@@ -30,7 +30,7 @@ def build_pool(**overrides: Any) -> Callable[[], None]:
     def build(rg: Any) -> None:
         import pulumi
 
-        from components.aks_gpu_pool import AksGpuPool
+        from azure_gpu_stacks.components.aks_gpu_pool import AksGpuPool
 
         args = {"resource_group_name": rg.name, "location": "eastus", **overrides}
         pool = AksGpuPool("aks", {k: v for k, v in args.items() if v is not None})  # type: ignore[arg-type]
@@ -73,7 +73,7 @@ def existing_cluster_program(existing: dict[str, str], **overrides: Any) -> Call
     def program() -> None:
         import pulumi
 
-        from components.aks_gpu_pool import AksGpuPool
+        from azure_gpu_stacks.components.aks_gpu_pool import AksGpuPool
 
         pool = AksGpuPool("aks", {"existing_cluster": existing, **overrides})  # type: ignore[typeddict-item]
         pulumi.export("clusterId", pool.cluster_id)
@@ -319,7 +319,7 @@ def test_aks_gpu_pool_kubeconfig_decodes_what_arm_returns(fake_arm: FakeArm) -> 
         {"resourceGroupName": TEST_RG, "resourceName": "shared-aks"},
     )
 
-    from components.aks_gpu_pool import _first_kubeconfig
+    from azure_gpu_stacks.components.aks_gpu_pool import _first_kubeconfig
 
     decoded = _first_kubeconfig(answer["kubeconfigs"])
     assert decoded == base64.b64decode(answer["kubeconfigs"][0]["value"]).decode()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from components.aks_gpu_scheduling import gpu_pod_scheduling
+from azure_gpu_stacks.components.aks_gpu_scheduling import gpu_pod_scheduling
 
 GPU_TOLERATION = {"key": "sku", "operator": "Equal", "value": "gpu", "effect": "NoSchedule"}
 SPOT_TOLERATION = {

@@ -13,9 +13,9 @@ from typing import Any, get_type_hints
 import pytest
 from pydantic.alias_generators import to_camel
 
-from components.aks_gpu_pool import AksGpuPoolArgs
-from components.config import AksGpuPoolConfig
-from preflight.cli import main
+from azure_gpu_stacks.components.aks_gpu_pool import AksGpuPoolArgs
+from azure_gpu_stacks.components.config import AksGpuPoolConfig
+from azure_gpu_stacks.preflight.cli import main
 from tests.conftest import REPO
 
 STACK = "aks-gpu"

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from components.checks import ComponentInputError
-from fakeazure import FAKE_SUBSCRIPTION_ID, FAKE_TENANT_ID
+from azure_gpu_stacks.components.checks import ComponentInputError
+from azure_gpu_stacks.fakeazure import FAKE_SUBSCRIPTION_ID, FAKE_TENANT_ID
 from tests.conftest import TEST_RG, Recording, in_resource_group
 
 COMPUTE = "azure-native:machinelearningservices:Compute"
@@ -31,7 +31,7 @@ def build_cluster(**overrides: Any) -> Callable[[], None]:
     def build(rg: Any) -> None:
         import pulumi
 
-        from components.aml_cluster import AmlCluster
+        from azure_gpu_stacks.components.aml_cluster import AmlCluster
 
         cluster = AmlCluster("aml", {"resource_group_name": rg.name, "location": "eastus", **overrides})
         for name in OUTPUTS:
@@ -89,7 +89,7 @@ def test_aml_cluster_puts_nodes_in_a_given_subnet(record: Callable[..., Recordin
     def build(rg: Any) -> None:
         from pulumi_azure_native import network
 
-        from components.aml_cluster import AmlCluster
+        from azure_gpu_stacks.components.aml_cluster import AmlCluster
 
         vnet = network.VirtualNetwork(
             "ml", virtual_network_name="ml", resource_group_name=rg.name,
@@ -191,7 +191,7 @@ def test_aml_cluster_generated_names_are_valid_for_azure(record: Callable[..., R
 
 def test_aml_cluster_names_stay_valid_for_a_long_component_name(record: Callable[..., Recording]) -> None:
     def build(rg: Any) -> None:
-        from components.aml_cluster import AmlCluster
+        from azure_gpu_stacks.components.aml_cluster import AmlCluster
 
         AmlCluster("Team-Vision_Training-Cluster", {"resource_group_name": rg.name, "location": "eastus"})
 
@@ -236,7 +236,7 @@ def test_aml_cluster_adds_a_cluster_to_an_existing_workspace(record: Callable[..
     def program() -> None:
         import pulumi
 
-        from components.aml_cluster import AmlCluster
+        from azure_gpu_stacks.components.aml_cluster import AmlCluster
 
         cluster = AmlCluster("dev", {"location": "eastus", "workspace_id": ws.id, "compute_name": "t4-dev"})
         for name in OUTPUTS:
@@ -254,7 +254,7 @@ def test_aml_cluster_adds_a_cluster_to_an_existing_workspace(record: Callable[..
 
 def test_aml_cluster_in_a_workspace_that_does_not_exist_is_refused_by_arm(record: Callable[..., Recording]) -> None:
     def build(rg: Any) -> None:
-        from components.aml_cluster import AmlCluster
+        from azure_gpu_stacks.components.aml_cluster import AmlCluster
 
         AmlCluster("aml", {"location": "eastus", "workspace_id": workspace_id("missing")})
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
-from preflight.cli import main
+from azure_gpu_stacks.preflight.cli import main
 from tests.conftest import REPO
 
 COMPUTE = "azure-native:machinelearningservices:Compute"

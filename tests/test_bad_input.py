@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from preflight.cli import main
+from azure_gpu_stacks.preflight.cli import main
 from tests.conftest import REPO
 
 CORPUS = Path(__file__).parent / "data" / "bad_stacks"

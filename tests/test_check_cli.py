@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import yaml
 
-from preflight.cli import main
+from azure_gpu_stacks.preflight.cli import main
 from tests.conftest import REPO
 
 SHIPPED = sorted(p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in (REPO / "stacks").glob("Pulumi.*.yaml"))
@@ -275,11 +275,11 @@ def test_check_as_a_subprocess_exits_0_on_the_shipped_t4_stack(tmp_path: Path) -
 
 
 def test_check_markdown_carries_the_cost_table(capsys: pytest.CaptureFixture[str]) -> None:
-    from components.catalog import catalog
+    from azure_gpu_stacks.components.catalog import catalog
 
     code, out, _ = run(capsys, "check", "inference-t4", "--format", "markdown")
     monthly = catalog().get("Standard_NC4as_T4_v3").payg_usd_per_hour * 730  # type: ignore[operator]
 
     assert code == 0
     assert "#### Cost" in out
-    assert f"| inference-t4 | " in out and f"{monthly:,.2f}" in out
+    assert "| inference-t4 | " in out and f"{monthly:,.2f}" in out

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from preflight.cli import main
-from preflight.project import OFFLINE_SECRET
+from azure_gpu_stacks.preflight.cli import main
+from azure_gpu_stacks.preflight.project import OFFLINE_SECRET
 from tests.conftest import REPO
 
 GPU_STACKS = Path(sys.executable).with_name("gpu-stacks")
@@ -130,7 +130,7 @@ def test_cli_plans_another_teams_project(tmp_path: Path, capsys: pytest.CaptureF
 
 
 def test_cli_secret_placeholder_is_a_wellformed_public_key() -> None:
-    from components.config import SSH_KEY_PATTERN
+    from azure_gpu_stacks.components.config import SSH_KEY_PATTERN
 
     assert SSH_KEY_PATTERN.match(OFFLINE_SECRET)
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from components.docs import DOC_FILE, main, render
-from components.package import schema, type_token
-from components.registry import component_classes
+from azure_gpu_stacks.components.docs import DOC_FILE, main, render
+from azure_gpu_stacks.components.package import schema, type_token
+from azure_gpu_stacks.components.registry import component_classes
 from tests.conftest import REPO
 
 
@@ -29,7 +29,7 @@ def test_docs_committed_reference_is_current(rendered: str) -> None:
     committed = DOC_FILE.read_text(encoding="utf-8") if DOC_FILE.is_file() else ""
 
     assert committed == rendered, (
-        "docs/components.md is stale: run `make docs` (python -m components.docs) and commit it"
+        "docs/components.md is stale: run `make docs` (python -m azure_gpu_stacks.components.docs) and commit it"
     )
 
 

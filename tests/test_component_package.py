@@ -3,7 +3,7 @@ registered component with every input and output, typed, documented, required on
 
 The expected names, types, descriptions and required flags are read here from the components'
 source (the Args TypedDict and the class body, with `ast`), independently of how
-`components.package` builds the schema.
+`azure_gpu_stacks.components.package` builds the schema.
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ import pulumi
 import pytest
 import yaml
 
-from components.package import PACKAGE_NAME, hostable, provider, schema, type_token
-from components.registry import REGISTRY, args_name, component_classes
-from components.version import __version__
+from azure_gpu_stacks.components.package import PACKAGE_NAME, hostable, provider, schema, type_token
+from azure_gpu_stacks.components.registry import REGISTRY, args_name, component_classes
+from azure_gpu_stacks.components.version import __version__
 from tests.conftest import REPO, TEST_RG, TEST_SSH_KEY, Recording, in_resource_group
 
 COMPONENT_IDS = [name for name, _ in REGISTRY]
@@ -181,7 +181,7 @@ def test_package_schema_types_and_documents_every_output(package_schema: dict[st
 
 
 def test_package_leaves_the_component_classes_as_python_users_see_them() -> None:
-    from components.gpu_vm import GpuVm, GpuVmArgs
+    from azure_gpu_stacks.components.gpu_vm import GpuVm, GpuVmArgs
 
     hostable(GpuVm)
 

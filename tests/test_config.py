@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from components.catalog import catalog
-from components.config import ConfigError, load_stack_config
+from azure_gpu_stacks.components.catalog import catalog
+from azure_gpu_stacks.components.config import ConfigError, load_stack_config
 
 SOURCE = "stacks/Pulumi.test.yaml"
 KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAITestKey test@example"

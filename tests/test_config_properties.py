@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from components.config import ConfigError, StackConfig, load_stack_config
+from azure_gpu_stacks.components.config import ConfigError, StackConfig, load_stack_config
 
 SOURCE = "stacks/Pulumi.fuzz.yaml"
 SECTION_KEYS = sorted({f.alias or n for model in (StackConfig,) for n, f in model.model_fields.items()} - {"location"})

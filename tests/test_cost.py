@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 
-from components.catalog import catalog
-from preflight.cli import main
-from preflight.cost import HOURS_PER_MONTH, budget_warnings, estimate_resources
-from preflight.demand import hours_before_shutdown
-from preflight.project import load_project
-from preflight.runtime import RecordedResource
+from azure_gpu_stacks.components.catalog import catalog
+from azure_gpu_stacks.preflight.cli import main
+from azure_gpu_stacks.preflight.cost import HOURS_PER_MONTH, budget_warnings, estimate_resources
+from azure_gpu_stacks.preflight.demand import hours_before_shutdown
+from azure_gpu_stacks.preflight.project import load_project
+from azure_gpu_stacks.preflight.runtime import RecordedResource
 from tests.conftest import REPO, TEST_SSH_KEY, Recording, in_resource_group
 
 T4 = "Standard_NC4as_T4_v3"
@@ -67,7 +67,7 @@ def budget(amount: float, grain: str = "Monthly") -> RecordedResource:
 
 def build_vm(**overrides: Any) -> Callable[[], None]:
     def build(group: Any) -> None:
-        from components.gpu_vm import GpuVm
+        from azure_gpu_stacks.components.gpu_vm import GpuVm
 
         GpuVm("t4", {"resource_group_name": group.name, "location": "eastus", "ssh_public_key": TEST_SSH_KEY, **overrides})
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from components.checks import ComponentInputError
-from components.cost_alert import first_of_month
+from azure_gpu_stacks.components.checks import ComponentInputError
+from azure_gpu_stacks.components.cost_alert import first_of_month
 from tests.conftest import Recording, in_resource_group
 
 BUDGET = "azure-native:consumption:Budget"
@@ -17,7 +17,7 @@ BUDGET = "azure-native:consumption:Budget"
 
 def build_alert(**overrides: Any) -> Callable[[], None]:
     def build(rg: Any) -> None:
-        from components.cost_alert import CostAlert
+        from azure_gpu_stacks.components.cost_alert import CostAlert
 
         CostAlert("alert", {"scope": rg.id, "amount": 500, "contact_emails": ["ops@example.com"], **overrides})
 

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 import yaml
 
-from fakeazure import FakeArm
-from fakeazure.azfiles import Usage, family_key
-from fakeazure.errors import ArmError, Conflict, InvalidParameter, ParentResourceNotFound, QuotaExceeded, SkuNotAvailable
+from azure_gpu_stacks.fakeazure import FakeArm
+from azure_gpu_stacks.fakeazure.azfiles import Usage, family_key
+from azure_gpu_stacks.fakeazure.errors import ArmError, Conflict, InvalidParameter, ParentResourceNotFound, QuotaExceeded, SkuNotAvailable
 
 RG = "rg-aks"
 CLUSTER = "azure-native:containerservice:ManagedCluster"

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from fakeazure import FakeArm
-from fakeazure.azfiles import Usage, family_key
-from fakeazure.models import stable_uuid
-from tests.conftest import TEST_RG, TEST_SSH_KEY, Recording, in_resource_group
+from azure_gpu_stacks.fakeazure import FakeArm
+from azure_gpu_stacks.fakeazure.azfiles import Usage, family_key
+from azure_gpu_stacks.fakeazure.models import stable_uuid
+from tests.conftest import TEST_SSH_KEY, Recording, in_resource_group
 
 HPC_IMAGE = {"publisher": "microsoft-dsvm", "offer": "ubuntu-hpc", "sku": "2204", "version": "latest"}
 

@@ -11,9 +11,9 @@ from typing import Any
 import pulumi
 import pytest
 
-from fakeazure import FAKE_SUBSCRIPTION_ID, FAKE_TENANT_ID, FakeArm
-from fakeazure.azfiles import AzFileError, read_skus, read_usage
-from preflight.runtime import run_program
+from azure_gpu_stacks.fakeazure import FAKE_SUBSCRIPTION_ID, FAKE_TENANT_ID, FakeArm
+from azure_gpu_stacks.fakeazure.azfiles import AzFileError, read_skus, read_usage
+from azure_gpu_stacks.preflight.runtime import run_program
 from tests.conftest import TEST_RG, Recording, in_resource_group
 
 

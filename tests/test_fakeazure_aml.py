@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from fakeazure import FAKE_SUBSCRIPTION_ID
+from azure_gpu_stacks.fakeazure import FAKE_SUBSCRIPTION_ID
 from tests.conftest import TEST_RG, Recording, in_resource_group
 
 RG_ID = f"/subscriptions/{FAKE_SUBSCRIPTION_ID}/resourceGroups/{TEST_RG}"

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from components.checks import ComponentInputError
-from tests.conftest import TEST_RG, TEST_SSH_KEY, Recording, in_resource_group
+from azure_gpu_stacks.components.checks import ComponentInputError
+from tests.conftest import TEST_SSH_KEY, Recording, in_resource_group
 
 VM = "azure-native:compute:VirtualMachine"
 
@@ -17,7 +17,7 @@ def build_vm(**overrides: Any) -> Callable[[], None]:
     def build(rg: Any) -> None:
         import pulumi
 
-        from components.gpu_vm import GpuVm
+        from azure_gpu_stacks.components.gpu_vm import GpuVm
 
         vm = GpuVm(
             "t4",

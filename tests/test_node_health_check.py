@@ -186,9 +186,9 @@ def test_health_check_refuses_missing_settings(node: Callable[..., Run]) -> None
 
 def delivered(tmp_path: Path, size_name: str) -> tuple[Path, str]:
     """The script and settings file cloud-init writes on a node of `size_name`."""
-    from components.catalog import catalog
-    from components.node_health import INSTALL_PATH, SETTINGS_PATH, cloud_config
-    from components.training_cluster import node_expectations
+    from azure_gpu_stacks.components.catalog import catalog
+    from azure_gpu_stacks.components.node_health import INSTALL_PATH, SETTINGS_PATH, cloud_config
+    from azure_gpu_stacks.components.training_cluster import node_expectations
 
     document = yaml.safe_load(cloud_config(node_expectations(catalog().get(size_name), 1800)))
     files = {f["path"]: f for f in document["write_files"]}

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from preflight.cli import main
-from preflight.plan import plan_stack
-from preflight.project import load_project
+from azure_gpu_stacks.preflight.cli import main
+from azure_gpu_stacks.preflight.plan import plan_stack
+from azure_gpu_stacks.preflight.project import load_project
 from tests.conftest import REPO
 
 SHIPPED = ["training-a100", "aks-gpu", "inference-t4", "aml-gpu"]  # not sorted: order named is kept

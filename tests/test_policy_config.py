@@ -6,10 +6,10 @@ from pathlib import Path
 
 import yaml
 
-from preflight.plan import plan_stack
-from preflight.policy_config import PolicySettings, resolve
-from preflight.policy_run import pack_policies
-from preflight.project import load_project
+from azure_gpu_stacks.preflight.plan import plan_stack
+from azure_gpu_stacks.preflight.policy_config import PolicySettings, resolve
+from azure_gpu_stacks.preflight.policy_run import pack_policies
+from azure_gpu_stacks.preflight.project import load_project
 from tests.conftest import REPO
 
 

@@ -13,7 +13,7 @@ SUB = "/subscriptions/00000000-0000-0000-0000-0000000000aa"
 RG_SCOPE = f"{SUB}/resourceGroups/rg-gpu"
 UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9"
 ADVICE = (
-    " Add a budget on the resource group or the subscription (components.cost_alert.CostAlert), or list a central "
+    " Add a budget on the resource group or the subscription (azure_gpu_stacks.components.cost_alert.CostAlert), or list a central "
     "budget's scope in this policy's externalBudgetScopes."
 )
 

@@ -13,9 +13,9 @@ import pytest
 import yaml
 from pulumi_policy import ResourceValidationPolicy, StackValidationPolicy
 
-import policies
-from policies.registry import PACK_VERSION, REGISTRY, DuplicatePolicyName, checked
-from policies.registry import policies as pack_policies
+from azure_gpu_stacks import policies
+from azure_gpu_stacks.policies.registry import PACK_VERSION, REGISTRY, DuplicatePolicyName, checked
+from azure_gpu_stacks.policies.registry import policies as pack_policies
 from tests.conftest import REPO
 
 PACK_DIR = REPO / "policies"
@@ -23,7 +23,7 @@ PACK_DIR = REPO / "policies"
 
 def test_registry_lists_every_policy_module() -> None:
     modules = [
-        importlib.import_module(f"policies.{m.name}")
+        importlib.import_module(f"azure_gpu_stacks.policies.{m.name}")
         for m in pkgutil.iter_modules(policies.__path__)
         if m.name != "__main__"
     ]
@@ -75,7 +75,10 @@ def test_pack_main_only_builds_the_policy_pack() -> None:
 
 
 def test_importing_the_pack_reads_no_catalog() -> None:
-    probe = "import policies.registry, components.catalog.model as m; print(m.catalog.cache_info().currsize)"
+    probe = (
+        "import azure_gpu_stacks.policies.registry, azure_gpu_stacks.components.catalog.model as m;"
+        " print(m.catalog.cache_info().currsize)"
+    )
     done = subprocess.run(
         [sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, timeout=60, check=False
     )

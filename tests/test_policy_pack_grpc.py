@@ -20,7 +20,7 @@ import pytest
 from google.protobuf import empty_pb2, struct_pb2
 from pulumi.runtime.proto import analyzer_pb2, analyzer_pb2_grpc
 
-from policies.registry import REGISTRY
+from azure_gpu_stacks.policies.registry import REGISTRY
 from tests.conftest import REPO
 
 START_TIMEOUT_S = 60  # a cold interpreter importing pulumi and the catalog; far above what it needs

@@ -2,7 +2,7 @@
 
 Random property trees (unknowns of every kind, secrets, None, wrong types, deep nesting, the key
 names the policies read) on random resources of the types the policies look at, fed two ways:
-- through `preflight.policy_run.analyze`, the servicer path `gpu-stacks check` and the Pulumi CLI
+- through `azure_gpu_stacks.preflight.policy_run.analyze`, the servicer path `gpu-stacks check` and the Pulumi CLI
   take (properties arrive as read-only proxies that raise on unknowns; an exception a policy raises
   there escapes `analyze` and would fail the whole check);
 - to each policy's own `validate`, with plain dicts, as a test or another pack calls it.
@@ -27,11 +27,11 @@ from pulumi_policy.policy import (
     StackValidationArgs,
 )
 
-from policies.values import SECRET_SIG, SECRET_SIG_KEY
-from preflight.errors import InputError
-from preflight.policy_config import resolve
-from preflight.policy_run import MAX_PROPERTY_DEPTH, analyze, pack_policies
-from preflight.runtime import RecordedResource
+from azure_gpu_stacks.policies.values import SECRET_SIG, SECRET_SIG_KEY
+from azure_gpu_stacks.preflight.errors import InputError
+from azure_gpu_stacks.preflight.policy_config import resolve
+from azure_gpu_stacks.preflight.policy_run import MAX_PROPERTY_DEPTH, analyze, pack_policies
+from azure_gpu_stacks.preflight.runtime import RecordedResource
 
 STACK = "urn:pulumi:prop::azure-gpu-stacks::"
 TYPES = [

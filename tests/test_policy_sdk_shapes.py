@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from preflight.policy_run import analyze
+from azure_gpu_stacks.preflight.policy_run import analyze
 from tests.conftest import Recording, in_resource_group
 
 RETIRED = "Standard_NC6"

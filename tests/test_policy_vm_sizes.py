@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from pulumi_policy import ResourceValidationArgs
 
-from policies import disallow_retired_vm_sizes, warn_retiring_vm_sizes
-from policies.vm_size_locations import VM_SIZE_LOCATIONS
+from azure_gpu_stacks.policies import disallow_retired_vm_sizes, warn_retiring_vm_sizes
+from azure_gpu_stacks.policies.vm_size_locations import VM_SIZE_LOCATIONS
 from tests.policy_helpers import Res, found
 
 RETIRED = "disallow-retired-vm-sizes"
@@ -108,7 +108,7 @@ def on_day(mocker: Any) -> Callable[[str], None]:
     """Judge retirement as of the given ISO day."""
 
     def set_day(day: str) -> None:
-        mocker.patch("policies.vm_size_lifecycle.today", return_value=dt.date.fromisoformat(day))
+        mocker.patch("azure_gpu_stacks.policies.vm_size_lifecycle.today", return_value=dt.date.fromisoformat(day))
 
     return set_day
 
@@ -236,7 +236,7 @@ def test_vm_size_policies_pass_missing_odd_and_unknown_values(size: Any) -> None
 def test_vm_size_policies_called_directly_survive_unknowns_and_secrets() -> None:
     import pulumi
 
-    from policies.values import SECRET_SIG, SECRET_SIG_KEY
+    from azure_gpu_stacks.policies.values import SECRET_SIG, SECRET_SIG_KEY
 
     props = {
         "hardwareProfile": {SECRET_SIG_KEY: SECRET_SIG, "value": {"vmSize": "Standard_NC6"}},

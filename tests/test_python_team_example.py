@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from preflight.cli import main
+from azure_gpu_stacks.preflight.cli import main
 from tests.conftest import REPO
 
 PROJECT = "examples/python-team"

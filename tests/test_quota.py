@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 from pytest_mock import MockerFixture
 
-from components.catalog import catalog
-from fakeazure.azfiles import read_usage
-from preflight.cli import main
-from preflight.demand import collect
-from preflight.quota import compare, needs
+from azure_gpu_stacks.components.catalog import catalog
+from azure_gpu_stacks.fakeazure.azfiles import read_usage
+from azure_gpu_stacks.preflight.cli import main
+from azure_gpu_stacks.preflight.demand import collect
+from azure_gpu_stacks.preflight.quota import compare, needs
 from tests.conftest import REPO
 from tests.test_cost import A100, ND, T4, recorded, rg
 
@@ -163,7 +163,7 @@ def test_quota_markdown_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 
 
 def test_quota_reports_a_size_restricted_for_the_subscription() -> None:
-    from fakeazure.azfiles import read_skus
+    from azure_gpu_stacks.fakeazure.azfiles import read_skus
 
     vmss = recorded("azure-native:compute:VirtualMachineScaleSet", "train", {"sku": {"name": ND, "capacity": 2.0}, "location": "eastus"})
     vm = recorded("azure-native:compute:VirtualMachine", "vm", {"hardwareProfile": {"vmSize": T4}, "location": "East US"})

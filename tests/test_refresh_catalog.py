@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from components.catalog import catalog, load_catalog
+from azure_gpu_stacks.components.catalog import catalog, load_catalog
 from scripts.refresh_catalog import fetch_price_pages, main, prices_url
 from tests.conftest import REPO
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pulumi.runtime import rpc
 
-from preflight.runtime import RecordedResource
+from azure_gpu_stacks.preflight.runtime import RecordedResource
 
 KEY = "ssh-ed25519 AAAAplaceholder offline"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from preflight.cli import main
+from azure_gpu_stacks.preflight.cli import main
 
 MARKER = "MARKER-5f2c9a-do-not-print"
 

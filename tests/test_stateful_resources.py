@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from preflight.plan import plan_stack
-from preflight.project import load_project
+from azure_gpu_stacks.preflight.plan import plan_stack
+from azure_gpu_stacks.preflight.project import load_project
 from tests.conftest import REPO
 
 HOLDS_DATA = (

@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 import yaml
 
-from components.catalog import catalog
-from components.checks import ComponentInputError
-from components.node_health import SCRIPT_FILE
-from fakeazure import FakeArm
-from fakeazure.azfiles import Usage, family_key
+from azure_gpu_stacks.components.catalog import catalog
+from azure_gpu_stacks.components.checks import ComponentInputError
+from azure_gpu_stacks.components.node_health import SCRIPT_FILE
+from azure_gpu_stacks.fakeazure import FakeArm
+from azure_gpu_stacks.fakeazure.azfiles import Usage, family_key
 from tests.conftest import TEST_SSH_KEY, Recording, in_resource_group
 
 VMSS = "azure-native:compute:VirtualMachineScaleSet"
@@ -28,7 +28,7 @@ def build_cluster(**overrides: Any) -> Callable[[], None]:
     def build(rg: Any) -> None:
         import pulumi
 
-        from components.training_cluster import TrainingCluster
+        from azure_gpu_stacks.components.training_cluster import TrainingCluster
 
         cluster = TrainingCluster(
             "train",
@@ -244,7 +244,7 @@ def test_training_cluster_health_check_can_be_turned_off(record: Callable[..., R
 
 
 def test_training_cluster_knows_the_port_layout_of_every_nvidia_infiniband_size() -> None:
-    from components.training_cluster import node_expectations
+    from azure_gpu_stacks.components.training_cluster import node_expectations
 
     for size in catalog().sizes:
         if size.is_gpu and size.has_infiniband and not size.is_retired and (size.gpu_model or "").startswith("NVIDIA"):
@@ -303,7 +303,7 @@ def test_training_cluster_refuses_bad_args_before_registering_anything(
 
 def test_training_cluster_refuses_a_size_without_gen2(monkeypatch: pytest.MonkeyPatch) -> None:
     # No InfiniBand size in the catalog lacks Gen2 today; a Gen1-only one must still be refused.
-    import components.checks as checks
+    import azure_gpu_stacks.components.checks as checks
 
     gen1 = catalog().get("Standard_ND96asr_v4").model_copy(update={"hyperv_generations": ("V1",)})
     monkeypatch.setattr(checks, "deployable_size", lambda name: gen1)

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from components.catalog import catalog
-from preflight.cli import main
+from azure_gpu_stacks.components.catalog import catalog
+from azure_gpu_stacks.preflight.cli import main
 
 VMSS = "azure-native:compute:VirtualMachineScaleSet"
 PPG = "azure-native:compute:ProximityPlacementGroup"

@@ -1,6 +1,6 @@
 """Azure VM sizes the toolkit knows: specs, GPUs, InfiniBand, quota family, prices, lifecycle."""
 
-from components.catalog.model import (
+from azure_gpu_stacks.components.catalog.model import (
     Catalog,
     Lifecycle,
     UnknownVmSize,

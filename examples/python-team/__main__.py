@@ -10,7 +10,7 @@ from __future__ import annotations
 import pulumi
 from pulumi_azure_native import resources
 
-from components import CostAlert, GpuVm
+from azure_gpu_stacks.components import CostAlert, GpuVm
 
 config = pulumi.Config()
 location = pulumi.Config("azure-native").require("location")
