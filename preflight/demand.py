@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from azure_gpu_stacks.fakeazure.models import dig
+from azure_gpu_stacks.fakeazure.util import dig
 from azure_gpu_stacks.preflight.runtime import RecordedResource
 
 Priority = Literal["Regular", "Spot", "LowPriority"]
