@@ -7,12 +7,17 @@ mandatory policy fails); 2 the input cannot be evaluated (bad flags, project, st
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import json
+import os
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
+from azure_gpu_stacks.components.input_files import elided, escaped
 from azure_gpu_stacks.preflight.errors import InputError
 
 if TYPE_CHECKING:
@@ -89,7 +94,25 @@ def _parser() -> argparse.ArgumentParser:
 
     stacks = sub.add_parser("stacks", help="list the project's stacks")
     stacks.add_argument("--project", type=Path, default=REPOSITORY_ROOT, help="Pulumi project directory")
+
+    pack = sub.add_parser("policy-pack", help="the installed policy pack: its directory, or a copy to publish")
+    pack_actions = pack.add_subparsers(dest="pack_action", required=True, metavar="ACTION")
+    pack_actions.add_parser(
+        "path", help="print the pack's directory: pulumi preview --policy-pack \"$(gpu-stacks policy-pack path)\""
+    )
+    export = pack_actions.add_parser("export", help="write the pack into DIR, ready for `pulumi policy publish`")
+    export.add_argument("dir", type=Path, metavar="DIR", help="a new or empty directory")
+    export.add_argument(
+        "--requirement", metavar="SPEC",
+        help="the distribution line of the copy's requirements.txt (default: azure-gpu-stacks==<this version>), "
+        "e.g. 'azure-gpu-stacks @ git+https://github.com/<org>/azure-gpu-stacks@v<version>'",
+    )
     return parser
+
+
+def _out(text: str, end: str = "\n") -> None:
+    """Print part of the report, with control characters from the input (NUL, terminal escapes) escaped."""
+    sys.stdout.write(escaped(text, keep_newlines=True) + end)
 
 
 def _progress(message: str) -> None:
@@ -98,14 +121,18 @@ def _progress(message: str) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.command == "policy-pack":
+        return _policy_pack(args)
+
     from azure_gpu_stacks.preflight.project import load_project
 
     project = load_project(args.project)
     if args.command == "stacks":
-        print("\n".join(project.stacks()))
+        _out("\n".join(project.stacks()))
         return 0
 
     if args.command == "quota":
+        _policy_settings(args.policy_config)  # checked like every command's, though quota applies no policy
         return _print_quota(project, args)
 
     from azure_gpu_stacks.preflight.plan import ReferenceFiles, plan_stack
@@ -116,7 +143,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "plan":
         _progress(f"planning {args.stack} offline…")
         plan = plan_stack(project, args.stack, reference, preview=args.preview, policy_settings=policy_settings)
-        print(json.dumps(plan.to_json(), indent=2) if args.json else render_text(plan))
+        _out(json.dumps(plan.to_json(), indent=2) if args.json else render_text(plan))
         return plan.exit_code
 
     names = args.stacks or project.stacks()
@@ -132,25 +159,35 @@ def _run(args: argparse.Namespace) -> int:
     if fmt == "json":
         from azure_gpu_stacks.preflight.verdicts import summary
 
-        print(json.dumps({"stacks": [p.to_json() for p in plans], "summary": summary(plans), "exitCode": worst}, indent=2))
+        _out(json.dumps({"stacks": [p.to_json() for p in plans], "summary": summary(plans), "exitCode": worst}, indent=2))
     elif fmt == "markdown":
         from azure_gpu_stacks.preflight.markdown import render_markdown
 
-        print(render_markdown(plans), end="")
+        _out(render_markdown(plans), end="")
     elif fmt == "sarif":
         from azure_gpu_stacks.preflight.sarif import render_sarif
 
-        print(json.dumps(render_sarif(plans), indent=2))
+        _out(json.dumps(render_sarif(plans), indent=2))
     else:
         from azure_gpu_stacks.preflight.report import violation_line
 
         for p in plans:
-            print(verdict(p))
+            _out(verdict(p))
             for r in p.refusals:
-                print(f"  - {r.resource} [{r.type}]: {r.code}: {r.message}")
+                _out(f"  - {r.resource} [{r.type}]: {r.code}: {r.message}")
             for v in p.violations:
-                print(f"  - {violation_line(v)}")
+                _out(f"  - {violation_line(v)}")
     return worst
+
+
+def _policy_pack(args: argparse.Namespace) -> int:
+    from azure_gpu_stacks.preflight import policy_pack
+
+    if args.pack_action == "path":
+        print(policy_pack.ready_pack_dir())
+    else:
+        print(policy_pack.export(args.dir, args.requirement))
+    return 0
 
 
 def _print_quota(project: Project, args: argparse.Namespace) -> int:
@@ -160,7 +197,7 @@ def _print_quota(project: Project, args: argparse.Namespace) -> int:
     report = quota_report(
         project, args.stack, usage_file=args.usage, skus_file=args.skus, live=args.live, subscription_id=args.subscription
     )
-    print(json.dumps(report.to_json(), indent=2) if args.format == "json" else render(report, args.format))
+    _out(json.dumps(report.to_json(), indent=2) if args.format == "json" else render(report, args.format))
     return report.exit_code
 
 
@@ -169,9 +206,9 @@ def _print_cost(plans: list[Plan], fmt: str) -> int:
     from azure_gpu_stacks.preflight.cost_report import cost_table
 
     if fmt == "json":
-        print(json.dumps({"stacks": [{"stack": p.stack, "cost": p.cost} for p in plans]}, indent=2))
+        _out(json.dumps({"stacks": [{"stack": p.stack, "cost": p.cost} for p in plans]}, indent=2))
     else:
-        print(cost_table(plans, "markdown" if fmt == "markdown" else "text"))
+        _out(cost_table(plans, "markdown" if fmt == "markdown" else "text"))
     return 0
 
 
@@ -188,13 +225,33 @@ def _policy_settings(path: Path | None) -> dict[str, PolicySettings] | None:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        return _run(args)
+        code = _run(args)
+        sys.stdout.flush()  # a closed pipe or a full disk is met here, not at interpreter exit
+        return code
     except InputError as exc:
-        print(f"gpu-stacks: error: {exc}", file=sys.stderr)
+        print(f"gpu-stacks: error: {escaped(elided(str(exc)), keep_newlines=True)}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C while leaving prints no traceback
         print("gpu-stacks: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (`gpu-stacks check | head -1`): nothing more to say
+        _drop_stdout()
+        return 141  # what a shell reports for a command ended by SIGPIPE
+    except OSError as exc:
+        if exc.errno not in (errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT):
+            raise
+        _drop_stdout()
+        print(f"gpu-stacks: error: cannot write the report: {exc.strerror}", file=sys.stderr)
+        return 2
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null so that the interpreter's last flush does not fail again."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
 
 
 if __name__ == "__main__":  # pragma: no cover
