@@ -19,7 +19,6 @@ from tests.test_aks_gpu_pool import POOL, build_pool
 from tests.test_aml_cluster import COMPUTE
 from tests.test_aml_cluster import build_cluster as build_aml
 from tests.test_gpu_vm import VM, build_vm
-from tests.test_training_cluster import VMSS
 from tests.test_training_cluster import build_cluster as build_training
 
 GB200 = "Standard_ND128isr_NDR_GB200_v6"
