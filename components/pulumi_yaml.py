@@ -6,7 +6,7 @@ would see other values offline than under `pulumi preview`, so this loader resol
 yaml.v3's `resolve.go` does (github.com/go-yaml/yaml, branch v3):
 
 - booleans are only `true`/`True`/`TRUE`/`false`/`False`/`FALSE` (`yes`, `on`, `no`, `off` stay strings);
-- null is `~`, `null`, `Null`, `NULL` or nothing;
+- null is `~`, `null`, `Null`, `NULL` or nothing, and `<<` merges a mapping;
 - integers are decimal, `0x`, `0o`, `0b` or a leading-zero octal, `_` allowed; base-60 (`19:00`) stays a string;
 - floats as YAML 1.2 writes them, plus `.inf`/`.nan`;
 - dates and times stay strings (a stack's value is never a timestamp object).
@@ -36,6 +36,8 @@ def resolve_plain(text: str) -> str:
         return _TAG + "bool"
     if text in _NULL:
         return _TAG + "null"
+    if text == "<<":
+        return _TAG + "merge"
     if text in _SPECIAL_FLOATS:
         return _TAG + "float"
     if text[0] not in "+-.0123456789":
@@ -63,8 +65,8 @@ class PulumiYamlLoader(yaml.SafeLoader):
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen: dict[Any, int] = {}
         for key_node, _ in node.value:
-            if not isinstance(key_node, yaml.ScalarNode):
-                continue  # a list or mapping as a key: construct_mapping below refuses it
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == _TAG + "merge":
+                continue  # a list or mapping as a key is refused below; `<<` merges (flatten_mapping)
             key = self.construct_object(key_node, deep=True)  # type: ignore[no-untyped-call]
             if key in seen:
                 raise DuplicateKeyError(
@@ -73,7 +75,3 @@ class PulumiYamlLoader(yaml.SafeLoader):
             seen[key] = key_node.start_mark.line
         return super().construct_mapping(node, deep=deep)
 
-
-def load(text: str) -> Any:
-    """Parse one YAML document as the Pulumi CLI would."""
-    return yaml.load(text, Loader=PulumiYamlLoader)  # noqa: S506 - a SafeLoader subclass

@@ -20,9 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from azure_gpu_stacks.components.pulumi_yaml import load as load_pulumi_yaml
+from azure_gpu_stacks.components.input_files import InputFileError, load_yaml
 from azure_gpu_stacks.preflight.errors import InputError
 from azure_gpu_stacks.preflight.pulumi_config import (
     Declaration,
@@ -59,9 +57,9 @@ class Project:
         return sorted(m["stack"] for m in found if m and not stack_name_problem(m["stack"]))
 
     def relative(self, path: Path) -> str:
-        try:
-            return str(path.resolve().relative_to(self.root.resolve()))
-        except ValueError:
+        try:  # the entry itself, not where a symbolic link leads (a broken link is named as it is)
+            return str((path.parent.resolve() / path.name).relative_to(self.root.resolve()))
+        except (ValueError, RuntimeError, OSError):
             return str(path)
 
 
@@ -75,18 +73,12 @@ class StackSettings:
     warnings: list[str] = field(default_factory=list)  # what the CLI would warn about, or ignore
 
 
-def _read_yaml(path: Path, label: str) -> Any:
+def _read_yaml(path: Path, label: str, kind: str) -> Any:
+    """The file's one YAML document, read with the caps of `azure_gpu_stacks.components.input_files`."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"{label}: cannot read: {exc.strerror}") from None
-    try:
-        return load_pulumi_yaml(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise InputError(f"{label}: not valid YAML{where}: {problem}") from None
+        return load_yaml(path, kind, label)
+    except InputFileError as exc:
+        raise InputError(str(exc)) from None
 
 
 def project_file(root: Path) -> Path | None:
@@ -110,7 +102,7 @@ def load_project(root: Path) -> Project:
     if file is None:
         raise InputError(f"{root}: no {PROJECT_FILE}; allowed: the directory of a Pulumi project")
     label = str(file)
-    data = _read_yaml(file, label)
+    data = _read_yaml(file, label, "project")
     if not isinstance(data, dict):
         raise InputError(f"{label}: expected a mapping with name and runtime")
     name = data.get("name")
@@ -153,7 +145,7 @@ def find_stack(project: Project, stack: str) -> tuple[str, Path]:
         match = STACK_FILE.match(as_path.name)
         if not match:
             raise InputError(f"{stack}: not a stack file; allowed: a file named Pulumi.<stack>{project.extension}")
-        if not as_path.is_file():
+        if not (as_path.exists() or as_path.is_symlink()):
             raise InputError(f"{stack}: no such stack file")
         _check_stack_name(match["stack"], stack)
         if as_path.suffix != project.extension:
@@ -161,7 +153,7 @@ def find_stack(project: Project, stack: str) -> tuple[str, Path]:
         return match["stack"], as_path
     _check_stack_name(stack, stack)
     path = project.stack_dir / f"Pulumi.{stack}{project.extension}"
-    if path.is_file():
+    if path.exists() or path.is_symlink():  # a directory or a broken link is refused when read, by name
         return stack, path
     for other in _other_extensions(project, stack):
         raise InputError(_unread(project, other, path))
@@ -190,7 +182,7 @@ def _unread(project: Project, file: Path, read: Path) -> str:
 def load_stack(project: Project, stack: str) -> StackSettings:
     name, path = find_stack(project, stack)
     label = project.relative(path)
-    data = _read_yaml(path, label)
+    data = _read_yaml(path, label, "stack")
     if data is None:
         data = {}
     if not isinstance(data, dict):
@@ -214,6 +206,13 @@ def load_stack(project: Project, stack: str) -> StackSettings:
         written[namespaced] = key
         if value is None:
             empty.append(namespaced)
+        try:
+            _offline_value(value)  # every `secure:` holds ciphertext
+        except _NotCiphertext as exc:
+            raise InputError(
+                f"{label}: config.{key}{exc.where}.secure: a {exc.kind}, not ciphertext; allowed: the string "
+                "`pulumi config set --secret` writes"
+            ) from None
         values[namespaced] = stack_value(value)
     values = apply_project_config(name, project.name, project.declarations, values, label)
     flat: dict[str, str] = {}
@@ -244,14 +243,28 @@ def _offline_text(held: StackValue) -> str:
     return json.dumps(_offline_value(json.loads(held.text))[0], separators=(",", ":"), sort_keys=True)
 
 
-def _offline_value(value: Any) -> tuple[Any, bool]:
+_KINDS: dict[type, str] = {int: "number", float: "number", bool: "boolean", type(None): "null", list: "list", dict: "mapping"}
+
+
+class _NotCiphertext(Exception):
+    """A `secure:` whose value is not the CLI's ciphertext string (never shown: it may be a secret)."""
+
+    def __init__(self, where: str, kind: str):
+        super().__init__(where, kind)
+        self.where = where
+        self.kind = kind
+
+
+def _offline_value(value: Any, where: str = "") -> tuple[Any, bool]:
     """The value with every `secure:` leaf replaced by the placeholder; whether one was."""
     if isinstance(value, dict) and set(value) == {"secure"}:
+        if not isinstance(value["secure"], str) or not value["secure"]:
+            raise _NotCiphertext(where, _KINDS.get(type(value["secure"]), "empty string"))
         return OFFLINE_SECRET, True
     if isinstance(value, dict):
-        pairs = {k: _offline_value(v) for k, v in value.items()}
+        pairs = {k: _offline_value(v, f"{where}.{k}") for k, v in value.items()}
         return {k: v for k, (v, _) in pairs.items()}, any(s for _, s in pairs.values())
     if isinstance(value, list):
-        items = [_offline_value(v) for v in value]
+        items = [_offline_value(v, f"{where}[{i}]") for i, v in enumerate(value)]
         return [v for v, _ in items], any(s for _, s in items)
     return value, False
