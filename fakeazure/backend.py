@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from azure_gpu_stacks.components.catalog import Catalog, catalog, normalize_region, normalize_size_name
+from azure_gpu_stacks.components.catalog.shapes import read as read_shapes
 from azure_gpu_stacks.components.catalog.clock import now as clock_now
 from azure_gpu_stacks.fakeazure.azfiles import SkuOffer, Usage, family_key
 from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource
@@ -319,7 +320,10 @@ class FakeArm:
         return normalize_region(location)
 
     def _check_sizes(self, rtype: ArmResourceType, props: dict[str, Any], location: str | None) -> None:
-        for path, size_name in rtype.vm_sizes(props):
+        for reading in read_shapes(rtype.token, props):
+            path, size_name = reading.path, reading.size
+            if not isinstance(size_name, str):
+                continue
             size = self.catalog.find(size_name)
             if size is None:
                 close = self.catalog.close_matches(size_name)
@@ -342,12 +346,16 @@ class FakeArm:
     def _take_quota(self, rtype: ArmResourceType, props: dict[str, Any], location: str | None) -> None:
         if self.usage is None:
             return
-        demands = [(d, self.catalog.get(d.vm_size)) for d in rtype.vcpu_demand(self, props)]
         wanted: dict[str, int] = defaultdict(int)
-        for demand, size in demands:
-            vcpus = size.vcpus * demand.count
-            wanted[family_key(SPOT_QUOTA if demand.spot else size.quota_family)] += vcpus
-            wanted[family_key(REGIONAL_QUOTA)] += 0 if demand.spot else vcpus
+        # Where each type keeps its sizes, counts and priority: the one shape table. Azure ML's nodes
+        # draw on Azure ML's own quota, not on Microsoft.Compute's cores counted here.
+        for reading in read_shapes(rtype.token, props):
+            if reading.pool.quota != "compute" or not reading.count or not isinstance(reading.size, str):
+                continue
+            size, spot = self.catalog.get(reading.size), reading.priority != "Regular"
+            vcpus = size.vcpus * reading.count
+            wanted[family_key(SPOT_QUOTA if spot else size.quota_family)] += vcpus
+            wanted[family_key(REGIONAL_QUOTA)] += 0 if spot else vcpus
         for family, vcpus in wanted.items():
             counter = self.usage.get(family)
             if counter is None or vcpus == 0:

@@ -8,25 +8,16 @@ the inputs naming its parents), what ARM checks before accepting a PUT, and what
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from azure_gpu_stacks.components.catalog.limits import NameRule
 from azure_gpu_stacks.fakeazure.errors import InvalidParameter
 from azure_gpu_stacks.fakeazure.util import dig, stable_uuid
 
 if TYPE_CHECKING:
     from azure_gpu_stacks.fakeazure.backend import FakeArm
-
-
-@dataclass(frozen=True)
-class VcpuDemand:
-    """vCPUs a resource allocates at deployment, for quota."""
-
-    vm_size: str
-    count: int
-    spot: bool
 
 
 @dataclass
@@ -44,7 +35,11 @@ class Resource:
 
 
 class ArmResourceType:
-    """An ARM resource type. Subclasses set the class variables and override the hooks."""
+    """An ARM resource type. Subclasses set the class variables and override the hooks.
+
+    Where a type keeps its VM sizes, node counts and priority is not here but in the one shape table
+    (`azure_gpu_stacks.components.catalog.shapes`), which the backend reads for sizes and quota.
+    """
 
     token: ClassVar[str] = ""  # pulumi-azure-native type token
     arm_type: ClassVar[str] = ""  # Namespace/type[/childType]
@@ -53,13 +48,6 @@ class ArmResourceType:
     scoped: ClassVar[bool] = False  # an extension resource placed under the `scope` input
     located: ClassVar[bool] = True  # takes a `location`
     autoname_max: ClassVar[int] = 64
-
-    def vm_sizes(self, props: dict[str, Any]) -> list[tuple[str, str]]:
-        """(property path, size) for each VM size the resource asks for."""
-        return []
-
-    def vcpu_demand(self, arm: FakeArm, props: dict[str, Any]) -> list[VcpuDemand]:
-        return []
 
     def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
         """Raise the ArmError ARM would return for this PUT."""
@@ -71,12 +59,6 @@ class ArmResourceType:
 
 # A function of the provider (`azure-native:<module>:<function>`), answered from the fake's state.
 Invoke = Callable[["FakeArm", dict[str, Any]], dict[str, Any]]
-
-
-def size_at(props: dict[str, Any], *path: str | int) -> list[tuple[str, str]]:
-    """[(path, size)] when a VM size is at `path`, else []."""
-    size = dig(props, *path)
-    return [(".".join(str(p) for p in path), size)] if isinstance(size, str) else []
 
 
 def location_of(arm: FakeArm, props: dict[str, Any]) -> str | None:
@@ -110,7 +92,7 @@ def expect_type(found: Resource | None, arm_type: str, path: str) -> None:
         raise InvalidParameter(f"{path}: '{found.id}' is a {found.type}, not a {arm_type}.")
 
 
-def require_named(name: str, pattern: re.Pattern[str], what: str, allowed: str) -> None:
-    """ARM's refusal of a name its type does not allow."""
-    if not pattern.match(name):
-        raise InvalidParameter(f"'{name}' is not a valid {what} name; allowed: {allowed}.")
+def require_named(name: str, rule: NameRule, what: str) -> None:
+    """ARM's refusal of a name its type does not allow (the rules live in the limits beside the catalog)."""
+    if not rule.matches(name):
+        raise InvalidParameter(f"'{name}' is not a valid {what} name; allowed: {rule.allowed}.")

@@ -163,7 +163,7 @@ def test_fake_agent_pool_refuses_a_retired_size(arm: FakeArm) -> None:
 def test_fake_cluster_checks_the_size_of_each_inline_pool(arm: FakeArm) -> None:
     error = refusal(lambda: put_cluster(arm, agentPoolProfiles=[system_pool(vmSize="Standard_NC6")]))
 
-    assert "'Standard_NC6' (agentPoolProfiles.0.vmSize) is retired" in error.message
+    assert "'Standard_NC6' (agentPoolProfiles[0].vmSize) is retired" in error.message
 
 
 def test_fake_agent_pool_takes_quota_at_its_count(arm: FakeArm) -> None:

@@ -3,6 +3,7 @@ as a program drives the fake ARM (issue: Azure fidelity)."""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
@@ -262,3 +263,30 @@ def test_role_assignment_for_the_deployer_with_the_wrong_principal_type_is_refus
 )
 def test_each_code_carries_azures_http_status(error: type[errors.ArmError], code: str, status: int) -> None:
     assert (error.code, error.status) == (code, status)
+
+
+@pytest.mark.parametrize(
+    ("day", "version", "refused"),
+    [("2026-11-22", "1.35", False), ("2026-11-22", "1.35.1", False), ("2026-11-22", "1.31", True),
+     ("2026-11-22", "1.40", True), ("2026-11-22", "1.33", True), ("2026-07-15", "1.33", False)],
+)
+def test_kubernetes_version_outside_aks_supported_list_on_the_day_is_refused(day: str, version: str, refused: bool) -> None:
+    def build(rg: Any) -> None:
+        from pulumi_azure_native import containerservice
+
+        containerservice.ManagedCluster(
+            "aks", resource_name_="aks1", resource_group_name=rg.name, location="eastus", dns_prefix="aks1",
+            kubernetes_version=version,
+            agent_pool_profiles=[containerservice.ManagedClusterAgentPoolProfileArgs(
+                name="system", mode="System", count=1, vm_size="Standard_D4s_v5")],
+        )
+
+    arm = FakeArm(default_location="eastus", now=dt.datetime.fromisoformat(f"{day}T12:00:00+00:00"))
+    run_program(in_resource_group(build), project="p", stack="s", config={}, secret_keys=[], arm=arm)
+
+    assert [(r.resource, r.code) for r in arm.refusals] == ([("aks", "AgentPoolK8sVersionNotSupported")] if refused else [])
+    if refused:
+        assert arm.refusals[0].message.startswith(
+            f"Managed cluster 'aks1': version {version} is not supported in this region. Please use [az aks get-versions]"
+        )
+        assert arm.refusals[0].message.endswith(f"(supported on {day}: 1.34, 1.35, 1.36, 1.37).")

@@ -5,13 +5,12 @@ from __future__ import annotations
 import base64
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from azure_gpu_stacks.components.catalog.limits import LIMITS
 from azure_gpu_stacks.fakeazure.core import (
     ArmResourceType,
     Resource,
-    VcpuDemand,
     check_ssh_only,
     location_of,
-    size_at,
     system_identity,
 )
 from azure_gpu_stacks.fakeazure.errors import InvalidParameter
@@ -26,12 +25,6 @@ class VirtualMachine(ArmResourceType):
     token = "azure-native:compute:VirtualMachine"
     arm_type = "Microsoft.Compute/virtualMachines"
     name_input = "vmName"
-
-    def vm_sizes(self, props: dict[str, Any]) -> list[tuple[str, str]]:
-        return size_at(props, "hardwareProfile", "vmSize")
-
-    def vcpu_demand(self, arm: FakeArm, props: dict[str, Any]) -> list[VcpuDemand]:
-        return [VcpuDemand(size, 1, props.get("priority") in ("Spot", "Low")) for _, size in self.vm_sizes(props)]
 
     def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
         for nic in dig(props, "networkProfile", "networkInterfaces") or []:
@@ -53,10 +46,6 @@ class ProximityPlacementGroup(ArmResourceType):
     token = "azure-native:compute:ProximityPlacementGroup"
     arm_type = "Microsoft.Compute/proximityPlacementGroups"
     name_input = "proximityPlacementGroupName"
-
-    def vm_sizes(self, props: dict[str, Any]) -> list[tuple[str, str]]:
-        sizes = dig(props, "intent", "vmSizes") or []
-        return [(f"intent.vmSizes[{i}]", s) for i, s in enumerate(sizes) if isinstance(s, str)]
 
     def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
         zones = props.get("zones") or []
@@ -89,19 +78,11 @@ class VirtualMachineScaleSet(ArmResourceType):
     arm_type = "Microsoft.Compute/virtualMachineScaleSets"
     name_input = "vmScaleSetName"
     autoname_max = 64
-    # A single placement group holds at most 100 VMs unless Azure support raises it (facts §4).
-    single_placement_group_limit: ClassVar[int] = 100
-
-    def vm_sizes(self, props: dict[str, Any]) -> list[tuple[str, str]]:
-        return size_at(props, "sku", "name")
+    single_placement_group_limit: ClassVar[int] = LIMITS.node_counts.single_placement_group_max
 
     @staticmethod
     def capacity(props: dict[str, Any]) -> int:
         return int(dig(props, "sku", "capacity") or 0)
-
-    def vcpu_demand(self, arm: FakeArm, props: dict[str, Any]) -> list[VcpuDemand]:
-        spot = dig(props, "virtualMachineProfile", "priority") in ("Spot", "Low")
-        return [VcpuDemand(size, self.capacity(props), spot) for _, size in self.vm_sizes(props)]
 
     def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
         capacity = self.capacity(props)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from azure_gpu_stacks.components.catalog.limits import LIMITS
 from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource
 from azure_gpu_stacks.fakeazure.errors import InvalidParameter
 from azure_gpu_stacks.fakeazure.util import dig, stable_uuid
@@ -21,7 +22,7 @@ class Budget(ArmResourceType):
     name_input = "budgetName"
     scoped = True
     located = False
-    max_notifications: ClassVar[int] = 5
+    max_notifications: ClassVar[int] = LIMITS.choices.budget_notifications_max
 
     def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
         arm.require(props.get("scope"), "scope")
@@ -36,7 +37,7 @@ class Budget(ArmResourceType):
             raise InvalidParameter(f"Budget '{name}': the start date must be the first day of a month, got {day}.")
         notifications = props.get("notifications") or {}
         if len(notifications) > self.max_notifications:
-            raise InvalidParameter(f"Budget '{name}' has {len(notifications)} notifications; at most 5 are allowed.")
+            raise InvalidParameter(f"Budget '{name}' has {len(notifications)} notifications; at most {self.max_notifications} are allowed.")
         for key, n in notifications.items():
             threshold = n.get("threshold")
             if not isinstance(threshold, (int, float)) or not 0 < threshold <= 1000:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
+from azure_gpu_stacks.components.catalog.limits import LIMITS
 from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource, require_named
 from azure_gpu_stacks.fakeazure.errors import InvalidParameter
 from azure_gpu_stacks.fakeazure.util import dig
@@ -13,7 +13,6 @@ if TYPE_CHECKING:
     from azure_gpu_stacks.fakeazure.backend import FakeArm
 
 
-REGISTRY_NAME = re.compile(r"^[A-Za-z0-9]{5,50}$")
 
 
 class ContainerRegistry(ArmResourceType):
@@ -23,7 +22,7 @@ class ContainerRegistry(ArmResourceType):
     autoname_max = 50
 
     def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
-        require_named(name, REGISTRY_NAME, "container registry", "5 to 50 letters and digits")
+        require_named(name, LIMITS.names.container_registry, "container registry")
         if not dig(props, "sku", "name"):
             raise InvalidParameter(f"Container registry '{name}' needs sku.name.")
 

@@ -6,32 +6,51 @@ import base64
 import hashlib
 from typing import TYPE_CHECKING, Any
 
-from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke, Resource, VcpuDemand, size_at
-from azure_gpu_stacks.fakeazure.errors import BadRequest, Conflict, InvalidParameter, ResourceNotFound
+from azure_gpu_stacks.components.catalog.limits import LIMITS
+from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke, Resource
+from azure_gpu_stacks.fakeazure.errors import (
+    AgentPoolK8sVersionNotSupported,
+    BadRequest,
+    Conflict,
+    InvalidParameter,
+    ResourceNotFound,
+)
 from azure_gpu_stacks.fakeazure.util import stable_uuid
 
 if TYPE_CHECKING:
     from azure_gpu_stacks.fakeazure.backend import FakeArm
 
 
-AKS_MAX_NODES = 1000  # ARM's bound on count, minCount and maxCount
-AKS_POOL_NAME_MAX = 12  # Linux pools
+AKS_MAX_NODES = LIMITS.node_counts.aks_pool_max  # ARM's bound on count, minCount and maxCount
+POOL_NAME = LIMITS.names.aks_node_pool
+
+
+def _check_kubernetes_version(arm: FakeArm, where: str, version: Any) -> None:
+    """AKS refuses a Kubernetes version it does not support on the day of the PUT (the dated list in the limits)."""
+    if version is None:
+        return
+    day = arm.now.date()
+    listed = LIMITS.kubernetes_version(str(version))
+    if listed is None or not listed.supported_on(day):
+        supported = ", ".join(LIMITS.supported_kubernetes_versions(day))
+        raise AgentPoolK8sVersionNotSupported(
+            f"{where}: version {version} is not supported in this region. Please use [az aks get-versions] command to "
+            f"get the supported version list in this region (supported on {day}: {supported})."
+        )
 
 
 def _check_agent_pool(arm: FakeArm, name: str, pool: dict[str, Any], where: str) -> None:
     """What AKS checks on one agent pool, inline in a cluster or on its own."""
-    if not (name[:1].isalpha() and name.isalnum() and name == name.lower() and len(name) <= AKS_POOL_NAME_MAX):
-        raise InvalidParameter(
-            f"{where}: agent pool name '{name}' must be 1 to {AKS_POOL_NAME_MAX} lower-case letters and digits, "
-            "starting with a letter."
-        )
+    if not POOL_NAME.matches(name):
+        raise InvalidParameter(f"{where}: agent pool name '{name}' must be {POOL_NAME.allowed}.")
+    _check_kubernetes_version(arm, f"{where}: agent pool '{name}'", pool.get("orchestratorVersion"))
     system = pool.get("mode") == "System"
     if system and pool.get("scaleSetPriority") == "Spot":
         raise InvalidParameter(
             f"{where}: agent pool '{name}' is a System pool on Spot; System pools must use Regular priority "
             "(only User pools can be Spot)."
         )
-    low = 1 if system else 0
+    low = LIMITS.node_counts.aks_system_pool_min if system else 0
     counts: dict[str, float] = {key: pool[key] for key in ("count", "minCount", "maxCount") if pool.get(key) is not None}
     for key, value in counts.items():
         if not low <= value <= AKS_MAX_NODES:
@@ -55,11 +74,6 @@ def _check_agent_pool(arm: FakeArm, name: str, pool: dict[str, Any], where: str)
             )
 
 
-def _pool_demand(pool: dict[str, Any]) -> list[VcpuDemand]:
-    size, count = pool.get("vmSize"), int(pool.get("count") or 0)
-    return [VcpuDemand(size, count, pool.get("scaleSetPriority") == "Spot")] if isinstance(size, str) and count else []
-
-
 class ManagedCluster(ArmResourceType):
     """An AKS cluster; its inline `agentPoolProfiles` are checked like agent pools."""
 
@@ -68,16 +82,11 @@ class ManagedCluster(ArmResourceType):
     name_input = "resourceName"
     autoname_max = 63
 
-    def vm_sizes(self, props: dict[str, Any]) -> list[tuple[str, str]]:
-        return [p for i in range(len(props.get("agentPoolProfiles") or [])) for p in size_at(props, "agentPoolProfiles", i, "vmSize")]
-
-    def vcpu_demand(self, arm: FakeArm, props: dict[str, Any]) -> list[VcpuDemand]:
-        return [d for pool in props.get("agentPoolProfiles") or [] for d in _pool_demand(pool)]
-
     def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
         where = f"Managed cluster '{name}'"
         if not (props.get("dnsPrefix") or props.get("fqdnSubdomain")):
             raise InvalidParameter(f"{where}: dnsPrefix or fqdnSubdomain is required.")
+        _check_kubernetes_version(arm, where, props.get("kubernetesVersion"))
         pools = props.get("agentPoolProfiles") or []
         if not any(p.get("mode") == "System" for p in pools):
             raise InvalidParameter(f"{where}: there has to be at least one System agent pool (agentPoolProfiles[].mode).")
@@ -125,12 +134,6 @@ class AgentPool(ArmResourceType):
     name_input = "agentPoolName"
     parent_inputs = ("resourceName",)
     located = False
-
-    def vm_sizes(self, props: dict[str, Any]) -> list[tuple[str, str]]:
-        return size_at(props, "vmSize")
-
-    def vcpu_demand(self, arm: FakeArm, props: dict[str, Any]) -> list[VcpuDemand]:
-        return _pool_demand(props)
 
     def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
         cluster = arm.parent_of(self, props)

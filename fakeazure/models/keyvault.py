@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
+from azure_gpu_stacks.components.catalog.limits import LIMITS
 from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource
 from azure_gpu_stacks.fakeazure.errors import BadRequest, InvalidParameter, VaultNameNotValid
 from azure_gpu_stacks.fakeazure.util import dig
@@ -13,7 +13,6 @@ if TYPE_CHECKING:
     from azure_gpu_stacks.fakeazure.backend import FakeArm
 
 
-VAULT_NAME = re.compile(r"^[A-Za-z](?!.*--)[A-Za-z0-9-]{1,22}[A-Za-z0-9]$")
 
 
 class KeyVault(ArmResourceType):
@@ -23,7 +22,7 @@ class KeyVault(ArmResourceType):
     autoname_max = 24
 
     def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
-        if not VAULT_NAME.match(name):
+        if not LIMITS.names.key_vault.matches(name):
             raise VaultNameNotValid(
                 f"The vault name '{name}' is invalid. A vault's name must be between 3-24 alphanumeric characters. "
                 "The name must begin with a letter, end with a letter or digit, and not contain consecutive hyphens."

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from azure_gpu_stacks.components.catalog.limits import LIMITS
 from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource, expect_type, require_named, system_identity
 from azure_gpu_stacks.fakeazure.errors import InvalidParameter
 from azure_gpu_stacks.fakeazure.models.applicationinsights import ApplicationInsights
@@ -28,8 +29,6 @@ if TYPE_CHECKING:
     from azure_gpu_stacks.fakeazure.backend import FakeArm
 
 
-ML_WORKSPACE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{2,32}$")
-ML_COMPUTE_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9-]{2,23}$")
 ISO_DURATION = re.compile(r"^P(?!$)(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?$")
 
 # What each workspace input must point at; the first two ARM requires.
@@ -49,7 +48,7 @@ class MlWorkspace(ArmResourceType):
     autoname_max = 33
 
     def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
-        require_named(name, ML_WORKSPACE_NAME, "workspace", "3 to 33 letters, digits, '_' and '-', starting with a letter or digit")
+        require_named(name, LIMITS.names.aml_workspace, "workspace")
         for key, arm_type, required in WORKSPACE_DEPENDENCIES:
             if props.get(key) is None:
                 if required:
@@ -80,12 +79,8 @@ class MlCompute(ArmResourceType):
     name_input = "computeName"
     parent_inputs = ("workspaceName",)
 
-    def vm_sizes(self, props: dict[str, Any]) -> list[tuple[str, str]]:
-        size = dig(props, "properties", "properties", "vmSize")
-        return [("properties.properties.vmSize", size)] if isinstance(size, str) else []
-
     def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
-        require_named(name, ML_COMPUTE_NAME, "compute", "3 to 24 letters, digits and '-', starting with a letter")
+        require_named(name, LIMITS.names.aml_compute, "compute")
         envelope = props.get("properties") or {}
         if not envelope.get("computeType"):
             raise InvalidParameter(f"Compute '{name}' needs properties.computeType.")

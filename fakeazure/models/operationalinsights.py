@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
+from azure_gpu_stacks.components.catalog.limits import LIMITS
 from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource, require_named
 from azure_gpu_stacks.fakeazure.errors import InvalidParameter
 from azure_gpu_stacks.fakeazure.util import stable_uuid
@@ -13,7 +13,6 @@ if TYPE_CHECKING:
     from azure_gpu_stacks.fakeazure.backend import FakeArm
 
 
-LOG_WORKSPACE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]{2,61}[A-Za-z0-9]$")
 
 
 class LogAnalyticsWorkspace(ArmResourceType):
@@ -22,7 +21,7 @@ class LogAnalyticsWorkspace(ArmResourceType):
     name_input = "workspaceName"
 
     def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
-        require_named(name, LOG_WORKSPACE_NAME, "Log Analytics workspace", "4 to 63 letters, digits and '-'")
+        require_named(name, LIMITS.names.log_analytics_workspace, "Log Analytics workspace")
         days = props.get("retentionInDays")
         if days is not None and not 30 <= days <= 730:
             raise InvalidParameter(f"retentionInDays {days!r}; allowed: 30 to 730.")

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
+from azure_gpu_stacks.components.catalog.limits import LIMITS
 from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource
 from azure_gpu_stacks.fakeazure.errors import AccountNameInvalid, InvalidParameter
 from azure_gpu_stacks.fakeazure.util import dig
@@ -13,7 +13,6 @@ if TYPE_CHECKING:
     from azure_gpu_stacks.fakeazure.backend import FakeArm
 
 
-STORAGE_NAME = re.compile(r"^[a-z0-9]{3,24}$")
 
 
 class StorageAccount(ArmResourceType):
@@ -23,7 +22,7 @@ class StorageAccount(ArmResourceType):
     autoname_max = 24
 
     def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
-        if not STORAGE_NAME.match(name):
+        if not LIMITS.names.storage_account.matches(name):
             # The message ARM gives (quoted in pulumi-azure-native#3665, observed 2026-11-22).
             raise AccountNameInvalid(
                 f"{name} is not a valid storage account name. Storage account name must be between 3 and 24 "
