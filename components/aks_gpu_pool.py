@@ -86,6 +86,15 @@ NEW_CLUSTER_ARGS = (
     "deployer_principal_type",
 )
 PRINCIPAL_TYPES = ("User", "ServicePrincipal")
+# Kubernetes objects reach a cluster with Entra ID through kubelogin (Kubernetes 1.24 and later), with
+# a login method that asks nobody: https://learn.microsoft.com/azure/aks/kubelogin-authentication and
+# Azure/kubelogin's AAD_LOGIN_METHOD values (observed 2026-11-22).
+KUBELOGIN_WARNING = (
+    "AksGpuPool '{name}': deploying the device plugin reaches the cluster's Kubernetes API through Entra ID, which "
+    "needs kubelogin on the PATH of whoever runs `pulumi up`: run `az aks install-cli` (kubectl and kubelogin), then "
+    "`export AAD_LOGIN_METHOD=azurecli` after `az login` (in CI with a service principal: "
+    "`export AAD_LOGIN_METHOD=workloadidentity` with OpenID Connect, or `spn` with a client secret)"
+)
 
 
 class ExistingClusterArgs(TypedDict):
@@ -201,6 +210,7 @@ class AksGpuPool(pulumi.ComponentResource):
             )
         self.kubeconfig = _user_kubeconfig(cluster_rg, cluster_name)
         if a["install_device_plugin"]:
+            pulumi.log.warn(KUBELOGIN_WARNING.format(name=name), resource=self)
             self._create_device_plugin(self.kubeconfig, [r for r in (deployer_role,) if r is not None])
 
         self.cluster_name = pulumi.Output.from_input(cluster_name)

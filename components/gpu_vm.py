@@ -24,6 +24,7 @@ from azure_gpu_stacks.components.checks import Problems, admin_username, cidr, e
 from azure_gpu_stacks.components.network import create_private_network
 from azure_gpu_stacks.components.outputs import output_field
 from azure_gpu_stacks.components.placement import placement
+from azure_gpu_stacks.components.time_zones import windows_time_zone
 
 TYPE_TOKEN = "azure-gpu-stacks:index:GpuVm"
 
@@ -85,7 +86,7 @@ class GpuVmArgs(TypedDict):
     shutdown_time: NotRequired[str]
     """Daily shutdown time, HHmm. Default: 1900."""
     shutdown_time_zone: NotRequired[str]
-    """Windows time zone id of the shutdown time. Default: UTC."""
+    """Windows time zone id of the shutdown time, e.g. W. Europe Standard Time (not Europe/Berlin). Default: UTC."""
     shutdown_notify_email: NotRequired[str]
     """Warned 30 minutes before the shutdown. Default: nobody."""
     tags: NotRequired[Mapping[str, str]]
@@ -346,6 +347,7 @@ def _validated(name: str, args: GpuVmArgs) -> dict[str, Any]:
     if a["eviction_policy"] not in (policies := LIMITS.choices.eviction_policies):
         problems.add("eviction_policy", f"{a['eviction_policy']!r}; allowed: {', '.join(policies)}")
     problems.check("shutdown_time", time_of_day, a["shutdown_time"])
+    a["shutdown_time_zone"] = problems.check("shutdown_time_zone", windows_time_zone, a["shutdown_time_zone"]) or a["shutdown_time_zone"]
     if a["shutdown_notify_email"] is not None:
         problems.check("shutdown_notify_email", email, a["shutdown_notify_email"])
     problems.raise_any()

@@ -4,8 +4,9 @@ Builds: (a VNet and subnet outside 172.16.0.0/16, unless a subnet is given) -> a
 placement group whose intent names the VM size (or an existing one, by id) -> a Uniform VM scale
 set of ND-series nodes in it, in a single placement group (InfiniBand links only nodes of one scale
 set and one placement group), no overprovisioning, a manual upgrade policy, accelerated networking,
-no public IPs, SSH-key login only, the Azure HPC Ubuntu 22.04 image (or plain Ubuntu 22.04 with the
-InfiniBand and NVIDIA driver extensions), Gen2 only, and a boot-time node health check
+no public IPs, SSH-key login only, the Azure HPC Ubuntu 22.04 image (the one image that drives
+InfiniBand on these sizes: `image: ubuntu` is refused, see IMAGE_REFUSALS), Gen2 only, one platform
+fault domain, and a boot-time node health check
 (`components/node_health.py`).
 
 Azure docs (facts §2.5, §3, §4 of azure-gpu-facts.md, observed 2026-11-22):
@@ -36,7 +37,7 @@ from azure_gpu_stacks.components.checks import (
     single_zone,
     x64_size,
 )
-from azure_gpu_stacks.components.gpu_vm import GPU_DRIVER_PUBLISHER, GPU_DRIVER_TYPE, GPU_DRIVER_VERSION, UBUNTU_2204_GEN2, spot_priority
+from azure_gpu_stacks.components.gpu_vm import spot_priority
 from azure_gpu_stacks.components.network import create_private_network
 from azure_gpu_stacks.components.node_health import NodeExpectations, custom_data
 from azure_gpu_stacks.components.placement import placement
@@ -46,11 +47,21 @@ TYPE_TOKEN = "azure-gpu-stacks:index:TrainingCluster"
 # The Azure HPC image carries Mellanox OFED, the NVIDIA driver, CUDA, NCCL and the node health checks;
 # Microsoft strongly recommends it for ND A100 v4 (azure-hpc-vm-images.md, nda100-v4-series.md). Gen2 only.
 UBUNTU_HPC_2204 = {"publisher": "microsoft-dsvm", "offer": "ubuntu-hpc", "sku": "2204"}
-IMAGES: dict[str, dict[str, str]] = {"ubuntu-hpc": UBUNTU_HPC_2204, "ubuntu": UBUNTU_2204_GEN2}
-# Plain Ubuntu has no InfiniBand driver: the extension installs Mellanox OFED on SR-IOV "r" sizes
-# (hpc-compute-infiniband-linux.md, observed 2026-11-22: typeHandlerVersion "1.2").
-IB_DRIVER_TYPE = "InfiniBandDriverLinux"
-IB_DRIVER_VERSION = "1.2"
+IMAGES: dict[str, dict[str, str]] = {"ubuntu-hpc": UBUNTU_HPC_2204}
+# Images refused, with why. Plain Ubuntu 22.04 has no InfiniBand driver, and the InfiniBand driver
+# extension that would install it lists Ubuntu 16.04, 18.04 and 20.04 only (Azure/azhpc-extensions,
+# last changed 2022-02; hpc-compute-infiniband-linux.md, observed 2026-11-22), so the nodes would
+# boot without InfiniBand; Ubuntu 20.04 is out of standard support.
+IMAGE_REFUSALS = {
+    "ubuntu": "plain Ubuntu 22.04 cannot drive InfiniBand: the InfiniBand driver extension supports Ubuntu "
+    "16.04, 18.04 and 20.04 only (Azure/azhpc-extensions); allowed: ubuntu-hpc (Azure's HPC image, which "
+    "carries the InfiniBand and NVIDIA drivers)",
+}
+# One fault domain: Azure may then place every node on any rack with capacity, which scarce GPU
+# sizes need; the count cannot be changed after creation. Common HPC practice, not stated as a rule
+# in Microsoft's docs (https://learn.microsoft.com/azure/virtual-machine-scale-sets/virtual-machine-scale-sets-manage-fault-domains,
+# observed 2026-11-22).
+PLATFORM_FAULT_DOMAIN_COUNT = 1
 
 # InfiniBand ports per node: one HDR/NDR port per GPU on the ND A100/H100/H200 sizes ("Each GPU ...
 # dedicated ... InfiniBand connection", nda100-v4-series.md); NDv2 has one EDR port per VM.
@@ -62,7 +73,7 @@ DEFAULT_ADMIN_USERNAME = "azureuser"
 DEFAULT_VNET_RANGE = "10.50.0.0/16"
 DEFAULT_SUBNET_RANGE = "10.50.0.0/24"
 DEFAULT_OS_DISK_GB = 256  # the HPC image is about 64 GB; room for containers and environments
-DEFAULT_HEALTH_CHECK_WAIT_MINUTES = 30  # driver extensions can take this long on plain Ubuntu
+DEFAULT_HEALTH_CHECK_WAIT_MINUTES = 30  # InfiniBand links can take minutes to come up after boot
 MAX_HEALTH_CHECK_WAIT_MINUTES = 240
 PPG_ID_PATTERN = re.compile(
     r"(?i)^/subscriptions/[^/]+/resourceGroups/[^/]+/providers/Microsoft\.Compute/proximityPlacementGroups/[^/]+$"
@@ -106,7 +117,7 @@ class TrainingClusterArgs(TypedDict):
     zones: NotRequired[Sequence[str]]
     """At most one availability zone for the nodes and the placement group. Default: none (regional)."""
     image: NotRequired[Literal["ubuntu-hpc", "ubuntu"]]
-    """ubuntu-hpc: Azure HPC Ubuntu 22.04 (drivers, NCCL, CUDA inside); ubuntu: Ubuntu 22.04 plus driver extensions. Default: ubuntu-hpc."""
+    """ubuntu-hpc: Azure HPC Ubuntu 22.04 (InfiniBand and NVIDIA drivers, NCCL, CUDA inside); ubuntu is refused (no InfiniBand driver for Ubuntu 22.04). Default: ubuntu-hpc."""
     os_disk_size_gb: NotRequired[int]
     """OS disk size in GiB (64 to 4095). Default: 256."""
     spot: NotRequired[bool]
@@ -202,6 +213,7 @@ class TrainingCluster(pulumi.ComponentResource):
             # InfiniBand only links VMs of one placement group (placement-groups doc: "Large scale
             # (SPG=false) does not support InfiniBand networking").
             single_placement_group=True,
+            platform_fault_domain_count=PLATFORM_FAULT_DOMAIN_COUNT,
             # Extra VMs would join the fabric and the job's host list, then vanish.
             overprovision=False,
             # A rolling or automatic upgrade would restart nodes in the middle of a training job.
@@ -238,7 +250,6 @@ class TrainingCluster(pulumi.ComponentResource):
                         )
                     ]
                 ),
-                extension_profile=self._driver_extensions(),
                 diagnostics_profile=compute.DiagnosticsProfileArgs(
                     # Managed boot diagnostics keep the serial log, where the health check's verdict lands.
                     boot_diagnostics=compute.BootDiagnosticsArgs(enabled=True)
@@ -266,23 +277,6 @@ class TrainingCluster(pulumi.ComponentResource):
                     ]
                 ),
             ),
-        )
-
-    def _driver_extensions(self) -> compute.VirtualMachineScaleSetExtensionProfileArgs | None:
-        if self._args["image"] == "ubuntu-hpc":
-            return None  # the image carries both drivers; the extensions would install them twice
-        return compute.VirtualMachineScaleSetExtensionProfileArgs(
-            extensions=[
-                compute.VirtualMachineScaleSetExtensionArgs(
-                    name=ext_type,
-                    publisher=GPU_DRIVER_PUBLISHER,
-                    type=ext_type,
-                    type_handler_version=version,
-                    auto_upgrade_minor_version=True,
-                    settings={},
-                )
-                for ext_type, version in ((IB_DRIVER_TYPE, IB_DRIVER_VERSION), (GPU_DRIVER_TYPE, GPU_DRIVER_VERSION))
-            ]
         )
 
     def _expectations(self) -> NodeExpectations:
@@ -344,7 +338,9 @@ def _validated(name: str, args: TrainingClusterArgs) -> dict[str, Any]:
             f"'{ppg}' is not a proximity placement group id; allowed: /subscriptions/<id>/resourceGroups/<rg>/"
             "providers/Microsoft.Compute/proximityPlacementGroups/<name>",
         )
-    if a["image"] not in IMAGES:
+    if a["image"] in IMAGE_REFUSALS:
+        problems.add("image", f"{a['image']!r}: {IMAGE_REFUSALS[a['image']]}")
+    elif a["image"] not in IMAGES:
         problems.add("image", f"{a['image']!r}; allowed: {', '.join(IMAGES)}")
     elif catalog().find(a["vm_size"]) is not None:  # both images are x64: GB200/GB300's Arm CPUs cannot boot them
         image = ":".join(IMAGES[a["image"]][k] for k in ("publisher", "offer", "sku"))

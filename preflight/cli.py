@@ -45,6 +45,11 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--usage", type=Path, help="quota file saved by `az vm list-usage -l REGION -o json`")
         p.add_argument("--skus", type=Path, help="availability file saved by `az vm list-skus --all -o json`")
         p.add_argument(
+            "--identity", choices=("user", "service-principal"),
+            help="what runs `pulumi up`, for the role assignments made to it (default: service-principal when "
+            "ARM_CLIENT_ID is set, else user)",
+        )
+        p.add_argument(
             "--policy-config",
             type=Path,
             metavar="FILE",
@@ -161,10 +166,10 @@ def _run(args: argparse.Namespace) -> int:
         _policy_settings(args.policy_config, None)  # checked like every command's, though quota applies no policy
         return _print_quota(project, args)
 
-    from azure_gpu_stacks.preflight.plan import ReferenceFiles, plan_stack
+    from azure_gpu_stacks.preflight.plan import IDENTITIES, ReferenceFiles, plan_stack
     from azure_gpu_stacks.preflight.report import render_text, verdict
 
-    reference = ReferenceFiles(usage=args.usage, skus=args.skus)
+    reference = ReferenceFiles(usage=args.usage, skus=args.skus, deployer=IDENTITIES[args.identity] if args.identity else None)
     policy_settings = _policy_settings(args.policy_config, args.as_of)
     if args.command == "plan":
         _progress(f"planning {args.stack} offline…")
@@ -193,7 +198,7 @@ def _run(args: argparse.Namespace) -> int:
     elif fmt == "sarif":
         from azure_gpu_stacks.preflight.sarif import render_sarif
 
-        _out(json.dumps(render_sarif(plans), indent=2))
+        _out(json.dumps(render_sarif(plans, root=args.project), indent=2))
     else:
         from azure_gpu_stacks.preflight.report import violation_line
 

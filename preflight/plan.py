@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import traceback
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -88,6 +89,19 @@ class ReferenceFiles:
 
     usage: Path | None = None
     skus: Path | None = None
+    # What runs `pulumi up`: "User" or "ServicePrincipal"; None: from the environment (deployer_type).
+    deployer: str | None = None
+
+
+# `--identity` values and the principal types ARM names them by.
+IDENTITIES = {"user": "User", "service-principal": "ServicePrincipal"}
+
+
+def deployer_type(environ: Mapping[str, str]) -> str:
+    """The principal type pulumi-azure-native deploys as: a service principal when its client id is set
+    (ARM_CLIENT_ID, as the pull-request workflow's OpenID Connect login sets it), else the Azure CLI's user.
+    Source: pulumi/pulumi-azure-native docs/installation-configuration.md (observed 2026-11-22)."""
+    return "ServicePrincipal" if environ.get("ARM_CLIENT_ID") else "User"
 
 
 def make_arm(settings: StackSettings, reference: ReferenceFiles) -> FakeArm:
@@ -96,7 +110,8 @@ def make_arm(settings: StackSettings, reference: ReferenceFiles) -> FakeArm:
         skus = read_skus(reference.skus) if reference.skus else None
     except AzFileError as exc:
         raise InputError(str(exc)) from None
-    return FakeArm(default_location=settings.config.get(LOCATION_KEY), usage=usage, skus=skus)
+    deployer = reference.deployer or deployer_type(os.environ)
+    return FakeArm(default_location=settings.config.get(LOCATION_KEY), usage=usage, skus=skus, deployer_principal_type=deployer)
 
 
 def plan_stack(

@@ -53,6 +53,7 @@ class RecordedResource:
     ignore_changes: tuple[str, ...] = ()
     delete_before_replace: bool = False
     secret_values: frozenset[str] = frozenset()  # the run's secret config values, to mask where they appear
+    source: tuple[str, int] | None = None  # (file URI, line) of the program line that registered it, as the engine gets it
 
     def shown_inputs(self) -> dict[str, Any]:
         """Inputs for people and JSON: secrets as "[secret]", unknowns as None.
@@ -109,6 +110,13 @@ def _masked(value: Any, secrets: frozenset[str]) -> Any:
     return value
 
 
+def _source_position(request: Any) -> tuple[str, int] | None:
+    """The registration's `sourcePosition` (pulumi/pulumi sdk/proto/resource.proto), when the SDK sent one."""
+    if not request.HasField("sourcePosition") or not request.sourcePosition.uri:
+        return None
+    return request.sourcePosition.uri, int(request.sourcePosition.line)
+
+
 class RecordingMonitor(MockMonitor):
     """A mock resource monitor that keeps every registration request, in order."""
 
@@ -142,6 +150,7 @@ class RecordingMonitor(MockMonitor):
                 ignore_changes=tuple(request.ignoreChanges),
                 delete_before_replace=request.deleteBeforeReplace,
                 secret_values=self.secret_values,
+                source=_source_position(request),
             )
         )
         return response

@@ -133,22 +133,6 @@ def test_training_cluster_uses_the_azure_hpc_ubuntu_2204_image_without_driver_ex
     assert "extensionProfile" not in vm_profile
 
 
-def test_training_cluster_on_plain_ubuntu_installs_infiniband_and_gpu_drivers(record: Callable[..., Recording]) -> None:
-    vm_profile = profile(record(build_cluster(image="ubuntu")))
-
-    assert vm_profile["storageProfile"]["imageReference"] == {
-        "publisher": "Canonical", "offer": "0001-com-ubuntu-server-jammy", "sku": "22_04-lts-gen2", "version": "latest",
-    }
-    extensions = [
-        (e["publisher"], e["type"], e["typeHandlerVersion"], e["autoUpgradeMinorVersion"])
-        for e in vm_profile["extensionProfile"]["extensions"]
-    ]
-    assert extensions == [
-        ("Microsoft.HpcCompute", "InfiniBandDriverLinux", "1.2", True),
-        ("Microsoft.HpcCompute", "NvidiaGpuDriverLinux", "1.6", True),
-    ]
-
-
 def test_training_cluster_keeps_the_boot_log(record: Callable[..., Recording]) -> None:
     assert profile(record(build_cluster()))["diagnosticsProfile"] == {"bootDiagnostics": {"enabled": True}}
 
@@ -308,7 +292,7 @@ def test_training_cluster_children_are_parented_to_the_component(record: Callabl
          "subnet_prefix: '172.16.1.0/24' overlaps 172.16.0.0/16"),
         ({"subnet_prefix": "10.60.0.0/24"}, "subnet_prefix: '10.60.0.0/24' is not inside the VNet's address space 10.50.0.0/16"),
         ({"zones": ["1", "2"]}, "zones: ['1', '2'] spans 2 zones; allowed: at most one zone"),
-        ({"image": "windows"}, "image: 'windows'; allowed: ubuntu-hpc, ubuntu"),
+        ({"image": "windows"}, "image: 'windows'; allowed: ubuntu-hpc"),
         ({"proximity_placement_group_id": "ppg-1"}, "proximity_placement_group_id: 'ppg-1' is not a proximity placement group id"),
         ({"health_check_wait_minutes": 300}, "health_check_wait_minutes: 300; allowed: a whole number of minutes from 0 to 240"),
     ],

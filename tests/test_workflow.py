@@ -17,7 +17,7 @@ def test_workflow_runs_tests_then_the_markdown_check_into_the_job_summary() -> N
     runs = [step.get("run", "") for step in workflow()["jobs"]["offline"]["steps"]]
 
     assert "make test" in runs
-    [check] = [r for r in runs if "gpu-stacks check" in r]
+    [check] = [r for r in runs if "gpu-stacks check" in r and "--format markdown" in r]
     assert "--format markdown" in check and "GITHUB_STEP_SUMMARY" in check and "pipefail" in check
 
 
@@ -25,9 +25,40 @@ def test_workflow_previews_with_the_policy_pack_only_where_credentials_exist() -
     # PyYAML reads the key `on` as True; the workflow's trigger is pull requests.
     data = workflow()
     preview = data["jobs"]["preview"]
-    [action] = [s for s in preview["steps"] if str(s.get("uses", "")).startswith("pulumi/actions@")]
+    [action] = [s for s in preview["steps"] if str(s.get("uses", "")).startswith("pulumi/actions@") and "with" in s]
 
     assert "pull_request" in data[True]
     assert preview["if"] == "${{ vars.PULUMI_PREVIEW == 'true' }}"
     assert (action["with"]["command"], action["with"]["policyPacks"]) == ("preview", "policies")
     assert preview["strategy"]["matrix"]["stack"] == "${{ fromJSON(needs.offline.outputs.stacks) }}"
+
+
+def test_preview_job_may_comment_on_the_pull_request() -> None:
+    preview = workflow()["jobs"]["preview"]
+    [action] = [s for s in preview["steps"] if str(s.get("uses", "")).startswith("pulumi/actions@") and "with" in s]
+
+    assert action["with"]["comment-on-pr"] is True
+    assert preview["permissions"]["pull-requests"] == "write"
+
+
+def test_preview_job_deploys_aks_stacks_as_a_service_principal() -> None:
+    steps = workflow()["jobs"]["preview"]["steps"]
+    names = [s.get("name", s.get("uses", "")) for s in steps]
+    [setting] = [s["run"] for s in steps if "deployerPrincipalType" in s.get("run", "")]
+
+    assert "pulumi config set --stack \"${{ matrix.stack }}\" --path aksGpuPool.deployerPrincipalType ServicePrincipal" in setting
+    assert names.index("Deployer principal type (AKS stacks)") < next(
+        i for i, s in enumerate(steps) if s.get("with", {}).get("command") == "preview"
+    )
+
+
+def test_offline_job_uploads_sarif_to_code_scanning() -> None:
+    offline = workflow()["jobs"]["offline"]
+    steps = offline["steps"]
+    [produce] = [s["run"] for s in steps if "--format sarif" in s.get("run", "")]
+    [upload] = [s for s in steps if str(s.get("uses", "")).startswith("github/codeql-action/upload-sarif@")]
+
+    assert "> gpu-stacks.sarif" in produce and "test $? -eq 1" in produce
+    assert upload["with"]["sarif_file"] == "gpu-stacks.sarif"
+    assert offline["permissions"]["security-events"] == "write"
+    assert steps.index(upload) < next(i for i, s in enumerate(steps) if "--format markdown" in s.get("run", ""))
