@@ -41,7 +41,9 @@ from azure_gpu_stacks.components.checks import (
     aml_workspace_name,
     deployable_size_name,
     gpu_size,
+    raise_problems,
 )
+from azure_gpu_stacks.components.inputs import Checked, check_shape
 from azure_gpu_stacks.components.outputs import output_field
 from azure_gpu_stacks.components.placement import placement
 
@@ -131,7 +133,10 @@ class AmlCluster(pulumi.ComponentResource):
 
     def __init__(self, name: str, args: AmlClusterArgs, opts: pulumi.ResourceOptions | None = None):
         # Validated before anything is registered, so a bad input leaves nothing behind.
-        self._args = _validated(name, args)
+        checked = check_inputs(args)
+        if not any(c.isalnum() for c in name):
+            checked = Checked(checked.inputs, (("name", f"'{name}' has no letter or digit to derive resource names from"), *checked.problems))
+        self._args = raise_problems("AmlCluster", name, checked)
         super().__init__(TYPE_TOKEN, name, None, opts)
         self._name = name
         self._child = pulumi.ResourceOptions(parent=self)
@@ -288,8 +293,10 @@ class AmlCluster(pulumi.ComponentResource):
         )
 
 
-def _validated(name: str, args: AmlClusterArgs) -> dict[str, Any]:
-    """Args with defaults filled in; raises ComponentInputError listing every problem."""
+def check_inputs(args: Mapping[str, Any]) -> Checked:
+    """The inputs with defaults filled in, and every problem found (pure: registers nothing)."""
+    problems = Problems()
+    given = check_shape(AmlClusterArgs, args, problems)
     a: dict[str, Any] = {
         "container_registry": False,
         "compute_name": DEFAULT_COMPUTE_NAME,
@@ -302,9 +309,8 @@ def _validated(name: str, args: AmlClusterArgs) -> dict[str, Any]:
         "enable_node_public_ip": False,
         "remote_login_port_public_access": "Disabled",
         "tags": {},
-        **{k: v for k, v in args.items() if v is not None},
+        **given,
     }
-    problems = Problems("AmlCluster", name)
     if not a.get("location"):
         problems.add("location", "required and missing")
     if a.get("workspace_id") is not None:
@@ -317,8 +323,6 @@ def _validated(name: str, args: AmlClusterArgs) -> dict[str, Any]:
             problems.add("resource_group_name", "required for a new workspace and missing (or give workspace_id)")
         if a.get("workspace_name") is not None:
             problems.check("workspace_name", aml_workspace_name, a["workspace_name"])
-    if not any(c.isalnum() for c in name):
-        problems.add("name", f"'{name}' has no letter or digit to derive resource names from")
     problems.check("compute_name", aml_compute_name, a["compute_name"])
     size_check = gpu_size if a["require_gpu"] else deployable_size_name
     a["vm_size"] = problems.check("vm_size", size_check, a["vm_size"]) or a["vm_size"]
@@ -339,8 +343,7 @@ def _validated(name: str, args: AmlClusterArgs) -> dict[str, Any]:
             "remote_login_port_public_access",
             f"{a['remote_login_port_public_access']!r}; allowed: {', '.join(REMOTE_LOGIN_CHOICES)}",
         )
-    problems.raise_any()
-    return a
+    return problems.checked(a)
 
 
 def _whole(value: Any) -> bool:

@@ -17,6 +17,7 @@ import pulumi
 from azure_gpu_stacks.components.aks_gpu_scheduling import GPU_TAINT
 from azure_gpu_stacks.components.catalog import UnknownVmSize, VmSize, catalog
 from azure_gpu_stacks.components.catalog.limits import LIMITS
+from azure_gpu_stacks.components.inputs import Checked
 
 T = TypeVar("T")
 
@@ -346,7 +347,7 @@ class ComponentInputError(pulumi.RunError, ValueError):
 class Problems:
     """Collects problems so a component reports all of them at once."""
 
-    def __init__(self, component: str, name: str):
+    def __init__(self, component: str = "", name: str = ""):
         self.component = component
         self.name = name
         self.found: list[tuple[str, str]] = []
@@ -364,3 +365,14 @@ class Problems:
     def raise_any(self) -> None:
         if self.found:
             raise ComponentInputError(self.component, self.name, self.found)
+
+    def checked(self, inputs: dict[str, Any]) -> Checked:
+        """The filled inputs and every problem found, as `check_inputs` returns them."""
+        return Checked(inputs, tuple(self.found))
+
+
+def raise_problems(component: str, name: str, checked: Checked) -> dict[str, Any]:
+    """The filled inputs; raises ComponentInputError listing every problem when there are any."""
+    if checked.problems:
+        raise ComponentInputError(component, name, list(checked.problems))
+    return checked.inputs

@@ -10,14 +10,15 @@ Azure docs: https://learn.microsoft.com/azure/cost-management-billing/costs/tuto
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NotRequired, TypedDict
 
 import pulumi
 from pulumi_azure_native import consumption
 
 from azure_gpu_stacks.components.catalog.limits import LIMITS
-from azure_gpu_stacks.components.checks import Problems, email
+from azure_gpu_stacks.components.checks import Problems, email, raise_problems
+from azure_gpu_stacks.components.inputs import Checked, check_shape
 
 TYPE_TOKEN = "azure-gpu-stacks:index:CostAlert"
 
@@ -60,7 +61,7 @@ class CostAlert(pulumi.ComponentResource):
     """Budget per month, USD."""
 
     def __init__(self, name: str, args: CostAlertArgs, opts: pulumi.ResourceOptions | None = None):
-        self._args = _validated(name, args)
+        self._args = raise_problems("CostAlert", name, check_inputs(args))
         super().__init__(TYPE_TOKEN, name, None, opts)
         budget = self._create_budget(name)
         self.budget_id = budget.id
@@ -105,15 +106,17 @@ def first_of_month(today: dt.date | None = None) -> str:
     return today.replace(day=1).isoformat()
 
 
-def _validated(name: str, args: CostAlertArgs) -> dict[str, Any]:
+def check_inputs(args: Mapping[str, Any]) -> Checked:
+    """The inputs with defaults filled in, and every problem found (pure: registers nothing)."""
+    problems = Problems()
+    given = check_shape(CostAlertArgs, args, problems)
     a: dict[str, Any] = {
         "actual_thresholds": list(DEFAULT_ACTUAL_THRESHOLDS),
         "forecast_thresholds": list(DEFAULT_FORECAST_THRESHOLDS),
         "contact_roles": [],
         "start_date": first_of_month(),
-        **{k: v for k, v in args.items() if v is not None},
+        **given,
     }
-    problems = Problems("CostAlert", name)
     if not a.get("scope"):
         problems.add("scope", "required and missing; allowed: a resource group id or /subscriptions/<id>")
     amount = a.get("amount")
@@ -139,5 +142,4 @@ def _validated(name: str, args: CostAlertArgs) -> dict[str, Any]:
             problems.add("start_date", f"'{a['start_date']}' is not the first day of a month; Azure requires it")
     except ValueError:
         problems.add("start_date", f"{a['start_date']!r} is not a date; allowed: YYYY-MM-01")
-    problems.raise_any()
-    return a
+    return problems.checked(a)

@@ -20,7 +20,16 @@ from pulumi_azure_native import compute, devtestlab, network
 
 from azure_gpu_stacks.components.catalog import catalog
 from azure_gpu_stacks.components.catalog.limits import LIMITS
-from azure_gpu_stacks.components.checks import Problems, admin_username, cidr, email, gpu_size, time_of_day
+from azure_gpu_stacks.components.checks import (
+    Problems,
+    admin_username,
+    cidr,
+    email,
+    gpu_size,
+    raise_problems,
+    time_of_day,
+)
+from azure_gpu_stacks.components.inputs import Checked, check_shape
 from azure_gpu_stacks.components.network import create_private_network
 from azure_gpu_stacks.components.outputs import output_field
 from azure_gpu_stacks.components.placement import placement
@@ -109,7 +118,7 @@ class GpuVm(pulumi.ComponentResource):
 
     def __init__(self, name: str, args: GpuVmArgs, opts: pulumi.ResourceOptions | None = None):
         # Validated before anything is registered, so a bad input leaves nothing behind.
-        self._args = _validated(name, args)
+        self._args = raise_problems("GpuVm", name, check_inputs(args))
         super().__init__(TYPE_TOKEN, name, None, opts)
         self._name = name
         self._child = pulumi.ResourceOptions(parent=self)
@@ -296,8 +305,10 @@ def spot_priority(eviction_policy: str) -> dict[str, Any]:
     }
 
 
-def _validated(name: str, args: GpuVmArgs) -> dict[str, Any]:
-    """Args with defaults filled in; raises ComponentInputError listing every problem."""
+def check_inputs(args: Mapping[str, Any]) -> Checked:
+    """The inputs with defaults filled in, and every problem found (pure: registers nothing)."""
+    problems = Problems()
+    given = check_shape(GpuVmArgs, args, problems)
     a: dict[str, Any] = {
         "vm_size": DEFAULT_VM_SIZE,
         "admin_username": DEFAULT_ADMIN_USERNAME,
@@ -314,9 +325,8 @@ def _validated(name: str, args: GpuVmArgs) -> dict[str, Any]:
         "shutdown_time_zone": DEFAULT_TIME_ZONE,
         "shutdown_notify_email": None,
         "tags": {},
-        **{k: v for k, v in args.items() if v is not None},
+        **given,
     }
-    problems = Problems("GpuVm", name)
     for key in ("resource_group_name", "location", "ssh_public_key"):
         if not a.get(key):
             problems.add(key, "required and missing")
@@ -337,8 +347,7 @@ def _validated(name: str, args: GpuVmArgs) -> dict[str, Any]:
     problems.check("shutdown_time", time_of_day, a["shutdown_time"])
     if a["shutdown_notify_email"] is not None:
         problems.check("shutdown_notify_email", email, a["shutdown_notify_email"])
-    problems.raise_any()
-    return a
+    return problems.checked(a)
 
 
 def _inside(inner: str, outer: str) -> bool:

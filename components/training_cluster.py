@@ -33,9 +33,17 @@ from azure_gpu_stacks.components.checks import (
     infiniband_gpu_size,
     node_count,
     outside_infiniband_range,
+    raise_problems,
     single_zone,
 )
-from azure_gpu_stacks.components.gpu_vm import GPU_DRIVER_PUBLISHER, GPU_DRIVER_TYPE, GPU_DRIVER_VERSION, UBUNTU_2204_GEN2, spot_priority
+from azure_gpu_stacks.components.gpu_vm import (
+    GPU_DRIVER_PUBLISHER,
+    GPU_DRIVER_TYPE,
+    GPU_DRIVER_VERSION,
+    UBUNTU_2204_GEN2,
+    spot_priority,
+)
+from azure_gpu_stacks.components.inputs import Checked, check_shape
 from azure_gpu_stacks.components.network import create_private_network
 from azure_gpu_stacks.components.node_health import NodeExpectations, custom_data
 from azure_gpu_stacks.components.placement import placement
@@ -138,7 +146,8 @@ class TrainingCluster(pulumi.ComponentResource):
 
     def __init__(self, name: str, args: TrainingClusterArgs, opts: pulumi.ResourceOptions | None = None):
         # Validated before anything is registered, so a bad input leaves nothing behind.
-        self._args = _validated(name, args)
+        self._args = raise_problems("TrainingCluster", name, check_inputs(args))
+        self._args["computer_name_prefix"] = _computer_name_prefix(name)
         super().__init__(TYPE_TOKEN, name, None, opts)
         self._name = name
         self._size = catalog().get(self._args["vm_size"])
@@ -303,8 +312,10 @@ def node_expectations(size: VmSize, wait_seconds: int) -> NodeExpectations:
     )
 
 
-def _validated(name: str, args: TrainingClusterArgs) -> dict[str, Any]:
-    """Args with defaults filled in; raises ComponentInputError listing every problem."""
+def check_inputs(args: Mapping[str, Any]) -> Checked:
+    """The inputs with defaults filled in, and every problem found (pure: registers nothing)."""
+    problems = Problems()
+    given = check_shape(TrainingClusterArgs, args, problems)
     a: dict[str, Any] = {
         "vm_size": DEFAULT_IB_VM_SIZE,
         "node_count": DEFAULT_NODE_COUNT,
@@ -319,9 +330,8 @@ def _validated(name: str, args: TrainingClusterArgs) -> dict[str, Any]:
         "health_check": True,
         "health_check_wait_minutes": DEFAULT_HEALTH_CHECK_WAIT_MINUTES,
         "tags": {},
-        **{k: v for k, v in args.items() if v is not None},
+        **given,
     }
-    problems = Problems("TrainingCluster", name)
     for key in ("resource_group_name", "location", "ssh_public_key"):
         if not a.get(key):
             problems.add(key, "required and missing")
@@ -352,9 +362,7 @@ def _validated(name: str, args: TrainingClusterArgs) -> dict[str, Any]:
     wait = a["health_check_wait_minutes"]
     if isinstance(wait, bool) or not isinstance(wait, int) or not 0 <= wait <= MAX_HEALTH_CHECK_WAIT_MINUTES:
         problems.add("health_check_wait_minutes", f"{wait!r}; allowed: a whole number of minutes from 0 to 240")
-    problems.raise_any()
-    a["computer_name_prefix"] = _computer_name_prefix(name)
-    return a
+    return problems.checked(a)
 
 
 def _computer_name_prefix(name: str) -> str:
