@@ -42,6 +42,7 @@ from azure_gpu_stacks.components.checks import (
     deployable_size_name,
     gpu_size,
     raise_problems,
+    subnet_id,
 )
 from azure_gpu_stacks.components.inputs import Checked, check_shape
 from azure_gpu_stacks.components.outputs import output_field
@@ -312,7 +313,7 @@ def check_inputs(args: Mapping[str, Any]) -> Checked:
         **given,
     }
     if not a.get("location"):
-        problems.add("location", "required and missing")
+        problems.add("location", "required key is missing")
     if a.get("workspace_id") is not None:
         problems.check("workspace_id", aml_workspace_id, a["workspace_id"])
         for key in ("workspace_name", "container_registry"):
@@ -333,9 +334,11 @@ def check_inputs(args: Mapping[str, Any]) -> Checked:
             problems.add(key, f"{value!r}; allowed: a whole number of nodes, at least {least}")
     if _whole(high) and high > (most := LIMITS.node_counts.aml_cluster_max):
         problems.add("max_node_count", f"{high} nodes; allowed: 1 to {most:,} (Azure ML's limit per cluster)")
-    if _whole(low) and _whole(high) and low > high:
+    if _whole(low) and _whole(high) and 0 <= low and 1 <= high and low > high:  # both valid: compare them
         problems.add("min_node_count", f"{low} is above max_node_count {high}; allowed: 0 to {high}")
     problems.check("idle_time_before_scale_down", aml_idle_time, a["idle_time_before_scale_down"])
+    if a.get("subnet_id") is not None:
+        problems.check("subnet_id", subnet_id, a["subnet_id"])
     if a["vm_priority"] not in VM_PRIORITIES:
         problems.add("vm_priority", f"{a['vm_priority']!r}; allowed: {', '.join(VM_PRIORITIES)}")
     if a["remote_login_port_public_access"] not in REMOTE_LOGIN_CHOICES:

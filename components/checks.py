@@ -194,6 +194,21 @@ def gpu_pool_taints(values: list[str]) -> list[str]:
     return values
 
 
+SUBNET_ID_PATTERN = re.compile(
+    r"(?i)^/subscriptions/[^/]+/resourceGroups/[^/]+/providers/Microsoft\.Network/virtualNetworks/[^/]+/subnets/[^/]+$"
+)
+
+
+def subnet_id(value: Any) -> Any:
+    """A subnet's ARM id; a value known only at deployment (a Pulumi Output) is taken as it is."""
+    if isinstance(value, str) and not SUBNET_ID_PATTERN.match(value):
+        raise ValueError(
+            f"'{value}' is not a subnet id; allowed: /subscriptions/<id>/resourceGroups/<rg>/providers/"
+            "Microsoft.Network/virtualNetworks/<vnet>/subnets/<subnet>"
+        )
+    return value
+
+
 def guid(value: str) -> str:
     if not GUID_PATTERN.match(value):
         raise ValueError(f"'{value}' is not an object id; allowed: a GUID such as 00000000-0000-0000-0000-000000000000")

@@ -120,9 +120,17 @@ def check_inputs(args: Mapping[str, Any]) -> Checked:
     if not a.get("scope"):
         problems.add("scope", "required and missing; allowed: a resource group id or /subscriptions/<id>")
     amount = a.get("amount")
-    if not isinstance(amount, (int, float)) or isinstance(amount, bool) or amount <= 0:
+    if args.get("amount") is None:
+        problems.add("amount", "required key is missing")
+    elif "amount" not in a:
+        pass  # given, but not a number: check_shape said so
+    elif not isinstance(amount, (int, float)) or isinstance(amount, bool) or amount <= 0:
         problems.add("amount", f"{amount!r}; allowed: a number of USD greater than 0")
-    if not a.get("contact_emails"):
+    if args.get("contact_emails") is None:
+        problems.add("contact_emails", "required key is missing")
+    elif "contact_emails" not in a:
+        pass  # given, but not a list: check_shape said so
+    elif not a["contact_emails"]:
         problems.add("contact_emails", "none given; allowed: at least one email address")
     for i, address in enumerate(a.get("contact_emails") or []):
         problems.check(f"contact_emails[{i}]", email, address)

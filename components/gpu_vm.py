@@ -27,6 +27,7 @@ from azure_gpu_stacks.components.checks import (
     email,
     gpu_size,
     raise_problems,
+    subnet_id,
     time_of_day,
 )
 from azure_gpu_stacks.components.inputs import Checked, check_shape
@@ -329,9 +330,11 @@ def check_inputs(args: Mapping[str, Any]) -> Checked:
     }
     for key in ("resource_group_name", "location", "ssh_public_key"):
         if not a.get(key):
-            problems.add(key, "required and missing")
+            problems.add(key, "required key is missing")
     a["vm_size"] = problems.check("vm_size", gpu_size, a["vm_size"]) or a["vm_size"]
     problems.check("admin_username", admin_username, a["admin_username"])
+    if a.get("subnet_id") is not None:
+        problems.check("subnet_id", subnet_id, a["subnet_id"])
     a["ssh_allowed_cidrs"] = [
         problems.check(f"ssh_allowed_cidrs[{i}]", cidr, c) or c for i, c in enumerate(a["ssh_allowed_cidrs"])
     ]

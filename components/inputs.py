@@ -118,7 +118,10 @@ def _typed(hint: Any, value: Any, problems: _Recorder, path: str) -> tuple[bool,
             return False, value, "a map of keys"
         return True, check_shape(hint, value, problems, f"{path}."), None
     if origin is Literal:
-        return True, value, None  # closed choices: each component checks them with the choices it names
+        # Closed choices: a scalar goes to the component's own check, which names the choices too.
+        if isinstance(value, (str, int, float, bool)):
+            return True, value, None
+        return False, value, ", ".join(str(c) for c in get_args(hint))
     if origin in (Union, types.UnionType):
         # pulumi.Input[str] is str | Awaitable[str] | Output[str]: plain values are checked as str,
         # anything else (an Output from another resource) is taken as it is.
@@ -130,24 +133,26 @@ def _typed(hint: Any, value: Any, problems: _Recorder, path: str) -> tuple[bool,
         if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
             return False, value, "a list"
         (item,) = get_args(hint) or (Any,)
-        items = []
+        items, bad = [], False
         for i, element in enumerate(value):
             ok, converted, wanted = _typed(item, element, problems, f"{path}[{i}]")
             if not ok and wanted is not None:
                 problems.add(f"{path}[{i}]", f"{shown(element)}; allowed: {wanted}")
+            bad = bad or not ok
             items.append(converted)
-        return True, items, None
+        return (False, value, None) if bad else (True, items, None)
     if origin in (Mapping, dict) or hint in (Mapping, dict):
         if not isinstance(value, Mapping):
             return False, value, "a map"
         _, item = get_args(hint) or (Any, Any)
-        out = {}
+        out, bad = {}, False
         for k, element in value.items():
             ok, converted, wanted = _typed(item, element, problems, f"{path}.{k}")
             if not ok and wanted is not None:
                 problems.add(f"{path}.{k}", f"{shown(element)}; allowed: {wanted}")
+            bad = bad or not ok
             out[str(k)] = converted
-        return True, out, None
+        return (False, value, None) if bad else (True, out, None)
     return _scalar(hint, value)
 
 

@@ -35,6 +35,7 @@ from azure_gpu_stacks.components.checks import (
     outside_infiniband_range,
     raise_problems,
     single_zone,
+    subnet_id,
 )
 from azure_gpu_stacks.components.gpu_vm import (
     GPU_DRIVER_PUBLISHER,
@@ -73,9 +74,6 @@ DEFAULT_HEALTH_CHECK_WAIT_MINUTES = 30  # driver extensions can take this long o
 MAX_HEALTH_CHECK_WAIT_MINUTES = 240
 PPG_ID_PATTERN = re.compile(
     r"(?i)^/subscriptions/[^/]+/resourceGroups/[^/]+/providers/Microsoft\.Compute/proximityPlacementGroups/[^/]+$"
-)
-SUBNET_ID_PATTERN = re.compile(
-    r"(?i)^/subscriptions/[^/]+/resourceGroups/[^/]+/providers/Microsoft\.Network/virtualNetworks/[^/]+/subnets/[^/]+$"
 )
 # Uniform scale sets name each node <computerNamePrefix><instance id in base 36, six characters>;
 # the first node is instance 0 (overprovisioning is off, so no extra instances take ids).
@@ -334,13 +332,13 @@ def check_inputs(args: Mapping[str, Any]) -> Checked:
     }
     for key in ("resource_group_name", "location", "ssh_public_key"):
         if not a.get(key):
-            problems.add(key, "required and missing")
+            problems.add(key, "required key is missing")
     a["vm_size"] = problems.check("vm_size", infiniband_gpu_size, a["vm_size"]) or a["vm_size"]
     problems.check("node_count", node_count, a["node_count"])
     problems.check("admin_username", admin_username, a["admin_username"])
     a["zones"] = problems.check("zones", single_zone, a["zones"]) or []
-    if "subnet_id" in args and isinstance(args["subnet_id"], str) and not SUBNET_ID_PATTERN.match(args["subnet_id"]):
-        problems.add("subnet_id", f"'{args['subnet_id']}' is not a subnet id")
+    if a.get("subnet_id") is not None:
+        problems.check("subnet_id", subnet_id, a["subnet_id"])
     if "subnet_id" not in args:
         space = problems.check("vnet_address_space", outside_infiniband_range, a["vnet_address_space"])
         subnet = problems.check("subnet_prefix", outside_infiniband_range, a["subnet_prefix"])
