@@ -28,6 +28,7 @@ from azure_gpu_stacks.components.checks import (
     gpu_size,
     raise_problems,
     subnet_id,
+    x64_size,
     time_of_day,
 )
 from azure_gpu_stacks.components.inputs import Checked, check_shape
@@ -45,6 +46,7 @@ GPU_DRIVER_VERSION = "1.6"
 
 # Ubuntu 22.04 LTS, Gen2: the N-series sizes this component allows boot Gen2, and Trusted Launch needs it.
 UBUNTU_2204_GEN2 = {"publisher": "Canonical", "offer": "0001-com-ubuntu-server-jammy", "sku": "22_04-lts-gen2"}
+IMAGE_LABEL = "Canonical:0001-com-ubuntu-server-jammy:22_04-lts-gen2"
 
 DEFAULT_VM_SIZE = "Standard_NC4as_T4_v3"
 DEFAULT_ADMIN_USERNAME = "azureuser"
@@ -331,7 +333,17 @@ def check_inputs(args: Mapping[str, Any]) -> Checked:
     for key in ("resource_group_name", "location", "ssh_public_key"):
         if not a.get(key):
             problems.add(key, "required key is missing")
-    a["vm_size"] = problems.check("vm_size", gpu_size, a["vm_size"]) or a["vm_size"]
+    size_name = problems.check("vm_size", gpu_size, a["vm_size"])
+    if size_name is not None:
+        a["vm_size"] = size_name
+        problems.check("vm_size", lambda n: x64_size(n, IMAGE_LABEL), size_name)
+        gpu_model = catalog().get(size_name).gpu_model or ""
+        if a["install_gpu_driver"] and not gpu_model.startswith("NVIDIA"):
+            problems.add(
+                "install_gpu_driver",
+                f"true, but '{size_name}' has {gpu_model} GPUs, which the NVIDIA driver extension cannot drive; "
+                "allowed: false (install the vendor's driver yourself), or an NVIDIA size",
+            )
     problems.check("admin_username", admin_username, a["admin_username"])
     if a.get("subnet_id") is not None:
         problems.check("subnet_id", subnet_id, a["subnet_id"])
