@@ -2,8 +2,8 @@
 
 The Python package (pyproject.toml reads this file: `dynamic = ["version"]`), the Pulumi component
 package (`provider/__main__.py` hosts the components under it) and the policy pack
-(`policies/PulumiPolicy.yaml`, checked equal by the tests) all carry this version. Release: change
-it here and in PulumiPolicy.yaml, add a CHANGELOG.md section, tag `v<version>`.
+(`policies/PulumiPolicy.yaml`, and `policies/requirements.txt`, which pins this distribution; the
+tests check both equal) all carry this version. Release: docs/releasing.md.
 """
 
 from __future__ import annotations

@@ -1,8 +1,10 @@
 """The policy pack as the Pulumi CLI runs it: `pulumi preview --policy-pack <this directory>`.
 
-The CLI starts `python -u -m pulumi.policy <engine> .` in this directory, which runs this file;
-building the `PolicyPack` starts its gRPC server and blocks. Nothing else belongs here: the policies
-are in `azure_gpu_stacks.policies.registry`, imported from the installed distribution.
+The CLI starts `venv/bin/python -u -m pulumi.policy <engine> <this directory>` here, which runs this
+file; building the `PolicyPack` starts its gRPC server and blocks. Nothing else belongs here: the
+policies are in `azure_gpu_stacks.policies.registry`, imported from the `azure-gpu-stacks`
+distribution that requirements.txt installs into that virtual environment, and nothing is imported
+from around this directory, so the pack runs from wherever it is copied.
 """
 
 import sys

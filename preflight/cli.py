@@ -104,6 +104,19 @@ def _parser() -> argparse.ArgumentParser:
 
     stacks = sub.add_parser("stacks", help="list the project's stacks")
     stacks.add_argument("--project", type=Path, default=REPOSITORY_ROOT, help="Pulumi project directory")
+
+    pack = sub.add_parser("policy-pack", help="the installed policy pack: its directory, or a copy to publish")
+    pack_actions = pack.add_subparsers(dest="pack_action", required=True, metavar="ACTION")
+    pack_actions.add_parser(
+        "path", help="print the pack's directory: pulumi preview --policy-pack \"$(gpu-stacks policy-pack path)\""
+    )
+    export = pack_actions.add_parser("export", help="write the pack into DIR, ready for `pulumi policy publish`")
+    export.add_argument("dir", type=Path, metavar="DIR", help="a new or empty directory")
+    export.add_argument(
+        "--requirement", metavar="SPEC",
+        help="the distribution line of the copy's requirements.txt (default: azure-gpu-stacks==<this version>), "
+        "e.g. 'azure-gpu-stacks @ git+https://github.com/<org>/azure-gpu-stacks@v<version>'",
+    )
     return parser
 
 
@@ -113,6 +126,9 @@ def _progress(message: str) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.command == "policy-pack":
+        return _policy_pack(args)
+
     from azure_gpu_stacks.preflight.project import load_project
 
     if args.command == "diff":
@@ -170,6 +186,16 @@ def _run(args: argparse.Namespace) -> int:
             for v in p.violations:
                 print(f"  - {violation_line(v)}")
     return worst
+
+
+def _policy_pack(args: argparse.Namespace) -> int:
+    from azure_gpu_stacks.preflight import policy_pack
+
+    if args.pack_action == "path":
+        print(policy_pack.ready_pack_dir())
+    else:
+        print(policy_pack.export(args.dir, args.requirement))
+    return 0
 
 
 def _print_quota(project: Project, args: argparse.Namespace) -> int:

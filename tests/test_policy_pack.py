@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import os
 import pkgutil
 import subprocess
 import sys
@@ -16,6 +17,7 @@ from pulumi_policy import ResourceValidationPolicy, StackValidationPolicy
 from azure_gpu_stacks import policies
 from azure_gpu_stacks.policies.registry import PACK_VERSION, REGISTRY, DuplicatePolicyName, checked
 from azure_gpu_stacks.policies.registry import policies as pack_policies
+from azure_gpu_stacks.preflight.policy_pack import VENV
 from tests.conftest import REPO
 
 PACK_DIR = REPO / "policies"
@@ -56,12 +58,31 @@ def test_every_policy_is_listed_in_the_docs(policy: ResourceValidationPolicy | S
     assert f"### `{policy.name}`" in docs
 
 
-def test_pulumi_policy_yaml_runs_python_from_the_repository_venv() -> None:
+def test_pulumi_policy_yaml_runs_the_pack_with_its_own_venv_which_here_is_the_repository_venv() -> None:
     spec = yaml.safe_load((PACK_DIR / "PulumiPolicy.yaml").read_text(encoding="utf-8"))
 
-    assert spec["runtime"] == {"name": "python", "options": {"virtualenv": "../.venv"}}
-    assert (PACK_DIR / spec["runtime"]["options"]["virtualenv"]).resolve() == (REPO / ".venv").resolve()
+    assert spec["runtime"] == {"name": "python", "options": {"virtualenv": VENV}}
     assert spec["version"] == PACK_VERSION
+    # The committed link: `pulumi preview --policy-pack policies` runs the environment `make` builds.
+    assert (PACK_DIR / VENV).is_symlink() and Path(os.readlink(PACK_DIR / VENV)) == Path("..", ".venv")
+
+
+def test_pack_requirements_name_only_the_distribution_at_the_pack_version() -> None:
+    lines = (PACK_DIR / "requirements.txt").read_text(encoding="utf-8").splitlines()
+
+    assert [line for line in lines if line and not line.startswith("#")] == [f"azure-gpu-stacks=={PACK_VERSION}"]
+
+
+def test_pack_main_imports_only_what_its_requirements_install() -> None:
+    tree = ast.parse((PACK_DIR / "__main__.py").read_text(encoding="utf-8"))
+    imported = {
+        (n.module if isinstance(n, ast.ImportFrom) else a.name).split(".")[0]
+        for n in ast.walk(tree)
+        if isinstance(n, (ast.Import, ast.ImportFrom))
+        for a in n.names
+    }
+
+    assert imported - set(sys.stdlib_module_names) == {"azure_gpu_stacks", "pulumi_policy"}
 
 
 def test_pack_main_only_builds_the_policy_pack() -> None:

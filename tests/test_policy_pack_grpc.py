@@ -1,90 +1,32 @@
 """The pack started exactly as the Pulumi CLI starts it, driven over its gRPC Analyzer service.
 
-`pulumi-analyzer-policy-python` runs `python -u -m pulumi.policy <engine address> .` with the pack
-directory as the working directory and reads the port the pack prints; the engine then calls
-GetAnalyzerInfo, Configure, Analyze per resource and AnalyzeStack. This is the proof that
-`pulumi preview --policy-pack policies` works: same process model, same wire protocol.
+The CLI runs `policies/venv/bin/python -u -m pulumi.policy <engine address> <pack>` with the pack
+directory as the working directory and reads the port the pack prints (tests/pack_process.py has
+the sources); the engine then calls GetAnalyzerInfo, Configure, Analyze per resource and
+AnalyzeStack. This is the proof that `pulumi preview --policy-pack policies` works from this
+repository: same interpreter, same process model, same wire protocol.
 """
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import threading
 from collections.abc import Iterator
 from typing import Any
 
-import grpc
 import pytest
-from google.protobuf import empty_pb2, struct_pb2
+from google.protobuf import empty_pb2
 from pulumi.runtime.proto import analyzer_pb2, analyzer_pb2_grpc
 
 from azure_gpu_stacks.policies.registry import REGISTRY
 from tests.conftest import REPO
-
-START_TIMEOUT_S = 60  # a cold interpreter importing pulumi and the catalog; far above what it needs
-CALL_TIMEOUT_S = 30
-URN = "urn:pulumi:ci::azure-gpu-stacks::"
-
-
-def _read_port(proc: subprocess.Popen[str]) -> int:
-    """The first line the pack prints, read with a deadline so a broken pack cannot hang the suite."""
-    line: list[str] = []
-    reader = threading.Thread(target=lambda: line.append(proc.stdout.readline() if proc.stdout else ""), daemon=True)
-    reader.start()
-    reader.join(START_TIMEOUT_S)
-    if not line or not line[0].strip().isdigit():
-        proc.kill()
-        pytest.fail(f"the pack printed no port within {START_TIMEOUT_S}s: {line!r}")
-    return int(line[0])
+from tests.pack_process import CALL_TIMEOUT_S, URN, analyze, pack_python, running_pack, struct
 
 
 @pytest.fixture(scope="module")
 def stub() -> Iterator[analyzer_pb2_grpc.AnalyzerStub]:
-    env = {
-        **os.environ,
-        "PULUMI_PROJECT": "azure-gpu-stacks",
-        "PULUMI_STACK": "ci",
-        "PULUMI_DRY_RUN": "true",
-        # The pack finds the repository through its own __main__.py, not through the test's path.
-        "PYTHONPATH": "",
-    }
-    proc = subprocess.Popen(
-        [sys.executable, "-u", "-m", "pulumi.policy", "127.0.0.1:1", "."],
-        cwd=REPO / "policies",
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        port = _read_port(proc)
-        channel = grpc.insecure_channel(f"127.0.0.1:{port}")
-        grpc.channel_ready_future(channel).result(timeout=CALL_TIMEOUT_S)
-        yield analyzer_pb2_grpc.AnalyzerStub(channel)
-        channel.close()
-    finally:
-        proc.kill()
-        try:
-            _, err = proc.communicate(timeout=10)
-        except (subprocess.TimeoutExpired, ValueError):
-            err = ""
-        print(err)  # shown by pytest only when a test failed: the pack's own traceback
-
-
-def struct(value: dict[str, Any]) -> struct_pb2.Struct:
-    s = struct_pb2.Struct()
-    s.update(value)
-    return s
-
-
-def analyze(
-    stub: analyzer_pb2_grpc.AnalyzerStub, type_: str, name: str, props: dict[str, Any]
-) -> list[tuple[str, int, str]]:
-    request = analyzer_pb2.AnalyzeRequest(type=type_, name=name, urn=f"{URN}{type_}::{name}", properties=struct(props))
-    response = stub.Analyze(request, timeout=CALL_TIMEOUT_S)
-    return [(d.policyName, d.enforcementLevel, d.message) for d in response.diagnostics]
+    # policies/venv links to the repository's .venv, which `make` builds: the Python the CLI runs.
+    assert pack_python(REPO / "policies").is_file(), "policies/venv/bin/python is missing: run `make`"
+    with running_pack(REPO / "policies") as connected:
+        yield connected
 
 
 def configure(stub: analyzer_pb2_grpc.AnalyzerStub, **levels: int) -> None:

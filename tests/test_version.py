@@ -30,10 +30,13 @@ def test_version_is_the_component_package_version() -> None:
 
 
 def test_version_is_the_policy_pack_version() -> None:
-    if not POLICY_PACK.is_file():
-        pytest.skip("policies/PulumiPolicy.yaml does not exist on this branch yet")
-
     assert str(yaml.safe_load(POLICY_PACK.read_text())["version"]) == __version__
+
+
+def test_version_is_the_distribution_the_policy_pack_requires() -> None:
+    requirements = (REPO / "policies" / "requirements.txt").read_text()
+
+    assert re.findall(r"^azure-gpu-stacks==(\S+)$", requirements, flags=re.MULTILINE) == [__version__]
 
 
 def test_version_has_a_changelog_section() -> None:
