@@ -349,3 +349,17 @@ def test_diff_markdown_puts_the_verdict_gpu_warning_and_one_row_per_stack_first(
         "\n"
         "</details>\n"
     ) in comment
+
+
+def test_diff_cli_allow_replace_acknowledges_the_gpu_pool_and_exits_0(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    repo = project_repo(tmp_path / "repo", ("aks-gpu",))
+    commit(repo)
+    edit(repo / "stacks" / "Pulumi.aks-gpu.yaml", "vmSize: Standard_NC4as_T4_v3 ", "vmSize: Standard_NC8as_T4_v3 ")
+    code, out, err = run(
+        capsys, "diff", "HEAD", "--project", str(repo), "--format", "json", "-j", "1", "--allow-replace", AKS_POOL_URN
+    )
+    document = json.loads(out)
+    assert (code, err, document["exitCode"]) == (0, "", 0)
+    [gpu] = document["gpuReplacements"]
+    assert (gpu["stack"], gpu["name"], gpu["action"], gpu["gpuReplacement"]["acknowledged"]) == ("aks-gpu", "aks-gpu-pool", "replace", True)
+    assert document["stacks"][0]["problems"] == []

@@ -34,7 +34,7 @@ def side(*resources: RecordedResource, stack: str = "dev") -> Side:
 
 
 def pool(name: str, size: str = "Standard_NC4as_T4_v3", stack: str = "dev", **extra: Any) -> RecordedResource:
-    inputs = {"resourceGroupName": "rg", "resourceName": "aks", "agentPoolName": "gpu", "vmSize": size, "maxCount": 3, **extra}
+    inputs = {"resourceGroupName": "rg", "resourceName": "aks", "agentPoolName": "gpu", "vmSize": size, "enableAutoScaling": True, "minCount": 0, "maxCount": 3, **extra}
     return resource(name, POOL, inputs, stack=stack, parent="azure-gpu-stacks:index:AksGpuPool")
 
 
@@ -172,3 +172,21 @@ def test_diff_markdown_of_50_stacks_keeps_one_line_per_changed_stack_above_the_d
     assert len(top) == 4 + 3 + 10 + 2  # header, table head, a row per changed stack, the unchanged line
     assert top[-1] == "Unchanged (40): " + ", ".join(f"`team{i:02d}`" for i in range(50) if i % 5)
     assert comment.count("<details>") == 10
+
+
+def test_diff_quota_delta_per_family_against_the_usage_file() -> None:
+    from azure_gpu_stacks.fakeazure.azfiles import Usage, family_key
+
+    usage = {
+        family_key("standardNCASv3_T4Family"): Usage("standardNCASv3_T4Family", current=4, limit=24),
+        family_key("cores"): Usage("cores", current=10, limit=100),
+    }
+    d = diff_stack("dev", side(pool("gpu-pool")), side(pool("gpu-pool", maxCount=6)), usage=usage)
+    assert [q.to_json() for q in d.quota] == [
+        {"region": "eastus", "family": "standardNCASv3_T4Family", "before": 12, "after": 24, "limit": 24, "used": 4, "free": 20, "fits": False},
+        {"region": "eastus", "family": "cores", "before": 12, "after": 24, "limit": 100, "used": 10, "free": 90, "fits": True},
+    ]
+    assert stack_text(d)[-2:] == [
+        "  quota standardNCASv3_T4Family in eastus: 12 -> 24 vCPUs (free 20: SHORT)",
+        "  quota cores in eastus: 12 -> 24 vCPUs (free 90: fits)",
+    ]
