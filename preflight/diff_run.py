@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from azure_gpu_stacks.components.input_files import InputFileError, read_text
 from azure_gpu_stacks.fakeazure.azfiles import AzFileError, Usage, read_usage
 from azure_gpu_stacks.preflight.diff import Side, StackDiff, diff_stack
 from azure_gpu_stacks.preflight.errors import InputError
@@ -85,9 +86,17 @@ def run_diff(
     for b, h in pairs:
         before = sides[_Task("base", b)] if b else None
         after = sides[_Task("head", h)] if h else None
-        text = (head.root / after.plan.stack_file).read_text(encoding="utf-8") if after else ""
+        text = _stack_text(head.root / after.plan.stack_file) if after else ""
         report.stacks.append(diff_stack(h or b or "", before, after, allowed=allowed, usage=usage, stack_file_text=text))
     return report
+
+
+def _stack_text(path: Path) -> str:
+    """A stack file's text (for annotations and rename detection), read with the stack file caps."""
+    try:
+        return read_text(path, "stack")
+    except InputFileError as exc:
+        raise InputError(str(exc)) from None
 
 
 def _usage(path: Path | None) -> Mapping[str, Usage] | None:
@@ -135,7 +144,7 @@ def _pairs(base: Project, head: Project, names: Sequence[str]) -> list[tuple[str
 
 def _renamed(base: Project, head: Project, removed: list[str], added: list[str]) -> list[tuple[str, str]]:
     def text(project: Project, name: str) -> list[str]:
-        return find_stack(project, name)[1].read_text(encoding="utf-8").splitlines()
+        return _stack_text(find_stack(project, name)[1]).splitlines()
 
     scored = sorted(
         (
