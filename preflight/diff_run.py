@@ -70,6 +70,8 @@ def run_diff(
         base = _base_project(head, repo, tree, revision)
         components = toolkit_components_at(repo, tree)
         pairs = _pairs(base, head, names)
+        if not pairs:
+            raise InputError(f"{head.relative(head.stack_dir) or '.'}/: no stack files to diff, at BASE or in the working tree")
         tasks = [_Task("head", h) for _, h in pairs if h] + [_Task("base", b) for b, _ in pairs if b]
 
         def plan(task: _Task) -> Side:

@@ -363,3 +363,11 @@ def test_diff_cli_allow_replace_acknowledges_the_gpu_pool_and_exits_0(capsys: py
     [gpu] = document["gpuReplacements"]
     assert (gpu["stack"], gpu["name"], gpu["action"], gpu["gpuReplacement"]["acknowledged"]) == ("aks-gpu", "aks-gpu-pool", "replace", True)
     assert document["stacks"][0]["problems"] == []
+
+
+def test_diff_project_without_stacks_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    repo = project_repo(tmp_path / "repo", ())
+    (repo / "stacks" / ".keep").write_text("", encoding="utf-8")
+    commit(repo)
+    code, out, err = run(capsys, "diff", "HEAD", "--project", str(repo))
+    assert (code, out, err) == (2, "", "gpu-stacks: error: stacks/: no stack files to diff, at BASE or in the working tree\n")
