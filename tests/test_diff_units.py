@@ -190,3 +190,21 @@ def test_diff_quota_delta_per_family_against_the_usage_file() -> None:
         "  quota standardNCASv3_T4Family in eastus: 12 -> 24 vCPUs (free 20: SHORT)",
         "  quota cores in eastus: 12 -> 24 vCPUs (free 90: fits)",
     ]
+
+
+def test_diff_new_refusal_fails_and_a_resolved_one_is_reported() -> None:
+    from azure_gpu_stacks.fakeazure import Refusal
+
+    def refused(code: str) -> Side:
+        s = side(pool("gpu-pool"))
+        s.plan.refusals.append(Refusal("gpu-pool", POOL, code, f"{code} message"))
+        return s
+
+    d = diff_stack("dev", refused("QuotaExceeded"), refused("SkuNotAvailable"))
+    assert [r["code"] for r in d.new_refusals] == ["SkuNotAvailable"]
+    assert [r["code"] for r in d.resolved_refusals] == ["QuotaExceeded"]
+    assert d.problems == ["1 new Azure refusal(s)"]
+    assert stack_text(d)[-2:] == [
+        "  new refusal: gpu-pool [azure-native:containerservice:AgentPool]: SkuNotAvailable: SkuNotAvailable message",
+        "  resolved refusal: gpu-pool [azure-native:containerservice:AgentPool]: QuotaExceeded: QuotaExceeded message",
+    ]
