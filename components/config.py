@@ -32,7 +32,8 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_camel
 
-from azure_gpu_stacks.components.catalog import catalog
+from azure_gpu_stacks.components.catalog import ANNOUNCED as NOTED_STATES
+from azure_gpu_stacks.components.catalog import catalog, clock
 from azure_gpu_stacks.components.catalog.limits import LIMITS, normalize_region
 from azure_gpu_stacks.components.checks import (
     DEFAULT_AML_MAX_NODES,
@@ -72,6 +73,9 @@ MAX_BUDGET_NOTIFICATIONS = LIMITS.choices.budget_notifications_max
 AKS_POOL_MAX = LIMITS.node_counts.aks_pool_max
 
 SSH_KEY_PATTERN = re.compile(r"^(ssh-(rsa|ed25519|dss)|ecdsa-sha2-nistp(256|384|521)|sk-[a-z0-9@.-]+) [A-Za-z0-9+/]+=*( .*)?$")
+# The key the shipped VM stacks carry until the deployer sets theirs: well formed, and no one holds
+# its private half. A stack still holding it is warned about in every plan and preview.
+EXAMPLE_SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGV4YW1wbGUta2V5LXJlcGxhY2UtaXQtd2l0aC15b3Vy example-replace-me"
 SUBNET_ID_PATTERN = re.compile(
     r"(?i)^/subscriptions/[^/]+/resourceGroups/[^/]+/providers/Microsoft\.Network/virtualNetworks/[^/]+/subnets/[^/]+$"
 )
@@ -376,10 +380,15 @@ class StackConfig(ConfigModel):
     def warnings(self) -> list[str]:
         """Things worth saying that do not stop the stack."""
         notes: list[str] = []
+        if self.ssh_public_key == EXAMPLE_SSH_KEY:
+            notes.append(
+                f"{PROJECT}:sshPublicKey: the repository's example key, which opens nothing; set yours with "
+                '`pulumi config set --secret sshPublicKey "$(cat ~/.ssh/id_ed25519.pub)"`'
+            )
         if self.vm is not None:
             size = catalog().get(self.vm.vm_size or DEFAULT_GPU_VM_SIZE)
-            if size.status == "retiring":
-                notes.append(f"{PROJECT}:vm.vmSize: '{size.name}' is {size.retirement_note()}")
+            if size.status_on(clock.today()) in NOTED_STATES:
+                notes.append(f"{PROJECT}:vm.vmSize: '{size.name}' is {size.retirement_note(clock.today())}")
             if self.vm.spot:
                 notes.append(f"{PROJECT}:vm.spot: Spot VMs can be evicted with 30 seconds' notice; checkpoint work often")
             if self.vm.public_ip and not self.vm.ssh_allowed_cidrs:
@@ -387,8 +396,8 @@ class StackConfig(ConfigModel):
         notes += _aml_warnings(self.aml_cluster)
         if self.aks_gpu_pool is not None:
             size = catalog().get(self.aks_gpu_pool.vm_size or DEFAULT_GPU_VM_SIZE)
-            if size.status == "retiring":
-                notes.append(f"{PROJECT}:aksGpuPool.vmSize: '{size.name}' is {size.retirement_note()}")
+            if size.status_on(clock.today()) in NOTED_STATES:
+                notes.append(f"{PROJECT}:aksGpuPool.vmSize: '{size.name}' is {size.retirement_note(clock.today())}")
         return notes
 
 
@@ -398,8 +407,8 @@ def _aml_warnings(aml: AmlClusterConfig | None) -> list[str]:
     key = f"{PROJECT}:amlCluster"
     notes = []
     size = catalog().get(aml.vm_size or DEFAULT_GPU_VM_SIZE)
-    if size.status == "retiring":
-        notes.append(f"{key}.vmSize: '{size.name}' is {size.retirement_note()}")
+    if size.status_on(clock.today()) in NOTED_STATES:
+        notes.append(f"{key}.vmSize: '{size.name}' is {size.retirement_note(clock.today())}")
     if aml.min_node_count:
         notes.append(f"{key}.minNodeCount: {aml.min_node_count} node(s) run, and bill, even when no job does")
     if aml.vm_priority == "LowPriority":

@@ -286,7 +286,7 @@ def test_diff_project_that_does_not_plan_at_base_exits_2(capsys: pytest.CaptureF
     assert err == (
         f"gpu-stacks: error: the project does not plan at BASE HEAD ({short}): stacks/Pulumi.inference-t4.yaml: "
         "azure-gpu-stacks:vm.vmSize: 'Standard_NC6s_v3' was retired on 2025-09-30 and can no longer be deployed; "
-        "allowed: a current size, e.g. Standard_NC24ads_A100_v4\n"
+        "allowed: a current size, e.g. Standard_NC40ads_H100_v5\n"
     )
 
 
@@ -298,7 +298,7 @@ def test_diff_retired_size_introduced_exits_2_naming_the_stack_file(capsys: pyte
     assert (code, out) == (2, "")
     assert err == (
         "gpu-stacks: error: stacks/Pulumi.inference-t4.yaml: azure-gpu-stacks:vm.vmSize: 'Standard_NC6s_v3' was retired "
-        "on 2025-09-30 and can no longer be deployed; allowed: a current size, e.g. Standard_NC24ads_A100_v4\n"
+        "on 2025-09-30 and can no longer be deployed; allowed: a current size, e.g. Standard_NC40ads_H100_v5\n"
     )
 
 
