@@ -49,6 +49,15 @@ def _parser() -> argparse.ArgumentParser:
             metavar="FILE",
             help="policy pack config, JSON as for `pulumi preview --policy-pack-config` (levels and settings)",
         )
+        p.add_argument(
+            "--stack-outputs", action="append", default=[], metavar="ORG/PROJECT/STACK=FILE",
+            help="outputs of a stack the program references (pulumi.StackReference), as `pulumi stack output --json` "
+            "writes them; default: stack-outputs/ORG/PROJECT/STACK.json in the project; repeatable",
+        )
+        p.add_argument(
+            "--organization", default="organization", metavar="ORG",
+            help="what pulumi.get_organization() answers (default: organization, as for a DIY backend)",
+        )
 
     def jobs(p: argparse.ArgumentParser) -> None:
         from azure_gpu_stacks.preflight.parallel import default_jobs, positive_jobs
@@ -154,7 +163,11 @@ def _run(args: argparse.Namespace) -> int:
     from azure_gpu_stacks.preflight.plan import ReferenceFiles, plan_stack
     from azure_gpu_stacks.preflight.report import render_text, verdict
 
-    reference = ReferenceFiles(usage=args.usage, skus=args.skus)
+    from azure_gpu_stacks.preflight.stack_references import parse_option
+
+    reference = ReferenceFiles(
+        usage=args.usage, skus=args.skus, stack_outputs=parse_option(args.stack_outputs), organization=args.organization
+    )
     policy_settings = _policy_settings(args.policy_config)
     if args.command == "plan":
         _progress(f"planning {args.stack} offline…")
