@@ -21,7 +21,10 @@ from azure_gpu_stacks.components.catalog import clock
 from azure_gpu_stacks.components.config import ConfigError
 
 from azure_gpu_stacks.fakeazure import FakeArm, Refusal
+from azure_gpu_stacks.components.input_files import InputFileError, load_json
 from azure_gpu_stacks.fakeazure.azfiles import AzFileError, read_skus, read_usage
+from azure_gpu_stacks.fakeazure.existing import Existing, ExistingFileError, adopt
+from azure_gpu_stacks.fakeazure.existing import parse as parse_existing
 from azure_gpu_stacks.preflight.cost import cost_document
 from azure_gpu_stacks.preflight.errors import InputError
 from azure_gpu_stacks.preflight.policy_config import PolicySettings, resolve, settings_day, with_day
@@ -104,6 +107,7 @@ class ReferenceFiles:
     usage: Path | None = None
     skus: Path | None = None
     stack_outputs: Mapping[str, Path] = field(default_factory=dict)  # --stack-outputs ORG/PROJECT/STACK=FILE
+    existing: tuple[Path, ...] = ()  # --existing: resources the program looks up or joins, as `az resource show` prints them
     organization: str = DIY_ORGANIZATION
 
 
@@ -113,7 +117,18 @@ def make_arm(settings: StackSettings, reference: ReferenceFiles) -> FakeArm:
         skus = read_skus(reference.skus) if reference.skus else None
     except AzFileError as exc:
         raise InputError(str(exc)) from None
-    return FakeArm(default_location=settings.config.get(LOCATION_KEY), usage=usage, skus=skus)
+    arm = FakeArm(default_location=settings.config.get(LOCATION_KEY), usage=usage, skus=skus)
+    if reference.existing:
+        adopt(arm, [item for path in reference.existing for item in read_existing(path)])
+    return arm
+
+
+def read_existing(path: Path) -> list[Existing]:
+    """The resources of one `--existing` file, each checked."""
+    try:
+        return parse_existing(load_json(path, "existing", str(path)), str(path))
+    except (InputFileError, ExistingFileError) as exc:
+        raise InputError(str(exc)) from None
 
 
 def plan_stack(
@@ -164,8 +179,10 @@ def _plan(
             )
     except (Exception, SystemExit) as exc:  # the program's own failure, reported as bad input
         references.check()  # a missing StackReference is the cause, not what followed from it
+        _check_reads(arm)
         raise InputError(describe_program_error(exc, project, project.relative(settings.file))) from None
     references.check()
+    _check_reads(arm)
     warnings = settings.warnings + [log.message for log in result.logs if log.severity == "warning"]
     errors = [log.message for log in result.logs if log.severity != "warning"]
     warnings += [f"{name}: not created, it depends on a refused resource ({dep})" for name, dep in arm.skipped]
@@ -190,6 +207,12 @@ def _plan(
     return plan
 
 
+def _check_reads(arm: FakeArm) -> None:
+    """A `<Resource>.get` of an id no --existing file held: the run cannot be evaluated."""
+    if arm.unknown_reads:
+        raise InputError(arm.unknown_reads[0])
+
+
 def describe_program_error(exc: BaseException, project: Project, stack_file: str) -> str:
     """One line for a program that raised: the clean message of errors meant for users, else where."""
     if isinstance(exc, InputError):  # raised by the run itself (a StackReference with no outputs...)
@@ -210,7 +233,7 @@ def describe_program_error(exc: BaseException, project: Project, stack_file: str
     if isinstance(exc, SystemExit):
         return f"the program exited with status {exc.code}"
     if str(exc).startswith("invoke of "):  # a provider function's error (Azure's answer), not a program bug
-        return str(exc)
+        return str(exc).removesuffix(" ()")  # the SDK names the failing property; a function has none
     return f"the program raised {type(exc).__name__}: {exc}{_where(exc, project)}"
 
 

@@ -45,10 +45,16 @@ CHECKS = [
     ("inference-team", "prod", (), 0),
     ("inference-team", "staging", (), 2),
     ("llm-team", "dev", (), 0),
+    ("platform-team", "dev", ("--existing", str(TEAMS / "platform-team" / "existing.json")), 0),
+    ("platform-team", "westus", ("--existing", str(TEAMS / "platform-team" / "existing.json")), 1),
+    ("platform-team", "dev", (), 2),
+    ("k8s-team", "dev", ("--existing", str(TEAMS / "k8s-team" / "existing.json")), 0),
+    ("k8s-team", "clash", ("--existing", str(TEAMS / "k8s-team" / "existing.json")), 1),
+    ("k8s-team", "dev", (), 2),
 ]
 
 
-@pytest.mark.parametrize(("team", "stack", "extra", "code"), CHECKS, ids=[f"{c[0]}-{c[1]}" for c in CHECKS])
+@pytest.mark.parametrize(("team", "stack", "extra", "code"), CHECKS, ids=[f"{c[0]}-{c[1]}-{len(c[2])}" for c in CHECKS])
 def test_check_gives_the_verdict_a_preview_would(
     capsys: pytest.CaptureFixture[str], team: str, stack: str, extra: tuple[str, ...], code: int
 ) -> None:
@@ -124,3 +130,72 @@ def test_llm_team_plain_password_is_refused_as_pulumi_refuses_it(tmp_path: Path,
     code, out, err = run(capsys, "plan", str(stack), "--project", str(TEAMS / "llm-team"))
     assert (code, out) == (2, "")
     assert "must be encrypted as it's secret" in err and "S3cret" not in err
+
+
+PLATFORM = ("--existing", str(TEAMS / "platform-team" / "existing.json"))
+K8S = ("--existing", str(TEAMS / "k8s-team" / "existing.json"))
+SUBSCRIPTION = "3f2c8a41-6b7d-4e15-9c0a-2d5e7f1b9a64"  # the one the --existing files were saved from
+
+
+def test_platform_team_joins_the_existing_hub_subnet_by_id(capsys: pytest.CaptureFixture[str]) -> None:
+    document = plan(capsys, "platform-team", "dev", *PLATFORM)
+    names = by_name(document)
+    hub = f"/subscriptions/{SUBSCRIPTION}/resourceGroups/rg-hub/providers/Microsoft.Network/virtualNetworks/vnet-hub"
+
+    assert names["gpu-nic"]["inputs"]["ipConfigurations"][0]["subnet"]["id"] == f"{hub}/subnets/gpu"
+    assert names["rg"]["inputs"]["location"] == "eastus"  # the hub's region, from the look-up
+    assert document["outputs"]["hubVnetId"] == hub
+    assert document["outputs"]["sshCommand"] == "ssh azureuser@10.10.1.4"  # the hub subnet's first free address
+    assert "gpu-vnet" not in names
+
+
+def test_platform_team_in_another_region_is_refused_as_azure_refuses_it(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "plan", "westus", "--project", str(TEAMS / "platform-team"), *PLATFORM)
+
+    assert code == 1
+    assert "  - gpu-nic [azure-native:network:NetworkInterface]: InvalidResourceReference: Resource /subscriptions/" in out
+    assert "both resources are in the same region (eastus, not westus2)" in out
+
+
+def test_a_look_up_with_no_existing_file_names_the_function_the_id_and_the_fix(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "plan", "dev", "--project", str(TEAMS / "platform-team"))
+
+    assert (code, out) == (2, "")
+    current = "$(az account show --query id -o tsv)"
+    vnet = f"/subscriptions/{current}/resourceGroups/rg-hub/providers/Microsoft.Network/virtualNetworks/vnet-hub"
+    assert err == (
+        "gpu-stacks: error: invoke of azure-native:network:getVirtualNetwork failed: ResourceNotFound: The Resource "
+        f"'{vnet}' was not found; offline, save it with `az resource show --ids {vnet} -o json > FILE` and pass "
+        "--existing FILE.\n"
+    )
+
+
+def test_k8s_team_adds_its_pool_to_the_shared_cluster(capsys: pytest.CaptureFixture[str]) -> None:
+    document = plan(capsys, "k8s-team", "dev", *K8S)
+    names = by_name(document)
+
+    assert "azure-native:containerservice:ManagedCluster" not in {r["type"] for r in document["resources"]}
+    pool = names["t4-gpu-pool"]["inputs"] if "t4-gpu-pool" in names else next(
+        r["inputs"] for r in document["resources"] if r["type"] == "azure-native:containerservice:AgentPool"
+    )
+    assert (pool["resourceGroupName"], pool["resourceName"]) == ("rg-aks", "aks-shared")
+    assert document["outputs"]["clusterVersion"] == "1.33"
+
+
+def test_k8s_team_pool_named_like_an_inline_pool_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "plan", "clash", "--project", str(TEAMS / "k8s-team"), *K8S)
+
+    assert code == 1
+    assert "Conflict: Managed cluster 'aks-shared' already has an agent pool named 'system'." in out
+
+
+def test_existing_files_are_checked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "existing.json"
+    bad.write_text(json.dumps({"id": "vnet-hub", "name": "vnet-hub"}))
+
+    code, out, err = run(capsys, "plan", "dev", "--project", str(TEAMS / "platform-team"), "--existing", str(bad))
+    assert (code, out) == (2, "")
+    assert err == (
+        f"gpu-stacks: error: {bad}: id: 'vnet-hub'; allowed: an ARM resource id "
+        "(/subscriptions/<id>/resourceGroups/<group>/providers/...)\n"
+    )
