@@ -6,8 +6,8 @@ INPUT = "the input cannot be evaluated: bad flags, project, stack file, a file a
 INTERRUPTED = "interrupted (Ctrl-C)"
 PIPE_CLOSED = "the reader of the output went away (`| head`, a closed pipe); nothing more is written"
 PLAN_PROBLEMS = (
-    "Azure would refuse a resource (a size unavailable or retired; QuotaExceeded or SkuNotAvailable with "
-    "--usage/--skus; a bad name or reference), a mandatory policy fails, or the program logged an error"
+    "Azure would refuse a resource (a size unavailable or retired; a quota shortfall or a size not offered, "
+    "with --usage/--skus; a bad name or reference), a mandatory policy fails, or the program logged an error"
 )
 
 COMMAND_EXIT_CODES: dict[str, tuple[tuple[int, str], ...]] = {
