@@ -137,7 +137,7 @@ def test_existing_resources_are_where_the_program_deploys(tmp_path: Path, capsys
 
     assert main(["plan", "dev", "--project", str(root), "--existing", str(existing_file(tmp_path))]) == 1
     out = capsys.readouterr().out
-    assert "InvalidParameter: Subnet 'spare' is not valid because its IP address range 10.99.0.0/24 is outside the IP " \
+    assert "NetcfgSubnetRangeOutsideVnet: Subnet 'spare' is not valid because its IP address range 10.99.0.0/24 is outside the IP " \
         "address range of virtual network 'hub'." in out
 
 
