@@ -19,6 +19,11 @@ COMMAND_EXIT_CODES: dict[str, tuple[tuple[int, str], ...]] = {
         (1, "quota is short (a family or the regional total needs more vCPUs than are free) or a size is not offered"),
         (2, INPUT), (130, INTERRUPTED), (141, PIPE_CLOSED),
     ),
+    "diff": (
+        (0, "the change introduces no problem"),
+        (1, "the change introduces a problem: a new refusal or violation, more quota, an unacknowledged replacement of a GPU pool or cluster"),
+        (2, INPUT), (130, INTERRUPTED), (141, PIPE_CLOSED),
+    ),
     "stacks": ((0, "listed"), (2, INPUT), (130, INTERRUPTED), (141, PIPE_CLOSED)),
     "policy-pack": ((0, "done"), (2, "bad flags, or DIR exists and is not empty"), (130, INTERRUPTED), (141, PIPE_CLOSED)),
 }

@@ -62,12 +62,21 @@ class Plan:
     errors: list[str] = field(default_factory=list)  # what the program logged with pulumi.log.error
 
     @property
+    def mandatory(self) -> int:
+        """Mandatory policy violations: the one place they are counted (exit code, verdicts, reports)."""
+        return sum(1 for v in self.violations if v.get("level") == "mandatory")
+
+    @property
+    def advisory(self) -> int:
+        """Policy violations that do not stop the stack."""
+        return len(self.violations) - self.mandatory
+
+    @property
     def exit_code(self) -> int:
         """0 clean; 1 when Azure would refuse something, a mandatory policy fails, or the program
         logged an error (`pulumi preview` shows it and still exits 0, pulumi/pulumi#5085: a gate
         that passed it would hide what the program itself calls an error)."""
-        mandatory = [v for v in self.violations if v.get("level") == "mandatory"]
-        return 1 if self.refusals or mandatory or self.errors else 0
+        return 1 if self.refusals or self.mandatory or self.errors else 0
 
     def shown_outputs(self) -> dict[str, Any]:
         """Outputs for people and JSON: secrets as "[secret]", values unknown until deployment as None."""
