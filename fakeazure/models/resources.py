@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import re
-
+from azure_gpu_stacks.components.catalog.limits import NameRule
 from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke, Resource, require_named
 from azure_gpu_stacks.fakeazure.lookups import lookup
 
@@ -21,7 +20,7 @@ class ResourceGroup(ArmResourceType):
 
     def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
         # A name derived from the stack (`rg-<stack>`) can break this: stack `dev.` makes `rg-dev.`.
-        require_named(name, RESOURCE_GROUP_NAME, "resource group", RESOURCE_GROUP_NAME_RULE)
+        require_named(name, RESOURCE_GROUP_NAME, "resource group")
 
     def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
         return {"properties": {"provisioningState": "Succeeded"}}
@@ -30,8 +29,12 @@ class ResourceGroup(ArmResourceType):
 # https://learn.microsoft.com/azure/azure-resource-manager/management/resource-name-rules
 # (Microsoft.Resources, resourcegroups; observed 2026-11-22): 1-90 characters, "underscores,
 # hyphens, periods, parentheses, and letters or digits", and it "can't end with period".
-RESOURCE_GROUP_NAME = re.compile(r"^[-\w.()]{0,89}[-\w()]$")
-RESOURCE_GROUP_NAME_RULE = "1 to 90 letters, digits, '_', '-', '.', '(' and ')', not ending in '.'"
+# (One character is allowed, which LIMITS.names.resource_group's pattern does not yet allow.)
+RESOURCE_GROUP_NAME = NameRule(
+    pattern=r"^[-\w.()]{0,89}[-\w()]$",
+    max_length=90,
+    allowed="1 to 90 letters, digits, '_', '-', '.', '(' and ')', not ending in '.'",
+)
 RESOURCE_GROUP = ResourceGroup.token
 RESOURCE_GROUP_ARM_TYPE = ResourceGroup.arm_type
 
