@@ -2,14 +2,15 @@
 
 Most of an offline plan's fixed cost is importing pulumi and the azure-native modules (seconds),
 and most of its variable cost is Pulumi's runtime evaluating the program (pure Python, one core).
-So the parent plans the first stack itself, which loads every module a plan needs, and only then
-forks its workers: each starts with the imports done, shares their memory copy-on-write, and plans
-whole stacks. A plan is a picklable `Plan`; results come back in the order the stacks were named,
+So the parent loads every module a plan needs, plans the first stack itself (an error in the first
+stack named is the one reported), and only then forks its workers: each starts with the imports
+done, shares their memory copy-on-write, and plans whole stacks. A plan is a picklable `Plan`; results come back in the order the stacks were named,
 so the output is byte-for-byte the serial output. `fork` is Linux's default start method and the
 only one that inherits the loaded modules; where it is unavailable (macOS, Windows) plans run serially.
 
-Each plan already runs on a fresh event loop and a reset Pulumi runtime (`azure_gpu_stacks.preflight.runtime`), so
-nothing of one stack leaks into the next, in the parent or in a worker.
+Each program runs in its own child process forked from the parent or the worker
+(`azure_gpu_stacks.preflight.isolation`), so nothing of one stack leaks into the next. Workers ignore
+Ctrl-C: the parent is interrupted, ends the pool, and each program's child dies with its worker.
 """
 
 from __future__ import annotations
@@ -18,10 +19,12 @@ import gc
 import importlib
 import multiprocessing
 import os
+import signal
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from azure_gpu_stacks.preflight.isolation import Limits
     from azure_gpu_stacks.preflight.plan import Plan, ReferenceFiles
     from azure_gpu_stacks.preflight.policy_config import PolicySettings
     from azure_gpu_stacks.preflight.project import Project
@@ -38,7 +41,7 @@ PRELOAD_EXTRA = (
 
 # What a forked worker plans with: set in the parent just before the fork, inherited by the workers
 # (so the project and the policy settings are not pickled once per stack).
-_job: tuple[Project, ReferenceFiles, Mapping[str, PolicySettings] | None] | None = None
+_job: tuple[Project, ReferenceFiles, Mapping[str, PolicySettings] | None, Limits | None] | None = None
 
 
 def default_jobs() -> int:
@@ -69,9 +72,10 @@ def plan_stacks(
     policy_settings: Mapping[str, PolicySettings] | None,
     jobs: int,
     progress: Callable[[str], None] = lambda _: None,
+    limits: Limits | None = None,
 ) -> list[Plan]:
     """A plan per stack, in the order named; raises the first stack's (in that order) InputError."""
-    return list(_plans(project, names, reference, policy_settings, jobs, progress))
+    return list(_plans(project, names, reference, policy_settings, jobs, progress, limits))
 
 
 def _plans(
@@ -81,39 +85,51 @@ def _plans(
     policy_settings: Mapping[str, PolicySettings] | None,
     jobs: int,
     progress: Callable[[str], None],
+    limits: Limits | None,
 ) -> Iterator[Plan]:
     from azure_gpu_stacks.preflight.plan import plan_stack
 
     total = len(names)
-    for index, name in enumerate(names[:1], 1):
-        progress(f"[{index}/{total}] planning {name}…")
-        yield plan_stack(project, name, reference, policy_settings=policy_settings)
     rest = list(names[1:])
     workers = min(jobs, len(rest))
     serial = workers <= 1 or "fork" not in multiprocessing.get_all_start_methods()
-    if not rest:
-        return
     global _job
-    _job = (project, reference, policy_settings)
-    _preload()  # before the freeze below, and before a fork, so the modules are frozen and shared
-    # The SDK's modules are hundreds of thousands of objects that live as long as the process; every
-    # full collection walked them all, about half of each later plan's time. Frozen, they are never
-    # walked again, and forked workers do not write to (and so copy) the inherited heap either.
-    gc.freeze()
+    _job = (project, reference, policy_settings, limits)
+    if rest:
+        # Each program runs in a child forked from here (and workers are forked from here): loaded
+        # once now, the modules are inherited by every one of them instead of loaded by each.
+        _preload()
+        # The SDK's modules are hundreds of thousands of objects that live as long as the process; every
+        # full collection walked them all, about half of each later plan's time. Frozen, they are never
+        # walked again, and forked children do not write to (and so copy) the inherited heap either.
+        gc.freeze()
     try:
+        for index, name in enumerate(names[:1], 1):
+            progress(f"[{index}/{total}] planning {name}…")
+            yield plan_stack(project, name, reference, policy_settings=policy_settings, limits=limits)
         if serial:
             for index, name in enumerate(rest, 2):
                 progress(f"[{index}/{total}] planning {name}…")
-                yield plan_stack(project, name, reference, policy_settings=policy_settings)
+                yield plan_stack(project, name, reference, policy_settings=policy_settings, limits=limits)
             return
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
+        with multiprocessing.get_context("fork").Pool(workers, initializer=_ignore_interrupts) as pool:
             # imap keeps the order named; chunks of one balance stacks of very different sizes.
             for index, plan in enumerate(pool.imap(_plan_in_worker, rest, chunksize=1), 2):
                 progress(f"[{index}/{total}] planned {plan.stack}")
                 yield plan
     finally:
         _job = None
-        gc.unfreeze()
+        if rest:
+            gc.unfreeze()
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which ends them: one "interrupted", no worker tracebacks;
+    and they end with the parent, however it ends."""
+    from azure_gpu_stacks.preflight.isolation import die_with_parent
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent()
 
 
 def _preload() -> None:
@@ -135,5 +151,5 @@ def _plan_in_worker(name: str) -> Plan:
     from azure_gpu_stacks.preflight.plan import plan_stack
 
     assert _job is not None, "workers are forked after the job is set"
-    project, reference, policy_settings = _job
-    return plan_stack(project, name, reference, policy_settings=policy_settings)
+    project, reference, policy_settings, limits = _job
+    return plan_stack(project, name, reference, policy_settings=policy_settings, limits=limits)

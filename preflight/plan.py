@@ -16,6 +16,7 @@ from typing import Any
 import pulumi
 
 from azure_gpu_stacks.components.config import ConfigError
+from azure_gpu_stacks.components.input_files import escaped
 
 from azure_gpu_stacks.fakeazure import FakeArm, Refusal
 from azure_gpu_stacks.fakeazure.azfiles import AzFileError, read_skus, read_usage
@@ -24,7 +25,17 @@ from azure_gpu_stacks.preflight.errors import InputError
 from azure_gpu_stacks.preflight.policy_config import PolicySettings
 from azure_gpu_stacks.preflight.policy_run import analyze
 from azure_gpu_stacks.preflight.project import Project, StackSettings, load_stack
-from azure_gpu_stacks.preflight.runtime import SECRET_SHOWN_AS, RecordedResource, main_file_runner, program_environment, run_program, shown
+from azure_gpu_stacks.preflight.isolation import Limits, run_isolated
+from azure_gpu_stacks.preflight.program_values import exportable, masked, masked_values, secret_strings
+from azure_gpu_stacks.preflight.runtime import (
+    SECRET_SHOWN_AS,
+    RecordedResource,
+    RunResult,
+    main_file_runner,
+    program_environment,
+    run_program,
+    shown,
+)
 
 LOCATION_KEY = "azure-native:location"
 
@@ -43,6 +54,7 @@ class Plan:
     placeholders: list[str]
     violations: list[dict[str, Any]] = field(default_factory=list)
     cost: dict[str, Any] = field(default_factory=dict)
+    program_output: str = ""  # what the program printed (stdout and stderr), secrets masked
 
     @property
     def exit_code(self) -> int:
@@ -75,6 +87,7 @@ class Plan:
             "violations": self.violations,
             "cost": self.cost,
             "warnings": self.warnings,
+            "programOutput": self.program_output,
         }
 
 
@@ -102,11 +115,17 @@ def plan_stack(
     *,
     preview: bool = False,
     policy_settings: Mapping[str, PolicySettings] | None = None,
+    limits: Limits | None = None,
 ) -> Plan:
-    """Plan one stack and run it through the policy pack; raises InputError when it cannot be evaluated."""
+    """Plan one stack and run it through the policy pack; raises InputError when it cannot be evaluated.
+
+    The program runs in a child process (`azure_gpu_stacks.preflight.isolation`) under `limits`.
+    """
     settings = load_stack(project, stack)
     arm = make_arm(settings, reference or ReferenceFiles())
-    try:
+    stack_file = project.relative(settings.file)
+
+    def run() -> tuple[RunResult, list[Refusal], list[tuple[str, str]]]:
         with program_environment(project.root):
             result = run_program(
                 main_file_runner(project.main_file),
@@ -117,23 +136,34 @@ def plan_stack(
                 arm=arm,
                 preview=preview,
             )
-    except (Exception, SystemExit) as exc:  # the program's own failure, reported as bad input
-        raise InputError(describe_program_error(exc, project, project.relative(settings.file))) from None
-    warnings = [log.message for log in result.logs]
-    warnings += [f"{name}: not created, it depends on a refused resource ({dep})" for name, dep in arm.skipped]
+        result.outputs = {key: exportable(key, value) for key, value in result.outputs.items()}
+        return result, list(arm.refusals), list(arm.skipped)
+
+    try:
+        (result, refusals, skipped), output = run_isolated(
+            run, lambda exc: describe_program_error(exc, project, stack_file), limits or Limits(), f"{stack_file}: the program"
+        )
+    except InputError:
+        raise
+    except (Exception, SystemExit) as exc:  # where the program runs in this process (no fork)
+        raise InputError(describe_program_error(exc, project, stack_file)) from None
+    secrets = secret_strings(result, (v for k, v in settings.config.items() if k in settings.secret_keys))
+    warnings = [masked(log.message, secrets) for log in result.logs]
+    warnings += [f"{name}: not created, it depends on a refused resource ({dep})" for name, dep in skipped]
     cost, budget_warnings = cost_document(result.resources, settings.config.get(LOCATION_KEY))
     plan = Plan(
         project=project.name,
         stack=settings.name,
         stack_file=project.relative(settings.file),
         resources=result.resources,
-        outputs=result.outputs,
+        outputs=masked_values(result.outputs, secrets),
         secret_outputs=result.secret_outputs,
-        refusals=list(arm.refusals),
-        skipped=list(arm.skipped),
+        refusals=refusals,
+        skipped=skipped,
         warnings=warnings + budget_warnings,
         placeholders=settings.placeholders,
         cost=cost,
+        program_output=masked(output, secrets),
     )
     # Every recorded resource, refused by the fake ARM or not, goes to the pack: one run, every problem.
     plan.violations = analyze(plan.resources, policy_settings)
@@ -148,13 +178,16 @@ def describe_program_error(exc: BaseException, project: Project, stack_file: str
         return str(ConfigError(stack_file, exc.problems))
     if isinstance(exc, (pulumi.RunError, pulumi.ConfigMissingError, pulumi.config.ConfigTypeError)):
         return str(exc)
+    if isinstance(exc, InputError):  # raised for the program's values (an export Pulumi cannot send)
+        return str(exc)
     if isinstance(exc, SystemExit):
-        return f"the program exited with status {exc.code}"
+        return f"the program called sys.exit({exc.code!r})"
     if str(exc).startswith("invoke of "):  # a provider function's error (Azure's answer), not a program bug
         return str(exc)
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if _inside(project.root, f.filename)]
     where = f" (at {project.relative(Path(frames[-1].filename))}:{frames[-1].lineno})" if frames else ""
-    return f"the program raised {type(exc).__name__}: {exc}{where}"
+    message = f": {escaped(str(exc))}" if str(exc) else ""
+    return f"the program raised {type(exc).__name__}{message}{where}"
 
 
 def _inside(root: Path, filename: str) -> bool:

@@ -142,6 +142,8 @@ def render_text(plan: Plan) -> str:
     lines += cost_section(plan.cost)
     if plan.warnings:
         lines += ["", "Warnings:"] + [f"  - {w}" for w in plan.warnings]
+    if plan.program_output:
+        lines += ["", "Program output (stdout and stderr):"] + [f"  | {line}" for line in plan.program_output.rstrip("\n").split("\n")]
     if plan.refusals:
         lines += ["", "Azure would refuse:"]
         lines += [f"  - {r.resource} [{r.type}]: {r.code}: {r.message}" for r in plan.refusals]

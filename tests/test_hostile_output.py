@@ -11,7 +11,7 @@ import pytest
 
 from tests.conftest import REPO
 
-CLI = [sys.executable, "-c", "import sys; from azure_gpu_stacks.preflight.cli import main; sys.exit(main())"]
+CLI = [sys.executable, "-c", "from azure_gpu_stacks.preflight.cli import run; run()"]  # the console script
 
 
 def test_output_to_a_closed_pipe_ends_quietly() -> None:
