@@ -154,6 +154,8 @@ def load_stack(project: Project, stack: str) -> StackSettings:
             flat[key] = OFFLINE_SECRET
             secret.append(key)
             placeholders.append(key)
+        elif key not in secret:  # declared secret but set in plain text: still never shown
+            secret.append(key)
     return StackSettings(name, path, flat, secret, placeholders)
 
 
