@@ -53,27 +53,32 @@ def exportable(key: str, value: Any, path: str = "", depth: int = 1) -> Any:
 
 
 def secret_strings(result: RunResult, config_secrets: Iterable[str] = ()) -> frozenset[str]:
-    """Every secret string the run knows of: the secret config values and what was marked secret."""
+    """Every secret string the run knows of: the secret config values, and each string that was
+    itself made secret (an input or an output). Pulumi also marks a whole structure secret when
+    one value inside it is; the ordinary words around that value are not secrets and stay."""
     found: set[str] = set(config_secrets)
     for resource in result.resources:
         found |= resource.secret_values
-        _collect(resource.inputs, False, found)
+        _collect(resource.inputs, found)
     for key in result.secret_outputs:
-        _collect(result.outputs.get(key), True, found)
+        if isinstance(result.outputs.get(key), str):
+            found.add(result.outputs[key])
     return frozenset(s for s in found if len(s) >= MIN_SECRET_LENGTH)
 
 
-def _collect(value: Any, secret: bool, found: set[str]) -> None:
+def _collect(value: Any, found: set[str]) -> None:
     if rpc.is_rpc_secret(value):
-        _collect(rpc.unwrap_rpc_secret(value), True, found)
+        inner = rpc.unwrap_rpc_secret(value)
+        if isinstance(inner, str):
+            found.add(inner)
+        else:
+            _collect(inner, found)
     elif isinstance(value, dict):
         for v in value.values():
-            _collect(v, secret, found)
+            _collect(v, found)
     elif isinstance(value, list):
         for v in value:
-            _collect(v, secret, found)
-    elif secret and isinstance(value, str):
-        found.add(value)
+            _collect(v, found)
 
 
 def masked_values(value: Any, secrets: frozenset[str]) -> Any:

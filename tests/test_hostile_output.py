@@ -33,3 +33,30 @@ def test_output_to_a_full_disk_is_one_line() -> None:
 
     assert run.returncode == 2
     assert run.stderr == "gpu-stacks: error: cannot write the report: No space left on device\n"
+
+
+ESCAPES = "\x1b]0;pwned\x07\x1b[2Jml"  # retitle the terminal, clear the screen
+
+
+@pytest.mark.parametrize("argv", [["plan"], ["check"], ["check", "--format", "markdown"], ["cost"], ["plan", "--json"]], ids=" ".join)
+def test_output_escapes_control_characters_from_input(tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    """Terminal escapes in a stack's name and a NUL in a tag reach the report escaped: a terminal
+    runs none of them."""
+    import yaml
+
+    from azure_gpu_stacks.preflight.cli import main
+
+    data = yaml.safe_load((REPO / "stacks" / "Pulumi.inference-t4.yaml").read_text())
+    data["config"]["azure-gpu-stacks:tags"]["owner"] = "ml\x00team"
+    stack = tmp_path / f"Pulumi.{ESCAPES}.yaml"
+    stack.write_text(yaml.safe_dump(data))
+
+    code = main([argv[0], str(stack), *argv[1:]])
+    out, err = capsys.readouterr()
+
+    assert code in (0, 1), err
+    assert "\x1b" not in out and "\x00" not in out and "\x07" not in out
+    if "--json" in argv:
+        assert "\\u001b]0;pwned\\u0007\\u001b[2Jml" in out and "ml\\u0000team" in out
+    else:
+        assert "\\x1b]0;pwned\\x07\\x1b[2Jml" in out
