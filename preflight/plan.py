@@ -148,7 +148,7 @@ def plan_stack(
     except (Exception, SystemExit) as exc:  # where the program runs in this process (no fork)
         raise InputError(describe_program_error(exc, project, stack_file)) from None
     secrets = secret_strings(result, (v for k, v in settings.config.items() if k in settings.secret_keys))
-    warnings = [masked(log.message, secrets) for log in result.logs]
+    warnings = settings.warnings + [masked(log.message, secrets) for log in result.logs]
     warnings += [f"{name}: not created, it depends on a refused resource ({dep})" for name, dep in skipped]
     cost, budget_warnings = cost_document(result.resources, settings.config.get(LOCATION_KEY))
     plan = Plan(
