@@ -15,8 +15,9 @@ from typing import Any, TypeVar
 import pulumi
 
 from azure_gpu_stacks.components.aks_gpu_scheduling import GPU_TAINT
-from azure_gpu_stacks.components.catalog import UnknownVmSize, VmSize, catalog
+from azure_gpu_stacks.components.catalog import UnknownVmSize, VmSize, catalog, clock
 from azure_gpu_stacks.components.catalog.limits import LIMITS
+from azure_gpu_stacks.components.inputs import Checked
 
 T = TypeVar("T")
 
@@ -27,17 +28,28 @@ HHMM_PATTERN = re.compile(r"^([01]\d|2[0-3])[0-5]\d$")
 
 
 def deployable_size(name: str) -> VmSize:
-    """A size from the catalog that can still be deployed."""
+    """A size from the catalog that can still be deployed on the clock's day."""
     try:
         size = catalog().get(name)
     except UnknownVmSize as exc:
         raise ValueError(f"{exc}; allowed: a size from the catalog, e.g. {DEFAULT_GPU_VM_SIZE}") from None
-    if size.is_retired:
+    if size.is_retired_on(clock.today()):
         raise ValueError(
             f"'{size.name}' was retired on {size.lifecycle.date} and can no longer be deployed; "
             f"allowed: a current size, e.g. {size.lifecycle.replacement}"
         )
     return size
+
+
+def x64_size(name: str, image: str) -> str:
+    """A catalog size whose CPUs boot the x64 image `image` (GB200/GB300 sizes have Arm CPUs); its name."""
+    size = catalog().get(name)
+    if size.cpu_architecture != "x64":
+        raise ValueError(
+            f"'{size.name}' has {size.cpu_architecture} CPUs and cannot boot the x64 image {image}; "
+            f"allowed: an x64 size, e.g. {DEFAULT_GPU_VM_SIZE}"
+        )
+    return size.name
 
 
 def gpu_size(name: str) -> str:
@@ -193,6 +205,21 @@ def gpu_pool_taints(values: list[str]) -> list[str]:
     return values
 
 
+SUBNET_ID_PATTERN = re.compile(
+    r"(?i)^/subscriptions/[^/]+/resourceGroups/[^/]+/providers/Microsoft\.Network/virtualNetworks/[^/]+/subnets/[^/]+$"
+)
+
+
+def subnet_id(value: Any) -> Any:
+    """A subnet's ARM id; a value known only at deployment (a Pulumi Output) is taken as it is."""
+    if isinstance(value, str) and not SUBNET_ID_PATTERN.match(value):
+        raise ValueError(
+            f"'{value}' is not a subnet id; allowed: /subscriptions/<id>/resourceGroups/<rg>/providers/"
+            "Microsoft.Network/virtualNetworks/<vnet>/subnets/<subnet>"
+        )
+    return value
+
+
 def guid(value: str) -> str:
     if not GUID_PATTERN.match(value):
         raise ValueError(f"'{value}' is not an object id; allowed: a GUID such as 00000000-0000-0000-0000-000000000000")
@@ -346,7 +373,7 @@ class ComponentInputError(pulumi.RunError, ValueError):
 class Problems:
     """Collects problems so a component reports all of them at once."""
 
-    def __init__(self, component: str, name: str):
+    def __init__(self, component: str = "", name: str = ""):
         self.component = component
         self.name = name
         self.found: list[tuple[str, str]] = []
@@ -364,3 +391,14 @@ class Problems:
     def raise_any(self) -> None:
         if self.found:
             raise ComponentInputError(self.component, self.name, self.found)
+
+    def checked(self, inputs: dict[str, Any]) -> Checked:
+        """The filled inputs and every problem found, as `check_inputs` returns them."""
+        return Checked(inputs, tuple(self.found))
+
+
+def raise_problems(component: str, name: str, checked: Checked) -> dict[str, Any]:
+    """The filled inputs; raises ComponentInputError listing every problem when there are any."""
+    if checked.problems:
+        raise ComponentInputError(component, name, list(checked.problems))
+    return checked.inputs

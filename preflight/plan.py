@@ -7,6 +7,7 @@ violations and cost.
 
 from __future__ import annotations
 
+import datetime as dt
 import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -15,6 +16,7 @@ from typing import Any
 
 import pulumi
 
+from azure_gpu_stacks.components.catalog import clock
 from azure_gpu_stacks.components.config import ConfigError
 from azure_gpu_stacks.components.input_files import escaped
 
@@ -22,8 +24,8 @@ from azure_gpu_stacks.fakeazure import FakeArm, Refusal
 from azure_gpu_stacks.fakeazure.azfiles import AzFileError, read_skus, read_usage
 from azure_gpu_stacks.preflight.cost import cost_document
 from azure_gpu_stacks.preflight.errors import InputError
-from azure_gpu_stacks.preflight.policy_config import PolicySettings
-from azure_gpu_stacks.preflight.policy_run import analyze
+from azure_gpu_stacks.preflight.policy_config import PolicySettings, resolve, settings_day, with_day
+from azure_gpu_stacks.preflight.policy_run import analyze, pack_policies
 from azure_gpu_stacks.preflight.project import Project, StackSettings, load_stack
 from azure_gpu_stacks.preflight.isolation import Limits, run_isolated
 from azure_gpu_stacks.preflight.program_values import exportable, masked, masked_values, secret_strings
@@ -52,6 +54,7 @@ class Plan:
     skipped: list[tuple[str, str]]
     warnings: list[str]
     placeholders: list[str]
+    as_of: dt.date = field(default_factory=clock.today)  # the day every verdict of the plan is for
     violations: list[dict[str, Any]] = field(default_factory=list)
     cost: dict[str, Any] = field(default_factory=dict)
     program_output: str = ""  # what the program printed (stdout and stderr), secrets masked
@@ -70,6 +73,7 @@ class Plan:
         return {
             "project": self.project,
             "stack": self.stack,
+            "asOf": self.as_of.isoformat(),
             "resources": [
                 {
                     "urn": r.urn,
@@ -119,8 +123,26 @@ def plan_stack(
 ) -> Plan:
     """Plan one stack and run it through the policy pack; raises InputError when it cannot be evaluated.
 
-    The program runs in a child process (`azure_gpu_stacks.preflight.isolation`) under `limits`.
+    One clock: the day of `policy_settings`' `asOf` (what `--as-of` sets), else today in UTC, is the day
+    the components, the fake ARM, the policies and the cost report all judge on. The program runs in a
+    child process (`azure_gpu_stacks.preflight.isolation`) under `limits`.
     """
+    pack = list(pack_policies())
+    settings = dict(policy_settings) if policy_settings is not None else resolve(pack)
+    day = settings_day(settings) or clock.today()
+    with clock.pinned(day):
+        return _plan(project, stack, reference, preview, with_day(pack, settings, day), day, limits)
+
+
+def _plan(
+    project: Project,
+    stack: str,
+    reference: ReferenceFiles | None,
+    preview: bool,
+    policy_settings: Mapping[str, PolicySettings],
+    day: dt.date,
+    limits: Limits | None,
+) -> Plan:
     settings = load_stack(project, stack)
     arm = make_arm(settings, reference or ReferenceFiles())
     stack_file = project.relative(settings.file)
@@ -162,6 +184,7 @@ def plan_stack(
         skipped=skipped,
         warnings=warnings + budget_warnings,
         placeholders=settings.placeholders,
+        as_of=day,
         cost=cost,
         program_output=masked(output, secrets),
     )
