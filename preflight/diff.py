@@ -14,7 +14,7 @@ the stack file.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -25,6 +25,7 @@ from azure_gpu_stacks.fakeazure.azfiles import Usage, family_key
 from azure_gpu_stacks.preflight.demand import collect
 from azure_gpu_stacks.preflight.plan import Plan
 from azure_gpu_stacks.preflight.quota import needs
+from azure_gpu_stacks.preflight.renames import renames
 from azure_gpu_stacks.preflight.replacements import AKS_CLUSTER, AKS_POOL, AML_COMPUTE, VM, VMSS, CreateOnly, create_only
 from azure_gpu_stacks.preflight.runtime import SECRET_SHOWN_AS, RecordedResource
 
@@ -39,7 +40,6 @@ INTERRUPTS: Mapping[str, str] = {
     AML_COMPUTE: "the cluster is deleted; jobs running or queued on it fail and must be submitted again",
 }
 ALLOW_REPLACE = re.compile(r"^\s*#\s*gpu-stacks:\s*allow-replace\s+(\S+)", re.MULTILINE)
-SIMILAR_ENOUGH = 0.5  # share of equal input values for a new URN to count as a rename of an old one
 
 
 class _Absent:
@@ -253,7 +253,7 @@ def diff_stack(
                 (out.replaced if change.replaces else out.updated).append(change)
     gone = [old[k] for k in old if k not in new]
     born = [new[k] for k in new if k not in old]
-    for was, now in _renames(gone, born):
+    for was, now in renames(gone, born):
         gone.remove(was)
         born.remove(now)
         change = _compare(was, now, was.urn, acknowledged)
@@ -329,50 +329,6 @@ def _item(value: Any, index: int) -> Any:
 def _runs_gpus(resource: RecordedResource) -> bool:
     sizes = catalog()
     return any((s := sizes.find(d.size)) is not None and s.is_gpu for d in collect([resource]))
-
-
-def _leaves(value: Any, path: str = "") -> dict[str, Any]:
-    if isinstance(value, dict):
-        return {k2: v2 for k, v in value.items() for k2, v2 in _leaves(v, f"{path}.{k}").items()}
-    if isinstance(value, list):
-        return {k2: v2 for i, v in enumerate(value) for k2, v2 in _leaves(v, f"{path}[{i}]").items()}
-    return {path: repr(value)}
-
-
-def similarity(a: RecordedResource, b: RecordedResource) -> float:
-    """The share of input values two resources have in common (1.0 for two without inputs)."""
-    left, right = _leaves(a.plain_inputs()), _leaves(b.plain_inputs())
-    paths = set(left) | set(right)
-    if not paths:
-        return 1.0
-    return sum(1 for p in paths if p in left and p in right and left[p] == right[p]) / len(paths)
-
-
-def _renames(gone: Sequence[RecordedResource], born: Sequence[RecordedResource]) -> list[tuple[RecordedResource, RecordedResource]]:
-    """Old and new resources of one type and parent type that look like one resource renamed, best first."""
-    candidates = sorted(
-        (
-            (similarity(g, b), i, j)
-            for i, g in enumerate(gone)
-            for j, b in enumerate(born)
-            if g.type == b.type and _parent_types(g.urn) == _parent_types(b.urn)
-        ),
-        key=lambda t: (-t[0], t[1], t[2]),
-    )
-    used_gone: set[int] = set()
-    used_born: set[int] = set()
-    pairs = []
-    for score, i, j in candidates:
-        if score >= SIMILAR_ENOUGH and i not in used_gone and j not in used_born:
-            used_gone.add(i)
-            used_born.add(j)
-            pairs.append((gone[i], born[j]))
-    return pairs
-
-
-def _parent_types(urn: str) -> str:
-    parts = urn.split("::")
-    return parts[2] if len(parts) > 3 else ""
 
 
 def _cost(base: Side | None, head: Side | None) -> CostDelta:
