@@ -54,7 +54,6 @@ from azure_gpu_stacks.components.checks import (
     guid,
     infiniband_gpu_size,
     kubernetes_version,
-    node_count,
     node_taint,
     nvidia_gpu_size,
     outside_infiniband_range,
@@ -84,7 +83,6 @@ AdminName = Annotated[str, AfterValidator(admin_username)]
 TimeOfDay = Annotated[str, AfterValidator(time_of_day)]
 Percent = Annotated[float, AfterValidator(percent)]
 InfinibandGpuSize = Annotated[str, AfterValidator(infiniband_gpu_size)]
-NodeCount = Annotated[int, AfterValidator(node_count)]
 ClusterCidr = Annotated[str, AfterValidator(outside_infiniband_range)]
 SingleZone = Annotated[list[str], AfterValidator(single_zone)]
 NvidiaGpuSize = Annotated[str, AfterValidator(nvidia_gpu_size)]
@@ -140,11 +138,49 @@ class VmConfig(ConfigModel):
         return value
 
 
+def _cluster_node_count(value: int) -> int:
+    from azure_gpu_stacks.components.training_cluster import cluster_node_count
+
+    return cluster_node_count(value)
+
+
+def _working_days(value: list[str]) -> tuple[str, ...]:
+    from azure_gpu_stacks.components.working_hours import working_days
+
+    return working_days(value)
+
+
+def _windows_time_zone(value: str) -> str:
+    from azure_gpu_stacks.components.time_zones import windows_time_zone
+
+    return windows_time_zone(value)
+
+
+class WorkingHoursConfig(ConfigModel):
+    """When the training cluster runs: the TrainingCluster's `working_hours`; checked by its own rules."""
+
+    start: TimeOfDay = Field(description="Start of working hours, HHmm.")
+    end: TimeOfDay = Field(description="End of working hours, HHmm, after start.")
+    days: Annotated[list[str], AfterValidator(_working_days)] | None = Field(default=None, description="Working days.")
+    time_zone: Annotated[str, AfterValidator(_windows_time_zone)] | None = Field(
+        default=None, description="Windows time zone id."
+    )
+
+    @model_validator(mode="after")
+    def _window(self) -> WorkingHoursConfig:
+        from azure_gpu_stacks.components.working_hours import window
+
+        window(self.start, self.end)
+        return self
+
+
 class TrainingClusterConfig(ConfigModel):
     """An InfiniBand GPU training cluster: the args of `azure_gpu_stacks.components.training_cluster.TrainingCluster`."""
 
     vm_size: InfinibandGpuSize | None = Field(default=None, description="NVIDIA GPU size with InfiniBand.")
-    node_count: NodeCount | None = Field(default=None, description="Nodes, 1 to 100 (one placement group).")
+    node_count: Annotated[int, AfterValidator(_cluster_node_count)] | None = Field(
+        default=None, description="Nodes, 0 (parked) to 100 (one placement group)."
+    )
     admin_username: AdminName | None = Field(default=None, description="Linux admin user.")
     subnet_id: str | None = Field(default=None, description="Existing subnet id; a new VNet is created when unset.")
     vnet_address_space: ClusterCidr | None = Field(default=None, description="Address space of the new VNet.")
@@ -159,6 +195,7 @@ class TrainingClusterConfig(ConfigModel):
     health_check_wait_minutes: int | None = Field(
         default=None, ge=0, le=240, description="How long the check waits for drivers and links, minutes."
     )
+    working_hours: WorkingHoursConfig | None = Field(default=None, description="Scale to 0 nodes outside these hours.")
 
     @field_validator("subnet_id")
     @classmethod

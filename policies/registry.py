@@ -20,6 +20,7 @@ from azure_gpu_stacks.policies import (
     require_cost_alerts,
     require_gpu_vm_auto_shutdown,
     require_infiniband_scale_set_placement,
+    warn_always_on_infiniband_cluster,
     warn_retiring_vm_sizes,
     warn_unknown_vm_sizes,
 )
@@ -35,6 +36,7 @@ REGISTRY: list[Policy] = [
     require_aks_gpu_node_taint.POLICY,
     require_aml_gpu_scale_to_zero.POLICY,
     require_infiniband_scale_set_placement.POLICY,
+    warn_always_on_infiniband_cluster.POLICY,
     require_gpu_vm_auto_shutdown.POLICY,
     disallow_internet_ssh_rdp.POLICY,
     disallow_linux_password_login.POLICY,

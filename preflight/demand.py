@@ -7,7 +7,7 @@ reader per ARM resource type that bills VMs:
 | type | size | full scale | idle | priority |
 | --- | --- | --- | --- | --- |
 | compute VirtualMachine | hardwareProfile.vmSize | 1 | 1, but only for the hours outside its auto-shutdown (below) | priority Spot/Low |
-| compute VirtualMachineScaleSet | sku.name | sku.capacity | sku.capacity | virtualMachineProfile.priority |
+| compute VirtualMachineScaleSet | sku.name | sku.capacity | sku.capacity, or as its autoscale schedule (below) | virtualMachineProfile.priority |
 | containerservice AgentPool | vmSize | maxCount (autoscaling) or count | minCount (autoscaling) or count | scaleSetPriority |
 | containerservice ManagedCluster | agentPoolProfiles[].vmSize | as AgentPool, per profile | as AgentPool | as AgentPool |
 | machinelearningservices Compute (AmlCompute) | properties.properties.vmSize | scaleSettings.maxNodeCount | scaleSettings.minNodeCount (default 0) | vmPriority LowPriority |
@@ -19,6 +19,14 @@ it again; we assume someone starts it at the start of each working day, `ASSUMED
 (09:00 in the schedule's own time zone), so it runs from 09:00 to the shutdown time every day
 (10 h for a 19:00 shutdown; weekends are not modelled, which over- rather than under-estimates).
 The schedule is found through the VM it depends on (its `targetResourceId` is the VM's id).
+
+Autoscale schedule: an enabled `monitor.AutoscaleSetting` whose `targetResourceUri` is a scale set
+and whose profiles recur weekly runs, in each profile's span, that profile's minimum capacity; a
+recurring profile holds from its start until the next profile starts (ARM's recurrences have no
+end; learn.microsoft.com/azure/azure-monitor/autoscale/autoscale-multiprofile, observed 2026-11-22).
+The idle demand is the largest of those minimums, for the average hours a day it runs (a cluster
+at 3 nodes 08:00-19:00 Monday to Friday and 0 otherwise: 3 nodes for 55 / 7 = 7.86 h a day).
+Profiles are taken to share one time zone; a default profile under recurring ones never holds.
 
 Defaults where an input is left out follow ARM: an agent pool's `count` is 1; an AML cluster's
 `minNodeCount` is 0; a VM or scale set is Regular priority.
@@ -42,6 +50,9 @@ MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
 ML_COMPUTE = "azure-native:machinelearningservices:Compute"
 RESOURCE_GROUP = "azure-native:resources:ResourceGroup"
 SCHEDULE = "azure-native:devtestlab:GlobalSchedule"
+AUTOSCALE = "azure-native:monitor:AutoscaleSetting"
+WEEK_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+MINUTES_PER_WEEK = 7 * 24 * 60
 
 SHUTDOWN_TASK = "ComputeVmShutdownTask"
 ASSUMED_START_OF_DAY = "0900"  # HHmm, in the schedule's time zone; see the module docstring
@@ -69,7 +80,8 @@ class Demand:
     idle_count: int  # nodes running when nothing is scheduled
     priority: Priority
     region: str | None
-    idle_hours_per_day: float = HOURS_PER_DAY  # hours a day the idle nodes run (auto-shutdown)
+    idle_hours_per_day: float = HOURS_PER_DAY  # hours a day the idle nodes run (auto-shutdown, autoscale schedule)
+    idle_schedule: str | None = None  # what shortens the idle day: "auto-shutdown" or "autoscale"
 
     @property
     def discounted(self) -> bool:
@@ -192,6 +204,55 @@ def _shutdown_hours(resources: Sequence[RecordedResource]) -> dict[str, float]:
     return hours
 
 
+def _capacity(value: Any) -> int | None:
+    try:
+        return int(str(value))
+    except ValueError:
+        return None
+
+
+def scheduled_idle(profiles: Any) -> tuple[int, float] | None:
+    """(nodes, hours a day) an autoscale setting's weekly recurring profiles run, or None without any."""
+    events: list[tuple[int, int]] = []  # (minute of the week a profile starts, its minimum capacity)
+    for profile in profiles if isinstance(profiles, list) else []:
+        schedule = dig(profile, "recurrence", "schedule") if isinstance(profile, dict) else None
+        capacity = _capacity(dig(profile, "capacity", "minimum")) if schedule else None
+        if not isinstance(schedule, dict) or capacity is None:
+            continue
+        for day in schedule.get("days") or []:
+            if str(day).lower() not in WEEK_DAYS:
+                continue
+            for hour in schedule.get("hours") or []:
+                for minute in schedule.get("minutes") or [0]:
+                    events.append((WEEK_DAYS.index(str(day).lower()) * 24 * 60 + int(hour) * 60 + int(minute), capacity))
+    if not events:
+        return None
+    events.sort()
+    node_minutes = 0
+    for i, (start, capacity) in enumerate(events):
+        following = events[i + 1][0] if i + 1 < len(events) else events[0][0] + MINUTES_PER_WEEK
+        node_minutes += capacity * (following - start)
+    nodes = max(capacity for _, capacity in events)
+    return (nodes, node_minutes / nodes / 60 / 7) if nodes else (0, HOURS_PER_DAY)
+
+
+def _autoscaled(resources: Sequence[RecordedResource]) -> dict[str, tuple[int, float]]:
+    """Scale set URN -> (idle nodes, hours a day) for every scale set an enabled autoscale schedule targets."""
+    scale_sets = {r.urn for r in resources if r.type == VMSS}
+    found: dict[str, tuple[int, float]] = {}
+    for r in resources:
+        inputs = r.plain_inputs()
+        if r.type != AUTOSCALE or inputs.get("enabled") is not True:
+            continue
+        idle = scheduled_idle(inputs.get("profiles"))
+        if idle is None:
+            continue
+        for urn in r.dependencies:
+            if urn in scale_sets:
+                found[urn] = idle
+    return found
+
+
 def _group_locations(resources: Sequence[RecordedResource]) -> dict[str, str]:
     locations = {}
     for r in resources:
@@ -219,6 +280,7 @@ def collect(resources: Sequence[RecordedResource], default_region: str | None = 
     else `default_region` (the stack's `azure-native:location`).
     """
     shutdown = _shutdown_hours(resources)
+    autoscaled = _autoscaled(resources)
     groups = _group_locations(resources)
     clusters = _cluster_locations(resources)
     demands: list[Demand] = []
@@ -236,16 +298,19 @@ def collect(resources: Sequence[RecordedResource], default_region: str | None = 
                 or groups.get(str(inputs.get("resourceGroupName") or "").lower())
                 or default_region
             )
+            idle_count, idle_hours = autoscaled.get(r.urn, (pool.idle_count, shutdown.get(r.urn, HOURS_PER_DAY)))
+            schedule = "autoscale" if r.urn in autoscaled else "auto-shutdown" if r.urn in shutdown else None
             demands.append(
                 Demand(
                     resource=r.name + pool.suffix,
                     type=r.type,
                     size=pool.size,
                     count=pool.count,
-                    idle_count=pool.idle_count,
+                    idle_count=idle_count,
                     priority=_priority(pool.priority),
                     region=region.replace(" ", "").lower() if isinstance(region, str) else None,
-                    idle_hours_per_day=shutdown.get(r.urn, HOURS_PER_DAY),
+                    idle_hours_per_day=idle_hours,
+                    idle_schedule=schedule,
                 )
             )
     return demands
