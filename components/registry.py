@@ -1,6 +1,6 @@
 """The registry of components: the one list every consumer of "all the components" reads.
 
-Adding a component is one row in `REGISTRY`. From it come: the `from components import X` and
+Adding a component is one row in `REGISTRY`. From it come: the `from azure_gpu_stacks.components import X` and
 `XArgs` names (`components/__init__.py`), the component package other languages use
 (`provider/__main__.py`, `azure_gpu_stacks.components.package`), its schema test, and the reference in
 `docs/components.md` (`python -m azure_gpu_stacks.components.docs`).
