@@ -17,11 +17,11 @@ from typing import Any
 from pulumi_policy import EnforcementLevel, ReportViolation, Severity, StackValidationArgs, StackValidationPolicy
 
 from azure_gpu_stacks.components.catalog import VmSize
+from azure_gpu_stacks.components.catalog.shapes import canonical_type
 from azure_gpu_stacks.policies import config
 from azure_gpu_stacks.policies.resource_groups import dependencies_of
 from azure_gpu_stacks.policies.values import elements, flag, get, number, same, text
 from azure_gpu_stacks.policies.vm_size_lifecycle import catalog_entry
-from azure_gpu_stacks.policies.vm_size_locations import canonical_type
 
 NAME = "warn-always-on-infiniband-cluster"
 SCALE_SET_TYPE = "azure-native:compute:VirtualMachineScaleSet"
