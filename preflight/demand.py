@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from azure_gpu_stacks.components.catalog.limits import normalize_region
 from azure_gpu_stacks.components.catalog.shapes import AGENT_POOL, MANAGED_CLUSTER, VM, VMSS, Priority, read, shapes
 from azure_gpu_stacks.fakeazure.models import dig
 from azure_gpu_stacks.preflight.runtime import RecordedResource
@@ -214,7 +215,7 @@ def collect(resources: Sequence[RecordedResource], default_region: str | None = 
                     count=pool.full_count,
                     idle_count=idle_count,
                     priority=pool.priority,
-                    region=region.replace(" ", "").lower() if isinstance(region, str) else None,
+                    region=normalize_region(region) if isinstance(region, str) else None,
                     idle_hours_per_day=idle_hours,
                     idle_schedule=schedule,
                 )
