@@ -71,6 +71,9 @@ MAX_BUDGET_NOTIFICATIONS = LIMITS.choices.budget_notifications_max
 AKS_POOL_MAX = LIMITS.node_counts.aks_pool_max
 
 SSH_KEY_PATTERN = re.compile(r"^(ssh-(rsa|ed25519|dss)|ecdsa-sha2-nistp(256|384|521)|sk-[a-z0-9@.-]+) [A-Za-z0-9+/]+=*( .*)?$")
+# The key the shipped VM stacks carry until the deployer sets theirs: well formed, and no one holds
+# its private half. A stack still holding it is warned about in every plan and preview.
+EXAMPLE_SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGV4YW1wbGUta2V5LXJlcGxhY2UtaXQtd2l0aC15b3Vy example-replace-me"
 SUBNET_ID_PATTERN = re.compile(
     r"(?i)^/subscriptions/[^/]+/resourceGroups/[^/]+/providers/Microsoft\.Network/virtualNetworks/[^/]+/subnets/[^/]+$"
 )
@@ -413,6 +416,11 @@ class StackConfig(ConfigModel):
     def warnings(self) -> list[str]:
         """Things worth saying that do not stop the stack."""
         notes: list[str] = []
+        if self.ssh_public_key == EXAMPLE_SSH_KEY:
+            notes.append(
+                f"{PROJECT}:sshPublicKey: the repository's example key, which opens nothing; set yours with "
+                '`pulumi config set --secret sshPublicKey "$(cat ~/.ssh/id_ed25519.pub)"`'
+            )
         if self.vm is not None:
             size = catalog().get(self.vm.vm_size or DEFAULT_GPU_VM_SIZE)
             if size.status == "retiring":

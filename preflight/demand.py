@@ -33,7 +33,7 @@ from typing import Any
 
 from azure_gpu_stacks.components.catalog.limits import normalize_region
 from azure_gpu_stacks.components.catalog.shapes import AGENT_POOL, MANAGED_CLUSTER, VM, VMSS, Priority, read, shapes
-from azure_gpu_stacks.fakeazure.models import dig
+from azure_gpu_stacks.fakeazure.util import dig
 from azure_gpu_stacks.preflight.runtime import RecordedResource
 
 RESOURCE_GROUP = "azure-native:resources:ResourceGroup"
