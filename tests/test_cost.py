@@ -504,6 +504,7 @@ def write_training_stack(tmp_path: Path, cluster: str) -> str:
     path = tmp_path / "Pulumi.train-test.yaml"
     path.write_text(
         f"config:\n  azure-native:location: eastus\n  azure-gpu-stacks:trainingCluster: {cluster}\n"
+        "  azure-gpu-stacks:sshPublicKey: {secure: v1:a2V5}\n"
         "  azure-gpu-stacks:costAlert: {amount: 5000, contactEmails: [ml@example.com]}\n"
     )
     return str(path)
