@@ -1,18 +1,19 @@
 """warn-retiring-vm-sizes: say early when a VM size is about to be retired.
 
-Rule: a VM size the catalog lists as retiring on a date within `retiringWindowDays` (default 365)
-from today is a violation (advisory by default) naming the date and the replacement.
+Rule: a VM size that is retiring on the day judged (config `asOf`, default today in UTC), with its
+retirement date within `retiringWindowDays` (default 365) of that day, is a violation (advisory by
+default) naming the date and the replacement. Capacity-restricted sizes have their own policy.
 Why: after the retirement date Azure deallocates the VMs; reserved-instance purchases and new
 subscriptions are cut off before that. A year is enough to test and move a GPU workload.
-Azure doc: https://learn.microsoft.com/azure/virtual-machines/sizes/retirement/retired-sizes-list
+Azure doc: https://learn.microsoft.com/azure/virtual-machines/sizes/lifecycle/retirements-and-capacity-restrictions
 """
 
 from __future__ import annotations
 
 from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
 
-from azure_gpu_stacks.policies import config, vm_size_lifecycle
-from azure_gpu_stacks.policies.vm_size_lifecycle import classify
+from azure_gpu_stacks.policies import config
+from azure_gpu_stacks.policies.vm_size_lifecycle import AS_OF_KEY, AS_OF_PROPERTY, as_of, classify
 
 NAME = "warn-retiring-vm-sizes"
 DEFAULT_WINDOW_DAYS = 365
@@ -23,20 +24,23 @@ CONFIG = config.schema(
             "type": "integer",
             "minimum": 0,
             "default": DEFAULT_WINDOW_DAYS,
-            "description": "Warn about sizes retiring within this many days from today.",
-        }
+            "description": "Warn about sizes retiring within this many days of the day judged (asOf).",
+        },
+        AS_OF_KEY: AS_OF_PROPERTY,
     }
 )
 
 
 def validate(args: ResourceValidationArgs, report_violation: ReportViolation) -> None:
-    window = int(config.values(args, CONFIG)["retiringWindowDays"])
-    for verdict in classify(args.resource_type, args.props):
+    values = config.values(args, CONFIG)
+    window = int(values["retiringWindowDays"])
+    day = as_of(values)
+    for verdict in classify(args.resource_type, args.props, day=day):
         date = verdict.entry.lifecycle.date if verdict.entry is not None else None
         if verdict.status != "retiring" or verdict.entry is None or date is None:
             continue
         lifecycle = verdict.entry.lifecycle
-        days_left = (date - vm_size_lifecycle.today()).days
+        days_left = (date - day).days
         if days_left <= window:
             report_violation(
                 f"{verdict.path} is '{verdict.size}', which Azure retires on {lifecycle.date} "
@@ -56,5 +60,5 @@ POLICY = ResourceValidationPolicy(
         "Plan the move to the replacement the message names before the retirement date; test the workload "
         "on the new size (drivers and images can differ between GPU generations)."
     ),
-    url="https://learn.microsoft.com/azure/virtual-machines/sizes/retirement/retired-sizes-list",
+    url="https://learn.microsoft.com/azure/virtual-machines/sizes/lifecycle/retirements-and-capacity-restrictions",
 )
