@@ -53,7 +53,7 @@ from azure_gpu_stacks.components.inputs import Checked, check_shape
 from azure_gpu_stacks.components.network import create_private_network
 from azure_gpu_stacks.components.node_health import NodeExpectations, custom_data
 from azure_gpu_stacks.components.placement import placement
-from azure_gpu_stacks.components.working_hours import WorkingHoursArgs, create_autoscale
+from azure_gpu_stacks.components.working_hours import WorkingHours, WorkingHoursArgs, create_autoscale
 from azure_gpu_stacks.components.working_hours import validated as validated_working_hours
 
 TYPE_TOKEN = "azure-gpu-stacks:index:TrainingCluster"
@@ -164,8 +164,8 @@ class TrainingCluster(pulumi.ComponentResource):
         subnet_id = self._args.get("subnet_id") or self._create_network()
         placement_group_id = self._args.get("proximity_placement_group_id") or self._create_placement_group().id
         scale_set = self._create_scale_set(subnet_id, placement_group_id)
-        hours = self._args["working_hours"]
-        if hours is not None:
+        if self._args["working_hours"] is not None:
+            hours = WorkingHours(**{**self._args["working_hours"], "days": tuple(self._args["working_hours"]["days"])})
             pulumi.log.warn(f"TrainingCluster '{name}': working_hours: {hours.warning()}", resource=self)
             create_autoscale(name, scale_set.id, self._args["node_count"], hours, self._args, self)
 
@@ -352,10 +352,9 @@ def check_inputs(args: Mapping[str, Any]) -> Checked:
             problems.add(key, "required key is missing")
     a["vm_size"] = problems.check("vm_size", infiniband_gpu_size, a["vm_size"]) or a["vm_size"]
     problems.check("node_count", cluster_node_count, a["node_count"])
-    a["working_hours"] = validated_working_hours(problems, "working_hours", a["working_hours"]) if "working_hours" in a else None
-    if a["working_hours"] is not None and a["node_count"] == 0:
-        # A parked cluster stays parked: autoscale would start its nodes at the next working hour.
-        a["working_hours"] = None
+    hours = validated_working_hours(problems, "working_hours", a["working_hours"]) if a.get("working_hours") is not None else None
+    # A parked cluster stays parked: autoscale would start its nodes at the next working hour.
+    a["working_hours"] = hours.as_args() if hours is not None and a["node_count"] != 0 else None
     problems.check("admin_username", admin_username, a["admin_username"])
     a["zones"] = problems.check("zones", single_zone, a["zones"]) or []
     if a.get("subnet_id") is not None:

@@ -61,6 +61,10 @@ class WorkingHours:
     def hours_per_week(self) -> float:
         return len(self.days) * (_minutes(self.end) - _minutes(self.start)) / 60
 
+    def as_args(self) -> dict[str, Any]:
+        """As WorkingHoursArgs, canonical (what the component's checked inputs hold)."""
+        return {"start": self.start, "end": self.end, "days": list(self.days), "time_zone": self.time_zone}
+
     def warning(self) -> str:
         return WARNING.format(start=self.start, end=self.end, time_zone=self.time_zone)
 
@@ -98,8 +102,11 @@ def validated(problems: Problems, key: str, value: Any) -> WorkingHours | None:
     if unknown:
         problems.add(key, f"unknown {', '.join(unknown)}; allowed: start, end, days, time_zone")
     found = len(problems.found)
-    start = problems.check(f"{key}.start", time_of_day, str(value.get("start", "")))
-    end = problems.check(f"{key}.end", time_of_day, str(value.get("end", "")))
+    for required in ("start", "end"):
+        if value.get(required) is None:
+            problems.add(f"{key}.{required}", "required key is missing")
+    start = problems.check(f"{key}.start", time_of_day, str(value["start"])) if value.get("start") is not None else None
+    end = problems.check(f"{key}.end", time_of_day, str(value["end"])) if value.get("end") is not None else None
     days = problems.check(f"{key}.days", working_days, _or(value.get("days"), DEFAULT_DAYS))
     time_zone = problems.check(f"{key}.time_zone", windows_time_zone, _or(value.get("time_zone"), DEFAULT_TIME_ZONE))
     if start and end:
