@@ -164,8 +164,8 @@ class TrainingCluster(pulumi.ComponentResource):
         subnet_id = self._args.get("subnet_id") or self._create_network()
         placement_group_id = self._args.get("proximity_placement_group_id") or self._create_placement_group().id
         scale_set = self._create_scale_set(subnet_id, placement_group_id)
-        if self._args["working_hours"] is not None:
-            hours = WorkingHours(**{**self._args["working_hours"], "days": tuple(self._args["working_hours"]["days"])})
+        if (given := self._args["working_hours"]) is not None:
+            hours = WorkingHours(**{**given, "days": tuple(given["days"])})
             pulumi.log.warn(f"TrainingCluster '{name}': working_hours: {hours.warning()}", resource=self)
             create_autoscale(name, scale_set.id, self._args["node_count"], hours, self._args, self)
 
@@ -265,11 +265,8 @@ class TrainingCluster(pulumi.ComponentResource):
                 **(spot_priority(a["eviction_policy"]) if a["spot"] else {}),
             ),
             **placement(self._args),
-            # Autoscale moves the capacity between working hours and the night; an update must not
-            # undo that (the working-hours profile carries node_count).
-            opts=pulumi.ResourceOptions.merge(
-                self._child, pulumi.ResourceOptions(ignore_changes=["sku.capacity"] if a["working_hours"] else None)
-            ),
+            # With working hours, autoscale owns the capacity (its working-hours profile holds node_count).
+            opts=pulumi.ResourceOptions(parent=self, ignore_changes=["sku.capacity"] if a["working_hours"] else None),
         )
 
     def _os_profile(self) -> compute.VirtualMachineScaleSetOSProfileArgs:
