@@ -5,7 +5,6 @@ deployer's principal type, kubelogin, and SARIF findings on the line that caused
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -13,7 +12,6 @@ from typing import Any
 import pytest
 
 from azure_gpu_stacks.components.checks import ComponentInputError
-from azure_gpu_stacks.components.time_zones import windows_time_zone
 from azure_gpu_stacks.preflight.cli import main
 from tests.conftest import Recording
 from tests.test_aks_gpu_pool import build_pool
@@ -49,34 +47,6 @@ def test_training_cluster_refuses_plain_ubuntu_with_the_reason(record: Callable[
 
     assert "image: 'ubuntu': plain Ubuntu 22.04 cannot drive InfiniBand: the InfiniBand driver extension supports Ubuntu " \
         "16.04, 18.04 and 20.04 only (Azure/azhpc-extensions); allowed: ubuntu-hpc" in str(refused.value)
-
-
-@pytest.mark.parametrize(
-    ("value", "expected"),
-    [("UTC", "UTC"), ("W. Europe Standard Time", "W. Europe Standard Time"), ("w. europe standard time", "W. Europe Standard Time")],
-)
-def test_windows_time_zone_ids_are_accepted_in_their_canonical_spelling(value: str, expected: str) -> None:
-    assert windows_time_zone(value) == expected
-
-
-@pytest.mark.parametrize(
-    ("value", "message"),
-    [
-        ("Europe/Berlin", "'Europe/Berlin' is an IANA time zone name; Azure's schedules take Windows time zone ids: "
-                          "did you mean 'W. Europe Standard Time'?"),
-        ("America/New_York", "did you mean 'Eastern Standard Time'?"),
-        ("W. Europe Standard Tme", "'W. Europe Standard Tme' is not a Windows time zone id; did you mean 'W. Europe Standard Time'"),
-        ("Mars/Olympus", "'Mars/Olympus' is not a Windows time zone id; allowed: a Windows time zone id such as UTC"),
-    ],
-)
-def test_bad_time_zones_are_refused_with_a_did_you_mean(value: str, message: str) -> None:
-    with pytest.raises(ValueError, match=re.escape(message)):
-        windows_time_zone(value)
-
-
-def test_gpu_vm_refuses_an_iana_shutdown_time_zone_before_registering(record: Callable[..., Recording]) -> None:
-    with pytest.raises(ComponentInputError, match=re.escape("shutdown_time_zone: 'Europe/Berlin' is an IANA time zone name")):
-        record(build_vm(shutdown_time_zone="Europe/Berlin"))
 
 
 def test_the_plan_of_a_stack_deploying_kubernetes_objects_warns_about_kubelogin(record: Callable[..., Recording]) -> None:
