@@ -41,7 +41,7 @@ def render() -> str:
         "",
         (
             '- **Python**: `pip install "azure-gpu-stacks @ git+https://github.com/<org>/azure-gpu-stacks'
-            f'@v{__version__}"`, then `from components import {", ".join(c.__name__ for c in classes)}`. '
+            f'@v{__version__}"`, then `from azure_gpu_stacks.components import {", ".join(c.__name__ for c in classes)}`. '
             "Args are a dict with the snake_case names."
         ),
         (
@@ -80,8 +80,8 @@ def _component(cls: type, spec: dict[str, Any]) -> list[str]:
         f"## {cls.__name__}",
         "",
         (
-            f"Type token `{type_token(cls)}`; Python `from components import {cls.__name__}, "
-            f"{args_name(cls.__name__)}` (`{cls.__module__.replace('.', '/')}.py`)."
+            f"Type token `{type_token(cls)}`; Python `from azure_gpu_stacks.components import {cls.__name__}, "
+            f"{args_name(cls.__name__)}` (`{cls.__module__.removeprefix('azure_gpu_stacks.').replace('.', '/')}.py`)."
         ),
         "",
         inspect.getdoc(module) or "",

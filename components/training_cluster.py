@@ -8,7 +8,7 @@ no public IPs, SSH-key login only, the Azure HPC Ubuntu 22.04 image (or plain Ub
 InfiniBand and NVIDIA driver extensions), Gen2 only, and a boot-time node health check
 (`components/node_health.py`).
 
-Azure docs (facts §2.5, §3, §4 of azure-gpu-facts.md, observed 2026-11-22):
+Azure docs (observed 2026-11-22):
 https://learn.microsoft.com/azure/virtual-machines/setup-infiniband
 https://learn.microsoft.com/azure/virtual-machine-scale-sets/virtual-machine-scale-sets-placement-groups
 https://learn.microsoft.com/azure/virtual-machines/azure-hpc-vm-images

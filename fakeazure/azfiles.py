@@ -3,7 +3,9 @@
 The CLI writes usage `currentValue` and `limit` as strings, the REST API as numbers; both are
 accepted. Quota family names are compared case-insensitively with spaces removed, because the
 Usage API and `az vm list-skus` spell them differently (`standardNCASv3_T4Family`,
-`Standard NCASv3_T4 Family`). See ../shared/azure-gpu-facts.md §2.13 and §9.
+`Standard NCASv3_T4 Family`; skypilot-org/skypilot sky/catalog/data_fetchers/fetch_azure.py strips the
+spaces too). Shapes: Azure/azure-cli src/azure-cli/azure/cli/command_modules/vm/_format.py and
+Azure/azure-rest-api-specs specification/compute (ResourceSkus examples), observed 2026-11-22.
 """
 
 from __future__ import annotations

@@ -293,7 +293,8 @@ class VirtualMachineScaleSet(ArmResourceType):
     arm_type = "Microsoft.Compute/virtualMachineScaleSets"
     name_input = "vmScaleSetName"
     autoname_max = 64
-    # A single placement group holds at most 100 VMs unless Azure support raises it (facts §4).
+    # A single placement group holds at most 100 VMs unless Azure support raises it
+    # (https://learn.microsoft.com/azure/virtual-machines/setup-infiniband, observed 2026-11-22).
     single_placement_group_limit: ClassVar[int] = 100
 
     def vm_sizes(self, props: dict[str, Any]) -> list[tuple[str, str]]:

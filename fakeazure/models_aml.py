@@ -3,7 +3,7 @@
 A workspace needs a storage account, a key vault and (in the templates Azure ML ships) an
 Application Insights component writing to a Log Analytics workspace, and may use a container
 registry; ARM refuses a workspace whose dependencies do not exist, and a compute whose workspace
-does not (../shared/azure-gpu-facts.md §5, observed 2026-11-22).
+does not (https://learn.microsoft.com/azure/machine-learning/concept-workspace, observed 2026-11-22).
 
 Not faked, besides what `models` lists: global uniqueness of storage, vault and registry names
 (the fake holds one subscription), Azure ML's own quota (`az ml compute list-usage`, separate from

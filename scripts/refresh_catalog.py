@@ -9,7 +9,8 @@ Fetching and reading are separate steps, so the rewrite is reproducible from fil
     # 2. read the saved files and rewrite components/catalog/vm_sizes.yaml (prints a diff summary)
     python scripts/refresh_catalog.py apply --prices data/prices --skus data/list-skus.json --region eastus
 
-What `apply` reads (formats in ../shared/azure-gpu-facts.md §9, observed 2026-11-22):
+What `apply` reads (observed 2026-11-22: https://learn.microsoft.com/rest/api/cost-management/retail-prices/azure-retail-prices
+and Azure/azure-rest-api-specs specification/compute, ResourceSkus examples):
 - Azure Retail Prices API pages (`Items`, `NextPageLink`; the last page's link is null). A row
   counts when it is `serviceName: Virtual Machines`, `type: Consumption`, in `--region`, priced per
   `1 Hour` above 0, and Linux: a `productName` ending in ` Windows` or ` Win` is Windows (some H100
@@ -21,7 +22,7 @@ What `apply` reads (formats in ../shared/azure-gpu-facts.md §9, observed 2026-1
   `AcceleratedNetworkingEnabled` (capability values are strings) and `family` (the quota family,
   kept in the catalog's usage-API spelling when it is the same name up to case and spaces).
   Fractional GPUs stay as the catalog has them: list-skus reports 1 GPU for partitioned sizes
-  (facts §2.11). `RdmaEnabled` has no bandwidth, so InfiniBand is only flagged for a person.
+  (https://learn.microsoft.com/azure/virtual-machines/sizes/gpu-accelerated/nvadsa10v5-series). `RdmaEnabled` has no bandwidth, so InfiniBand is only flagged for a person.
 
 What it keeps: lifecycle, replacements, series, GPU model, sources and comments; sizes the catalog
 does not know are listed, not added (their series, lifecycle and source need a person). A size

@@ -218,7 +218,7 @@ def test_yaml_example_outputs_read_component_outputs(package_schema: dict[str, A
 
 
 def as_engine_sends(value: Any) -> Any:
-    """A YAML value as it reaches the provider: every number a float (pulumi-sdk-notes §1.3)."""
+    """A YAML value as it reaches the provider: every number a float (a protobuf Struct holds doubles)."""
     if isinstance(value, bool):
         return value
     if isinstance(value, int | float):

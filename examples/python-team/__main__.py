@@ -1,5 +1,5 @@
 """A team's own program: a T4 dev box and a budget on its resource group, built from
-azure-gpu-stacks' components (`pip install azure-gpu-stacks`, then `from components import ...`).
+azure-gpu-stacks' components (`pip install azure-gpu-stacks`, then `from azure_gpu_stacks.components import ...`).
 
 Each component checks its args before registering anything: a bad value stops `pulumi up` with
 one message naming the arg, the value and what is allowed.
