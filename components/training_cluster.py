@@ -288,13 +288,17 @@ class TrainingCluster(pulumi.ComponentResource):
 
 
 def node_expectations(size: VmSize, wait_seconds: int) -> NodeExpectations:
-    """What a healthy node of `size` shows: its GPUs, and its InfiniBand bandwidth split over its ports."""
+    """What a healthy node of `size` shows: its GPUs, its InfiniBand bandwidth split over its ports, and
+    the single-node NCCL all-reduce floor the catalog gives the size (Azure's own, with its source)."""
     ports = IB_PORTS_EXCEPTIONS.get(size.name, int(size.gpus))
+    nccl = size.nccl_all_reduce
     return NodeExpectations(
         gpus=int(size.gpus),
         infiniband_ports=ports,
         infiniband_rate_gbps=(size.infiniband_gbps or 0) // ports,
         wait_seconds=wait_seconds,
+        nccl_busbw_floor_gbps=nccl.bus_bandwidth_gbps if nccl else None,
+        nccl_message_size=nccl.message_size if nccl else "8G",
     )
 
 

@@ -7,12 +7,17 @@ mandatory policy fails); 2 the input cannot be evaluated (bad flags, project, st
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import json
+import os
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
+from azure_gpu_stacks.components.input_files import elided, escaped
 from azure_gpu_stacks.preflight.errors import InputError
 
 if TYPE_CHECKING:
@@ -105,6 +110,11 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _out(text: str, end: str = "\n") -> None:
+    """Print part of the report, with control characters from the input (NUL, terminal escapes) escaped."""
+    sys.stdout.write(escaped(text, keep_newlines=True) + end)
+
+
 def _progress(message: str) -> None:
     if sys.stderr.isatty():
         print(f"gpu-stacks: {message}", file=sys.stderr, flush=True)
@@ -118,10 +128,11 @@ def _run(args: argparse.Namespace) -> int:
 
     project = load_project(args.project)
     if args.command == "stacks":
-        print("\n".join(project.stacks()))
+        _out("\n".join(project.stacks()))
         return 0
 
     if args.command == "quota":
+        _policy_settings(args.policy_config)  # checked like every command's, though quota applies no policy
         return _print_quota(project, args)
 
     from azure_gpu_stacks.preflight.plan import ReferenceFiles, plan_stack
@@ -132,7 +143,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "plan":
         _progress(f"planning {args.stack} offline…")
         plan = plan_stack(project, args.stack, reference, preview=args.preview, policy_settings=policy_settings)
-        print(json.dumps(plan.to_json(), indent=2) if args.json else render_text(plan))
+        _out(json.dumps(plan.to_json(), indent=2) if args.json else render_text(plan))
         return plan.exit_code
 
     names = args.stacks or project.stacks()
@@ -148,24 +159,24 @@ def _run(args: argparse.Namespace) -> int:
     if fmt == "json":
         from azure_gpu_stacks.preflight.verdicts import summary
 
-        print(json.dumps({"stacks": [p.to_json() for p in plans], "summary": summary(plans), "exitCode": worst}, indent=2))
+        _out(json.dumps({"stacks": [p.to_json() for p in plans], "summary": summary(plans), "exitCode": worst}, indent=2))
     elif fmt == "markdown":
         from azure_gpu_stacks.preflight.markdown import render_markdown
 
-        print(render_markdown(plans), end="")
+        _out(render_markdown(plans), end="")
     elif fmt == "sarif":
         from azure_gpu_stacks.preflight.sarif import render_sarif
 
-        print(json.dumps(render_sarif(plans), indent=2))
+        _out(json.dumps(render_sarif(plans), indent=2))
     else:
         from azure_gpu_stacks.preflight.report import violation_line
 
         for p in plans:
-            print(verdict(p))
+            _out(verdict(p))
             for r in p.refusals:
-                print(f"  - {r.resource} [{r.type}]: {r.code}: {r.message}")
+                _out(f"  - {r.resource} [{r.type}]: {r.code}: {r.message}")
             for v in p.violations:
-                print(f"  - {violation_line(v)}")
+                _out(f"  - {violation_line(v)}")
     return worst
 
 
@@ -186,7 +197,7 @@ def _print_quota(project: Project, args: argparse.Namespace) -> int:
     report = quota_report(
         project, args.stack, usage_file=args.usage, skus_file=args.skus, live=args.live, subscription_id=args.subscription
     )
-    print(json.dumps(report.to_json(), indent=2) if args.format == "json" else render(report, args.format))
+    _out(json.dumps(report.to_json(), indent=2) if args.format == "json" else render(report, args.format))
     return report.exit_code
 
 
@@ -195,9 +206,9 @@ def _print_cost(plans: list[Plan], fmt: str) -> int:
     from azure_gpu_stacks.preflight.cost_report import cost_table
 
     if fmt == "json":
-        print(json.dumps({"stacks": [{"stack": p.stack, "cost": p.cost} for p in plans]}, indent=2))
+        _out(json.dumps({"stacks": [{"stack": p.stack, "cost": p.cost} for p in plans]}, indent=2))
     else:
-        print(cost_table(plans, "markdown" if fmt == "markdown" else "text"))
+        _out(cost_table(plans, "markdown" if fmt == "markdown" else "text"))
     return 0
 
 
@@ -214,13 +225,33 @@ def _policy_settings(path: Path | None) -> dict[str, PolicySettings] | None:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        return _run(args)
+        code = _run(args)
+        sys.stdout.flush()  # a closed pipe or a full disk is met here, not at interpreter exit
+        return code
     except InputError as exc:
-        print(f"gpu-stacks: error: {exc}", file=sys.stderr)
+        print(f"gpu-stacks: error: {escaped(elided(str(exc)), keep_newlines=True)}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C while leaving prints no traceback
         print("gpu-stacks: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (`gpu-stacks check | head -1`): nothing more to say
+        _drop_stdout()
+        return 141  # what a shell reports for a command ended by SIGPIPE
+    except OSError as exc:
+        if exc.errno not in (errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT):
+            raise
+        _drop_stdout()
+        print(f"gpu-stacks: error: cannot write the report: {exc.strerror}", file=sys.stderr)
+        return 2
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null so that the interpreter's last flush does not fail again."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
 
 
 if __name__ == "__main__":  # pragma: no cover

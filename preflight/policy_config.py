@@ -15,7 +15,6 @@ which is what the engine sends the pack's `Configure`.
 from __future__ import annotations
 
 import difflib
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +22,7 @@ from typing import Any
 
 from pulumi_policy import EnforcementLevel, Policy
 
+from azure_gpu_stacks.components.input_files import InputFileError, load_json, shown
 from azure_gpu_stacks.preflight.errors import InputError
 
 ALL = "all"
@@ -47,7 +47,7 @@ def resolve(
     for key, value in raw.items():
         if key == ALL:
             if not _is_level(value):
-                problems.append(f"all: {value!r} is not allowed; allowed: {', '.join(LEVELS)}")
+                problems.append(f"all: {shown(value)} is not allowed; allowed: {', '.join(LEVELS)}")
             continue
         if key not in by_name:
             close = difflib.get_close_matches(key, list(by_name), n=1, cutoff=0.6)
@@ -71,13 +71,9 @@ def resolve(
 def load(path: Path, policies: list[Policy]) -> dict[str, PolicySettings]:
     """Read and check a policy config file."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror}") from None
-    try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}") from None
+        raw = load_json(path, "policy-config")
+    except InputFileError as exc:
+        raise InputError(str(exc)) from None
     if not isinstance(raw, dict):
         raise InputError(
             f"{path}: expected a JSON object of policy names to levels or settings, got {type(raw).__name__}"
@@ -92,14 +88,14 @@ def _is_level(value: Any) -> bool:
 def _entry(policy: Policy, value: Any, problems: list[str]) -> tuple[str | None, dict[str, Any]]:
     if isinstance(value, str):
         if not _is_level(value):
-            problems.append(f"{policy.name}: {value!r} is not allowed; allowed: {', '.join(LEVELS)}, or an object")
+            problems.append(f"{policy.name}: {shown(value)} is not allowed; allowed: {', '.join(LEVELS)}, or an object")
         return value, {}
     if not isinstance(value, dict):
-        problems.append(f"{policy.name}: {value!r} is not allowed; allowed: an enforcement level or an object")
+        problems.append(f"{policy.name}: {shown(value)} is not allowed; allowed: an enforcement level or an object")
         return None, {}
     level = value.get(LEVEL_KEY)
     if level is not None and not _is_level(level):
-        problems.append(f"{policy.name}.{LEVEL_KEY}: {level!r} is not allowed; allowed: {', '.join(LEVELS)}")
+        problems.append(f"{policy.name}.{LEVEL_KEY}: {shown(level)} is not allowed; allowed: {', '.join(LEVELS)}")
     schema = (policy.config_schema.properties if policy.config_schema else {}) or {}
     properties: dict[str, Any] = {}
     for key, given in value.items():
@@ -111,7 +107,7 @@ def _entry(policy: Policy, value: Any, problems: list[str]) -> tuple[str | None,
             continue
         problem = _type_problem(given, schema[key])
         if problem:
-            problems.append(f"{policy.name}.{key}: {given!r} is not allowed; allowed: {problem}")
+            problems.append(f"{policy.name}.{key}: {shown(given)} is not allowed; allowed: {problem}")
             continue
         properties[key] = given
     return level, properties

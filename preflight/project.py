@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from azure_gpu_stacks.components.input_files import InputFileError, load_yaml
 from azure_gpu_stacks.preflight.errors import InputError
 
 PROJECT_FILE = "Pulumi.yaml"
@@ -39,9 +38,9 @@ class Project:
         return sorted(m["stack"] for p in self.stack_dir.glob("Pulumi.*.y*ml") if (m := STACK_FILE.match(p.name)))
 
     def relative(self, path: Path) -> str:
-        try:
-            return str(path.resolve().relative_to(self.root.resolve()))
-        except ValueError:
+        try:  # the entry itself, not where a symbolic link leads (a broken link is named as it is)
+            return str((path.parent.resolve() / path.name).relative_to(self.root.resolve()))
+        except (ValueError, RuntimeError, OSError):
             return str(path)
 
 
@@ -54,18 +53,12 @@ class StackSettings:
     placeholders: list[str] = field(default_factory=list)  # keys given a placeholder offline
 
 
-def _read_yaml(path: Path, label: str) -> Any:
+def _read_yaml(path: Path, label: str, kind: str) -> Any:
+    """The file's one YAML document, read with the caps of `azure_gpu_stacks.components.input_files`."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"{label}: cannot read: {exc.strerror}") from None
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise InputError(f"{label}: not valid YAML{where}: {problem}") from None
+        return load_yaml(path, kind, label)
+    except InputFileError as exc:
+        raise InputError(str(exc)) from None
 
 
 def load_project(root: Path) -> Project:
@@ -76,7 +69,7 @@ def load_project(root: Path) -> Project:
     if not file.is_file():
         raise InputError(f"{root}: no {PROJECT_FILE}; allowed: the directory of a Pulumi project")
     label = str(file)
-    data = _read_yaml(file, label)
+    data = _read_yaml(file, label, "project")
     if not isinstance(data, dict):
         raise InputError(f"{label}: expected a mapping with name and runtime")
     name = data.get("name")
@@ -114,12 +107,12 @@ def find_stack(project: Project, stack: str) -> tuple[str, Path]:
         match = STACK_FILE.match(as_path.name)
         if not match:
             raise InputError(f"{stack}: not a stack file; allowed: a file named Pulumi.<stack>.yaml")
-        if not as_path.is_file():
+        if not (as_path.exists() or as_path.is_symlink()):
             raise InputError(f"{stack}: no such stack file")
         return match["stack"], as_path
     for suffix in (".yaml", ".yml"):
         path = project.stack_dir / f"Pulumi.{stack}{suffix}"
-        if path.is_file():
+        if path.exists() or path.is_symlink():  # a directory or a broken link is refused when read, by name
             return stack, path
     known = ", ".join(project.stacks()) or "none"
     raise InputError(f"unknown stack '{stack}' in {project.relative(project.stack_dir) or '.'}/; known stacks: {known}")
@@ -128,7 +121,7 @@ def find_stack(project: Project, stack: str) -> tuple[str, Path]:
 def load_stack(project: Project, stack: str) -> StackSettings:
     name, path = find_stack(project, stack)
     label = project.relative(path)
-    data = _read_yaml(path, label)
+    data = _read_yaml(path, label, "stack")
     if data is None:
         data = {}
     if not isinstance(data, dict):
@@ -145,7 +138,13 @@ def load_stack(project: Project, stack: str) -> StackSettings:
                 f"{label}: config: key {key!r} is not of the form <namespace>:<name>; "
                 f"allowed: e.g. {project.name}:vm or azure-native:location"
             )
-        value, is_secret = _offline_value(value)
+        try:
+            value, is_secret = _offline_value(value)
+        except _NotCiphertext as exc:
+            raise InputError(
+                f"{label}: config.{key}{exc.where}.secure: a {exc.kind}, not ciphertext; allowed: the string "
+                "`pulumi config set --secret` writes"
+            ) from None
         flat[key] = value if isinstance(value, str) else json.dumps(value)
         if is_secret:
             secret.append(key)
@@ -158,14 +157,28 @@ def load_stack(project: Project, stack: str) -> StackSettings:
     return StackSettings(name, path, flat, secret, placeholders)
 
 
-def _offline_value(value: Any) -> tuple[Any, bool]:
+_KINDS: dict[type, str] = {int: "number", float: "number", bool: "boolean", type(None): "null", list: "list", dict: "mapping"}
+
+
+class _NotCiphertext(Exception):
+    """A `secure:` whose value is not the CLI's ciphertext string (never shown: it may be a secret)."""
+
+    def __init__(self, where: str, kind: str):
+        super().__init__(where, kind)
+        self.where = where
+        self.kind = kind
+
+
+def _offline_value(value: Any, where: str = "") -> tuple[Any, bool]:
     """The value with every `secure:` leaf replaced by the placeholder; whether one was."""
     if isinstance(value, dict) and set(value) == {"secure"}:
+        if not isinstance(value["secure"], str) or not value["secure"]:
+            raise _NotCiphertext(where, _KINDS.get(type(value["secure"]), "empty string"))
         return OFFLINE_SECRET, True
     if isinstance(value, dict):
-        pairs = {k: _offline_value(v) for k, v in value.items()}
+        pairs = {k: _offline_value(v, f"{where}.{k}") for k, v in value.items()}
         return {k: v for k, (v, _) in pairs.items()}, any(s for _, s in pairs.values())
     if isinstance(value, list):
-        items = [_offline_value(v) for v in value]
+        items = [_offline_value(v, f"{where}[{i}]") for i, v in enumerate(value)]
         return [v for v, _ in items], any(s for _, s in items)
     return value, False

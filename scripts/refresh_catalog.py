@@ -65,7 +65,7 @@ PLAIN_SCALAR = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_./+-]*")  # written without q
 KEY_ORDER = (
     "name", "series", "vcpus", "memoryGib", "gpuModel", "gpus", "gpuMemoryGb", "infinibandGbps",
     "acceleratedNetworking", "hypervGenerations", "quotaFamily", "paygUsdPerHour", "spotUsdPerHour",
-    "lifecycle", "source", "observed",
+    "lifecycle", "ncclAllReduce", "source", "observed",
 )  # fmt: skip
 
 

@@ -8,6 +8,7 @@ unknown stack) are built per test.
 
 from __future__ import annotations
 
+import re
 import shutil
 import textwrap
 from pathlib import Path
@@ -50,6 +51,19 @@ BAD_STACKS: dict[str, str] = {
     "retired-size": "azure-gpu-stacks:vm.vmSize: 'Standard_NV6' was retired on 2023-09-06",
     "unknown-region": "azure-native:location: 'moon' is not an Azure region; allowed: a region name such as eastus",
     "misspelt-region": "azure-native:location: 'eastuss' is not an Azure region; did you mean eastus",
+    # hostile input: encodings, YAML the schema does not expect, expansion, depth, numbers, secrets, echoes
+    "latin1-bytes": "not UTF-8: byte 0xe9 at line 3, column 38; allowed: UTF-8 text",
+    "utf16-text": "UTF-16 text (it starts with a UTF-16 byte-order mark); allowed: UTF-8 text",
+    "binary-tag": "config.azure-gpu-stacks:tags.blob: !!binary 'aGVsbG8=' is not allowed; allowed: strings, numbers, booleans, null, dates",
+    "set-tag": "config.azure-gpu-stacks:costAlert: !!set is not allowed; allowed: strings, numbers",
+    "date-as-amount": "azure-gpu-stacks:costAlert.amount: '2026-12-01' is not allowed: Input should be a valid number",
+    "recursive-alias": "config.azure-gpu-stacks:tags.self: an alias refers to the value that holds it (line 3)",
+    "billion-laughs": "config.azure-gpu-stacks:tags.e: expands to more than 100,000 values through aliases; allowed: at most 100,000",
+    "deep-nesting": "line 3, column 91: nested deeper than 64 levels; allowed: at most 64",
+    "huge-integer": "config.azure-gpu-stacks:costAlert.amount: a number of 5,000 characters is out of range; allowed: whole numbers",
+    "secure-not-ciphertext": "config.azure-gpu-stacks:sshPublicKey.secure: a number, not ciphertext; allowed: the string",
+    "control-characters": "azure-gpu-stacks:vm.vmSize: unknown VM size '\\x1b[2J\\x1b[31mStandard_NC4as_T4_v3\\x00'; allowed:",
+    "long-value": "azure-gpu-stacks:vm.vmSize: unknown VM size a value of 3,009 characters (not shown); allowed:",
 }
 
 
@@ -72,6 +86,7 @@ def assert_one_clean_error(capsys: pytest.CaptureFixture[str], argv: list[str], 
     assert err.count("\n") == 1 and err.startswith(f"gpu-stacks: error: {prefix}"), err
     assert expected in err, err
     assert "Traceback" not in err
+    assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f]", err), err  # control characters from input are escaped
 
 
 def test_bad_input_corpus_is_the_table() -> None:

@@ -212,3 +212,35 @@ def test_load_catalog_rejects_size_listed_twice(tmp_path: Path) -> None:
 
     with pytest.raises(ValueError, match="the catalog lists a size twice"):
         load_catalog(_write(tmp_path, raw))
+
+
+# Azure's node health checks, `check_nccl_allreduce <floor> ... <message size>` in conf/<size>.conf
+# (github.com/Azure/azurehpc-health-checks, observed 2026-11-22).
+NCCL_FLOORS = {
+    "Standard_ND96asr_v4": (228.0, "8G", "conf/nd96asr_v4.conf"),
+    "Standard_ND96amsr_A100_v4": (228.0, "4G", "conf/nd96amsr_a100_v4.conf"),
+    "Standard_ND96isr_H100_v5": (460.0, "16G", "conf/nd96isr_h100_v5.conf"),
+    "Standard_ND96isr_H200_v5": (431.0, "16G", "conf/nd96isr_h200_v5.conf"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NCCL_FLOORS))
+def test_catalog_nccl_all_reduce_floor_is_azures_with_its_source(name: str) -> None:
+    floor = catalog().get(name).nccl_all_reduce
+
+    assert floor is not None
+    bandwidth, message, conf = NCCL_FLOORS[name]
+    assert (floor.bus_bandwidth_gbps, floor.message_size) == (bandwidth, message)
+    assert floor.source == f"https://github.com/Azure/azurehpc-health-checks/blob/main/{conf}"
+
+
+def test_catalog_nccl_all_reduce_floor_only_on_the_sizes_azure_gives_one() -> None:
+    assert sorted(s.name for s in catalog().sizes if s.nccl_all_reduce) == sorted(NCCL_FLOORS)
+
+
+def test_catalog_refuses_an_nccl_message_size_nccl_tests_cannot_take(tmp_path: Path) -> None:
+    raw = _raw_catalog()
+    _size_entry(raw, "Standard_ND96asr_v4")["ncclAllReduce"]["messageSize"] = "8 GB"
+
+    with pytest.raises(pydantic.ValidationError, match="messageSize"):
+        load_catalog(_write(tmp_path, raw))

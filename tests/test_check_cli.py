@@ -192,7 +192,7 @@ def test_check_policy_config_changes_levels_like_policy_pack_config(
             '{"require-cost-alerts": {"budgets": []}}',
             "require-cost-alerts.budgets: unknown property; allowed: enforcementLevel, externalBudgetScopes",
         ),
-        ("{not json", "not valid JSON (line 1, column 2)"),
+        ("{not json", "not JSON (line 1, column 2"),
     ],
     ids=["unknown-policy", "bad-level", "bad-type", "unknown-property", "not-json"],
 )

@@ -283,4 +283,4 @@ def test_quota_bad_usage_file_names_the_file_and_entry(tmp_path: Path, capsys: p
     usage.write_text(json.dumps([usage_entry(T4_FAMILY, 0, 8, as_strings=True) | {"limit": "eight"}]))
 
     assert main(["quota", "inference-t4", "--usage", str(usage)]) == 2
-    assert capsys.readouterr().err == f"gpu-stacks: error: {usage}: entry [0].limit: 'eight' is not a whole number\n"
+    assert capsys.readouterr().err == f"gpu-stacks: error: {usage}: entry [0].limit: 'eight' is not a whole number; allowed: a whole number from 0 to 2^63-1\n"

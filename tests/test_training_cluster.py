@@ -239,6 +239,29 @@ def test_training_cluster_health_check_expects_what_the_size_has(
     assert "VERDICT_FILE=/var/log/node-health-check/verdict\n" in settings
 
 
+@pytest.mark.parametrize(
+    ("vm_size", "expected"),
+    [
+        ("Standard_ND96asr_v4", "NCCL_BUSBW_FLOOR=228.0\nNCCL_MESSAGE_SIZE=8G\n"),
+        ("Standard_ND96isr_H100_v5", "NCCL_BUSBW_FLOOR=460.0\nNCCL_MESSAGE_SIZE=16G\n"),
+        ("Standard_ND40rs_v2", "NCCL_BUSBW_FLOOR=\nNCCL_MESSAGE_SIZE=8G\n"),  # Azure's checks give NDv2 no floor
+    ],
+)
+def test_training_cluster_health_check_takes_the_nccl_floor_from_the_catalog(
+    record: Callable[..., Recording], vm_size: str, expected: str
+) -> None:
+    settings = written_file(cloud_config(record(build_cluster(vm_size=vm_size))), "/etc/default/node-health-check")
+
+    assert expected in settings
+
+
+def test_training_cluster_health_check_unit_times_out_after_the_scripts_own_bound(record: Callable[..., Recording]) -> None:
+    config = cloud_config(record(build_cluster(health_check_wait_minutes=10)))
+
+    # 600 s wait + 30 s retry + 4 x 61 s commands + 300 s NCCL + 1800 s Azure's checks + 2 s, then a 60 s margin.
+    assert "TimeoutStartSec=3036\n" in written_file(config, "/etc/systemd/system/node-health-check.service")
+
+
 def test_training_cluster_health_check_can_be_turned_off(record: Callable[..., Recording]) -> None:
     assert "customData" not in profile(record(build_cluster(health_check=False)))["osProfile"]
 

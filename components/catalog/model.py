@@ -59,6 +59,19 @@ class Lifecycle(CatalogModel):
         return self
 
 
+class NcclAllReduceFloor(CatalogModel):
+    """The single-node NCCL all-reduce bus bandwidth a healthy node of a size reaches (nccl-tests)."""
+
+    bus_bandwidth_gbps: float = Field(
+        alias="busBandwidthGBps", gt=0, description="Floor of all_reduce_perf's average bus bandwidth, GB/s."
+    )
+    message_size: str = Field(
+        alias="messageSize", pattern=r"^[1-9][0-9]*[KMG]?$", description="Message size the floor is measured at (-b/-e), e.g. 8G."
+    )
+    source: str = Field(description="Where the floor comes from (Azure's node health check configuration for the size).")
+    observed: dt.date = Field(description="Date the floor was read from the source.")
+
+
 class VmSize(CatalogModel):
     """One Azure VM size with the facts the toolkit decides by."""
 
@@ -86,6 +99,11 @@ class VmSize(CatalogModel):
         default=None, alias="spotUsdPerHour", description="Approximate East US Linux Spot price, USD/hour."
     )
     lifecycle: Lifecycle = Field(description="Retirement status.")
+    nccl_all_reduce: NcclAllReduceFloor | None = Field(
+        default=None,
+        alias="ncclAllReduce",
+        description="Single-node NCCL all-reduce floor the node health check holds a node to; None: not checked.",
+    )
     source: str = Field(description="Link to the documentation the specs come from.")
     observed: dt.date = Field(description="Date the specs were read from the source.")
 
