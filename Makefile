@@ -1,17 +1,30 @@
-# Every target builds the virtual environment it needs from nothing (Python 3.11+ and make).
-PYTHON ?= python3
-VENV   := .venv
-BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed-stamp
-STACK  ?= inference-t4
+# Every target builds the virtual environment it needs from nothing (Python 3.11+ and make):
+# uv (pinned, installed once into .tools/ with pip) creates .venv with exactly the versions in uv.lock.
+PYTHON     ?= python3
+UV_VERSION := 0.13.9
+UV         := .tools/bin/uv
+VENV       := .venv
+BIN        := $(VENV)/bin
+STAMP      := $(VENV)/.installed-stamp
+STACK      ?= inference-t4
+# uv uses this machine's Python and never downloads one.
+export UV_PYTHON := $(PYTHON)
+export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: plan test lint check bench docs clean
+.PHONY: plan test lint check bench docs lock clean
 
-$(STAMP): pyproject.toml
-	$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed, found " + sys.version.split()[0])'
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[test]"
-	touch $(STAMP)
+$(UV):
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed, found " + sys.version.split()[0])'
+	@echo "setup: installing uv $(UV_VERSION) into .tools/ (once)"
+	@$(PYTHON) -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --target .tools "uv==$(UV_VERSION)"
+
+$(STAMP): pyproject.toml uv.lock | $(UV)
+	@echo "setup: creating .venv from uv.lock (first run only; 'make lock' after changing dependencies)"
+	@$(UV) sync --locked
+	@touch $(STAMP)
+
+lock: | $(UV)  ## re-resolve uv.lock after a change to pyproject.toml's dependencies
+	$(UV) lock
 
 plan: $(STAMP)  ## offline plan of a shipped stack: make plan STACK=inference-t4
 	$(BIN)/gpu-stacks plan $(STACK)
@@ -36,4 +49,4 @@ docs: $(STAMP)  ## regenerate docs/components.md from the code, and the dated li
 	$(BIN)/python -m azure_gpu_stacks.policies.docs
 
 clean:
-	rm -rf $(VENV) .pytest_cache *.egg-info
+	rm -rf $(VENV) .tools .pytest_cache *.egg-info

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from fleet import write_fleet
 from floors import REPO, Measured, best, import_floor, measure, parallel_floor, runtime_floor
 
-CHECK = [sys.executable, "-m", "preflight", "check"]
+CHECK = [sys.executable, "-m", "azure_gpu_stacks.preflight", "check"]
 
 
 def output_digest(argv: list[str]) -> str:

@@ -17,7 +17,7 @@ from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationA
 
 from azure_gpu_stacks.policies import config
 from azure_gpu_stacks.policies.values import UNKNOWN, elements, get, same, text
-from azure_gpu_stacks.policies.vm_size_locations import canonical_type
+from azure_gpu_stacks.components.catalog.shapes import canonical_type
 
 NAME = "disallow-internet-ssh-rdp"
 ANY_SOURCE = frozenset({"*", "0.0.0.0/0", "0.0.0.0", "::/0", "internet", "any"})

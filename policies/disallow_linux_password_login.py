@@ -13,7 +13,7 @@ from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationA
 
 from azure_gpu_stacks.policies import config
 from azure_gpu_stacks.policies.values import UNKNOWN, flag, get
-from azure_gpu_stacks.policies.vm_size_locations import canonical_type
+from azure_gpu_stacks.components.catalog.shapes import canonical_type
 
 NAME = "disallow-linux-password-login"
 LINUX_CONFIGURATION: dict[str, tuple[str, ...]] = {

@@ -1,7 +1,7 @@
 """disallow-retired-vm-sizes: no resource may ask for a VM size Azure has retired.
 
 Rule: every VM size in a resource (VMs, scale sets, AKS pools, AML compute, Batch pools, ...; see
-`azure_gpu_stacks.policies.vm_size_locations`) that the catalog lists as retired on or before today is a violation.
+`azure_gpu_stacks.components.catalog.shapes`) that the catalog lists as retired on or before today is a violation.
 Why: Azure refuses to provision a retired size, and deallocates what still runs on it; the failure
 shows up only at deployment, after the rest of the stack was created.
 Azure doc: https://learn.microsoft.com/azure/virtual-machines/sizes/retirement/retired-sizes-list

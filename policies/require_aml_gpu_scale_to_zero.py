@@ -18,7 +18,7 @@ from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationA
 from azure_gpu_stacks.policies import config
 from azure_gpu_stacks.policies.values import UNKNOWN, get, number, same, text
 from azure_gpu_stacks.policies.vm_size_lifecycle import catalog_entry
-from azure_gpu_stacks.policies.vm_size_locations import canonical_type
+from azure_gpu_stacks.components.catalog.shapes import canonical_type
 
 NAME = "require-aml-gpu-scale-to-zero"
 DEFAULT_MAX_IDLE_MINUTES = 30

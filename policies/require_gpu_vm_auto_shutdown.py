@@ -17,7 +17,7 @@ from azure_gpu_stacks.policies import config
 from azure_gpu_stacks.policies.resource_groups import dependencies_of
 from azure_gpu_stacks.policies.values import get, same, text
 from azure_gpu_stacks.policies.vm_size_lifecycle import catalog_entry
-from azure_gpu_stacks.policies.vm_size_locations import canonical_type
+from azure_gpu_stacks.components.catalog.shapes import canonical_type
 
 NAME = "require-gpu-vm-auto-shutdown"
 VM_TYPE = "azure-native:compute:VirtualMachine"

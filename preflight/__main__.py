@@ -1,4 +1,4 @@
-"""`python -m preflight` is `gpu-stacks`."""
+"""`python -m azure_gpu_stacks.preflight` is `gpu-stacks`."""
 
 import sys
 

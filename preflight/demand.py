@@ -1,17 +1,13 @@
 """What VM capacity each recorded resource asks for: size, node count at full scale and when idle,
 priority and region. Cost and quota are both computed from these demands.
 
-Read from the inputs as the engine sees them (camelCase ARM names, numbers as floats), one small
-reader per ARM resource type that bills VMs:
-
-| type | size | full scale | idle | priority |
-| --- | --- | --- | --- | --- |
-| compute VirtualMachine | hardwareProfile.vmSize | 1 | 1, but only for the hours outside its auto-shutdown (below) | priority Spot/Low |
-| compute VirtualMachineScaleSet | sku.name | sku.capacity | sku.capacity | virtualMachineProfile.priority |
-| containerservice AgentPool | vmSize | maxCount (autoscaling) or count | minCount (autoscaling) or count | scaleSetPriority |
-| containerservice ManagedCluster | agentPoolProfiles[].vmSize | as AgentPool, per profile | as AgentPool | as AgentPool |
-| machinelearningservices Compute (AmlCompute) | properties.properties.vmSize | scaleSettings.maxNodeCount | scaleSettings.minNodeCount (default 0) | vmPriority LowPriority |
-| machinelearningservices Compute (ComputeInstance) | properties.properties.vmSize | 1 | 1 | Regular |
+Read from the inputs as the engine sees them (camelCase ARM names, numbers as floats) through the
+one shape table, `azure_gpu_stacks.components.catalog.shapes`: every pool it counts (virtual
+machines, scale sets, AKS pools inline or on their own, Azure ML clusters and compute instances)
+is one demand; full scale is the pool's maximum count (AKS `maxCount` when autoscaling, Azure ML
+`maxNodeCount`), idle its minimum (AKS `minCount`, Azure ML `minNodeCount`); the defaults where an
+input is left out are ARM's, in the table. A VM runs idle only for the hours outside its
+auto-shutdown (below).
 
 Auto-shutdown assumption: a `devtestlab.GlobalSchedule` with `taskType: ComputeVmShutdownTask`
 (not `Disabled`) that targets a VM stops it daily at `dailyRecurrence.time`. Azure does not start
@@ -19,43 +15,23 @@ it again; we assume someone starts it at the start of each working day, `ASSUMED
 (09:00 in the schedule's own time zone), so it runs from 09:00 to the shutdown time every day
 (10 h for a 19:00 shutdown; weekends are not modelled, which over- rather than under-estimates).
 The schedule is found through the VM it depends on (its `targetResourceId` is the VM's id).
-
-Defaults where an input is left out follow ARM: an agent pool's `count` is 1; an AML cluster's
-`minNodeCount` is 0; a VM or scale set is Regular priority.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
 
+from azure_gpu_stacks.components.catalog.shapes import AGENT_POOL, MANAGED_CLUSTER, VM, Priority, read, shapes
 from azure_gpu_stacks.fakeazure.models import dig
 from azure_gpu_stacks.preflight.runtime import RecordedResource
 
-Priority = Literal["Regular", "Spot", "LowPriority"]
-
-VM = "azure-native:compute:VirtualMachine"
-VMSS = "azure-native:compute:VirtualMachineScaleSet"
-AGENT_POOL = "azure-native:containerservice:AgentPool"
-MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
-ML_COMPUTE = "azure-native:machinelearningservices:Compute"
 RESOURCE_GROUP = "azure-native:resources:ResourceGroup"
 SCHEDULE = "azure-native:devtestlab:GlobalSchedule"
 
 SHUTDOWN_TASK = "ComputeVmShutdownTask"
 ASSUMED_START_OF_DAY = "0900"  # HHmm, in the schedule's time zone; see the module docstring
 HOURS_PER_DAY = 24.0
-DEFAULT_AGENT_POOL_COUNT = 1  # ARM's default for agentPools.count
-
-# Priority values as each API spells them, mapped to how they are billed.
-_PRIORITIES: dict[str, Priority] = {
-    "regular": "Regular",
-    "dedicated": "Regular",
-    "spot": "Spot",
-    "low": "Spot",  # compute's legacy name for Spot
-    "lowpriority": "LowPriority",
-}
 
 
 @dataclass(frozen=True)
@@ -75,79 +51,6 @@ class Demand:
     def discounted(self) -> bool:
         """Billed at the Spot / low-priority rate and counted against `lowPriorityCores`."""
         return self.priority != "Regular"
-
-
-@dataclass(frozen=True)
-class _Pool:
-    suffix: str  # appended to the resource name ("" for the resource itself)
-    size: Any
-    count: Any
-    idle_count: Any
-    priority: Any
-    region: Any = None
-
-
-def _number(value: Any, default: int) -> int:
-    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else default
-
-
-def _priority(value: Any) -> Priority:
-    return _PRIORITIES.get(str(value or "Regular").replace(" ", "").lower(), "Regular")
-
-
-def _vm(inputs: dict[str, Any]) -> list[_Pool]:
-    return [_Pool("", dig(inputs, "hardwareProfile", "vmSize"), 1, 1, inputs.get("priority"), inputs.get("location"))]
-
-
-def _vmss(inputs: dict[str, Any]) -> list[_Pool]:
-    capacity = _number(dig(inputs, "sku", "capacity"), 0)
-    priority = dig(inputs, "virtualMachineProfile", "priority")
-    return [_Pool("", dig(inputs, "sku", "name"), capacity, capacity, priority, inputs.get("location"))]
-
-
-def _agent_pool_profile(profile: dict[str, Any], suffix: str) -> _Pool:
-    count = _number(profile.get("count"), DEFAULT_AGENT_POOL_COUNT)
-    if profile.get("enableAutoScaling"):
-        full, idle = _number(profile.get("maxCount"), count), _number(profile.get("minCount"), count)
-    else:
-        full = idle = count
-    return _Pool(suffix, profile.get("vmSize"), full, idle, profile.get("scaleSetPriority"))
-
-
-def _agent_pool(inputs: dict[str, Any]) -> list[_Pool]:
-    return [_agent_pool_profile(inputs, "")]
-
-
-def _managed_cluster(inputs: dict[str, Any]) -> list[_Pool]:
-    pools = []
-    for i, profile in enumerate(inputs.get("agentPoolProfiles") or []):
-        if isinstance(profile, dict):
-            pool = _agent_pool_profile(profile, f"/{profile.get('name') or i}")
-            pools.append(_Pool(pool.suffix, pool.size, pool.count, pool.idle_count, pool.priority, inputs.get("location")))
-    return pools
-
-
-def _ml_compute(inputs: dict[str, Any]) -> list[_Pool]:
-    kind = dig(inputs, "properties", "computeType")
-    props = dig(inputs, "properties", "properties") or {}
-    region = dig(inputs, "properties", "computeLocation") or inputs.get("location")
-    if kind == "AmlCompute":
-        full = _number(dig(props, "scaleSettings", "maxNodeCount"), 0)
-        idle = _number(dig(props, "scaleSettings", "minNodeCount"), 0)
-        return [_Pool("", props.get("vmSize"), full, idle, props.get("vmPriority"), region)]
-    if kind == "ComputeInstance":
-        return [_Pool("", props.get("vmSize"), 1, 1, "Regular", region)]
-    return []
-
-
-# Pulumi type token -> reader of the VM pools in its inputs.
-READERS: dict[str, Callable[[dict[str, Any]], list[_Pool]]] = {
-    VM: _vm,
-    VMSS: _vmss,
-    AGENT_POOL: _agent_pool,
-    MANAGED_CLUSTER: _managed_cluster,
-    ML_COMPUTE: _ml_compute,
-}
 
 
 def _minutes(hhmm: str) -> int | None:
@@ -223,27 +126,29 @@ def collect(resources: Sequence[RecordedResource], default_region: str | None = 
     clusters = _cluster_locations(resources)
     demands: list[Demand] = []
     for r in resources:
-        read = READERS.get(r.type)
-        if read is None:
+        if not shapes(r.type):
             continue
         inputs = r.plain_inputs()
-        for pool in read(inputs):
+        for pool in read(r.type, inputs):
+            if not pool.pool.counted:
+                continue
             if not isinstance(pool.size, str) or not pool.size:
                 continue  # unknown in preview, or not set: nothing to price or count
             region = (
-                pool.region
+                pool.location
                 or clusters.get(str(inputs.get("resourceName") or "").lower() if r.type == AGENT_POOL else "")
                 or groups.get(str(inputs.get("resourceGroupName") or "").lower())
                 or default_region
             )
+            suffix = "" if pool.index is None else f"/{pool.name or pool.index}"
             demands.append(
                 Demand(
-                    resource=r.name + pool.suffix,
+                    resource=r.name + suffix,
                     type=r.type,
                     size=pool.size,
-                    count=pool.count,
+                    count=pool.full_count,
                     idle_count=pool.idle_count,
-                    priority=_priority(pool.priority),
+                    priority=pool.priority,
                     region=region.replace(" ", "").lower() if isinstance(region, str) else None,
                     idle_hours_per_day=shutdown.get(r.urn, HOURS_PER_DAY),
                 )

@@ -91,7 +91,7 @@ def test_aks_gpu_stack_text_plan_shows_the_pool_and_plugin(capsys: pytest.Captur
 
 def test_aks_gpu_stack_cli_exits_zero_as_a_process() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "preflight", "plan", STACK], cwd=REPO, capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "azure_gpu_stacks.preflight", "plan", STACK], cwd=REPO, capture_output=True, text=True, timeout=120
     )
 
     assert done.returncode == 0, done.stderr

@@ -166,7 +166,7 @@ def test_aml_stack_plan_exits_0_from_the_command_line() -> None:
     import sys
 
     run = subprocess.run(
-        [sys.executable, "-m", "preflight", "plan", "aml-gpu"], cwd=REPO, capture_output=True, text=True, timeout=120, check=False
+        [sys.executable, "-m", "azure_gpu_stacks.preflight", "plan", "aml-gpu"], cwd=REPO, capture_output=True, text=True, timeout=120, check=False
     )
 
     assert run.returncode == 0, run.stderr

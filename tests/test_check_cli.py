@@ -262,7 +262,7 @@ def test_check_as_a_subprocess_exits_0_on_the_shipped_t4_stack(tmp_path: Path) -
     import sys
 
     done = subprocess.run(
-        [sys.executable, "-m", "preflight", "check", "inference-t4", "--format", "markdown"],
+        [sys.executable, "-m", "azure_gpu_stacks.preflight", "check", "inference-t4", "--format", "markdown"],
         cwd=REPO,
         capture_output=True,
         text=True,

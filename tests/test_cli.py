@@ -145,7 +145,7 @@ def test_cli_usage_flag_makes_quota_shortfalls_refusals(tmp_path: Path, capsys: 
 
 
 def test_cli_module_entry_point_matches_console_script() -> None:
-    done = subprocess.run([sys.executable, "-m", "preflight", "stacks"], capture_output=True, text=True, cwd=REPO, timeout=60)
+    done = subprocess.run([sys.executable, "-m", "azure_gpu_stacks.preflight", "stacks"], capture_output=True, text=True, cwd=REPO, timeout=60)
 
     assert done.returncode == 0 and "inference-t4" in done.stdout.split()
 

@@ -11,7 +11,7 @@ import pytest
 from pulumi_policy import ResourceValidationArgs
 
 from azure_gpu_stacks.policies import disallow_retired_vm_sizes, warn_retiring_vm_sizes
-from azure_gpu_stacks.policies.vm_size_locations import VM_SIZE_LOCATIONS
+from azure_gpu_stacks.components.catalog.shapes import SHAPES
 from tests.policy_helpers import Res, found
 
 RETIRED = "disallow-retired-vm-sizes"
@@ -114,7 +114,7 @@ def on_day(mocker: Any) -> Callable[[str], None]:
 
 
 def test_vm_size_places_cover_every_type_of_the_table() -> None:
-    assert {t for t, _, _ in PLACES} == set(VM_SIZE_LOCATIONS)
+    assert {t for t, _, _ in PLACES} == set(SHAPES)
 
 
 @pytest.mark.parametrize(("type_", "props", "path"), PLACES, ids=[f"{t.split(':')[-1]}:{p}" for t, _, p in PLACES])
