@@ -32,6 +32,7 @@ from pulumi_azure_native import authorization, containerservice
 
 from azure_gpu_stacks.components.aks_gpu_scheduling import GPU_TAINT, SPOT_TAINT, GpuPodScheduling, gpu_pod_scheduling, toleration
 from azure_gpu_stacks.components.catalog import catalog
+from azure_gpu_stacks.components.catalog.limits import LIMITS
 from azure_gpu_stacks.components.checks import (
     AKS_CLUSTER_ID_PATTERN,
     DEFAULT_CPU_VM_SIZE,
@@ -69,11 +70,11 @@ DEFAULT_SYSTEM_POOL_NAME = "system"
 DEFAULT_SYSTEM_NODE_COUNT = 2  # one node down (upgrade, failure) leaves CoreDNS and the API proxies running
 DEFAULT_MIN_COUNT = 0  # idle costs nothing: the autoscaler adds GPU nodes only for pending GPU pods
 DEFAULT_MAX_COUNT = 2
-MAX_POOL_NODES = 1000  # ARM's limit on count, minCount and maxCount (Azure/azure-rest-api-specs, AKS AgentPool `count`)
+MAX_POOL_NODES = LIMITS.node_counts.aks_pool_max  # count, minCount and maxCount
 SPOT_NO_PRICE_CAP = -1  # pay up to the pay-as-you-go price, never evicted for price
-MIG_PROFILES = ("MIG1g", "MIG2g", "MIG3g", "MIG4g", "MIG7g")
-GPU_DRIVER_MODES = ("Install", "None")
-EVICTION_POLICIES = ("Delete", "Deallocate")
+MIG_PROFILES = LIMITS.choices.aks_mig_profiles
+GPU_DRIVER_MODES = LIMITS.choices.aks_gpu_driver_modes
+EVICTION_POLICIES = LIMITS.choices.eviction_policies
 # Args that only shape a new cluster; with an existing cluster they would be silently ignored.
 NEW_CLUSTER_ARGS = (
     "cluster_name",

@@ -17,10 +17,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypedDict
 
-GPU_TAINT = "sku=gpu:NoSchedule"
-SPOT_TAINT = "kubernetes.azure.com/scalesetpriority=spot:NoSchedule"
+from azure_gpu_stacks.components.catalog.limits import LIMITS
+
+# The taints, from the one home of Azure constants (kept here by name: teams import them for pod specs).
+GPU_TAINT = LIMITS.taints.gpu
+SPOT_TAINT = LIMITS.taints.spot
 GPU_RESOURCE = "nvidia.com/gpu"
-TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
 
 
 class Toleration(TypedDict):

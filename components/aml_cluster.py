@@ -30,9 +30,9 @@ from pulumi_azure_native import (
 )
 from pulumi_azure_native import machinelearningservices as ml
 
+from azure_gpu_stacks.components.catalog.limits import LIMITS
 from azure_gpu_stacks.components.checks import (
     AML_WORKSPACE_ID_PATTERN,
-    AML_MAX_NODES_LIMIT,
     DEFAULT_AML_MAX_NODES,
     Problems,
     aml_compute_name,
@@ -52,13 +52,13 @@ DEFAULT_COMPUTE_NAME = "gpu-cluster"
 DEFAULT_MIN_NODES = 0  # scale to zero: an idle cluster bills no node hours
 DEFAULT_MAX_NODES = DEFAULT_AML_MAX_NODES
 DEFAULT_IDLE_TIME = "PT15M"  # long enough to keep a node between the jobs of a sweep, short enough to stop paying soon
-VM_PRIORITIES = ("Dedicated", "LowPriority")
+VM_PRIORITIES = LIMITS.choices.aml_vm_priorities
 REMOTE_LOGIN_CHOICES = ("Enabled", "Disabled", "NotSpecified")
 STUDIO_URL = "https://ml.azure.com/?wsid={workspace_id}"
 
 AUTONAME_SUFFIX = 8  # characters pulumi-azure-native appends to a logical name
-WORKSPACE_NAME_MAX = 33
-LOG_WORKSPACE_NAME_MAX = 63
+WORKSPACE_NAME_MAX = LIMITS.names.aml_workspace.max_length
+LOG_WORKSPACE_NAME_MAX = LIMITS.names.log_analytics_workspace.max_length
 
 # The workspace's dependencies, as Azure ML's own templates create them.
 STORAGE_SKU = "Standard_LRS"
@@ -327,8 +327,8 @@ def _validated(name: str, args: AmlClusterArgs) -> dict[str, Any]:
         value = a[key]
         if not isinstance(value, int) or isinstance(value, bool) or value < least:
             problems.add(key, f"{value!r}; allowed: a whole number of nodes, at least {least}")
-    if _whole(high) and high > AML_MAX_NODES_LIMIT:
-        problems.add("max_node_count", f"{high} nodes; allowed: 1 to {AML_MAX_NODES_LIMIT:,} (Azure ML's limit per cluster)")
+    if _whole(high) and high > (most := LIMITS.node_counts.aml_cluster_max):
+        problems.add("max_node_count", f"{high} nodes; allowed: 1 to {most:,} (Azure ML's limit per cluster)")
     if _whole(low) and _whole(high) and low > high:
         problems.add("min_node_count", f"{low} is above max_node_count {high}; allowed: 0 to {high}")
     problems.check("idle_time_before_scale_down", aml_idle_time, a["idle_time_before_scale_down"])

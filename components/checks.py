@@ -14,8 +14,9 @@ from typing import Any, TypeVar
 
 import pulumi
 
-from azure_gpu_stacks.components.aks_gpu_scheduling import GPU_TAINT, TAINT_EFFECTS
+from azure_gpu_stacks.components.aks_gpu_scheduling import GPU_TAINT
 from azure_gpu_stacks.components.catalog import UnknownVmSize, VmSize, catalog
+from azure_gpu_stacks.components.catalog.limits import LIMITS
 
 T = TypeVar("T")
 
@@ -53,8 +54,8 @@ DEFAULT_IB_VM_SIZE = "Standard_ND96asr_v4"
 # The InfiniBand fabric's own addresses; a VNet that overlaps them breaks RDMA routing.
 INFINIBAND_RESERVED_RANGE = ipaddress.ip_network("172.16.0.0/16")
 # One placement group holds at most 100 VMs by default; InfiniBand needs a single placement group.
-MAX_SINGLE_PLACEMENT_GROUP_NODES = 100
-AVAILABILITY_ZONES = ("1", "2", "3")
+MAX_SINGLE_PLACEMENT_GROUP_NODES = LIMITS.node_counts.single_placement_group_max
+AVAILABILITY_ZONES = LIMITS.choices.availability_zones
 
 
 def infiniband_gpu_size(name: str) -> str:
@@ -137,8 +138,6 @@ def cpu_size(name: str) -> str:
     return size.name
 
 
-# AKS Linux node pool names: lower-case letters and digits, a letter first, at most 12 characters.
-AKS_POOL_NAME_PATTERN = re.compile(r"^[a-z][a-z0-9]{0,11}$")
 KUBERNETES_VERSION_PATTERN = re.compile(r"^1\.\d{1,2}(\.\d{1,3})?$")
 # Kubernetes label syntax for the key (optional DNS prefix) and value of a taint.
 TAINT_PATTERN = re.compile(
@@ -150,24 +149,20 @@ AKS_CLUSTER_ID_PATTERN = re.compile(
     r"(?i)^/subscriptions/(?P<subscription>[^/]+)/resourceGroups/(?P<rg>[^/]+)/providers/"
     r"Microsoft\.ContainerService/managedClusters/(?P<name>[^/]+)$"
 )
-AKS_CLUSTER_NAME_PATTERN = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9_-]{0,61}[A-Za-z0-9])?$")
 MAX_SPOT_PRICE_DECIMALS = 5
 
 
 def aks_cluster_name(value: str) -> str:
-    if not AKS_CLUSTER_NAME_PATTERN.match(value):
-        raise ValueError(
-            f"'{value}' cannot name an AKS cluster; allowed: 1 to 63 letters, digits, '_' and '-', "
-            "a letter or digit first and last"
-        )
+    rule = LIMITS.names.aks_cluster
+    if not rule.matches(value):
+        raise ValueError(f"'{value}' cannot name an AKS cluster; allowed: {rule.allowed}")
     return value
 
 
 def aks_pool_name(value: str) -> str:
-    if not AKS_POOL_NAME_PATTERN.match(value):
-        raise ValueError(
-            f"'{value}' cannot name an AKS node pool; allowed: 1 to 12 lower-case letters and digits, a letter first"
-        )
+    rule = LIMITS.names.aks_node_pool
+    if not rule.matches(value):
+        raise ValueError(f"'{value}' cannot name an AKS node pool; allowed: {rule.allowed}")
     return value
 
 
@@ -182,8 +177,9 @@ def kubernetes_version(value: str) -> str:
 
 def node_taint(value: str) -> str:
     match = TAINT_PATTERN.match(value)
-    if not match or match["effect"] not in TAINT_EFFECTS:
-        raise ValueError(f"'{value}' is not a taint; allowed: key=value:Effect with Effect one of {', '.join(TAINT_EFFECTS)}")
+    effects = LIMITS.taints.effects
+    if not match or match["effect"] not in effects:
+        raise ValueError(f"'{value}' is not a taint; allowed: key=value:Effect with Effect one of {', '.join(effects)}")
     return value
 
 
@@ -280,10 +276,6 @@ def iso_duration_between(low_seconds: float, high_seconds: float, low: str, high
 
 # An AmlCompute cluster's defaults and bounds that the config schema checks too.
 DEFAULT_AML_MAX_NODES = 1  # as azure-ai-ml's AmlCompute(max_instances=1): one node unless asked for more
-# The most nodes one AmlCompute cluster can have even after a support request (default 100):
-# https://learn.microsoft.com/azure/machine-learning/how-to-manage-quotas (observed 2026-11-22).
-# Above it the value is a typo, and the cost estimate of a typo is astronomical.
-AML_MAX_NODES_LIMIT = 65_000
 # Idle time before scale-down: our bounds, not Azure's. Under a minute, nodes are released between
 # the jobs of one pipeline and every job pays the node start again; over a day, an idle GPU node is
 # a forgotten bill.
@@ -291,31 +283,18 @@ AML_IDLE_TIME_MIN, AML_IDLE_TIME_MAX = "PT1M", "PT24H"
 aml_idle_time = iso_duration_between(60, 24 * 3600, AML_IDLE_TIME_MIN, AML_IDLE_TIME_MAX)
 
 
-# Compute names of an Azure ML workspace (how-to-create-attach-compute-cluster.md, observed 2026-11-22):
-# 3 to 24 letters, digits and '-', starting with a letter; a '-' must be followed by a letter somewhere.
-AML_COMPUTE_NAME_PATTERN = re.compile(r"^[A-Za-z][A-Za-z0-9-]{2,23}$")
-
-
 def aml_compute_name(value: str) -> str:
-    if not AML_COMPUTE_NAME_PATTERN.match(value) or ("-" in value and not any(c.isalpha() for c in value.rsplit("-", 1)[1])):
-        raise ValueError(
-            f"'{value}' cannot name an Azure ML compute; allowed: 3 to 24 letters, digits and '-', starting with "
-            "a letter, with a letter somewhere after the last '-' (e.g. gpu-cluster)"
-        )
+    # Beyond the pattern, a '-' must be followed by a letter somewhere (Azure ML refuses `gpu-1`).
+    rule = LIMITS.names.aml_compute
+    if not rule.matches(value) or ("-" in value and not any(c.isalpha() for c in value.rsplit("-", 1)[1])):
+        raise ValueError(f"'{value}' cannot name an Azure ML compute; allowed: {rule.allowed}")
     return value
 
 
-# Workspace names: 3 to 33 letters, digits, '_' and '-', starting with a letter or digit
-# (Microsoft.MachineLearningServices/workspaces name rules, observed 2026-11-22).
-AML_WORKSPACE_NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{2,32}$")
-
-
 def aml_workspace_name(value: str) -> str:
-    if not isinstance(value, str) or not AML_WORKSPACE_NAME_PATTERN.match(value):
-        raise ValueError(
-            f"{value!r} cannot name an Azure ML workspace; allowed: 3 to 33 letters, digits, '_' and '-', "
-            "starting with a letter or digit"
-        )
+    rule = LIMITS.names.aml_workspace
+    if not isinstance(value, str) or not rule.matches(value):
+        raise ValueError(f"{value!r} cannot name an Azure ML workspace; allowed: {rule.allowed}")
     return value
 
 

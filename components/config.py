@@ -33,8 +33,8 @@ from pydantic import (
 from pydantic.alias_generators import to_camel
 
 from azure_gpu_stacks.components.catalog import catalog
+from azure_gpu_stacks.components.catalog.limits import LIMITS, normalize_region
 from azure_gpu_stacks.components.checks import (
-    AML_MAX_NODES_LIMIT,
     DEFAULT_AML_MAX_NODES,
     DEFAULT_GPU_VM_SIZE,
     admin_username,
@@ -68,13 +68,16 @@ PROJECT = "azure-gpu-stacks"
 LOCATION_KEY = "azure-native:location"
 STACK_CONFIG_DIR = "stacks"  # must match `stackConfigDir` in Pulumi.yaml
 
-MAX_BUDGET_NOTIFICATIONS = 5  # ARM's limit per budget
+MAX_BUDGET_NOTIFICATIONS = LIMITS.choices.budget_notifications_max
+AKS_POOL_MAX = LIMITS.node_counts.aks_pool_max
 
 SSH_KEY_PATTERN = re.compile(r"^(ssh-(rsa|ed25519|dss)|ecdsa-sha2-nistp(256|384|521)|sk-[a-z0-9@.-]+) [A-Za-z0-9+/]+=*( .*)?$")
+# The key the shipped VM stacks carry until the deployer sets theirs: well formed, and no one holds
+# its private half. A stack still holding it is warned about in every plan and preview.
+EXAMPLE_SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGV4YW1wbGUta2V5LXJlcGxhY2UtaXQtd2l0aC15b3Vy example-replace-me"
 SUBNET_ID_PATTERN = re.compile(
     r"(?i)^/subscriptions/[^/]+/resourceGroups/[^/]+/providers/Microsoft\.Network/virtualNetworks/[^/]+/subnets/[^/]+$"
 )
-RESOURCE_GROUP_PATTERN = re.compile(r"^[-\w.()]{1,89}[-\w()]$")
 
 
 GpuSize = Annotated[str, AfterValidator(gpu_size)]
@@ -183,7 +186,7 @@ class AmlClusterConfig(ConfigModel):
     require_gpu: bool | None = Field(default=None, description="Refuse a VM size without a GPU (default true).")
     vm_size: str | None = Field(default=None, description="Node VM size from the catalog.")
     max_node_count: int | None = Field(
-        default=None, ge=1, le=AML_MAX_NODES_LIMIT, strict=True, description="Most nodes the cluster scales to."
+        default=None, ge=1, le=LIMITS.node_counts.aml_cluster_max, strict=True, description="Most nodes the cluster scales to."
     )
     min_node_count: int | None = Field(default=None, ge=0, strict=True, description="Nodes kept when idle (0: scale to zero).")
     idle_time_before_scale_down: Annotated[str, AfterValidator(aml_idle_time)] | None = Field(
@@ -269,7 +272,7 @@ class AksGpuPoolConfig(ConfigModel):
     cluster_name: AksClusterName | None = Field(default=None, description="Name of the new cluster.")
     kubernetes_version: KubernetesVersion | None = Field(default=None, description="Kubernetes version, e.g. 1.33.")
     system_vm_size: CpuSize | None = Field(default=None, description="CPU size of the system pool.")
-    system_node_count: int | None = Field(default=None, ge=1, le=1000, description="Nodes of the system pool.")
+    system_node_count: int | None = Field(default=None, ge=1, le=AKS_POOL_MAX, description="Nodes of the system pool.")
     admin_group_object_ids: list[Guid] | None = Field(default=None, description="Entra ID admin groups.")
     grant_deployer_admin: bool | None = Field(default=None, description="Give the deployer the cluster admin role.")
     deployer_principal_type: Literal["User", "ServicePrincipal"] | None = Field(
@@ -277,8 +280,8 @@ class AksGpuPoolConfig(ConfigModel):
     )
     pool_name: AksPoolName | None = Field(default=None, description="Name of the GPU pool.")
     vm_size: NvidiaGpuSize | None = Field(default=None, description="NVIDIA GPU size of the pool.")
-    min_count: int | None = Field(default=None, ge=0, le=1000, description="Fewest GPU nodes.")
-    max_count: int | None = Field(default=None, ge=1, le=1000, description="Most GPU nodes.")
+    min_count: int | None = Field(default=None, ge=0, le=AKS_POOL_MAX, description="Fewest GPU nodes.")
+    max_count: int | None = Field(default=None, ge=1, le=AKS_POOL_MAX, description="Most GPU nodes.")
     node_taints: Annotated[list[NodeTaint], AfterValidator(gpu_pool_taints)] | None = Field(
         default=None, description="Taints of the GPU nodes; must keep sku=gpu:NoSchedule."
     )
@@ -343,16 +346,13 @@ class StackConfig(ConfigModel):
             close = catalog().close_regions(value)
             hint = f"did you mean {', '.join(close)}? " if close else ""
             raise ValueError(f"'{value}' is not an Azure region; {hint}allowed: a region name such as eastus")
-        return value.replace(" ", "").lower()
+        return normalize_region(value)
 
     @field_validator("resource_group_name")
     @classmethod
     def _resource_group_name(cls, value: str | None) -> str | None:
-        if value is not None and not RESOURCE_GROUP_PATTERN.match(value):
-            raise ValueError(
-                f"'{value}' is not a resource group name; allowed: 1 to 90 letters, digits, '_', '-', '.', "
-                "'(' and ')', not ending in '.'"
-            )
+        if value is not None and not (rule := LIMITS.names.resource_group).matches(value):
+            raise ValueError(f"'{value}' is not a resource group name; allowed: {rule.allowed}")
         return value
 
     @field_validator("ssh_public_key")
@@ -379,6 +379,11 @@ class StackConfig(ConfigModel):
     def warnings(self) -> list[str]:
         """Things worth saying that do not stop the stack."""
         notes: list[str] = []
+        if self.ssh_public_key == EXAMPLE_SSH_KEY:
+            notes.append(
+                f"{PROJECT}:sshPublicKey: the repository's example key, which opens nothing; set yours with "
+                '`pulumi config set --secret sshPublicKey "$(cat ~/.ssh/id_ed25519.pub)"`'
+            )
         if self.vm is not None:
             size = catalog().get(self.vm.vm_size or DEFAULT_GPU_VM_SIZE)
             if size.status == "retiring":

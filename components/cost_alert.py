@@ -16,13 +16,14 @@ from typing import Any, Literal, NotRequired, TypedDict
 import pulumi
 from pulumi_azure_native import consumption
 
+from azure_gpu_stacks.components.catalog.limits import LIMITS
 from azure_gpu_stacks.components.checks import Problems, email
 
 TYPE_TOKEN = "azure-gpu-stacks:index:CostAlert"
 
 DEFAULT_ACTUAL_THRESHOLDS = (80.0, 100.0)
 DEFAULT_FORECAST_THRESHOLDS = (100.0,)
-MAX_NOTIFICATIONS = 5  # Azure's limit per budget
+MAX_NOTIFICATIONS = LIMITS.choices.budget_notifications_max
 MAX_THRESHOLD_PERCENT = 1000
 CONTACT_ROLES = ("Owner", "Contributor", "Reader")
 

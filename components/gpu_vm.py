@@ -19,6 +19,7 @@ import pulumi
 from pulumi_azure_native import compute, devtestlab, network
 
 from azure_gpu_stacks.components.catalog import catalog
+from azure_gpu_stacks.components.catalog.limits import LIMITS
 from azure_gpu_stacks.components.checks import Problems, admin_username, cidr, email, gpu_size, time_of_day
 from azure_gpu_stacks.components.network import create_private_network
 from azure_gpu_stacks.components.outputs import output_field
@@ -331,8 +332,8 @@ def _validated(name: str, args: GpuVmArgs) -> dict[str, Any]:
             problems.add("subnet_prefix", f"'{subnet}' is not inside the VNet's address space {space}")
     if not isinstance(a["os_disk_size_gb"], int) or not 30 <= a["os_disk_size_gb"] <= 4095:
         problems.add("os_disk_size_gb", f"{a['os_disk_size_gb']!r}; allowed: a whole number of GiB from 30 to 4095")
-    if a["eviction_policy"] not in ("Deallocate", "Delete"):
-        problems.add("eviction_policy", f"{a['eviction_policy']!r}; allowed: Deallocate, Delete")
+    if a["eviction_policy"] not in (policies := LIMITS.choices.eviction_policies):
+        problems.add("eviction_policy", f"{a['eviction_policy']!r}; allowed: {', '.join(policies)}")
     problems.check("shutdown_time", time_of_day, a["shutdown_time"])
     if a["shutdown_notify_email"] is not None:
         problems.check("shutdown_notify_email", email, a["shutdown_notify_email"])

@@ -6,15 +6,16 @@ untrusted input: every failure is one `InputFileError` line naming the file, the
   that never ends (`/dev/zero`, a pipe) stops at the cap and Ctrl-C is seen between chunks.
 - What a path is: a directory, a symbolic link loop or a dangling link is said as such.
 - Encoding: UTF-8 only (a UTF-8 byte-order mark is dropped); other bytes are refused with where.
-- YAML: nesting deeper than `MAX_DEPTH`, aliases that expand past `MAX_NODES` nodes ("billion
-  laughs") and recursive aliases are refused before anything is built from them; so are whole
+- YAML: read as the Pulumi CLI's gopkg.in/yaml.v3 reads it (`pulumi_yaml`: its booleans, numbers
+  and nulls; a key given twice is refused); nesting deeper than `MAX_DEPTH`, aliases that expand
+  past `MAX_NODES` nodes ("billion laughs") and recursive aliases are refused before anything is built from them; so are whole
   numbers outside 64 bits and the tags a configuration cannot hold (`!!binary`, `!!set`, `!!omap`,
   `!!pairs`, local tags). Dates stay the text they were written as, as the Pulumi CLI's YAML library
   (gopkg.in/yaml.v3, decode.go: "for backward compatibility reasons we set it as a string", read
   2026-11-22) hands them on; it also caps alias expansion (`allowedAliasRatio`).
 - JSON: whole numbers outside 64 bits, NaN/Infinity and nesting past `MAX_DEPTH` are refused.
 
-This module imports nothing of ours, so the components, the fake ARM and the CLI share it.
+This module imports nothing of ours but `pulumi_yaml`, so the components, the fake ARM and the CLI share it.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
+from azure_gpu_stacks.components.pulumi_yaml import PulumiYamlLoader
 
 MIB = 1024 * 1024
 # The most a file of each kind may hold. `az vm list-skus --all -o json` for every region is tens
@@ -152,8 +155,8 @@ class _Refused(Exception):
         self.problem = problem
 
 
-class _Loader(yaml.SafeLoader):
-    """PyYAML's safe loader with a nesting cap while composing, and dates kept as text."""
+class _Loader(PulumiYamlLoader):
+    """The Pulumi CLI's YAML reading (`pulumi_yaml`) with a nesting cap while composing, and dates kept as text."""
 
     depth = 0
 

@@ -25,6 +25,7 @@ import pulumi
 from pulumi_azure_native import compute
 
 from azure_gpu_stacks.components.catalog import VmSize, catalog
+from azure_gpu_stacks.components.catalog.limits import LIMITS
 from azure_gpu_stacks.components.checks import (
     DEFAULT_IB_VM_SIZE,
     Problems,
@@ -346,8 +347,8 @@ def _validated(name: str, args: TrainingClusterArgs) -> dict[str, Any]:
         problems.add("image", f"{a['image']!r}; allowed: {', '.join(IMAGES)}")
     if not isinstance(a["os_disk_size_gb"], int) or not 64 <= a["os_disk_size_gb"] <= 4095:
         problems.add("os_disk_size_gb", f"{a['os_disk_size_gb']!r}; allowed: a whole number of GiB from 64 to 4095")
-    if a["eviction_policy"] not in ("Deallocate", "Delete"):
-        problems.add("eviction_policy", f"{a['eviction_policy']!r}; allowed: Deallocate, Delete")
+    if a["eviction_policy"] not in (policies := LIMITS.choices.eviction_policies):
+        problems.add("eviction_policy", f"{a['eviction_policy']!r}; allowed: {', '.join(policies)}")
     wait = a["health_check_wait_minutes"]
     if isinstance(wait, bool) or not isinstance(wait, int) or not 0 <= wait <= MAX_HEALTH_CHECK_WAIT_MINUTES:
         problems.add("health_check_wait_minutes", f"{wait!r}; allowed: a whole number of minutes from 0 to 240")

@@ -9,7 +9,7 @@ resource id it references in this subscription exists (ids in other subscription
 resources managed elsewhere), that the name is not taken, that the region is a real one, that each
 VM size is known to the catalog and not retired, offered in the region and allowed for the
 subscription (when a `az vm list-skus` file is given), and that the vCPUs fit the quota (when a
-`az vm list-usage` file is given), plus the per-type checks in `models`.
+`az vm list-usage` file is given), plus the per-type checks of each namespace module in `models`.
 
 Not faked: see `models`; also management groups, billing scopes and cross-subscription state.
 """
@@ -23,10 +23,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-import functools
-
 from azure_gpu_stacks.components.catalog import Catalog, catalog, normalize_region, normalize_size_name
 from azure_gpu_stacks.fakeazure.azfiles import SkuOffer, Usage, family_key
+from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource
 from azure_gpu_stacks.fakeazure.errors import (
     ArmError,
     Conflict,
@@ -38,7 +37,9 @@ from azure_gpu_stacks.fakeazure.errors import (
     ResourceNotFound,
     SkuNotAvailable,
 )
-from azure_gpu_stacks.fakeazure.models import RESOURCE_TYPES, ArmResourceType, Resource, dig, kubeconfig, stable_uuid
+from azure_gpu_stacks.fakeazure.models import INVOKES, RESOURCE_TYPES, resource_type
+from azure_gpu_stacks.fakeazure.models.resources import RESOURCE_GROUP as ResourceGroupType
+from azure_gpu_stacks.fakeazure.models.resources import RESOURCE_GROUP_ARM_TYPE as ResourceGroupArmType
 
 FAKE_SUBSCRIPTION_ID = "00000000-0000-0000-0000-0000000000aa"
 FAKE_TENANT_ID = "00000000-0000-0000-0000-0000000000bb"
@@ -93,6 +94,7 @@ class FakeArm:
     ):
         self.subscription_id = FAKE_SUBSCRIPTION_ID
         self.tenant_id = FAKE_TENANT_ID
+        self.client_id = FAKE_CLIENT_ID
         self.default_location = default_location
         self.usage = usage
         self.skus = skus
@@ -201,7 +203,7 @@ class FakeArm:
 
     def put(self, token: str, logical_name: str, props: dict[str, Any], urn: str) -> Resource:
         """Create a resource as ARM would, or raise the ArmError ARM would return."""
-        rtype = RESOURCE_TYPES.get(token) or _generic_type(token)
+        rtype = resource_type(token)
         name = props.get(rtype.name_input) if rtype.name_input else None
         name = str(name) if name else self.autoname(logical_name, rtype, urn)
         location = self._location(rtype, props)
@@ -231,7 +233,7 @@ class FakeArm:
 
     def check_preview(self, token: str, props: dict[str, Any]) -> None:
         """What a provider can check during `pulumi preview`: only known values, no state."""
-        rtype = RESOURCE_TYPES.get(token) or _generic_type(token)
+        rtype = resource_type(token)
         location = props.get("location")
         known_location = isinstance(location, str) or (location is None and rtype.token == ResourceGroupType)
         located = self._location(rtype, props) if rtype.located and known_location else None
@@ -247,7 +249,7 @@ class FakeArm:
         return self._placeholder(token, logical_name, props, urn)
 
     def _placeholder(self, token: str, logical_name: str, props: dict[str, Any], urn: str) -> Resource:
-        rtype = RESOURCE_TYPES.get(token) or _generic_type(token)
+        rtype = resource_type(token)
         name = str(props.get(rtype.name_input) or self.autoname(logical_name, rtype, urn))
         try:
             resource_id = self._resource_id(rtype, props, name)
@@ -360,49 +362,4 @@ class FakeArm:
         return answer(self, args)
 
 
-def _client_config(arm: FakeArm, args: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "clientId": FAKE_CLIENT_ID,
-        "objectId": stable_uuid("object", FAKE_CLIENT_ID),
-        "subscriptionId": arm.subscription_id,
-        "tenantId": arm.tenant_id,
-    }
-
-
-def _cluster_credentials(arm: FakeArm, args: dict[str, Any]) -> dict[str, Any]:
-    rg, name = args.get("resourceGroupName"), args.get("resourceName")
-    cluster_id = (
-        f"/subscriptions/{arm.subscription_id}/resourceGroups/{rg}/providers/"
-        f"Microsoft.ContainerService/managedClusters/{name}"
-    )
-    cluster = arm.find(cluster_id)
-    if cluster is None:
-        raise ResourceNotFound(f"The Resource '{cluster_id}' was not found.")
-    fqdn = str(cluster.outputs.get("fqdn") or f"{name}.hcp.{cluster.location}.azmk8s.io")
-    return {"kubeconfigs": [{"name": "clusterUser", "value": kubeconfig(str(name), fqdn)}]}
-
-
-INVOKES = {
-    "azure-native:authorization:getClientConfig": _client_config,
-    "azure-native:containerservice:listManagedClusterUserCredentials": _cluster_credentials,
-    "azure-native:containerservice:listManagedClusterAdminCredentials": _cluster_credentials,
-}
-
-ResourceGroupType = "azure-native:resources:ResourceGroup"
-ResourceGroupArmType = "Microsoft.Resources/resourceGroups"
-
-
-@functools.cache
-def _generic_type(token: str) -> ArmResourceType:
-    """A type the fake has no class for: accepted as given, placed in its resource group."""
-    _, module, kind = token.split(":", 2)
-
-    class Generic(ArmResourceType):
-        arm_type = f"Microsoft.{module}/{kind[0].lower()}{kind[1:]}s"
-        name_input = f"{kind[0].lower()}{kind[1:]}Name"
-
-    Generic.token = token
-    return Generic()
-
-
-__all__ = ["ArmError", "DependencyFailed", "FakeArm", "Refusal", "dig"]
+__all__ = ["ArmError", "DependencyFailed", "FakeArm", "Refusal"]

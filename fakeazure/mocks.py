@@ -15,19 +15,9 @@ from pulumi.runtime import rpc
 
 from azure_gpu_stacks.fakeazure.backend import DependencyFailed, FakeArm, Refusal
 from azure_gpu_stacks.fakeazure.errors import ArmError
+from azure_gpu_stacks.fakeazure.util import unwrap_secrets
 
 AZURE_NATIVE = "azure-native:"
-
-
-def unwrap_secrets(value: Any) -> Any:
-    """Inputs as ARM receives them: secret markers removed (ARM sees plain values)."""
-    if rpc.is_rpc_secret(value):
-        return unwrap_secrets(rpc.unwrap_rpc_secret(value))
-    if isinstance(value, dict):
-        return {k: unwrap_secrets(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [unwrap_secrets(v) for v in value]
-    return value
 
 
 def _secret(value: Any) -> dict[str, Any]:

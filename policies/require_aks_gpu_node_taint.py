@@ -17,10 +17,11 @@ from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationA
 from azure_gpu_stacks.policies import config
 from azure_gpu_stacks.policies.values import UNKNOWN, elements, get, text
 from azure_gpu_stacks.policies.vm_size_lifecycle import catalog_entry
+from azure_gpu_stacks.components.catalog.limits import LIMITS
 from azure_gpu_stacks.components.catalog.shapes import canonical_type
 
 NAME = "require-aks-gpu-node-taint"
-DEFAULT_TAINT = "sku=gpu:NoSchedule"
+DEFAULT_TAINT = LIMITS.taints.gpu
 
 CONFIG = config.schema(
     {

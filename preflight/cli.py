@@ -25,8 +25,8 @@ if TYPE_CHECKING:
     from azure_gpu_stacks.preflight.policy_config import PolicySettings
     from azure_gpu_stacks.preflight.project import Project
 
-REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
 FORMATS = ("text", "json", "markdown", "sarif")
+PROJECT_HELP = "Pulumi project directory (default: the nearest Pulumi.yaml from the current directory upward, as `pulumi` finds it)"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -40,7 +40,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--project", type=Path, default=REPOSITORY_ROOT, help="Pulumi project directory (default: this repository)")
+        p.add_argument("--project", type=Path, metavar="DIR", help=PROJECT_HELP)
         p.add_argument("--usage", type=Path, help="quota file saved by `az vm list-usage -l REGION -o json`")
         p.add_argument("--skus", type=Path, help="availability file saved by `az vm list-skus --all -o json`")
         p.add_argument(
@@ -93,7 +93,7 @@ def _parser() -> argparse.ArgumentParser:
     common(quota)
 
     stacks = sub.add_parser("stacks", help="list the project's stacks")
-    stacks.add_argument("--project", type=Path, default=REPOSITORY_ROOT, help="Pulumi project directory")
+    stacks.add_argument("--project", type=Path, metavar="DIR", help=PROJECT_HELP)
 
     pack = sub.add_parser("policy-pack", help="the installed policy pack: its directory, or a copy to publish")
     pack_actions = pack.add_subparsers(dest="pack_action", required=True, metavar="ACTION")
@@ -120,13 +120,29 @@ def _progress(message: str) -> None:
         print(f"gpu-stacks: {message}", file=sys.stderr, flush=True)
 
 
+def _project_dir(given: Path | None) -> Path:
+    """--project, or the nearest directory upward from here with a project file (`DetectProjectPathFrom`)."""
+    if given is not None:
+        return given
+    from azure_gpu_stacks.preflight.project import find_project_root
+
+    here = Path.cwd()
+    found = find_project_root(here)
+    if found is None:
+        raise InputError(
+            f"no Pulumi.yaml project file found (searching upwards from {here}); allowed: run inside a Pulumi project, "
+            "or name one with --project DIR"
+        )
+    return found
+
+
 def _run(args: argparse.Namespace) -> int:
     if args.command == "policy-pack":
         return _policy_pack(args)
 
     from azure_gpu_stacks.preflight.project import load_project
 
-    project = load_project(args.project)
+    project = load_project(_project_dir(args.project))
     if args.command == "stacks":
         _out("\n".join(project.stacks()))
         return 0

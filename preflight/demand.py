@@ -22,8 +22,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from azure_gpu_stacks.components.catalog.limits import normalize_region
 from azure_gpu_stacks.components.catalog.shapes import AGENT_POOL, MANAGED_CLUSTER, VM, Priority, read, shapes
-from azure_gpu_stacks.fakeazure.models import dig
+from azure_gpu_stacks.fakeazure.util import dig
 from azure_gpu_stacks.preflight.runtime import RecordedResource
 
 RESOURCE_GROUP = "azure-native:resources:ResourceGroup"
@@ -149,7 +150,7 @@ def collect(resources: Sequence[RecordedResource], default_region: str | None = 
                     count=pool.full_count,
                     idle_count=pool.idle_count,
                     priority=pool.priority,
-                    region=region.replace(" ", "").lower() if isinstance(region, str) else None,
+                    region=normalize_region(region) if isinstance(region, str) else None,
                     idle_hours_per_day=shutdown.get(r.urn, HOURS_PER_DAY),
                 )
             )

@@ -119,7 +119,7 @@ def plan_stack(
             )
     except (Exception, SystemExit) as exc:  # the program's own failure, reported as bad input
         raise InputError(describe_program_error(exc, project, project.relative(settings.file))) from None
-    warnings = [log.message for log in result.logs]
+    warnings = settings.warnings + [log.message for log in result.logs]
     warnings += [f"{name}: not created, it depends on a refused resource ({dep})" for name, dep in arm.skipped]
     cost, budget_warnings = cost_document(result.resources, settings.config.get(LOCATION_KEY))
     plan = Plan(

@@ -1,10 +1,15 @@
 """A Pulumi project on disk, read as the Pulumi CLI reads it: `Pulumi.yaml`, the main program and
 the stack files (`<stackConfigDir>/Pulumi.<stack>.yaml`).
 
+Where the CLI looks (pulumi/pulumi `sdk/go/common/workspace/paths.go`, observed 2026-11-22): the
+project file is `Pulumi.json`, `Pulumi.yaml` or `Pulumi.yml`, tried in that order, and a stack's
+file is `Pulumi.<stack>` with the project file's own extension (`ProjectStackPath`): next to a
+`Pulumi.yaml`, a `Pulumi.<stack>.yml` is never read.
+
 A stack file's `config` becomes the flat string map the CLI hands a Python program
-(`{"azure-gpu-stacks:vm": "{\"vmSize\": ...}"}`): strings as they are, everything else as JSON.
-Values only the CLI can decrypt (`secure:`) and secret keys the project declares but the stack does
-not set become a placeholder, marked secret, so the program still runs offline.
+(`{"azure-gpu-stacks:vm": "{\"vmSize\": ...}"}`), after the project's `config:` declarations are
+applied as `pulumi preview` applies them (`preflight.pulumi_config`). Values only the CLI can decrypt
+(`secure:`) become a placeholder, marked secret, so the program still runs offline.
 """
 
 from __future__ import annotations
@@ -17,10 +22,21 @@ from typing import Any
 
 from azure_gpu_stacks.components.input_files import InputFileError, load_yaml
 from azure_gpu_stacks.preflight.errors import InputError
+from azure_gpu_stacks.preflight.pulumi_config import (
+    Declaration,
+    StackValue,
+    apply_project_config,
+    check_namespace,
+    full_key,
+    parse_declarations,
+    stack_name_problem,
+    stack_value,
+)
 
 PROJECT_FILE = "Pulumi.yaml"
-STACK_FILE = re.compile(r"^Pulumi\.(?P<stack>[^/]+)\.ya?ml$")
-CONFIG_KEY = re.compile(r"^[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+$")
+PROJECT_FILES = ("Pulumi.json", "Pulumi.yaml", "Pulumi.yml")  # the CLI's order (encoding.Exts)
+STACK_FILE = re.compile(r"^Pulumi\.(?P<stack>[^/]+)\.(ya?ml|json)$")
+PROJECT_NAME = re.compile(r"^[A-Za-z0-9_.-]+$")  # tokens.IsName
 # What an offline run sees in place of a secret. It is a well-formed OpenSSH public key line so
 # that programs validating key formats accept it; it opens nothing.
 OFFLINE_SECRET = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG9mZmxpbmUtcGxhY2Vob2xkZXItbm90LWEta2V5 offline-placeholder"
@@ -32,10 +48,13 @@ class Project:
     name: str
     main_file: Path
     stack_dir: Path
-    secret_keys: tuple[str, ...]  # project config keys declared `secret: true`, namespaced
+    declarations: tuple[Declaration, ...] = ()  # Pulumi.yaml's `config:`
+    extension: str = ".yaml"  # the project file's, which stack files share
 
     def stacks(self) -> list[str]:
-        return sorted(m["stack"] for p in self.stack_dir.glob("Pulumi.*.y*ml") if (m := STACK_FILE.match(p.name)))
+        """The stacks whose files the CLI reads (`Pulumi.<stack>` + the project file's extension)."""
+        found = (STACK_FILE.match(p.name) for p in self.stack_dir.glob(f"Pulumi.*{self.extension}"))
+        return sorted(m["stack"] for m in found if m and not stack_name_problem(m["stack"]))
 
     def relative(self, path: Path) -> str:
         try:  # the entry itself, not where a symbolic link leads (a broken link is named as it is)
@@ -51,6 +70,7 @@ class StackSettings:
     config: dict[str, str]
     secret_keys: list[str]
     placeholders: list[str] = field(default_factory=list)  # keys given a placeholder offline
+    warnings: list[str] = field(default_factory=list)  # what the CLI would warn about, or ignore
 
 
 def _read_yaml(path: Path, label: str, kind: str) -> Any:
@@ -61,12 +81,25 @@ def _read_yaml(path: Path, label: str, kind: str) -> Any:
         raise InputError(str(exc)) from None
 
 
+def project_file(root: Path) -> Path | None:
+    """`findProjectInDir`: the first of Pulumi.json, Pulumi.yaml, Pulumi.yml that is a file."""
+    return next((root / n for n in PROJECT_FILES if (root / n).is_file()), None)
+
+
+def find_project_root(start: Path) -> Path | None:
+    """`DetectProjectPathFrom`: the nearest directory from `start` upward that holds a project file."""
+    for directory in (start, *start.parents):
+        if project_file(directory) is not None:
+            return directory
+    return None
+
+
 def load_project(root: Path) -> Project:
     """Read `root/Pulumi.yaml`; only Python projects can be run offline."""
     if not root.is_dir():
         raise InputError(f"{root}: no such project directory")
-    file = root / PROJECT_FILE
-    if not file.is_file():
+    file = project_file(root)
+    if file is None:
         raise InputError(f"{root}: no {PROJECT_FILE}; allowed: the directory of a Pulumi project")
     label = str(file)
     data = _read_yaml(file, label, "project")
@@ -75,20 +108,25 @@ def load_project(root: Path) -> Project:
     name = data.get("name")
     if not isinstance(name, str) or not name:
         raise InputError(f"{label}: name: missing; allowed: the project's name")
+    if len(name) > 100 or not PROJECT_NAME.match(name):  # tokens.ValidateProjectName
+        raise InputError(
+            f"{label}: name: {name!r}: project names may only contain alphanumerics, hyphens, underscores, and "
+            "periods; allowed: at most 100 of those"
+        )
     runtime = data.get("runtime")
     runtime_name = runtime.get("name") if isinstance(runtime, dict) else runtime
     if runtime_name != "python":
         raise InputError(f"{label}: runtime: {runtime_name!r}; allowed: python (gpu-stacks runs Python programs)")
     main_file = _main_file(root, data.get("main"), label)
-    stack_dir = root / str(data.get("stackConfigDir") or ".")
     config = data.get("config")
-    declared: dict[str, Any] = config if isinstance(config, dict) else {}
-    secret_keys = tuple(
-        key if ":" in key else f"{name}:{key}"
-        for key, decl in declared.items()
-        if isinstance(decl, dict) and decl.get("secret") is True
-    )
-    return Project(root, name, main_file, stack_dir, secret_keys)
+    stack_dir_name = data.get("stackConfigDir")
+    if isinstance(config, str):  # the deprecated `config: <dir>` (RewriteConfigPathIntoStackConfigDir)
+        if stack_dir_name:
+            raise InputError(f"{label}: config: Should not use both config and stackConfigDir to define the stack config directory")
+        stack_dir_name, config = config, None
+    stack_dir = root / str(stack_dir_name or ".")
+    declarations = parse_declarations(name, config, label)
+    return Project(root, name, main_file, stack_dir, declarations, file.suffix)
 
 
 def _main_file(root: Path, main: Any, label: str) -> Path:
@@ -103,19 +141,42 @@ def _main_file(root: Path, main: Any, label: str) -> Path:
 def find_stack(project: Project, stack: str) -> tuple[str, Path]:
     """A stack name in the project's stack directory, or a path to a `Pulumi.<stack>.yaml`."""
     as_path = Path(stack)
-    if as_path.suffix in (".yaml", ".yml") or "/" in stack:
+    if as_path.suffix in (".yaml", ".yml", ".json") or "/" in stack:
         match = STACK_FILE.match(as_path.name)
         if not match:
-            raise InputError(f"{stack}: not a stack file; allowed: a file named Pulumi.<stack>.yaml")
+            raise InputError(f"{stack}: not a stack file; allowed: a file named Pulumi.<stack>{project.extension}")
         if not (as_path.exists() or as_path.is_symlink()):
             raise InputError(f"{stack}: no such stack file")
+        _check_stack_name(match["stack"], stack)
+        if as_path.suffix != project.extension:
+            raise InputError(_unread(project, as_path, as_path.with_name(f"Pulumi.{match['stack']}{project.extension}")))
         return match["stack"], as_path
-    for suffix in (".yaml", ".yml"):
-        path = project.stack_dir / f"Pulumi.{stack}{suffix}"
-        if path.exists() or path.is_symlink():  # a directory or a broken link is refused when read, by name
-            return stack, path
+    _check_stack_name(stack, stack)
+    path = project.stack_dir / f"Pulumi.{stack}{project.extension}"
+    if path.exists() or path.is_symlink():  # a directory or a broken link is refused when read, by name
+        return stack, path
+    for other in _other_extensions(project, stack):
+        raise InputError(_unread(project, other, path))
     known = ", ".join(project.stacks()) or "none"
     raise InputError(f"unknown stack '{stack}' in {project.relative(project.stack_dir) or '.'}/; known stacks: {known}")
+
+
+def _check_stack_name(name: str, given: str) -> None:
+    if problem := stack_name_problem(name):
+        raise InputError(f"stack {given!r}: {problem}; allowed: letters, digits, '-', '_' and '.', at most 100")
+
+
+def _other_extensions(project: Project, stack: str) -> list[Path]:
+    """Files of this stack with another extension than the project file's: the CLI never reads them."""
+    names = (f"Pulumi.{stack}{ext}" for ext in (".yaml", ".yml", ".json") if ext != project.extension)
+    return [p for n in names if (p := project.stack_dir / n).is_file()]
+
+
+def _unread(project: Project, file: Path, read: Path) -> str:
+    return (
+        f"{project.relative(file)}: the Pulumi CLI does not read this file: next to "
+        f"Pulumi{project.extension} it reads {project.relative(read)}; allowed: rename it to {read.name}"
+    )
 
 
 def load_stack(project: Project, stack: str) -> StackSettings:
@@ -129,32 +190,57 @@ def load_stack(project: Project, stack: str) -> StackSettings:
     config = data.get("config") or {}
     if not isinstance(config, dict):
         raise InputError(f"{label}: config: expected a mapping of namespace:key to values, got {type(config).__name__}")
-    flat: dict[str, str] = {}
-    secret: list[str] = []
-    placeholders: list[str] = []
+    values: dict[str, StackValue] = {}
+    written: dict[str, str] = {}
+    empty: list[str] = []
     for key, value in config.items():
-        if not isinstance(key, str) or not CONFIG_KEY.match(key):
+        namespaced = full_key(project.name, key) if isinstance(key, str) else None
+        if namespaced is None:
             raise InputError(
-                f"{label}: config: key {key!r} is not of the form <namespace>:<name>; "
-                f"allowed: e.g. {project.name}:vm or azure-native:location"
+                f"{label}: config: could not parse {key!r} as a configuration key; "
+                f"allowed: <namespace>:<name> such as {project.name}:vm or azure-native:location, or <name> for {project.name}:<name>"
             )
+        if namespaced in written:
+            raise InputError(f"{label}: config: '{written[namespaced]}' and '{key}' are the same key, {namespaced}; allowed: one of them")
+        check_namespace(namespaced, project.name, project.declarations, label)
+        written[namespaced] = key
+        if value is None:
+            empty.append(namespaced)
         try:
-            value, is_secret = _offline_value(value)
+            _offline_value(value)  # every `secure:` holds ciphertext
         except _NotCiphertext as exc:
             raise InputError(
                 f"{label}: config.{key}{exc.where}.secure: a {exc.kind}, not ciphertext; allowed: the string "
                 "`pulumi config set --secret` writes"
             ) from None
-        flat[key] = value if isinstance(value, str) else json.dumps(value)
-        if is_secret:
+        values[namespaced] = stack_value(value)
+    values = apply_project_config(name, project.name, project.declarations, values, label)
+    flat: dict[str, str] = {}
+    secret: list[str] = []
+    for key, held in values.items():
+        flat[key] = _offline_text(held)
+        if held.secure:
             secret.append(key)
-            placeholders.append(key)
-    for key in project.secret_keys:
-        if key not in flat:
-            flat[key] = OFFLINE_SECRET
-            secret.append(key)
-            placeholders.append(key)
-    return StackSettings(name, path, flat, secret, placeholders)
+    warnings = [f"{label}: {key}: no value; Pulumi treats it as an empty string \"\"" for key in empty]
+    warnings += [
+        f"{label}: {d.full_key}: declared secret in Pulumi.yaml but given in plain text; "
+        f"`pulumi config set --secret {d.key} <value>` encrypts it"
+        for d in project.declarations
+        if d.secret and d.type is None and d.full_key in values and not values[d.full_key].secure
+    ]
+    warnings += [
+        f"{project.relative(other)}: ignored, as the Pulumi CLI ignores it: it reads {label}" for other in _other_extensions(project, name)
+    ]
+    return StackSettings(name, path, flat, secret, list(secret), warnings)
+
+
+def _offline_text(held: StackValue) -> str:
+    """The text the program gets offline: a `secure:` value, or each inside an object, a placeholder."""
+    if not held.secure:
+        return held.text
+    if not held.object:
+        return OFFLINE_SECRET
+    return json.dumps(_offline_value(json.loads(held.text))[0], separators=(",", ":"), sort_keys=True)
 
 
 _KINDS: dict[type, str] = {int: "number", float: "number", bool: "boolean", type(None): "null", list: "list", dict: "mapping"}

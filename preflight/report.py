@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from azure_gpu_stacks.fakeazure.models import dig
+from azure_gpu_stacks.fakeazure.util import dig
 from azure_gpu_stacks.preflight.cost_report import cost_section
 from azure_gpu_stacks.preflight.plan import Plan
 from azure_gpu_stacks.preflight.runtime import RecordedResource

@@ -32,6 +32,7 @@ from pulumi.runtime.mocks import MockMonitor
 
 from azure_gpu_stacks.fakeazure import FakeArm
 from azure_gpu_stacks.fakeazure.mocks import FakeArmMocks
+from azure_gpu_stacks.fakeazure.util import unwrap_secrets
 
 STACK_TYPE = "pulumi:pulumi:Stack"
 SECRET_SHOWN_AS = "[secret]"
@@ -64,7 +65,7 @@ class RecordedResource:
 
     def plain_inputs(self) -> dict[str, Any]:
         """Inputs with secret markers removed, as a policy receives them."""
-        return _plain(self.inputs)
+        return unwrap_secrets(self.inputs)
 
 
 def shown(value: Any, secrets: frozenset[str] = frozenset()) -> Any:
@@ -105,16 +106,6 @@ def _masked(value: Any, secrets: frozenset[str]) -> Any:
         return {k: SECRET_SHOWN_AS if CREDENTIAL_KEY.search(k) and v is not None else _masked(v, secrets) for k, v in value.items()}
     if isinstance(value, list):
         return [_masked(v, secrets) for v in value]
-    return value
-
-
-def _plain(value: Any) -> Any:
-    if rpc.is_rpc_secret(value):
-        return _plain(rpc.unwrap_rpc_secret(value))
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
     return value
 
 

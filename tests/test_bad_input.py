@@ -29,7 +29,19 @@ BAD_STACKS: dict[str, str] = {
     "config-is-a-list": "config: expected a mapping of namespace:key to values, got list",
     "section-is-a-list": "azure-gpu-stacks:costAlert: [{'amount': 100}] is not allowed: Input should be a valid dictionary",
     "tags-is-a-list": "azure-gpu-stacks:tags: ['team', 'ml'] is not allowed: Input should be a valid dictionary",
-    "key-without-namespace": "config: key 'vm' is not of the form <namespace>:<name>",
+    "key-with-two-colons": "config: could not parse 'azure-gpu-stacks:vm:size' as a configuration key; allowed: <namespace>:<name>",
+    "misspelt-namespace": (
+        "config: key 'azure-gpu-stack:costAlert': 'azure-gpu-stack' is neither this project's namespace nor a provider's; "
+        "did you mean 'azure-gpu-stacks:costAlert'? allowed: azure-gpu-stacks:<key>"
+    ),
+    "other-project-namespace": (
+        "config: key 'other-project:costAlert': 'other-project' is neither this project's namespace nor a provider's; "
+        "allowed: azure-gpu-stacks:<key>, or a provider's such as azure-native:location"
+    ),
+    "duplicate-key": "not valid YAML (line 6, column 5): mapping key 'amount' already defined at line 4",
+    "same-key-twice-namespaced": (
+        "config: 'azure-gpu-stacks:costAlert' and 'costAlert' are the same key, azure-gpu-stacks:costAlert; allowed: one of them"
+    ),
     "unknown-section": "azure-gpu-stacks:frobnicator: unknown key; allowed keys: aksGpuPool, amlCluster, costAlert",
     "misspelt-section": "azure-gpu-stacks:cosAlert: unknown key; did you mean 'costAlert'?",
     "misspelt-key": "azure-gpu-stacks:vm.vmSzie: unknown key; did you mean 'vmSize'?",
@@ -182,7 +194,7 @@ def test_bad_input_unknown_stack_lists_known_ones(capsys: pytest.CaptureFixture[
 
 @pytest.mark.parametrize(
     ("name", "expected"),
-    [("Pulumi.dev.json", "not a stack file; allowed: a file named Pulumi.<stack>.yaml"), ("Pulumi.gone.yaml", "no such stack file")],
+    [("Pulumi.dev.txt", "not a stack file; allowed: a file named Pulumi.<stack>.yaml"), ("Pulumi.gone.yaml", "no such stack file")],
 )
 def test_bad_input_stack_path(tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, expected: str) -> None:
     path = tmp_path / "sub" / name

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from azure_gpu_stacks.components.config import EXAMPLE_SSH_KEY
 from azure_gpu_stacks.preflight.cli import main
 from azure_gpu_stacks.preflight.project import OFFLINE_SECRET
 from tests.conftest import REPO
@@ -50,8 +51,9 @@ def test_cli_plan_json_records_the_t4_vm_as_the_engine_sees_it(plan_document: di
 
     assert vm["inputs"]["hardwareProfile"] == {"vmSize": "Standard_NC4as_T4_v3"}
     linux = vm["inputs"]["osProfile"]["linuxConfiguration"]
-    assert linux["ssh"]["publicKeys"][0]["keyData"] == "[secret]"  # the SSH key stays a secret
-    assert linux["disablePasswordAuthentication"] is True  # what holds it stays readable
+    # the stack file holds the example public key in plain text (a `secure:` one stays secret: test_secrets.py)
+    assert linux["ssh"]["publicKeys"][0]["keyData"] == EXAMPLE_SSH_KEY
+    assert linux["disablePasswordAuthentication"] is True
     assert vm["parent"].endswith("azure-gpu-stacks:index:GpuVm::gpu-vm")
     assert vm["custom"] is True
 
@@ -78,7 +80,7 @@ def test_cli_plan_text_shows_the_tree_and_verdict(capsys: pytest.CaptureFixture[
 
     assert code == 0
     assert "    gpu-vm-vm  [azure-native:compute:VirtualMachine]  size=Standard_NC4as_T4_v3" in out
-    assert "Secrets offline: azure-gpu-stacks:sshPublicKey" in out
+    assert "  - azure-gpu-stacks:sshPublicKey: the repository's example key, which opens nothing; set yours with" in out
     assert out.rstrip().endswith("OK: inference-t4 deploys as planned (11 resources).")
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from azure_gpu_stacks.fakeazure import FakeArm
 from azure_gpu_stacks.fakeazure.azfiles import Usage, family_key
-from azure_gpu_stacks.fakeazure.models import stable_uuid
+from azure_gpu_stacks.fakeazure.util import stable_uuid
 from tests.conftest import TEST_SSH_KEY, Recording, in_resource_group
 
 HPC_IMAGE = {"publisher": "microsoft-dsvm", "offer": "ubuntu-hpc", "sku": "2204", "version": "latest"}

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from azure_gpu_stacks.components.config import EXAMPLE_SSH_KEY
 from azure_gpu_stacks.preflight.cli import main
 from tests.conftest import REPO
 
@@ -52,9 +53,8 @@ def test_python_team_plan_takes_its_stack_config(plan: dict) -> None:
     by_name = {r["name"]: r for r in plan["resources"]}
 
     assert by_name["dev-box-vm"]["inputs"]["hardwareProfile"] == {"vmSize": "Standard_NC4as_T4_v3"}
-    # the declared secret key (a placeholder offline) stays hidden where it lands
-    ssh = by_name["dev-box-vm"]["inputs"]["osProfile"]["linuxConfiguration"]["ssh"]
-    assert ssh["publicKeys"][0]["keyData"] == "[secret]"
+    # the key is asked for with require_secret: Pulumi marks the whole osProfile input secret
+    assert by_name["dev-box-vm"]["inputs"]["osProfile"] == "[secret]"
     assert by_name["budget-budget"]["inputs"]["amount"] == 250
     assert by_name["rg"]["inputs"]["resourceGroupName"] == "rg-python-team-dev"
     assert plan["outputs"]["sshCommand"] == "ssh azureuser@10.40.1.4"
@@ -68,10 +68,11 @@ def test_python_team_check_passes(at_repository_root: None, capsys: pytest.Captu
     assert out.startswith("OK: dev deploys as planned (11 resources).")
 
 
-def test_python_team_stack_file_holds_no_secret() -> None:
+def test_python_team_stack_file_holds_no_secret_only_the_example_public_key() -> None:
     text = (REPO / PROJECT / "Pulumi.dev.yaml").read_text()
 
-    assert "secure:" not in text and "sshPublicKey" not in text.split("config:")[1]
+    assert "secure:" not in text
+    assert f"python-team:sshPublicKey: {EXAMPLE_SSH_KEY}\n" in text
 
 
 def test_plan_runs_a_project_given_by_relative_path_with_its_own_modules(

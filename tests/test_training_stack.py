@@ -6,6 +6,7 @@ import contextlib
 import io
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -60,8 +61,13 @@ def test_training_stack_json_carries_the_scale_set_properties(plan_json: dict[st
     assert profile["osProfile"]["customData"]  # the health check
 
 
-def test_training_stack_json_hides_the_ssh_key_but_not_the_profile(plan_json: dict[str, Any]) -> None:
-    os_profile = resource(plan_json, VMSS)["inputs"]["virtualMachineProfile"]["osProfile"]
+def test_training_stack_json_hides_the_ssh_key_but_not_the_profile(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # As after `pulumi config set --secret sshPublicKey ...`: the key is ciphertext in the stack file.
+    shipped = (Path(__file__).parents[1] / "stacks" / "Pulumi.training-a100.yaml").read_text()
+    stack = tmp_path / "Pulumi.training-a100.yaml"
+    stack.write_text(re.sub(r"(azure-gpu-stacks:sshPublicKey:) .*", r"\1\n    secure: v1:a2V5", shipped))
+    assert main(["plan", str(stack), "--json"]) == 0
+    os_profile = resource(json.loads(capsys.readouterr().out), VMSS)["inputs"]["virtualMachineProfile"]["osProfile"]
 
     assert os_profile["linuxConfiguration"]["ssh"]["publicKeys"][0]["keyData"] == "[secret]"
     assert os_profile["adminUsername"] == "azureuser"
@@ -94,6 +100,7 @@ def write_stack(tmp_path: Path, cluster: str) -> str:
     # A budget too, so the plans below pass the policy pack's require-cost-alerts.
     path.write_text(
         f"config:\n  azure-native:location: eastus\n  azure-gpu-stacks:trainingCluster: {cluster}\n"
+        "  azure-gpu-stacks:sshPublicKey: {secure: v1:a2V5}\n"
         "  azure-gpu-stacks:costAlert: {amount: 5000, contactEmails: [ml@example.com]}\n"
     )
     return str(path)

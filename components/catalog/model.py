@@ -19,6 +19,8 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from azure_gpu_stacks.components.catalog.limits import normalize_region
+
 DATA_FILE = Path(__file__).with_name("vm_sizes.yaml")
 STANDARD_PREFIX = "standard_"
 # GPUs NVIDIA's Multi-Instance GPU can split, as AKS offers it (gpuInstanceProfile MIG1g..MIG7g on
@@ -229,11 +231,6 @@ class Catalog:
 
     def close_regions(self, location: str) -> list[str]:
         return difflib.get_close_matches(normalize_region(location), self._regions, n=CLOSE_MATCHES, cutoff=0.6)
-
-
-def normalize_region(location: str) -> str:
-    """ARM accepts display names too: `East US` is `eastus`."""
-    return location.replace(" ", "").lower()
 
 
 def load_catalog(path: Path) -> Catalog:

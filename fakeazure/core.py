@@ -1,0 +1,116 @@
+"""What every faked ARM resource type is made of: the stored `Resource`, the `ArmResourceType` base
+class whose hooks each namespace module fills in, and the checks several namespaces share.
+
+Each class says how ARM names and places the resource (its type, the input that carries its name,
+the inputs naming its parents), what ARM checks before accepting a PUT, and what it returns
+(`provisioningState` and the computed properties programs read).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from azure_gpu_stacks.fakeazure.errors import InvalidParameter
+from azure_gpu_stacks.fakeazure.util import dig, stable_uuid
+
+if TYPE_CHECKING:
+    from azure_gpu_stacks.fakeazure.backend import FakeArm
+
+
+@dataclass(frozen=True)
+class VcpuDemand:
+    """vCPUs a resource allocates at deployment, for quota."""
+
+    vm_size: str
+    count: int
+    spot: bool
+
+
+@dataclass
+class Resource:
+    """A resource as the fake subscription holds it."""
+
+    id: str
+    type: str  # ARM type, e.g. Microsoft.Compute/virtualMachines
+    name: str
+    resource_group: str | None
+    location: str | None
+    properties: dict[str, Any]
+    failed: bool = False
+    outputs: dict[str, Any] = field(default_factory=dict)
+
+
+class ArmResourceType:
+    """An ARM resource type. Subclasses set the class variables and override the hooks."""
+
+    token: ClassVar[str] = ""  # pulumi-azure-native type token
+    arm_type: ClassVar[str] = ""  # Namespace/type[/childType]
+    name_input: ClassVar[str] = ""  # input holding the resource's own name
+    parent_inputs: ClassVar[tuple[str, ...]] = ()  # inputs naming each parent, outermost first
+    scoped: ClassVar[bool] = False  # an extension resource placed under the `scope` input
+    located: ClassVar[bool] = True  # takes a `location`
+    autoname_max: ClassVar[int] = 64
+
+    def vm_sizes(self, props: dict[str, Any]) -> list[tuple[str, str]]:
+        """(property path, size) for each VM size the resource asks for."""
+        return []
+
+    def vcpu_demand(self, arm: FakeArm, props: dict[str, Any]) -> list[VcpuDemand]:
+        return []
+
+    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        """Raise the ArmError ARM would return for this PUT."""
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        """Read-only properties ARM returns."""
+        return {}
+
+
+# A function of the provider (`azure-native:<module>:<function>`), answered from the fake's state.
+Invoke = Callable[["FakeArm", dict[str, Any]], dict[str, Any]]
+
+
+def size_at(props: dict[str, Any], *path: str | int) -> list[tuple[str, str]]:
+    """[(path, size)] when a VM size is at `path`, else []."""
+    size = dig(props, *path)
+    return [(".".join(str(p) for p in path), size)] if isinstance(size, str) else []
+
+
+def location_of(arm: FakeArm, props: dict[str, Any]) -> str | None:
+    """Where a resource lands: its `location`, else its resource group's (as azure-native defaults it)."""
+    location = props.get("location")
+    if location is None and props.get("resourceGroupName") is not None:
+        group = arm.find(f"/subscriptions/{arm.subscription_id}/resourceGroups/{props['resourceGroupName']}")
+        location = group.location if group is not None else None
+    return str(location).replace(" ", "").lower() if location is not None else None
+
+
+def check_ssh_only(linux: dict[str, Any], path: str) -> None:
+    """A Linux VM or scale set with password login off needs an SSH key."""
+    if linux.get("disablePasswordAuthentication") and not dig(linux, "ssh", "publicKeys"):
+        raise InvalidParameter(
+            f"Linux VMs with password authentication disabled need at least one SSH public key ({path}.ssh.publicKeys)."
+        )
+
+
+def system_identity(arm: FakeArm, res: Resource) -> dict[str, Any]:
+    """The principal ARM creates for a system-assigned identity, as the resource's `identity` output."""
+    identity = res.properties.get("identity")
+    if isinstance(identity, dict) and "SystemAssigned" in str(identity.get("type", "")):
+        return {"identity": {**identity, "principalId": stable_uuid(res.id, "principal"), "tenantId": arm.tenant_id}}
+    return {}
+
+
+def expect_type(found: Resource | None, arm_type: str, path: str) -> None:
+    """ARM refuses a dependency id that names a resource of another type."""
+    if found is not None and found.type.lower() != arm_type.lower():
+        raise InvalidParameter(f"{path}: '{found.id}' is a {found.type}, not a {arm_type}.")
+
+
+def require_named(name: str, pattern: re.Pattern[str], what: str, allowed: str) -> None:
+    """ARM's refusal of a name its type does not allow."""
+    if not pattern.match(name):
+        raise InvalidParameter(f"'{name}' is not a valid {what} name; allowed: {allowed}.")

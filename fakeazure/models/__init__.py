@@ -1,0 +1,77 @@
+"""The ARM resource types the fake knows, one module per Azure namespace, composed into one registry.
+
+Laid out as moto lays out a service (getmoto/moto, `moto/ec2/models/`: one module per kind of
+resource, composed into one backend): each module here holds the types of one pulumi-azure-native
+module (one Azure resource provider) with ARM's property names, and lists them in `TYPES` (and the
+provider functions it answers in `INVOKES`). This package composes them; `backend.FakeArm` is the one
+backend that stores resources and runs the checks; `errors` holds ARM's error codes; `core` the base
+class; `util` the helpers every layer shares.
+
+Not faked anywhere: long-running operations (every PUT succeeds at once), updates and deletes (each
+run starts from an empty subscription), API-version differences, RBAC, and any property no module
+reads. Resource types without a class are accepted as they are, with a real-shaped id. Each
+namespace module lists what it does not fake of its own.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke
+from azure_gpu_stacks.fakeazure.models import (
+    applicationinsights,
+    authorization,
+    compute,
+    consumption,
+    containerregistry,
+    containerservice,
+    devtestlab,
+    keyvault,
+    machinelearningservices,
+    monitor,
+    network,
+    operationalinsights,
+    resources,
+    storage,
+)
+
+NAMESPACES = (
+    resources,
+    network,
+    compute,
+    devtestlab,
+    monitor,
+    consumption,
+    containerservice,
+    authorization,
+    storage,
+    keyvault,
+    operationalinsights,
+    applicationinsights,
+    containerregistry,
+    machinelearningservices,
+)
+
+RESOURCE_TYPES: dict[str, ArmResourceType] = {t.token: t for ns in NAMESPACES for t in ns.TYPES}
+INVOKES: dict[str, Invoke] = {token: f for ns in NAMESPACES for token, f in getattr(ns, "INVOKES", {}).items()}
+
+
+def resource_type(token: str) -> ArmResourceType:
+    """The type registered for `token`, or a generic one accepting the resource as given."""
+    return RESOURCE_TYPES.get(token) or _generic_type(token)
+
+
+@functools.cache
+def _generic_type(token: str) -> ArmResourceType:
+    """A type the fake has no class for: accepted as given, placed in its resource group."""
+    _, module, kind = token.split(":", 2)
+
+    class Generic(ArmResourceType):
+        arm_type = f"Microsoft.{module}/{kind[0].lower()}{kind[1:]}s"
+        name_input = f"{kind[0].lower()}{kind[1:]}Name"
+
+    Generic.token = token
+    return Generic()
+
+
+__all__ = ["INVOKES", "NAMESPACES", "RESOURCE_TYPES", "resource_type"]

@@ -1,0 +1,38 @@
+"""Microsoft.Insights components (azure-native's `applicationinsights` module): Azure ML's telemetry."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource, expect_type
+from azure_gpu_stacks.fakeazure.errors import InvalidParameter
+from azure_gpu_stacks.fakeazure.models.operationalinsights import LogAnalyticsWorkspace
+from azure_gpu_stacks.fakeazure.util import stable_uuid
+
+if TYPE_CHECKING:
+    from azure_gpu_stacks.fakeazure.backend import FakeArm
+
+
+class ApplicationInsights(ArmResourceType):
+    token = "azure-native:applicationinsights:Component"
+    arm_type = "Microsoft.Insights/components"
+    name_input = "resourceName"
+
+    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        if not props.get("kind") or not props.get("applicationType"):
+            raise InvalidParameter(f"Application Insights component '{name}' needs kind and applicationType.")
+        if props.get("workspaceResourceId") is not None:
+            logs = arm.require(props["workspaceResourceId"], "workspaceResourceId")
+            expect_type(logs, LogAnalyticsWorkspace.arm_type, "workspaceResourceId")
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        key = stable_uuid(res.id, "instrumentationKey")
+        return {
+            "appId": stable_uuid(res.id, "appId"),
+            "instrumentationKey": key,
+            "connectionString": f"InstrumentationKey={key};IngestionEndpoint=https://{res.location}-0.in.applicationinsights.azure.com/",
+            "provisioningState": "Succeeded",
+        }
+
+
+TYPES: tuple[ArmResourceType, ...] = (ApplicationInsights(),)

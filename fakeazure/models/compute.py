@@ -1,0 +1,210 @@
+"""Microsoft.Compute: virtual machines, their extensions, proximity placement groups and scale sets."""
+
+from __future__ import annotations
+
+import base64
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from azure_gpu_stacks.fakeazure.core import (
+    ArmResourceType,
+    Resource,
+    VcpuDemand,
+    check_ssh_only,
+    location_of,
+    size_at,
+    system_identity,
+)
+from azure_gpu_stacks.fakeazure.errors import InvalidParameter
+from azure_gpu_stacks.fakeazure.util import dig, stable_uuid
+
+if TYPE_CHECKING:
+    from azure_gpu_stacks.fakeazure.backend import FakeArm
+
+
+class VirtualMachine(ArmResourceType):
+    token = "azure-native:compute:VirtualMachine"
+    arm_type = "Microsoft.Compute/virtualMachines"
+    name_input = "vmName"
+
+    def vm_sizes(self, props: dict[str, Any]) -> list[tuple[str, str]]:
+        return size_at(props, "hardwareProfile", "vmSize")
+
+    def vcpu_demand(self, arm: FakeArm, props: dict[str, Any]) -> list[VcpuDemand]:
+        return [VcpuDemand(size, 1, props.get("priority") in ("Spot", "Low")) for _, size in self.vm_sizes(props)]
+
+    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        for nic in dig(props, "networkProfile", "networkInterfaces") or []:
+            arm.require(dig(nic, "id"), "networkProfile.networkInterfaces[].id")
+        check_ssh_only(dig(props, "osProfile", "linuxConfiguration") or {}, "osProfile.linuxConfiguration")
+        if props.get("priority") == "Spot" and props.get("evictionPolicy") not in (None, "Deallocate", "Delete"):
+            raise InvalidParameter(f"evictionPolicy {props.get('evictionPolicy')!r}; allowed: Deallocate, Delete.")
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        return {"vmId": stable_uuid(res.id, "vmId"), "provisioningState": "Succeeded", **system_identity(arm, res)}
+
+
+
+class ProximityPlacementGroup(ArmResourceType):
+    """A proximity placement group: VMs and scale sets in it are placed close together (one zone at most)."""
+
+    token = "azure-native:compute:ProximityPlacementGroup"
+    arm_type = "Microsoft.Compute/proximityPlacementGroups"
+    name_input = "proximityPlacementGroupName"
+
+    def vm_sizes(self, props: dict[str, Any]) -> list[tuple[str, str]]:
+        sizes = dig(props, "intent", "vmSizes") or []
+        return [(f"intent.vmSizes[{i}]", s) for i, s in enumerate(sizes) if isinstance(s, str)]
+
+    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        zones = props.get("zones") or []
+        if len(zones) > 1:
+            raise InvalidParameter(
+                f"Proximity placement group '{name}' lists zones {zones}; a proximity placement group can be "
+                "pinned to at most one zone."
+            )
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        return {
+            "proximityPlacementGroupType": res.properties.get("proximityPlacementGroupType") or "Standard",
+            "virtualMachines": [],
+            "virtualMachineScaleSets": [],
+            "availabilitySets": [],
+        }
+
+
+# Image references ARM accepts: a marketplace image by all four names, or an image by one id.
+MARKETPLACE_IMAGE_KEYS = frozenset({"publisher", "offer", "sku", "version"})
+IMAGE_ID_KEYS = ("id", "sharedGalleryImageId", "communityGalleryImageId")
+# osProfile.customData: at most 65535 bytes once decoded (Azure's limit for custom data).
+MAX_CUSTOM_DATA_BYTES = 65535
+
+
+class VirtualMachineScaleSet(ArmResourceType):
+    """A VM scale set; the fake knows Uniform orchestration, placement groups and capacity."""
+
+    token = "azure-native:compute:VirtualMachineScaleSet"
+    arm_type = "Microsoft.Compute/virtualMachineScaleSets"
+    name_input = "vmScaleSetName"
+    autoname_max = 64
+    # A single placement group holds at most 100 VMs unless Azure support raises it
+    # (https://learn.microsoft.com/azure/virtual-machines/setup-infiniband, observed 2026-11-22).
+    single_placement_group_limit: ClassVar[int] = 100
+
+    def vm_sizes(self, props: dict[str, Any]) -> list[tuple[str, str]]:
+        return size_at(props, "sku", "name")
+
+    @staticmethod
+    def capacity(props: dict[str, Any]) -> int:
+        return int(dig(props, "sku", "capacity") or 0)
+
+    def vcpu_demand(self, arm: FakeArm, props: dict[str, Any]) -> list[VcpuDemand]:
+        spot = dig(props, "virtualMachineProfile", "priority") in ("Spot", "Low")
+        return [VcpuDemand(size, self.capacity(props), spot) for _, size in self.vm_sizes(props)]
+
+    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        capacity = self.capacity(props)
+        uniform = props.get("orchestrationMode") in (None, "Uniform")
+        # Uniform scale sets default to a single placement group.
+        single = props.get("singlePlacementGroup") is not False and uniform
+        if single and capacity > self.single_placement_group_limit:
+            raise InvalidParameter(
+                f"Scale set '{name}' asks for {capacity} VMs, but a scale set with singlePlacementGroup true "
+                f"holds at most {self.single_placement_group_limit}."
+            )
+        ppg_id = dig(props, "proximityPlacementGroup", "id")
+        if ppg_id is not None:
+            ppg = arm.require(ppg_id, "proximityPlacementGroup.id")
+            here = location_of(arm, props)
+            if ppg is not None and ppg.location and here and ppg.location != here:
+                raise InvalidParameter(
+                    f"Scale set '{name}' in '{here}' cannot use proximity placement group '{ppg.name}', which is "
+                    f"in '{ppg.location}'; a proximity placement group must be in the same region."
+                )
+        profile = props.get("virtualMachineProfile") or {}
+        self._check_image(name, dig(profile, "storageProfile", "imageReference"))
+        for nic in dig(profile, "networkProfile", "networkInterfaceConfigurations") or []:
+            for ip in nic.get("ipConfigurations") or []:
+                arm.require(dig(ip, "subnet", "id"), "networkInterfaceConfigurations[].ipConfigurations[].subnet.id")
+        check_ssh_only(dig(profile, "osProfile", "linuxConfiguration") or {}, "virtualMachineProfile.osProfile.linuxConfiguration")
+        self._check_custom_data(name, dig(profile, "osProfile", "customData"))
+        if profile.get("priority") == "Spot" and profile.get("evictionPolicy") not in (None, "Deallocate", "Delete"):
+            raise InvalidParameter(f"evictionPolicy {profile.get('evictionPolicy')!r}; allowed: Deallocate, Delete.")
+
+    @staticmethod
+    def _check_image(name: str, image: Any) -> None:
+        if image is None:
+            return
+        keys = set(image) if isinstance(image, dict) else set()
+        by_id = [k for k in IMAGE_ID_KEYS if k in keys]
+        marketplace = keys & MARKETPLACE_IMAGE_KEYS
+        if (len(by_id) == 1 and not marketplace) or (not by_id and marketplace == MARKETPLACE_IMAGE_KEYS):
+            return
+        raise InvalidParameter(
+            f"Scale set '{name}': the value of parameter imageReference is invalid ({sorted(keys)}); allowed: "
+            "publisher, offer, sku and version of a marketplace image, or exactly one of id, "
+            "sharedGalleryImageId, communityGalleryImageId."
+        )
+
+    @staticmethod
+    def _check_custom_data(name: str, data: Any) -> None:
+        if data is None:
+            return
+        try:
+            decoded = base64.b64decode(str(data), validate=True)
+        except ValueError:
+            raise InvalidParameter(f"Scale set '{name}': osProfile.customData is not base64.") from None
+        if len(decoded) > MAX_CUSTOM_DATA_BYTES:
+            raise InvalidParameter(
+                f"Scale set '{name}': osProfile.customData is {len(decoded)} bytes; at most {MAX_CUSTOM_DATA_BYTES}."
+            )
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        prefix = dig(res.properties, "virtualMachineProfile", "osProfile", "computerNamePrefix") or res.name
+        instances = [
+            {
+                "instanceId": str(i),
+                "name": f"{res.name}_{i}",
+                "id": f"{res.id}/virtualMachines/{i}",
+                "computerName": f"{prefix}{_base36(i).rjust(6, '0')}",
+            }
+            for i in range(self.capacity(res.properties))
+        ]
+        return {
+            "uniqueId": stable_uuid(res.id, "uniqueId"),
+            "provisioningState": "Succeeded",
+            "timeCreated": arm.now.isoformat(),
+            "instances": instances,  # not on the ARM resource: what `az vmss list-instances` would list
+        }
+
+
+def _base36(number: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        number, rest = divmod(number, 36)
+        out = digits[rest] + out
+        if number == 0:
+            return out
+
+
+class VirtualMachineExtension(ArmResourceType):
+    token = "azure-native:compute:VirtualMachineExtension"
+    arm_type = "Microsoft.Compute/virtualMachines/extensions"
+    name_input = "vmExtensionName"
+    parent_inputs = ("vmName",)
+
+    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        for key in ("publisher", "type", "typeHandlerVersion"):
+            if not props.get(key):
+                raise InvalidParameter(f"Extension '{name}' needs {key}.")
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        return {"provisioningState": "Succeeded"}
+
+
+TYPES: tuple[ArmResourceType, ...] = (
+    VirtualMachine(),
+    VirtualMachineExtension(),
+    ProximityPlacementGroup(),
+    VirtualMachineScaleSet(),
+)

@@ -1,0 +1,53 @@
+"""Microsoft.Consumption: budgets, extension resources under a subscription or resource group."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource
+from azure_gpu_stacks.fakeazure.errors import InvalidParameter
+from azure_gpu_stacks.fakeazure.util import dig, stable_uuid
+
+if TYPE_CHECKING:
+    from azure_gpu_stacks.fakeazure.backend import FakeArm
+
+
+class Budget(ArmResourceType):
+    """A consumption budget, an extension resource under `scope`."""
+
+    token = "azure-native:consumption:Budget"
+    arm_type = "Microsoft.Consumption/budgets"
+    name_input = "budgetName"
+    scoped = True
+    located = False
+    max_notifications: ClassVar[int] = 5
+
+    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        arm.require(props.get("scope"), "scope")
+        if not (props.get("amount") or 0) > 0:
+            raise InvalidParameter(f"Budget '{name}': amount must be greater than 0, got {props.get('amount')!r}.")
+        start = dig(props, "timePeriod", "startDate") or ""
+        try:
+            day = dt.date.fromisoformat(str(start)[:10])
+        except ValueError:
+            raise InvalidParameter(f"Budget '{name}': timePeriod.startDate {start!r} is not a date.") from None
+        if day.day != 1:
+            raise InvalidParameter(f"Budget '{name}': the start date must be the first day of a month, got {day}.")
+        notifications = props.get("notifications") or {}
+        if len(notifications) > self.max_notifications:
+            raise InvalidParameter(f"Budget '{name}' has {len(notifications)} notifications; at most 5 are allowed.")
+        for key, n in notifications.items():
+            threshold = n.get("threshold")
+            if not isinstance(threshold, (int, float)) or not 0 < threshold <= 1000:
+                raise InvalidParameter(f"Budget notification '{key}': threshold {threshold!r}; allowed: 0 to 1000 percent.")
+            if not (n.get("contactEmails") or n.get("contactGroups")):
+                raise InvalidParameter(
+                    f"Budget notification '{key}' needs at least one contact email or contact group."
+                )
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        return {"currentSpend": {"amount": 0.0, "unit": "USD"}, "eTag": stable_uuid(res.id, "etag")}
+
+
+TYPES: tuple[ArmResourceType, ...] = (Budget(),)

@@ -1,0 +1,183 @@
+"""Microsoft.ContainerService: AKS clusters and their agent pools, and the cluster credentials functions."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from typing import TYPE_CHECKING, Any
+
+from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke, Resource, VcpuDemand, size_at
+from azure_gpu_stacks.fakeazure.errors import Conflict, InvalidParameter, ResourceNotFound
+from azure_gpu_stacks.fakeazure.util import dig, stable_uuid
+
+if TYPE_CHECKING:
+    from azure_gpu_stacks.fakeazure.backend import FakeArm
+
+
+AKS_MAX_NODES = 1000  # ARM's bound on count, minCount and maxCount
+AKS_POOL_NAME_MAX = 12  # Linux pools
+AKS_MIG_PROFILES = ("MIG1g", "MIG2g", "MIG3g", "MIG4g", "MIG7g")
+
+
+def _check_agent_pool(arm: FakeArm, name: str, pool: dict[str, Any], where: str) -> None:
+    """What AKS checks on one agent pool, inline in a cluster or on its own."""
+    if not (name[:1].isalpha() and name.isalnum() and name == name.lower() and len(name) <= AKS_POOL_NAME_MAX):
+        raise InvalidParameter(
+            f"{where}: agent pool name '{name}' must be 1 to {AKS_POOL_NAME_MAX} lower-case letters and digits, "
+            "starting with a letter."
+        )
+    system = pool.get("mode") == "System"
+    if system and pool.get("scaleSetPriority") == "Spot":
+        raise InvalidParameter(
+            f"{where}: agent pool '{name}' is a System pool on Spot; System pools must use Regular priority "
+            "(only User pools can be Spot)."
+        )
+    low = 1 if system else 0
+    counts: dict[str, float] = {key: pool[key] for key in ("count", "minCount", "maxCount") if pool.get(key) is not None}
+    for key, value in counts.items():
+        if not low <= value <= AKS_MAX_NODES:
+            kind = "System" if system else "User"
+            raise InvalidParameter(f"{where}: {key} {value:g} of agent pool '{name}'; allowed for {kind} pools: {low} to {AKS_MAX_NODES}.")
+    if pool.get("enableAutoScaling"):
+        if "minCount" not in counts or "maxCount" not in counts:
+            raise InvalidParameter(f"{where}: agent pool '{name}' enables the autoscaler without minCount and maxCount.")
+        if counts["minCount"] > counts["maxCount"]:
+            raise InvalidParameter(
+                f"{where}: minCount {counts['minCount']:g} of agent pool '{name}' is greater than maxCount {counts['maxCount']:g}."
+            )
+        if "count" in counts and not counts["minCount"] <= counts["count"] <= counts["maxCount"]:
+            raise InvalidParameter(f"{where}: count {counts['count']:g} of agent pool '{name}' is outside minCount..maxCount.")
+    profile = pool.get("gpuInstanceProfile")
+    if profile is not None:
+        size = arm.catalog.find(str(pool.get("vmSize")))
+        if profile not in AKS_MIG_PROFILES:
+            raise InvalidParameter(f"{where}: gpuInstanceProfile {profile!r}; allowed: {', '.join(AKS_MIG_PROFILES)}.")
+        if size is not None and not size.supports_mig:
+            raise InvalidParameter(
+                f"{where}: gpuInstanceProfile {profile} is not supported on VM size '{size.name}'; MIG needs an A100 or H100 size."
+            )
+    driver = dig(pool, "gpuProfile", "driver")
+    if driver is not None and driver not in ("Install", "None"):
+        raise InvalidParameter(f"{where}: gpuProfile.driver {driver!r}; allowed: Install, None.")
+
+
+def _pool_demand(pool: dict[str, Any]) -> list[VcpuDemand]:
+    size, count = pool.get("vmSize"), int(pool.get("count") or 0)
+    return [VcpuDemand(size, count, pool.get("scaleSetPriority") == "Spot")] if isinstance(size, str) and count else []
+
+
+class ManagedCluster(ArmResourceType):
+    """An AKS cluster; its inline `agentPoolProfiles` are checked like agent pools."""
+
+    token = "azure-native:containerservice:ManagedCluster"
+    arm_type = "Microsoft.ContainerService/managedClusters"
+    name_input = "resourceName"
+    autoname_max = 63
+
+    def vm_sizes(self, props: dict[str, Any]) -> list[tuple[str, str]]:
+        return [p for i in range(len(props.get("agentPoolProfiles") or [])) for p in size_at(props, "agentPoolProfiles", i, "vmSize")]
+
+    def vcpu_demand(self, arm: FakeArm, props: dict[str, Any]) -> list[VcpuDemand]:
+        return [d for pool in props.get("agentPoolProfiles") or [] for d in _pool_demand(pool)]
+
+    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        where = f"Managed cluster '{name}'"
+        if not (props.get("dnsPrefix") or props.get("fqdnSubdomain")):
+            raise InvalidParameter(f"{where}: dnsPrefix or fqdnSubdomain is required.")
+        pools = props.get("agentPoolProfiles") or []
+        if not any(p.get("mode") == "System" for p in pools):
+            raise InvalidParameter(f"{where}: there has to be at least one System agent pool (agentPoolProfiles[].mode).")
+        seen: set[str] = set()
+        for pool in pools:
+            pool_name = str(pool.get("name") or "")
+            if pool_name.lower() in seen:
+                raise InvalidParameter(f"{where}: two agent pools are named '{pool_name}'.")
+            seen.add(pool_name.lower())
+            _check_agent_pool(arm, pool_name, pool, where)
+        aad = props.get("aadProfile") or {}
+        if (props.get("disableLocalAccounts") or aad.get("enableAzureRBAC")) and not aad.get("managed"):
+            raise InvalidParameter(
+                f"{where}: disableLocalAccounts and aadProfile.enableAzureRBAC need AKS-managed Entra ID (aadProfile.managed)."
+            )
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        prefix = res.properties.get("dnsPrefix") or res.properties.get("fqdnSubdomain")
+        suffix = hashlib.sha256(res.id.lower().encode()).hexdigest()[:8]
+        out: dict[str, Any] = {
+            "fqdn": f"{prefix}-{suffix}.hcp.{res.location}.azmk8s.io",
+            "azurePortalFQDN": f"{prefix}-{suffix}.portal.hcp.{res.location}.azmk8s.io",
+            "nodeResourceGroup": res.properties.get("nodeResourceGroup") or f"MC_{res.resource_group}_{res.name}_{res.location}",
+            "provisioningState": "Succeeded",
+            "powerState": {"code": "Running"},
+            "maxAgentPools": 100,
+            "agentPoolProfiles": [
+                {**p, "provisioningState": "Succeeded", "powerState": {"code": "Running"}}
+                for p in res.properties.get("agentPoolProfiles") or []
+            ],
+        }
+        if res.properties.get("kubernetesVersion"):
+            out["currentKubernetesVersion"] = res.properties["kubernetesVersion"]
+        identity = res.properties.get("identity")
+        if isinstance(identity, dict) and identity.get("type") == "SystemAssigned":
+            out["identity"] = {**identity, "principalId": stable_uuid(res.id, "principal"), "tenantId": arm.tenant_id}
+        return out
+
+
+class AgentPool(ArmResourceType):
+    """A node pool added to an AKS cluster: refused on a cluster that does not exist or under a taken name."""
+
+    token = "azure-native:containerservice:AgentPool"
+    arm_type = "Microsoft.ContainerService/managedClusters/agentPools"
+    name_input = "agentPoolName"
+    parent_inputs = ("resourceName",)
+    located = False
+
+    def vm_sizes(self, props: dict[str, Any]) -> list[tuple[str, str]]:
+        return size_at(props, "vmSize")
+
+    def vcpu_demand(self, arm: FakeArm, props: dict[str, Any]) -> list[VcpuDemand]:
+        return _pool_demand(props)
+
+    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        cluster = arm.parent_of(self, props)
+        inline = {str(p.get("name", "")).lower() for p in cluster.properties.get("agentPoolProfiles") or []}
+        if name.lower() in inline:
+            raise Conflict(f"Managed cluster '{cluster.name}' already has an agent pool named '{name}'.")
+        _check_agent_pool(arm, name, props, f"Managed cluster '{cluster.name}'")
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        return {"provisioningState": "Succeeded", "powerState": {"code": "Running"}}
+
+
+
+def kubeconfig(cluster_name: str, fqdn: str) -> str:
+    """A realistic, credential-free kubeconfig, base64-encoded as ARM returns it."""
+    text = (
+        "apiVersion: v1\nkind: Config\n"
+        f"clusters:\n- cluster:\n    server: https://{fqdn}:443\n  name: {cluster_name}\n"
+        f"contexts:\n- context:\n    cluster: {cluster_name}\n    user: clusterUser_{cluster_name}\n  name: {cluster_name}\n"
+        f"current-context: {cluster_name}\n"
+        f"users:\n- name: clusterUser_{cluster_name}\n  user:\n    token: fake-offline-token\n"
+    )
+    return base64.b64encode(text.encode()).decode()
+
+
+
+def _cluster_credentials(arm: FakeArm, args: dict[str, Any]) -> dict[str, Any]:
+    rg, name = args.get("resourceGroupName"), args.get("resourceName")
+    cluster_id = (
+        f"/subscriptions/{arm.subscription_id}/resourceGroups/{rg}/providers/"
+        f"Microsoft.ContainerService/managedClusters/{name}"
+    )
+    cluster = arm.find(cluster_id)
+    if cluster is None:
+        raise ResourceNotFound(f"The Resource '{cluster_id}' was not found.")
+    fqdn = str(cluster.outputs.get("fqdn") or f"{name}.hcp.{cluster.location}.azmk8s.io")
+    return {"kubeconfigs": [{"name": "clusterUser", "value": kubeconfig(str(name), fqdn)}]}
+
+
+TYPES: tuple[ArmResourceType, ...] = (ManagedCluster(), AgentPool())
+INVOKES: dict[str, Invoke] = {
+    "azure-native:containerservice:listManagedClusterUserCredentials": _cluster_credentials,
+    "azure-native:containerservice:listManagedClusterAdminCredentials": _cluster_credentials,
+}

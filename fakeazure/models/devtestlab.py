@@ -1,0 +1,36 @@
+"""Microsoft.DevTestLab: the global schedule behind a VM's auto-shutdown."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource
+from azure_gpu_stacks.fakeazure.errors import InvalidParameter
+from azure_gpu_stacks.fakeazure.util import dig
+
+if TYPE_CHECKING:
+    from azure_gpu_stacks.fakeazure.backend import FakeArm
+
+
+class GlobalSchedule(ArmResourceType):
+    """A DevTest Labs schedule outside a lab: the VM auto-shutdown of the portal."""
+
+    token = "azure-native:devtestlab:GlobalSchedule"
+    arm_type = "Microsoft.DevTestLab/schedules"
+    name_input = "name"
+
+    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        target = arm.require(props.get("targetResourceId"), "targetResourceId")
+        if props.get("taskType") == "ComputeVmShutdownTask" and target is not None:
+            expected = f"shutdown-computevm-{target.name}"
+            if name != expected:
+                raise InvalidParameter(f"The schedule for VM '{target.name}' must be named '{expected}', not '{name}'.")
+        time = dig(props, "dailyRecurrence", "time")
+        if time is not None and not (len(time) == 4 and time.isdigit() and int(time[:2]) < 24 and int(time[2:]) < 60):
+            raise InvalidParameter(f"dailyRecurrence.time {time!r} is not a time of day as HHmm (e.g. 1900).")
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        return {"provisioningState": "Succeeded", "createdDate": arm.now.isoformat()}
+
+
+TYPES: tuple[ArmResourceType, ...] = (GlobalSchedule(),)

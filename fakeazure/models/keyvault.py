@@ -1,0 +1,43 @@
+"""Microsoft.KeyVault: key vaults (an Azure ML workspace's secrets)."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource, require_named
+from azure_gpu_stacks.fakeazure.errors import InvalidParameter
+from azure_gpu_stacks.fakeazure.util import dig
+
+if TYPE_CHECKING:
+    from azure_gpu_stacks.fakeazure.backend import FakeArm
+
+
+VAULT_NAME = re.compile(r"^[A-Za-z](?!.*--)[A-Za-z0-9-]{1,22}[A-Za-z0-9]$")
+
+
+class KeyVault(ArmResourceType):
+    token = "azure-native:keyvault:Vault"
+    arm_type = "Microsoft.KeyVault/vaults"
+    name_input = "vaultName"
+    autoname_max = 24
+
+    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        require_named(name, VAULT_NAME, "key vault", "3 to 24 letters, digits and '-', starting with a letter, "
+                       "not ending in '-', no '--'")
+        properties = props.get("properties") or {}
+        if not properties.get("tenantId") or not dig(properties, "sku", "name"):
+            raise InvalidParameter(f"Key vault '{name}' needs properties.tenantId and properties.sku.")
+        if properties.get("enablePurgeProtection") is False:
+            raise InvalidParameter("The property \"enablePurgeProtection\" cannot be set to false; leave it unset or true.")
+        days = properties.get("softDeleteRetentionInDays")
+        if days is not None and not 7 <= days <= 90:
+            raise InvalidParameter(f"softDeleteRetentionInDays {days!r}; allowed: 7 to 90.")
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        properties = {**(res.properties.get("properties") or {})}
+        properties.update(vaultUri=f"https://{res.name}.vault.azure.net/", provisioningState="Succeeded")
+        return {"properties": properties}
+
+
+TYPES: tuple[ArmResourceType, ...] = (KeyVault(),)

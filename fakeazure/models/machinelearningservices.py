@@ -1,0 +1,137 @@
+"""Microsoft.MachineLearningServices: Azure ML workspaces and their compute clusters.
+
+A workspace needs a storage account, a key vault and (in the templates Azure ML ships) an
+Application Insights component writing to a Log Analytics workspace, and may use a container
+registry; ARM refuses a workspace whose dependencies do not exist, and a compute whose workspace
+does not (https://learn.microsoft.com/azure/machine-learning/concept-workspace, observed 2026-11-22).
+
+Not faked: global uniqueness of storage, vault and registry names (the fake holds one
+subscription), Azure ML's own quota (`az ml compute list-usage`, separate from the VM quota the
+backend counts, so computes demand no vCPUs here), node allocation (a cluster reports the nodes it
+keeps when idle), and the workspace's managed resource group.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource, expect_type, require_named, system_identity
+from azure_gpu_stacks.fakeazure.errors import InvalidParameter
+from azure_gpu_stacks.fakeazure.models.applicationinsights import ApplicationInsights
+from azure_gpu_stacks.fakeazure.models.containerregistry import ContainerRegistry
+from azure_gpu_stacks.fakeazure.models.keyvault import KeyVault
+from azure_gpu_stacks.fakeazure.models.storage import StorageAccount
+from azure_gpu_stacks.fakeazure.util import dig, stable_uuid
+
+if TYPE_CHECKING:
+    from azure_gpu_stacks.fakeazure.backend import FakeArm
+
+
+ML_WORKSPACE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{2,32}$")
+ML_COMPUTE_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9-]{2,23}$")
+ISO_DURATION = re.compile(r"^P(?!$)(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?$")
+
+# What each workspace input must point at; the first two ARM requires.
+WORKSPACE_DEPENDENCIES = (
+    ("storageAccount", StorageAccount.arm_type, True),
+    ("keyVault", KeyVault.arm_type, True),
+    ("applicationInsights", ApplicationInsights.arm_type, False),
+    ("containerRegistry", ContainerRegistry.arm_type, False),
+)
+
+
+
+class MlWorkspace(ArmResourceType):
+    token = "azure-native:machinelearningservices:Workspace"
+    arm_type = "Microsoft.MachineLearningServices/workspaces"
+    name_input = "workspaceName"
+    autoname_max = 33
+
+    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        require_named(name, ML_WORKSPACE_NAME, "workspace", "3 to 33 letters, digits, '_' and '-', starting with a letter or digit")
+        for key, arm_type, required in WORKSPACE_DEPENDENCIES:
+            if props.get(key) is None:
+                if required:
+                    raise InvalidParameter(f"Workspace '{name}' needs {key}: the id of an existing {arm_type} resource.")
+                continue
+            expect_type(arm.require(props[key], key), arm_type, key)
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        sub = arm.subscription_id
+        return {
+            "workspaceId": stable_uuid(res.id, "workspaceId"),
+            "discoveryUrl": f"https://{res.location}.api.azureml.ms/discovery",
+            "mlFlowTrackingUri": (
+                f"azureml://{res.location}.api.azureml.ms/mlflow/v1.0/subscriptions/{sub}/resourceGroups/"
+                f"{res.resource_group}/providers/Microsoft.MachineLearningServices/workspaces/{res.name}"
+            ),
+            "tenantId": arm.tenant_id,
+            "provisioningState": "Succeeded",
+            **system_identity(arm, res),
+        }
+
+
+class MlCompute(ArmResourceType):
+    """A compute of a workspace; only AmlCompute clusters are checked in depth."""
+
+    token = "azure-native:machinelearningservices:Compute"
+    arm_type = f"{MlWorkspace.arm_type}/computes"
+    name_input = "computeName"
+    parent_inputs = ("workspaceName",)
+
+    def vm_sizes(self, props: dict[str, Any]) -> list[tuple[str, str]]:
+        size = dig(props, "properties", "properties", "vmSize")
+        return [("properties.properties.vmSize", size)] if isinstance(size, str) else []
+
+    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        require_named(name, ML_COMPUTE_NAME, "compute", "3 to 24 letters, digits and '-', starting with a letter")
+        envelope = props.get("properties") or {}
+        if not envelope.get("computeType"):
+            raise InvalidParameter(f"Compute '{name}' needs properties.computeType.")
+        if envelope["computeType"] != "AmlCompute":
+            return
+        aml = envelope.get("properties") or {}
+        scale = aml.get("scaleSettings") or {}
+        low, high = scale.get("minNodeCount", 0), scale.get("maxNodeCount")
+        if high is None:
+            raise InvalidParameter(f"Compute '{name}' needs properties.properties.scaleSettings.maxNodeCount.")
+        if low < 0 or high < 0 or low > high:
+            raise InvalidParameter(f"Compute '{name}': minNodeCount {low:g} and maxNodeCount {high:g}; need 0 <= min <= max.")
+        idle = scale.get("nodeIdleTimeBeforeScaleDown")
+        if idle is not None and not (isinstance(idle, str) and ISO_DURATION.match(idle)):
+            raise InvalidParameter(f"nodeIdleTimeBeforeScaleDown {idle!r} is not an ISO 8601 duration such as PT15M.")
+        priority = aml.get("vmPriority")
+        if priority is not None and priority not in ("Dedicated", "LowPriority"):
+            raise InvalidParameter(f"vmPriority {priority!r}; allowed: Dedicated, LowPriority.")
+        subnet = dig(aml, "subnet", "id")
+        if subnet is not None:
+            arm.require(subnet, "properties.properties.subnet.id")
+        elif aml.get("enableNodePublicIp") is False:
+            workspace = arm.parent_of(self, props)
+            if dig(workspace.properties, "managedNetwork", "isolationMode") in (None, "Disabled"):
+                raise InvalidParameter(
+                    f"Compute '{name}': nodes without public IPs need a subnet (properties.properties.subnet) "
+                    f"or a workspace with a managed virtual network; workspace '{workspace.name}' has neither."
+                )
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        envelope = dict(res.properties.get("properties") or {})
+        aml = dict(envelope.get("properties") or {})
+        if envelope.get("computeType") == "AmlCompute":
+            idle_nodes = int(dig(aml, "scaleSettings", "minNodeCount") or 0)
+            aml.update(allocationState="Steady", currentNodeCount=idle_nodes, targetNodeCount=idle_nodes)
+            if aml.get("remoteLoginPortPublicAccess") == "NotSpecified":
+                # After creation Azure reports what NotSpecified became: closed inside a VNet, else open.
+                aml["remoteLoginPortPublicAccess"] = "Disabled" if aml.get("subnet") else "Enabled"
+        envelope.update(
+            properties=aml,
+            computeLocation=res.location,
+            provisioningState="Succeeded",
+            createdOn=arm.now.isoformat(),
+            modifiedOn=arm.now.isoformat(),
+        )
+        return {"properties": envelope, **system_identity(arm, res)}
+
+
+TYPES: tuple[ArmResourceType, ...] = (MlWorkspace(), MlCompute())

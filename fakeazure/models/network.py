@@ -1,0 +1,125 @@
+"""Microsoft.Network: virtual networks, subnets, security groups, public IPs and network interfaces."""
+
+from __future__ import annotations
+
+import hashlib
+import ipaddress
+from typing import TYPE_CHECKING, Any
+
+from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource
+from azure_gpu_stacks.fakeazure.errors import InvalidParameter
+from azure_gpu_stacks.fakeazure.util import dig, stable_uuid
+
+if TYPE_CHECKING:
+    from azure_gpu_stacks.fakeazure.backend import FakeArm
+
+
+class VirtualNetwork(ArmResourceType):
+    token = "azure-native:network:VirtualNetwork"
+    arm_type = "Microsoft.Network/virtualNetworks"
+    name_input = "virtualNetworkName"
+
+    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        for prefix in dig(props, "addressSpace", "addressPrefixes") or []:
+            _network(prefix, "addressSpace.addressPrefixes")
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        return {"resourceGuid": stable_uuid(res.id, "guid"), "provisioningState": "Succeeded"}
+
+
+class Subnet(ArmResourceType):
+    token = "azure-native:network:Subnet"
+    arm_type = "Microsoft.Network/virtualNetworks/subnets"
+    name_input = "subnetName"
+    parent_inputs = ("virtualNetworkName",)
+    located = False
+
+    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        prefix = props.get("addressPrefix")
+        if prefix is None:
+            raise InvalidParameter(f"Subnet '{name}' needs addressPrefix.")
+        subnet = _network(prefix, "addressPrefix")
+        vnet = arm.parent_of(self, props)
+        spaces = [_network(p, "addressSpace") for p in dig(vnet.properties, "addressSpace", "addressPrefixes") or []]
+        if spaces and not any(subnet.subnet_of(space) for space in spaces):  # type: ignore[arg-type]
+            raise InvalidParameter(
+                f"Subnet '{name}' is not valid because its IP address range {prefix} is outside the "
+                f"IP address range of virtual network '{vnet.name}'."
+            )
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        return {"provisioningState": "Succeeded"}
+
+
+class NetworkSecurityGroup(ArmResourceType):
+    token = "azure-native:network:NetworkSecurityGroup"
+    arm_type = "Microsoft.Network/networkSecurityGroups"
+    name_input = "networkSecurityGroupName"
+
+    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        seen: dict[tuple[str, float], str] = {}
+        for rule in props.get("securityRules") or []:
+            key = (str(rule.get("direction")), float(rule.get("priority") or 0))
+            if not 100 <= key[1] <= 4096:
+                raise InvalidParameter(f"Security rule '{rule.get('name')}' has priority {key[1]:g}; allowed: 100 to 4096.")
+            if key in seen:
+                raise InvalidParameter(
+                    f"Security rules '{seen[key]}' and '{rule.get('name')}' have the same priority and direction."
+                )
+            seen[key] = str(rule.get("name"))
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        return {"resourceGuid": stable_uuid(res.id, "guid"), "provisioningState": "Succeeded"}
+
+
+class PublicIPAddress(ArmResourceType):
+    token = "azure-native:network:PublicIPAddress"
+    arm_type = "Microsoft.Network/publicIPAddresses"
+    name_input = "publicIpAddressName"
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        # TEST-NET-2 (RFC 5737): never a real Azure address.
+        return {"ipAddress": arm.next_address("198.51.100.0/24"), "provisioningState": "Succeeded"}
+
+
+class NetworkInterface(ArmResourceType):
+    token = "azure-native:network:NetworkInterface"
+    arm_type = "Microsoft.Network/networkInterfaces"
+    name_input = "networkInterfaceName"
+
+    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        if not props.get("ipConfigurations"):
+            raise InvalidParameter(f"Network interface '{name}' needs at least one IP configuration.")
+        if props.get("enableAcceleratedNetworking"):
+            arm.accelerated_networking_nics.add(name)
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        configs = []
+        for cfg in res.properties.get("ipConfigurations") or []:
+            subnet = arm.find(dig(cfg, "subnet", "id") or "")
+            prefix = dig(subnet.properties, "addressPrefix") if subnet else None
+            address = cfg.get("privateIPAddress") or (arm.next_address(prefix) if prefix else None)
+            configs.append({**cfg, "privateIPAddress": address, "provisioningState": "Succeeded"})
+        mac = hashlib.sha256(res.id.encode()).hexdigest()[:12].upper()
+        return {
+            "ipConfigurations": configs,
+            "macAddress": "-".join(mac[i : i + 2] for i in range(0, 12, 2)),
+            "provisioningState": "Succeeded",
+        }
+
+
+
+def _network(prefix: Any, path: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
+    try:
+        return ipaddress.ip_network(str(prefix), strict=True)
+    except ValueError:
+        raise InvalidParameter(f"{path}: {prefix!r} is not a valid CIDR range.") from None
+
+
+TYPES: tuple[ArmResourceType, ...] = (
+    VirtualNetwork(),
+    Subnet(),
+    NetworkSecurityGroup(),
+    PublicIPAddress(),
+    NetworkInterface(),
+)

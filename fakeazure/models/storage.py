@@ -1,0 +1,44 @@
+"""Microsoft.Storage: storage accounts (an Azure ML workspace's default store)."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource
+from azure_gpu_stacks.fakeazure.errors import AccountNameInvalid, InvalidParameter
+from azure_gpu_stacks.fakeazure.util import dig
+
+if TYPE_CHECKING:
+    from azure_gpu_stacks.fakeazure.backend import FakeArm
+
+
+STORAGE_NAME = re.compile(r"^[a-z0-9]{3,24}$")
+TLS_VERSIONS = ("TLS1_0", "TLS1_1", "TLS1_2", "TLS1_3")
+
+
+class StorageAccount(ArmResourceType):
+    token = "azure-native:storage:StorageAccount"
+    arm_type = "Microsoft.Storage/storageAccounts"
+    name_input = "accountName"
+    autoname_max = 24
+
+    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        if not STORAGE_NAME.match(name):
+            # The message ARM gives (quoted in pulumi-azure-native#3665, observed 2026-11-22).
+            raise AccountNameInvalid(
+                f"{name} is not a valid storage account name. Storage account name must be between 3 and 24 "
+                "characters in length and use numbers and lower-case letters only."
+            )
+        if not dig(props, "sku", "name") or not props.get("kind"):
+            raise InvalidParameter(f"Storage account '{name}' needs sku.name and kind.")
+        tls = props.get("minimumTlsVersion")
+        if tls is not None and tls not in TLS_VERSIONS:
+            raise InvalidParameter(f"minimumTlsVersion {tls!r}; allowed: {', '.join(TLS_VERSIONS)}.")
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        endpoints = {kind: f"https://{res.name}.{kind}.core.windows.net/" for kind in ("blob", "dfs", "file", "queue", "table")}
+        return {"primaryEndpoints": endpoints, "statusOfPrimary": "available", "provisioningState": "Succeeded"}
+
+
+TYPES: tuple[ArmResourceType, ...] = (StorageAccount(),)
