@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 import pulumi
 
 from azure_gpu_stacks.components.aks_gpu_scheduling import GPU_TAINT
-from azure_gpu_stacks.components.catalog import UnknownVmSize, VmSize, catalog
+from azure_gpu_stacks.components.catalog import UnknownVmSize, VmSize, catalog, clock
 from azure_gpu_stacks.components.catalog.limits import LIMITS
 
 T = TypeVar("T")
@@ -27,17 +27,28 @@ HHMM_PATTERN = re.compile(r"^([01]\d|2[0-3])[0-5]\d$")
 
 
 def deployable_size(name: str) -> VmSize:
-    """A size from the catalog that can still be deployed."""
+    """A size from the catalog that can still be deployed on the clock's day."""
     try:
         size = catalog().get(name)
     except UnknownVmSize as exc:
         raise ValueError(f"{exc}; allowed: a size from the catalog, e.g. {DEFAULT_GPU_VM_SIZE}") from None
-    if size.is_retired:
+    if size.is_retired_on(clock.today()):
         raise ValueError(
             f"'{size.name}' was retired on {size.lifecycle.date} and can no longer be deployed; "
             f"allowed: a current size, e.g. {size.lifecycle.replacement}"
         )
     return size
+
+
+def x64_size(name: str, image: str) -> str:
+    """A catalog size whose CPUs boot the x64 image `image` (GB200/GB300 sizes have Arm CPUs); its name."""
+    size = catalog().get(name)
+    if size.cpu_architecture != "x64":
+        raise ValueError(
+            f"'{size.name}' has {size.cpu_architecture} CPUs and cannot boot the x64 image {image}; "
+            f"allowed: an x64 size, e.g. {DEFAULT_GPU_VM_SIZE}"
+        )
+    return size.name
 
 
 def gpu_size(name: str) -> str:

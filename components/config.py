@@ -32,7 +32,8 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_camel
 
-from azure_gpu_stacks.components.catalog import catalog
+from azure_gpu_stacks.components.catalog import ANNOUNCED as NOTED_STATES
+from azure_gpu_stacks.components.catalog import catalog, clock
 from azure_gpu_stacks.components.catalog.limits import LIMITS, normalize_region
 from azure_gpu_stacks.components.checks import (
     DEFAULT_AML_MAX_NODES,
@@ -386,8 +387,8 @@ class StackConfig(ConfigModel):
             )
         if self.vm is not None:
             size = catalog().get(self.vm.vm_size or DEFAULT_GPU_VM_SIZE)
-            if size.status == "retiring":
-                notes.append(f"{PROJECT}:vm.vmSize: '{size.name}' is {size.retirement_note()}")
+            if size.status_on(clock.today()) in NOTED_STATES:
+                notes.append(f"{PROJECT}:vm.vmSize: '{size.name}' is {size.retirement_note(clock.today())}")
             if self.vm.spot:
                 notes.append(f"{PROJECT}:vm.spot: Spot VMs can be evicted with 30 seconds' notice; checkpoint work often")
             if self.vm.public_ip and not self.vm.ssh_allowed_cidrs:
@@ -395,8 +396,8 @@ class StackConfig(ConfigModel):
         notes += _aml_warnings(self.aml_cluster)
         if self.aks_gpu_pool is not None:
             size = catalog().get(self.aks_gpu_pool.vm_size or DEFAULT_GPU_VM_SIZE)
-            if size.status == "retiring":
-                notes.append(f"{PROJECT}:aksGpuPool.vmSize: '{size.name}' is {size.retirement_note()}")
+            if size.status_on(clock.today()) in NOTED_STATES:
+                notes.append(f"{PROJECT}:aksGpuPool.vmSize: '{size.name}' is {size.retirement_note(clock.today())}")
         return notes
 
 
@@ -406,8 +407,8 @@ def _aml_warnings(aml: AmlClusterConfig | None) -> list[str]:
     key = f"{PROJECT}:amlCluster"
     notes = []
     size = catalog().get(aml.vm_size or DEFAULT_GPU_VM_SIZE)
-    if size.status == "retiring":
-        notes.append(f"{key}.vmSize: '{size.name}' is {size.retirement_note()}")
+    if size.status_on(clock.today()) in NOTED_STATES:
+        notes.append(f"{key}.vmSize: '{size.name}' is {size.retirement_note(clock.today())}")
     if aml.min_node_count:
         notes.append(f"{key}.minNodeCount: {aml.min_node_count} node(s) run, and bill, even when no job does")
     if aml.vm_priority == "LowPriority":

@@ -16,6 +16,7 @@ from typing import Any, Literal, NotRequired, TypedDict
 import pulumi
 from pulumi_azure_native import consumption
 
+from azure_gpu_stacks.components.catalog import clock
 from azure_gpu_stacks.components.catalog.limits import LIMITS
 from azure_gpu_stacks.components.checks import Problems, email
 
@@ -101,7 +102,7 @@ class CostAlert(pulumi.ComponentResource):
 
 
 def first_of_month(today: dt.date | None = None) -> str:
-    today = today or dt.datetime.now(dt.timezone.utc).date()
+    today = today or clock.today()
     return today.replace(day=1).isoformat()
 
 

@@ -20,7 +20,7 @@ from pulumi_azure_native import compute, devtestlab, network
 
 from azure_gpu_stacks.components.catalog import catalog
 from azure_gpu_stacks.components.catalog.limits import LIMITS
-from azure_gpu_stacks.components.checks import Problems, admin_username, cidr, email, gpu_size, time_of_day
+from azure_gpu_stacks.components.checks import Problems, admin_username, cidr, email, gpu_size, time_of_day, x64_size
 from azure_gpu_stacks.components.network import create_private_network
 from azure_gpu_stacks.components.outputs import output_field
 from azure_gpu_stacks.components.placement import placement
@@ -35,6 +35,7 @@ GPU_DRIVER_VERSION = "1.6"
 
 # Ubuntu 22.04 LTS, Gen2: the N-series sizes this component allows boot Gen2, and Trusted Launch needs it.
 UBUNTU_2204_GEN2 = {"publisher": "Canonical", "offer": "0001-com-ubuntu-server-jammy", "sku": "22_04-lts-gen2"}
+IMAGE_LABEL = "Canonical:0001-com-ubuntu-server-jammy:22_04-lts-gen2"
 
 DEFAULT_VM_SIZE = "Standard_NC4as_T4_v3"
 DEFAULT_ADMIN_USERNAME = "azureuser"
@@ -320,7 +321,17 @@ def _validated(name: str, args: GpuVmArgs) -> dict[str, Any]:
     for key in ("resource_group_name", "location", "ssh_public_key"):
         if not a.get(key):
             problems.add(key, "required and missing")
-    a["vm_size"] = problems.check("vm_size", gpu_size, a["vm_size"]) or a["vm_size"]
+    size_name = problems.check("vm_size", gpu_size, a["vm_size"])
+    if size_name is not None:
+        a["vm_size"] = size_name
+        problems.check("vm_size", lambda n: x64_size(n, IMAGE_LABEL), size_name)
+        gpu_model = catalog().get(size_name).gpu_model or ""
+        if a["install_gpu_driver"] and not gpu_model.startswith("NVIDIA"):
+            problems.add(
+                "install_gpu_driver",
+                f"true, but '{size_name}' has {gpu_model} GPUs, which the NVIDIA driver extension cannot drive; "
+                "allowed: false (install the vendor's driver yourself), or an NVIDIA size",
+            )
     problems.check("admin_username", admin_username, a["admin_username"])
     a["ssh_allowed_cidrs"] = [
         problems.check(f"ssh_allowed_cidrs[{i}]", cidr, c) or c for i, c in enumerate(a["ssh_allowed_cidrs"])

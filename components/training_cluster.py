@@ -34,6 +34,7 @@ from azure_gpu_stacks.components.checks import (
     node_count,
     outside_infiniband_range,
     single_zone,
+    x64_size,
 )
 from azure_gpu_stacks.components.gpu_vm import GPU_DRIVER_PUBLISHER, GPU_DRIVER_TYPE, GPU_DRIVER_VERSION, UBUNTU_2204_GEN2, spot_priority
 from azure_gpu_stacks.components.network import create_private_network
@@ -345,6 +346,9 @@ def _validated(name: str, args: TrainingClusterArgs) -> dict[str, Any]:
         )
     if a["image"] not in IMAGES:
         problems.add("image", f"{a['image']!r}; allowed: {', '.join(IMAGES)}")
+    elif catalog().find(a["vm_size"]) is not None:  # both images are x64: GB200/GB300's Arm CPUs cannot boot them
+        image = ":".join(IMAGES[a["image"]][k] for k in ("publisher", "offer", "sku"))
+        problems.check("vm_size", lambda n: x64_size(n, image), a["vm_size"])
     if not isinstance(a["os_disk_size_gb"], int) or not 64 <= a["os_disk_size_gb"] <= 4095:
         problems.add("os_disk_size_gb", f"{a['os_disk_size_gb']!r}; allowed: a whole number of GiB from 64 to 4095")
     if a["eviction_policy"] not in (policies := LIMITS.choices.eviction_policies):

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from azure_gpu_stacks.components.catalog import Catalog, catalog, normalize_region, normalize_size_name
+from azure_gpu_stacks.components.catalog.clock import now as clock_now
 from azure_gpu_stacks.fakeazure.azfiles import SkuOffer, Usage, family_key
 from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource
 from azure_gpu_stacks.fakeazure.errors import (
@@ -99,7 +100,8 @@ class FakeArm:
         self.usage = usage
         self.skus = skus
         self.catalog = sizes or catalog()
-        self.now = now or dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
+        # One clock: sizes are judged on now's date, which defaults to the clock's day (today in UTC).
+        self.now = now or clock_now()
         self.subscriptions = {self.subscription_id: SubscriptionState(self.subscription_id)}
         self.refusals: list[Refusal] = []
         self.skipped: list[tuple[str, str]] = []  # (logical name, refused dependency id)
@@ -308,7 +310,7 @@ class FakeArm:
                 close = self.catalog.close_matches(size_name)
                 hint = f" Did you mean {', '.join(close)}?" if close else ""
                 raise SkuNotAvailable(f"The requested VM size '{size_name}' ({path}) is not a size Azure offers.{hint}")
-            if size.is_retired:
+            if size.is_retired_on(self.now.date()):
                 raise SkuNotAvailable(
                     f"The requested VM size '{size.name}' ({path}) is retired since {size.lifecycle.date} and can no "
                     f"longer be provisioned. Use {size.lifecycle.replacement}."

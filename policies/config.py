@@ -7,6 +7,7 @@ policy never crashes on its config. Defaults live once, in the schema.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -46,6 +47,8 @@ def _fits(value: Any, spec: Mapping[str, Any]) -> bool:
     if spec.get("type") == "integer" and isinstance(value, float) and not value.is_integer():
         return False
     if "minimum" in spec and isinstance(value, (int, float)) and value < spec["minimum"]:
+        return False
+    if "pattern" in spec and isinstance(value, str) and not re.search(spec["pattern"], value):
         return False
     if spec.get("type") == "array" and isinstance(value, (list, tuple)):
         item_kinds = _PYTHON_TYPES.get(str((spec.get("items") or {}).get("type")), (object,))

@@ -1,10 +1,11 @@
 """disallow-retired-vm-sizes: no resource may ask for a VM size Azure has retired.
 
 Rule: every VM size in a resource (VMs, scale sets, AKS pools, AML compute, Batch pools, ...; see
-`azure_gpu_stacks.components.catalog.shapes`) that the catalog lists as retired on or before today is a violation.
+`azure_gpu_stacks.components.catalog.shapes`) that is retired on the day judged (config `asOf`, default
+today in UTC: a size is retired from its retirement date on) is a violation.
 Why: Azure refuses to provision a retired size, and deallocates what still runs on it; the failure
 shows up only at deployment, after the rest of the stack was created.
-Azure doc: https://learn.microsoft.com/azure/virtual-machines/sizes/retirement/retired-sizes-list
+Azure doc: https://learn.microsoft.com/azure/virtual-machines/sizes/lifecycle/retirements-and-capacity-restrictions
 """
 
 from __future__ import annotations
@@ -12,14 +13,15 @@ from __future__ import annotations
 from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
 
 from azure_gpu_stacks.policies import config
-from azure_gpu_stacks.policies.vm_size_lifecycle import classify
+from azure_gpu_stacks.policies.vm_size_lifecycle import AS_OF_KEY, AS_OF_PROPERTY, as_of, classify
 
 NAME = "disallow-retired-vm-sizes"
-CONFIG = config.schema({})  # nothing to tune: Azure refuses every retired size
+CONFIG = config.schema({AS_OF_KEY: AS_OF_PROPERTY})  # nothing else to tune: Azure refuses every retired size
 
 
 def validate(args: ResourceValidationArgs, report_violation: ReportViolation) -> None:
-    for verdict in classify(args.resource_type, args.props):
+    day = as_of(config.values(args, CONFIG))
+    for verdict in classify(args.resource_type, args.props, day=day):
         if verdict.status != "retired" or verdict.entry is None:
             continue
         lifecycle = verdict.entry.lifecycle
@@ -42,5 +44,5 @@ POLICY = ResourceValidationPolicy(
         "`components/catalog/vm_sizes.yaml`). AKS pools and AML clusters cannot change size in place: add a "
         "new pool or cluster with the new size, move the workloads, then delete the old one."
     ),
-    url="https://learn.microsoft.com/azure/virtual-machines/sizes/retirement/retired-sizes-list",
+    url="https://learn.microsoft.com/azure/virtual-machines/sizes/lifecycle/retirements-and-capacity-restrictions",
 )

@@ -13,8 +13,8 @@ import re
 import sys
 from pathlib import Path
 
-from azure_gpu_stacks.components.catalog import VmSize, catalog
-from azure_gpu_stacks.policies import vm_size_lifecycle, warn_retiring_vm_sizes
+from azure_gpu_stacks.components.catalog import VmSize, catalog, clock
+from azure_gpu_stacks.policies import warn_retiring_vm_sizes
 
 DOC_FILE = Path(__file__).resolve().parents[1] / "docs" / "policies.md"
 BLOCK = re.compile(
@@ -63,7 +63,7 @@ def untrue_blocks(text: str, day: dt.date) -> list[str]:
 
 
 def main() -> int:
-    DOC_FILE.write_text(render(DOC_FILE.read_text(encoding="utf-8"), vm_size_lifecycle.today()), encoding="utf-8")
+    DOC_FILE.write_text(render(DOC_FILE.read_text(encoding="utf-8"), clock.today()), encoding="utf-8")
     print(f"wrote {DOC_FILE}")
     return 0
 

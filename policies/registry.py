@@ -20,6 +20,7 @@ from azure_gpu_stacks.policies import (
     require_cost_alerts,
     require_gpu_vm_auto_shutdown,
     require_infiniband_scale_set_placement,
+    warn_capacity_restricted_vm_sizes,
     warn_retiring_vm_sizes,
     warn_unknown_vm_sizes,
 )
@@ -29,6 +30,7 @@ PACK_VERSION = __version__  # the CLI reads PulumiPolicy.yaml's version; a test 
 
 REGISTRY: list[Policy] = [
     disallow_retired_vm_sizes.POLICY,
+    warn_capacity_restricted_vm_sizes.POLICY,
     warn_retiring_vm_sizes.POLICY,
     warn_unknown_vm_sizes.POLICY,
     require_cost_alerts.POLICY,

@@ -1,22 +1,36 @@
-"""Where each VM size a resource asks for stands in Azure's retirement process, from the catalog.
+"""Where each VM size a resource asks for stands in Azure's lifecycle, from the catalog, on one day.
 
-Shared by the three VM size policies (retired, retiring, unknown): CrossGuard gives each policy a
-single enforcement level, so the three verdicts are three policies over one classification.
-Sizes compare case-insensitively and without the `Standard_` prefix, as the catalog does.
+Shared by the VM size policies (retired, capacity-restricted, retiring, unknown): CrossGuard gives
+each policy a single enforcement level, so the verdicts are several policies over one
+classification. Sizes compare case-insensitively and without the `Standard_` prefix, as the
+catalog does.
+
+The day: each size policy has an `asOf` config property (`YYYY-MM-DD`). Empty (the default) means
+the clock's day, today in UTC (`azure_gpu_stacks.components.catalog.clock`); `gpu-stacks --as-of`
+fills it for every size policy, and `pulumi preview --policy-pack-config` can pin it the same way.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from azure_gpu_stacks.components.catalog import VmSize, catalog
+from azure_gpu_stacks.components.catalog import VmSize, catalog, clock
 from azure_gpu_stacks.policies.values import text
 from azure_gpu_stacks.policies.vm_size_locations import vm_sizes
 
-Status = Literal["current", "retiring", "retired", "unknown"]
+Status = Literal["current", "capacity-restricted", "retiring", "retired", "unknown"]
+AS_OF_KEY = "asOf"
+AS_OF_PATTERN = r"^([0-9]{4}-[0-9]{2}-[0-9]{2})?$"
+AS_OF_PROPERTY: dict[str, Any] = {
+    "type": "string",
+    "pattern": AS_OF_PATTERN,
+    "default": "",
+    "description": "Judge sizes as of this day (YYYY-MM-DD), e.g. to ask what breaks next year; "
+    "empty: today in UTC. `gpu-stacks --as-of` sets it.",
+}
 
 
 @dataclass(frozen=True)
@@ -25,22 +39,31 @@ class SizeVerdict:
     size: str  # as written in the resource
     status: Status
     entry: VmSize | None  # the catalog's entry; None for an unknown size
+    day: dt.date  # the day the status is for
 
 
-def today() -> dt.date:
-    """The day retirement is judged on (UTC); tests replace it."""
-    return dt.datetime.now(dt.UTC).date()
+def as_of(values: Mapping[str, Any]) -> dt.date:
+    """The day a policy judges on: its `asOf` config when set and a date, else the clock's day."""
+    given = values.get(AS_OF_KEY)
+    if isinstance(given, str) and given:
+        try:
+            return clock.parse_day(given)
+        except ValueError:
+            pass  # the CLI checks the pattern first; a policy never crashes on its config
+    return clock.today()
 
 
-def classify(resource_type: str, props: Any, *, billed_only: bool = False) -> Iterator[SizeVerdict]:
-    """A verdict per known VM size in the resource; unknown preview values are skipped."""
-    day = today()
+def classify(
+    resource_type: str, props: Any, *, day: dt.date | None = None, billed_only: bool = False
+) -> Iterator[SizeVerdict]:
+    """A verdict per known VM size in the resource on `day` (default: the clock's); unknown preview values are skipped."""
+    day = day or clock.today()
     for found in vm_sizes(resource_type, props):
         if found.size is None or (billed_only and not found.billed):
             continue
         entry = catalog().find(found.size)
         status: Status = "unknown" if entry is None else entry.status_on(day)
-        yield SizeVerdict(found.path, found.size, status, entry)
+        yield SizeVerdict(found.path, found.size, status, entry, day)
 
 
 def catalog_entry(size: Any) -> VmSize | None:

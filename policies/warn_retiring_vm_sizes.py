@@ -1,10 +1,11 @@
 """warn-retiring-vm-sizes: say early when a VM size is about to be retired.
 
-Rule: a VM size the catalog lists as retiring on a date within `retiringWindowDays` (default 365)
-from today is a violation (advisory by default) naming the date and the replacement.
+Rule: a VM size that is retiring on the day judged (config `asOf`, default today in UTC), with its
+retirement date within `retiringWindowDays` (default 365) of that day, is a violation (advisory by
+default) naming the date and the replacement. Capacity-restricted sizes have their own policy.
 Why: after the retirement date Azure deallocates the VMs; reserved-instance purchases and new
 subscriptions are cut off before that. A year is enough to test and move a GPU workload.
-Azure doc: https://learn.microsoft.com/azure/virtual-machines/sizes/retirement/retired-sizes-list
+Azure doc: https://learn.microsoft.com/azure/virtual-machines/sizes/lifecycle/retirements-and-capacity-restrictions
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ import datetime as dt
 from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
 
 from azure_gpu_stacks.components.catalog import VmSize
-from azure_gpu_stacks.policies import config, vm_size_lifecycle
-from azure_gpu_stacks.policies.vm_size_lifecycle import classify
+from azure_gpu_stacks.policies import config
+from azure_gpu_stacks.policies.vm_size_lifecycle import AS_OF_KEY, AS_OF_PROPERTY, as_of, classify
 
 NAME = "warn-retiring-vm-sizes"
 DEFAULT_WINDOW_DAYS = 365
@@ -26,14 +27,15 @@ CONFIG = config.schema(
             "type": "integer",
             "minimum": 0,
             "default": DEFAULT_WINDOW_DAYS,
-            "description": "Warn about sizes retiring within this many days from today.",
-        }
+            "description": "Warn about sizes retiring within this many days of the day judged (asOf).",
+        },
+        AS_OF_KEY: AS_OF_PROPERTY,
     }
 )
 
 
 def message(path: str, size: str, entry: VmSize, day: dt.date) -> str:
-    """The violation for `size` (a retiring catalog entry) at `path`, as seen on `day`."""
+    """The violation for `size` (a retiring catalog entry) at `path`, as seen on `day`; docs/policies.md shows it."""
     lifecycle = entry.lifecycle
     assert lifecycle.date is not None  # the catalog gives every retiring size its date
     return (
@@ -43,9 +45,10 @@ def message(path: str, size: str, entry: VmSize, day: dt.date) -> str:
 
 
 def validate(args: ResourceValidationArgs, report_violation: ReportViolation) -> None:
-    window = int(config.values(args, CONFIG)["retiringWindowDays"])
-    day = vm_size_lifecycle.today()
-    for verdict in classify(args.resource_type, args.props):
+    values = config.values(args, CONFIG)
+    window = int(values["retiringWindowDays"])
+    day = as_of(values)
+    for verdict in classify(args.resource_type, args.props, day=day):
         date = verdict.entry.lifecycle.date if verdict.entry is not None else None
         if verdict.status != "retiring" or verdict.entry is None or date is None:
             continue
@@ -64,5 +67,5 @@ POLICY = ResourceValidationPolicy(
         "Plan the move to the replacement the message names before the retirement date; test the workload "
         "on the new size (drivers and images can differ between GPU generations)."
     ),
-    url="https://learn.microsoft.com/azure/virtual-machines/sizes/retirement/retired-sizes-list",
+    url="https://learn.microsoft.com/azure/virtual-machines/sizes/lifecycle/retirements-and-capacity-restrictions",
 )

@@ -35,6 +35,14 @@ def validate(args: ResourceValidationArgs, report_violation: ReportViolation) ->
     for verdict in classify(args.resource_type, args.props):
         if verdict.status != "unknown" or normalize_size_name(verdict.size) in ignored:
             continue
+        unconfirmed = catalog().unconfirmed(verdict.size)
+        if unconfirmed is not None:
+            report_violation(
+                f"{verdict.path} is '{verdict.size}', which Azure's SKU list offers but the size catalog lists as "
+                f"unconfirmed ({unconfirmed.why}); its retirement and GPU cost cannot be checked.",
+                None,
+            )
+            continue
         close = catalog().close_matches(verdict.size)
         hint = f" (did you mean {', '.join(close)}?)" if close else ""
         report_violation(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import datetime as dt
 import errno
 import json
 import os
@@ -50,6 +51,12 @@ def _parser() -> argparse.ArgumentParser:
             help="policy pack config, JSON as for `pulumi preview --policy-pack-config` (levels and settings)",
         )
 
+    def as_of(p: argparse.ArgumentParser) -> None:
+        p.add_argument(
+            "--as-of", type=_day, metavar="YYYY-MM-DD", dest="as_of",
+            help="judge sizes (retired, capacity-restricted, retiring) as of this day; default: today in UTC",
+        )
+
     def jobs(p: argparse.ArgumentParser) -> None:
         from azure_gpu_stacks.preflight.parallel import default_jobs, positive_jobs
 
@@ -63,6 +70,7 @@ def _parser() -> argparse.ArgumentParser:
     plan.add_argument("--json", action="store_true", help="print one JSON document")
     plan.add_argument("--preview", action="store_true", help="answer as `pulumi preview` does: ids and computed outputs unknown")
     common(plan)
+    as_of(plan)
 
     check = sub.add_parser("check", help="plan every stack (or those named) and give one verdict")
     check.add_argument("stacks", metavar="STACK", nargs="*", help="stacks to check (default: all in the project)")
@@ -74,12 +82,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument("--json", action="store_true", help="same as --format json")
     common(check)
+    as_of(check)
     jobs(check)
 
     cost = sub.add_parser("cost", help="busy and idle cost of stacks, as a table", description="Cost of stacks from the catalog's prices.")
     cost.add_argument("stacks", metavar="STACK", nargs="*", help="stacks to price (default: all in the project)")
     cost.add_argument("--format", choices=("text", "markdown", "json"), default="text", help="markdown for pull-request comments")
     common(cost)
+    as_of(cost)
     jobs(cost)
 
     quota = sub.add_parser(
@@ -148,14 +158,14 @@ def _run(args: argparse.Namespace) -> int:
         return 0
 
     if args.command == "quota":
-        _policy_settings(args.policy_config)  # checked like every command's, though quota applies no policy
+        _policy_settings(args.policy_config, None)  # checked like every command's, though quota applies no policy
         return _print_quota(project, args)
 
     from azure_gpu_stacks.preflight.plan import ReferenceFiles, plan_stack
     from azure_gpu_stacks.preflight.report import render_text, verdict
 
     reference = ReferenceFiles(usage=args.usage, skus=args.skus)
-    policy_settings = _policy_settings(args.policy_config)
+    policy_settings = _policy_settings(args.policy_config, args.as_of)
     if args.command == "plan":
         _progress(f"planning {args.stack} offline…")
         plan = plan_stack(project, args.stack, reference, preview=args.preview, policy_settings=policy_settings)
@@ -228,14 +238,25 @@ def _print_cost(plans: list[Plan], fmt: str) -> int:
     return 0
 
 
-def _policy_settings(path: Path | None) -> dict[str, PolicySettings] | None:
-    """The checked `--policy-config` file; None for the pack's own levels and defaults."""
-    if path is None:
+def _day(text: str) -> dt.date:
+    from azure_gpu_stacks.components.catalog.clock import parse_day
+
+    try:
+        return parse_day(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _policy_settings(path: Path | None, as_of: dt.date | None) -> dict[str, PolicySettings] | None:
+    """The checked `--policy-config` file with `--as-of` as every size policy's day; None for the pack's defaults."""
+    if path is None and as_of is None:
         return None
-    from azure_gpu_stacks.preflight.policy_config import load
+    from azure_gpu_stacks.preflight.policy_config import load, resolve, with_day
     from azure_gpu_stacks.preflight.policy_run import pack_policies
 
-    return load(path, list(pack_policies()))
+    pack = list(pack_policies())
+    settings = load(path, pack) if path is not None else resolve(pack)
+    return with_day(pack, settings, as_of) if as_of is not None else settings
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -20,6 +20,10 @@ def cell(text: str) -> str:
     return str(text).replace("|", "\\|").replace("\r", " ").replace("\n", " ")
 
 
+def _days(plans: Sequence[Plan]) -> str:
+    return ", ".join(sorted({p.as_of.isoformat() for p in plans})) or "today"
+
+
 def render_markdown(plans: Sequence[Plan]) -> str:
     total = summary(plans)
     failed = total["failed"]
@@ -32,7 +36,7 @@ def render_markdown(plans: Sequence[Plan]) -> str:
         head,
         "",
         (
-            f"Offline plan and policy pack; {total['mandatory']} mandatory violation(s), "
+            f"Offline plan and policy pack as of {_days(plans)}; {total['mandatory']} mandatory violation(s), "
             f"{total['advisory']} advisory, {total['refusals']} Azure refusal(s)."
         ),
         "",

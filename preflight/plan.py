@@ -7,6 +7,7 @@ violations and cost.
 
 from __future__ import annotations
 
+import datetime as dt
 import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -15,14 +16,15 @@ from typing import Any
 
 import pulumi
 
+from azure_gpu_stacks.components.catalog import clock
 from azure_gpu_stacks.components.config import ConfigError
 
 from azure_gpu_stacks.fakeazure import FakeArm, Refusal
 from azure_gpu_stacks.fakeazure.azfiles import AzFileError, read_skus, read_usage
 from azure_gpu_stacks.preflight.cost import cost_document
 from azure_gpu_stacks.preflight.errors import InputError
-from azure_gpu_stacks.preflight.policy_config import PolicySettings
-from azure_gpu_stacks.preflight.policy_run import analyze
+from azure_gpu_stacks.preflight.policy_config import PolicySettings, resolve, settings_day, with_day
+from azure_gpu_stacks.preflight.policy_run import analyze, pack_policies
 from azure_gpu_stacks.preflight.project import Project, StackSettings, load_stack
 from azure_gpu_stacks.preflight.runtime import SECRET_SHOWN_AS, RecordedResource, main_file_runner, program_environment, run_program, shown
 
@@ -41,6 +43,7 @@ class Plan:
     skipped: list[tuple[str, str]]
     warnings: list[str]
     placeholders: list[str]
+    as_of: dt.date = field(default_factory=clock.today)  # the day every verdict of the plan is for
     violations: list[dict[str, Any]] = field(default_factory=list)
     cost: dict[str, Any] = field(default_factory=dict)
 
@@ -58,6 +61,7 @@ class Plan:
         return {
             "project": self.project,
             "stack": self.stack,
+            "asOf": self.as_of.isoformat(),
             "resources": [
                 {
                     "urn": r.urn,
@@ -103,7 +107,26 @@ def plan_stack(
     preview: bool = False,
     policy_settings: Mapping[str, PolicySettings] | None = None,
 ) -> Plan:
-    """Plan one stack and run it through the policy pack; raises InputError when it cannot be evaluated."""
+    """Plan one stack and run it through the policy pack; raises InputError when it cannot be evaluated.
+
+    One clock: the day of `policy_settings`' `asOf` (what `--as-of` sets), else today in UTC, is the day
+    the components, the fake ARM, the policies and the cost report all judge on.
+    """
+    pack = list(pack_policies())
+    settings = dict(policy_settings) if policy_settings is not None else resolve(pack)
+    day = settings_day(settings) or clock.today()
+    with clock.pinned(day):
+        return _plan(project, stack, reference, preview, with_day(pack, settings, day), day)
+
+
+def _plan(
+    project: Project,
+    stack: str,
+    reference: ReferenceFiles | None,
+    preview: bool,
+    policy_settings: Mapping[str, PolicySettings],
+    day: dt.date,
+) -> Plan:
     settings = load_stack(project, stack)
     arm = make_arm(settings, reference or ReferenceFiles())
     try:
@@ -133,6 +156,7 @@ def plan_stack(
         skipped=list(arm.skipped),
         warnings=warnings + budget_warnings,
         placeholders=settings.placeholders,
+        as_of=day,
         cost=cost,
     )
     # Every recorded resource, refused by the fake ARM or not, goes to the pack: one run, every problem.

@@ -14,7 +14,9 @@ which is what the engine sends the pack's `Configure`.
 
 from __future__ import annotations
 
+import datetime as dt
 import difflib
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +24,9 @@ from typing import Any
 
 from pulumi_policy import EnforcementLevel, Policy
 
+from azure_gpu_stacks.components.catalog import clock
 from azure_gpu_stacks.components.input_files import InputFileError, load_json, shown
+from azure_gpu_stacks.policies.vm_size_lifecycle import AS_OF_KEY
 from azure_gpu_stacks.preflight.errors import InputError
 
 ALL = "all"
@@ -135,6 +139,34 @@ def _type_problem(value: Any, spec: Mapping[str, Any]) -> str | None:
         return label
     if minimum is not None and value < minimum:
         return label
+    pattern = spec.get("pattern")
+    if pattern is not None and isinstance(value, str) and not re.search(pattern, value):
+        return f"{label} matching {pattern}"
     if item_spec and isinstance(value, list) and any(_type_problem(item, item_spec) for item in value):
         return label
     return None
+
+
+def settings_day(settings: Mapping[str, PolicySettings], *, source: str = "policy config") -> dt.date | None:
+    """The one `asOf` day the settings give the size policies; None when none sets it."""
+    days = {name: s.properties[AS_OF_KEY] for name, s in settings.items() if s.properties.get(AS_OF_KEY)}
+    if len(set(days.values())) > 1:
+        given = ", ".join(f"{name}.{AS_OF_KEY}={day}" for name, day in sorted(days.items()))
+        raise InputError(f"{source}: {given}: the size policies judge on different days; allowed: one {AS_OF_KEY} for all, or --as-of")
+    for name, day in days.items():
+        try:
+            return clock.parse_day(str(day))
+        except ValueError as exc:
+            raise InputError(f"{source}: {name}.{AS_OF_KEY}: {exc}") from None
+    return None
+
+
+def with_day(policies: list[Policy], settings: Mapping[str, PolicySettings], day: dt.date) -> dict[str, PolicySettings]:
+    """The settings with `day` as the `asOf` of every policy that takes one: one clock for the whole run."""
+    result = dict(settings)
+    for policy in policies:
+        schema = (policy.config_schema.properties if policy.config_schema else {}) or {}
+        if AS_OF_KEY in schema and policy.name in result:
+            current = result[policy.name]
+            result[policy.name] = PolicySettings(current.level, {**current.properties, AS_OF_KEY: day.isoformat()})
+    return result

@@ -121,7 +121,10 @@ def _fmt(value: Any) -> str:
 
 
 def render_text(plan: Plan) -> str:
-    lines = [f"Plan of {plan.project}/{plan.stack} ({plan.stack_file}), offline: {len(plan.resources)} resources", ""]
+    lines = [
+        f"Plan of {plan.project}/{plan.stack} ({plan.stack_file}), offline, as of {plan.as_of}: {len(plan.resources)} resources",
+        "",
+    ]
     children: dict[str | None, list[RecordedResource]] = {}
     for r in plan.resources:
         children.setdefault(r.parent, []).append(r)

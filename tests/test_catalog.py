@@ -163,14 +163,15 @@ def test_catalog_nc4as_t4_v3_payg_price() -> None:
 def test_catalog_nc6s_v3_retired_on_2025_09_30() -> None:
     size = catalog().get("Standard_NC6s_v3")
 
-    assert size.is_retired
+    assert size.is_retired_on(dt.date(2025, 9, 30))
+    assert not size.is_retired_on(dt.date(2025, 9, 29))
     assert size.lifecycle.date == dt.date(2025, 9, 30)
 
 
-def test_catalog_nv12s_v3_retiring_on_2026_09_30() -> None:
+def test_catalog_nv12s_v3_retired_on_2026_09_30() -> None:
     lifecycle = catalog().get("Standard_NV12s_v3").lifecycle
 
-    assert lifecycle.status == "retiring"
+    assert lifecycle.status == "retired"
     assert lifecycle.date == dt.date(2026, 9, 30)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from azure_gpu_stacks.policies.docs import BLOCK, DOC_FILE, render, render_block, untrue_blocks
-from azure_gpu_stacks.policies.vm_size_lifecycle import today
+from azure_gpu_stacks.components.catalog.clock import today
 from tests.conftest import REPO
 
 

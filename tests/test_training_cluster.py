@@ -270,10 +270,10 @@ def test_training_cluster_knows_the_port_layout_of_every_nvidia_infiniband_size(
     from azure_gpu_stacks.components.training_cluster import node_expectations
 
     for size in catalog().sizes:
-        if size.is_gpu and size.has_infiniband and not size.is_retired and (size.gpu_model or "").startswith("NVIDIA"):
+        if size.is_gpu and size.has_infiniband and size.status_on(size.observed) != "retired" and size.is_nvidia:
             expect = node_expectations(size, 0)
             assert expect.infiniband_ports * expect.infiniband_rate_gbps == size.infiniband_gbps, size.name
-            assert expect.infiniband_rate_gbps in (100, 200, 400), size.name  # EDR, HDR, NDR
+            assert expect.infiniband_rate_gbps in (100, 200, 400, 800), size.name  # EDR, HDR, NDR, XDR (GB300)
 
 
 def test_training_cluster_quota_is_counted_for_every_node(record: Callable[..., Recording], fake_arm: FakeArm) -> None:

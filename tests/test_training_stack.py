@@ -120,7 +120,7 @@ KEY = "gpu-stacks: error: {file}: azure-gpu-stacks:trainingCluster"
         (
             "{vmSize: Standard_NC24rs_v3}",
             f"{KEY}.vmSize: 'Standard_NC24rs_v3' was retired on 2025-09-30 and can no longer be deployed; "
-            "allowed: a current size, e.g. Standard_ND96asr_v4",
+            "allowed: a current size, e.g. Standard_NC80adis_H100_v5",
         ),
         (
             "{nodeCount: 101}",

@@ -1,8 +1,12 @@
 """Azure VM sizes the toolkit knows: specs, GPUs, InfiniBand, quota family, prices, lifecycle."""
 
+from azure_gpu_stacks.components.catalog import clock
 from azure_gpu_stacks.components.catalog.model import (
+    ANNOUNCED,
     Catalog,
     Lifecycle,
+    Status,
+    UnconfirmedSize,
     UnknownVmSize,
     VmSize,
     catalog,
@@ -12,11 +16,15 @@ from azure_gpu_stacks.components.catalog.model import (
 )
 
 __all__ = [
+    "ANNOUNCED",
     "Catalog",
     "Lifecycle",
+    "Status",
+    "UnconfirmedSize",
     "UnknownVmSize",
     "VmSize",
     "catalog",
+    "clock",
     "load_catalog",
     "normalize_region",
     "normalize_size_name",

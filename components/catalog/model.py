@@ -35,21 +35,40 @@ class CatalogModel(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
 
-class Lifecycle(CatalogModel):
-    """Where a size stands in Azure's retirement process."""
+Status = Literal["current", "capacity-restricted", "retiring", "retired"]
+# Still deployable, with a retirement announced: worth a note wherever the size is chosen.
+ANNOUNCED: frozenset[Status] = frozenset({"retiring", "capacity-restricted"})
 
-    status: Literal["current", "retiring", "retired"] = Field(
-        description="current: deployable; retiring: announced, still deployable until `date`; "
-        "retired: can no longer be provisioned."
+
+class Lifecycle(CatalogModel):
+    """Where a size stands in Azure's lifecycle (Microsoft's stages: Current, Extended, End of Life, Retired).
+
+    `status` is what the source said on the size's `observed` date; the state on any given day comes
+    from the dates (`VmSize.status_on`), so a verdict can be computed as of any day.
+    """
+
+    status: Status = Field(
+        description="current: deployable; retiring: retirement announced, deployable until `date`; "
+        "capacity-restricted: End of Life with capacity growth restrictions from `restrictedFrom` (new "
+        "subscriptions cannot deploy it, quota increases are refused), retired on `date`; "
+        "retired: can no longer be provisioned since `date`."
     )
     date: dt.date | None = Field(
-        default=None, description="Retirement date (planned for retiring, actual for retired)."
+        default=None, description="Retirement date (planned for retiring and capacity-restricted, actual for retired)."
+    )
+    restricted_from: dt.date | None = Field(
+        default=None,
+        alias="restrictedFrom",
+        description="First day of the capacity growth restrictions (capacity-restricted sizes only).",
     )
     replacement: str | None = Field(
-        default=None, description="Suggested size to move to (retiring and retired sizes)."
+        default=None, description="Suggested size to move to (every size that is not current)."
     )
     source: str | None = Field(
         default=None, description="Link to the retirement announcement, when it differs from the series source."
+    )
+    uncertain: str | None = Field(
+        default=None, description="What is uncertain about these dates or this replacement, and why (sources disagree...)."
     )
 
     @model_validator(mode="after")
@@ -58,6 +77,10 @@ class Lifecycle(CatalogModel):
             raise ValueError("a current size has no retirement date")
         if self.status != "current" and (self.date is None or self.replacement is None):
             raise ValueError(f"a {self.status} size needs a date and a replacement")
+        if (self.status == "capacity-restricted") != (self.restricted_from is not None):
+            raise ValueError("restrictedFrom is required for a capacity-restricted size, and only for one")
+        if self.restricted_from is not None and self.date is not None and self.restricted_from >= self.date:
+            raise ValueError("restrictedFrom must come before the retirement date")
         return self
 
 
@@ -100,6 +123,9 @@ class VmSize(CatalogModel):
     spot_usd_per_hour: float | None = Field(
         default=None, alias="spotUsdPerHour", description="Approximate East US Linux Spot price, USD/hour."
     )
+    cpu_architecture: Literal["x64", "Arm64"] = Field(
+        default="x64", alias="cpuArchitecture", description="CPU architecture; images must match it."
+    )
     lifecycle: Lifecycle = Field(description="Retirement status.")
     nccl_all_reduce: NcclAllReduceFloor | None = Field(
         default=None,
@@ -108,6 +134,9 @@ class VmSize(CatalogModel):
     )
     source: str = Field(description="Link to the documentation the specs come from.")
     observed: dt.date = Field(description="Date the specs were read from the source.")
+    uncertain: str | None = Field(
+        default=None, description="What in this entry is uncertain and why (preview names, sources that disagree...)."
+    )
 
     @property
     def is_gpu(self) -> bool:
@@ -117,20 +146,20 @@ class VmSize(CatalogModel):
     def has_infiniband(self) -> bool:
         return self.infiniband_gbps is not None
 
-    def status_on(self, day: dt.date) -> Literal["current", "retiring", "retired"]:
-        """The lifecycle on `day`: a retiring size is retired once its date has come."""
+    def status_on(self, day: dt.date) -> Status:
+        """The lifecycle on `day`, from the dates: retired from the retirement date on, capacity-restricted
+        from `restrictedFrom` on, and retiring before that once a retirement is announced."""
         lc = self.lifecycle
-        if lc.status == "retiring" and lc.date is not None and lc.date <= day:
+        if lc.status == "current" or lc.date is None:
+            return "current"
+        if lc.date <= day:
             return "retired"
-        return lc.status
+        if lc.restricted_from is not None and lc.restricted_from <= day:
+            return "capacity-restricted"
+        return "retiring"
 
-    @property
-    def status(self) -> Literal["current", "retiring", "retired"]:
-        return self.status_on(dt.date.today())
-
-    @property
-    def is_retired(self) -> bool:
-        return self.status == "retired"
+    def is_retired_on(self, day: dt.date) -> bool:
+        return self.status_on(day) == "retired"
 
     @property
     def is_nvidia(self) -> bool:
@@ -141,13 +170,19 @@ class VmSize(CatalogModel):
         """Its GPUs can be split into Multi-Instance GPU slices."""
         return self.is_nvidia and any(model in (self.gpu_model or "") for model in MIG_GPU_MODELS)
 
-    def retirement_note(self) -> str:
-        """A one-line human note: `retired on 2023-09-06; use Standard_NC4as_T4_v3`."""
-        status = self.status
+    def retirement_note(self, day: dt.date) -> str:
+        """A one-line human note on `day`: `retired on 2023-09-06; use Standard_NC4as_T4_v3`."""
+        status = self.status_on(day)
+        lc = self.lifecycle
         if status == "current":
             return "current"
+        if status == "capacity-restricted":
+            return (
+                f"capacity-restricted since {lc.restricted_from} (new subscriptions cannot deploy it, quota "
+                f"increases are refused) and retiring on {lc.date}; use {lc.replacement}"
+            )
         verb = "retired on" if status == "retired" else "retiring on"
-        return f"{verb} {self.lifecycle.date}; use {self.lifecycle.replacement}"
+        return f"{verb} {lc.date}; use {lc.replacement}"
 
 
 class Prices(CatalogModel):
@@ -159,12 +194,26 @@ class Prices(CatalogModel):
     observed: dt.date = Field(description="Date the prices were read.")
 
 
+class UnconfirmedSize(CatalogModel):
+    """A size seen in Azure's SKU list whose facts no Microsoft size page confirms: kept, never judged."""
+
+    name: str = Field(description="ARM size name as the SKU API lists it.")
+    series: str = Field(description="Series it seems to belong to.")
+    quota_family: str | None = Field(default=None, alias="quotaFamily", description="Quota family, when listed.")
+    why: str = Field(description="What is missing before it can become a size of the catalog.")
+    source: str = Field(description="Where the name was seen.")
+    observed: dt.date = Field(description="Date it was seen there.")
+
+
 class CatalogFile(CatalogModel):
     """The whole data file."""
 
     prices: Prices = Field(description="Provenance of the prices.")
     regions: tuple[str, ...] = Field(min_length=1, description="Azure region names (ARM `location` values).")
     sizes: tuple[VmSize, ...] = Field(min_length=1, description="Every size the toolkit knows.")
+    unconfirmed: tuple[UnconfirmedSize, ...] = Field(
+        default=(), description="Sizes in the SKU API without a size page: listed, not deployable through the toolkit."
+    )
 
 
 class UnknownVmSize(LookupError):
@@ -211,6 +260,11 @@ class Catalog:
     def find(self, name: str) -> VmSize | None:
         """The size named `name` (any casing, prefix optional), or None."""
         return self._by_key.get(normalize_size_name(name))
+
+    def unconfirmed(self, name: str) -> UnconfirmedSize | None:
+        """The unconfirmed entry named `name`, or None."""
+        key = normalize_size_name(name)
+        return next((u for u in self.data.unconfirmed if normalize_size_name(u.name) == key), None)
 
     def get(self, name: str) -> VmSize:
         """The size named `name`; raises UnknownVmSize listing close matches."""
