@@ -85,7 +85,7 @@ def main() -> None:
     args = parser.parse_args()
 
     print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {platform.machine()}, {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}, caches {'warm' if args.warm else 'empty'} each run")
+          f"Python {platform.python_version()}, caches {'warm' if args.warm else 'empty'} each run", flush=True)
     with tempfile.TemporaryDirectory(prefix="setup-bench-") as tmp:
         root = Path(tmp)
         requirements = exported_requirements(root)
@@ -100,7 +100,7 @@ def main() -> None:
                 times.append(side(workdir, caches) if side is readme_setup else side(workdir, caches, requirements))
                 shutil.rmtree(workdir / "clone", ignore_errors=True)
             ratios.append(times[0] / times[1])
-            print(f"pair {pair}: make plan {times[0]:6.1f} s   pip install + plan {times[1]:6.1f} s   ratio {ratios[-1]:.2f}x")
+            print(f"pair {pair}: make plan {times[0]:6.1f} s   pip install + plan {times[1]:6.1f} s   ratio {ratios[-1]:.2f}x", flush=True)
         print(f"median ratio make plan / pip install: {statistics.median(ratios):.2f}x (target <= 0.30x)")
 
 

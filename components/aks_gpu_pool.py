@@ -30,7 +30,13 @@ from typing import Any, Literal, NotRequired, TypedDict
 import pulumi
 from pulumi_azure_native import authorization, containerservice
 
-from azure_gpu_stacks.components.aks_gpu_scheduling import GPU_TAINT, SPOT_TAINT, GpuPodScheduling, gpu_pod_scheduling, toleration
+from azure_gpu_stacks.components.aks_gpu_scheduling import (
+    GPU_TAINT,
+    SPOT_TAINT,
+    GpuPodScheduling,
+    gpu_pod_scheduling,
+    toleration,
+)
 from azure_gpu_stacks.components.catalog import catalog
 from azure_gpu_stacks.components.catalog.limits import LIMITS
 from azure_gpu_stacks.components.checks import (
@@ -47,8 +53,10 @@ from azure_gpu_stacks.components.checks import (
     kubernetes_version,
     node_taint,
     nvidia_gpu_size,
+    raise_problems,
     spot_max_price,
 )
+from azure_gpu_stacks.components.inputs import Checked, check_shape
 
 TYPE_TOKEN = "azure-gpu-stacks:index:AksGpuPool"
 
@@ -175,7 +183,7 @@ class AksGpuPool(pulumi.ComponentResource):
 
     def __init__(self, name: str, args: AksGpuPoolArgs, opts: pulumi.ResourceOptions | None = None):
         # Validated before anything is registered, so a bad input leaves nothing behind.
-        self._args = _validated(name, args)
+        self._args = raise_problems("AksGpuPool", name, check_inputs(args))
         super().__init__(TYPE_TOKEN, name, None, opts)
         self._name = name
         self._child = pulumi.ResourceOptions(parent=self)
@@ -396,8 +404,10 @@ def gpu_model_label(gpu_model: str | None) -> str:
     return "-".join((gpu_model or "gpu").lower().split())[:63]
 
 
-def _validated(name: str, args: AksGpuPoolArgs) -> dict[str, Any]:
-    """Args with defaults filled in; raises ComponentInputError listing every problem."""
+def check_inputs(args: Mapping[str, Any]) -> Checked:
+    """The inputs with defaults filled in, and every problem found (pure: registers nothing)."""
+    problems = Problems()
+    given = check_shape(AksGpuPoolArgs, args, problems)
     a: dict[str, Any] = {
         "existing_cluster": None,
         "system_vm_size": DEFAULT_CPU_VM_SIZE,
@@ -416,9 +426,8 @@ def _validated(name: str, args: AksGpuPoolArgs) -> dict[str, Any]:
         "eviction_policy": "Delete",
         "spot_max_price": SPOT_NO_PRICE_CAP,
         "tags": {},
-        **{k: v for k, v in args.items() if v is not None},
+        **given,
     }
-    problems = Problems("AksGpuPool", name)
     existing = a["existing_cluster"]
     if existing:
         _check_existing(problems, existing, args)
@@ -459,11 +468,10 @@ def _validated(name: str, args: AksGpuPoolArgs) -> dict[str, Any]:
     if a["eviction_policy"] not in EVICTION_POLICIES:
         problems.add("eviction_policy", f"{a['eviction_policy']!r}; allowed: {', '.join(EVICTION_POLICIES)}")
     problems.check("spot_max_price", spot_max_price, a["spot_max_price"])
-    problems.raise_any()
-    if size_name:
+    if size_name and not problems.found:
         size = catalog().get(size_name)
         a["node_labels"] = {**a["node_labels"], ACCELERATOR_LABEL: "nvidia", GPU_MODEL_LABEL: gpu_model_label(size.gpu_model)}
-    return a
+    return problems.checked(a)
 
 
 def _whole(value: Any) -> bool:

@@ -41,7 +41,10 @@ from azure_gpu_stacks.components.checks import (
     aml_workspace_name,
     deployable_size_name,
     gpu_size,
+    raise_problems,
+    subnet_id,
 )
+from azure_gpu_stacks.components.inputs import Checked, check_shape
 from azure_gpu_stacks.components.outputs import output_field
 from azure_gpu_stacks.components.placement import placement
 
@@ -131,7 +134,10 @@ class AmlCluster(pulumi.ComponentResource):
 
     def __init__(self, name: str, args: AmlClusterArgs, opts: pulumi.ResourceOptions | None = None):
         # Validated before anything is registered, so a bad input leaves nothing behind.
-        self._args = _validated(name, args)
+        checked = check_inputs(args)
+        if not any(c.isalnum() for c in name):
+            checked = Checked(checked.inputs, (("name", f"'{name}' has no letter or digit to derive resource names from"), *checked.problems))
+        self._args = raise_problems("AmlCluster", name, checked)
         super().__init__(TYPE_TOKEN, name, None, opts)
         self._name = name
         self._child = pulumi.ResourceOptions(parent=self)
@@ -288,8 +294,10 @@ class AmlCluster(pulumi.ComponentResource):
         )
 
 
-def _validated(name: str, args: AmlClusterArgs) -> dict[str, Any]:
-    """Args with defaults filled in; raises ComponentInputError listing every problem."""
+def check_inputs(args: Mapping[str, Any]) -> Checked:
+    """The inputs with defaults filled in, and every problem found (pure: registers nothing)."""
+    problems = Problems()
+    given = check_shape(AmlClusterArgs, args, problems)
     a: dict[str, Any] = {
         "container_registry": False,
         "compute_name": DEFAULT_COMPUTE_NAME,
@@ -302,11 +310,10 @@ def _validated(name: str, args: AmlClusterArgs) -> dict[str, Any]:
         "enable_node_public_ip": False,
         "remote_login_port_public_access": "Disabled",
         "tags": {},
-        **{k: v for k, v in args.items() if v is not None},
+        **given,
     }
-    problems = Problems("AmlCluster", name)
     if not a.get("location"):
-        problems.add("location", "required and missing")
+        problems.add("location", "required key is missing")
     if a.get("workspace_id") is not None:
         problems.check("workspace_id", aml_workspace_id, a["workspace_id"])
         for key in ("workspace_name", "container_registry"):
@@ -317,8 +324,6 @@ def _validated(name: str, args: AmlClusterArgs) -> dict[str, Any]:
             problems.add("resource_group_name", "required for a new workspace and missing (or give workspace_id)")
         if a.get("workspace_name") is not None:
             problems.check("workspace_name", aml_workspace_name, a["workspace_name"])
-    if not any(c.isalnum() for c in name):
-        problems.add("name", f"'{name}' has no letter or digit to derive resource names from")
     problems.check("compute_name", aml_compute_name, a["compute_name"])
     size_check = gpu_size if a["require_gpu"] else deployable_size_name
     a["vm_size"] = problems.check("vm_size", size_check, a["vm_size"]) or a["vm_size"]
@@ -329,9 +334,11 @@ def _validated(name: str, args: AmlClusterArgs) -> dict[str, Any]:
             problems.add(key, f"{value!r}; allowed: a whole number of nodes, at least {least}")
     if _whole(high) and high > (most := LIMITS.node_counts.aml_cluster_max):
         problems.add("max_node_count", f"{high} nodes; allowed: 1 to {most:,} (Azure ML's limit per cluster)")
-    if _whole(low) and _whole(high) and low > high:
+    if _whole(low) and _whole(high) and 0 <= low and 1 <= high and low > high:  # both valid: compare them
         problems.add("min_node_count", f"{low} is above max_node_count {high}; allowed: 0 to {high}")
     problems.check("idle_time_before_scale_down", aml_idle_time, a["idle_time_before_scale_down"])
+    if a.get("subnet_id") is not None:
+        problems.check("subnet_id", subnet_id, a["subnet_id"])
     if a["vm_priority"] not in VM_PRIORITIES:
         problems.add("vm_priority", f"{a['vm_priority']!r}; allowed: {', '.join(VM_PRIORITIES)}")
     if a["remote_login_port_public_access"] not in REMOTE_LOGIN_CHOICES:
@@ -339,8 +346,7 @@ def _validated(name: str, args: AmlClusterArgs) -> dict[str, Any]:
             "remote_login_port_public_access",
             f"{a['remote_login_port_public_access']!r}; allowed: {', '.join(REMOTE_LOGIN_CHOICES)}",
         )
-    problems.raise_any()
-    return a
+    return problems.checked(a)
 
 
 def _whole(value: Any) -> bool:

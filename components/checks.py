@@ -17,6 +17,7 @@ import pulumi
 from azure_gpu_stacks.components.aks_gpu_scheduling import GPU_TAINT
 from azure_gpu_stacks.components.catalog import UnknownVmSize, VmSize, catalog, clock
 from azure_gpu_stacks.components.catalog.limits import LIMITS
+from azure_gpu_stacks.components.inputs import Checked
 
 T = TypeVar("T")
 
@@ -204,6 +205,21 @@ def gpu_pool_taints(values: list[str]) -> list[str]:
     return values
 
 
+SUBNET_ID_PATTERN = re.compile(
+    r"(?i)^/subscriptions/[^/]+/resourceGroups/[^/]+/providers/Microsoft\.Network/virtualNetworks/[^/]+/subnets/[^/]+$"
+)
+
+
+def subnet_id(value: Any) -> Any:
+    """A subnet's ARM id; a value known only at deployment (a Pulumi Output) is taken as it is."""
+    if isinstance(value, str) and not SUBNET_ID_PATTERN.match(value):
+        raise ValueError(
+            f"'{value}' is not a subnet id; allowed: /subscriptions/<id>/resourceGroups/<rg>/providers/"
+            "Microsoft.Network/virtualNetworks/<vnet>/subnets/<subnet>"
+        )
+    return value
+
+
 def guid(value: str) -> str:
     if not GUID_PATTERN.match(value):
         raise ValueError(f"'{value}' is not an object id; allowed: a GUID such as 00000000-0000-0000-0000-000000000000")
@@ -357,7 +373,7 @@ class ComponentInputError(pulumi.RunError, ValueError):
 class Problems:
     """Collects problems so a component reports all of them at once."""
 
-    def __init__(self, component: str, name: str):
+    def __init__(self, component: str = "", name: str = ""):
         self.component = component
         self.name = name
         self.found: list[tuple[str, str]] = []
@@ -375,3 +391,14 @@ class Problems:
     def raise_any(self) -> None:
         if self.found:
             raise ComponentInputError(self.component, self.name, self.found)
+
+    def checked(self, inputs: dict[str, Any]) -> Checked:
+        """The filled inputs and every problem found, as `check_inputs` returns them."""
+        return Checked(inputs, tuple(self.found))
+
+
+def raise_problems(component: str, name: str, checked: Checked) -> dict[str, Any]:
+    """The filled inputs; raises ComponentInputError listing every problem when there are any."""
+    if checked.problems:
+        raise ComponentInputError(component, name, list(checked.problems))
+    return checked.inputs

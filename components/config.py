@@ -8,98 +8,46 @@ its key path (`azure-gpu-stacks:vm.vmSize`), the bad value and what is allowed, 
 is registered. `ConfigError` is a `pulumi.RunError`, so `pulumi up` prints it without a traceback.
 
 Which components a stack gets is said here: each optional section present adds its component.
+A section holds no schema of its own: its keys are the component's inputs in camelCase, and its
+values are checked by the component's `check_inputs` (the one home of their types, bounds and
+defaults); problems come back with the key path users write (`azure-gpu-stacks:vm.osDiskSizeGb`)
+and the arg names in the message spelled the same way.
 """
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Any, is_typeddict
 
 import pulumi
 from pydantic import (
-    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
     ValidationError,
-    ValidationInfo,
     field_validator,
-    model_validator,
 )
 from pydantic.alias_generators import to_camel
 
 from azure_gpu_stacks.components.catalog import ANNOUNCED as NOTED_STATES
 from azure_gpu_stacks.components.catalog import catalog, clock
 from azure_gpu_stacks.components.catalog.limits import LIMITS, normalize_region
-from azure_gpu_stacks.components.checks import (
-    DEFAULT_AML_MAX_NODES,
-    DEFAULT_GPU_VM_SIZE,
-    admin_username,
-    aks_cluster_id,
-    aks_cluster_name,
-    aks_pool_name,
-    aml_compute_name,
-    aml_idle_time,
-    aml_workspace_id,
-    aml_workspace_name,
-    cidr,
-    cpu_size,
-    deployable_size_name,
-    email,
-    gpu_pool_taints,
-    gpu_size,
-    guid,
-    infiniband_gpu_size,
-    kubernetes_version,
-    node_count,
-    node_taint,
-    nvidia_gpu_size,
-    outside_infiniband_range,
-    percent,
-    single_zone,
-    spot_max_price,
-    time_of_day,
-)
+from azure_gpu_stacks.components.checks import DEFAULT_GPU_VM_SIZE
+from azure_gpu_stacks.components.inputs import camel_message, camel_path, keys_of, shown, unknown_key_message
+from azure_gpu_stacks.components.sections import SECTIONS, Section
 
 PROJECT = "azure-gpu-stacks"
 LOCATION_KEY = "azure-native:location"
 STACK_CONFIG_DIR = "stacks"  # must match `stackConfigDir` in Pulumi.yaml
 
-MAX_BUDGET_NOTIFICATIONS = LIMITS.choices.budget_notifications_max
-AKS_POOL_MAX = LIMITS.node_counts.aks_pool_max
 
 SSH_KEY_PATTERN = re.compile(r"^(ssh-(rsa|ed25519|dss)|ecdsa-sha2-nistp(256|384|521)|sk-[a-z0-9@.-]+) [A-Za-z0-9+/]+=*( .*)?$")
 # The key the shipped VM stacks carry until the deployer sets theirs: well formed, and no one holds
 # its private half. A stack still holding it is warned about in every plan and preview.
 EXAMPLE_SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGV4YW1wbGUta2V5LXJlcGxhY2UtaXQtd2l0aC15b3Vy example-replace-me"
-SUBNET_ID_PATTERN = re.compile(
-    r"(?i)^/subscriptions/[^/]+/resourceGroups/[^/]+/providers/Microsoft\.Network/virtualNetworks/[^/]+/subnets/[^/]+$"
-)
-
-
-GpuSize = Annotated[str, AfterValidator(gpu_size)]
-Cidr = Annotated[str, AfterValidator(cidr)]
-Email = Annotated[str, AfterValidator(email)]
-AdminName = Annotated[str, AfterValidator(admin_username)]
-TimeOfDay = Annotated[str, AfterValidator(time_of_day)]
-Percent = Annotated[float, AfterValidator(percent)]
-InfinibandGpuSize = Annotated[str, AfterValidator(infiniband_gpu_size)]
-NodeCount = Annotated[int, AfterValidator(node_count)]
-ClusterCidr = Annotated[str, AfterValidator(outside_infiniband_range)]
-SingleZone = Annotated[list[str], AfterValidator(single_zone)]
-NvidiaGpuSize = Annotated[str, AfterValidator(nvidia_gpu_size)]
-CpuSize = Annotated[str, AfterValidator(cpu_size)]
-AksPoolName = Annotated[str, AfterValidator(aks_pool_name)]
-AksClusterName = Annotated[str, AfterValidator(aks_cluster_name)]
-AksClusterId = Annotated[str, AfterValidator(aks_cluster_id)]
-KubernetesVersion = Annotated[str, AfterValidator(kubernetes_version)]
-NodeTaint = Annotated[str, AfterValidator(node_taint)]
-Guid = Annotated[str, AfterValidator(guid)]
-SpotPrice = Annotated[float, AfterValidator(spot_max_price)]
 
 
 class ConfigModel(BaseModel):
@@ -111,218 +59,77 @@ class ConfigModel(BaseModel):
     )
 
 
-# --- sections --------------------------------------------------------------------------------
+# --- sections ---------------------------------------------------------------------------------
+
+# Values a section is checked with for the inputs the stack provides itself; problems with them are
+# the stack's (location, sshPublicKey), reported once by StackConfig, never per section.
+_PROVIDED_PLACEHOLDERS: dict[str, Any] = {
+    "resource_group_name": "rg",
+    "location": "eastus",
+    "tags": {},
+    "ssh_public_key": "ssh-ed25519 AAAA",
+    "scope": "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/rg",
+}
 
 
-class VmConfig(ConfigModel):
-    """A single GPU VM: the args of `azure_gpu_stacks.components.gpu_vm.GpuVm` in camelCase; unset keys take its defaults."""
+class SectionInputs(dict[str, Any]):
+    """The inputs a stack file gives one component: snake_case names, canonical values; the keys it
+    leaves out are left out here too, for the component to fill. Keys read as attributes too."""
 
-    vm_size: GpuSize | None = Field(default=None, description="GPU VM size from the catalog.")
-    admin_username: AdminName | None = Field(default=None, description="Linux admin user.")
-    subnet_id: str | None = Field(default=None, description="Existing subnet id; a new VNet is created when unset.")
-    vnet_address_space: Cidr | None = Field(default=None, description="Address space of the new VNet.")
-    subnet_prefix: Cidr | None = Field(default=None, description="Range of the new subnet.")
-    ssh_allowed_cidrs: list[Cidr] | None = Field(default=None, description="Ranges allowed to SSH in.")
-    public_ip: bool | None = Field(default=None, description="Give the VM a public IP.")
-    os_disk_size_gb: int | None = Field(default=None, ge=30, le=4095, description="OS disk size, GiB.")
-    spot: bool | None = Field(default=None, description="Run as a Spot VM.")
-    eviction_policy: Literal["Deallocate", "Delete"] | None = Field(default=None, description="Spot eviction.")
-    install_gpu_driver: bool | None = Field(default=None, description="Install the NVIDIA driver extension.")
-    auto_shutdown: bool | None = Field(default=None, description="Shut the VM down daily.")
-    shutdown_time: TimeOfDay | None = Field(default=None, description="Daily shutdown time, HHmm.")
-    shutdown_time_zone: str | None = Field(default=None, min_length=1, description="Windows time zone id.")
-    shutdown_notify_email: Email | None = Field(default=None, description="Warned before the shutdown.")
-
-    @field_validator("subnet_id")
-    @classmethod
-    def _subnet_id(cls, value: str | None) -> str | None:
-        if value is not None and not SUBNET_ID_PATTERN.match(value):
-            raise ValueError(
-                f"'{value}' is not a subnet id; allowed: /subscriptions/<id>/resourceGroups/<rg>/providers/"
-                "Microsoft.Network/virtualNetworks/<vnet>/subnets/<subnet>"
-            )
-        return value
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self.get(name)
 
 
-class TrainingClusterConfig(ConfigModel):
-    """An InfiniBand GPU training cluster: the args of `azure_gpu_stacks.components.training_cluster.TrainingCluster`."""
-
-    vm_size: InfinibandGpuSize | None = Field(default=None, description="NVIDIA GPU size with InfiniBand.")
-    node_count: NodeCount | None = Field(default=None, description="Nodes, 1 to 100 (one placement group).")
-    admin_username: AdminName | None = Field(default=None, description="Linux admin user.")
-    subnet_id: str | None = Field(default=None, description="Existing subnet id; a new VNet is created when unset.")
-    vnet_address_space: ClusterCidr | None = Field(default=None, description="Address space of the new VNet.")
-    subnet_prefix: ClusterCidr | None = Field(default=None, description="Range of the new subnet.")
-    proximity_placement_group_id: str | None = Field(default=None, description="Existing proximity placement group id.")
-    zones: SingleZone | None = Field(default=None, description="At most one availability zone.")
-    image: Literal["ubuntu-hpc", "ubuntu"] | None = Field(default=None, description="Azure HPC Ubuntu or plain Ubuntu.")
-    os_disk_size_gb: int | None = Field(default=None, ge=64, le=4095, description="OS disk size, GiB.")
-    spot: bool | None = Field(default=None, description="Run every node as Spot.")
-    eviction_policy: Literal["Deallocate", "Delete"] | None = Field(default=None, description="Spot eviction.")
-    health_check: bool | None = Field(default=None, description="Boot-time GPU and InfiniBand health check.")
-    health_check_wait_minutes: int | None = Field(
-        default=None, ge=0, le=240, description="How long the check waits for drivers and links, minutes."
-    )
-
-    @field_validator("subnet_id")
-    @classmethod
-    def _subnet_id(cls, value: str | None) -> str | None:
-        return VmConfig._subnet_id(value)
+def section_keys(section: Section) -> dict[str, Any]:
+    """The keys a section may hold (the component's inputs less what the stack provides), with their types."""
+    return {k: v for k, v in keys_of(section.args_type()).items() if k not in section.provided}
 
 
-class AmlClusterConfig(ConfigModel):
-    """An Azure ML GPU cluster: the args of `azure_gpu_stacks.components.aml_cluster.AmlCluster`; unset keys take its defaults."""
-
-    # Declared before the keys whose checks read them (pydantic validates fields in order).
-    workspace_id: Annotated[str, AfterValidator(aml_workspace_id)] | None = Field(
-        default=None, description="Existing workspace id; a new workspace is created when unset."
-    )
-    workspace_name: Annotated[str, AfterValidator(aml_workspace_name)] | None = Field(
-        default=None, description="Name of the new workspace."
-    )
-    container_registry: bool | None = Field(default=None, description="Create a container registry for the new workspace.")
-    compute_name: Annotated[str, AfterValidator(aml_compute_name)] | None = Field(
-        default=None, description="Name of the cluster in the workspace."
-    )
-    require_gpu: bool | None = Field(default=None, description="Refuse a VM size without a GPU (default true).")
-    vm_size: str | None = Field(default=None, description="Node VM size from the catalog.")
-    max_node_count: int | None = Field(
-        default=None, ge=1, le=LIMITS.node_counts.aml_cluster_max, strict=True, description="Most nodes the cluster scales to."
-    )
-    min_node_count: int | None = Field(default=None, ge=0, strict=True, description="Nodes kept when idle (0: scale to zero).")
-    idle_time_before_scale_down: Annotated[str, AfterValidator(aml_idle_time)] | None = Field(
-        default=None, description="Idle time before a node is released, ISO 8601 duration (PT1M to PT24H)."
-    )
-    vm_priority: Literal["Dedicated", "LowPriority"] | None = Field(default=None, description="Node priority.")
-    enable_node_public_ip: bool | None = Field(default=None, description="Give each node a public IP.")
-    remote_login_port_public_access: Literal["Enabled", "Disabled", "NotSpecified"] | None = Field(
-        default=None, description="Open the nodes' SSH port to the internet."
-    )
-    subnet_id: str | None = Field(default=None, description="Subnet to put the nodes in.")
-
-    @field_validator("workspace_name", "container_registry")
-    @classmethod
-    def _new_workspace_only(cls, value: Any, info: ValidationInfo) -> Any:
-        if value and info.data.get("workspace_id"):
-            raise ValueError("only for a new workspace; allowed: leave it unset when workspaceId is given")
-        return value
-
-    @field_validator("vm_size")
-    @classmethod
-    def _vm_size(cls, value: str | None, info: ValidationInfo) -> str | None:
-        if value is None:
-            return None
-        return deployable_size_name(value) if info.data.get("require_gpu") is False else gpu_size(value)
-
-    @field_validator("min_node_count")
-    @classmethod
-    def _min_at_most_max(cls, value: int | None, info: ValidationInfo) -> int | None:
-        high = info.data.get("max_node_count") or DEFAULT_AML_MAX_NODES
-        if value is not None and value > high:
-            raise ValueError(f"{value} is above maxNodeCount {high}; allowed: 0 to {high}, or raise maxNodeCount")
-        return value
-
-    @field_validator("subnet_id")
-    @classmethod
-    def _subnet_id(cls, value: str | None) -> str | None:
-        return VmConfig._subnet_id(value)
+def _snake_keys(args: dict[str, Any], raw: Mapping[str, Any], path: str, problems: list[Problem], key: str) -> dict[str, Any]:
+    """`raw` with camelCase keys renamed to the args' snake_case names (and nested args likewise);
+    a problem for each key the args do not have."""
+    by_camel = {to_camel(name): name for name in args}
+    out: dict[str, Any] = {}
+    for camel, value in raw.items():
+        name = by_camel.get(str(camel))
+        if name is None:
+            spelled = {to_camel(n): t for n, t in args.items()}
+            problems.append(Problem(f"{key}{path}.{camel}", unknown_key_message(str(camel), spelled)))
+            continue
+        nested = args[name]
+        if is_typeddict(nested) and isinstance(value, Mapping):
+            value = _snake_keys(keys_of(nested), value, f"{path}.{camel}", problems, key)
+        out[name] = value
+    return out
 
 
-class CostAlertConfig(ConfigModel):
-    """A monthly budget on the stack's resource group: the args of `azure_gpu_stacks.components.cost_alert.CostAlert`."""
-
-    amount: float = Field(gt=0, description="Monthly budget, USD.")
-    contact_emails: list[Email] = Field(min_length=1, description="Who is told when a threshold is crossed.")
-    actual_thresholds: list[Percent] | None = Field(default=None, description="Percent of the amount spent.")
-    forecast_thresholds: list[Percent] | None = Field(default=None, description="Percent of the amount forecast.")
-    contact_roles: list[Literal["Owner", "Contributor", "Reader"]] | None = Field(
-        default=None, description="RBAC roles on the scope that are told too."
-    )
-    action_group_id: str | None = Field(default=None, description="Action group id told too.")
-
-    @model_validator(mode="after")
-    def _notification_count(self) -> CostAlertConfig:
-        count = len(self.actual_thresholds or ()) + len(self.forecast_thresholds or ())
-        if count > MAX_BUDGET_NOTIFICATIONS:
-            raise ValueError(
-                f"{count} thresholds in all; allowed: at most {MAX_BUDGET_NOTIFICATIONS} (Azure's limit per budget)"
-            )
-        return self
+def check_section(section: Section, raw: Any) -> tuple[SectionInputs, list[Problem]]:
+    """A section's inputs checked by its component: the given keys with canonical values, and problems
+    with the key paths and names a stack file uses."""
+    key = f"{PROJECT}:{to_camel(section.key)}"
+    if not isinstance(raw, Mapping):
+        return SectionInputs(), [Problem(key, f"{shown(raw)}; allowed: a map of keys")]
+    args = section_keys(section)
+    problems: list[Problem] = []
+    given = _snake_keys(args, raw, "", problems, key)
+    checked = section.module().check_inputs({**given, **{k: _PROVIDED_PLACEHOLDERS[k] for k in section.provided}})
+    names = _all_names(section.args_type())
+    for path, message in checked.problems:
+        if path.split(".")[0].split("[")[0] in section.provided:
+            continue
+        problems.append(Problem(f"{key}.{camel_path(path)}", camel_message(message, names)))
+    return SectionInputs({k: checked.inputs.get(k, v) for k, v in given.items()}), problems
 
 
-class ExistingClusterConfig(ConfigModel):
-    """An AKS cluster managed elsewhere: `id`, or `name` and `resourceGroupName`."""
-
-    id: AksClusterId | None = Field(default=None, description="ARM id of the cluster.")
-    name: AksClusterName | None = Field(default=None, description="Name of the cluster, with resourceGroupName.")
-    resource_group_name: str | None = Field(default=None, min_length=1, description="Resource group of the cluster.")
-
-    @model_validator(mode="after")
-    def _one_way(self) -> ExistingClusterConfig:
-        if self.id is not None and (self.name is not None or self.resource_group_name is not None):
-            raise ValueError("give either id, or name and resourceGroupName, not both")
-        if self.id is None and (self.name is None or self.resource_group_name is None):
-            raise ValueError("needs id, or both name and resourceGroupName")
-        return self
-
-
-class AksGpuPoolConfig(ConfigModel):
-    """A GPU node pool on AKS: the args of `azure_gpu_stacks.components.aks_gpu_pool.AksGpuPool` in camelCase."""
-
-    existing_cluster: ExistingClusterConfig | None = Field(default=None, description="Use this cluster; else create one.")
-    cluster_name: AksClusterName | None = Field(default=None, description="Name of the new cluster.")
-    kubernetes_version: KubernetesVersion | None = Field(default=None, description="Kubernetes version, e.g. 1.33.")
-    system_vm_size: CpuSize | None = Field(default=None, description="CPU size of the system pool.")
-    system_node_count: int | None = Field(default=None, ge=1, le=AKS_POOL_MAX, description="Nodes of the system pool.")
-    admin_group_object_ids: list[Guid] | None = Field(default=None, description="Entra ID admin groups.")
-    grant_deployer_admin: bool | None = Field(default=None, description="Give the deployer the cluster admin role.")
-    deployer_principal_type: Literal["User", "ServicePrincipal"] | None = Field(
-        default=None, description="What the identity running Pulumi is."
-    )
-    pool_name: AksPoolName | None = Field(default=None, description="Name of the GPU pool.")
-    vm_size: NvidiaGpuSize | None = Field(default=None, description="NVIDIA GPU size of the pool.")
-    min_count: int | None = Field(default=None, ge=0, le=AKS_POOL_MAX, description="Fewest GPU nodes.")
-    max_count: int | None = Field(default=None, ge=1, le=AKS_POOL_MAX, description="Most GPU nodes.")
-    node_taints: Annotated[list[NodeTaint], AfterValidator(gpu_pool_taints)] | None = Field(
-        default=None, description="Taints of the GPU nodes; must keep sku=gpu:NoSchedule."
-    )
-    node_labels: dict[str, str] | None = Field(default=None, description="Extra labels of the GPU nodes.")
-    gpu_driver: Literal["Install", "None"] | None = Field(default=None, description="Install, or None for the GPU Operator.")
-    mig_profile: Literal["MIG1g", "MIG2g", "MIG3g", "MIG4g", "MIG7g"] | None = Field(
-        default=None, description="Multi-Instance GPU slices (A100, H100)."
-    )
-    spot: bool | None = Field(default=None, description="GPU nodes on Spot.")
-    eviction_policy: Literal["Delete", "Deallocate"] | None = Field(default=None, description="Spot eviction.")
-    spot_max_price: SpotPrice | None = Field(default=None, description="Spot price cap, USD/hour; -1 for none.")
-    install_device_plugin: bool | None = Field(default=None, description="Deploy the NVIDIA device plugin.")
-
-    @model_validator(mode="after")
-    def _consistent(self) -> AksGpuPoolConfig:
-        from azure_gpu_stacks.components import aks_gpu_pool as aks
-
-        found: list[str] = []
-        low = aks.DEFAULT_MIN_COUNT if self.min_count is None else self.min_count
-        high = aks.DEFAULT_MAX_COUNT if self.max_count is None else self.max_count
-        if low > high:
-            found.append(f"minCount {low} is above maxCount {high}; allowed: minCount <= maxCount")
-        size = catalog().get(self.vm_size or DEFAULT_GPU_VM_SIZE)
-        if self.mig_profile is not None and not size.supports_mig:
-            found.append(
-                f"migProfile {self.mig_profile} on '{size.name}' ({size.gpu_model}): only A100 and H100 GPUs can be "
-                "split; allowed: an A100 or H100 vmSize, or no migProfile"
-            )
-        if self.install_device_plugin and self.gpu_driver == "None":
-            found.append(
-                "installDevicePlugin true with gpuDriver None: the NVIDIA GPU Operator brings its own device plugin; "
-                "allowed: false or unset"
-            )
-        if self.existing_cluster is not None:
-            keys = [to_camel(k) for k in aks.NEW_CLUSTER_ARGS if getattr(self, k) is not None]
-            if keys:
-                found.append(f"{', '.join(keys)} only shape a new cluster; leave them unset with existingCluster")
-        if found:
-            raise ValueError("; ".join(found))
-        return self
+def _all_names(args_type: Any) -> set[str]:
+    names: set[str] = set()
+    for name, hint in keys_of(args_type).items():
+        names.add(name)
+        if is_typeddict(hint):
+            names |= _all_names(hint)
+    return names
 
 
 class StackConfig(ConfigModel):
@@ -332,13 +139,12 @@ class StackConfig(ConfigModel):
     resource_group_name: str | None = Field(default=None, description="Defaults to rg-<stack>.")
     tags: dict[str, str] = Field(default_factory=dict, description="Tags on every resource.")
     ssh_public_key: str | None = Field(default=None, description="OpenSSH public key (a Pulumi secret).")
-    vm: VmConfig | None = Field(default=None, description="A single GPU VM.")
-    aml_cluster: AmlClusterConfig | None = Field(default=None, description="An Azure ML GPU cluster that scales to zero.")
-    aks_gpu_pool: AksGpuPoolConfig | None = Field(default=None, description="A GPU node pool on AKS.")
-    cost_alert: CostAlertConfig | None = Field(default=None, description="A budget with notifications.")
-    training_cluster: TrainingClusterConfig | None = Field(
-        default=None, description="A multi-node InfiniBand GPU training cluster."
-    )
+    # Sections: as written until `load_stack_config` has its component check them, then SectionInputs.
+    vm: Any = Field(default=None, description="A single GPU VM (GpuVm).")
+    aml_cluster: Any = Field(default=None, description="An Azure ML GPU cluster that scales to zero (AmlCluster).")
+    aks_gpu_pool: Any = Field(default=None, description="A GPU node pool on AKS (AksGpuPool).")
+    cost_alert: Any = Field(default=None, description="A budget with notifications (CostAlert).")
+    training_cluster: Any = Field(default=None, description="A multi-node InfiniBand GPU training cluster (TrainingCluster).")
 
     @field_validator("location")
     @classmethod
@@ -366,7 +172,7 @@ class StackConfig(ConfigModel):
     def problems(self) -> list[Problem]:
         """What is wrong across sections (each section checks itself)."""
         found: list[Problem] = []
-        needing_key = [name for name, section in (("vm", self.vm), ("trainingCluster", self.training_cluster)) if section]
+        needing_key = [name for name, section in (("vm", self.vm), ("trainingCluster", self.training_cluster)) if section is not None]
         if needing_key and self.ssh_public_key is None:
             found.append(
                 Problem(
@@ -401,7 +207,7 @@ class StackConfig(ConfigModel):
         return notes
 
 
-def _aml_warnings(aml: AmlClusterConfig | None) -> list[str]:
+def _aml_warnings(aml: SectionInputs | None) -> list[str]:
     if aml is None:
         return []
     key = f"{PROJECT}:amlCluster"
@@ -461,38 +267,31 @@ def _key_path(loc: tuple[int | str, ...]) -> str:
     return key
 
 
-def _fields_at(loc: tuple[int | str, ...]) -> list[str]:
-    """The keys allowed at `loc` (aliases of the model found there)."""
-    model: Any = StackConfig
-    for part in loc:
-        if isinstance(part, int):
-            continue
-        fields = {f.alias or n: f for n, f in model.model_fields.items()}
-        if part not in fields:
-            return []
-        annotation = fields[part].annotation
-        candidates = [a for a in getattr(annotation, "__args__", (annotation,)) if isinstance(a, type) and issubclass(a, BaseModel)]
-        if not candidates:
-            return []
-        model = candidates[0]
-    return sorted(f.alias or n for n, f in model.model_fields.items() if n != "location")
+def _top_level_keys() -> list[str]:
+    return sorted(f.alias or n for n, f in StackConfig.model_fields.items() if n != "location")
+
+
+# What a value of a pydantic error type should have been, in the words of the one message style.
+_WANTED = {
+    "dict_type": "a map",
+    "string_type": "a string",
+    "list_type": "a list",
+    "bool_type": "true or false",
+    "bool_parsing": "true or false",
+}
 
 
 def _problem(error: Any) -> Problem:
     loc = tuple(error["loc"])
     kind = error["type"]
     if kind == "extra_forbidden":
-        allowed = _fields_at(loc[:-1])
-        close = difflib.get_close_matches(str(loc[-1]), allowed, n=1, cutoff=0.6)
-        hint = f"did you mean '{close[0]}'? " if close else ""
-        return Problem(_key_path(loc), f"unknown key; {hint}allowed keys: {', '.join(allowed)}")
+        return Problem(_key_path(loc), unknown_key_message(str(loc[-1]), dict.fromkeys(_top_level_keys())))
     if kind == "missing":
         return Problem(_key_path(loc), "required key is missing")
     message = str(error["msg"]).removeprefix("Value error, ")
-    shown = error.get("input")
     if kind.startswith("value_error") or kind == "assertion_error":
         return Problem(_key_path(loc), message)
-    return Problem(_key_path(loc), f"{shown!r} is not allowed: {message}")
+    return Problem(_key_path(loc), f"{shown(error.get('input'))}; allowed: {_WANTED.get(kind, message)}")
 
 
 def load_stack_config(values: Mapping[str, str], *, source: str) -> StackConfig:
@@ -506,11 +305,22 @@ def load_stack_config(values: Mapping[str, str], *, source: str) -> StackConfig:
             raw[name] = _decode(value)
     if "location" not in raw:
         raise ConfigError(source, [Problem(LOCATION_KEY, "required key is missing; allowed: a region name such as eastus")])
+    problems: list[Problem] = []
     try:
-        config = StackConfig.model_validate(raw)
+        config: StackConfig | None = StackConfig.model_validate(raw)
     except ValidationError as exc:
-        raise ConfigError(source, [_problem(e) for e in exc.errors()]) from None
-    if problems := config.problems():
+        problems += [_problem(e) for e in exc.errors()]
+        config = None
+    sections: dict[str, SectionInputs] = {}
+    for section in SECTIONS:
+        written = raw.get(to_camel(section.key))
+        if written is not None:
+            sections[section.key], found = check_section(section, written)
+            problems += found
+    if config is not None and not problems:
+        config = config.model_copy(update=sections)
+        problems = config.problems()
+    if problems or config is None:
         raise ConfigError(source, problems)
     return config
 

@@ -10,7 +10,7 @@ Azure docs: https://learn.microsoft.com/azure/cost-management-billing/costs/tuto
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NotRequired, TypedDict
 
 import pulumi
@@ -18,7 +18,8 @@ from pulumi_azure_native import consumption
 
 from azure_gpu_stacks.components.catalog import clock
 from azure_gpu_stacks.components.catalog.limits import LIMITS
-from azure_gpu_stacks.components.checks import Problems, email
+from azure_gpu_stacks.components.checks import Problems, email, raise_problems
+from azure_gpu_stacks.components.inputs import Checked, check_shape
 
 TYPE_TOKEN = "azure-gpu-stacks:index:CostAlert"
 
@@ -61,7 +62,7 @@ class CostAlert(pulumi.ComponentResource):
     """Budget per month, USD."""
 
     def __init__(self, name: str, args: CostAlertArgs, opts: pulumi.ResourceOptions | None = None):
-        self._args = _validated(name, args)
+        self._args = raise_problems("CostAlert", name, check_inputs(args))
         super().__init__(TYPE_TOKEN, name, None, opts)
         budget = self._create_budget(name)
         self.budget_id = budget.id
@@ -106,21 +107,31 @@ def first_of_month(today: dt.date | None = None) -> str:
     return today.replace(day=1).isoformat()
 
 
-def _validated(name: str, args: CostAlertArgs) -> dict[str, Any]:
+def check_inputs(args: Mapping[str, Any]) -> Checked:
+    """The inputs with defaults filled in, and every problem found (pure: registers nothing)."""
+    problems = Problems()
+    given = check_shape(CostAlertArgs, args, problems)
     a: dict[str, Any] = {
         "actual_thresholds": list(DEFAULT_ACTUAL_THRESHOLDS),
         "forecast_thresholds": list(DEFAULT_FORECAST_THRESHOLDS),
         "contact_roles": [],
         "start_date": first_of_month(),
-        **{k: v for k, v in args.items() if v is not None},
+        **given,
     }
-    problems = Problems("CostAlert", name)
     if not a.get("scope"):
         problems.add("scope", "required and missing; allowed: a resource group id or /subscriptions/<id>")
     amount = a.get("amount")
-    if not isinstance(amount, (int, float)) or isinstance(amount, bool) or amount <= 0:
+    if args.get("amount") is None:
+        problems.add("amount", "required key is missing")
+    elif "amount" not in a:
+        pass  # given, but not a number: check_shape said so
+    elif not isinstance(amount, (int, float)) or isinstance(amount, bool) or amount <= 0:
         problems.add("amount", f"{amount!r}; allowed: a number of USD greater than 0")
-    if not a.get("contact_emails"):
+    if args.get("contact_emails") is None:
+        problems.add("contact_emails", "required key is missing")
+    elif "contact_emails" not in a:
+        pass  # given, but not a list: check_shape said so
+    elif not a["contact_emails"]:
         problems.add("contact_emails", "none given; allowed: at least one email address")
     for i, address in enumerate(a.get("contact_emails") or []):
         problems.check(f"contact_emails[{i}]", email, address)
@@ -140,5 +151,4 @@ def _validated(name: str, args: CostAlertArgs) -> dict[str, Any]:
             problems.add("start_date", f"'{a['start_date']}' is not the first day of a month; Azure requires it")
     except ValueError:
         problems.add("start_date", f"{a['start_date']!r} is not a date; allowed: YYYY-MM-01")
-    problems.raise_any()
-    return a
+    return problems.checked(a)

@@ -20,7 +20,18 @@ from pulumi_azure_native import compute, devtestlab, network
 
 from azure_gpu_stacks.components.catalog import catalog
 from azure_gpu_stacks.components.catalog.limits import LIMITS
-from azure_gpu_stacks.components.checks import Problems, admin_username, cidr, email, gpu_size, time_of_day, x64_size
+from azure_gpu_stacks.components.checks import (
+    Problems,
+    admin_username,
+    cidr,
+    email,
+    gpu_size,
+    raise_problems,
+    subnet_id,
+    x64_size,
+    time_of_day,
+)
+from azure_gpu_stacks.components.inputs import Checked, check_shape
 from azure_gpu_stacks.components.network import create_private_network
 from azure_gpu_stacks.components.outputs import output_field
 from azure_gpu_stacks.components.placement import placement
@@ -110,7 +121,7 @@ class GpuVm(pulumi.ComponentResource):
 
     def __init__(self, name: str, args: GpuVmArgs, opts: pulumi.ResourceOptions | None = None):
         # Validated before anything is registered, so a bad input leaves nothing behind.
-        self._args = _validated(name, args)
+        self._args = raise_problems("GpuVm", name, check_inputs(args))
         super().__init__(TYPE_TOKEN, name, None, opts)
         self._name = name
         self._child = pulumi.ResourceOptions(parent=self)
@@ -297,8 +308,10 @@ def spot_priority(eviction_policy: str) -> dict[str, Any]:
     }
 
 
-def _validated(name: str, args: GpuVmArgs) -> dict[str, Any]:
-    """Args with defaults filled in; raises ComponentInputError listing every problem."""
+def check_inputs(args: Mapping[str, Any]) -> Checked:
+    """The inputs with defaults filled in, and every problem found (pure: registers nothing)."""
+    problems = Problems()
+    given = check_shape(GpuVmArgs, args, problems)
     a: dict[str, Any] = {
         "vm_size": DEFAULT_VM_SIZE,
         "admin_username": DEFAULT_ADMIN_USERNAME,
@@ -315,12 +328,11 @@ def _validated(name: str, args: GpuVmArgs) -> dict[str, Any]:
         "shutdown_time_zone": DEFAULT_TIME_ZONE,
         "shutdown_notify_email": None,
         "tags": {},
-        **{k: v for k, v in args.items() if v is not None},
+        **given,
     }
-    problems = Problems("GpuVm", name)
     for key in ("resource_group_name", "location", "ssh_public_key"):
         if not a.get(key):
-            problems.add(key, "required and missing")
+            problems.add(key, "required key is missing")
     size_name = problems.check("vm_size", gpu_size, a["vm_size"])
     if size_name is not None:
         a["vm_size"] = size_name
@@ -333,6 +345,8 @@ def _validated(name: str, args: GpuVmArgs) -> dict[str, Any]:
                 "allowed: false (install the vendor's driver yourself), or an NVIDIA size",
             )
     problems.check("admin_username", admin_username, a["admin_username"])
+    if a.get("subnet_id") is not None:
+        problems.check("subnet_id", subnet_id, a["subnet_id"])
     a["ssh_allowed_cidrs"] = [
         problems.check(f"ssh_allowed_cidrs[{i}]", cidr, c) or c for i, c in enumerate(a["ssh_allowed_cidrs"])
     ]
@@ -348,8 +362,7 @@ def _validated(name: str, args: GpuVmArgs) -> dict[str, Any]:
     problems.check("shutdown_time", time_of_day, a["shutdown_time"])
     if a["shutdown_notify_email"] is not None:
         problems.check("shutdown_notify_email", email, a["shutdown_notify_email"])
-    problems.raise_any()
-    return a
+    return problems.checked(a)
 
 
 def _inside(inner: str, outer: str) -> bool:

@@ -7,13 +7,13 @@ component and a row in `SECTIONS`, never a new program.
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from typing import Any
 
 import pulumi
 
 from azure_gpu_stacks.components.config import PROJECT, StackConfig, load_from_pulumi
+from azure_gpu_stacks.components.sections import SECTIONS, Section
 
 
 @dataclass
@@ -26,75 +26,10 @@ class Deployment:
     exports: dict[str, Any]
 
 
-def _section_args(section: Any) -> dict[str, Any]:
-    """A config section as component args: snake_case names, unset keys left to the component."""
-    return {k: v for k, v in section.model_dump().items() if v is not None}
-
-
-@dataclass(frozen=True)
-class Section:
-    """How one config section becomes a component and stack outputs."""
-
-    key: str  # the StackConfig attribute
-    component: str  # "module:Class"
-    name: str  # the component's logical name
-    exports: tuple[tuple[str, str], ...]  # (stack output, component output attribute)
-    placed: bool = True  # takes the stack's resource group, location and tags
-    ssh_key: bool = False  # takes the stack's SSH public key
-    scoped: bool = False  # watches the stack's resource group (a budget's scope)
-
-
-# In build order.
-SECTIONS: tuple[Section, ...] = (
-    Section(
-        "vm", "azure_gpu_stacks.components.gpu_vm:GpuVm", "gpu-vm", ssh_key=True,
-        exports=(("vmId", "vm_id"), ("vmPrivateIp", "private_ip_address"), ("sshCommand", "ssh_command")),
-    ),
-    Section(
-        "training_cluster", "azure_gpu_stacks.components.training_cluster:TrainingCluster", "train", ssh_key=True,
-        exports=(
-            ("scaleSetId", "scale_set_id"),
-            ("scaleSetName", "scale_set_name"),
-            ("placementGroupId", "placement_group_id"),
-            ("nodeCount", "node_count"),
-            ("gpusTotal", "gpus_total"),
-            ("clusterSshCommand", "ssh_command"),
-        ),
-    ),
-    Section(
-        "aml_cluster", "azure_gpu_stacks.components.aml_cluster:AmlCluster", "aml",
-        exports=(
-            ("amlWorkspaceId", "workspace_id"),
-            ("amlWorkspaceName", "workspace_name"),
-            ("amlComputeName", "compute_name"),
-            ("amlVmSize", "vm_size"),
-            ("amlNodeRange", "node_range"),
-            ("amlStudioUrl", "studio_url"),
-        ),
-    ),
-    Section(
-        "aks_gpu_pool", "azure_gpu_stacks.components.aks_gpu_pool:AksGpuPool", "aks-gpu",
-        exports=(
-            ("aksClusterName", "cluster_name"),
-            ("aksClusterId", "cluster_id"),
-            ("gpuPoolName", "pool_name"),
-            ("gpuVmSize", "vm_size"),
-            ("gpuNodeRange", "node_range"),
-            ("kubeconfig", "kubeconfig"),
-        ),
-    ),
-    Section(
-        "cost_alert", "azure_gpu_stacks.components.cost_alert:CostAlert", "cost-alert", placed=False, scoped=True,
-        exports=(("budgetId", "budget_id"), ("budgetAmountUsd", "amount")),
-    ),
-)
-
-
 def _build(section: Section, d: Deployment) -> None:
     """Build one section's component (imported only when a stack has the section) and export it."""
-    module, class_name = section.component.split(":")
-    component = getattr(importlib.import_module(module), class_name)
-    args = _section_args(getattr(d.config, section.key))
+    component = getattr(section.module(), section.class_name)
+    args = dict(getattr(d.config, section.key))  # the keys the stack gives; the component fills the rest
     if section.placed:
         args.update(resource_group_name=d.resource_group.name, location=d.config.location, tags=d.tags)
     if section.ssh_key:

@@ -33,10 +33,19 @@ from azure_gpu_stacks.components.checks import (
     infiniband_gpu_size,
     node_count,
     outside_infiniband_range,
+    raise_problems,
     single_zone,
+    subnet_id,
     x64_size,
 )
-from azure_gpu_stacks.components.gpu_vm import GPU_DRIVER_PUBLISHER, GPU_DRIVER_TYPE, GPU_DRIVER_VERSION, UBUNTU_2204_GEN2, spot_priority
+from azure_gpu_stacks.components.gpu_vm import (
+    GPU_DRIVER_PUBLISHER,
+    GPU_DRIVER_TYPE,
+    GPU_DRIVER_VERSION,
+    UBUNTU_2204_GEN2,
+    spot_priority,
+)
+from azure_gpu_stacks.components.inputs import Checked, check_shape
 from azure_gpu_stacks.components.network import create_private_network
 from azure_gpu_stacks.components.node_health import NodeExpectations, custom_data
 from azure_gpu_stacks.components.placement import placement
@@ -66,9 +75,6 @@ DEFAULT_HEALTH_CHECK_WAIT_MINUTES = 30  # driver extensions can take this long o
 MAX_HEALTH_CHECK_WAIT_MINUTES = 240
 PPG_ID_PATTERN = re.compile(
     r"(?i)^/subscriptions/[^/]+/resourceGroups/[^/]+/providers/Microsoft\.Compute/proximityPlacementGroups/[^/]+$"
-)
-SUBNET_ID_PATTERN = re.compile(
-    r"(?i)^/subscriptions/[^/]+/resourceGroups/[^/]+/providers/Microsoft\.Network/virtualNetworks/[^/]+/subnets/[^/]+$"
 )
 # Uniform scale sets name each node <computerNamePrefix><instance id in base 36, six characters>;
 # the first node is instance 0 (overprovisioning is off, so no extra instances take ids).
@@ -139,7 +145,8 @@ class TrainingCluster(pulumi.ComponentResource):
 
     def __init__(self, name: str, args: TrainingClusterArgs, opts: pulumi.ResourceOptions | None = None):
         # Validated before anything is registered, so a bad input leaves nothing behind.
-        self._args = _validated(name, args)
+        self._args = raise_problems("TrainingCluster", name, check_inputs(args))
+        self._args["computer_name_prefix"] = _computer_name_prefix(name)
         super().__init__(TYPE_TOKEN, name, None, opts)
         self._name = name
         self._size = catalog().get(self._args["vm_size"])
@@ -304,8 +311,10 @@ def node_expectations(size: VmSize, wait_seconds: int) -> NodeExpectations:
     )
 
 
-def _validated(name: str, args: TrainingClusterArgs) -> dict[str, Any]:
-    """Args with defaults filled in; raises ComponentInputError listing every problem."""
+def check_inputs(args: Mapping[str, Any]) -> Checked:
+    """The inputs with defaults filled in, and every problem found (pure: registers nothing)."""
+    problems = Problems()
+    given = check_shape(TrainingClusterArgs, args, problems)
     a: dict[str, Any] = {
         "vm_size": DEFAULT_IB_VM_SIZE,
         "node_count": DEFAULT_NODE_COUNT,
@@ -320,18 +329,17 @@ def _validated(name: str, args: TrainingClusterArgs) -> dict[str, Any]:
         "health_check": True,
         "health_check_wait_minutes": DEFAULT_HEALTH_CHECK_WAIT_MINUTES,
         "tags": {},
-        **{k: v for k, v in args.items() if v is not None},
+        **given,
     }
-    problems = Problems("TrainingCluster", name)
     for key in ("resource_group_name", "location", "ssh_public_key"):
         if not a.get(key):
-            problems.add(key, "required and missing")
+            problems.add(key, "required key is missing")
     a["vm_size"] = problems.check("vm_size", infiniband_gpu_size, a["vm_size"]) or a["vm_size"]
     problems.check("node_count", node_count, a["node_count"])
     problems.check("admin_username", admin_username, a["admin_username"])
     a["zones"] = problems.check("zones", single_zone, a["zones"]) or []
-    if "subnet_id" in args and isinstance(args["subnet_id"], str) and not SUBNET_ID_PATTERN.match(args["subnet_id"]):
-        problems.add("subnet_id", f"'{args['subnet_id']}' is not a subnet id")
+    if a.get("subnet_id") is not None:
+        problems.check("subnet_id", subnet_id, a["subnet_id"])
     if "subnet_id" not in args:
         space = problems.check("vnet_address_space", outside_infiniband_range, a["vnet_address_space"])
         subnet = problems.check("subnet_prefix", outside_infiniband_range, a["subnet_prefix"])
@@ -356,9 +364,7 @@ def _validated(name: str, args: TrainingClusterArgs) -> dict[str, Any]:
     wait = a["health_check_wait_minutes"]
     if isinstance(wait, bool) or not isinstance(wait, int) or not 0 <= wait <= MAX_HEALTH_CHECK_WAIT_MINUTES:
         problems.add("health_check_wait_minutes", f"{wait!r}; allowed: a whole number of minutes from 0 to 240")
-    problems.raise_any()
-    a["computer_name_prefix"] = _computer_name_prefix(name)
-    return a
+    return problems.checked(a)
 
 
 def _computer_name_prefix(name: str) -> str:

@@ -8,10 +8,17 @@ What it checks before accepting a resource: that its resource group and parents 
 resource id it references in this subscription exists (ids in other subscriptions are taken to be
 resources managed elsewhere), that the name is not taken, that the region is a real one, that each
 VM size is known to the catalog and not retired, offered in the region and allowed for the
-subscription (when a `az vm list-skus` file is given), and that the vCPUs fit the quota (when a
-`az vm list-usage` file is given), plus the per-type checks of each namespace module in `models`.
+subscription (when a `az vm list-skus` file is given), that the vCPUs fit the quota (when a
+`az vm list-usage` file is given), that every enum-typed input is one of the values Azure publishes
+(`enums`), plus the per-type checks of each namespace module in `models`. Refusals carry the codes
+Azure returns to a direct PUT (`errors`).
 
-Not faked: see `models`; also management groups, billing scopes and cross-subscription state.
+Not faked: see `models`; also management groups, billing scopes, cross-subscription state, capacity
+(`AllocationFailed`), proximity placement intents Azure cannot satisfy
+(`OverconstrainedAllocationRequest`), unregistered resource providers
+(`MissingSubscriptionRegistration`), the deployer's own permissions (`AuthorizationFailed`) and the
+minutes a new role assignment takes to apply, Trusted Launch support per size, and Kubernetes
+versions AKS no longer offers (`AgentPoolK8sVersionNotSupported`; needs the dated version list).
 """
 
 from __future__ import annotations
@@ -27,13 +34,14 @@ from azure_gpu_stacks.components.catalog import Catalog, catalog, normalize_regi
 from azure_gpu_stacks.components.catalog.clock import now as clock_now
 from azure_gpu_stacks.fakeazure.azfiles import SkuOffer, Usage, family_key
 from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource
+from azure_gpu_stacks.fakeazure.enums import refuse_values_outside_enums
 from azure_gpu_stacks.fakeazure.errors import (
     ArmError,
     Conflict,
     InvalidParameter,
     LocationNotAvailableForResourceType,
+    OperationNotAllowed,
     ParentResourceNotFound,
-    QuotaExceeded,
     ResourceGroupNotFound,
     ResourceNotFound,
     SkuNotAvailable,
@@ -92,10 +100,16 @@ class FakeArm:
         skus: dict[str, SkuOffer] | None = None,
         sizes: Catalog | None = None,
         now: dt.datetime | None = None,
+        deployer_principal_type: str = "User",
+        check_enums: bool = True,
     ):
         self.subscription_id = FAKE_SUBSCRIPTION_ID
         self.tenant_id = FAKE_TENANT_ID
         self.client_id = FAKE_CLIENT_ID
+        # What runs `pulumi up`: User (az login) or ServicePrincipal (CI); role assignments naming
+        # the deployer with the other type are refused, as ARM refuses them.
+        self.deployer_principal_type = deployer_principal_type
+        self.check_enums = check_enums  # Azure's published enums as an outside check (`enums`)
         self.default_location = default_location
         self.usage = usage
         self.skus = skus
@@ -105,7 +119,6 @@ class FakeArm:
         self.subscriptions = {self.subscription_id: SubscriptionState(self.subscription_id)}
         self.refusals: list[Refusal] = []
         self.skipped: list[tuple[str, str]] = []  # (logical name, refused dependency id)
-        self.accelerated_networking_nics: set[str] = set()
         self._vcpus_used: dict[str, int] = defaultdict(int)
         self._allocated: dict[str, int] = defaultdict(int)
 
@@ -209,6 +222,8 @@ class FakeArm:
         name = props.get(rtype.name_input) if rtype.name_input else None
         name = str(name) if name else self.autoname(logical_name, rtype, urn)
         location = self._location(rtype, props)
+        if self.check_enums:
+            refuse_values_outside_enums(token, rtype.arm_type, name, props)
         resource_id = self._resource_id(rtype, props, name)
         container = self._container(rtype, props)
         if resource_id.lower() in container or (token == ResourceGroupType and name.lower() in self.subscription.resource_groups):
@@ -309,7 +324,7 @@ class FakeArm:
             if size is None:
                 close = self.catalog.close_matches(size_name)
                 hint = f" Did you mean {', '.join(close)}?" if close else ""
-                raise SkuNotAvailable(f"The requested VM size '{size_name}' ({path}) is not a size Azure offers.{hint}")
+                raise InvalidParameter(f"The value '{size_name}' provided for the VM size is not valid ({path}).{hint}")
             if size.is_retired_on(self.now.date()):
                 raise SkuNotAvailable(
                     f"The requested VM size '{size.name}' ({path}) is retired since {size.lifecycle.date} and can no "
@@ -339,11 +354,13 @@ class FakeArm:
                 continue
             after = self._vcpus_used[family] + vcpus
             if after > counter.free:
-                raise QuotaExceeded(
+                raise OperationNotAllowed(
                     f"Operation could not be completed as it results in exceeding approved {counter.family} "
-                    f"Cores quota. Location: {location}, Current Limit: {counter.limit}, Current Usage: "
-                    f"{counter.current + self._vcpus_used[family]}, Additional Required: {vcpus}, "
-                    f"(Minimum) New Limit Required: {counter.current + after}."
+                    f"Cores quota. Additional details - Deployment Model: Resource Manager, Location: {location}, "
+                    f"Current Limit: {counter.limit}, Current Usage: {counter.current + self._vcpus_used[family]}, "
+                    f"Additional Required: {vcpus}, (Minimum) New Limit Required: {counter.current + after}. "
+                    "Submit a request for Quota increase by specifying parameters listed in the 'Details' "
+                    "section for deployment to succeed."
                 )
         for family, vcpus in wanted.items():
             self._vcpus_used[family] += vcpus

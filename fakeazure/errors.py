@@ -1,6 +1,11 @@
-"""ARM errors the fake raises, with Azure Resource Manager's own error codes and HTTP statuses.
+"""ARM errors the fake raises, with the codes and HTTP statuses Azure returns to a direct PUT.
 
-Messages follow the wording ARM uses where it is public; they are not byte-for-byte copies.
+pulumi-azure-native creates each resource with one PUT (no template deployment), so the codes are
+the ones a resource provider returns to that PUT, not the wrappers of a template validation (where
+a quota shortfall reads `QuotaExceeded`, a direct PUT returns `OperationNotAllowed`). Messages
+follow the wording Azure uses where it is public (quoted in Microsoft Learn's troubleshooting pages
+and in public issue threads, observed 2026-11-22); they are not byte-for-byte copies.
+Sources: https://learn.microsoft.com/azure/azure-resource-manager/troubleshooting/common-deployment-errors
 """
 
 from __future__ import annotations
@@ -22,18 +27,25 @@ class ArmError(Exception):
         return f"{self.code}: {self.message}"
 
 
+class BadRequest(ArmError):
+    """The generic refusal of a resource provider (a key vault's purge protection switched off...)."""
+
+
 class InvalidParameter(ArmError):
     code = "InvalidParameter"
-    status = 400
 
 
 class SkuNotAvailable(ArmError):
+    """A known size the subscription cannot use in the region (restricted, not offered, retired)."""
+
     code = "SkuNotAvailable"
     status = 409
 
 
-class QuotaExceeded(ArmError):
-    code = "QuotaExceeded"
+class OperationNotAllowed(ArmError):
+    """Compute's answer to a PUT that would exceed a vCPU quota ("... exceeding approved ... quota")."""
+
+    code = "OperationNotAllowed"
     status = 409
 
 
@@ -61,11 +73,57 @@ class Conflict(ArmError):
 
 class LocationNotAvailableForResourceType(ArmError):
     code = "LocationNotAvailableForResourceType"
-    status = 400
 
 
 class AccountNameInvalid(ArmError):
     """A storage account name ARM refuses (Microsoft.Storage's own code)."""
 
     code = "AccountNameInvalid"
-    status = 400
+
+
+class VaultNameNotValid(ArmError):
+    """A key vault name Microsoft.KeyVault refuses."""
+
+    code = "VaultNameNotValid"
+
+
+class NetcfgSubnetRangeOutsideVnet(ArmError):
+    """A subnet whose range is outside its virtual network's address space."""
+
+    code = "NetcfgSubnetRangeOutsideVnet"
+
+
+class SecurityRuleConflict(ArmError):
+    """Two rules of one network security group with the same priority and direction."""
+
+    code = "SecurityRuleConflict"
+
+
+class InvalidScheduleId(ArmError):
+    """An auto-shutdown schedule not named `shutdown-computevm-<vm>` or not in its VM's resource group."""
+
+    code = "InvalidScheduleId"
+
+
+class AgentPoolK8sVersionNotSupported(ArmError):
+    """A Kubernetes version AKS does not offer (not in the supported list on the day of the PUT)."""
+
+    code = "AgentPoolK8sVersionNotSupported"
+
+
+class VMSizeIsNotPermittedToEnableAcceleratedNetworking(ArmError):
+    """Accelerated networking on a network interface attached to a size without it."""
+
+    code = "VMSizeIsNotPermittedToEnableAcceleratedNetworking"
+
+
+class UnmatchedPrincipalType(ArmError):
+    """A role assignment whose principalType is not the type of the principal it names."""
+
+    code = "UnmatchedPrincipalType"
+
+
+class VMExtensionProvisioningError(ArmError):
+    """A VM extension that fails on the VM (no outbound path to its downloads, an OS it does not support)."""
+
+    code = "VMExtensionProvisioningError"

@@ -8,13 +8,10 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, get_type_hints
+from typing import Any
 
 import pytest
-from pydantic.alias_generators import to_camel
 
-from azure_gpu_stacks.components.aks_gpu_pool import AksGpuPoolArgs
-from azure_gpu_stacks.components.config import AksGpuPoolConfig
 from azure_gpu_stacks.preflight.cli import main
 from tests.conftest import REPO
 
@@ -98,24 +95,17 @@ def test_aks_gpu_stack_cli_exits_zero_as_a_process() -> None:
     assert done.stdout.rstrip().endswith("OK: aks-gpu deploys as planned (10 resources).")
 
 
-def test_aks_gpu_config_keys_are_the_component_args_in_camel_case() -> None:
-    args = set(get_type_hints(AksGpuPoolArgs)) - {"resource_group_name", "location", "tags"}
-    keys = {field.alias for field in AksGpuPoolConfig.model_fields.values()}
-
-    assert keys == {to_camel(a) for a in args}
-
-
 @pytest.mark.parametrize(
     ("section", "expected"),
     [
         ("    vmSize: Standard_D4s_v5\n", "azure-gpu-stacks:aksGpuPool.vmSize: 'Standard_D4s_v5' has no GPU"),
         ("    vmSize: Standard_NC24s_v3\n", "azure-gpu-stacks:aksGpuPool.vmSize: 'Standard_NC24s_v3' was retired on 2025-09-30"),
         ("    systemVmSize: Standard_NC4as_T4_v3\n", "azure-gpu-stacks:aksGpuPool.systemVmSize: 'Standard_NC4as_T4_v3' has a GPU"),
-        ("    minCount: 3\n    maxCount: 1\n", "azure-gpu-stacks:aksGpuPool: minCount 3 is above maxCount 1"),
+        ("    minCount: 3\n    maxCount: 1\n", "azure-gpu-stacks:aksGpuPool.minCount: 3 is above maxCount 1; allowed: minCount <= maxCount"),
         ("    nodeTaints: [\"team=a:NoSchedule\"]\n", "azure-gpu-stacks:aksGpuPool.nodeTaints: ['team=a:NoSchedule'] drops sku=gpu:NoSchedule"),
-        ("    migProfile: MIG1g\n", "azure-gpu-stacks:aksGpuPool: migProfile MIG1g on 'Standard_NC4as_T4_v3' (NVIDIA T4)"),
-        ("    gpuDriver: None\n    installDevicePlugin: true\n", "installDevicePlugin true with gpuDriver None"),
-        ("    existingCluster: {name: shared}\n", "azure-gpu-stacks:aksGpuPool.existingCluster: needs id, or both name and resourceGroupName"),
+        ("    migProfile: MIG1g\n", "azure-gpu-stacks:aksGpuPool.migProfile: MIG1g on 'Standard_NC4as_T4_v3' (NVIDIA T4): only A100 and H100"),
+        ("    gpuDriver: None\n    installDevicePlugin: true\n", "aksGpuPool.installDevicePlugin: true with gpuDriver None"),
+        ("    existingCluster: {name: shared}\n", "azure-gpu-stacks:aksGpuPool.existingCluster: {'name': 'shared'}; allowed: {id} or {name, resourceGroupName}"),
         ("    maxNodes: 3\n", "azure-gpu-stacks:aksGpuPool.maxNodes: unknown key"),
     ],
 )

@@ -276,7 +276,7 @@ def test_aml_cluster_in_a_workspace_that_does_not_exist_is_refused_by_arm(record
         ({"max_node_count": 65_001}, "max_node_count: 65001 nodes; allowed: 1 to 65,000 (Azure ML's limit per cluster)"),
         ({"idle_time_before_scale_down": "15 minutes"}, "idle_time_before_scale_down: '15 minutes' is not an ISO 8601 duration"),
         ({"idle_time_before_scale_down": "P1M"}, "idle_time_before_scale_down: 'P1M' is not an ISO 8601 duration"),
-        ({"idle_time_before_scale_down": 900}, "idle_time_before_scale_down: 900 is not an ISO 8601 duration"),
+        ({"idle_time_before_scale_down": 900}, "idle_time_before_scale_down: '900' is not an ISO 8601 duration"),
         ({"idle_time_before_scale_down": "PT30S"}, "'PT30S' (30 seconds) is out of range; allowed: PT1M to PT24H"),
         ({"idle_time_before_scale_down": "P2D"}, "'P2D' (172800 seconds) is out of range; allowed: PT1M to PT24H"),
         ({"vm_size": "Standard_D4s_v5"}, "vm_size: 'Standard_D4s_v5' has no GPU; allowed: a GPU size"),

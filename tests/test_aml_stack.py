@@ -124,13 +124,13 @@ def write_stack(tmp_path: Path, aml: dict[str, Any]) -> Path:
     ("aml", "expected"),
     [
         ({"minNodeCount": 5, "maxNodeCount": 4}, "amlCluster.minNodeCount: 5 is above maxNodeCount 4; allowed: 0 to 4"),
-        ({"minNodeCount": -1}, "amlCluster.minNodeCount: -1 is not allowed: Input should be greater than or equal to 0"),
-        ({"maxNodeCount": -4}, "amlCluster.maxNodeCount: -4 is not allowed: Input should be greater than or equal to 1"),
+        ({"minNodeCount": -1}, "amlCluster.minNodeCount: -1; allowed: a whole number of nodes, at least 0"),
+        ({"maxNodeCount": -4}, "amlCluster.maxNodeCount: -4; allowed: a whole number of nodes, at least 1"),
         ({"idleTimeBeforeScaleDown": "15m"}, "amlCluster.idleTimeBeforeScaleDown: '15m' is not an ISO 8601 duration"),
         ({"idleTimeBeforeScaleDown": "PT48H"}, "amlCluster.idleTimeBeforeScaleDown: 'PT48H' (172800 seconds) is out of range"),
         ({"vmSize": "Standard_E4s_v5"}, "amlCluster.vmSize: 'Standard_E4s_v5' has no GPU; allowed: a GPU size"),
         ({"vmSize": "Standard_NC24s_v3"}, "amlCluster.vmSize: 'Standard_NC24s_v3' was retired on 2025-09-30"),
-        ({"vmPriority": "Spot"}, "amlCluster.vmPriority: 'Spot' is not allowed: Input should be 'Dedicated' or 'LowPriority'"),
+        ({"vmPriority": "Spot"}, "amlCluster.vmPriority: 'Spot'; allowed: Dedicated, LowPriority"),
         ({"computeName": "x"}, "amlCluster.computeName: 'x' cannot name an Azure ML compute"),
         ({"workspaceName": "ml workspace"}, "amlCluster.workspaceName: 'ml workspace' cannot name an Azure ML workspace"),
         (

@@ -143,7 +143,7 @@ def test_cli_usage_flag_makes_quota_shortfalls_refusals(tmp_path: Path, capsys: 
 
     code, out, _ = run(capsys, "plan", "inference-t4", "--usage", str(usage))
 
-    assert code == 1 and "QuotaExceeded" in out
+    assert code == 1 and "OperationNotAllowed" in out
 
 
 def test_cli_module_entry_point_matches_console_script() -> None:

@@ -11,7 +11,7 @@ import yaml
 
 from azure_gpu_stacks.fakeazure import FakeArm
 from azure_gpu_stacks.fakeazure.azfiles import Usage, family_key
-from azure_gpu_stacks.fakeazure.errors import ArmError, Conflict, InvalidParameter, ParentResourceNotFound, QuotaExceeded, SkuNotAvailable
+from azure_gpu_stacks.fakeazure.errors import ArmError, Conflict, InvalidParameter, OperationNotAllowed, ParentResourceNotFound, SkuNotAvailable
 
 RG = "rg-aks"
 CLUSTER = "azure-native:containerservice:ManagedCluster"
@@ -175,5 +175,5 @@ def test_fake_agent_pool_takes_quota_at_its_count(arm: FakeArm) -> None:
     arm.put(POOL, "two", gpu_pool_props(agentPoolName="two", count=2.0, minCount=2.0), "two")  # 2 x 4 vCPUs
     error = refusal(lambda: arm.put(POOL, "one", gpu_pool_props(agentPoolName="one", count=1.0, minCount=1.0), "one"))
 
-    assert isinstance(error, QuotaExceeded)
+    assert isinstance(error, OperationNotAllowed)
     assert "Current Limit: 8" in error.message and "Additional Required: 4" in error.message

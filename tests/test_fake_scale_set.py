@@ -149,7 +149,7 @@ def test_fake_scale_set_demands_quota_for_every_node(record: Callable[..., Recor
 
     [refusal] = record(scale_set(capacity=4)).refusals
 
-    assert refusal.code == "QuotaExceeded"
+    assert refusal.code == "OperationNotAllowed"
     assert "Current Limit: 300, Current Usage: 0, Additional Required: 384" in refusal.message
 
 

@@ -97,11 +97,14 @@ def test_fakeazure_retired_size_is_sku_not_available(record: Callable[..., Recor
     assert "retired since 2025-09-30" in refusal.message
 
 
-def test_fakeazure_unknown_size_is_sku_not_available_with_close_matches(record: Callable[..., Recording]) -> None:
+def test_fakeazure_unknown_size_is_invalid_parameter_with_close_matches(record: Callable[..., Recording]) -> None:
     [refusal] = record(in_resource_group(lambda rg: vm(rg, nic_id=nic(rg).id, size="Standard_NC4as_T4"))).refusals
 
-    assert refusal.code == "SkuNotAvailable"
-    assert "Did you mean Standard_NC4as_T4_v3" in refusal.message
+    assert refusal.code == "InvalidParameter"
+    assert refusal.message.startswith(
+        "The value 'Standard_NC4as_T4' provided for the VM size is not valid (hardwareProfile.vmSize). "
+        "Did you mean Standard_NC4as_T4_v3"
+    )
 
 
 def test_fakeazure_missing_resource_group(record: Callable[..., Recording]) -> None:
@@ -206,7 +209,7 @@ def test_fakeazure_client_config_invoke(record: Callable[..., Recording]) -> Non
     assert (rec.outputs["subscription"], rec.outputs["tenant"]) == (FAKE_SUBSCRIPTION_ID, FAKE_TENANT_ID)
 
 
-def test_fakeazure_quota_shortfall_is_quota_exceeded(tmp_path: Path, record: Callable[..., Recording]) -> None:
+def test_fakeazure_quota_shortfall_is_operation_not_allowed(tmp_path: Path, record: Callable[..., Recording]) -> None:
     usage = tmp_path / "usage.json"
     usage.write_text(json.dumps([
         {"currentValue": "0", "limit": "100", "name": {"value": "cores", "localizedValue": "Total Regional vCPUs"}},
@@ -218,8 +221,13 @@ def test_fakeazure_quota_shortfall_is_quota_exceeded(tmp_path: Path, record: Cal
     run_program(in_resource_group(lambda rg: vm(rg, nic_id=nic(rg).id)), project="p", stack="s", config={}, secret_keys=[], arm=arm)
 
     [refusal] = arm.refusals
-    assert refusal.code == "QuotaExceeded"
-    assert "standardNCASv3_T4Family Cores quota" in refusal.message and "Additional Required: 4" in refusal.message
+    assert refusal.code == "OperationNotAllowed"
+    assert refusal.message == (
+        "Operation could not be completed as it results in exceeding approved standardNCASv3_T4Family Cores quota. "
+        "Additional details - Deployment Model: Resource Manager, Location: eastus, Current Limit: 0, Current Usage: 0, "
+        "Additional Required: 4, (Minimum) New Limit Required: 4. Submit a request for Quota increase by specifying "
+        "parameters listed in the 'Details' section for deployment to succeed."
+    )
 
 
 def test_fakeazure_size_not_offered_in_region_is_sku_not_available(tmp_path: Path) -> None:

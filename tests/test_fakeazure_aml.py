@@ -164,7 +164,7 @@ def test_fake_compute_returns_provisioning_state_and_idle_node_counts(record: Ca
     ("aml", "code", "expected"),
     [
         ({"vm_size": "Standard_NC6"}, "SkuNotAvailable", "'Standard_NC6' (properties.properties.vmSize) is retired since 2023-09-06"),
-        ({"vm_size": "Standard_NC4as_T4"}, "SkuNotAvailable", "Did you mean Standard_NC4as_T4_v3"),
+        ({"vm_size": "Standard_NC4as_T4"}, "InvalidParameter", "Did you mean Standard_NC4as_T4_v3"),
         ({"scale": {"min_node_count": 3, "max_node_count": 2}}, "InvalidParameter", "minNodeCount 3 and maxNodeCount 2"),
         ({"scale": {"min_node_count": -1, "max_node_count": 2}}, "InvalidParameter", "minNodeCount -1 and maxNodeCount 2"),
         (
@@ -172,7 +172,7 @@ def test_fake_compute_returns_provisioning_state_and_idle_node_counts(record: Ca
             "InvalidParameter",
             "nodeIdleTimeBeforeScaleDown '900' is not an ISO 8601 duration",
         ),
-        ({"vm_priority": "Spot"}, "InvalidParameter", "vmPriority 'Spot'; allowed: Dedicated, LowPriority"),
+        ({"vm_priority": "Spot"}, "InvalidParameter", "The value 'Spot' of properties.properties.vmPriority is not valid for Microsoft.MachineLearningServices/workspaces/computes 'gpu-cluster'; allowed: Dedicated, LowPriority."),
         ({"name": "gpu_cluster"}, "InvalidParameter", "'gpu_cluster' is not a valid compute name"),
         (
             {"enable_node_public_ip": False},
@@ -213,14 +213,14 @@ def test_fake_storage_account_refuses_an_auto_name_with_a_hyphen(record: Callabl
 
 
 @pytest.mark.parametrize(
-    ("build_name", "expected"),
+    ("build_name", "expected_code", "expected"),
     [
-        ("vault", "'9-vault' is not a valid key vault name"),
-        ("registry", "'cr-x' is not a valid container registry name"),
-        ("logs", "'x' is not a valid Log Analytics workspace name"),
+        ("vault", "VaultNameNotValid", "The vault name '9-vault' is invalid."),
+        ("registry", "InvalidParameter", "'cr-x' is not a valid container registry name"),
+        ("logs", "InvalidParameter", "'x' is not a valid Log Analytics workspace name"),
     ],
 )
-def test_fake_refuses_invalid_names(record: Callable[..., Recording], build_name: str, expected: str) -> None:
+def test_fake_refuses_invalid_names(record: Callable[..., Recording], build_name: str, expected_code: str, expected: str) -> None:
     def build(rg: Any) -> None:
         from pulumi_azure_native import containerregistry, keyvault, operationalinsights
 
@@ -236,7 +236,7 @@ def test_fake_refuses_invalid_names(record: Callable[..., Recording], build_name
 
     code, message = refusal_of(record(in_resource_group(build)), "bad")
 
-    assert code == "InvalidParameter"
+    assert code == expected_code
     assert expected in message
 
 
@@ -252,8 +252,9 @@ def test_fake_key_vault_refuses_purge_protection_set_to_false(record: Callable[.
         )
 
     assert refusal_of(record(in_resource_group(build)), "kv") == (
-        "InvalidParameter",
-        'The property "enablePurgeProtection" cannot be set to false; leave it unset or true.',
+        "BadRequest",
+        'The property "enablePurgeProtection" cannot be set to false. Enabling the purge protection for a vault is '
+        "an irreversible action; leave it unset or true.",
     )
 
 

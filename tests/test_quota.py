@@ -194,7 +194,7 @@ def test_quota_plan_with_short_usage_is_refused_as_quota_exceeded(tmp_path: Path
     assert main(["plan", "inference-t4", "--json", "--usage", str(usage)]) == 1
     refusals = json.loads(capsys.readouterr().out)["refusals"]
 
-    assert [(r["resource"], r["code"]) for r in refusals] == [("gpu-vm-vm", "QuotaExceeded")]
+    assert [(r["resource"], r["code"]) for r in refusals] == [("gpu-vm-vm", "OperationNotAllowed")]
 
 
 # --- live (Azure SDK, mocked) -------------------------------------------------------------------

@@ -282,7 +282,7 @@ def test_training_cluster_quota_is_counted_for_every_node(record: Callable[..., 
     rec = record(build_cluster())
 
     [refusal] = rec.refusals
-    assert (refusal.resource, refusal.code) == ("train-vmss", "QuotaExceeded")
+    assert (refusal.resource, refusal.code) == ("train-vmss", "OperationNotAllowed")
     assert "Current Limit: 96, Current Usage: 0, Additional Required: 192" in refusal.message
 
 

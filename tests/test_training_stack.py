@@ -169,11 +169,13 @@ def test_training_stack_spot_plans_with_a_warning(tmp_path: Path, capsys: pytest
 
 
 def test_training_stack_component_refusal_also_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    # The config checks each range alone; the component also checks the subnet lies in the VNet.
-    code = main(["plan", write_stack(tmp_path, "{vnetAddressSpace: 10.50.0.0/16, subnetPrefix: 10.60.0.0/24}")])
+    # The component checks the subnet lies in the VNet; the stack schema delegates to it, so the
+    # refusal names the stack file and the key as users write it.
+    stack_file = write_stack(tmp_path, "{vnetAddressSpace: 10.50.0.0/16, subnetPrefix: 10.60.0.0/24}")
+    code = main(["plan", stack_file])
 
     assert code == 2
     assert capsys.readouterr().err == (
-        "gpu-stacks: error: TrainingCluster 'train': subnet_prefix: '10.60.0.0/24' is not inside the VNet's "
-        "address space 10.50.0.0/16\n"
+        f"gpu-stacks: error: {stack_file}: azure-gpu-stacks:trainingCluster.subnetPrefix: '10.60.0.0/24' is not "
+        "inside the VNet's address space 10.50.0.0/16\n"
     )

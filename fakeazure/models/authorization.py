@@ -6,7 +6,7 @@ import uuid
 from typing import TYPE_CHECKING, Any
 
 from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke, Resource
-from azure_gpu_stacks.fakeazure.errors import InvalidParameter
+from azure_gpu_stacks.fakeazure.errors import InvalidParameter, UnmatchedPrincipalType
 from azure_gpu_stacks.fakeazure.util import stable_uuid
 
 if TYPE_CHECKING:
@@ -31,16 +31,30 @@ class RoleAssignment(ArmResourceType):
             uuid.UUID(str(props.get("principalId")))
         except ValueError:
             raise InvalidParameter(f"Role assignment '{name}': principalId {props.get('principalId')!r} is not an object id.") from None
+        wanted = props.get("principalType")
+        if props.get("principalId") == deployer_object_id(arm) and wanted and wanted != arm.deployer_principal_type:
+            # Seen in Azure/modern-web-app-pattern-dotnet#129 (observed 2026-11-22).
+            raise UnmatchedPrincipalType(
+                f"The PrincipalId '{props['principalId']}' has type '{arm.deployer_principal_type}' , which is different "
+                f"from specified PrincipalType '{wanted}'."
+            )
 
     def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
-        return {"principalType": res.properties.get("principalType") or "User", "createdOn": arm.now.isoformat()}
+        deployer = res.properties.get("principalId") == deployer_object_id(arm)
+        default = arm.deployer_principal_type if deployer else "User"
+        return {"principalType": res.properties.get("principalType") or default, "createdOn": arm.now.isoformat()}
 
+
+
+def deployer_object_id(arm: FakeArm) -> str:
+    """The object id of the identity running Pulumi, as `getClientConfig` reports it."""
+    return stable_uuid("object", arm.client_id)
 
 
 def _client_config(arm: FakeArm, args: dict[str, Any]) -> dict[str, Any]:
     return {
         "clientId": arm.client_id,
-        "objectId": stable_uuid("object", arm.client_id),
+        "objectId": deployer_object_id(arm),
         "subscriptionId": arm.subscription_id,
         "tenantId": arm.tenant_id,
     }

@@ -15,6 +15,7 @@ from azure_gpu_stacks.fakeazure.core import (
     system_identity,
 )
 from azure_gpu_stacks.fakeazure.errors import InvalidParameter
+from azure_gpu_stacks.fakeazure.models.compute_profile import check_extension, check_machine
 from azure_gpu_stacks.fakeazure.util import dig, stable_uuid
 
 if TYPE_CHECKING:
@@ -36,8 +37,10 @@ class VirtualMachine(ArmResourceType):
         for nic in dig(props, "networkProfile", "networkInterfaces") or []:
             arm.require(dig(nic, "id"), "networkProfile.networkInterfaces[].id")
         check_ssh_only(dig(props, "osProfile", "linuxConfiguration") or {}, "osProfile.linuxConfiguration")
-        if props.get("priority") == "Spot" and props.get("evictionPolicy") not in (None, "Deallocate", "Delete"):
-            raise InvalidParameter(f"evictionPolicy {props.get('evictionPolicy')!r}; allowed: Deallocate, Delete.")
+        nics = [arm.find(str(dig(n, "id") or "")) for n in dig(props, "networkProfile", "networkInterfaces") or []]
+        accelerated = any(n is not None and n.properties.get("enableAcceleratedNetworking") for n in nics)
+        image = dig(props, "storageProfile", "imageReference")
+        check_machine(arm, f"Virtual machine '{name}'", dig(props, "hardwareProfile", "vmSize"), image, accelerated)
 
     def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
         return {"vmId": stable_uuid(res.id, "vmId"), "provisioningState": "Succeeded", **system_identity(arm, res)}
@@ -127,8 +130,13 @@ class VirtualMachineScaleSet(ArmResourceType):
                 arm.require(dig(ip, "subnet", "id"), "networkInterfaceConfigurations[].ipConfigurations[].subnet.id")
         check_ssh_only(dig(profile, "osProfile", "linuxConfiguration") or {}, "virtualMachineProfile.osProfile.linuxConfiguration")
         self._check_custom_data(name, dig(profile, "osProfile", "customData"))
-        if profile.get("priority") == "Spot" and profile.get("evictionPolicy") not in (None, "Deallocate", "Delete"):
-            raise InvalidParameter(f"evictionPolicy {profile.get('evictionPolicy')!r}; allowed: Deallocate, Delete.")
+        nic_configs = dig(profile, "networkProfile", "networkInterfaceConfigurations") or []
+        image = dig(profile, "storageProfile", "imageReference")
+        accelerated = any(c.get("enableAcceleratedNetworking") for c in nic_configs)
+        check_machine(arm, f"Scale set '{name}'", dig(props, "sku", "name"), image, accelerated)
+        subnets = [(dig(ip, "subnet", "id"), ip.get("publicIPAddressConfiguration")) for c in nic_configs for ip in c.get("ipConfigurations") or []]
+        for extension in dig(profile, "extensionProfile", "extensions") or []:
+            check_extension(arm, f"Scale set '{name}'", extension.get("type"), image, subnets)
 
     @staticmethod
     def _check_image(name: str, image: Any) -> None:
@@ -197,6 +205,14 @@ class VirtualMachineExtension(ArmResourceType):
         for key in ("publisher", "type", "typeHandlerVersion"):
             if not props.get(key):
                 raise InvalidParameter(f"Extension '{name}' needs {key}.")
+        vm = arm.parent_of(self, props)
+        subnets = []
+        for ref in dig(vm.properties, "networkProfile", "networkInterfaces") or []:
+            nic = arm.find(str(dig(ref, "id") or ""))
+            for ip in (nic.properties.get("ipConfigurations") or []) if nic is not None else []:
+                subnets.append((dig(ip, "subnet", "id"), dig(ip, "publicIPAddress", "id")))
+        image = dig(vm.properties, "storageProfile", "imageReference")
+        check_extension(arm, f"Virtual machine '{vm.name}'", props.get("type"), image, subnets)
 
     def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
         return {"provisioningState": "Succeeded"}

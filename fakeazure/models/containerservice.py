@@ -7,8 +7,8 @@ import hashlib
 from typing import TYPE_CHECKING, Any
 
 from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke, Resource, VcpuDemand, size_at
-from azure_gpu_stacks.fakeazure.errors import Conflict, InvalidParameter, ResourceNotFound
-from azure_gpu_stacks.fakeazure.util import dig, stable_uuid
+from azure_gpu_stacks.fakeazure.errors import BadRequest, Conflict, InvalidParameter, ResourceNotFound
+from azure_gpu_stacks.fakeazure.util import stable_uuid
 
 if TYPE_CHECKING:
     from azure_gpu_stacks.fakeazure.backend import FakeArm
@@ -16,7 +16,6 @@ if TYPE_CHECKING:
 
 AKS_MAX_NODES = 1000  # ARM's bound on count, minCount and maxCount
 AKS_POOL_NAME_MAX = 12  # Linux pools
-AKS_MIG_PROFILES = ("MIG1g", "MIG2g", "MIG3g", "MIG4g", "MIG7g")
 
 
 def _check_agent_pool(arm: FakeArm, name: str, pool: dict[str, Any], where: str) -> None:
@@ -50,15 +49,10 @@ def _check_agent_pool(arm: FakeArm, name: str, pool: dict[str, Any], where: str)
     profile = pool.get("gpuInstanceProfile")
     if profile is not None:
         size = arm.catalog.find(str(pool.get("vmSize")))
-        if profile not in AKS_MIG_PROFILES:
-            raise InvalidParameter(f"{where}: gpuInstanceProfile {profile!r}; allowed: {', '.join(AKS_MIG_PROFILES)}.")
         if size is not None and not size.supports_mig:
             raise InvalidParameter(
                 f"{where}: gpuInstanceProfile {profile} is not supported on VM size '{size.name}'; MIG needs an A100 or H100 size."
             )
-    driver = dig(pool, "gpuProfile", "driver")
-    if driver is not None and driver not in ("Install", "None"):
-        raise InvalidParameter(f"{where}: gpuProfile.driver {driver!r}; allowed: Install, None.")
 
 
 def _pool_demand(pool: dict[str, Any]) -> list[VcpuDemand]:
@@ -163,7 +157,23 @@ def kubeconfig(cluster_name: str, fqdn: str) -> str:
 
 
 
+def _cluster_admin_credentials(arm: FakeArm, args: dict[str, Any]) -> dict[str, Any]:
+    """The admin kubeconfig: a static credential, refused on a cluster with local accounts disabled."""
+    answer = _cluster_credentials(arm, args)
+    cluster = _cluster(arm, args)
+    if cluster.properties.get("disableLocalAccounts"):
+        raise BadRequest("Getting static credential is not allowed because this cluster is set to disable local accounts.")
+    return answer
+
+
 def _cluster_credentials(arm: FakeArm, args: dict[str, Any]) -> dict[str, Any]:
+    cluster = _cluster(arm, args)
+    name = args.get("resourceName")
+    fqdn = str(cluster.outputs.get("fqdn") or f"{name}.hcp.{cluster.location}.azmk8s.io")
+    return {"kubeconfigs": [{"name": "clusterUser", "value": kubeconfig(str(name), fqdn)}]}
+
+
+def _cluster(arm: FakeArm, args: dict[str, Any]) -> Resource:
     rg, name = args.get("resourceGroupName"), args.get("resourceName")
     cluster_id = (
         f"/subscriptions/{arm.subscription_id}/resourceGroups/{rg}/providers/"
@@ -172,12 +182,11 @@ def _cluster_credentials(arm: FakeArm, args: dict[str, Any]) -> dict[str, Any]:
     cluster = arm.find(cluster_id)
     if cluster is None:
         raise ResourceNotFound(f"The Resource '{cluster_id}' was not found.")
-    fqdn = str(cluster.outputs.get("fqdn") or f"{name}.hcp.{cluster.location}.azmk8s.io")
-    return {"kubeconfigs": [{"name": "clusterUser", "value": kubeconfig(str(name), fqdn)}]}
+    return cluster
 
 
 TYPES: tuple[ArmResourceType, ...] = (ManagedCluster(), AgentPool())
 INVOKES: dict[str, Invoke] = {
     "azure-native:containerservice:listManagedClusterUserCredentials": _cluster_credentials,
-    "azure-native:containerservice:listManagedClusterAdminCredentials": _cluster_credentials,
+    "azure-native:containerservice:listManagedClusterAdminCredentials": _cluster_admin_credentials,
 }

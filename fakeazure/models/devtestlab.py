@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource
-from azure_gpu_stacks.fakeazure.errors import InvalidParameter
+from azure_gpu_stacks.fakeazure.errors import InvalidParameter, InvalidScheduleId
 from azure_gpu_stacks.fakeazure.util import dig
 
 if TYPE_CHECKING:
@@ -23,8 +23,13 @@ class GlobalSchedule(ArmResourceType):
         target = arm.require(props.get("targetResourceId"), "targetResourceId")
         if props.get("taskType") == "ComputeVmShutdownTask" and target is not None:
             expected = f"shutdown-computevm-{target.name}"
-            if name != expected:
-                raise InvalidParameter(f"The schedule for VM '{target.name}' must be named '{expected}', not '{name}'.")
+            group = str(props.get("resourceGroupName") or "")
+            if name.lower() != expected.lower() or group.lower() != str(target.resource_group or "").lower():
+                # Azure's wording (observed 2026-11-22 in public issue threads about auto-shutdown schedules).
+                raise InvalidScheduleId(
+                    f"The schedule should be created in subscription {arm.subscription_id}, resource group "
+                    f"{target.resource_group} and with name {expected}; got '{name}' in resource group '{group}'."
+                )
         time = dig(props, "dailyRecurrence", "time")
         if time is not None and not (len(time) == 4 and time.isdigit() and int(time[:2]) < 24 and int(time[2:]) < 60):
             raise InvalidParameter(f"dailyRecurrence.time {time!r} is not a time of day as HHmm (e.g. 1900).")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource, require_named
-from azure_gpu_stacks.fakeazure.errors import InvalidParameter
+from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource
+from azure_gpu_stacks.fakeazure.errors import BadRequest, InvalidParameter, VaultNameNotValid
 from azure_gpu_stacks.fakeazure.util import dig
 
 if TYPE_CHECKING:
@@ -23,13 +23,19 @@ class KeyVault(ArmResourceType):
     autoname_max = 24
 
     def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
-        require_named(name, VAULT_NAME, "key vault", "3 to 24 letters, digits and '-', starting with a letter, "
-                       "not ending in '-', no '--'")
+        if not VAULT_NAME.match(name):
+            raise VaultNameNotValid(
+                f"The vault name '{name}' is invalid. A vault's name must be between 3-24 alphanumeric characters. "
+                "The name must begin with a letter, end with a letter or digit, and not contain consecutive hyphens."
+            )
         properties = props.get("properties") or {}
         if not properties.get("tenantId") or not dig(properties, "sku", "name"):
             raise InvalidParameter(f"Key vault '{name}' needs properties.tenantId and properties.sku.")
         if properties.get("enablePurgeProtection") is False:
-            raise InvalidParameter("The property \"enablePurgeProtection\" cannot be set to false; leave it unset or true.")
+            raise BadRequest(
+                'The property "enablePurgeProtection" cannot be set to false. Enabling the purge protection for a '
+                "vault is an irreversible action; leave it unset or true."
+            )
         days = properties.get("softDeleteRetentionInDays")
         if days is not None and not 7 <= days <= 90:
             raise InvalidParameter(f"softDeleteRetentionInDays {days!r}; allowed: 7 to 90.")

@@ -101,9 +101,6 @@ class MlCompute(ArmResourceType):
         idle = scale.get("nodeIdleTimeBeforeScaleDown")
         if idle is not None and not (isinstance(idle, str) and ISO_DURATION.match(idle)):
             raise InvalidParameter(f"nodeIdleTimeBeforeScaleDown {idle!r} is not an ISO 8601 duration such as PT15M.")
-        priority = aml.get("vmPriority")
-        if priority is not None and priority not in ("Dedicated", "LowPriority"):
-            raise InvalidParameter(f"vmPriority {priority!r}; allowed: Dedicated, LowPriority.")
         subnet = dig(aml, "subnet", "id")
         if subnet is not None:
             arm.require(subnet, "properties.properties.subnet.id")

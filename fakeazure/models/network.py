@@ -7,7 +7,7 @@ import ipaddress
 from typing import TYPE_CHECKING, Any
 
 from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource
-from azure_gpu_stacks.fakeazure.errors import InvalidParameter
+from azure_gpu_stacks.fakeazure.errors import InvalidParameter, NetcfgSubnetRangeOutsideVnet, SecurityRuleConflict
 from azure_gpu_stacks.fakeazure.util import dig, stable_uuid
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ class Subnet(ArmResourceType):
         vnet = arm.parent_of(self, props)
         spaces = [_network(p, "addressSpace") for p in dig(vnet.properties, "addressSpace", "addressPrefixes") or []]
         if spaces and not any(subnet.subnet_of(space) for space in spaces):  # type: ignore[arg-type]
-            raise InvalidParameter(
+            raise NetcfgSubnetRangeOutsideVnet(
                 f"Subnet '{name}' is not valid because its IP address range {prefix} is outside the "
                 f"IP address range of virtual network '{vnet.name}'."
             )
@@ -63,8 +63,9 @@ class NetworkSecurityGroup(ArmResourceType):
             if not 100 <= key[1] <= 4096:
                 raise InvalidParameter(f"Security rule '{rule.get('name')}' has priority {key[1]:g}; allowed: 100 to 4096.")
             if key in seen:
-                raise InvalidParameter(
-                    f"Security rules '{seen[key]}' and '{rule.get('name')}' have the same priority and direction."
+                raise SecurityRuleConflict(
+                    f"Security rule {rule.get('name')} conflicts with rule {seen[key]}. Rules cannot have the same "
+                    f"Priority and Direction (priority {key[1]:g}, direction {key[0]})."
                 )
             seen[key] = str(rule.get("name"))
 
@@ -90,8 +91,6 @@ class NetworkInterface(ArmResourceType):
     def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
         if not props.get("ipConfigurations"):
             raise InvalidParameter(f"Network interface '{name}' needs at least one IP configuration.")
-        if props.get("enableAcceleratedNetworking"):
-            arm.accelerated_networking_nics.add(name)
 
     def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
         configs = []
@@ -115,6 +114,22 @@ def _network(prefix: Any, path: str) -> ipaddress.IPv4Network | ipaddress.IPv6Ne
     except ValueError:
         raise InvalidParameter(f"{path}: {prefix!r} is not a valid CIDR range.") from None
 
+
+
+def outbound_path(arm: FakeArm, subnet_id: Any, public_ip: Any = None) -> bool | None:
+    """Whether a VM on the subnet reaches the internet: a public IP, the subnet's NAT gateway, or the
+    subnet's default outbound access (on unless switched off with network API 2024-05-01, the one
+    pulumi-azure-native 3.29 uses; private by default from 2025-07-01:
+    https://learn.microsoft.com/azure/virtual-network/ip-services/default-outbound-access,
+    observed 2026-11-22). None when the subnet is managed elsewhere and cannot be judged."""
+    if public_ip:
+        return True
+    subnet = arm.find(subnet_id) if isinstance(subnet_id, str) else None
+    if subnet is None:
+        return None
+    if dig(subnet.properties, "natGateway", "id"):
+        return True
+    return subnet.properties.get("defaultOutboundAccess") is not False
 
 TYPES: tuple[ArmResourceType, ...] = (
     VirtualNetwork(),

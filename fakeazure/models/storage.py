@@ -14,7 +14,6 @@ if TYPE_CHECKING:
 
 
 STORAGE_NAME = re.compile(r"^[a-z0-9]{3,24}$")
-TLS_VERSIONS = ("TLS1_0", "TLS1_1", "TLS1_2", "TLS1_3")
 
 
 class StorageAccount(ArmResourceType):
@@ -32,9 +31,6 @@ class StorageAccount(ArmResourceType):
             )
         if not dig(props, "sku", "name") or not props.get("kind"):
             raise InvalidParameter(f"Storage account '{name}' needs sku.name and kind.")
-        tls = props.get("minimumTlsVersion")
-        if tls is not None and tls not in TLS_VERSIONS:
-            raise InvalidParameter(f"minimumTlsVersion {tls!r}; allowed: {', '.join(TLS_VERSIONS)}.")
 
     def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
         endpoints = {kind: f"https://{res.name}.{kind}.core.windows.net/" for kind in ("blob", "dfs", "file", "queue", "table")}
