@@ -9,7 +9,9 @@ pulumi-kubernetes with the cluster's kubeconfig, unless the GPU Operator (driver
 another tool manages it.
 
 GPU pods need the taint's toleration and an `nvidia.com/gpu` request: `AksGpuPool.pod_scheduling()`
-(or `gpu_pod_scheduling()` in `azure_gpu_stacks.components.aks_gpu_scheduling`) returns both.
+(or `gpu_pod_scheduling()` in `azure_gpu_stacks.components.aks_gpu_scheduling`) returns both. The
+cluster is `azure_gpu_stacks.components.aks_cluster`, the device plugin
+`azure_gpu_stacks.components.nvidia_device_plugin`.
 
 Running it for real: the kubeconfig of a cluster with Entra ID uses `kubelogin`, which must be on
 the PATH of whoever runs `pulumi up`, with a non-interactive login method (e.g. the environment
@@ -23,24 +25,27 @@ https://learn.microsoft.com/azure/aks/spot-node-pool, https://learn.microsoft.co
 
 from __future__ import annotations
 
-import base64
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NotRequired, TypedDict
 
 import pulumi
-from pulumi_azure_native import authorization, containerservice
+from pulumi_azure_native import containerservice
 
+from azure_gpu_stacks.components.aks_cluster import (
+    create_cluster,
+    create_deployer_role,
+    existing_cluster,
+    user_kubeconfig,
+)
 from azure_gpu_stacks.components.aks_gpu_scheduling import (
     GPU_TAINT,
     SPOT_TAINT,
     GpuPodScheduling,
     gpu_pod_scheduling,
-    toleration,
 )
 from azure_gpu_stacks.components.catalog import catalog
 from azure_gpu_stacks.components.catalog.limits import LIMITS
 from azure_gpu_stacks.components.checks import (
-    AKS_CLUSTER_ID_PATTERN,
     DEFAULT_CPU_VM_SIZE,
     DEFAULT_GPU_VM_SIZE,
     Problems,
@@ -57,24 +62,14 @@ from azure_gpu_stacks.components.checks import (
     spot_max_price,
 )
 from azure_gpu_stacks.components.inputs import Checked, check_shape
+from azure_gpu_stacks.components.nvidia_device_plugin import ACCELERATOR_LABEL, create_device_plugin
 
 TYPE_TOKEN = "azure-gpu-stacks:index:AksGpuPool"
 
-# The device plugin as the AKS GPU docs deploy it (use-nvidia-gpu.md, observed 2026-11-22).
-DEVICE_PLUGIN_IMAGE = "nvcr.io/nvidia/k8s-device-plugin:v0.18.0"
-DEVICE_PLUGIN_NAMESPACE = "gpu-resources"
-DEVICE_PLUGIN_NAME = "nvidia-device-plugin-daemonset"
-DEVICE_PLUGIN_PRIORITY_CLASS = "system-node-critical"  # evicted last, scheduled first on a full node
-DEVICE_PLUGIN_HOST_PATH = "/var/lib/kubelet/device-plugins"
 
-# Built-in role "Azure Kubernetes Service RBAC Cluster Admin": every Kubernetes object in the cluster
-# (Azure built-in roles reference, observed 2026-11-22).
-AKS_RBAC_CLUSTER_ADMIN_ROLE = "b1ff04bb-8a4e-4dc4-8eb5-8693973ce19b"
 
-ACCELERATOR_LABEL = "accelerator"  # = nvidia on every GPU node: the device plugin's node selector
 GPU_MODEL_LABEL = "gpu-model"  # e.g. nvidia-t4: lets a pod pick a GPU model
 DEFAULT_POOL_NAME = "gpu"
-DEFAULT_SYSTEM_POOL_NAME = "system"
 DEFAULT_SYSTEM_NODE_COUNT = 2  # one node down (upgrade, failure) leaves CoreDNS and the API proxies running
 DEFAULT_MIN_COUNT = 0  # idle costs nothing: the autoscaler adds GPU nodes only for pending GPU pods
 DEFAULT_MAX_COUNT = 2
@@ -193,12 +188,12 @@ class AksGpuPool(pulumi.ComponentResource):
         cluster_name: pulumi.Input[str]
         cluster_id: pulumi.Input[str]
         if a["existing_cluster"]:
-            cluster_rg, cluster_name, cluster_id = self._existing_cluster()
+            cluster_rg, cluster_name, cluster_id = existing_cluster(a["existing_cluster"])
         else:
-            cluster = self._create_cluster()
+            cluster = create_cluster(name, a, self._child)
             cluster_rg, cluster_name, cluster_id = a["resource_group_name"], cluster.name, cluster.id
             if a["grant_deployer_admin"]:
-                deployer_role = self._create_deployer_role(cluster_id)
+                deployer_role = create_deployer_role(name, cluster_id, a["deployer_principal_type"], self._child)
         pool = self._create_gpu_pool(cluster_rg, cluster_name)
         if a["spot"]:
             pulumi.log.warn(
@@ -207,9 +202,16 @@ class AksGpuPool(pulumi.ComponentResource):
                 "Spot nodes can be evicted at any time",
                 resource=self,
             )
-        self.kubeconfig = _user_kubeconfig(cluster_rg, cluster_name)
+        self.kubeconfig = user_kubeconfig(cluster_rg, cluster_name)
         if a["install_device_plugin"]:
-            self._create_device_plugin(self.kubeconfig, [r for r in (deployer_role,) if r is not None])
+            create_device_plugin(
+                name,
+                self.kubeconfig,
+                after=[r for r in (deployer_role,) if r is not None],
+                parent=self,
+                node_taints=a["node_taints"],
+                mig=bool(a.get("mig_profile")),
+            )
 
         self.cluster_name = pulumi.Output.from_input(cluster_name)
         self.cluster_id = pulumi.Output.from_input(cluster_id)
@@ -234,68 +236,6 @@ class AksGpuPool(pulumi.ComponentResource):
     def pod_scheduling(self, gpus: int = 1) -> GpuPodScheduling:
         """Tolerations of this pool's taints (and Spot's) and the `nvidia.com/gpu` request for `gpus` GPUs."""
         return gpu_pod_scheduling(gpus=gpus, spot=self._args["spot"], taints=self._args["node_taints"])
-
-    def _existing_cluster(self) -> tuple[str, str, pulumi.Input[str]]:
-        existing = self._args["existing_cluster"]
-        if existing.get("id"):
-            match = AKS_CLUSTER_ID_PATTERN.match(existing["id"])
-            assert match is not None  # validated
-            return match["rg"], match["name"], existing["id"]
-        rg, cluster_name = existing["resource_group_name"], existing["name"]
-        # The agent pool lands in the provider's subscription, so the id is built from it too.
-        subscription = authorization.get_client_config_output().subscription_id
-        cluster_id = subscription.apply(
-            lambda sub: f"/subscriptions/{sub}/resourceGroups/{rg}/providers/Microsoft.ContainerService/managedClusters/{cluster_name}"
-        )
-        return rg, cluster_name, cluster_id
-
-    def _create_cluster(self) -> containerservice.ManagedCluster:
-        a = self._args
-        return containerservice.ManagedCluster(
-            f"{self._name}-cluster",
-            resource_name_=a.get("cluster_name"),
-            resource_group_name=a["resource_group_name"],
-            location=a["location"],
-            dns_prefix=_dns_prefix(a.get("cluster_name") or self._name),
-            kubernetes_version=a.get("kubernetes_version"),
-            identity=containerservice.ManagedClusterIdentityArgs(type=containerservice.ResourceIdentityType.SYSTEM_ASSIGNED),
-            agent_pool_profiles=[
-                containerservice.ManagedClusterAgentPoolProfileArgs(
-                    name=DEFAULT_SYSTEM_POOL_NAME,
-                    mode="System",
-                    vm_size=a["system_vm_size"],
-                    count=a["system_node_count"],
-                    os_type="Linux",
-                    type="VirtualMachineScaleSets",
-                )
-            ],
-            # Kubernetes authorization by Azure RBAC on Entra ID identities, and no static
-            # cluster-admin certificate that would bypass it.
-            enable_rbac=True,
-            aad_profile=containerservice.ManagedClusterAADProfileArgs(
-                managed=True,
-                enable_azure_rbac=True,
-                admin_group_object_ids=list(a["admin_group_object_ids"]) or None,
-            ),
-            disable_local_accounts=True,
-            tags=a["tags"],
-            opts=self._child,
-        )
-
-    def _create_deployer_role(self, cluster_id: pulumi.Input[str]) -> authorization.RoleAssignment:
-        # With local accounts disabled, nobody can reach the Kubernetes API until a role says so; the
-        # device plugin is deployed by the identity running Pulumi, so it gets the role first.
-        client = authorization.get_client_config_output()
-        return authorization.RoleAssignment(
-            f"{self._name}-deployer-admin",
-            scope=cluster_id,
-            principal_id=client.object_id,
-            principal_type=self._args["deployer_principal_type"],
-            role_definition_id=client.subscription_id.apply(
-                lambda sub: f"/subscriptions/{sub}/providers/Microsoft.Authorization/roleDefinitions/{AKS_RBAC_CLUSTER_ADMIN_ROLE}"
-            ),
-            opts=self._child,
-        )
 
     def _create_gpu_pool(self, cluster_rg: pulumi.Input[str], cluster_name: pulumi.Input[str]) -> containerservice.AgentPool:
         a = self._args
@@ -327,76 +267,6 @@ class AksGpuPool(pulumi.ComponentResource):
             # pool back to min_count.
             opts=pulumi.ResourceOptions(parent=self, ignore_changes=["count"]),
         )
-
-    def _create_device_plugin(self, kubeconfig: pulumi.Output[str], after: list[pulumi.Resource]) -> None:
-        # pulumi-kubernetes costs a second of import time; only stacks that deploy the plugin pay it.
-        import pulumi_kubernetes as k8s
-
-        provider = k8s.Provider(f"{self._name}-k8s", kubeconfig=kubeconfig, opts=self._child)
-        on_cluster = pulumi.ResourceOptions(parent=self, provider=provider, depends_on=after)
-        namespace = k8s.core.v1.Namespace(
-            f"{self._name}-gpu-resources", metadata={"name": DEVICE_PLUGIN_NAMESPACE}, opts=on_cluster
-        )
-        k8s.apps.v1.DaemonSet(  # type: ignore[call-overload]  # the spec is a plain dict, a valid Input
-            f"{self._name}-device-plugin",
-            metadata={"name": DEVICE_PLUGIN_NAME, "namespace": namespace.metadata["name"]},
-            spec=_device_plugin_spec(self._args),
-            opts=on_cluster,
-        )
-
-
-def _device_plugin_spec(a: Mapping[str, Any]) -> dict[str, Any]:
-    """The DaemonSet spec of the AKS docs, narrowed to GPU nodes and tolerating every GPU-pool taint."""
-    selector = {"name": "nvidia-device-plugin-ds"}
-    # Spot is tolerated even on a regular pool: the one plugin then also serves Spot GPU pools
-    # added to the cluster later.
-    taints = list(dict.fromkeys([*a["node_taints"], SPOT_TAINT]))
-    env = [{"name": "FAIL_ON_INIT_ERROR", "value": "false"}]
-    if a.get("mig_profile"):
-        # "single": every MIG slice is advertised as one nvidia.com/gpu, so pod specs do not change.
-        env.append({"name": "MIG_STRATEGY", "value": "single"})
-    return {
-        "selector": {"matchLabels": selector},
-        "updateStrategy": {"type": "RollingUpdate"},
-        "template": {
-            "metadata": {"labels": selector},
-            "spec": {
-                "nodeSelector": {ACCELERATOR_LABEL: "nvidia"},
-                "tolerations": [toleration(t) for t in taints],
-                "priorityClassName": DEVICE_PLUGIN_PRIORITY_CLASS,
-                "containers": [
-                    {
-                        "name": "nvidia-device-plugin-ctr",
-                        "image": DEVICE_PLUGIN_IMAGE,
-                        "env": env,
-                        "securityContext": {"allowPrivilegeEscalation": False, "capabilities": {"drop": ["ALL"]}},
-                        "volumeMounts": [{"name": "device-plugin", "mountPath": DEVICE_PLUGIN_HOST_PATH}],
-                    }
-                ],
-                "volumes": [{"name": "device-plugin", "hostPath": {"path": DEVICE_PLUGIN_HOST_PATH}}],
-            },
-        },
-    }
-
-
-def _user_kubeconfig(cluster_rg: pulumi.Input[str], cluster_name: pulumi.Input[str]) -> pulumi.Output[str]:
-    """The cluster user's kubeconfig as YAML text; ARM returns it base64-encoded."""
-    credentials = containerservice.list_managed_cluster_user_credentials_output(
-        resource_group_name=cluster_rg, resource_name=cluster_name
-    )
-    return pulumi.Output.secret(credentials.kubeconfigs.apply(_first_kubeconfig))
-
-
-def _first_kubeconfig(kubeconfigs: Any) -> str:
-    first = (kubeconfigs or [None])[0]
-    value = first.get("value") if isinstance(first, dict) else getattr(first, "value", None)
-    return base64.b64decode(value).decode() if value else ""
-
-
-def _dns_prefix(name: str) -> str:
-    """ARM: 1 to 54 letters, digits and '-', beginning and ending with a letter or digit."""
-    cleaned = "".join(c if c.isalnum() else "-" for c in name)[:54].strip("-")
-    return cleaned or "aks"
 
 
 def gpu_model_label(gpu_model: str | None) -> str:

@@ -17,6 +17,7 @@ import pulumi
 from azure_gpu_stacks.components.aks_gpu_scheduling import GPU_TAINT
 from azure_gpu_stacks.components.catalog import UnknownVmSize, VmSize, catalog, clock
 from azure_gpu_stacks.components.catalog.limits import LIMITS
+from azure_gpu_stacks.components.durations import iso_duration_between
 from azure_gpu_stacks.components.inputs import Checked
 
 T = TypeVar("T")
@@ -269,36 +270,6 @@ def time_of_day(value: str) -> str:
     if not HHMM_PATTERN.match(value):
         raise ValueError(f"'{value}' is not a time of day as HHmm; allowed: 0000 to 2359, e.g. 1900")
     return value
-
-
-# ISO 8601 durations with fixed lengths only: days, hours, minutes, seconds. Years, months and
-# weeks are refused because a "month" has no fixed length to scale a cluster down by.
-ISO_DURATION_PATTERN = re.compile(
-    r"^P(?!$)(?:(?P<days>\d+)D)?(?:T(?=\d)(?:(?P<hours>\d+)H)?(?:(?P<minutes>\d+)M)?(?:(?P<seconds>\d+(?:\.\d+)?)S)?)?$"
-)
-
-
-def duration_seconds(value: str) -> float:
-    """Seconds in an ISO 8601 duration such as PT15M or P1DT2H; raises ValueError for anything else."""
-    match = ISO_DURATION_PATTERN.match(value) if isinstance(value, str) else None
-    if match is None:
-        raise ValueError(
-            f"{value!r} is not an ISO 8601 duration; allowed: e.g. PT15M (15 minutes), PT120S, PT1H30M"
-        )
-    parts = {k: float(v) for k, v in match.groupdict().items() if v is not None}
-    return parts.get("days", 0) * 86400 + parts.get("hours", 0) * 3600 + parts.get("minutes", 0) * 60 + parts.get("seconds", 0)
-
-
-def iso_duration_between(low_seconds: float, high_seconds: float, low: str, high: str) -> Callable[[str], str]:
-    """A check: an ISO 8601 duration from `low` to `high` inclusive (given in seconds and as text)."""
-
-    def check(value: str) -> str:
-        seconds = duration_seconds(value)
-        if not low_seconds <= seconds <= high_seconds:
-            raise ValueError(f"{value!r} ({seconds:g} seconds) is out of range; allowed: {low} to {high}")
-        return value
-
-    return check
 
 
 # An AmlCompute cluster's defaults and bounds that the config schema checks too.

@@ -102,6 +102,22 @@ def _parser() -> argparse.ArgumentParser:
     quota.add_argument("--format", choices=("text", "markdown", "json"), default="text", help="output format")
     common(quota)
 
+    diff = sub.add_parser(
+        "diff", help="what a change does to each stack, against a git revision (pull-request review)",
+        description="Plan each stack at BASE (a temporary git worktree) and in the working tree, and compare.",
+    )
+    diff.add_argument("base", metavar="BASE", help="git revision to compare with: origin/main, a tag or a commit")
+    diff.add_argument("stacks", metavar="STACK", nargs="*", help="stacks to compare (default: all, at either revision)")
+    diff.add_argument("--format", choices=("text", "json", "markdown"), default="text", help="markdown for pull-request comments")
+    diff.add_argument(
+        "--allow-replace", action="append", default=[], metavar="URN",
+        help="acknowledge the replacement of this GPU pool or cluster (repeatable); "
+        "or put `# gpu-stacks: allow-replace URN` in the stack file",
+    )
+    common(diff)
+    as_of(diff)
+    jobs(diff)
+
     stacks = sub.add_parser("stacks", help="list the project's stacks")
     stacks.add_argument("--project", type=Path, metavar="DIR", help=PROJECT_HELP)
 
@@ -152,6 +168,14 @@ def _run(args: argparse.Namespace) -> int:
 
     from azure_gpu_stacks.preflight.project import load_project
 
+    if args.command == "diff":
+        from azure_gpu_stacks.preflight.diff_cli import diff_report
+
+        text, code = diff_report(
+            args, _project_dir(args.project), _policy_settings(args.policy_config, args.as_of), _progress
+        )
+        _out(text, end="")
+        return code
     project = load_project(_project_dir(args.project))
     if args.command == "stacks":
         _out("\n".join(project.stacks()))

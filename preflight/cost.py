@@ -7,25 +7,30 @@ and when idle, per hour and per month; and whether the stack's budget fits that 
   as an average hourly rate. See `azure_gpu_stacks.preflight.demand` for how each resource type is read and the
   auto-shutdown assumption.
 - Spot VMs, Spot scale sets and AKS pools, and AML `LowPriority` clusters are priced at the
-  catalog's Spot price. AML low-priority nodes are taken to cost the Spot rate (UNCONFIRMED: the
-  catalog holds one discounted price per size, from the Retail Prices API's Spot meters).
+  catalog's Spot price. AML low-priority nodes are taken to cost the Spot rate: an ASSUMPTION the
+  reports label (`priceBasis`), since the catalog holds one discounted price per size, from the
+  Retail Prices API's Spot meters.
 - A month is 730 hours (8,760 / 12), as Azure's pricing calculator counts it.
 - A size the catalog has no price for (or no Spot price, when it runs as Spot) is reported as
-  unpriced, never guessed; the totals then cover the priced resources only (`complete: false`).
+  unpriced, never guessed; the totals are then a lower bound (`lowerBound: true`) and the reports
+  name the sizes without a price (`unpricedSizes`).
+- Every price has its own observed date and source; the cost names the oldest price it used and
+  its source (`pricesObserved`, `pricesSource`): an old snapshot's price says its date is unknown.
 
-The catalog's prices are approximate East US Linux list prices (`components/catalog/vm_sizes.yaml`,
-`prices`); resources in other regions are priced at those rates too, and the report says so.
+The catalog's prices are approximate East US Linux list prices (`components/catalog/vm_sizes.yaml`);
+resources in other regions are priced at those rates too, and the report says so.
 
 What this does not count: disks, networking, AKS/AML management fees, storage and reservations.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from azure_gpu_stacks.components.catalog import Catalog, catalog
+from azure_gpu_stacks.components.catalog.prices import Price, PriceSource, oldest
 from azure_gpu_stacks.preflight.demand import HOURS_PER_DAY, Demand, collect
 from azure_gpu_stacks.preflight.runtime import RecordedResource
 
@@ -36,11 +41,19 @@ BUDGET = "azure-native:consumption:Budget"
 MONTHS_PER_GRAIN = {"Monthly": 1, "BillingMonth": 1, "Quarterly": 3, "BillingQuarter": 3, "Annually": 12, "BillingAnnual": 12}
 
 
+# What a resource's unit price is, by priority; low priority at the Spot rate is an assumption.
+PRICE_BASIS = {"Regular": "pay-as-you-go", "Spot": "spot", "LowPriority": "spot rate (assumed for low priority)"}
+
+
 @dataclass(frozen=True)
 class ResourceCost:
     demand: Demand
-    unit_usd_per_hour: float | None  # one node, at its priority's price
+    price: Price | None  # one node, at its priority's price
     why_unpriced: str | None = None
+
+    @property
+    def unit_usd_per_hour(self) -> float | None:
+        return None if self.price is None else self.price.usd_per_hour
 
     @property
     def hourly(self) -> float | None:
@@ -63,6 +76,8 @@ class ResourceCost:
             "idleHourlyUsd": _round_hour(self.idle_hourly),
             "idleCount": d.idle_count,
             "priority": d.priority,
+            "priceBasis": PRICE_BASIS[d.priority],
+            "priceObserved": None if self.price is None else self.price.observed_text,
         }
         if d.idle_hours_per_day != HOURS_PER_DAY:
             out["idleHoursPerDay"] = d.idle_hours_per_day
@@ -74,8 +89,17 @@ class ResourceCost:
 @dataclass(frozen=True)
 class CostEstimate:
     resources: list[ResourceCost]
-    prices_observed: str
     prices_region: str
+    sources: Mapping[str, PriceSource]
+
+    @property
+    def oldest_price(self) -> Price | None:
+        """The oldest price the estimate used (an unknown date counts as the oldest)."""
+        return oldest(r.price for r in self.resources if r.price is not None)
+
+    @property
+    def unpriced_sizes(self) -> list[str]:
+        return sorted({r.demand.size for r in self.resources if r.price is None})
 
     @property
     def priced(self) -> list[ResourceCost]:
@@ -102,14 +126,20 @@ class CostEstimate:
         return self.idle_hourly * HOURS_PER_MONTH
 
     def to_json(self) -> dict[str, Any]:
+        first = self.oldest_price
+        source = self.sources.get(first.source) if first is not None else None
         return {
             "hourlyUsd": _round_hour(self.hourly),
             "idleHourlyUsd": _round_hour(self.idle_hourly),
             "monthlyUsd": round(self.monthly, 2),
             "idleMonthlyUsd": round(self.idle_monthly, 2),
-            "pricesObserved": self.prices_observed,
+            "pricesObserved": None if first is None else first.observed_text,
+            "pricesSource": None if source is None else source.url,
+            "pricesSourceDescription": None if source is None else source.description,
             "pricesRegion": self.prices_region,
             "complete": self.complete,
+            "lowerBound": not self.complete,
+            "unpricedSizes": self.unpriced_sizes,
             "resources": [r.to_json() for r in self.resources],
         }
 
@@ -118,18 +148,18 @@ def _round_hour(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
 
 
-def unit_price(demand: Demand, sizes: Catalog) -> tuple[float | None, str | None]:
-    """USD per node-hour at the demand's priority, or None and why."""
+def unit_price(demand: Demand, sizes: Catalog) -> tuple[Price | None, str | None]:
+    """The price per node-hour at the demand's priority, or None and why."""
     size = sizes.find(demand.size)
     if size is None:
         return None, f"{demand.size} is not in the catalog"
     if demand.discounted:
-        if size.spot_usd_per_hour is None:
+        if size.spot is None:
             return None, f"the catalog has no Spot price for {size.name}"
-        return size.spot_usd_per_hour, None
-    if size.payg_usd_per_hour is None:
+        return size.spot, None
+    if size.payg is None:
         return None, f"the catalog has no pay-as-you-go price for {size.name}"
-    return size.payg_usd_per_hour, None
+    return size.payg, None
 
 
 def estimate(demands: Sequence[Demand], sizes: Catalog | None = None) -> CostEstimate:
@@ -138,7 +168,7 @@ def estimate(demands: Sequence[Demand], sizes: Catalog | None = None) -> CostEst
     for d in demands:
         price, why = unit_price(d, sizes)
         costs.append(ResourceCost(d, price, why))
-    return CostEstimate(costs, sizes.prices.observed.isoformat(), sizes.prices.region)
+    return CostEstimate(costs, sizes.prices.region, sizes.prices.sources)
 
 
 def estimate_resources(resources: Sequence[RecordedResource], default_region: str | None = None) -> CostEstimate:

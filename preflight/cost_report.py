@@ -8,9 +8,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from azure_gpu_stacks.components.catalog.prices import UNKNOWN
 from azure_gpu_stacks.preflight.cost import HOURS_PER_MONTH
 from azure_gpu_stacks.preflight.plan import Plan
 from azure_gpu_stacks.preflight.tables import Format, table
+
+
+LOW_PRIORITY_NOTE = "AML low-priority nodes are priced at the Spot rate, an assumption: the catalog has no low-priority price"
 
 
 def usd(value: float | None, places: int = 2) -> str:
@@ -24,6 +28,19 @@ def _nodes(resource: dict[str, Any]) -> str:
     return f"{resource['count']} (idle {idle})"
 
 
+def provenance(cost: dict[str, Any]) -> str:
+    """Where the prices come from: the oldest price used, its date and source."""
+    if not cost.get("pricesSource"):
+        return "no price used"
+    observed = cost.get("pricesObserved")
+    when = "date unknown" if observed == UNKNOWN else f"observed {observed}"
+    return f"oldest price used: {when}, {cost.get('pricesSourceDescription')} ({cost['pricesSource']})"
+
+
+def _low_priority(costs: Sequence[dict[str, Any]]) -> bool:
+    return any(r.get("priority") == "LowPriority" for c in costs for r in c.get("resources") or [])
+
+
 def cost_section(cost: dict[str, Any]) -> list[str]:
     """Lines for the text plan report; none when the stack runs no VMs."""
     if not cost.get("resources"):
@@ -34,20 +51,22 @@ def cost_section(cost: dict[str, Any]) -> list[str]:
     ]
     lines = [
         "",
-        f"Cost (catalog list prices for {cost['pricesRegion']}, observed {cost['pricesObserved']}; "
-        f"{HOURS_PER_MONTH} h a month):",
+        f"Cost (catalog list prices for {cost['pricesRegion']}, Linux; {provenance(cost)}; {HOURS_PER_MONTH} h a month):",
     ]
     body = table(["resource", "size", "priority", "nodes", "USD/h", "idle USD/h"], rows, right=(4, 5))
     lines += ["  " + line for line in body.splitlines()]
+    least = "at least " if cost.get("lowerBound") else ""
     lines.append(
-        f"  full scale {usd(cost['hourlyUsd'], 4)} USD/h = {usd(cost['monthlyUsd'])} USD/month; "
-        f"idle {usd(cost['idleHourlyUsd'], 4)} USD/h = {usd(cost['idleMonthlyUsd'])} USD/month"
+        f"  full scale {least}{usd(cost['hourlyUsd'], 4)} USD/h = {least}{usd(cost['monthlyUsd'])} USD/month; "
+        f"idle {least}{usd(cost['idleHourlyUsd'], 4)} USD/h = {least}{usd(cost['idleMonthlyUsd'])} USD/month"
     )
     if cost.get("budgetMonthlyUsd") is not None:
         lines.append(f"  budget {usd(cost['budgetMonthlyUsd'])} USD/month")
     unpriced = [f"{r['resource']} ({r['unpriced']})" for r in cost["resources"] if r.get("unpriced")]
     if unpriced:
-        lines.append("  not in the totals, no price known: " + "; ".join(unpriced))
+        lines.append("  lower bound: not in the totals, no price known: " + "; ".join(unpriced))
+    if _low_priority([cost]):
+        lines.append(f"  ({LOW_PRIORITY_NOTE})")
     if any("idleHoursPerDay" in r for r in cost["resources"]):
         lines.append("  (a VM with a daily auto-shutdown is taken to be started at 09:00 and to run until the shutdown)")
     return lines
@@ -58,26 +77,30 @@ def cost_table(plans: Sequence[Plan], fmt: Format = "text") -> str:
     rows = []
     for p in plans:
         c = p.cost
-        total = "" if c.get("complete", True) else " *"
+        least = ">= " if c.get("lowerBound") else ""
         rows.append(
             [
                 p.stack,
-                usd(c.get("hourlyUsd"), 4) + total,
-                usd(c.get("monthlyUsd")) + total,
-                usd(c.get("idleHourlyUsd"), 4) + total,
-                usd(c.get("idleMonthlyUsd")) + total,
+                least + usd(c.get("hourlyUsd"), 4),
+                least + usd(c.get("monthlyUsd")),
+                least + usd(c.get("idleHourlyUsd"), 4),
+                least + usd(c.get("idleMonthlyUsd")),
                 "none" if c.get("budgetMonthlyUsd") is None else usd(c["budgetMonthlyUsd"]),
             ]
         )
     headers = ["stack", "USD/h", "USD/month", "idle USD/h", "idle USD/month", "budget USD/month"]
     out = table(headers, rows, fmt, right=(1, 2, 3, 4, 5))
-    observed = sorted({str(p.cost.get("pricesObserved")) for p in plans if p.cost})
     regions = sorted({str(p.cost.get("pricesRegion")) for p in plans if p.cost})
+    priced = [p.cost for p in plans if p.cost.get("pricesSource")]
+    first: dict[str, Any] = min(priced, key=lambda c: (c["pricesObserved"] != UNKNOWN, str(c["pricesObserved"])), default={})
     notes = [
-        f"Catalog list prices ({', '.join(regions) or 'unknown'} Linux, observed {', '.join(observed) or 'unknown'}); "
+        f"Catalog list prices ({', '.join(regions) or 'unknown'} Linux; {provenance(first)}); "
         f"{HOURS_PER_MONTH} h a month; VMs only (no disks, network or service fees)."
     ]
-    if any(not p.cost.get("complete", True) for p in plans):
-        notes.append("* some resources have no known price and are left out of the total (see `gpu-stacks plan`).")
+    unpriced = sorted({size for p in plans for size in p.cost.get("unpricedSizes") or []})
+    if unpriced:
+        notes.append(f">= a lower bound: no price is known for {', '.join(unpriced)} (see `gpu-stacks plan`).")
+    if _low_priority([p.cost for p in plans]):
+        notes.append(LOW_PRIORITY_NOTE + ".")
     separator = "\n\n" if fmt == "markdown" else "\n"
     return out + separator + separator.join(notes)

@@ -19,12 +19,15 @@ import importlib
 import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from azure_gpu_stacks.preflight.plan import Plan, ReferenceFiles
     from azure_gpu_stacks.preflight.policy_config import PolicySettings
     from azure_gpu_stacks.preflight.project import Project
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 # Classes a plan may load besides the azure-native resources the fake ARM knows (those are read from
 # `azure_gpu_stacks.fakeazure.models.RESOURCE_TYPES`): loaded before the fork so each worker does not load them again.
@@ -36,9 +39,9 @@ PRELOAD_EXTRA = (
     "pulumi_kubernetes.apps.v1:DaemonSet",
 )
 
-# What a forked worker plans with: set in the parent just before the fork, inherited by the workers
-# (so the project and the policy settings are not pickled once per stack).
-_job: tuple[Project, ReferenceFiles, Mapping[str, PolicySettings] | None] | None = None
+# What forked workers run: set in the parent just before the fork, inherited by the workers (so the
+# task, its project and policy settings are not pickled once per item).
+_job: tuple[Callable[[Any], Any], Sequence[Any]] | None = None
 
 
 def default_jobs() -> int:
@@ -71,30 +74,44 @@ def plan_stacks(
     progress: Callable[[str], None] = lambda _: None,
 ) -> list[Plan]:
     """A plan per stack, in the order named; raises the first stack's (in that order) InputError."""
-    return list(_plans(project, names, reference, policy_settings, jobs, progress))
-
-
-def _plans(
-    project: Project,
-    names: Sequence[str],
-    reference: ReferenceFiles,
-    policy_settings: Mapping[str, PolicySettings] | None,
-    jobs: int,
-    progress: Callable[[str], None],
-) -> Iterator[Plan]:
     from azure_gpu_stacks.preflight.plan import plan_stack
 
-    total = len(names)
-    for index, name in enumerate(names[:1], 1):
-        progress(f"[{index}/{total}] planning {name}…")
-        yield plan_stack(project, name, reference, policy_settings=policy_settings)
-    rest = list(names[1:])
+    def plan(name: str) -> Plan:
+        return plan_stack(project, name, reference, policy_settings=policy_settings)
+
+    return run_forked(plan, names, jobs, progress, str)
+
+
+def run_forked(
+    task: Callable[[T], R],
+    items: Sequence[T],
+    jobs: int,
+    progress: Callable[[str], None] = lambda _: None,
+    describe: Callable[[T], str] = str,
+) -> list[R]:
+    """`task(item)` for each item, in order: the first in this process (it loads the modules a plan
+    needs), the rest in up to `jobs` workers forked after it. Raises the first (in order) exception."""
+    return list(_run(task, items, jobs, progress, describe))
+
+
+def _run(
+    task: Callable[[T], R],
+    items: Sequence[T],
+    jobs: int,
+    progress: Callable[[str], None],
+    describe: Callable[[T], str],
+) -> Iterator[R]:
+    total = len(items)
+    for index, item in enumerate(items[:1], 1):
+        progress(f"[{index}/{total}] planning {describe(item)}…")
+        yield task(item)
+    rest = list(items[1:])
     workers = min(jobs, len(rest))
     serial = workers <= 1 or "fork" not in multiprocessing.get_all_start_methods()
     if not rest:
         return
     global _job
-    _job = (project, reference, policy_settings)
+    _job = (task, rest)
     _preload()  # before the freeze below, and before a fork, so the modules are frozen and shared
     # The SDK's modules are hundreds of thousands of objects that live as long as the process; every
     # full collection walked them all, about half of each later plan's time. Frozen, they are never
@@ -102,15 +119,15 @@ def _plans(
     gc.freeze()
     try:
         if serial:
-            for index, name in enumerate(rest, 2):
-                progress(f"[{index}/{total}] planning {name}…")
-                yield plan_stack(project, name, reference, policy_settings=policy_settings)
+            for index, item in enumerate(rest, 2):
+                progress(f"[{index}/{total}] planning {describe(item)}…")
+                yield task(item)
             return
         with multiprocessing.get_context("fork").Pool(workers) as pool:
             # imap keeps the order named; chunks of one balance stacks of very different sizes.
-            for index, plan in enumerate(pool.imap(_plan_in_worker, rest, chunksize=1), 2):
-                progress(f"[{index}/{total}] planned {plan.stack}")
-                yield plan
+            for index, result in enumerate(pool.imap(_run_in_worker, range(len(rest)), chunksize=1), 2):
+                progress(f"[{index}/{total}] planned {describe(rest[index - 2])}")
+                yield result
     finally:
         _job = None
         gc.unfreeze()
@@ -131,9 +148,7 @@ def _preload() -> None:
             pass
 
 
-def _plan_in_worker(name: str) -> Plan:
-    from azure_gpu_stacks.preflight.plan import plan_stack
-
+def _run_in_worker(index: int) -> Any:
     assert _job is not None, "workers are forked after the job is set"
-    project, reference, policy_settings = _job
-    return plan_stack(project, name, reference, policy_settings=policy_settings)
+    task, items = _job
+    return task(items[index])

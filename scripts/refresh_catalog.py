@@ -9,24 +9,22 @@ Fetching and reading are separate steps, so the rewrite is reproducible from fil
     # 2. read the saved files and rewrite components/catalog/vm_sizes.yaml (prints a diff summary)
     python scripts/refresh_catalog.py apply --prices data/prices --skus data/list-skus.json --region eastus
 
-What `apply` reads (observed 2026-11-22: https://learn.microsoft.com/rest/api/cost-management/retail-prices/azure-retail-prices
-and Azure/azure-rest-api-specs specification/compute, ResourceSkus examples):
-- Azure Retail Prices API pages (`Items`, `NextPageLink`; the last page's link is null). A row
-  counts when it is `serviceName: Virtual Machines`, `type: Consumption`, in `--region`, priced per
-  `1 Hour` above 0, and Linux: a `productName` ending in ` Windows` or ` Win` is Windows (some H100
-  series use the short form), `Cloud Services` is not a VM. Spot rows (`skuName` ending ` Spot`)
-  give `spotUsdPerHour`; Low Priority rows (ending ` Low Priority`) are told apart and not used,
-  since the catalog keeps one discounted price, the Spot one. DevTest (`DevTestConsumption`) and
-  reservation rows are ignored. Where several rows remain, the latest `effectiveStartDate` wins.
-- `az vm list-skus --all -o json`: `vCPUs`, `MemoryGB`, `GPUs`, `HyperVGenerations`,
-  `AcceleratedNetworkingEnabled` (capability values are strings) and `family` (the quota family,
-  kept in the catalog's usage-API spelling when it is the same name up to case and spaces).
-  Fractional GPUs stay as the catalog has them: list-skus reports 1 GPU for partitioned sizes
-  (https://learn.microsoft.com/azure/virtual-machines/sizes/gpu-accelerated/nvadsa10v5-series). `RdmaEnabled` has no bandwidth, so InfiniBand is only flagged for a person.
+What `apply` reads:
+- Retail Prices API pages saved by `fetch-prices` (which rows count: `scripts/price_pages.py`). Every
+  price found is rewritten with its own `observed` day (`--observed`, default today in UTC) and the
+  source `retail-prices-api`; a size with no price row keeps its old price, date and source, and the
+  summary names it.
+- `az vm list-skus --all -o json` (https://learn.microsoft.com/cli/azure/vm#az-vm-list-skus, observed
+  2026-11-22): `vCPUs`, `MemoryGB`, `GPUs`, `HyperVGenerations`, `AcceleratedNetworkingEnabled`
+  (capability values are strings) and `family` (the quota family, kept in the catalog's usage-API
+  spelling when it is the same name up to case and spaces).
 
-What it keeps: lifecycle, replacements, series, GPU model, sources and comments; sizes the catalog
-does not know are listed, not added (their series, lifecycle and source need a person). A size
-with no price row keeps its old price, and the summary says so. The rewritten file is validated
+What it never does: blank a known fact. The SKU API reports no GPU count for some new sizes (ND
+GB200/GB300 v6, the non-InfiniBand MI300X: skypilot-org/skypilot PR #10650) and whole GPUs for
+partitioned ones (skypilot-org/skypilot #3708): a known GPU count is kept and the summary says so;
+GPU memory and InfiniBand bandwidth are not in the SKU API and are never written (`RdmaEnabled` only
+flags a disagreement for a person). It keeps lifecycle, replacements, series, GPU model, sources and
+comments; sizes the catalog does not know are listed, not added. The rewritten file is validated
 with the catalog's own model before it replaces the old one.
 """
 
@@ -38,9 +36,7 @@ import datetime as dt
 import json
 import re
 import sys
-import urllib.parse
-import urllib.request
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -50,154 +46,33 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:  # run as a file (`python scripts/refresh_catalog.py`): import the project
     sys.path.insert(0, str(REPO))
 
+from azure_gpu_stacks.components.catalog.clock import utc_today  # noqa: E402
 from azure_gpu_stacks.components.catalog.model import CatalogFile, normalize_size_name  # noqa: E402
+from scripts.price_pages import (  # noqa: E402
+    PRICES_API,
+    PriceRead,
+    RefreshError,
+    fetch_price_pages,
+    linux_prices,
+    load_json,
+    price_page_files,
+    prices_url,
+    read_price_pages,
+)
+
+__all__ = ["fetch_price_pages", "main", "prices_url", "refresh"]
 
 CATALOG_FILE = REPO / "components" / "catalog" / "vm_sizes.yaml"
-PRICES_API = "https://prices.azure.com/api/retail/prices"
-PRICES_API_VERSION = "2023-01-01-preview"  # filter values are case-sensitive from this version on
-PAGE_FILE = "prices-{:04d}.json"
-WINDOWS_SUFFIXES = (" Windows", " Win")
-SPOT_SUFFIX = " Spot"
-LOW_PRIORITY_SUFFIX = " Low Priority"
+API_SOURCE = "retail-prices-api"
+DEFAULTS = {"cpuArchitecture": "x64"}  # what a size without the key has (the catalog model's defaults)
 PLAIN_SCALAR = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_./+-]*")  # written without quotes
 
 # The catalog's keys in the order a size lists them (where a missing key is inserted).
 KEY_ORDER = (
     "name", "series", "vcpus", "memoryGib", "gpuModel", "gpus", "gpuMemoryGb", "infinibandGbps",
-    "acceleratedNetworking", "hypervGenerations", "quotaFamily", "paygUsdPerHour", "spotUsdPerHour",
-    "lifecycle", "ncclAllReduce", "source", "observed",
+    "acceleratedNetworking", "hypervGenerations", "quotaFamily", "cpuArchitecture", "payg", "spot",
+    "lifecycle", "ncclAllReduce", "source", "observed", "uncertain",
 )  # fmt: skip
-
-
-class RefreshError(Exception):
-    """A saved file that is not what the Azure API or CLI writes; names the file."""
-
-
-# --- fetching (network) --------------------------------------------------------------------------
-
-
-def prices_url(region: str) -> str:
-    query = f"serviceName eq 'Virtual Machines' and priceType eq 'Consumption' and armRegionName eq '{region}'"
-    return f"{PRICES_API}?api-version={PRICES_API_VERSION}&$filter={urllib.parse.quote(query)}"
-
-
-def fetch_price_pages(region: str, out: Path, opener: Callable[[str], Any] = urllib.request.urlopen) -> list[Path]:
-    """Save every page of the region's VM prices, following NextPageLink; returns the files."""
-    out.mkdir(parents=True, exist_ok=True)
-    url: str | None = prices_url(region)
-    written: list[Path] = []
-    while url:
-        with opener(url) as response:
-            page = json.loads(response.read().decode("utf-8"))
-        path = out / PAGE_FILE.format(len(written) + 1)
-        path.write_text(json.dumps(page, indent=1), encoding="utf-8")
-        written.append(path)
-        url = page.get("NextPageLink")
-    return written
-
-
-# --- reading prices ------------------------------------------------------------------------------
-
-
-@dataclasses.dataclass
-class SizePrices:
-    payg: float | None = None
-    spot: float | None = None
-    low_priority: float | None = None
-    _dates: dict[str, str] = dataclasses.field(default_factory=dict)
-
-    def offer(self, kind: str, price: float, since: str) -> None:
-        """Keep the row with the latest effectiveStartDate for each kind."""
-        if kind not in self._dates or since >= self._dates[kind]:
-            self._dates[kind] = since
-            setattr(self, kind, price)
-
-
-@dataclasses.dataclass
-class PriceRead:
-    sizes: dict[str, SizePrices]  # normalized size name -> prices
-    counts: dict[str, int]  # what was used and ignored, for the summary
-
-
-def _load_json(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise RefreshError(f"{path}: cannot read: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise RefreshError(f"{path}: not JSON (line {exc.lineno}: {exc.msg})") from None
-
-
-def price_page_files(paths: Sequence[Path]) -> list[Path]:
-    """Page files in order: a directory gives its prices-*.json (or *.json) sorted by name."""
-    files: list[Path] = []
-    for p in paths:
-        if p.is_dir():
-            found = sorted(p.glob("prices-*.json")) or sorted(p.glob("*.json"))
-            if not found:
-                raise RefreshError(f"{p}: no saved price pages (*.json)")
-            files += found
-        else:
-            files.append(p)
-    return files
-
-
-def read_price_pages(paths: Sequence[Path]) -> list[dict[str, Any]]:
-    """Every item of the saved pages; refuses a download that stops before the last page."""
-    items: list[dict[str, Any]] = []
-    files = price_page_files(paths)
-    for path in files:
-        page = _load_json(path)
-        if not isinstance(page, dict) or not isinstance(page.get("Items"), list):
-            raise RefreshError(f"{path}: expected a Retail Prices API page, an object with `Items` and `NextPageLink`")
-        items += [i for i in page["Items"] if isinstance(i, dict)]
-    last = _load_json(files[-1]) if files else {}
-    if last.get("NextPageLink"):
-        raise RefreshError(f"{files[-1]}: NextPageLink is set, so the saved pages stop before the last one; fetch them all")
-    return items
-
-
-def _row_kind(item: dict[str, Any]) -> str:
-    sku = str(item.get("skuName") or "")
-    meter = str(item.get("meterName") or "")
-    if sku.endswith(SPOT_SUFFIX) or meter.endswith(SPOT_SUFFIX):
-        return "spot"
-    if sku.endswith(LOW_PRIORITY_SUFFIX) or meter.endswith(LOW_PRIORITY_SUFFIX):
-        return "low_priority"
-    return "payg"
-
-
-def linux_prices(items: Iterable[dict[str, Any]], region: str) -> PriceRead:
-    sizes: dict[str, SizePrices] = {}
-    counts = dict.fromkeys(("payg", "spot", "low_priority", "windows", "devtest", "reservation", "other_region", "other"), 0)
-    for item in items:
-        product = str(item.get("productName") or "")
-        kind_of_price = str(item.get("type") or "")
-        price = item.get("retailPrice", item.get("unitPrice"))
-        if kind_of_price == "DevTestConsumption":
-            counts["devtest"] += 1
-        elif kind_of_price == "Reservation":
-            counts["reservation"] += 1
-        elif str(item.get("armRegionName") or "") != region:
-            counts["other_region"] += 1
-        elif product.endswith(WINDOWS_SUFFIXES) or " Windows " in product:
-            counts["windows"] += 1
-        elif (
-            kind_of_price != "Consumption"
-            or item.get("serviceName") != "Virtual Machines"
-            or "Cloud Services" in product
-            or item.get("unitOfMeasure") != "1 Hour"
-            or not isinstance(price, (int, float))
-            or price <= 0
-            or not item.get("armSkuName")
-        ):
-            counts["other"] += 1
-        else:
-            kind = _row_kind(item)
-            counts[kind] += 1
-            entry = sizes.setdefault(normalize_size_name(str(item["armSkuName"])), SizePrices())
-            entry.offer(kind, float(price), str(item.get("effectiveStartDate") or ""))
-    return PriceRead(sizes, counts)
 
 
 # --- reading list-skus ---------------------------------------------------------------------------
@@ -211,7 +86,7 @@ class SkuSpecs:
 
 
 def read_sku_specs(path: Path) -> dict[str, SkuSpecs]:
-    data = _load_json(path)
+    data = load_json(path)
     if not isinstance(data, list):
         raise RefreshError(f"{path}: expected the JSON list that `az vm list-skus --all -o json` writes")
     specs: dict[str, SkuSpecs] = {}
@@ -231,6 +106,8 @@ def read_sku_specs(path: Path) -> dict[str, SkuSpecs]:
 
 
 def yaml_value(value: Any) -> str:
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {yaml_value(v)}" for k, v in value.items()) + "}"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
@@ -256,11 +133,15 @@ def spec_updates(size: dict[str, Any], sku: SkuSpecs) -> tuple[dict[str, Any], l
         wanted["memoryGib"] = float(caps["MemoryGB"])
     except (KeyError, ValueError):
         pass
-    gpus = caps.get("GPUs")
-    if gpus is not None and gpus.isdigit() and not 0 < float(size.get("gpus") or 0) < 1:
+    gpus, known = caps.get("GPUs"), float(size.get("gpus") or 0)
+    if gpus is not None and gpus.isdigit() and int(gpus) > 0 and not 0 < known < 1:
         wanted["gpus"] = float(gpus)
+    elif known and not (gpus or "").strip("0"):  # absent, empty or 0: the API's blank, not a fact
+        notes.append(f"{size['name']}: list-skus reports no GPU count; the catalog's {known:g} GPUs are kept")
     if caps.get("HyperVGenerations"):
         wanted["hypervGenerations"] = [g.strip() for g in caps["HyperVGenerations"].split(",") if g.strip()]
+    if caps.get("CpuArchitectureType") in ("x64", "Arm64"):
+        wanted["cpuArchitecture"] = caps["CpuArchitectureType"]
     if caps.get("AcceleratedNetworkingEnabled") in ("True", "False"):
         wanted["acceleratedNetworking"] = caps["AcceleratedNetworkingEnabled"] == "True"
     if sku.family and _family_key(sku.family) != _family_key(str(size.get("quotaFamily") or "")):
@@ -270,8 +151,14 @@ def spec_updates(size: dict[str, Any], sku: SkuSpecs) -> tuple[dict[str, Any], l
         notes.append(f"{size['name']}: list-skus says RdmaEnabled but the catalog has no InfiniBand bandwidth; check by hand")
     if rdma == "False" and size.get("infinibandGbps") is not None:
         notes.append(f"{size['name']}: list-skus says RdmaEnabled False but the catalog has InfiniBand; check by hand")
-    changes = {k: v for k, v in wanted.items() if _differs(size.get(k), v)}
+    changes = {k: v for k, v in wanted.items() if _differs(size.get(k, DEFAULTS.get(k)), v)}
     return changes, notes
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, dict) and "usdPerHour" in value:
+        return f"{yaml_value(value['usdPerHour'])} (observed {value.get('observed')})"
+    return "(none)" if value is None else yaml_value(value)
 
 
 def _differs(old: Any, new: Any) -> bool:
@@ -319,15 +206,19 @@ class CatalogText:
         anchor = max((keys[k] for k in before if k in keys), default=start)
         self.lines.insert(anchor + 1, line)
 
-    def set_prices_block(self, **values: Any) -> None:
+    def set_prices_block(self, region: str, source_key: str, url: str, description: str) -> None:
+        """The prices' region, and the price source `source_key` added or replaced under `sources:`."""
         start = self.lines.index("prices:\n")
-        for i in range(start + 1, len(self.lines)):
-            line = self.lines[i]
-            if not line.startswith("  "):
-                break
-            key = line.strip().split(":", 1)[0]
-            if key in values:
-                self.lines[i] = f"  {key}: {yaml_value(values[key])}\n"
+        end = next(i for i in range(start + 1, len(self.lines)) if not self.lines[i].startswith("  "))
+        block = self.lines[start:end]
+        block = [f"  region: {yaml_value(region)}\n" if line.startswith("  region:") else line for line in block]
+        entry = [f"    {source_key}:\n", f"      url: {yaml_value(url)}\n", f"      description: {yaml_value(description)}\n"]
+        at = block.index(f"    {source_key}:\n") if f"    {source_key}:\n" in block else None
+        if at is None:
+            block[block.index("  sources:\n") + 1 : block.index("  sources:\n") + 1] = entry
+        else:
+            block[at : at + 3] = entry
+        self.lines[start:end] = block
 
 
 @dataclasses.dataclass
@@ -343,7 +234,7 @@ def refresh(
     *,
     region: str,
     observed: dt.date,
-    prices_source: str,
+    pages: Sequence[str] = (),
 ) -> Refresh:
     """The rewritten catalog and a summary of every change; the catalog's model validates it."""
     data = yaml.safe_load(catalog_text)
@@ -363,18 +254,22 @@ def refresh(
         if prices is not None:
             found = prices.sizes.get(key)
             if found is None or (found.payg is None and found.spot is None):
-                unpriced.append(name)
-            else:
-                for field_name, value in (("paygUsdPerHour", found.payg), ("spotUsdPerHour", found.spot)):
-                    if value is not None and _differs(size.get(field_name), value):
-                        changes[field_name] = value
+                kept = size.get("payg") or size.get("spot")
+                unpriced.append(f"{name} (observed {kept['observed']})" if kept else f"{name} (no price)")
+            for field_name, value in (("payg", found and found.payg), ("spot", found and found.spot)):
+                if value:  # every price found is rewritten: a price that did not change was still observed today
+                    changes[field_name] = {"usdPerHour": value, "observed": observed.isoformat(), "source": API_SOURCE}
         for field_name, value in changes.items():
             doc.set(name, field_name, value)
-            summary.append(f"{name}: {field_name} {yaml_value(size.get(field_name)) if size.get(field_name) is not None else '(none)'} -> {yaml_value(value)}")
-        if any(k not in ("paygUsdPerHour", "spotUsdPerHour") for k in changes):
+            old = size.get(field_name)
+            if field_name in ("payg", "spot") and isinstance(old, dict) and old.get("usdPerHour") == value["usdPerHour"]:
+                continue  # same price, newer date: not worth a summary line
+            summary.append(f"{name}: {field_name} {_shown(old)} -> {_shown(value)}")
+        if any(k not in ("payg", "spot") for k in changes):
             doc.set(name, "observed", observed.isoformat())
     if prices is not None:
-        doc.set_prices_block(region=region, source=prices_source, observed=observed.isoformat())
+        pages_text = ", ".join(pages) or "saved pages"
+        doc.set_prices_block(region, API_SOURCE, PRICES_API, f"Azure Retail Prices API, pages saved {observed} ({pages_text})")
         c = prices.counts
         summary.append(
             f"prices: {c['payg']} Linux pay-as-you-go and {c['spot']} Spot rows used; {c['low_priority']} Low Priority rows "
@@ -382,7 +277,7 @@ def refresh(
             f"reservation, {c['other_region']} other-region and {c['other']} other rows"
         )
         if unpriced:
-            summary.append(f"no price row, old price kept: {', '.join(unpriced)}")
+            summary.append(f"no price row, old price and its date kept: {', '.join(unpriced)}")
     if skus is not None:
         new = sorted(s.name for k, s in skus.items() if k not in known)
         if new:
@@ -424,14 +319,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise RefreshError("apply needs --prices PAGES, --skus FILE or both")
         prices = linux_prices(read_price_pages(args.prices), args.region) if args.prices else None
         skus = read_sku_specs(args.skus) if args.skus else None
-        source = f"{PRICES_API} (saved pages: {', '.join(p.name for p in price_page_files(args.prices))})" if args.prices else ""
         result = refresh(
             args.catalog.read_text(encoding="utf-8"),
             prices,
             skus,
             region=args.region,
-            observed=args.observed or dt.datetime.now(dt.timezone.utc).date(),
-            prices_source=source,
+            observed=args.observed or utc_today(),
+            pages=[p.name for p in price_page_files(args.prices)] if args.prices else [],
         )
     except (RefreshError, OSError) as exc:
         print(f"refresh_catalog: error: {exc}", file=sys.stderr)

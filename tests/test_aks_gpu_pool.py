@@ -319,8 +319,8 @@ def test_aks_gpu_pool_kubeconfig_decodes_what_arm_returns(fake_arm: FakeArm) -> 
         {"resourceGroupName": TEST_RG, "resourceName": "shared-aks"},
     )
 
-    from azure_gpu_stacks.components.aks_gpu_pool import _first_kubeconfig
+    from azure_gpu_stacks.components.aks_cluster import first_kubeconfig
 
-    decoded = _first_kubeconfig(answer["kubeconfigs"])
+    decoded = first_kubeconfig(answer["kubeconfigs"])
     assert decoded == base64.b64decode(answer["kubeconfigs"][0]["value"]).decode()
     assert yaml.safe_load(decoded)["current-context"] == "shared-aks"

@@ -92,12 +92,15 @@ def test_cost_vm_with_auto_shutdown_is_idle_only_from_nine_to_the_shutdown(recor
             "idleHourlyUsd": pytest.approx(payg(T4) * on_hours / 24, abs=5e-5),
             "idleCount": 1,
             "priority": "Regular",
+            "priceBasis": "pay-as-you-go",
+            "priceObserved": "unknown",
             "idleHoursPerDay": on_hours,
         }
     ]
     assert cost["monthlyUsd"] == pytest.approx(payg(T4) * HOURS_PER_MONTH, abs=0.005)
     assert cost["idleMonthlyUsd"] == pytest.approx(payg(T4) * on_hours / 24 * HOURS_PER_MONTH, abs=0.005)
-    assert cost["pricesObserved"] == catalog().prices.observed.isoformat()
+    assert cost["pricesObserved"] == "unknown"  # the old snapshot's price does not say when it was read
+    assert cost["pricesSource"] == catalog().prices.sources["skypilot-v6-098741e"].url
 
 
 def test_cost_vm_without_auto_shutdown_costs_the_same_idle(record: Callable[..., Recording]) -> None:
@@ -178,6 +181,8 @@ def test_cost_scale_set_runs_its_capacity_busy_and_idle() -> None:
         "count": 2,
         "idleCount": 2,
         "priority": "Spot",
+        "priceBasis": "spot",
+        "priceObserved": "unknown",
         "hourlyUsd": None,
         "idleHourlyUsd": None,
     }
@@ -303,6 +308,7 @@ def test_cost_size_without_price_is_reported_not_guessed() -> None:
     cost = estimate_resources([rg(), vmss, vm]).to_json()
 
     assert cost["complete"] is False
+    assert (cost["lowerBound"], cost["unpricedSizes"]) == (True, [h200])
     assert cost["resources"][0]["hourlyUsd"] is None
     assert cost["resources"][0]["unpriced"] == f"the catalog has no pay-as-you-go price for {h200}"
     assert cost["hourlyUsd"] == pytest.approx(payg(T4))
@@ -403,7 +409,7 @@ def test_cost_plan_text_report_shows_busy_and_idle_cost(capsys: pytest.CaptureFi
     idle_monthly = payg(T4) * 10 / 24 * HOURS_PER_MONTH
     assert f"full scale {payg(T4):.4f} USD/h = {monthly:,.2f} USD/month" in out
     assert f"idle {payg(T4) * 10 / 24:.4f} USD/h = {idle_monthly:,.2f} USD/month" in out
-    assert f"observed {catalog().prices.observed.isoformat()}" in out
+    assert "oldest price used: date unknown, third-party snapshot" in out
 
 
 def test_cost_command_prints_a_markdown_row_per_stack(capsys: pytest.CaptureFixture[str]) -> None:

@@ -26,6 +26,10 @@ A100 = "Standard_NC24ads_A100_v4"
 NV6 = "Standard_NV6ads_A10_v5"
 
 
+def items_for(size: str) -> list[dict[str, Any]]:
+    return [i for i in items() if i["armSkuName"].lower() == size.lower()]
+
+
 def items() -> list[dict[str, Any]]:
     return [i for p in PAGES for i in json.loads(p.read_text())["Items"]]
 
@@ -85,13 +89,21 @@ def test_refresh_adds_a_price_the_catalog_lacked_and_keeps_fractional_gpus(stale
     assert refreshed.gpus == catalog().get(NV6).gpus  # list-skus says 1 for a 1/6 GPU
 
 
-def test_refresh_records_where_and_when_prices_were_read(stale_catalog: Path) -> None:
+def test_refresh_gives_each_fresh_price_its_date_and_source_and_keeps_the_rest_as_they_were(stale_catalog: Path) -> None:
+    stale = load_catalog(stale_catalog)
+    assert stale.get(T4).payg is not None and stale.get(T4).payg.observed == "unknown"  # the old snapshot's
+
     apply(stale_catalog, "--prices", *map(str, PAGES))
 
-    prices = load_catalog(stale_catalog).prices
-    assert prices.observed == dt.date(2026, 12, 1)
-    assert prices.source == "https://prices.azure.com/api/retail/prices (saved pages: prices-0001.json, prices-0002.json)"
-    assert prices.region == "eastus"
+    fresh = load_catalog(stale_catalog)
+    for price in (fresh.get(T4).payg, fresh.get(T4).spot, fresh.get(A100).payg):
+        assert price is not None and (price.observed, price.source) == (dt.date(2026, 12, 1), "retail-prices-api")
+    api = fresh.prices.sources["retail-prices-api"]
+    assert api.url == "https://prices.azure.com/api/retail/prices"
+    assert api.description == "Azure Retail Prices API, pages saved 2026-12-01 (prices-0001.json, prices-0002.json)"
+    assert fresh.prices.region == "eastus"
+    untouched = [s for s in stale.sizes if s.payg is not None and items_for(s.name) == []]
+    assert untouched and all(fresh.get(s.name).payg == s.payg for s in untouched)  # old price, old date, old source
 
 
 def test_refresh_corrects_stale_specs_from_list_skus(stale_catalog: Path) -> None:
@@ -129,8 +141,8 @@ def test_refresh_summary_lists_every_change(stale_catalog: Path, tmp_path: Path)
 
     lines = summary.read_text().splitlines()
     new_spot = price_row(T4, "NC4as T4 v3 Spot")["retailPrice"]
-    assert f"{T4}: spotUsdPerHour {old.get(T4).spot_usd_per_hour} -> {new_spot}" in lines
-    assert f"{NV6}: paygUsdPerHour (none) -> {price_row(NV6, 'NV6ads A10 v5')['retailPrice']}" in lines
+    assert f"{T4}: spot {old.get(T4).spot_usd_per_hour} (observed unknown) -> {new_spot} (observed 2026-12-01)" in lines
+    assert f"{NV6}: payg (none) -> {price_row(NV6, 'NV6ads A10 v5')['retailPrice']} (observed 2026-12-01)" in lines
     assert "in list-skus, not in the catalog (not added; need a series, lifecycle and source): Standard_D8as_v5" in lines
 
 
@@ -181,3 +193,26 @@ def test_fetch_follows_next_page_link_and_saves_each_page(tmp_path: Path) -> Non
     assert [json.loads(p.read_text()) for p in written] == [first, second]
     assert [p.name for p in written] == ["prices-0001.json", "prices-0002.json"]
     assert "armRegionName%20eq%20%27eastus%27" in prices_url("eastus")
+
+
+GB200 = "Standard_ND128isr_NDR_GB200_v6"
+GB200_SKUS = DATA / "list-skus-gb200.json"  # shaped as the SKU API reports GB200: no GPUs capability (skypilot PR #10650)
+
+
+@pytest.mark.parametrize("gpus", [None, "0"], ids=["no-GPUs-capability", "GPUs-0"])
+def test_refresh_never_blanks_known_gpu_or_infiniband_facts_with_the_sku_apis_blanks(
+    stale_catalog: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], gpus: str | None
+) -> None:
+    record = json.loads(GB200_SKUS.read_text())
+    if gpus is not None:
+        record[0]["capabilities"].append({"name": "GPUs", "value": gpus})
+    skus = tmp_path / "skus.json"
+    skus.write_text(json.dumps(record))
+    before = load_catalog(stale_catalog).get(GB200)
+
+    assert apply(stale_catalog, "--skus", str(skus)) == 0
+
+    after = load_catalog(stale_catalog).get(GB200)
+    assert (after.gpus, after.gpu_memory_gb, after.infiniband_gbps, after.gpu_model) == (4, 768, 1600, before.gpu_model)
+    assert (after.cpu_architecture, after.memory_gib) == ("Arm64", 864)  # what the API does report is taken
+    assert f"{GB200}: list-skus reports no GPU count; the catalog's 4 GPUs are kept" in capsys.readouterr().out

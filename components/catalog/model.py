@@ -17,7 +17,9 @@ from pathlib import Path
 from typing import Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
+
+from azure_gpu_stacks.components.catalog.prices import CatalogModel, Price, Prices
 
 from azure_gpu_stacks.components.catalog.limits import normalize_region
 
@@ -27,12 +29,6 @@ STANDARD_PREFIX = "standard_"
 # A100 and H100 sizes; AKS gpu-multi-instance docs, observed 2026-11-22).
 MIG_GPU_MODELS = ("A100", "H100")
 CLOSE_MATCHES = 3
-
-
-class CatalogModel(BaseModel):
-    """Base of the catalog's models: closed shape, camelCase names as in the data file."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
 
 Status = Literal["current", "capacity-restricted", "retiring", "retired"]
@@ -117,12 +113,8 @@ class VmSize(CatalogModel):
         alias="hypervGenerations", min_length=1, description="Hyper-V generations the size boots."
     )
     quota_family: str = Field(alias="quotaFamily", description="Quota family as `az vm list-usage` names it.")
-    payg_usd_per_hour: float | None = Field(
-        default=None, alias="paygUsdPerHour", description="Approximate East US Linux pay-as-you-go price, USD/hour."
-    )
-    spot_usd_per_hour: float | None = Field(
-        default=None, alias="spotUsdPerHour", description="Approximate East US Linux Spot price, USD/hour."
-    )
+    payg: Price | None = Field(default=None, description="East US Linux pay-as-you-go price, with its date and source.")
+    spot: Price | None = Field(default=None, description="East US Linux Spot price, with its date and source.")
     cpu_architecture: Literal["x64", "Arm64"] = Field(
         default="x64", alias="cpuArchitecture", description="CPU architecture; images must match it."
     )
@@ -137,6 +129,14 @@ class VmSize(CatalogModel):
     uncertain: str | None = Field(
         default=None, description="What in this entry is uncertain and why (preview names, sources that disagree...)."
     )
+
+    @property
+    def payg_usd_per_hour(self) -> float | None:
+        return None if self.payg is None else self.payg.usd_per_hour
+
+    @property
+    def spot_usd_per_hour(self) -> float | None:
+        return None if self.spot is None else self.spot.usd_per_hour
 
     @property
     def is_gpu(self) -> bool:
@@ -185,15 +185,6 @@ class VmSize(CatalogModel):
         return f"{verb} {lc.date}; use {lc.replacement}"
 
 
-class Prices(CatalogModel):
-    """Where the catalog's prices come from."""
-
-    region: str = Field(description="Region the prices are for.")
-    currency: Literal["USD"] = Field(description="Currency of every price.")
-    source: str = Field(description="Where the prices were taken from.")
-    observed: dt.date = Field(description="Date the prices were read.")
-
-
 class UnconfirmedSize(CatalogModel):
     """A size seen in Azure's SKU list whose facts no Microsoft size page confirms: kept, never judged."""
 
@@ -214,6 +205,17 @@ class CatalogFile(CatalogModel):
     unconfirmed: tuple[UnconfirmedSize, ...] = Field(
         default=(), description="Sizes in the SKU API without a size page: listed, not deployable through the toolkit."
     )
+
+    @model_validator(mode="after")
+    def _price_sources_exist(self) -> CatalogFile:
+        for size in self.sizes:
+            for price in (size.payg, size.spot):
+                if price is not None and price.source not in self.prices.sources:
+                    raise ValueError(
+                        f"{size.name}: price source {price.source!r} is not in prices.sources "
+                        f"({', '.join(self.prices.sources)})"
+                    )
+        return self
 
 
 class UnknownVmSize(LookupError):

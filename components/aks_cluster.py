@@ -1,0 +1,109 @@
+"""The AKS cluster an AksGpuPool lands on: a new one (a small CPU system pool, managed identity,
+Azure RBAC for Kubernetes on Entra ID, local accounts disabled, and a role letting the deploying
+identity manage it) or an existing one, by id or by name and resource group; and its user kubeconfig.
+
+Azure docs: https://learn.microsoft.com/azure/aks/manage-azure-rbac (observed 2026-11-22)
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Mapping
+from typing import Any
+
+import pulumi
+from pulumi_azure_native import authorization, containerservice
+
+from azure_gpu_stacks.components.checks import AKS_CLUSTER_ID_PATTERN
+
+# Built-in role "Azure Kubernetes Service RBAC Cluster Admin": every Kubernetes object in the cluster
+# (Azure built-in roles reference, observed 2026-11-22).
+AKS_RBAC_CLUSTER_ADMIN_ROLE = "b1ff04bb-8a4e-4dc4-8eb5-8693973ce19b"
+DEFAULT_SYSTEM_POOL_NAME = "system"
+
+
+def existing_cluster(existing: Mapping[str, Any]) -> tuple[str, str, pulumi.Input[str]]:
+    """Resource group, name and id of a cluster given by id, or by name and resource group."""
+    if existing.get("id"):
+        match = AKS_CLUSTER_ID_PATTERN.match(existing["id"])
+        assert match is not None  # validated
+        return match["rg"], match["name"], existing["id"]
+    rg, cluster_name = existing["resource_group_name"], existing["name"]
+    # The agent pool lands in the provider's subscription, so the id is built from it too.
+    subscription = authorization.get_client_config_output().subscription_id
+    cluster_id = subscription.apply(
+        lambda sub: f"/subscriptions/{sub}/resourceGroups/{rg}/providers/Microsoft.ContainerService/managedClusters/{cluster_name}"
+    )
+    return rg, cluster_name, cluster_id
+
+
+def create_cluster(name: str, a: Mapping[str, Any], opts: pulumi.ResourceOptions) -> containerservice.ManagedCluster:
+    """A new cluster: a small CPU system pool, managed identity, Azure RBAC on Entra ID, no local accounts."""
+    return containerservice.ManagedCluster(
+        f"{name}-cluster",
+        resource_name_=a.get("cluster_name"),
+        resource_group_name=a["resource_group_name"],
+        location=a["location"],
+        dns_prefix=dns_prefix(a.get("cluster_name") or name),
+        kubernetes_version=a.get("kubernetes_version"),
+        identity=containerservice.ManagedClusterIdentityArgs(type=containerservice.ResourceIdentityType.SYSTEM_ASSIGNED),
+        agent_pool_profiles=[
+            containerservice.ManagedClusterAgentPoolProfileArgs(
+                name=DEFAULT_SYSTEM_POOL_NAME,
+                mode="System",
+                vm_size=a["system_vm_size"],
+                count=a["system_node_count"],
+                os_type="Linux",
+                type="VirtualMachineScaleSets",
+            )
+        ],
+        # Kubernetes authorization by Azure RBAC on Entra ID identities, and no static
+        # cluster-admin certificate that would bypass it.
+        enable_rbac=True,
+        aad_profile=containerservice.ManagedClusterAADProfileArgs(
+            managed=True,
+            enable_azure_rbac=True,
+            admin_group_object_ids=list(a["admin_group_object_ids"]) or None,
+        ),
+        disable_local_accounts=True,
+        tags=a["tags"],
+        opts=opts,
+    )
+
+
+def create_deployer_role(
+    name: str, cluster_id: pulumi.Input[str], principal_type: str, opts: pulumi.ResourceOptions
+) -> authorization.RoleAssignment:
+    # With local accounts disabled, nobody can reach the Kubernetes API until a role says so; the
+    # device plugin is deployed by the identity running Pulumi, so it gets the role first.
+    client = authorization.get_client_config_output()
+    return authorization.RoleAssignment(
+        f"{name}-deployer-admin",
+        scope=cluster_id,
+        principal_id=client.object_id,
+        principal_type=principal_type,
+        role_definition_id=client.subscription_id.apply(
+            lambda sub: f"/subscriptions/{sub}/providers/Microsoft.Authorization/roleDefinitions/{AKS_RBAC_CLUSTER_ADMIN_ROLE}"
+        ),
+        opts=opts,
+    )
+
+
+def user_kubeconfig(cluster_rg: pulumi.Input[str], cluster_name: pulumi.Input[str]) -> pulumi.Output[str]:
+    """The cluster user's kubeconfig as YAML text; ARM returns it base64-encoded."""
+    credentials = containerservice.list_managed_cluster_user_credentials_output(
+        resource_group_name=cluster_rg, resource_name=cluster_name
+    )
+    return pulumi.Output.secret(credentials.kubeconfigs.apply(first_kubeconfig))
+
+
+def first_kubeconfig(kubeconfigs: Any) -> str:
+    first = (kubeconfigs or [None])[0]
+    value = first.get("value") if isinstance(first, dict) else getattr(first, "value", None)
+    return base64.b64decode(value).decode() if value else ""
+
+
+def dns_prefix(name: str) -> str:
+    """ARM: 1 to 54 letters, digits and '-', beginning and ending with a letter or digit."""
+    cleaned = "".join(c if c.isalnum() else "-" for c in name)[:54].strip("-")
+    return cleaned or "aks"

@@ -1,0 +1,161 @@
+"""Azure Retail Prices API pages: fetching them to files, and reading the saved files back.
+
+What counts (formats as the Retail Prices API documents them, https://learn.microsoft.com/rest/api/cost-management/retail-prices/azure-retail-prices,
+observed 2026-11-22): pages of `Items` linked by `NextPageLink` (the last page's link is null). A row
+counts when it is `serviceName: Virtual Machines`, `type: Consumption`, in the region, priced per
+`1 Hour` above 0, and Linux: a `productName` ending in ` Windows` or ` Win` is Windows (some H100
+series use the short form), `Cloud Services` is not a VM. Spot rows (`skuName` ending ` Spot`) give
+the Spot price; Low Priority rows (ending ` Low Priority`) are told apart and not used, since the
+catalog keeps one discounted price, the Spot one. DevTest (`DevTestConsumption`) and reservation rows
+are ignored. Where several rows remain, the latest `effectiveStartDate` wins.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import urllib.parse
+import urllib.request
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from azure_gpu_stacks.components.catalog.model import normalize_size_name
+
+PRICES_API = "https://prices.azure.com/api/retail/prices"
+PRICES_API_VERSION = "2023-01-01-preview"  # filter values are case-sensitive from this version on
+PAGE_FILE = "prices-{:04d}.json"
+WINDOWS_SUFFIXES = (" Windows", " Win")
+SPOT_SUFFIX = " Spot"
+LOW_PRIORITY_SUFFIX = " Low Priority"
+
+
+class RefreshError(Exception):
+    """A saved file that is not what the Azure API or CLI writes; names the file."""
+
+
+# --- fetching (network) --------------------------------------------------------------------------
+
+
+def prices_url(region: str) -> str:
+    query = f"serviceName eq 'Virtual Machines' and priceType eq 'Consumption' and armRegionName eq '{region}'"
+    return f"{PRICES_API}?api-version={PRICES_API_VERSION}&$filter={urllib.parse.quote(query)}"
+
+
+def fetch_price_pages(region: str, out: Path, opener: Callable[[str], Any] = urllib.request.urlopen) -> list[Path]:
+    """Save every page of the region's VM prices, following NextPageLink; returns the files."""
+    out.mkdir(parents=True, exist_ok=True)
+    url: str | None = prices_url(region)
+    written: list[Path] = []
+    while url:
+        with opener(url) as response:
+            page = json.loads(response.read().decode("utf-8"))
+        path = out / PAGE_FILE.format(len(written) + 1)
+        path.write_text(json.dumps(page, indent=1), encoding="utf-8")
+        written.append(path)
+        url = page.get("NextPageLink")
+    return written
+
+
+# --- reading prices ------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class SizePrices:
+    payg: float | None = None
+    spot: float | None = None
+    low_priority: float | None = None
+    _dates: dict[str, str] = dataclasses.field(default_factory=dict)
+
+    def offer(self, kind: str, price: float, since: str) -> None:
+        """Keep the row with the latest effectiveStartDate for each kind."""
+        if kind not in self._dates or since >= self._dates[kind]:
+            self._dates[kind] = since
+            setattr(self, kind, price)
+
+
+@dataclasses.dataclass
+class PriceRead:
+    sizes: dict[str, SizePrices]  # normalized size name -> prices
+    counts: dict[str, int]  # what was used and ignored, for the summary
+
+
+def load_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise RefreshError(f"{path}: cannot read: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise RefreshError(f"{path}: not JSON (line {exc.lineno}: {exc.msg})") from None
+
+
+def price_page_files(paths: Sequence[Path]) -> list[Path]:
+    """Page files in order: a directory gives its prices-*.json (or *.json) sorted by name."""
+    files: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            found = sorted(p.glob("prices-*.json")) or sorted(p.glob("*.json"))
+            if not found:
+                raise RefreshError(f"{p}: no saved price pages (*.json)")
+            files += found
+        else:
+            files.append(p)
+    return files
+
+
+def read_price_pages(paths: Sequence[Path]) -> list[dict[str, Any]]:
+    """Every item of the saved pages; refuses a download that stops before the last page."""
+    items: list[dict[str, Any]] = []
+    files = price_page_files(paths)
+    for path in files:
+        page = load_json(path)
+        if not isinstance(page, dict) or not isinstance(page.get("Items"), list):
+            raise RefreshError(f"{path}: expected a Retail Prices API page, an object with `Items` and `NextPageLink`")
+        items += [i for i in page["Items"] if isinstance(i, dict)]
+    last = load_json(files[-1]) if files else {}
+    if last.get("NextPageLink"):
+        raise RefreshError(f"{files[-1]}: NextPageLink is set, so the saved pages stop before the last one; fetch them all")
+    return items
+
+
+def _row_kind(item: dict[str, Any]) -> str:
+    sku = str(item.get("skuName") or "")
+    meter = str(item.get("meterName") or "")
+    if sku.endswith(SPOT_SUFFIX) or meter.endswith(SPOT_SUFFIX):
+        return "spot"
+    if sku.endswith(LOW_PRIORITY_SUFFIX) or meter.endswith(LOW_PRIORITY_SUFFIX):
+        return "low_priority"
+    return "payg"
+
+
+def linux_prices(items: Iterable[dict[str, Any]], region: str) -> PriceRead:
+    sizes: dict[str, SizePrices] = {}
+    counts = dict.fromkeys(("payg", "spot", "low_priority", "windows", "devtest", "reservation", "other_region", "other"), 0)
+    for item in items:
+        product = str(item.get("productName") or "")
+        kind_of_price = str(item.get("type") or "")
+        price = item.get("retailPrice", item.get("unitPrice"))
+        if kind_of_price == "DevTestConsumption":
+            counts["devtest"] += 1
+        elif kind_of_price == "Reservation":
+            counts["reservation"] += 1
+        elif str(item.get("armRegionName") or "") != region:
+            counts["other_region"] += 1
+        elif product.endswith(WINDOWS_SUFFIXES) or " Windows " in product:
+            counts["windows"] += 1
+        elif (
+            kind_of_price != "Consumption"
+            or item.get("serviceName") != "Virtual Machines"
+            or "Cloud Services" in product
+            or item.get("unitOfMeasure") != "1 Hour"
+            or not isinstance(price, (int, float))
+            or price <= 0
+            or not item.get("armSkuName")
+        ):
+            counts["other"] += 1
+        else:
+            kind = _row_kind(item)
+            counts[kind] += 1
+            entry = sizes.setdefault(normalize_size_name(str(item["armSkuName"])), SizePrices())
+            entry.offer(kind, float(price), str(item.get("effectiveStartDate") or ""))
+    return PriceRead(sizes, counts)

@@ -1,0 +1,93 @@
+"""Prices that say how old they are: each price carries its own observed date and source, every
+output that shows money names the oldest price used and its source, sizes without a price make the
+total a lower bound that names them, and AML low priority at the Spot rate is labelled an assumption.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from azure_gpu_stacks.components.catalog import catalog
+from tests.test_check_cli import run, stack_copy
+
+SNAPSHOT = catalog().prices.sources["skypilot-v6-098741e"]
+GB200 = "Standard_ND128isr_NDR_GB200_v6"
+
+
+def test_every_price_has_its_own_date_and_a_described_source() -> None:
+    prices = [p for s in catalog().sizes for p in (s.payg, s.spot) if p is not None]
+    assert len(prices) > 50
+    assert all(p.source in catalog().prices.sources for p in prices)
+    snapshot = [p for p in prices if p.source == "skypilot-v6-098741e"]
+    assert snapshot and all(p.observed == "unknown" for p in snapshot)  # the snapshot does not say when
+    assert "unknown date" in SNAPSHOT.description and SNAPSHOT.url.endswith("catalogs/v6/azure/vms.csv")
+
+
+def gb200_pool(config: dict[str, Any]) -> None:
+    config["azure-gpu-stacks:aksGpuPool"]["vmSize"] = GB200  # AKS takes it; the catalog has no price for it
+
+
+def low_priority(config: dict[str, Any]) -> None:
+    config["azure-gpu-stacks:amlCluster"]["vmPriority"] = "LowPriority"
+
+
+def test_plan_json_names_the_oldest_price_and_its_source(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "plan", "inference-t4", "--json")
+    cost = json.loads(out)["cost"]
+
+    assert (cost["pricesObserved"], cost["pricesSource"]) == ("unknown", SNAPSHOT.url)
+    assert cost["lowerBound"] is False and cost["unpricedSizes"] == []
+    assert [r["priceObserved"] for r in cost["resources"]] == ["unknown"]
+
+
+def test_a_size_without_a_price_makes_the_total_a_lower_bound_naming_it(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    stack = stack_copy(tmp_path, "aks-gpu", gb200_pool)
+
+    _, out, _ = run(capsys, "plan", stack, "--json")
+    cost = json.loads(out)["cost"]
+    assert (cost["complete"], cost["lowerBound"], cost["unpricedSizes"]) == (False, True, [GB200])
+    assert cost["monthlyUsd"] > 0  # the system pool, priced
+
+    _, text, _ = run(capsys, "plan", stack)
+    assert f"full scale at least {cost['hourlyUsd']:,.4f} USD/h = at least {cost['monthlyUsd']:,.2f} USD/month" in text
+    assert "lower bound: not in the totals, no price known: " in text and GB200 in text
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "json"])
+def test_cost_in_every_format_names_the_oldest_price_date_and_source_and_the_lower_bound(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, fmt: str
+) -> None:
+    stack = stack_copy(tmp_path, "aks-gpu", gb200_pool)
+
+    code, out, _ = run(capsys, "cost", stack, "inference-t4", "--format", fmt)
+
+    assert code == 0
+    if fmt == "json":
+        costs = {s["stack"]: s["cost"] for s in json.loads(out)["stacks"]}
+        assert costs["aks-gpu"]["lowerBound"] and costs["aks-gpu"]["unpricedSizes"] == [GB200]
+        assert {(c["pricesObserved"], c["pricesSource"]) for c in costs.values()} == {("unknown", SNAPSHOT.url)}
+    else:
+        assert f"oldest price used: date unknown, {SNAPSHOT.description} ({SNAPSHOT.url})" in out
+        assert f">= a lower bound: no price is known for {GB200}" in out
+        assert [line for line in out.splitlines() if "aks-gpu" in line and ">= " in line]
+
+
+def test_check_markdown_shows_the_oldest_price_and_its_source(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "check", "inference-t4", "--format", "markdown")
+
+    assert f"oldest price used: date unknown, {SNAPSHOT.description} ({SNAPSHOT.url})" in out
+
+
+def test_low_priority_at_the_spot_rate_is_labelled_an_assumption(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    stack = stack_copy(tmp_path, "aml-gpu", low_priority)
+
+    _, out, _ = run(capsys, "plan", stack, "--json")
+    [resource] = json.loads(out)["cost"]["resources"]
+    assert resource["priceBasis"] == "spot rate (assumed for low priority)"
+
+    _, table, _ = run(capsys, "cost", stack)
+    assert "AML low-priority nodes are priced at the Spot rate, an assumption" in table
