@@ -48,10 +48,19 @@ class Plan:
     cost: dict[str, Any] = field(default_factory=dict)
 
     @property
+    def mandatory(self) -> int:
+        """Mandatory policy violations: the one place they are counted (exit code, verdicts, reports)."""
+        return sum(1 for v in self.violations if v.get("level") == "mandatory")
+
+    @property
+    def advisory(self) -> int:
+        """Policy violations that do not stop the stack."""
+        return len(self.violations) - self.mandatory
+
+    @property
     def exit_code(self) -> int:
         """0 clean; 1 when Azure would refuse something or a mandatory policy fails."""
-        mandatory = [v for v in self.violations if v.get("level") == "mandatory"]
-        return 1 if self.refusals or mandatory else 0
+        return 1 if self.refusals or self.mandatory else 0
 
     def shown_outputs(self) -> dict[str, Any]:
         """Outputs for people and JSON: secrets as "[secret]", values unknown until deployment as None."""

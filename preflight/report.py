@@ -159,12 +159,10 @@ def violation_line(v: dict[str, Any]) -> str:
 
 
 def verdict(plan: Plan) -> str:
-    mandatory = sum(1 for v in plan.violations if v.get("level") == "mandatory")
-    advisory = len(plan.violations) - mandatory
-    notes = f", {advisory} advisory policy note(s)" if advisory else ""
+    notes = f", {plan.advisory} advisory policy note(s)" if plan.advisory else ""
     if plan.exit_code == 0:
         return f"OK: {plan.stack} deploys as planned ({len(plan.resources)} resources{notes})."
     return (
         f"FAILED: {plan.stack}: {len(plan.refusals)} resource(s) Azure would refuse. "
-        f"{mandatory} mandatory policy violation(s){notes}."
+        f"{plan.mandatory} mandatory policy violation(s){notes}."
     )

@@ -9,12 +9,11 @@ from azure_gpu_stacks.preflight.plan import Plan
 
 
 def counts(plan: Plan) -> dict[str, int]:
-    mandatory = sum(1 for v in plan.violations if v.get("level") == "mandatory")
     return {
         "resources": len(plan.resources),
         "refusals": len(plan.refusals),
-        "mandatory": mandatory,
-        "advisory": len(plan.violations) - mandatory,
+        "mandatory": plan.mandatory,
+        "advisory": plan.advisory,
     }
 
 
