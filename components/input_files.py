@@ -41,6 +41,7 @@ MAX_BYTES: dict[str, int] = {
     "stack": 1 * MIB,  # Pulumi.<stack>.yaml
     "policy-config": 1 * MIB,  # --policy-config
     "usage": 16 * MIB,  # az vm list-usage -o json
+    "existing": 16 * MIB,  # az resource show / az resource list -o json (--existing)
     "skus": 512 * MIB,  # az vm list-skus --all -o json
 }
 CHUNK = 1 * MIB

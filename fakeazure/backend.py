@@ -118,6 +118,8 @@ class FakeArm:
         self.now = now or clock_now()
         self.subscriptions = {self.subscription_id: SubscriptionState(self.subscription_id)}
         self.refusals: list[Refusal] = []
+        self.unknown_reads: list[str] = []
+        self.az_subscription: str | None = None  # the deployer's subscription, once --existing files named it  # `<Resource>.get` of ids the subscription does not hold
         self.skipped: list[tuple[str, str]] = []  # (logical name, refused dependency id)
         self._vcpus_used: dict[str, int] = defaultdict(int)
         self._allocated: dict[str, int] = defaultdict(int)
@@ -138,16 +140,20 @@ class FakeArm:
         return out
 
     def find(self, resource_id: str) -> Resource | None:
+        """The resource at `resource_id` in any subscription the fake holds (see `existing.adopt`)."""
         key = resource_id.lower()
-        for rg in self.subscription.resource_groups.values():
-            if rg.group.id.lower() == key:
-                return rg.group
-            if key in rg.resources:
-                return rg.resources[key]
-        return self.subscription.resources.get(key)
+        for subscription in self.subscriptions.values():
+            for rg in subscription.resource_groups.values():
+                if rg.group.id.lower() == key:
+                    return rg.group
+                if key in rg.resources:
+                    return rg.resources[key]
+            if key in subscription.resources:
+                return subscription.resources[key]
+        return None
 
     def _in_this_subscription(self, resource_id: str) -> bool:
-        return resource_id.lower().startswith(f"/subscriptions/{self.subscription_id}".lower())
+        return any(resource_id.lower().startswith(f"/subscriptions/{sub}/".lower()) for sub in self.subscriptions)
 
     def require(self, resource_id: Any, path: str) -> Resource | None:
         """The resource `resource_id` points at; None when it lives in another subscription."""

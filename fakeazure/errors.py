@@ -54,6 +54,11 @@ class ResourceNotFound(ArmError):
     status = 404
 
 
+class InvalidResourceReference(ArmError):
+    code = "InvalidResourceReference"
+    status = 400
+
+
 class ResourceGroupNotFound(ArmError):
     code = "ResourceGroupNotFound"
     status = 404

@@ -15,6 +15,7 @@ from pulumi.runtime import rpc
 
 from azure_gpu_stacks.fakeazure.backend import DependencyFailed, FakeArm, Refusal
 from azure_gpu_stacks.fakeazure.errors import ArmError
+from azure_gpu_stacks.fakeazure.lookups import answer, read
 from azure_gpu_stacks.fakeazure.util import unwrap_secrets
 
 AZURE_NATIVE = "azure-native:"
@@ -34,6 +35,8 @@ class FakeArmMocks(pulumi.runtime.Mocks):
     def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str | None, dict[str, Any]]:
         if not args.typ.startswith(AZURE_NATIVE) or args.custom is False:
             return (f"{args.name}-id" if args.custom else None), dict(args.inputs)
+        if args.resource_id:  # `<Resource>.get(name, id)`: a read of what exists, never a create
+            return self._read(args)
         props = unwrap_secrets(dict(args.inputs))
         seed = f"{args.typ}::{args.name}"
         if self.preview:
@@ -55,6 +58,16 @@ class FakeArmMocks(pulumi.runtime.Mocks):
         except ArmError as error:
             self.arm.refusals.append(Refusal(args.name, args.typ, error.code, error.message))
         return "", dict(args.inputs)
+
+    def _read(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str, dict[str, Any]]:
+        """A read answers from the subscription; an unknown id is kept for the run's caller to refuse
+        (raising here would leave the SDK's pending work behind), and reads as an empty resource."""
+        try:
+            found = read(self.arm, str(args.resource_id))
+        except ArmError as error:
+            self.arm.unknown_reads.append(f"{args.typ}.get('{args.name}', id): {error}")
+            return str(args.resource_id), {}
+        return found.id, answer(found)
 
     def call(self, args: pulumi.runtime.MockCallArgs) -> tuple[dict[str, Any], list[tuple[str, str]]]:
         # The mock monitor iterates the failures; an empty list, never None. An ARM error becomes a

@@ -1,7 +1,9 @@
 """`gpu-stacks`: offline plans and checks of Pulumi GPU stacks, with no cloud credentials.
 
-Exit codes: 0 clean; 1 the infrastructure has problems (Azure would refuse a resource, or a
-mandatory policy fails); 2 the input cannot be evaluated (bad flags, project, stack file or program).
+Exit codes: 0 clean; 1 the infrastructure has problems (Azure would refuse a resource, a mandatory
+policy fails, the program logged an error, or quota is short); 2 the input cannot be evaluated (bad
+flags, project, stack file or program); 130 interrupted; 141 the output pipe closed. Each
+command's --help lists its own.
 """
 
 from __future__ import annotations
@@ -16,10 +18,11 @@ import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from azure_gpu_stacks.components.input_files import elided, escaped
 from azure_gpu_stacks.preflight.errors import InputError
+from azure_gpu_stacks.preflight.exit_codes import epilog
 
 if TYPE_CHECKING:
     from azure_gpu_stacks.preflight.plan import Plan
@@ -50,6 +53,20 @@ def _parser() -> argparse.ArgumentParser:
             metavar="FILE",
             help="policy pack config, JSON as for `pulumi preview --policy-pack-config` (levels and settings)",
         )
+        p.add_argument(
+            "--stack-outputs", action="append", default=[], metavar="ORG/PROJECT/STACK=FILE",
+            help="outputs of a stack the program references (pulumi.StackReference), as `pulumi stack output --json` "
+            "writes them; default: stack-outputs/ORG/PROJECT/STACK.json in the project; repeatable",
+        )
+        p.add_argument(
+            "--existing", action="append", type=Path, default=[], metavar="FILE",
+            help="Azure resources the program looks up or joins (get_*, <Resource>.get), as `az resource show --ids ID "
+            "-o json` prints them (or a list, or a type's own `show`); repeatable",
+        )
+        p.add_argument(
+            "--organization", default="organization", metavar="ORG",
+            help="what pulumi.get_organization() answers (default: organization, as for a DIY backend)",
+        )
 
     def as_of(p: argparse.ArgumentParser) -> None:
         p.add_argument(
@@ -65,14 +82,17 @@ def _parser() -> argparse.ArgumentParser:
             help="plan N stacks at a time in forked workers (default: the number of cores); output is the same for any N",
         )
 
-    plan = sub.add_parser("plan", help="what `pulumi up` would create, offline", description="Plan one stack offline.")
+    def command(name: str, **kwargs: Any) -> argparse.ArgumentParser:
+        return sub.add_parser(name, epilog=epilog(name), formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs)
+
+    plan = command("plan", help="what `pulumi up` would create, offline", description="Plan one stack offline.")
     plan.add_argument("stack", metavar="STACK", help="stack name, or a path to a Pulumi.<stack>.yaml")
     plan.add_argument("--json", action="store_true", help="print one JSON document")
     plan.add_argument("--preview", action="store_true", help="answer as `pulumi preview` does: ids and computed outputs unknown")
     common(plan)
     as_of(plan)
 
-    check = sub.add_parser("check", help="plan every stack (or those named) and give one verdict")
+    check = command("check", help="plan every stack (or those named) and give one verdict")
     check.add_argument("stacks", metavar="STACK", nargs="*", help="stacks to check (default: all in the project)")
     check.add_argument(
         "--format",
@@ -85,14 +105,14 @@ def _parser() -> argparse.ArgumentParser:
     as_of(check)
     jobs(check)
 
-    cost = sub.add_parser("cost", help="busy and idle cost of stacks, as a table", description="Cost of stacks from the catalog's prices.")
+    cost = command("cost", help="busy and idle cost of stacks, as a table", description="Cost of stacks from the catalog's prices.")
     cost.add_argument("stacks", metavar="STACK", nargs="*", help="stacks to price (default: all in the project)")
     cost.add_argument("--format", choices=("text", "markdown", "json"), default="text", help="markdown for pull-request comments")
     common(cost)
     as_of(cost)
     jobs(cost)
 
-    quota = sub.add_parser(
+    quota = command(
         "quota", help="vCPU quota a stack needs at full scale, against the subscription's limits",
         description="Quota a stack needs, per family and region, against `az vm list-usage` limits or Azure (--live).",
     )
@@ -102,7 +122,7 @@ def _parser() -> argparse.ArgumentParser:
     quota.add_argument("--format", choices=("text", "markdown", "json"), default="text", help="output format")
     common(quota)
 
-    diff = sub.add_parser(
+    diff = command(
         "diff", help="what a change does to each stack, against a git revision (pull-request review)",
         description="Plan each stack at BASE (a temporary git worktree) and in the working tree, and compare.",
     )
@@ -118,10 +138,10 @@ def _parser() -> argparse.ArgumentParser:
     as_of(diff)
     jobs(diff)
 
-    stacks = sub.add_parser("stacks", help="list the project's stacks")
+    stacks = command("stacks", help="list the project's stacks")
     stacks.add_argument("--project", type=Path, metavar="DIR", help=PROJECT_HELP)
 
-    pack = sub.add_parser("policy-pack", help="the installed policy pack: its directory, or a copy to publish")
+    pack = command("policy-pack", help="the installed policy pack: its directory, or a copy to publish")
     pack_actions = pack.add_subparsers(dest="pack_action", required=True, metavar="ACTION")
     pack_actions.add_parser(
         "path", help="print the pack's directory: pulumi preview --policy-pack \"$(gpu-stacks policy-pack path)\""
@@ -188,7 +208,12 @@ def _run(args: argparse.Namespace) -> int:
     from azure_gpu_stacks.preflight.plan import ReferenceFiles, plan_stack
     from azure_gpu_stacks.preflight.report import render_text, verdict
 
-    reference = ReferenceFiles(usage=args.usage, skus=args.skus)
+    from azure_gpu_stacks.preflight.stack_references import parse_option
+
+    reference = ReferenceFiles(
+        usage=args.usage, skus=args.skus, stack_outputs=parse_option(args.stack_outputs), organization=args.organization,
+        existing=tuple(args.existing),
+    )
     policy_settings = _policy_settings(args.policy_config, args.as_of)
     if args.command == "plan":
         _progress(f"planning {args.stack} offline…")
@@ -244,8 +269,15 @@ def _print_quota(project: Project, args: argparse.Namespace) -> int:
     from azure_gpu_stacks.preflight.quota import quota_report, render
 
     _progress(f"planning {args.stack} offline…")
+    from azure_gpu_stacks.preflight.plan import ReferenceFiles
+    from azure_gpu_stacks.preflight.stack_references import parse_option
+
+    reference = ReferenceFiles(
+        stack_outputs=parse_option(args.stack_outputs), organization=args.organization, existing=tuple(args.existing)
+    )
     report = quota_report(
-        project, args.stack, usage_file=args.usage, skus_file=args.skus, live=args.live, subscription_id=args.subscription
+        project, args.stack, usage_file=args.usage, skus_file=args.skus, live=args.live, subscription_id=args.subscription,
+        reference=reference,
     )
     _out(json.dumps(report.to_json(), indent=2) if args.format == "json" else render(report, args.format))
     return report.exit_code

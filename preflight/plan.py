@@ -8,6 +8,7 @@ violations and cost.
 from __future__ import annotations
 
 import datetime as dt
+import sys
 import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -20,13 +21,25 @@ from azure_gpu_stacks.components.catalog import clock
 from azure_gpu_stacks.components.config import ConfigError
 
 from azure_gpu_stacks.fakeazure import FakeArm, Refusal
+from azure_gpu_stacks.components.input_files import InputFileError, load_json
 from azure_gpu_stacks.fakeazure.azfiles import AzFileError, read_skus, read_usage
+from azure_gpu_stacks.fakeazure.existing import Existing, ExistingFileError, adopt
+from azure_gpu_stacks.fakeazure.existing import parse as parse_existing
 from azure_gpu_stacks.preflight.cost import cost_document
 from azure_gpu_stacks.preflight.errors import InputError
 from azure_gpu_stacks.preflight.policy_config import PolicySettings, resolve, settings_day, with_day
 from azure_gpu_stacks.preflight.policy_run import analyze, pack_policies
 from azure_gpu_stacks.preflight.project import Project, StackSettings, load_stack
-from azure_gpu_stacks.preflight.runtime import SECRET_SHOWN_AS, RecordedResource, main_file_runner, program_environment, run_program, shown
+from azure_gpu_stacks.preflight.runtime import (
+    DIY_ORGANIZATION,
+    SECRET_SHOWN_AS,
+    RecordedResource,
+    main_file_runner,
+    program_environment,
+    run_program,
+    shown,
+)
+from azure_gpu_stacks.preflight.stack_references import StackReferences
 
 LOCATION_KEY = "azure-native:location"
 
@@ -46,6 +59,7 @@ class Plan:
     as_of: dt.date = field(default_factory=clock.today)  # the day every verdict of the plan is for
     violations: list[dict[str, Any]] = field(default_factory=list)
     cost: dict[str, Any] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)  # what the program logged with pulumi.log.error
 
     @property
     def mandatory(self) -> int:
@@ -59,8 +73,10 @@ class Plan:
 
     @property
     def exit_code(self) -> int:
-        """0 clean; 1 when Azure would refuse something or a mandatory policy fails."""
-        return 1 if self.refusals or self.mandatory else 0
+        """0 clean; 1 when Azure would refuse something, a mandatory policy fails, or the program
+        logged an error (`pulumi preview` shows it and still exits 0, pulumi/pulumi#5085: a gate
+        that passed it would hide what the program itself calls an error)."""
+        return 1 if self.refusals or self.mandatory or self.errors else 0
 
     def shown_outputs(self) -> dict[str, Any]:
         """Outputs for people and JSON: secrets as "[secret]", values unknown until deployment as None."""
@@ -88,15 +104,20 @@ class Plan:
             "violations": self.violations,
             "cost": self.cost,
             "warnings": self.warnings,
+            "errors": self.errors,
         }
 
 
 @dataclass(frozen=True)
 class ReferenceFiles:
-    """Subscription facts from the Azure CLI that make the fake ARM stricter."""
+    """What a run is told beyond the project: subscription facts from the Azure CLI that make the
+    fake ARM stricter, other stacks' outputs, and the organization the stack belongs to."""
 
     usage: Path | None = None
     skus: Path | None = None
+    stack_outputs: Mapping[str, Path] = field(default_factory=dict)  # --stack-outputs ORG/PROJECT/STACK=FILE
+    existing: tuple[Path, ...] = ()  # --existing: resources the program looks up or joins, as `az resource show` prints them
+    organization: str = DIY_ORGANIZATION
 
 
 def make_arm(settings: StackSettings, reference: ReferenceFiles) -> FakeArm:
@@ -105,7 +126,18 @@ def make_arm(settings: StackSettings, reference: ReferenceFiles) -> FakeArm:
         skus = read_skus(reference.skus) if reference.skus else None
     except AzFileError as exc:
         raise InputError(str(exc)) from None
-    return FakeArm(default_location=settings.config.get(LOCATION_KEY), usage=usage, skus=skus)
+    arm = FakeArm(default_location=settings.config.get(LOCATION_KEY), usage=usage, skus=skus)
+    if reference.existing:
+        adopt(arm, [item for path in reference.existing for item in read_existing(path)])
+    return arm
+
+
+def read_existing(path: Path) -> list[Existing]:
+    """The resources of one `--existing` file, each checked."""
+    try:
+        return parse_existing(load_json(path, "existing", str(path)), str(path))
+    except (InputFileError, ExistingFileError) as exc:
+        raise InputError(str(exc)) from None
 
 
 def plan_stack(
@@ -137,21 +169,31 @@ def _plan(
     day: dt.date,
 ) -> Plan:
     settings = load_stack(project, stack)
-    arm = make_arm(settings, reference or ReferenceFiles())
+    reference = reference or ReferenceFiles()
+    arm = make_arm(settings, reference)
+    references = StackReferences(project.root, project.name, reference.organization, reference.stack_outputs)
     try:
-        with program_environment(project.root):
+        with program_environment(project.program, project.root):
             result = run_program(
-                main_file_runner(project.main_file),
+                main_file_runner(project.program),
                 project=project.name,
                 stack=settings.name,
                 config=settings.config,
                 secret_keys=settings.secret_keys,
                 arm=arm,
                 preview=preview,
+                organization=reference.organization,
+                root_directory=project.root,
+                references=references,
             )
     except (Exception, SystemExit) as exc:  # the program's own failure, reported as bad input
+        references.check()  # a missing StackReference is the cause, not what followed from it
+        _check_reads(arm)
         raise InputError(describe_program_error(exc, project, project.relative(settings.file))) from None
-    warnings = settings.warnings + [log.message for log in result.logs]
+    references.check()
+    _check_reads(arm)
+    warnings = settings.warnings + [log.message for log in result.logs if log.severity == "warning"]
+    errors = [log.message for log in result.logs if log.severity != "warning"]
     warnings += [f"{name}: not created, it depends on a refused resource ({dep})" for name, dep in arm.skipped]
     cost, budget_warnings = cost_document(result.resources, settings.config.get(LOCATION_KEY))
     plan = Plan(
@@ -167,14 +209,30 @@ def _plan(
         placeholders=settings.placeholders,
         as_of=day,
         cost=cost,
+        errors=errors,
     )
     # Every recorded resource, refused by the fake ARM or not, goes to the pack: one run, every problem.
     plan.violations = analyze(plan.resources, policy_settings)
     return plan
 
 
+def _check_reads(arm: FakeArm) -> None:
+    """A `<Resource>.get` of an id no --existing file held: the run cannot be evaluated."""
+    if arm.unknown_reads:
+        raise InputError(arm.unknown_reads[0])
+
+
 def describe_program_error(exc: BaseException, project: Project, stack_file: str) -> str:
     """One line for a program that raised: the clean message of errors meant for users, else where."""
+    if isinstance(exc, InputError):  # raised by the run itself (a StackReference with no outputs...)
+        return str(exc)
+    if isinstance(exc, ModuleNotFoundError) and project.virtualenv:
+        where = _where(exc, project)
+        return (
+            f"the program raised ModuleNotFoundError: {exc}{where}; allowed: install it where gpu-stacks runs "
+            f"({sys.prefix}): Pulumi would run the program with the virtualenv '{project.virtualenv}' of Pulumi.yaml "
+            "(runtime.options.virtualenv), which gpu-stacks does not use"
+        )
     if isinstance(exc, ConfigError):
         # The program can only name the stack file by convention (stacks/Pulumi.<stack>.yaml);
         # name the file that was actually read.
@@ -184,10 +242,13 @@ def describe_program_error(exc: BaseException, project: Project, stack_file: str
     if isinstance(exc, SystemExit):
         return f"the program exited with status {exc.code}"
     if str(exc).startswith("invoke of "):  # a provider function's error (Azure's answer), not a program bug
-        return str(exc)
+        return str(exc).removesuffix(" ()")  # the SDK names the failing property; a function has none
+    return f"the program raised {type(exc).__name__}: {exc}{_where(exc, project)}"
+
+
+def _where(exc: BaseException, project: Project) -> str:
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if _inside(project.root, f.filename)]
-    where = f" (at {project.relative(Path(frames[-1].filename))}:{frames[-1].lineno})" if frames else ""
-    return f"the program raised {type(exc).__name__}: {exc}{where}"
+    return f" (at {project.relative(Path(frames[-1].filename))}:{frames[-1].lineno})" if frames else ""
 
 
 def _inside(root: Path, filename: str) -> bool:

@@ -50,6 +50,13 @@ class Project:
     stack_dir: Path
     declarations: tuple[Declaration, ...] = ()  # Pulumi.yaml's `config:`
     extension: str = ".yaml"  # the project file's, which stack files share
+    virtualenv: str | None = None  # runtime.options.virtualenv: where the CLI, not gpu-stacks, runs it
+    main_is_directory: bool = True  # `main:` unset or a directory, rather than a file
+
+    @property
+    def program(self) -> Path:
+        """What the CLI's Python host runs: the `main:` directory (its `__main__.py`), or the `main:` file."""
+        return self.main_file.parent if self.main_is_directory else self.main_file
 
     def stacks(self) -> list[str]:
         """The stacks whose files the CLI reads (`Pulumi.<stack>` + the project file's extension)."""
@@ -126,7 +133,13 @@ def load_project(root: Path) -> Project:
         stack_dir_name, config = config, None
     stack_dir = root / str(stack_dir_name or ".")
     declarations = parse_declarations(name, config, label)
-    return Project(root, name, main_file, stack_dir, declarations, file.suffix)
+    options = runtime.get("options") if isinstance(runtime, dict) else None
+    virtualenv = options.get("virtualenv") if isinstance(options, dict) else None
+    if virtualenv is not None and not isinstance(virtualenv, str):  # pulumi-language-python's parseOptions
+        raise InputError(f"{label}: runtime.options.virtualenv: {virtualenv!r}; allowed: virtualenv option must be a string")
+    main = data.get("main")
+    main_is_directory = not main or (root / str(main)).is_dir()
+    return Project(root, name, main_file, stack_dir, declarations, file.suffix, virtualenv, main_is_directory)
 
 
 def _main_file(root: Path, main: Any, label: str) -> Path:

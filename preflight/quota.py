@@ -30,7 +30,7 @@ from azure_gpu_stacks.components.catalog import Catalog, catalog, normalize_size
 from azure_gpu_stacks.fakeazure.azfiles import AzFileError, SkuOffer, Usage, family_key, read_skus, read_usage
 from azure_gpu_stacks.preflight.demand import Demand, collect
 from azure_gpu_stacks.preflight.errors import InputError
-from azure_gpu_stacks.preflight.plan import LOCATION_KEY, plan_stack
+from azure_gpu_stacks.preflight.plan import LOCATION_KEY, ReferenceFiles, plan_stack
 from azure_gpu_stacks.preflight.project import Project, load_stack
 from azure_gpu_stacks.preflight.tables import Format, table
 
@@ -281,6 +281,7 @@ def quota_report(
     skus_file: Path | None = None,
     live: bool = False,
     subscription_id: str | None = None,
+    reference: ReferenceFiles | None = None,
 ) -> QuotaReport:
     """Plan `stack` offline and compare what it needs with the limits (a usage file, or Azure)."""
     if live and usage_file is not None:
@@ -298,7 +299,13 @@ def quota_report(
         limits, subscription_id = live_limits(subscription_id)
         source = f"Azure, subscription {subscription_id}"
     # The plan runs without the limits, so that every resource is recorded and counted here.
-    plan = plan_stack(project, stack)
+    # (Other stacks' outputs and existing resources still apply: the program needs them to run.)
+    runs_with = (
+        ReferenceFiles(stack_outputs=reference.stack_outputs, organization=reference.organization, existing=reference.existing)
+        if reference is not None
+        else None
+    )
+    plan = plan_stack(project, stack, runs_with)
     region = load_stack(project, stack).config.get(LOCATION_KEY)
     demands = collect(plan.resources, region)
     quota_needs, unknown = needs(demands)

@@ -145,6 +145,8 @@ def render_text(plan: Plan) -> str:
     lines += cost_section(plan.cost)
     if plan.warnings:
         lines += ["", "Warnings:"] + [f"  - {w}" for w in plan.warnings]
+    if plan.errors:
+        lines += ["", "Errors the program logged (pulumi.log.error):"] + [f"  - {e}" for e in plan.errors]
     if plan.refusals:
         lines += ["", "Azure would refuse:"]
         lines += [f"  - {r.resource} [{r.type}]: {r.code}: {r.message}" for r in plan.refusals]
@@ -162,7 +164,8 @@ def verdict(plan: Plan) -> str:
     notes = f", {plan.advisory} advisory policy note(s)" if plan.advisory else ""
     if plan.exit_code == 0:
         return f"OK: {plan.stack} deploys as planned ({len(plan.resources)} resources{notes})."
+    logged = f" {len(plan.errors)} error(s) the program logged." if plan.errors else ""
     return (
         f"FAILED: {plan.stack}: {len(plan.refusals)} resource(s) Azure would refuse. "
-        f"{plan.mandatory} mandatory policy violation(s){notes}."
+        f"{plan.mandatory} mandatory policy violation(s){notes}.{logged}"
     )

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import gc
 import logging
 import os
 import re
 import runpy
 import sys
+import warnings
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -32,9 +34,11 @@ from pulumi.runtime.mocks import MockMonitor
 
 from azure_gpu_stacks.fakeazure import FakeArm
 from azure_gpu_stacks.fakeazure.mocks import FakeArmMocks
+from azure_gpu_stacks.preflight.stack_references import ReferenceMocks, StackReferences
 from azure_gpu_stacks.fakeazure.util import unwrap_secrets
 
 STACK_TYPE = "pulumi:pulumi:Stack"
+DIY_ORGANIZATION = "organization"  # what a DIY (file, S3, Azure Blob) backend names every stack's organization
 SECRET_SHOWN_AS = "[secret]"
 
 
@@ -182,8 +186,16 @@ def run_program(
     secret_keys: list[str],
     arm: FakeArm,
     preview: bool = False,
+    organization: str = DIY_ORGANIZATION,
+    root_directory: Path | None = None,
+    references: StackReferences | None = None,
 ) -> RunResult:
-    """Run `program` once under the mock runtime with a fresh root Stack; raise what it raises."""
+    """Run `program` once under the mock runtime with a fresh root Stack; raise what it raises.
+
+    `pulumi.get_organization()` answers `organization` (the DIY backend's fixed "organization"
+    unless told: pulumi/pulumi `pkg/backend/diy/backend.go`), `get_root_directory()` the project's
+    directory, and `StackReference`s are answered from `references`.
+    """
     # A fresh event loop and fresh settings for every run: the SDK keeps both in module globals
     # (pulumi/pulumi sdk/python/lib/pulumi/runtime/settings.py), which a previous run would leave behind.
     loop = asyncio.new_event_loop()
@@ -194,7 +206,9 @@ def run_program(
     asyncio.set_event_loop(loop)
     pulumi_settings.reset_options()
     pulumi.runtime.set_all_config(dict(config), list(secret_keys))
-    mocks = FakeArmMocks(arm, preview=preview)
+    mocks: pulumi.runtime.Mocks = FakeArmMocks(arm, preview=preview)
+    if references is not None:
+        mocks = ReferenceMocks(mocks, references)
     # Only non-empty values: an empty string would "appear" in every string.
     monitor = RecordingMonitor(mocks, frozenset(v for k, v in config.items() if k in secret_keys and v))
     logs: list[LogRecord] = []
@@ -203,7 +217,11 @@ def run_program(
     logger = logging.Logger(f"azure_gpu_stacks.preflight.program.{stack}")  # noqa: LOG001 - on purpose, see above
     logger.propagate = False
     logger.addHandler(_CollectingHandler(logs))
-    pulumi.runtime.set_mocks(mocks, project=project, stack=stack, preview=preview, logger=logger, monitor=monitor)
+    pulumi.runtime.set_mocks(
+        mocks, project=project, stack=stack, preview=preview, logger=logger, monitor=monitor, organization=organization
+    )
+    if root_directory is not None:  # set_mocks leaves it unset; the CLI passes --root_directory
+        pulumi_settings.SETTINGS.root_directory = str(root_directory)
     outputs: dict[str, Any] = {}
     secrets: set[str] = set()
 
@@ -222,13 +240,25 @@ def run_program(
 
         return pulumi.Output.from_input(asyncio.ensure_future(resolve()))
 
-    try:
-        _run()
-    finally:
-        pulumi_settings.reset_options()
-        asyncio.set_event_loop(None)
-        loop.close()
+    # A program that fails mid-run leaves the SDK's coroutines unawaited, and Python warns about each
+    # when it is collected; pulumi-language-python-exec silences asyncio's equivalent complaints
+    # for the same reason ("we simply turn off the logger for asyncio"). The failure itself is raised.
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="coroutine .* was never awaited", category=RuntimeWarning)
+        try:
+            _run()
+        except BaseException:
+            _close(loop)
+            gc.collect()  # now, while the filter holds, not in the middle of a later report
+            raise
+    _close(loop)
     return RunResult(monitor.recorded, outputs, secrets, logs)
+
+
+def _close(loop: asyncio.AbstractEventLoop) -> None:
+    pulumi_settings.reset_options()
+    asyncio.set_event_loop(None)
+    loop.close()
 
 
 class _InlineExecutor(concurrent.futures.ThreadPoolExecutor):
@@ -252,31 +282,59 @@ class _InlineExecutor(concurrent.futures.ThreadPoolExecutor):
 
 
 def _drop_unretrieved_future_errors(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
-    if context.get("message") != "Future exception was never retrieved":
+    if context.get("message") not in ("Future exception was never retrieved", "Task exception was never retrieved"):
         loop.default_exception_handler(context)
 
 
 @contextmanager
-def program_environment(project_dir: Path) -> Iterator[None]:
-    """The working directory and import path the Pulumi CLI gives a Python program."""
+def program_environment(program: Path, project_root: Path) -> Iterator[None]:
+    """The working directory, import path and `sys.argv` the Pulumi CLI gives a Python program.
+
+    pulumi/pulumi `pkg/engine/project.go` (`getPwdMain`, observed 2026-11-22): the program runs in
+    the directory of `main:` (the project's when unset), and is `.` when `main:` is a directory and
+    the file's name otherwise; `pulumi-language-python-exec` then `runpy.run_path`s it, which puts a
+    directory program, and only a directory program, first on `sys.path`: beside a `main:` file,
+    sibling modules are not importable (pulumi/pulumi#7360). `main_file_runner` does the run_path;
+    here the cwd moves, entries meaning "the current directory" leave `sys.path` for the run (they
+    would make the program's directory importable where Pulumi does not), and modules the program
+    imported from its project are forgotten afterwards, as each `pulumi preview` is a new process.
+    """
     previous_cwd = os.getcwd()
-    root = str(project_dir.resolve())  # a relative path would mean another place after chdir
-    added = root not in sys.path
-    if added:
-        sys.path.insert(0, root)
-    os.chdir(root)
+    previous_argv = sys.argv
+    directory = program if program.is_dir() else program.parent
+    relative_entries = [p for p in sys.path if p in ("", ".")]
+    for entry in relative_entries:
+        sys.path.remove(entry)
+    loaded = set(sys.modules)
+    os.chdir(directory.resolve())
+    sys.argv = ["." if program.is_dir() else program.name]
     try:
         yield
     finally:
         os.chdir(previous_cwd)
-        if added and root in sys.path:
-            sys.path.remove(root)
+        sys.argv = previous_argv
+        sys.path[:0] = relative_entries
+        _forget_program_modules(loaded, project_root.resolve())
 
 
-def main_file_runner(main_file: Path) -> Callable[[], None]:
-    """What the CLI's Python host does with the program: run the main file as `__main__`."""
+def _forget_program_modules(loaded: set[str], root: Path) -> None:
+    """Drop modules first imported by this run from the project's own files (not its packages)."""
+    for name in set(sys.modules) - loaded:
+        file = getattr(sys.modules[name], "__file__", None)
+        if not file or name.startswith("azure_gpu_stacks") or "site-packages" in file:
+            continue
+        try:
+            Path(file).resolve().relative_to(root)
+        except ValueError:
+            continue
+        del sys.modules[name]
+
+
+def main_file_runner(program: Path) -> Callable[[], None]:
+    """What the CLI's Python host does with the program: `runpy.run_path` of `main:` as `__main__`
+    (a directory runs its `__main__.py`, from a path that starts with the directory)."""
 
     def run() -> None:
-        runpy.run_path(str(main_file), run_name="__main__")
+        runpy.run_path(str(program), run_name="__main__")
 
     return run

@@ -116,3 +116,24 @@ def test_grpc_analyze_stack_requires_a_budget_for_gpus(stub: analyzer_pb2_grpc.A
         ("require-cost-alerts", analyzer_pb2.MANDATORY, vm_urn),
         ("require-gpu-vm-auto-shutdown", analyzer_pb2.ADVISORY, vm_urn),
     ]
+
+
+def test_grpc_configure_as_of_pins_the_day_sizes_are_judged_on(stub: analyzer_pb2_grpc.AnalyzerStub) -> None:
+    """What `pulumi preview --policy-pack-config` sends: `asOf` pins the size policies to one day."""
+
+    def retired_on(day: str) -> list[str]:
+        config = {
+            p.name: analyzer_pb2.PolicyConfig(
+                enforcementLevel=_default(p), properties=struct({"asOf": day} if p.name == "disallow-retired-vm-sizes" else {})
+            )
+            for p in REGISTRY
+        }
+        stub.Configure(analyzer_pb2.ConfigureAnalyzerRequest(policyConfig=config), timeout=CALL_TIMEOUT_S)
+        found = analyze(stub, "azure-native:compute:VirtualMachine", "vm", {"hardwareProfile": {"vmSize": "Standard_NP10s"}})
+        return [name for name, _, _ in found if name == "disallow-retired-vm-sizes"]
+
+    try:
+        assert retired_on("2027-05-30") == []  # NP retires 2027-05-31
+        assert retired_on("2027-05-31") == ["disallow-retired-vm-sizes"]
+    finally:
+        configure(stub)

@@ -7,6 +7,7 @@ import hashlib
 from typing import TYPE_CHECKING, Any
 
 from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke, Resource, VcpuDemand, size_at
+from azure_gpu_stacks.fakeazure.lookups import lookup
 from azure_gpu_stacks.fakeazure.errors import BadRequest, Conflict, InvalidParameter, ResourceNotFound
 from azure_gpu_stacks.fakeazure.util import stable_uuid
 
@@ -187,6 +188,8 @@ def _cluster(arm: FakeArm, args: dict[str, Any]) -> Resource:
 
 TYPES: tuple[ArmResourceType, ...] = (ManagedCluster(), AgentPool())
 INVOKES: dict[str, Invoke] = {
+    "azure-native:containerservice:getManagedCluster": lookup("Microsoft.ContainerService/managedClusters", "resourceName"),
+    "azure-native:containerservice:getAgentPool": lookup("Microsoft.ContainerService/managedClusters/agentPools", "resourceName", "agentPoolName"),
     "azure-native:containerservice:listManagedClusterUserCredentials": _cluster_credentials,
     "azure-native:containerservice:listManagedClusterAdminCredentials": _cluster_admin_credentials,
 }

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource
+from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke, Resource
+from azure_gpu_stacks.fakeazure.lookups import lookup
 from azure_gpu_stacks.fakeazure.errors import BadRequest, InvalidParameter, VaultNameNotValid
 from azure_gpu_stacks.fakeazure.util import dig
 
@@ -47,3 +48,6 @@ class KeyVault(ArmResourceType):
 
 
 TYPES: tuple[ArmResourceType, ...] = (KeyVault(),)
+INVOKES: dict[str, Invoke] = {
+    "azure-native:keyvault:getVault": lookup("Microsoft.KeyVault/vaults", "vaultName"),
+}

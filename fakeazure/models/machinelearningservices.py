@@ -16,7 +16,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource, expect_type, require_named, system_identity
+from azure_gpu_stacks.fakeazure.core import ArmResourceType, expect_type, Invoke, require_named, Resource, system_identity
+from azure_gpu_stacks.fakeazure.lookups import lookup
 from azure_gpu_stacks.fakeazure.errors import InvalidParameter
 from azure_gpu_stacks.fakeazure.models.applicationinsights import ApplicationInsights
 from azure_gpu_stacks.fakeazure.models.containerregistry import ContainerRegistry
@@ -132,3 +133,7 @@ class MlCompute(ArmResourceType):
 
 
 TYPES: tuple[ArmResourceType, ...] = (MlWorkspace(), MlCompute())
+INVOKES: dict[str, Invoke] = {
+    "azure-native:machinelearningservices:getWorkspace": lookup("Microsoft.MachineLearningServices/workspaces", "workspaceName"),
+    "azure-native:machinelearningservices:getCompute": lookup("Microsoft.MachineLearningServices/workspaces/computes", "workspaceName", "computeName"),
+}

@@ -6,8 +6,9 @@ import hashlib
 import ipaddress
 from typing import TYPE_CHECKING, Any
 
-from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource
-from azure_gpu_stacks.fakeazure.errors import InvalidParameter, NetcfgSubnetRangeOutsideVnet, SecurityRuleConflict
+from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke, Resource, location_of
+from azure_gpu_stacks.fakeazure.lookups import lookup
+from azure_gpu_stacks.fakeazure.errors import InvalidParameter, InvalidResourceReference, NetcfgSubnetRangeOutsideVnet, SecurityRuleConflict
 from azure_gpu_stacks.fakeazure.util import dig, stable_uuid
 
 if TYPE_CHECKING:
@@ -91,6 +92,17 @@ class NetworkInterface(ArmResourceType):
     def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
         if not props.get("ipConfigurations"):
             raise InvalidParameter(f"Network interface '{name}' needs at least one IP configuration.")
+        location = location_of(arm, props)
+        for cfg in props.get("ipConfigurations") or []:
+            subnet_id = str(dig(cfg, "subnet", "id") or "")
+            vnet = arm.find(subnet_id.rsplit("/subnets/", 1)[0]) if "/subnets/" in subnet_id else None
+            if vnet is not None and vnet.location and location and vnet.location != location:
+                # A NIC joins only a VNet of its own region (an existing hub VNet elsewhere, say).
+                raise InvalidResourceReference(
+                    f"Resource {subnet_id} referenced by resource {name} was not found. Please make sure that the "
+                    f"referenced resource exists, and that both resources are in the same region ({vnet.location}, "
+                    f"not {location})."
+                )
 
     def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
         configs = []
@@ -138,3 +150,7 @@ TYPES: tuple[ArmResourceType, ...] = (
     PublicIPAddress(),
     NetworkInterface(),
 )
+INVOKES: dict[str, Invoke] = {
+    "azure-native:network:getVirtualNetwork": lookup("Microsoft.Network/virtualNetworks", "virtualNetworkName"),
+    "azure-native:network:getSubnet": lookup("Microsoft.Network/virtualNetworks/subnets", "virtualNetworkName", "subnetName"),
+}

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource, require_named
+from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke, require_named, Resource
+from azure_gpu_stacks.fakeazure.lookups import lookup
 from azure_gpu_stacks.fakeazure.errors import InvalidParameter
 from azure_gpu_stacks.fakeazure.util import stable_uuid
 
@@ -32,3 +33,6 @@ class LogAnalyticsWorkspace(ArmResourceType):
 
 
 TYPES: tuple[ArmResourceType, ...] = (LogAnalyticsWorkspace(),)
+INVOKES: dict[str, Invoke] = {
+    "azure-native:operationalinsights:getWorkspace": lookup("Microsoft.OperationalInsights/workspaces", "workspaceName"),
+}

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource
+import re
+
+from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke, Resource, require_named
+from azure_gpu_stacks.fakeazure.lookups import lookup
 
 if TYPE_CHECKING:
     from azure_gpu_stacks.fakeazure.backend import FakeArm
@@ -16,11 +19,23 @@ class ResourceGroup(ArmResourceType):
     name_input = "resourceGroupName"
     autoname_max = 90
 
+    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        # A name derived from the stack (`rg-<stack>`) can break this: stack `dev.` makes `rg-dev.`.
+        require_named(name, RESOURCE_GROUP_NAME, "resource group", RESOURCE_GROUP_NAME_RULE)
+
     def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
         return {"properties": {"provisioningState": "Succeeded"}}
 
 
+# https://learn.microsoft.com/azure/azure-resource-manager/management/resource-name-rules
+# (Microsoft.Resources, resourcegroups; observed 2026-11-22): 1-90 characters, "underscores,
+# hyphens, periods, parentheses, and letters or digits", and it "can't end with period".
+RESOURCE_GROUP_NAME = re.compile(r"^[-\w.()]{0,89}[-\w()]$")
+RESOURCE_GROUP_NAME_RULE = "1 to 90 letters, digits, '_', '-', '.', '(' and ')', not ending in '.'"
 RESOURCE_GROUP = ResourceGroup.token
 RESOURCE_GROUP_ARM_TYPE = ResourceGroup.arm_type
 
 TYPES: tuple[ArmResourceType, ...] = (ResourceGroup(),)
+INVOKES: dict[str, Invoke] = {
+    "azure-native:resources:getResourceGroup": lookup("Microsoft.Resources/resourceGroups", "resourceGroupName"),
+}
