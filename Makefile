@@ -43,6 +43,7 @@ bench: $(STAMP)  ## benchmarks, on demand (see bench/README.md)
 	$(BIN)/python bench/plan_bench.py
 	$(BIN)/python bench/check_bench.py
 	$(BIN)/python bench/policy_bench.py
+	$(BIN)/python bench/isolation_bench.py
 
 docs: $(STAMP)  ## regenerate docs/components.md from the code, and the dated lines of docs/policies.md from the catalog (tests fail when stale)
 	$(BIN)/python -m azure_gpu_stacks.components.docs

@@ -90,16 +90,6 @@ def infiniband_gpu_size(name: str) -> str:
     return size.name
 
 
-def node_count(value: int) -> int:
-    """Nodes of a single-placement-group scale set."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SINGLE_PLACEMENT_GROUP_NODES:
-        raise ValueError(
-            f"{value!r} nodes; allowed: 1 to {MAX_SINGLE_PLACEMENT_GROUP_NODES} (InfiniBand needs a single "
-            "placement group, which holds at most 100 VMs unless Azure support raises the limit)"
-        )
-    return value
-
-
 def outside_infiniband_range(value: str) -> str:
     """A CIDR range that does not overlap the range the InfiniBand network reserves."""
     network = ipaddress.ip_network(cidr(value))

@@ -10,9 +10,10 @@ untrusted input: every failure is one `InputFileError` line naming the file, the
   and nulls; a key given twice is refused); nesting deeper than `MAX_DEPTH`, aliases that expand
   past `MAX_NODES` nodes ("billion laughs") and recursive aliases are refused before anything is built from them; so are whole
   numbers outside 64 bits and the tags a configuration cannot hold (`!!binary`, `!!set`, `!!omap`,
-  `!!pairs`, local tags). Dates stay the text they were written as, as the Pulumi CLI's YAML library
-  (gopkg.in/yaml.v3, decode.go: "for backward compatibility reasons we set it as a string", read
-  2026-11-22) hands them on; it also caps alias expansion (`allowedAliasRatio`).
+  `!!pairs`, local tags). Dates stay the text they were written as (how the Pulumi CLI itself hands
+  an unquoted date to a program is not verified here: gopkg.in/yaml.v3 resolves it to a time). The
+  CLI's YAML library caps alias expansion too (gopkg.in/yaml.v3 decode.go, `allowedAliasRatio`,
+  "document contains excessive aliasing", read 2026-11-22).
 - JSON: whole numbers outside 64 bits, NaN/Infinity and nesting past `MAX_DEPTH` are refused.
 
 This module imports nothing of ours but `pulumi_yaml`, so the components, the fake ARM and the CLI share it.

@@ -8,6 +8,10 @@ no public IPs, SSH-key login only, the Azure HPC Ubuntu 22.04 image (or plain Ub
 InfiniBand and NVIDIA driver extensions), Gen2 only, and a boot-time node health check
 (`components/node_health.py`).
 
+Costs nothing when idle: `node_count: 0` parks it (the network, the placement group and the scale
+set's definition stay; no nodes run or bill), and `working_hours` scales it to 0 nodes outside
+working hours through Azure Monitor autoscale (`components/working_hours.py`).
+
 Azure docs (observed 2026-11-22):
 https://learn.microsoft.com/azure/virtual-machines/setup-infiniband
 https://learn.microsoft.com/azure/virtual-machine-scale-sets/virtual-machine-scale-sets-placement-groups
@@ -28,10 +32,10 @@ from azure_gpu_stacks.components.catalog import VmSize, catalog
 from azure_gpu_stacks.components.catalog.limits import LIMITS
 from azure_gpu_stacks.components.checks import (
     DEFAULT_IB_VM_SIZE,
+    MAX_SINGLE_PLACEMENT_GROUP_NODES,
     Problems,
     admin_username,
     infiniband_gpu_size,
-    node_count,
     outside_infiniband_range,
     raise_problems,
     single_zone,
@@ -49,6 +53,8 @@ from azure_gpu_stacks.components.inputs import Checked, check_shape
 from azure_gpu_stacks.components.network import create_private_network
 from azure_gpu_stacks.components.node_health import NodeExpectations, custom_data
 from azure_gpu_stacks.components.placement import placement
+from azure_gpu_stacks.components.working_hours import WorkingHours, WorkingHoursArgs, create_autoscale
+from azure_gpu_stacks.components.working_hours import validated as validated_working_hours
 
 TYPE_TOKEN = "azure-gpu-stacks:index:TrainingCluster"
 
@@ -98,7 +104,7 @@ class TrainingClusterArgs(TypedDict):
     vm_size: NotRequired[str]
     """NVIDIA GPU size with InfiniBand from the catalog. Default: Standard_ND96asr_v4 (8x A100 40 GB)."""
     node_count: NotRequired[int]
-    """Nodes in the scale set, 1 to 100 (one placement group). Default: 2."""
+    """Nodes in the scale set, 0 to 100 (one placement group); 0 parks the cluster. Default: 2."""
     admin_username: NotRequired[str]
     """Linux admin user. Default: azureuser."""
     subnet_id: NotRequired[pulumi.Input[str]]
@@ -123,6 +129,8 @@ class TrainingClusterArgs(TypedDict):
     """Check GPUs and InfiniBand on every boot (verdict in /var/log/node-health-check/verdict). Default: true."""
     health_check_wait_minutes: NotRequired[int]
     """How long the check waits for drivers and links to come up, minutes (0 to 240). Default: 30."""
+    working_hours: NotRequired[WorkingHoursArgs]
+    """Scale to 0 nodes outside these hours (Azure Monitor autoscale); stops jobs still running at the end. Default: none (always on)."""
     tags: NotRequired[Mapping[str, str]]
     """Tags on every resource. Default: none."""
 
@@ -156,6 +164,10 @@ class TrainingCluster(pulumi.ComponentResource):
         subnet_id = self._args.get("subnet_id") or self._create_network()
         placement_group_id = self._args.get("proximity_placement_group_id") or self._create_placement_group().id
         scale_set = self._create_scale_set(subnet_id, placement_group_id)
+        if (given := self._args["working_hours"]) is not None:
+            hours = WorkingHours(**{**given, "days": tuple(given["days"])})
+            pulumi.log.warn(f"TrainingCluster '{name}': working_hours: {hours.warning()}", resource=self)
+            create_autoscale(name, scale_set.id, self._args["node_count"], hours, self._args, self)
 
         a = self._args
         self.scale_set_id = scale_set.id
@@ -253,7 +265,8 @@ class TrainingCluster(pulumi.ComponentResource):
                 **(spot_priority(a["eviction_policy"]) if a["spot"] else {}),
             ),
             **placement(self._args),
-            opts=self._child,
+            # With working hours, autoscale owns the capacity (its working-hours profile holds node_count).
+            opts=pulumi.ResourceOptions(parent=self, ignore_changes=["sku.capacity"] if a["working_hours"] else None),
         )
 
     def _os_profile(self) -> compute.VirtualMachineScaleSetOSProfileArgs:
@@ -335,7 +348,10 @@ def check_inputs(args: Mapping[str, Any]) -> Checked:
         if not a.get(key):
             problems.add(key, "required key is missing")
     a["vm_size"] = problems.check("vm_size", infiniband_gpu_size, a["vm_size"]) or a["vm_size"]
-    problems.check("node_count", node_count, a["node_count"])
+    problems.check("node_count", cluster_node_count, a["node_count"])
+    hours = validated_working_hours(problems, "working_hours", a["working_hours"]) if a.get("working_hours") is not None else None
+    # A parked cluster stays parked: autoscale would start its nodes at the next working hour.
+    a["working_hours"] = hours.as_args() if hours is not None and a["node_count"] != 0 else None
     problems.check("admin_username", admin_username, a["admin_username"])
     a["zones"] = problems.check("zones", single_zone, a["zones"]) or []
     if a.get("subnet_id") is not None:
@@ -365,6 +381,16 @@ def check_inputs(args: Mapping[str, Any]) -> Checked:
     if isinstance(wait, bool) or not isinstance(wait, int) or not 0 <= wait <= MAX_HEALTH_CHECK_WAIT_MINUTES:
         problems.add("health_check_wait_minutes", f"{wait!r}; allowed: a whole number of minutes from 0 to 240")
     return problems.checked(a)
+
+
+def cluster_node_count(value: int) -> int:
+    """Nodes of the cluster's scale set: one placement group, or 0 (parked)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SINGLE_PLACEMENT_GROUP_NODES:
+        raise ValueError(
+            f"{value!r} nodes; allowed: 0 (parked: no nodes run) to {MAX_SINGLE_PLACEMENT_GROUP_NODES} (InfiniBand "
+            "needs a single placement group, which holds at most 100 VMs unless Azure support raises the limit)"
+        )
+    return value
 
 
 def _computer_name_prefix(name: str) -> str:

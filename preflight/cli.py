@@ -25,6 +25,7 @@ from azure_gpu_stacks.preflight.errors import InputError
 from azure_gpu_stacks.preflight.exit_codes import epilog
 
 if TYPE_CHECKING:
+    from azure_gpu_stacks.preflight.isolation import Limits
     from azure_gpu_stacks.preflight.plan import Plan
     from azure_gpu_stacks.preflight.policy_config import PolicySettings
     from azure_gpu_stacks.preflight.project import Project
@@ -52,6 +53,16 @@ def _parser() -> argparse.ArgumentParser:
             type=Path,
             metavar="FILE",
             help="policy pack config, JSON as for `pulumi preview --policy-pack-config` (levels and settings)",
+        )
+        from azure_gpu_stacks.preflight.isolation import DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_S, positive_number
+
+        p.add_argument(
+            "--timeout", type=positive_number, default=DEFAULT_TIMEOUT_S, metavar="SECONDS",
+            help=f"stop a program that runs longer than this, per stack (default: {DEFAULT_TIMEOUT_S:g})",
+        )
+        p.add_argument(
+            "--memory-limit", type=positive_number, default=DEFAULT_MEMORY_MIB, metavar="MIB",
+            help=f"memory a program may take beyond the SDK's imports, per stack (default: {DEFAULT_MEMORY_MIB})",
         )
         p.add_argument(
             "--stack-outputs", action="append", default=[], metavar="ORG/PROJECT/STACK=FILE",
@@ -217,7 +228,9 @@ def _run(args: argparse.Namespace) -> int:
     policy_settings = _policy_settings(args.policy_config, args.as_of)
     if args.command == "plan":
         _progress(f"planning {args.stack} offline…")
-        plan = plan_stack(project, args.stack, reference, preview=args.preview, policy_settings=policy_settings)
+        plan = plan_stack(
+            project, args.stack, reference, preview=args.preview, policy_settings=policy_settings, limits=_limits(args)
+        )
         _out(json.dumps(plan.to_json(), indent=2) if args.json else render_text(plan))
         return plan.exit_code
 
@@ -226,7 +239,7 @@ def _run(args: argparse.Namespace) -> int:
         raise InputError(f"{project.relative(project.stack_dir) or '.'}/: no stack files to {args.command}")
     from azure_gpu_stacks.preflight.parallel import plan_stacks
 
-    plans = plan_stacks(project, names, reference, policy_settings, args.jobs, _progress)
+    plans = plan_stacks(project, names, reference, policy_settings, args.jobs, _progress, _limits(args))
     if args.command == "cost":
         return _print_cost(plans, args.format)
     worst = max(p.exit_code for p in plans)
@@ -277,10 +290,17 @@ def _print_quota(project: Project, args: argparse.Namespace) -> int:
     )
     report = quota_report(
         project, args.stack, usage_file=args.usage, skus_file=args.skus, live=args.live, subscription_id=args.subscription,
+        run_limits=_limits(args),
         reference=reference,
     )
     _out(json.dumps(report.to_json(), indent=2) if args.format == "json" else render(report, args.format))
     return report.exit_code
+
+
+def _limits(args: argparse.Namespace) -> Limits:
+    from azure_gpu_stacks.preflight.isolation import Limits
+
+    return Limits(timeout_s=args.timeout, memory_mib=int(args.memory_limit))
 
 
 def _print_cost(plans: list[Plan], fmt: str) -> int:
@@ -316,9 +336,8 @@ def _policy_settings(path: Path | None, as_of: dt.date | None) -> dict[str, Poli
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
     try:
-        code = _run(args)
+        code = _run(_parser().parse_args(argv))
         sys.stdout.flush()  # a closed pipe or a full disk is met here, not at interpreter exit
         return code
     except InputError as exc:
@@ -339,6 +358,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
+def run() -> NoReturn:
+    """The `gpu-stacks` command: `main`, then leave at once.
+
+    Tearing down the interpreter frees every object the SDKs created, seconds on a busy machine, and
+    after Ctrl-C it would keep the prompt waiting; workers and programs are already gone by then
+    (killed, or dying with their parent), and the output is flushed here.
+    """
+    code = main()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(code)
+
+
 def _drop_stdout() -> None:
     """Point stdout at /dev/null so that the interpreter's last flush does not fail again."""
     with contextlib.suppress(OSError, ValueError):
@@ -348,4 +381,4 @@ def _drop_stdout() -> None:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    run()

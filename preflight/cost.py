@@ -3,7 +3,8 @@ and when idle, per hour and per month; and whether the stack's budget fits that 
 
 - Full scale: every resource at its largest node count (AKS `maxCount`, AML `maxNodeCount`).
 - Idle: what still runs when nothing is scheduled (AML at `minNodeCount`, an autoscaled AKS pool at
-  `minCount`, a scale set at its capacity, a VM only for the hours before its daily auto-shutdown),
+  `minCount`, a scale set at its capacity or only in the hours its autoscale schedule runs it (0
+  when parked), a VM only for the hours before its daily auto-shutdown),
   as an average hourly rate. See `azure_gpu_stacks.preflight.demand` for how each resource type is read and the
   auto-shutdown assumption.
 - Spot VMs, Spot scale sets and AKS pools, and AML `LowPriority` clusters are priced at the
@@ -81,6 +82,7 @@ class ResourceCost:
         }
         if d.idle_hours_per_day != HOURS_PER_DAY:
             out["idleHoursPerDay"] = d.idle_hours_per_day
+            out["idleSchedule"] = d.idle_schedule
         if self.why_unpriced:
             out["unpriced"] = self.why_unpriced
         return out

@@ -15,6 +15,11 @@ from azure_gpu_stacks.preflight.tables import Format, table
 
 
 LOW_PRIORITY_NOTE = "AML low-priority nodes are priced at the Spot rate, an assumption: the catalog has no low-priority price"
+# What the idle hours of each kind of schedule assume (see azure_gpu_stacks.preflight.demand).
+SCHEDULE_NOTES = {
+    "auto-shutdown": "a VM with a daily auto-shutdown is taken to be started at 09:00 and to run until the shutdown",
+    "autoscale": "a scale set on an autoscale schedule runs each profile's minimum from its start until the next profile starts",
+}
 
 
 def usd(value: float | None, places: int = 2) -> str:
@@ -24,7 +29,7 @@ def usd(value: float | None, places: int = 2) -> str:
 def _nodes(resource: dict[str, Any]) -> str:
     idle = f"{resource['idleCount']}"
     if "idleHoursPerDay" in resource:
-        idle += f" for {resource['idleHoursPerDay']:g} h/day"
+        idle += f" for {round(resource['idleHoursPerDay'], 2):g} h/day"
     return f"{resource['count']} (idle {idle})"
 
 
@@ -67,8 +72,8 @@ def cost_section(cost: dict[str, Any]) -> list[str]:
         lines.append("  lower bound: not in the totals, no price known: " + "; ".join(unpriced))
     if _low_priority([cost]):
         lines.append(f"  ({LOW_PRIORITY_NOTE})")
-    if any("idleHoursPerDay" in r for r in cost["resources"]):
-        lines.append("  (a VM with a daily auto-shutdown is taken to be started at 09:00 and to run until the shutdown)")
+    schedules = {r.get("idleSchedule") for r in cost["resources"] if "idleHoursPerDay" in r}
+    lines += [f"  ({note})" for kind, note in SCHEDULE_NOTES.items() if kind in schedules]
     return lines
 
 

@@ -15,20 +15,32 @@ it again; we assume someone starts it at the start of each working day, `ASSUMED
 (09:00 in the schedule's own time zone), so it runs from 09:00 to the shutdown time every day
 (10 h for a 19:00 shutdown; weekends are not modelled, which over- rather than under-estimates).
 The schedule is found through the VM it depends on (its `targetResourceId` is the VM's id).
+
+Autoscale schedule: an enabled `monitor.AutoscaleSetting` whose `targetResourceUri` is a scale set
+and whose profiles recur weekly runs, in each profile's span, that profile's minimum capacity; a
+recurring profile holds from its start until the next profile starts (ARM's recurrences have no
+end; learn.microsoft.com/azure/azure-monitor/autoscale/autoscale-multiprofile, observed 2026-11-22).
+The idle demand is the largest of those minimums, for the average hours a day it runs (a cluster
+at 3 nodes 08:00-19:00 Monday to Friday and 0 otherwise: 3 nodes for 55 / 7 = 7.86 h a day).
+Profiles are taken to share one time zone; a default profile under recurring ones never holds.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from azure_gpu_stacks.components.catalog.limits import normalize_region
-from azure_gpu_stacks.components.catalog.shapes import AGENT_POOL, MANAGED_CLUSTER, VM, Priority, read, shapes
+from azure_gpu_stacks.components.catalog.shapes import AGENT_POOL, MANAGED_CLUSTER, VM, VMSS, Priority, read, shapes
 from azure_gpu_stacks.fakeazure.util import dig
 from azure_gpu_stacks.preflight.runtime import RecordedResource
 
 RESOURCE_GROUP = "azure-native:resources:ResourceGroup"
 SCHEDULE = "azure-native:devtestlab:GlobalSchedule"
+AUTOSCALE = "azure-native:monitor:AutoscaleSetting"
+WEEK_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+MINUTES_PER_WEEK = 7 * 24 * 60
 
 SHUTDOWN_TASK = "ComputeVmShutdownTask"
 ASSUMED_START_OF_DAY = "0900"  # HHmm, in the schedule's time zone; see the module docstring
@@ -46,7 +58,8 @@ class Demand:
     idle_count: int  # nodes running when nothing is scheduled
     priority: Priority
     region: str | None
-    idle_hours_per_day: float = HOURS_PER_DAY  # hours a day the idle nodes run (auto-shutdown)
+    idle_hours_per_day: float = HOURS_PER_DAY  # hours a day the idle nodes run (auto-shutdown, autoscale schedule)
+    idle_schedule: str | None = None  # what shortens the idle day: "auto-shutdown" or "autoscale"
 
     @property
     def discounted(self) -> bool:
@@ -96,6 +109,55 @@ def _shutdown_hours(resources: Sequence[RecordedResource]) -> dict[str, float]:
     return hours
 
 
+def _capacity(value: Any) -> int | None:
+    try:
+        return int(str(value))
+    except ValueError:
+        return None
+
+
+def scheduled_idle(profiles: Any) -> tuple[int, float] | None:
+    """(nodes, hours a day) an autoscale setting's weekly recurring profiles run, or None without any."""
+    events: list[tuple[int, int]] = []  # (minute of the week a profile starts, its minimum capacity)
+    for profile in profiles if isinstance(profiles, list) else []:
+        schedule = dig(profile, "recurrence", "schedule") if isinstance(profile, dict) else None
+        capacity = _capacity(dig(profile, "capacity", "minimum")) if schedule else None
+        if not isinstance(schedule, dict) or capacity is None:
+            continue
+        for day in schedule.get("days") or []:
+            if str(day).lower() not in WEEK_DAYS:
+                continue
+            for hour in schedule.get("hours") or []:
+                for minute in schedule.get("minutes") or [0]:
+                    events.append((WEEK_DAYS.index(str(day).lower()) * 24 * 60 + int(hour) * 60 + int(minute), capacity))
+    if not events:
+        return None
+    events.sort()
+    node_minutes = 0
+    for i, (start, capacity) in enumerate(events):
+        following = events[i + 1][0] if i + 1 < len(events) else events[0][0] + MINUTES_PER_WEEK
+        node_minutes += capacity * (following - start)
+    nodes = max(capacity for _, capacity in events)
+    return (nodes, node_minutes / nodes / 60 / 7) if nodes else (0, HOURS_PER_DAY)
+
+
+def _autoscaled(resources: Sequence[RecordedResource]) -> dict[str, tuple[int, float]]:
+    """Scale set URN -> (idle nodes, hours a day) for every scale set an enabled autoscale schedule targets."""
+    scale_sets = {r.urn for r in resources if r.type == VMSS}
+    found: dict[str, tuple[int, float]] = {}
+    for r in resources:
+        inputs = r.plain_inputs()
+        if r.type != AUTOSCALE or inputs.get("enabled") is not True:
+            continue
+        idle = scheduled_idle(inputs.get("profiles"))
+        if idle is None:
+            continue
+        for urn in r.dependencies:
+            if urn in scale_sets:
+                found[urn] = idle
+    return found
+
+
 def _group_locations(resources: Sequence[RecordedResource]) -> dict[str, str]:
     locations = {}
     for r in resources:
@@ -123,6 +185,7 @@ def collect(resources: Sequence[RecordedResource], default_region: str | None = 
     else `default_region` (the stack's `azure-native:location`).
     """
     shutdown = _shutdown_hours(resources)
+    autoscaled = _autoscaled(resources)
     groups = _group_locations(resources)
     clusters = _cluster_locations(resources)
     demands: list[Demand] = []
@@ -142,16 +205,19 @@ def collect(resources: Sequence[RecordedResource], default_region: str | None = 
                 or default_region
             )
             suffix = "" if pool.index is None else f"/{pool.name or pool.index}"
+            idle_count, idle_hours = autoscaled.get(r.urn, (pool.idle_count, shutdown.get(r.urn, HOURS_PER_DAY)))
+            schedule = "autoscale" if r.urn in autoscaled else "auto-shutdown" if r.urn in shutdown else None
             demands.append(
                 Demand(
                     resource=r.name + suffix,
                     type=r.type,
                     size=pool.size,
                     count=pool.full_count,
-                    idle_count=pool.idle_count,
+                    idle_count=idle_count,
                     priority=pool.priority,
                     region=normalize_region(region) if isinstance(region, str) else None,
-                    idle_hours_per_day=shutdown.get(r.urn, HOURS_PER_DAY),
+                    idle_hours_per_day=idle_hours,
+                    idle_schedule=schedule,
                 )
             )
     return demands

@@ -2,14 +2,15 @@
 
 Most of an offline plan's fixed cost is importing pulumi and the azure-native modules (seconds),
 and most of its variable cost is Pulumi's runtime evaluating the program (pure Python, one core).
-So the parent plans the first stack itself, which loads every module a plan needs, and only then
-forks its workers: each starts with the imports done, shares their memory copy-on-write, and plans
-whole stacks. A plan is a picklable `Plan`; results come back in the order the stacks were named,
+So the parent loads every module a plan needs, plans the first stack itself (an error in the first
+stack named is the one reported), and only then forks its workers: each starts with the imports
+done, shares their memory copy-on-write, and plans whole stacks. A plan is a picklable `Plan`; results come back in the order the stacks were named,
 so the output is byte-for-byte the serial output. `fork` is Linux's default start method and the
 only one that inherits the loaded modules; where it is unavailable (macOS, Windows) plans run serially.
 
-Each plan already runs on a fresh event loop and a reset Pulumi runtime (`azure_gpu_stacks.preflight.runtime`), so
-nothing of one stack leaks into the next, in the parent or in a worker.
+Each program runs in its own child process forked from the parent or the worker
+(`azure_gpu_stacks.preflight.isolation`), so nothing of one stack leaks into the next. Workers ignore
+Ctrl-C: the parent is interrupted, ends the pool, and each program's child dies with its worker.
 """
 
 from __future__ import annotations
@@ -18,10 +19,12 @@ import gc
 import importlib
 import multiprocessing
 import os
+import signal
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
+    from azure_gpu_stacks.preflight.isolation import Limits
     from azure_gpu_stacks.preflight.plan import Plan, ReferenceFiles
     from azure_gpu_stacks.preflight.policy_config import PolicySettings
     from azure_gpu_stacks.preflight.project import Project
@@ -72,12 +75,13 @@ def plan_stacks(
     policy_settings: Mapping[str, PolicySettings] | None,
     jobs: int,
     progress: Callable[[str], None] = lambda _: None,
+    limits: Limits | None = None,
 ) -> list[Plan]:
     """A plan per stack, in the order named; raises the first stack's (in that order) InputError."""
     from azure_gpu_stacks.preflight.plan import plan_stack
 
     def plan(name: str) -> Plan:
-        return plan_stack(project, name, reference, policy_settings=policy_settings)
+        return plan_stack(project, name, reference, policy_settings=policy_settings, limits=limits)
 
     return run_forked(plan, names, jobs, progress, str)
 
@@ -89,8 +93,9 @@ def run_forked(
     progress: Callable[[str], None] = lambda _: None,
     describe: Callable[[T], str] = str,
 ) -> list[R]:
-    """`task(item)` for each item, in order: the first in this process (it loads the modules a plan
-    needs), the rest in up to `jobs` workers forked after it. Raises the first (in order) exception."""
+    """`task(item)` for each item, in order: the first in this process, the rest in up to `jobs`
+    workers forked after it, all after the modules a plan needs are loaded (each program runs in a
+    child forked from here or from a worker). Raises the first (in order) exception."""
     return list(_run(task, items, jobs, progress, describe))
 
 
@@ -102,35 +107,48 @@ def _run(
     describe: Callable[[T], str],
 ) -> Iterator[R]:
     total = len(items)
-    for index, item in enumerate(items[:1], 1):
-        progress(f"[{index}/{total}] planning {describe(item)}…")
-        yield task(item)
     rest = list(items[1:])
     workers = min(jobs, len(rest))
     serial = workers <= 1 or "fork" not in multiprocessing.get_all_start_methods()
-    if not rest:
-        return
     global _job
     _job = (task, rest)
-    _preload()  # before the freeze below, and before a fork, so the modules are frozen and shared
-    # The SDK's modules are hundreds of thousands of objects that live as long as the process; every
-    # full collection walked them all, about half of each later plan's time. Frozen, they are never
-    # walked again, and forked workers do not write to (and so copy) the inherited heap either.
-    gc.freeze()
+    if rest:
+        # Each program runs in a child forked from here (and workers are forked from here): loaded
+        # once now, the modules are inherited by every one of them instead of loaded by each.
+        _preload()
+        # The SDK's modules are hundreds of thousands of objects that live as long as the process; every
+        # full collection walked them all, about half of each later plan's time. Frozen, they are never
+        # walked again, and forked children do not write to (and so copy) the inherited heap either.
+        gc.freeze()
     try:
+        for index, item in enumerate(items[:1], 1):
+            progress(f"[{index}/{total}] planning {describe(item)}…")
+            yield task(item)
+        if not rest:
+            return
         if serial:
             for index, item in enumerate(rest, 2):
                 progress(f"[{index}/{total}] planning {describe(item)}…")
                 yield task(item)
             return
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
+        with multiprocessing.get_context("fork").Pool(workers, initializer=_ignore_interrupts) as pool:
             # imap keeps the order named; chunks of one balance stacks of very different sizes.
             for index, result in enumerate(pool.imap(_run_in_worker, range(len(rest)), chunksize=1), 2):
                 progress(f"[{index}/{total}] planned {describe(rest[index - 2])}")
                 yield result
     finally:
         _job = None
-        gc.unfreeze()
+        if rest:
+            gc.unfreeze()
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which ends them: one "interrupted", no worker tracebacks;
+    and they end with the parent, however it ends."""
+    from azure_gpu_stacks.preflight.isolation import die_with_parent
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent()
 
 
 def _preload() -> None:

@@ -19,6 +19,7 @@ import pulumi
 
 from azure_gpu_stacks.components.catalog import clock
 from azure_gpu_stacks.components.config import ConfigError
+from azure_gpu_stacks.components.input_files import escaped
 
 from azure_gpu_stacks.fakeazure import FakeArm, Refusal
 from azure_gpu_stacks.components.input_files import InputFileError, load_json
@@ -30,10 +31,13 @@ from azure_gpu_stacks.preflight.errors import InputError
 from azure_gpu_stacks.preflight.policy_config import PolicySettings, resolve, settings_day, with_day
 from azure_gpu_stacks.preflight.policy_run import analyze, pack_policies
 from azure_gpu_stacks.preflight.project import Project, StackSettings, load_stack
+from azure_gpu_stacks.preflight.isolation import Limits, run_isolated
+from azure_gpu_stacks.preflight.program_values import exportable, masked, masked_values, secret_strings
 from azure_gpu_stacks.preflight.runtime import (
     DIY_ORGANIZATION,
     SECRET_SHOWN_AS,
     RecordedResource,
+    RunResult,
     main_file_runner,
     program_environment,
     run_program,
@@ -59,6 +63,7 @@ class Plan:
     as_of: dt.date = field(default_factory=clock.today)  # the day every verdict of the plan is for
     violations: list[dict[str, Any]] = field(default_factory=list)
     cost: dict[str, Any] = field(default_factory=dict)
+    program_output: str = ""  # what the program printed (stdout and stderr), secrets masked
     errors: list[str] = field(default_factory=list)  # what the program logged with pulumi.log.error
 
     @property
@@ -104,6 +109,7 @@ class Plan:
             "violations": self.violations,
             "cost": self.cost,
             "warnings": self.warnings,
+            "programOutput": self.program_output,
             "errors": self.errors,
         }
 
@@ -147,17 +153,19 @@ def plan_stack(
     *,
     preview: bool = False,
     policy_settings: Mapping[str, PolicySettings] | None = None,
+    limits: Limits | None = None,
 ) -> Plan:
     """Plan one stack and run it through the policy pack; raises InputError when it cannot be evaluated.
 
     One clock: the day of `policy_settings`' `asOf` (what `--as-of` sets), else today in UTC, is the day
-    the components, the fake ARM, the policies and the cost report all judge on.
+    the components, the fake ARM, the policies and the cost report all judge on. The program runs in a
+    child process (`azure_gpu_stacks.preflight.isolation`) under `limits`.
     """
     pack = list(pack_policies())
     settings = dict(policy_settings) if policy_settings is not None else resolve(pack)
     day = settings_day(settings) or clock.today()
     with clock.pinned(day):
-        return _plan(project, stack, reference, preview, with_day(pack, settings, day), day)
+        return _plan(project, stack, reference, preview, with_day(pack, settings, day), day, limits)
 
 
 def _plan(
@@ -167,48 +175,53 @@ def _plan(
     preview: bool,
     policy_settings: Mapping[str, PolicySettings],
     day: dt.date,
+    limits: Limits | None,
 ) -> Plan:
     settings = load_stack(project, stack)
     reference = reference or ReferenceFiles()
     arm = make_arm(settings, reference)
     references = StackReferences(project.root, project.name, reference.organization, reference.stack_outputs)
-    try:
-        with program_environment(project.program, project.root):
-            result = run_program(
-                main_file_runner(project.program),
-                project=project.name,
-                stack=settings.name,
-                config=settings.config,
-                secret_keys=settings.secret_keys,
-                arm=arm,
-                preview=preview,
-                organization=reference.organization,
-                root_directory=project.root,
-                references=references,
-            )
-    except (Exception, SystemExit) as exc:  # the program's own failure, reported as bad input
-        references.check()  # a missing StackReference is the cause, not what followed from it
+    stack_file = project.relative(settings.file)
+
+    def run() -> tuple[RunResult, list[Refusal], list[tuple[str, str]]]:
+        try:
+            result = _run(settings, arm, reference, references, project, preview)
+        except (Exception, SystemExit):  # the program's own failure, reported as bad input
+            references.check()  # a missing StackReference is the cause, not what followed from it
+            _check_reads(arm)
+            raise
+        references.check()
         _check_reads(arm)
-        raise InputError(describe_program_error(exc, project, project.relative(settings.file))) from None
-    references.check()
-    _check_reads(arm)
-    warnings = settings.warnings + [log.message for log in result.logs if log.severity == "warning"]
-    errors = [log.message for log in result.logs if log.severity != "warning"]
-    warnings += [f"{name}: not created, it depends on a refused resource ({dep})" for name, dep in arm.skipped]
+        result.outputs = {key: exportable(key, value) for key, value in result.outputs.items()}
+        return result, list(arm.refusals), list(arm.skipped)
+
+    try:
+        (result, refusals, skipped), output = run_isolated(
+            run, lambda exc: describe_program_error(exc, project, stack_file), limits or Limits(), f"{stack_file}: the program"
+        )
+    except InputError:
+        raise
+    except (Exception, SystemExit) as exc:  # where the program runs in this process (no fork)
+        raise InputError(describe_program_error(exc, project, stack_file)) from None
+    secrets = secret_strings(result, (v for k, v in settings.config.items() if k in settings.secret_keys))
+    warnings = settings.warnings + [masked(log.message, secrets) for log in result.logs if log.severity == "warning"]
+    errors = [masked(log.message, secrets) for log in result.logs if log.severity != "warning"]
+    warnings += [f"{name}: not created, it depends on a refused resource ({dep})" for name, dep in skipped]
     cost, budget_warnings = cost_document(result.resources, settings.config.get(LOCATION_KEY))
     plan = Plan(
         project=project.name,
         stack=settings.name,
         stack_file=project.relative(settings.file),
         resources=result.resources,
-        outputs=result.outputs,
+        outputs=masked_values(result.outputs, secrets),
         secret_outputs=result.secret_outputs,
-        refusals=list(arm.refusals),
-        skipped=list(arm.skipped),
+        refusals=refusals,
+        skipped=skipped,
         warnings=warnings + budget_warnings,
         placeholders=settings.placeholders,
         as_of=day,
         cost=cost,
+        program_output=masked(output, secrets),
         errors=errors,
     )
     # Every recorded resource, refused by the fake ARM or not, goes to the pack: one run, every problem.
@@ -220,6 +233,24 @@ def _check_reads(arm: FakeArm) -> None:
     """A `<Resource>.get` of an id no --existing file held: the run cannot be evaluated."""
     if arm.unknown_reads:
         raise InputError(arm.unknown_reads[0])
+
+
+def _run(
+    settings: StackSettings, arm: FakeArm, reference: ReferenceFiles, references: StackReferences, project: Project, preview: bool
+) -> RunResult:
+    with program_environment(project.program, project.root):
+        return run_program(
+            main_file_runner(project.program),
+            project=project.name,
+            stack=settings.name,
+            config=settings.config,
+            secret_keys=settings.secret_keys,
+            arm=arm,
+            preview=preview,
+            organization=reference.organization,
+            root_directory=project.root,
+            references=references,
+        )
 
 
 def describe_program_error(exc: BaseException, project: Project, stack_file: str) -> str:
@@ -239,11 +270,14 @@ def describe_program_error(exc: BaseException, project: Project, stack_file: str
         return str(ConfigError(stack_file, exc.problems))
     if isinstance(exc, (pulumi.RunError, pulumi.ConfigMissingError, pulumi.config.ConfigTypeError)):
         return str(exc)
+    if isinstance(exc, InputError):  # raised for the program's values (an export Pulumi cannot send)
+        return str(exc)
     if isinstance(exc, SystemExit):
-        return f"the program exited with status {exc.code}"
+        return f"the program called sys.exit({exc.code!r})"
     if str(exc).startswith("invoke of "):  # a provider function's error (Azure's answer), not a program bug
         return str(exc).removesuffix(" ()")  # the SDK names the failing property; a function has none
-    return f"the program raised {type(exc).__name__}: {exc}{_where(exc, project)}"
+    message = f": {escaped(str(exc))}" if str(exc) else ""
+    return f"the program raised {type(exc).__name__}{message}{_where(exc, project)}"
 
 
 def _where(exc: BaseException, project: Project) -> str:

@@ -230,9 +230,11 @@ def load_stack(project: Project, stack: str) -> StackSettings:
     values = apply_project_config(name, project.name, project.declarations, values, label)
     flat: dict[str, str] = {}
     secret: list[str] = []
+    # A key declared secret but given in plain text (warned of below) is still never shown.
+    plain_secrets = {d.full_key for d in project.declarations if d.secret and d.full_key in values and not values[d.full_key].secure}
     for key, held in values.items():
         flat[key] = _offline_text(held)
-        if held.secure:
+        if held.secure or key in plain_secrets:
             secret.append(key)
     warnings = [f"{label}: {key}: no value; Pulumi treats it as an empty string \"\"" for key in empty]
     warnings += [
@@ -244,7 +246,7 @@ def load_stack(project: Project, stack: str) -> StackSettings:
     warnings += [
         f"{project.relative(other)}: ignored, as the Pulumi CLI ignores it: it reads {label}" for other in _other_extensions(project, name)
     ]
-    return StackSettings(name, path, flat, secret, list(secret), warnings)
+    return StackSettings(name, path, flat, secret, [k for k in secret if values[k].secure], warnings)
 
 
 def _offline_text(held: StackValue) -> str:

@@ -215,7 +215,7 @@ def _go_json(value: Any) -> Any:
     if isinstance(value, float) and math.isfinite(value) and value == math.trunc(value) and abs(value) < 1e21:
         return int(value)
     if isinstance(value, dict):
-        return {k: _go_json(v) for k, v in value.items()}
+        return {str(k): _go_json(v) for k, v in value.items()}  # JSON keys are text; YAML's `1:` is not
     if isinstance(value, list):
         return [_go_json(v) for v in value]
     return value

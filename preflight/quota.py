@@ -30,6 +30,7 @@ from azure_gpu_stacks.components.catalog import Catalog, catalog, normalize_size
 from azure_gpu_stacks.fakeazure.azfiles import AzFileError, SkuOffer, Usage, family_key, read_skus, read_usage
 from azure_gpu_stacks.preflight.demand import Demand, collect
 from azure_gpu_stacks.preflight.errors import InputError
+from azure_gpu_stacks.preflight.isolation import Limits
 from azure_gpu_stacks.preflight.plan import LOCATION_KEY, ReferenceFiles, plan_stack
 from azure_gpu_stacks.preflight.project import Project, load_stack
 from azure_gpu_stacks.preflight.tables import Format, table
@@ -281,6 +282,7 @@ def quota_report(
     skus_file: Path | None = None,
     live: bool = False,
     subscription_id: str | None = None,
+    run_limits: Limits | None = None,
     reference: ReferenceFiles | None = None,
 ) -> QuotaReport:
     """Plan `stack` offline and compare what it needs with the limits (a usage file, or Azure)."""
@@ -305,7 +307,7 @@ def quota_report(
         if reference is not None
         else None
     )
-    plan = plan_stack(project, stack, runs_with)
+    plan = plan_stack(project, stack, runs_with, limits=run_limits)
     region = load_stack(project, stack).config.get(LOCATION_KEY)
     demands = collect(plan.resources, region)
     quota_needs, unknown = needs(demands)

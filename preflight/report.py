@@ -145,6 +145,8 @@ def render_text(plan: Plan) -> str:
     lines += cost_section(plan.cost)
     if plan.warnings:
         lines += ["", "Warnings:"] + [f"  - {w}" for w in plan.warnings]
+    if plan.program_output:
+        lines += ["", "Program output (stdout and stderr):"] + [f"  | {line}" for line in plan.program_output.rstrip("\n").split("\n")]
     if plan.errors:
         lines += ["", "Errors the program logged (pulumi.log.error):"] + [f"  - {e}" for e in plan.errors]
     if plan.refusals:

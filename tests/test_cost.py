@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -95,6 +96,7 @@ def test_cost_vm_with_auto_shutdown_is_idle_only_from_nine_to_the_shutdown(recor
             "priceBasis": "pay-as-you-go",
             "priceObserved": "unknown",
             "idleHoursPerDay": on_hours,
+            "idleSchedule": "auto-shutdown",
         }
     ]
     assert cost["monthlyUsd"] == pytest.approx(payg(T4) * HOURS_PER_MONTH, abs=0.005)
@@ -188,6 +190,68 @@ def test_cost_scale_set_runs_its_capacity_busy_and_idle() -> None:
     }
     assert cost["hourlyUsd"] == pytest.approx(2 * spot(ND), abs=5e-5)
     assert cost["idleHourlyUsd"] == pytest.approx(2 * spot(ND), abs=5e-5)
+
+
+def autoscale_profile(name: str, nodes: int, days: list[str], hour: int, minute: int = 0) -> dict[str, Any]:
+    count = str(nodes)
+    return {
+        "name": name,
+        "capacity": {"minimum": count, "maximum": count, "default": count},
+        "rules": [],
+        "recurrence": {
+            "frequency": "Week",
+            "schedule": {"timeZone": "UTC", "days": days, "hours": [float(hour)], "minutes": [float(minute)]},
+        },
+    }
+
+
+WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"]
+
+
+def test_cost_scale_set_scheduled_to_zero_is_idle_only_in_working_hours() -> None:
+    vmss = recorded("azure-native:compute:VirtualMachineScaleSet", "train-vmss", {"sku": {"name": ND, "capacity": 3.0}})
+    setting = recorded(
+        "azure-native:monitor:AutoscaleSetting",
+        "train-autoscale",
+        {
+            "enabled": True,
+            "profiles": [
+                autoscale_profile("working-hours", 3, WEEKDAYS, 8),
+                autoscale_profile("outside-working-hours", 0, WEEKDAYS, 19),
+            ],
+        },
+        deps=(vmss.urn,),
+    )
+
+    cost = estimate_resources([rg(), vmss, setting]).to_json()
+
+    # 08:00-19:00 Monday to Friday: 55 of the week's 168 hours, 55 / 7 = 7.857 h a day.
+    [row] = cost["resources"]
+    assert (row["count"], row["idleCount"], row["idleHoursPerDay"], row["idleSchedule"]) == (3, 3, pytest.approx(55 / 7), "autoscale")
+    assert cost["hourlyUsd"] == pytest.approx(3 * payg(ND), abs=5e-5)
+    assert cost["idleHourlyUsd"] == pytest.approx(3 * payg(ND) * 55 / 168, abs=5e-5)
+
+
+def test_cost_scale_set_with_a_disabled_autoscale_setting_runs_around_the_clock() -> None:
+    vmss = recorded("azure-native:compute:VirtualMachineScaleSet", "train-vmss", {"sku": {"name": ND, "capacity": 2.0}})
+    profiles = [autoscale_profile("on", 2, WEEKDAYS, 8), autoscale_profile("off", 0, WEEKDAYS, 19)]
+    setting = recorded("azure-native:monitor:AutoscaleSetting", "a", {"enabled": False, "profiles": profiles}, deps=(vmss.urn,))
+
+    cost = estimate_resources([rg(), vmss, setting]).to_json()
+
+    assert cost["idleHourlyUsd"] == pytest.approx(2 * payg(ND), abs=5e-5)
+    assert "idleHoursPerDay" not in cost["resources"][0]
+
+
+def test_cost_autoscale_schedule_runs_each_profile_until_the_next_one_starts() -> None:
+    from azure_gpu_stacks.preflight.demand import scheduled_idle
+
+    # 4 nodes from Saturday 10:00 to Sunday 16:00 (30 h), 1 node the rest of the week (138 h): a peak
+    # of 4, and 4 x 30 + 1 x 138 = 258 node-hours a week, so 4 nodes for 258 / 4 / 7 h a day.
+    profiles = [autoscale_profile("weekend", 4, ["Saturday"], 10), autoscale_profile("rest", 1, ["Sunday"], 16)]
+
+    assert scheduled_idle(profiles) == (4, pytest.approx(258 / 4 / 7))
+    assert scheduled_idle([{"name": "default", "capacity": {"minimum": "2"}}]) is None  # no recurrence
 
 
 def test_cost_autoscaled_aks_pool_is_max_count_busy_and_min_count_idle() -> None:
@@ -440,3 +504,36 @@ def test_cost_every_shipped_stack_budget_fits_its_estimate(stack: str, capsys: p
     assert cost["budgetMonthlyUsd"] is not None
     assert cost["idleMonthlyUsd"] <= cost["budgetMonthlyUsd"] <= 3 * cost["monthlyUsd"]
     assert not [w for w in document["warnings"] if "the budget" in w]
+
+
+def write_training_stack(tmp_path: Path, cluster: str) -> str:
+    path = tmp_path / "Pulumi.train-test.yaml"
+    path.write_text(
+        f"config:\n  azure-native:location: eastus\n  azure-gpu-stacks:trainingCluster: {cluster}\n"
+        "  azure-gpu-stacks:sshPublicKey: {secure: v1:a2V5}\n"
+        "  azure-gpu-stacks:costAlert: {amount: 5000, contactEmails: [ml@example.com]}\n"
+    )
+    return str(path)
+
+
+def test_cost_parked_training_stack_costs_nothing_busy_or_idle(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["cost", write_training_stack(tmp_path, "{nodeCount: 0}"), "--format", "json"]) == 0
+
+    [stack] = json.loads(capsys.readouterr().out)["stacks"]
+    assert (stack["cost"]["hourlyUsd"], stack["cost"]["idleHourlyUsd"], stack["cost"]["idleMonthlyUsd"]) == (0, 0, 0)
+    assert [(r["resource"], r["count"], r["idleCount"]) for r in stack["cost"]["resources"]] == [("train-vmss", 0, 0)]
+
+
+def test_cost_training_stack_with_working_hours_is_idle_only_in_them(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cluster = "{nodeCount: 2, workingHours: {start: '0800', end: '2000', timeZone: W. Europe Standard Time}}"
+
+    stack = write_training_stack(tmp_path, cluster)
+
+    assert main(["plan", stack]) == 0
+    out = capsys.readouterr().out
+    idle_hourly = 2 * payg(ND) * 60 / 168  # 12 h x 5 days of the week's 168 h
+    assert "2 (idle 2 for 8.57 h/day)" in out  # 60 h a week / 7
+    assert "(a scale set on an autoscale schedule runs each profile's minimum from its start until the next profile starts)" in out
+    assert f"idle {idle_hourly:.4f} USD/h = {idle_hourly * HOURS_PER_MONTH:,.2f} USD/month" in out
+    assert main(["cost", stack, "--format", "markdown"]) == 0
+    assert f"| train-test | {2 * payg(ND):.4f} | {2 * payg(ND) * HOURS_PER_MONTH:,.2f} | {idle_hourly:.4f} |" in capsys.readouterr().out

@@ -133,15 +133,19 @@ def test_diff_size_change_of_the_aks_gpu_pool_replaces_it_and_is_called_out(pr: 
 
 
 def test_diff_node_count_of_the_training_cluster_updates_it_in_place(pr: PullRequest) -> None:
-    assert pr.text("training-a100") == (
+    text = pr.text("training-a100")
+
+    assert text.startswith(
         "training-a100: +0 ~1 -0, +19,853.81 USD/month busy, +19,853.81 idle\n"
         "  ~ train-vmss [azure-native:compute:VirtualMachineScaleSet] update\n"
         "       sku.capacity: 2 -> 3\n"
         "  7 resource(s) unchanged\n"
         "  cost: busy 39,707.62 -> 59,561.43 USD/month (+19,853.81); idle 39,707.62 -> 59,561.43 (+19,853.81)\n"
-        "  quota standardNDASv4_A100Family in eastus: 192 -> 288 vCPUs\n"
-        "  quota cores in eastus: 192 -> 288 vCPUs"
     )
+    # The always-on advisory names the new idle-day cost.
+    assert "  new [advisory] warn-always-on-infiniband-cluster: train-vmss: 'train-vmss' runs 3 x Standard_ND96asr_v4 " \
+        "around the clock: about 1,958.18 USD for every day nothing trains" in text
+    assert text.endswith("  quota standardNDASv4_A100Family in eastus: 192 -> 288 vCPUs\n  quota cores in eastus: 192 -> 288 vCPUs")
 
 
 def test_diff_budget_change_updates_the_budget_and_shows_it_beside_the_cost(pr: PullRequest) -> None:
@@ -341,7 +345,10 @@ def test_diff_markdown_puts_the_verdict_gpu_warning_and_one_row_per_stack_first(
         "7 resource(s) unchanged.\n"
         "\n"
         "Cost: busy 39,707.62 → 59,561.43 USD/month (+19,853.81); idle 39,707.62 → 59,561.43 (+19,853.81).\n"
-        "\n"
+    ) in comment
+    # Between them, the always-on advisory: new at 3 nodes, resolved at 2 (its message names the idle-day cost).
+    assert "| resolved: `warn-always-on-infiniband-cluster` | advisory | `train-vmss` | 'train-vmss' runs 2 x " in comment
+    assert (
         "| Quota family | Region | vCPUs before | after |\n"
         "| --- | --- | ---: | ---: |\n"
         "| standardNDASv4_A100Family | eastus | 192 | 288 |\n"

@@ -17,7 +17,8 @@ import pytest
 from azure_gpu_stacks.components.input_files import MAX_BYTES
 from azure_gpu_stacks.preflight.cli import main
 from tests.conftest import REPO
-from tests.test_bad_input import assert_one_clean_error, snapshot
+from tests.test_bad_input import BAD_STACKS, assert_one_clean_error, snapshot
+from tests.test_bad_input import CORPUS as BAD_STACKS_DIR
 
 DATA = Path(__file__).parent / "data"
 AZ = DATA / "bad_az"
@@ -166,3 +167,18 @@ def test_odd_entry_in_the_stack_directory_is_named(
     assert sorted(os.listdir(root)) == before
     assert main(["stacks", "--project", str(root)]) == 0
     assert capsys.readouterr().out == "good\nodd\n"  # listed, so that `check` names it rather than skip it
+
+
+@pytest.mark.parametrize("case", sorted(BAD_STACKS))
+def test_bad_stack_planned_in_a_worker_is_the_same_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str) -> None:
+    """`check --jobs 2` of good, bad, good: the bad stack is read in a forked worker, and its one
+    line comes back as the serial run prints it."""
+    bad = tmp_path / f"Pulumi.{case}.yaml"
+    shutil.copy(BAD_STACKS_DIR / bad.name, bad)
+    first, last = tmp_path / "Pulumi.first.yaml", tmp_path / "Pulumi.last.yaml"
+    shutil.copy(GOOD_STACK, first)
+    shutil.copy(GOOD_STACK, last)
+    before = snapshot(tmp_path, REPO / "stacks")
+
+    assert_one_clean_error(capsys, ["check", str(first), str(bad), str(last), "--jobs", "2"], f"{bad}: ", BAD_STACKS[case])
+    assert snapshot(tmp_path, REPO / "stacks") == before

@@ -53,6 +53,16 @@ BASELINE = [
         ["rg"],
     ),
     Res(
+        "azure-native:monitor:AutoscaleSetting",
+        "vmss-autoscale",
+        {
+            "enabled": True,
+            "targetResourceUri": "/vmss",
+            "profiles": [{"name": "off", "capacity": {"minimum": "0", "maximum": "0", "default": "0"}, "rules": []}],
+        },
+        ["vmss"],
+    ),
+    Res(
         "azure-native:containerservice:ManagedCluster",
         "aks",
         {

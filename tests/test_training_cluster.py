@@ -194,6 +194,82 @@ def test_training_cluster_on_demand_has_no_priority_and_no_warning(record: Calla
     assert rec.result.logs == []
 
 
+AUTOSCALE = "azure-native:monitor:AutoscaleSetting"
+
+
+def test_training_cluster_parked_keeps_network_placement_group_and_scale_set_with_no_nodes(
+    record: Callable[..., Recording],
+) -> None:
+    rec = record(build_cluster(node_count=0))
+
+    assert rec.inputs(VMSS)["sku"] == {"name": "Standard_ND96asr_v4", "tier": "Standard", "capacity": 0}
+    assert rec.inputs(PPG)["intent"] == {"vmSizes": ["Standard_ND96asr_v4"]}
+    assert len(rec.of_type("azure-native:network:VirtualNetwork")) == len(rec.of_type("azure-native:network:Subnet")) == 1
+    assert (rec.outputs["node_count"], rec.outputs["gpus_total"]) == (0, 0)
+    assert rec.of_type(AUTOSCALE) == []
+
+
+WORKING_HOURS = {"start": "0800", "end": "1900", "time_zone": "W. Europe Standard Time"}
+
+
+def test_training_cluster_working_hours_scale_the_nodes_to_zero_outside_them(record: Callable[..., Recording]) -> None:
+    rec = record(build_cluster(node_count=3, working_hours=WORKING_HOURS))
+
+    setting = rec.inputs(AUTOSCALE)
+    weekdays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"]
+    assert setting["enabled"] is True
+    assert setting["targetResourceUri"] == rec.outputs["scale_set_id"]
+    assert setting["profiles"] == [
+        {
+            "name": "working-hours",
+            "capacity": {"minimum": "3", "maximum": "3", "default": "3"},
+            "rules": [],
+            "recurrence": {
+                "frequency": "Week",
+                "schedule": {"timeZone": "W. Europe Standard Time", "days": weekdays, "hours": [8], "minutes": [0]},
+            },
+        },
+        {
+            "name": "outside-working-hours",
+            "capacity": {"minimum": "0", "maximum": "0", "default": "0"},
+            "rules": [],
+            "recurrence": {
+                "frequency": "Week",
+                "schedule": {"timeZone": "W. Europe Standard Time", "days": weekdays, "hours": [19], "minutes": [0]},
+            },
+        },
+    ]
+    # Updates leave the capacity to autoscale.
+    assert rec.one(VMSS).ignore_changes == ("sku.capacity",)
+
+
+def test_training_cluster_working_hours_warn_that_scaling_in_stops_jobs(record: Callable[..., Recording]) -> None:
+    rec = record(build_cluster(working_hours={"start": "0730", "end": "1800", "days": ["sunday", "Monday"]}))
+
+    assert [log.message for log in rec.result.logs] == [
+        "TrainingCluster 'train': working_hours: the cluster scales in to 0 nodes at 1800 (UTC) every working day and "
+        "stays there until 0730: scaling in deletes the nodes, which stops any job still running on them; finish or "
+        "checkpoint jobs before 1800"
+    ]
+    assert rec.inputs(AUTOSCALE)["profiles"][0]["recurrence"]["schedule"]["days"] == ["Monday", "Sunday"]
+
+
+def test_training_cluster_parked_with_working_hours_stays_parked(record: Callable[..., Recording]) -> None:
+    rec = record(build_cluster(node_count=0, working_hours=WORKING_HOURS))
+
+    # Autoscale would start the nodes at the next working hour.
+    assert rec.of_type(AUTOSCALE) == []
+    assert rec.inputs(VMSS)["sku"]["capacity"] == 0
+    assert rec.one(VMSS).ignore_changes == ()
+
+
+def test_training_cluster_always_on_has_no_autoscale(record: Callable[..., Recording]) -> None:
+    rec = record(build_cluster())
+
+    assert rec.of_type(AUTOSCALE) == []
+    assert rec.one(VMSS).ignore_changes == ()
+
+
 def test_training_cluster_single_zone_pins_nodes_and_placement_group(record: Callable[..., Recording]) -> None:
     rec = record(build_cluster(zones=["2"]))
 
@@ -300,8 +376,19 @@ def test_training_cluster_children_are_parented_to_the_component(record: Callabl
         ({"vm_size": "Standard_NC96ads_A100_v4"}, "vm_size: 'Standard_NC96ads_A100_v4' has no InfiniBand; allowed: a GPU size with InfiniBand"),
         ({"vm_size": "Standard_NC24rs_v3"}, "vm_size: 'Standard_NC24rs_v3' was retired on 2025-09-30 and can no longer be deployed"),
         ({"vm_size": "Standard_ND96isr_MI300X_v5"}, "vm_size: 'Standard_ND96isr_MI300X_v5' has AMD Instinct MI300X GPUs"),
-        ({"node_count": 101}, "node_count: 101 nodes; allowed: 1 to 100"),
-        ({"node_count": 0}, "node_count: 0 nodes; allowed: 1 to 100"),
+        ({"node_count": 101}, "node_count: 101 nodes; allowed: 0 (parked: no nodes run) to 100"),
+        ({"node_count": -1}, "node_count: -1 nodes; allowed: 0 (parked: no nodes run) to 100"),
+        ({"working_hours": {"start": "1900", "end": "0800"}},
+         "working_hours: end 0800 is not after start 1900; allowed: start and end on the same day, e.g. 0800 to 1900"),
+        ({"working_hours": {"start": "8:00", "end": "1900"}}, "working_hours.start: '8:00' is not a time of day as HHmm"),
+        ({"working_hours": {"start": "0800", "end": "1900", "days": ["Monday", "Funday"]}},
+         "working_hours.days: 'Funday' not a day; allowed: Monday, Tuesday, Wednesday, Thursday, Friday, Saturday, Sunday"),
+        ({"working_hours": {"start": "0800", "end": "1900", "days": []}}, "working_hours.days: []; allowed: a list of days"),
+        ({"working_hours": {"start": "0800", "end": "1900", "time_zone": "Europe/Berlin"}},
+         "working_hours.time_zone: 'Europe/Berlin' is an IANA time zone name; allowed: a Windows time zone id"),
+        ({"working_hours": {"start": "0800", "end": "1900", "time_zone": "W Europe Standard Time"}},
+         "working_hours.time_zone: 'W Europe Standard Time' is not a Windows time zone id Azure autoscale takes "
+         "(did you mean W. Europe Standard Time"),
         ({"vnet_address_space": "172.16.0.0/12", "subnet_prefix": "172.20.0.0/24"},
          "vnet_address_space: '172.16.0.0/12' overlaps 172.16.0.0/16, which the InfiniBand network reserves"),
         ({"vnet_address_space": "172.16.0.0/16", "subnet_prefix": "172.16.1.0/24"},

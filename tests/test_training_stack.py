@@ -44,7 +44,10 @@ def test_training_stack_plans_cleanly_and_shows_the_cluster(capsys: pytest.Captu
         "single placement group=True  overprovision=False  upgrades=Manual  image=ubuntu-hpc  health check=on" in out
     assert "train-ppg  [azure-native:compute:ProximityPlacementGroup]  for=Standard_ND96asr_v4" in out
     assert "clusterSshCommand  ssh azureuser@train000000" in out
-    assert out.rstrip().endswith("OK: training-a100 deploys as planned (8 resources).")
+    # Always on (the shipped default): the policy pack says what an idle day costs and how to park it.
+    assert "OK: training-a100 deploys as planned (8 resources, 1 advisory policy note(s))." in out
+    assert "[advisory] warn-always-on-infiniband-cluster: train-vmss: 'train-vmss' runs 2 x Standard_ND96asr_v4 around " \
+        "the clock: about 1,305.46 USD for every day nothing trains" in out
 
 
 def test_training_stack_json_carries_the_scale_set_properties(plan_json: dict[str, Any]) -> None:
@@ -124,7 +127,7 @@ KEY = "gpu-stacks: error: {file}: azure-gpu-stacks:trainingCluster"
         ),
         (
             "{nodeCount: 101}",
-            f"{KEY}.nodeCount: 101 nodes; allowed: 1 to 100 (InfiniBand needs a single placement group, which holds "
+            f"{KEY}.nodeCount: 101 nodes; allowed: 0 (parked: no nodes run) to 100 (InfiniBand needs a single placement group, which holds "
             "at most 100 VMs unless Azure support raises the limit)",
         ),
         (
@@ -142,6 +145,21 @@ KEY = "gpu-stacks: error: {file}: azure-gpu-stacks:trainingCluster"
             f"{KEY}.zones: ['1', '2'] spans 2 zones; allowed: at most one zone (a proximity placement group, which "
             "InfiniBand nodes share, cannot span zones)",
         ),
+        (
+            "{workingHours: {start: '1900', end: '0800'}}",
+            f"{KEY}.workingHours: end 0800 is not after start 1900; allowed: start and end on the same day, e.g. 0800 to 1900",
+        ),
+        (
+            "{workingHours: {start: '0800', end: '1900', timeZone: Europe/Berlin}}",
+            f"{KEY}.workingHours.timeZone: 'Europe/Berlin' is an IANA time zone name; allowed: a Windows time zone id, "
+            "e.g. UTC, W. Europe Standard Time, Eastern Standard Time",
+        ),
+        (
+            "{workingHours: {start: '0800', end: '1900', days: [Monday, Funday]}}",
+            f"{KEY}.workingHours.days: 'Funday' not a day; allowed: Monday, Tuesday, Wednesday, Thursday, Friday, "
+            "Saturday, Sunday",
+        ),
+        ("{workingHours: {start: '0800'}}", f"{KEY}.workingHours.end: required key is missing"),
     ],
 )
 def test_training_stack_refuses_a_bad_cluster_with_exit_code_2(

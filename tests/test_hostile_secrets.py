@@ -1,0 +1,133 @@
+"""Canaries: a distinct marker in every place a secret can be, and every byte of every format of
+every command searched for each. None may appear: not in reports, program output, warnings or
+error messages."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from azure_gpu_stacks.preflight.cli import main
+
+CANARIES = {
+    "ciphertext": "v1:CANARY-CIPHERTEXT-1d9e",  # a `secure:` value in the stack file
+    "plain-declared": "CANARY-PLAIN-DECLARED-77ab",  # a key the project declares secret, set in plain text (warned)
+    "plain-typed": "CANARY-PLAIN-TYPED-c2d8",  # the same with a declared type: refused, as the CLI refuses it
+    "input": "CANARY-INPUT-3c0f",  # a secret resource input (a password)
+    "nested-input": "CANARY-NESTED-INPUT-e5a2",  # a secret inside a structure (a tag)
+    "output": "CANARY-OUTPUT-90b4",  # a secret stack output
+    "derived-output": "CANARY-DERIVED-4f61",  # an output computed from a secret
+    "printed": "CANARY-PRINTED-a8c3",  # a secret the program prints
+    "logged": "CANARY-LOGGED-0b7d",  # a secret the program logs as a warning
+}
+
+PROGRAM = f"""
+import sys
+import pulumi
+from pulumi_azure_native import compute, resources
+
+config = pulumi.Config()
+password = pulumi.Output.secret("{CANARIES['input']}")
+tag = pulumi.Output.secret("{CANARIES['nested-input']}")
+rg = resources.ResourceGroup("rg", location="eastus", tags={{"owner": tag, "team": "ml"}})
+compute.VirtualMachine("vm", resource_group_name=rg.name, location="eastus",
+    hardware_profile=compute.HardwareProfileArgs(vm_size="Standard_NC4as_T4_v3"),
+    os_profile=compute.OSProfileArgs(admin_username="azureuser", admin_password=password, computer_name="vm"))
+pulumi.export("token", pulumi.Output.secret("{CANARIES['output']}"))
+pulumi.export("derived", password.apply(lambda p: "{CANARIES['derived-output']}" + p))
+pulumi.export("declared", config.get_secret("apiToken"))
+pulumi.export("declaredPlain", config.get("apiToken"))
+printed = pulumi.Output.secret("{CANARIES['printed']}")
+pulumi.export("printed", printed)
+print("{CANARIES['printed']}")
+print("{CANARIES['printed']}", file=sys.stderr)
+logged = pulumi.Output.secret("{CANARIES['logged']}")
+rg.tags.apply(lambda _: pulumi.log.warn("rotating {CANARIES['logged']}"))
+pulumi.export("logged", logged)
+"""
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "canaries"
+    root.mkdir()
+    (root / "Pulumi.yaml").write_text("name: canaries\nruntime: python\nconfig:\n  apiToken:\n    secret: true\n")
+    (root / "__main__.py").write_text(textwrap.dedent(PROGRAM))
+    (root / "Pulumi.dev.yaml").write_text(
+        f"config:\n  canaries:apiKey:\n    secure: {CANARIES['ciphertext']}\n  canaries:apiToken: {CANARIES['plain-declared']}\n"
+    )
+    (root / "Pulumi.prod.yaml").write_text((root / "Pulumi.dev.yaml").read_text())
+    return root
+
+
+EVERY_FORMAT = [
+    ["plan", "dev"],
+    ["plan", "dev", "--json"],
+    ["plan", "dev", "--preview"],
+    ["plan", "dev", "--preview", "--json"],
+    *(["check", "--format", fmt] for fmt in ("text", "json", "markdown", "sarif")),
+    ["check", "--json", "--jobs", "2"],
+    ["check", "--format", "sarif", "--jobs", "2"],
+    *(["cost", "--format", fmt] for fmt in ("text", "markdown", "json")),
+    ["cost", "--jobs", "2"],
+    *(["quota", "dev", "--format", fmt] for fmt in ("text", "markdown", "json")),
+]
+
+
+@pytest.mark.parametrize("argv", EVERY_FORMAT, ids=" ".join)
+def test_canaries_never_printed(project: Path, capfdbinary: pytest.CaptureFixture[bytes], argv: list[str]) -> None:
+    code = main([*argv, "--project", str(project)])
+    out, err = capfdbinary.readouterr()
+
+    assert code in (0, 1)
+    found = {name for name, canary in CANARIES.items() if canary.encode() in out or canary.encode() in err}
+    assert found == set(), f"printed: {found}"
+    assert out.strip() and b"error" not in err  # a real report of the stacks
+
+
+def test_canaries_masked_where_they_were(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Not missing by accident: the program ran, printed and logged, and the secrets show as [secret]."""
+    assert main(["plan", "dev", "--project", str(project)]) == 1  # planned: only the budget policy fails
+    out = capsys.readouterr().out
+
+    assert "canaries:apiToken: declared secret in Pulumi.yaml but given in plain text" in out
+    assert "Program output (stdout and stderr):\n  | [secret]\n  | [secret]\n" in out
+    assert "  - rotating [secret]" in out
+    assert "token" in out and "[secret]" in out
+
+
+@pytest.mark.parametrize(
+    ("stack_yaml", "key"),
+    [
+        ("config:\n  canaries:apiKey:\n    secure: [CANARY-SECURE-LIST-5e1a]\n", "config.canaries:apiKey.secure: a list, not ciphertext"),
+        ("config:\n  canaries:apiKey:\n    secure: {{x: CANARY-SECURE-MAP-2b9c}}\n", "config.canaries:apiKey.secure: a mapping, not ciphertext"),
+    ],
+)
+def test_canaries_not_in_error_messages(tmp_path: Path, capsys: pytest.CaptureFixture[str], stack_yaml: str, key: str) -> None:
+    root = tmp_path / "p"
+    root.mkdir()
+    (root / "Pulumi.yaml").write_text("name: canaries\nruntime: python\n")
+    (root / "__main__.py").write_text("")
+    (root / "Pulumi.dev.yaml").write_text(stack_yaml.replace("{{", "{").replace("}}", "}"))
+
+    assert main(["plan", "dev", "--project", str(root)]) == 2
+    out, err = capsys.readouterr()
+
+    assert key in err
+    assert "CANARY" not in out + err
+
+
+@pytest.mark.parametrize("command", [["plan", "dev"], ["check"], ["check", "--jobs", "2", "--format", "sarif"], ["cost"], ["quota", "dev"]], ids=" ".join)
+def test_canary_declared_typed_secret_in_plain_text_is_refused_unshown(
+    project: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    (project / "Pulumi.yaml").write_text("name: canaries\nruntime: python\nconfig:\n  apiToken:\n    type: string\n    secret: true\n")
+    (project / "Pulumi.dev.yaml").write_text(f"config:\n  canaries:apiToken: {CANARIES['plain-typed']}\n")
+
+    assert main([*command, "--project", str(project)]) == 2
+    out, err = capsys.readouterr()
+
+    assert "canaries:apiToken: Stack 'dev' with configuration key 'apiToken' must be encrypted as it's secret" in err
+    assert CANARIES["plain-typed"] not in out + err
