@@ -8,7 +8,8 @@ These helpers return both as plain Kubernetes-shaped dicts (camelCase keys), usa
 pulumi-kubernetes inputs or dumped into a manifest, so teams do not copy taints by hand.
 
 Sources (observed 2026-11-22): AKS use-nvidia-gpu.md (taint, toleration, `nvidia.com/gpu`) and
-spot-node-pool.md (the Spot taint and label); see ../shared/azure-gpu-facts.md §6 and §8.
+spot-node-pool.md (the Spot taint and label), in MicrosoftDocs/azure-aks-docs, articles/aks/:
+https://learn.microsoft.com/azure/aks/use-nvidia-gpu, https://learn.microsoft.com/azure/aks/spot-node-pool
 """
 
 from __future__ import annotations

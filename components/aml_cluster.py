@@ -8,7 +8,7 @@ key vault and registry hold user data and are protected from deletion. Then, in 
 an AmlCompute cluster with `minNodeCount` 0 by default, so an idle cluster costs nothing, nodes
 without public IPs and with remote login disabled, and a system-assigned identity.
 
-Azure docs (observed 2026-11-22; ../shared/azure-gpu-facts.md §5):
+Azure docs (observed 2026-11-22):
 https://learn.microsoft.com/azure/machine-learning/how-to-create-attach-compute-cluster and
 https://learn.microsoft.com/azure/templates/microsoft.machinelearningservices/workspaces/computes
 """

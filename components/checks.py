@@ -61,8 +61,8 @@ def gpu_size(name: str) -> str:
     return size.name
 
 
-# InfiniBand training clusters (facts §4, observed 2026-11-22: setup-infiniband.md and
-# virtual-machine-scale-sets-placement-groups.md).
+# InfiniBand training clusters (observed 2026-11-22: https://learn.microsoft.com/azure/virtual-machines/setup-infiniband
+# and https://learn.microsoft.com/azure/virtual-machine-scale-sets/virtual-machine-scale-sets-placement-groups).
 DEFAULT_IB_VM_SIZE = "Standard_ND96asr_v4"
 # The InfiniBand fabric's own addresses; a VNet that overlaps them breaks RDMA routing.
 INFINIBAND_RESERVED_RANGE = ipaddress.ip_network("172.16.0.0/16")

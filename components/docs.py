@@ -81,7 +81,7 @@ def _component(cls: type, spec: dict[str, Any]) -> list[str]:
         "",
         (
             f"Type token `{type_token(cls)}`; Python `from azure_gpu_stacks.components import {cls.__name__}, "
-            f"{args_name(cls.__name__)}` (`{cls.__module__.replace('.', '/')}.py`)."
+            f"{args_name(cls.__name__)}` (`{cls.__module__.removeprefix('azure_gpu_stacks.').replace('.', '/')}.py`)."
         ),
         "",
         inspect.getdoc(module) or "",

@@ -13,7 +13,7 @@ Costs nothing when idle: `node_count: 0` parks it (the network, the placement gr
 set's definition stay; no nodes run or bill), and `working_hours` scales it to 0 nodes outside
 working hours through Azure Monitor autoscale (`components/working_hours.py`).
 
-Azure docs (facts §2.5, §3, §4 of azure-gpu-facts.md, observed 2026-11-22):
+Azure docs (observed 2026-11-22):
 https://learn.microsoft.com/azure/virtual-machines/setup-infiniband
 https://learn.microsoft.com/azure/virtual-machine-scale-sets/virtual-machine-scale-sets-placement-groups
 https://learn.microsoft.com/azure/virtual-machines/azure-hpc-vm-images

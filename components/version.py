@@ -9,4 +9,4 @@ tests check both equal) all carry this version. Release: docs/releasing.md.
 from __future__ import annotations
 
 # A plain literal: setuptools reads it without importing the package (no pulumi at build time).
-__version__ = "0.1.0"
+__version__ = "0.2.0"

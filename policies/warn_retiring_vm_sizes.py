@@ -10,8 +10,11 @@ Azure doc: https://learn.microsoft.com/azure/virtual-machines/sizes/lifecycle/re
 
 from __future__ import annotations
 
+import datetime as dt
+
 from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
 
+from azure_gpu_stacks.components.catalog import VmSize
 from azure_gpu_stacks.policies import config
 from azure_gpu_stacks.policies.vm_size_lifecycle import AS_OF_KEY, AS_OF_PROPERTY, as_of, classify
 
@@ -31,6 +34,16 @@ CONFIG = config.schema(
 )
 
 
+def message(path: str, size: str, entry: VmSize, day: dt.date) -> str:
+    """The violation for `size` (a retiring catalog entry) at `path`, as seen on `day`; docs/policies.md shows it."""
+    lifecycle = entry.lifecycle
+    assert lifecycle.date is not None  # the catalog gives every retiring size its date
+    return (
+        f"{path} is '{size}', which Azure retires on {lifecycle.date} "
+        f"(in {(lifecycle.date - day).days} days); move to {lifecycle.replacement} before then."
+    )
+
+
 def validate(args: ResourceValidationArgs, report_violation: ReportViolation) -> None:
     values = config.values(args, CONFIG)
     window = int(values["retiringWindowDays"])
@@ -39,14 +52,8 @@ def validate(args: ResourceValidationArgs, report_violation: ReportViolation) ->
         date = verdict.entry.lifecycle.date if verdict.entry is not None else None
         if verdict.status != "retiring" or verdict.entry is None or date is None:
             continue
-        lifecycle = verdict.entry.lifecycle
-        days_left = (date - day).days
-        if days_left <= window:
-            report_violation(
-                f"{verdict.path} is '{verdict.size}', which Azure retires on {lifecycle.date} "
-                f"(in {days_left} days); move to {lifecycle.replacement} before then.",
-                None,
-            )
+        if (date - day).days <= window:
+            report_violation(message(verdict.path, verdict.size, verdict.entry, day), None)
 
 
 POLICY = ResourceValidationPolicy(

@@ -1,7 +1,9 @@
 """Quota before `pulumi up`: the vCPUs a stack needs at full scale, per quota family and region,
 compared with the subscription's limits; and whether each size is offered there at all.
 
-How Azure counts (../shared/azure-gpu-facts.md §2.13, §8, observed 2026-11-22):
+How Azure counts (observed 2026-11-22: https://learn.microsoft.com/azure/virtual-machines/spot-vms,
+https://learn.microsoft.com/azure/quotas/per-vm-quota-requests; family names as
+skypilot-org/skypilot sky/catalog/data_fetchers/fetch_azure.py maps them):
 - Regular (pay-as-you-go) VMs count against their size's family (`standardNCASv3_T4Family`) and the
   regional total `cores`.
 - Spot VMs, Spot scale sets and AKS pools, and AML LowPriority nodes count against one regional

@@ -205,7 +205,8 @@ def run_program(
     unless told: pulumi/pulumi `pkg/backend/diy/backend.go`), `get_root_directory()` the project's
     directory, and `StackReference`s are answered from `references`.
     """
-    # A fresh event loop and fresh settings for every run (pulumi-sdk-notes §1.6, pitfalls 1 and 2).
+    # A fresh event loop and fresh settings for every run: the SDK keeps both in module globals
+    # (pulumi/pulumi sdk/python/lib/pulumi/runtime/settings.py), which a previous run would leave behind.
     loop = asyncio.new_event_loop()
     # A failed invoke fails every Output derived from it; the first failure is raised to the caller,
     # and the copies asyncio would print (with tracebacks) when those futures are collected are dropped.

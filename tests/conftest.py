@@ -88,3 +88,19 @@ def record(fake_arm: FakeArm) -> Callable[..., Recording]:
         return Recording(result, fake_arm)
 
     return _record
+
+
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The distribution's wheel, built once per session from a copy of this checkout (tests/distribution.py)."""
+    from tests.distribution import build_wheel
+
+    return build_wheel(tmp_path_factory.mktemp("wheel"))
+
+
+@pytest.fixture(scope="session")
+def third_party(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The test environment's third-party packages, for new virtual environments (tests/distribution.py)."""
+    from tests.distribution import third_party_packages
+
+    return third_party_packages(tmp_path_factory.mktemp("packages"))

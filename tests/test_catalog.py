@@ -1,6 +1,6 @@
 """The shipped VM size catalog: it validates, it knows every size the facts name, and look-ups behave.
 
-The facts these tests pin come from ../shared/azure-gpu-facts.md (sections 1 and 2); each one is a
+The facts these tests pin come from the sources the catalog cites for each size; each one is a
 fact a user's deployment or cost report depends on.
 """
 
@@ -50,7 +50,8 @@ FACTS_GPU_SIZES = [
     "Standard_NG32adms_V620_v1",
 ]  # fmt: skip
 
-# NP is an FPGA series (facts 1.3): catalogued, but never counted as GPU capacity.
+# NP is an FPGA series (https://learn.microsoft.com/azure/virtual-machines/migration/sizes/n-series-migration):
+# catalogued, but never counted as GPU capacity.
 FACTS_FPGA_SIZES = ["Standard_NP10s", "Standard_NP20s", "Standard_NP40s"]
 
 

@@ -2,7 +2,7 @@
 
 Expected numbers are computed here from `catalog()` prices, never copied from a run. Resources of
 types other helpers build (scale sets, AKS, AML) are given as the engine receives them (camelCase
-inputs, numbers as floats; shapes from pulumi-sdk-notes §4), so the readers are tested without
+inputs, numbers as floats, as a protobuf Struct holds them), so the readers are tested without
 depending on those components.
 """
 

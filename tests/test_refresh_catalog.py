@@ -1,4 +1,4 @@
-"""The catalog refresh script on small saved files shaped like the real outputs (facts §9):
+"""The catalog refresh script on small saved files shaped like the real outputs:
 Retail Prices API pages (tests/data/prices-000N.json) and `az vm list-skus --all -o json`
 (tests/data/list-skus.json). Expected values are read from those fixtures and the shipped catalog.
 """
