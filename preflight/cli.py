@@ -26,6 +26,7 @@ from azure_gpu_stacks.preflight.exit_codes import epilog
 
 if TYPE_CHECKING:
     from azure_gpu_stacks.preflight.isolation import Limits
+    from azure_gpu_stacks.preflight.plan import ReferenceFiles
     from azure_gpu_stacks.preflight.plan import Plan
     from azure_gpu_stacks.preflight.policy_config import PolicySettings
     from azure_gpu_stacks.preflight.project import Project
@@ -208,7 +209,8 @@ def _run(args: argparse.Namespace) -> int:
         from azure_gpu_stacks.preflight.diff_cli import diff_report
 
         text, code = diff_report(
-            args, _project_dir(args.project), _policy_settings(args.policy_config, args.as_of), _progress
+            args, _project_dir(args.project), _policy_settings(args.policy_config, args.as_of), _progress,
+            _reference(args), _limits(args),
         )
         _out(text, end="")
         return code
@@ -221,15 +223,10 @@ def _run(args: argparse.Namespace) -> int:
         _policy_settings(args.policy_config, None)  # checked like every command's, though quota applies no policy
         return _print_quota(project, args)
 
-    from azure_gpu_stacks.preflight.plan import IDENTITIES, ReferenceFiles, plan_stack
+    from azure_gpu_stacks.preflight.plan import plan_stack
     from azure_gpu_stacks.preflight.report import render_text, verdict
 
-    from azure_gpu_stacks.preflight.stack_references import parse_option
-
-    reference = ReferenceFiles(
-        usage=args.usage, skus=args.skus, stack_outputs=parse_option(args.stack_outputs), organization=args.organization,
-        existing=tuple(args.existing), deployer=IDENTITIES[args.identity] if args.identity else None,
-    )
+    reference = _reference(args)
     policy_settings = _policy_settings(args.policy_config, args.as_of)
     if args.command == "plan":
         _progress(f"planning {args.stack} offline…")
@@ -300,6 +297,17 @@ def _print_quota(project: Project, args: argparse.Namespace) -> int:
     )
     _out(json.dumps(report.to_json(), indent=2) if args.format == "json" else render(report, args.format))
     return report.exit_code
+
+
+def _reference(args: argparse.Namespace) -> ReferenceFiles:
+    """What plan, check, cost and diff are told beyond the project, from the common options."""
+    from azure_gpu_stacks.preflight.plan import IDENTITIES, ReferenceFiles
+    from azure_gpu_stacks.preflight.stack_references import parse_option
+
+    return ReferenceFiles(
+        usage=args.usage, skus=args.skus, stack_outputs=parse_option(args.stack_outputs), organization=args.organization,
+        existing=tuple(args.existing), deployer=IDENTITIES[args.identity] if args.identity else None,
+    )
 
 
 def _limits(args: argparse.Namespace) -> Limits:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from azure_gpu_stacks.preflight.diff_report import render_json, render_text
 from azure_gpu_stacks.preflight.diff_run import run_diff
+from azure_gpu_stacks.preflight.isolation import Limits
 from azure_gpu_stacks.preflight.plan import ReferenceFiles
 from azure_gpu_stacks.preflight.policy_config import PolicySettings
 
@@ -18,6 +19,8 @@ def diff_report(
     project_dir: Path,
     policy_settings: Mapping[str, PolicySettings] | None,
     progress: Callable[[str], None],
+    reference: ReferenceFiles,
+    limits: Limits,
 ) -> tuple[str, int]:
     """The report to print, and the exit code: 0 when the change introduces no problem, 1 when it
     does (see `DiffReport.exit_code`)."""
@@ -25,11 +28,12 @@ def diff_report(
         project_dir,
         args.base,
         args.stacks,
-        ReferenceFiles(usage=args.usage, skus=args.skus),
+        reference,
         policy_settings,
         args.jobs,
         args.allow_replace,
         progress,
+        limits,
     )
     if args.format == "json":
         text = json.dumps(render_json(report), indent=2) + "\n"

@@ -21,6 +21,7 @@ from azure_gpu_stacks.components.input_files import InputFileError, read_text
 from azure_gpu_stacks.fakeazure.azfiles import AzFileError, Usage, read_usage
 from azure_gpu_stacks.preflight.diff import Side, StackDiff, diff_stack
 from azure_gpu_stacks.preflight.errors import InputError
+from azure_gpu_stacks.preflight.isolation import Limits
 from azure_gpu_stacks.preflight.parallel import run_forked
 from azure_gpu_stacks.preflight.plan import LOCATION_KEY, Plan, ReferenceFiles, plan_stack
 from azure_gpu_stacks.preflight.policy_config import PolicySettings
@@ -61,6 +62,7 @@ def run_diff(
     jobs: int,
     allowed: Sequence[str] = (),
     progress: Callable[[str], None] = lambda _: None,
+    limits: Limits | None = None,
 ) -> DiffReport:
     head = load_project(project_dir)
     repo = repository_root(project_dir)
@@ -76,10 +78,10 @@ def run_diff(
 
         def plan(task: _Task) -> Side:
             if task.where == "head":
-                return _side(head, task.stack, reference, policy_settings)
+                return _side(head, task.stack, reference, policy_settings, limits)
             with components_from(components):
                 try:
-                    return _side(base, task.stack, reference, policy_settings)
+                    return _side(base, task.stack, reference, policy_settings, limits)
                 except InputError as exc:
                     raise InputError(f"the project does not plan at BASE {revision.name} ({revision.short}): {exc}") from None
 
@@ -120,8 +122,14 @@ def _base_project(head: Project, repo: Path, tree: Path, revision: Revision) -> 
         raise InputError(f"the project does not plan at {where}: {exc}") from None
 
 
-def _side(project: Project, stack: str, reference: ReferenceFiles, policy_settings: Mapping[str, PolicySettings] | None) -> Side:
-    plan: Plan = plan_stack(project, stack, reference, policy_settings=policy_settings)
+def _side(
+    project: Project,
+    stack: str,
+    reference: ReferenceFiles,
+    policy_settings: Mapping[str, PolicySettings] | None,
+    limits: Limits | None,
+) -> Side:
+    plan: Plan = plan_stack(project, stack, reference, policy_settings=policy_settings, limits=limits)
     return Side(plan, load_stack(project, stack).config.get(LOCATION_KEY))
 
 
