@@ -42,6 +42,19 @@ def provenance(cost: dict[str, Any]) -> str:
     return f"oldest price used: {when}, {cost.get('pricesSourceDescription')} ({cost['pricesSource']})"
 
 
+def prices_note(costs: Sequence[dict[str, Any]]) -> str:
+    """`catalog list prices (REGION Linux; oldest price used: ...)` over several stacks' costs."""
+    regions = sorted({str(c.get("pricesRegion")) for c in costs if c})
+    priced = [c for c in costs if c.get("pricesSource")]
+    first: dict[str, Any] = min(priced, key=lambda c: (c["pricesObserved"] != UNKNOWN, str(c["pricesObserved"])), default={})
+    return f"catalog list prices ({', '.join(regions) or 'unknown'} Linux; {provenance(first)})"
+
+
+def unpriced_sizes(costs: Sequence[dict[str, Any]]) -> list[str]:
+    """Sizes the costs could not price: their totals are lower bounds."""
+    return sorted({size for c in costs for size in c.get("unpricedSizes") or []})
+
+
 def _low_priority(costs: Sequence[dict[str, Any]]) -> bool:
     return any(r.get("priority") == "LowPriority" for c in costs for r in c.get("resources") or [])
 
@@ -95,14 +108,9 @@ def cost_table(plans: Sequence[Plan], fmt: Format = "text") -> str:
         )
     headers = ["stack", "USD/h", "USD/month", "idle USD/h", "idle USD/month", "budget USD/month"]
     out = table(headers, rows, fmt, right=(1, 2, 3, 4, 5))
-    regions = sorted({str(p.cost.get("pricesRegion")) for p in plans if p.cost})
-    priced = [p.cost for p in plans if p.cost.get("pricesSource")]
-    first: dict[str, Any] = min(priced, key=lambda c: (c["pricesObserved"] != UNKNOWN, str(c["pricesObserved"])), default={})
-    notes = [
-        f"Catalog list prices ({', '.join(regions) or 'unknown'} Linux; {provenance(first)}); "
-        f"{HOURS_PER_MONTH} h a month; VMs only (no disks, network or service fees)."
-    ]
-    unpriced = sorted({size for p in plans for size in p.cost.get("unpricedSizes") or []})
+    costs = [p.cost for p in plans]
+    notes = [f"{prices_note(costs).capitalize()}; {HOURS_PER_MONTH} h a month; VMs only (no disks, network or service fees)."]
+    unpriced = unpriced_sizes(costs)
     if unpriced:
         notes.append(f">= a lower bound: no price is known for {', '.join(unpriced)} (see `gpu-stacks plan`).")
     if _low_priority([p.cost for p in plans]):

@@ -34,7 +34,7 @@ def render_markdown(report: DiffReport) -> str:
         head,
         "",
         f"Against `{cell(report.base.name)}` ({report.base.short}), offline. "
-        f"Cost: **{money(busy)} USD/month busy**, {money(idle)} USD/month idle (catalog list prices, 730 h a month).",
+        f"Cost: **{money(busy)} USD/month busy**, {money(idle)} USD/month idle ({report.prices}, 730 h a month).",
     ]
     gpu = [(s, c) for s in report.stacks for c in s.gpu_replacements]
     if gpu:

@@ -68,7 +68,7 @@ def gpu_line(s: StackDiff, c: ResourceChange) -> str:
 def total_line(report: DiffReport) -> str:
     busy = sum(s.cost.busy for s in report.stacks)
     idle = sum(s.cost.idle for s in report.stacks)
-    return f"total: {money(busy)} USD/month busy, {money(idle)} USD/month idle (catalog list prices, 730 h a month)"
+    return f"total: {money(busy)} USD/month busy, {money(idle)} USD/month idle ({report.prices}, 730 h a month)"
 
 
 def verdict_line(report: DiffReport) -> str:
@@ -138,6 +138,7 @@ def render_json(report: DiffReport) -> dict[str, Any]:
         "total": {
             "busyMonthlyUsdDelta": round(sum(s.cost.busy for s in report.stacks), 2),
             "idleMonthlyUsdDelta": round(sum(s.cost.idle for s in report.stacks), 2),
+            "prices": report.prices,
         },
         "usageFile": report.usage_file,
         "exitCode": report.exit_code,

@@ -19,6 +19,7 @@ from typing import Literal
 
 from azure_gpu_stacks.components.input_files import InputFileError, read_text
 from azure_gpu_stacks.fakeazure.azfiles import AzFileError, Usage, read_usage
+from azure_gpu_stacks.preflight.cost_report import prices_note, unpriced_sizes
 from azure_gpu_stacks.preflight.diff import Side, StackDiff, diff_stack
 from azure_gpu_stacks.preflight.errors import InputError
 from azure_gpu_stacks.preflight.isolation import Limits
@@ -38,6 +39,7 @@ class DiffReport:
     base: Revision
     stacks: list[StackDiff] = field(default_factory=list)
     usage_file: str | None = None
+    prices: str = "catalog list prices"  # with the oldest price used and its source, over both revisions
 
     @property
     def exit_code(self) -> int:
@@ -86,7 +88,11 @@ def run_diff(
                     raise InputError(f"the project does not plan at BASE {revision.name} ({revision.short}): {exc}") from None
 
         sides = dict(zip(tasks, run_forked(plan, tasks, jobs, progress, str), strict=True))
-    report = DiffReport(revision, usage_file=str(reference.usage) if reference.usage else None)
+    costs = [side.plan.cost for side in sides.values()]
+    prices = prices_note(costs)
+    if unpriced := unpriced_sizes(costs):
+        prices += f"; lower bounds: no price is known for {', '.join(unpriced)}"
+    report = DiffReport(revision, usage_file=str(reference.usage) if reference.usage else None, prices=prices)
     for b, h in pairs:
         before = sides[_Task("base", b)] if b else None
         after = sides[_Task("head", h)] if h else None

@@ -215,10 +215,18 @@ def test_diff_ssh_opened_to_the_internet_is_a_new_mandatory_violation(pr: PullRe
     )
 
 
+# What every money figure of the diff says of its prices: the oldest price used and its source.
+PRICES = (
+    "catalog list prices (eastus Linux; oldest price used: date unknown, third-party snapshot (SkyPilot's catalog, "
+    "built from the Azure Retail Prices API) of unknown date, probably 2023-24 (https://github.com/skypilot-org/"
+    "skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv))"
+)
+
+
 def test_diff_verdict_totals_and_exit_code(pr: PullRequest) -> None:
     text = render_text(pr.report)
     assert text.endswith(
-        "total: +10,007.57 USD/month busy, +20,013.80 USD/month idle (catalog list prices, 730 h a month)\n"
+        f"total: +10,007.57 USD/month busy, +20,013.80 USD/month idle ({PRICES}, 730 h a month)\n"
         "FAILED: the change introduces problems: aks-gpu (1 unacknowledged GPU pool/cluster replacement(s)); "
         "dev-t4 (1 new mandatory violation(s))."
     )
@@ -232,7 +240,7 @@ def test_diff_verdict_totals_and_exit_code(pr: PullRequest) -> None:
         ("team2-t4", "added"),
         ("training-a100", "changed"),
     ]
-    assert document["total"] == {"busyMonthlyUsdDelta": 10007.57, "idleMonthlyUsdDelta": 20013.8}
+    assert document["total"] == {"busyMonthlyUsdDelta": 10007.57, "idleMonthlyUsdDelta": 20013.8, "prices": PRICES}
     assert document["gpuReplacements"][0]["urn"] == AKS_POOL_URN
     assert document["gpuReplacements"][0]["changes"] == [
         {
@@ -317,7 +325,7 @@ def test_diff_markdown_puts_the_verdict_gpu_warning_and_one_row_per_stack_first(
         "### gpu-stacks diff: 2 of 6 stack(s) introduce problems\n"
         "\n"
         f"Against `HEAD` ({short}), offline. Cost: **+10,007.57 USD/month busy**, +20,013.80 USD/month idle "
-        "(catalog list prices, 730 h a month).\n"
+        f"({PRICES}, 730 h a month).\n"
         "\n"
         "> [!WARNING]\n"
         "> **GPU pools and clusters replaced** (deleted, then created):\n"

@@ -4,13 +4,14 @@ stdout, the checkout left as it was; and `--timeout` reaches the programs diff r
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
 import pytest
 
 from tests.test_bad_input import BAD_STACKS, CORPUS
-from tests.test_diff import commit, project_repo, run, snapshot
+from tests.test_diff import commit, edit, project_repo, run, snapshot
 
 
 @pytest.fixture(scope="module")
@@ -51,3 +52,15 @@ def test_diff_stops_a_program_that_runs_past_its_timeout(tmp_path: Path, capsys:
         "gpu-stacks: error: stacks/Pulumi.inference-t4.yaml: the program did not finish within 2 s (--timeout); "
         "it was stopped\n"
     )
+
+
+def test_diff_cost_with_a_size_that_has_no_price_is_a_lower_bound_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = project_repo(tmp_path / "repo", ("training-a100",))
+    commit(root)
+    edit(root / "stacks" / "Pulumi.training-a100.yaml", "vmSize: Standard_ND96asr_v4", "vmSize: Standard_ND96isr_H200_v5")
+
+    code, out, err = run(capsys, "diff", "HEAD", "--project", str(root), "-j", "1", "--format", "json")
+
+    assert "lower bounds: no price is known for Standard_ND96isr_H200_v5" in json.loads(out)["total"]["prices"], err
