@@ -4,6 +4,8 @@ engine and the way Pulumi's Python language host runs a program."""
 
 from __future__ import annotations
 
+import tomllib
+
 import json
 import os
 import subprocess
@@ -18,6 +20,7 @@ from google.protobuf import empty_pb2
 
 from azure_gpu_stacks.components.version import __version__
 from azure_gpu_stacks.policies.registry import REGISTRY
+from tests.conftest import REPO
 from tests.distribution import new_venv, pip_install
 from tests.pack_process import CALL_TIMEOUT_S, running_pack
 
@@ -140,7 +143,9 @@ def test_wheel_has_one_import_package_with_its_data_files_and_nothing_else(wheel
     } <= set(names)
     assert [n for n in names if any(part in n.split("/") for part in ("tests", "bench", "examples", "stacks", "venv"))] == []
     entry_points = zipfile.ZipFile(wheel).read(f"azure_gpu_stacks-{__version__}.dist-info/entry_points.txt").decode()
-    assert "gpu-stacks = azure_gpu_stacks.preflight.cli:main" in entry_points
+    declared = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]["gpu-stacks"]
+    assert declared.startswith("azure_gpu_stacks.preflight.cli:")
+    assert f"gpu-stacks = {declared}" in entry_points
 
 
 def test_team_project_with_its_own_components_and_policies_checks_green_offline(installed: Path) -> None:
