@@ -109,7 +109,8 @@ def cost_table(plans: Sequence[Plan], fmt: Format = "text") -> str:
     headers = ["stack", "USD/h", "USD/month", "idle USD/h", "idle USD/month", "budget USD/month"]
     out = table(headers, rows, fmt, right=(1, 2, 3, 4, 5))
     costs = [p.cost for p in plans]
-    notes = [f"{prices_note(costs).capitalize()}; {HOURS_PER_MONTH} h a month; VMs only (no disks, network or service fees)."]
+    note = prices_note(costs)
+    notes = [f"{note[:1].upper()}{note[1:]}; {HOURS_PER_MONTH} h a month; VMs only (no disks, network or service fees)."]
     unpriced = unpriced_sizes(costs)
     if unpriced:
         notes.append(f">= a lower bound: no price is known for {', '.join(unpriced)} (see `gpu-stacks plan`).")
