@@ -67,8 +67,6 @@ from azure_gpu_stacks.components.nvidia_device_plugin import ACCELERATOR_LABEL, 
 
 TYPE_TOKEN = "azure-gpu-stacks:index:AksGpuPool"
 
-
-
 GPU_MODEL_LABEL = "gpu-model"  # e.g. nvidia-t4: lets a pod pick a GPU model
 DEFAULT_POOL_NAME = "gpu"
 DEFAULT_SYSTEM_NODE_COUNT = 2  # one node down (upgrade, failure) leaves CoreDNS and the API proxies running
