@@ -52,18 +52,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from types import ModuleType
-from typing import Any, Final, Protocol, get_type_hints
+from typing import TYPE_CHECKING, Any, Final, Protocol, get_type_hints
 
 import pulumi
-import pulumi_policy
 from pulumi import output as _output
 from pulumi.runtime import config as _config
 from pulumi.runtime import mocks as _mocks
 from pulumi.runtime import rpc as _rpc
 from pulumi.runtime import settings as _settings
 from pulumi.runtime.proto import analyzer_pb2, analyzer_pb2_grpc, provider_pb2, provider_pb2_grpc
-from pulumi_policy import policy as _policy
-from pulumi_policy import proxy as _proxy
+
+if TYPE_CHECKING:
+    import pulumi_policy
+    from pulumi_policy.proxy import UnknownValueError
 
 __all__ = [
     "SECRET_SIG",
@@ -220,8 +221,16 @@ def invoke_failure(exc: BaseException) -> str | None:
 
 
 # --- pulumi-policy ----------------------------------------------------------------------------------
+# Imported on use: a stack's program (`pulumi up`) reads config through this module and never needs
+# pulumi-policy, whose import costs it tens of milliseconds.
 
-UnknownValueError: type[Exception] = _internal(_proxy, "UnknownValueError")
+
+def __getattr__(name: str) -> Any:
+    if name == "UnknownValueError":
+        from pulumi_policy import proxy
+
+        return _internal(proxy, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class PolicyServicer(Protocol):
@@ -237,7 +246,9 @@ def policy_servicer(
     name: str, version: str, policies: Sequence[pulumi_policy.Policy], level: pulumi_policy.EnforcementLevel
 ) -> PolicyServicer:
     """The servicer `PolicyPack` serves over gRPC, built in-process for `policies`."""
-    servicer: PolicyServicer = _internal(_policy, "_PolicyAnalyzerServicer")(name, version, list(policies), level)
+    from pulumi_policy import policy
+
+    servicer: PolicyServicer = _internal(policy, "_PolicyAnalyzerServicer")(name, version, list(policies), level)
     return servicer
 
 
