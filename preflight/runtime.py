@@ -39,6 +39,7 @@ from azure_gpu_stacks.sdk.internals import (
     is_secret,
     recorded_inputs,
     set_root_directory,
+    stack_outputs,
     unwrap_secret,
 )
 
@@ -242,8 +243,7 @@ def run_program(
     @pulumi.runtime.test
     def _run() -> Any:
         program()
-        stack_resource = pulumi.runtime.get_root_resource()
-        exported = dict(getattr(stack_resource, "outputs", {}) or {})
+        exported = stack_outputs()
 
         async def resolve() -> None:
             for key, value in exported.items():

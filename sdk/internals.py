@@ -17,6 +17,7 @@ github.com/pulumi/pulumi `sdk/python/lib/pulumi/` and github.com/pulumi/pulumi-p
 | `runtime_config` | `pulumi.runtime.config.CONFIG`, the context variable `set_all_config` fills | `components.config` validates the whole stack's config at once | none: `pulumi.Config` and `pulumi.runtime.get_config` read one key already known; nothing lists the keys |
 | `recorded_inputs` | `pulumi.runtime.rpc.deserialize_properties(..., keep_unknowns=True)` | a registration's inputs as the engine gets them, unknowns kept | none (`rpc` is undocumented) |
 | `MockMonitor` | `pulumi.runtime.mocks.MockMonitor`: `RegisterResource(request)`, `make_urn(parent, type_, name)`, and the fields of `RegisterResourceRequest` read | `preflight.runtime.RecordingMonitor` records each registration | partly: `pulumi.runtime.set_mocks(monitor=...)` is public; the class and its methods are not documented |
+| `stack_outputs` | the `outputs` dict of the root `Stack` resource (`runtime/stack.py`) that `pulumi.export` fills | the plan shows what the program exported | partly: `pulumi.runtime.get_root_resource` is public, the attribute is not |
 | `set_root_directory` | `pulumi.runtime.settings.SETTINGS.root_directory` | `set_mocks` leaves it unset; the CLI sets it from `--root_directory` | none to set it (`pulumi.runtime.get_root_directory` only reads it) |
 | `is_output_unknown` | that an unknown input deserializes to an instance of `type(pulumi.UNKNOWN)` | recorded inputs hold one per unknown value | the sentinel `pulumi.UNKNOWN` is public, its class (`pulumi.output.Unknown`) is not |
 | `type_hints` | the namespace of `pulumi.output`, where `pulumi.Input[T]`'s forward reference `"Output[T]"` (and its `T`) resolve | `components.inputs` reads a component's Args types | none: `pulumi.Output` is public, the `T` the reference names is not |
@@ -51,7 +52,6 @@ which both plans share, so it cannot live under `components`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from types import ModuleType
 from typing import TYPE_CHECKING, Any, Final, Protocol, get_type_hints
 
 import pulumi
@@ -91,6 +91,7 @@ __all__ = [
     "runtime_config",
     "secret",
     "set_root_directory",
+    "stack_outputs",
     "type_hints",
     "unwrap_secret",
     "violation_message",
@@ -104,13 +105,14 @@ class SdkContractError(RuntimeError):
     """An internal this module relies on is gone from the installed SDK."""
 
 
-def _internal(module: ModuleType, name: str) -> Any:
+def _internal(owner: object, name: str) -> Any:
     try:
-        return getattr(module, name)
+        return getattr(owner, name)
     except AttributeError:
         checked = ", ".join(f"{k} {v}" for k, v in CHECKED_AGAINST.items())
+        where = getattr(owner, "__name__", type(owner).__name__)
         raise SdkContractError(
-            f"{module.__name__}.{name} is gone from the installed SDK (checked against {checked}); "
+            f"{where}.{name} is gone from the installed SDK (checked against {checked}); "
             f"adapt {ADAPTER} (tests/test_sdk_internals.py names what changed)"
         ) from None
 
@@ -168,6 +170,12 @@ def recorded_inputs(properties: Any) -> dict[str, Any]:
 
 
 MockMonitor: type[Any] = _internal(_mocks, "MockMonitor")
+
+
+def stack_outputs() -> dict[str, Any]:
+    """What the running program exported (`pulumi.export`), by name, as given (Outputs unresolved)."""
+    root = pulumi.runtime.get_root_resource()
+    return {} if root is None else dict(_internal(root, "outputs") or {})
 
 
 def set_root_directory(path: str) -> None:

@@ -50,6 +50,16 @@ def test_the_adapter_was_checked_against_the_versions_uv_lock_pins() -> None:
     )
 
 
+def test_a_missing_internal_fails_naming_itself_and_the_adapter() -> None:
+    with pytest.raises(sdk.SdkContractError) as raised:
+        sdk._internal(rpc, "no_such_internal")
+
+    assert str(raised.value) == (
+        "pulumi.runtime.rpc.no_such_internal is gone from the installed SDK (checked against pulumi 3.272.0, "
+        "pulumi-policy 1.21.0); adapt sdk/internals.py (tests/test_sdk_internals.py names what changed)"
+    )
+
+
 # --- the engine's wire constants, against the SDKs' private copies -----------------------------
 
 
@@ -137,6 +147,16 @@ def test_mock_monitor_hands_register_resource_the_request_fields_recorded(fake_a
     assert result.outputs["root"] == str(tmp_path), changed(
         "settings.SETTINGS.root_directory no longer answers get_root_directory()", "set_root_directory"
     )
+
+
+def test_stack_outputs_are_what_the_program_exported(fake_arm: FakeArm) -> None:
+    def program() -> None:
+        pulumi.export("count", 2)
+        pulumi.export("name", pulumi.Output.from_input("n"))
+
+    result = run_program(program, project="p", stack="s", config={}, secret_keys=[], arm=fake_arm)
+
+    assert result.outputs == {"count": 2, "name": "n"}, changed("the root Stack no longer keeps exports in .outputs", "stack_outputs")
 
 
 def test_type_hints_resolve_pulumi_input_to_its_output_form() -> None:
