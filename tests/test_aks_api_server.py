@@ -157,7 +157,7 @@ def test_policy_warns_about_an_open_api_server() -> None:
 
 
 def test_policy_leaves_values_known_only_after_deployment() -> None:
-    from pulumi_policy.proxy import UNKNOWN_STRING_VALUE  # type: ignore[attr-defined]
+    from azure_gpu_stacks.sdk.internals import UNKNOWN_STRING_VALUE
 
     resources = [
         cluster("pass_unknown_ranges", {"authorizedIPRanges": [UNKNOWN_STRING_VALUE]}),
