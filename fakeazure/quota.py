@@ -24,8 +24,10 @@ Two providers keep vCPU quota (observed 2026-11-22):
 What a PUT takes: Compute pools their deployment count (an AKS pool its `count`, as Azure checks
 at creation; the autoscaler's `maxCount` is judged by `quota`, not refused here). An Azure ML
 cluster takes its `maxNodeCount`, its full demand. Azure itself refuses a cluster at creation only
-when the quota cannot hold max(minNodeCount, 1) nodes, and a cluster that cannot reach its maximum
-fails later, when a job asks for the nodes (`JobNodeCountExceedsCoreQuota`, MicrosoftLearning/
+when the quota cannot hold max(minNodeCount, 1) nodes ("cannot accomodate for at least 1 requested
+managed compute node", Azure/mlops-v2 issue 81; "is less than the requested ... min nodes of 1",
+MicrosoftDocs/mslearn-aml-labs issue 8), and a cluster that cannot reach its maximum fails later,
+when a job asks for the nodes (`JobNodeCountExceedsCoreQuota`, MicrosoftLearning/
 mslearn-dp100 issue 35). The fake refuses it at once, with Azure's creation code, so that `check`
 reports what `quota` reports: a deliberate strictness, said in the refusal's message.
 """
