@@ -33,7 +33,7 @@ test: $(STAMP)  ## the whole test suite (what CI runs)
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)  ## type-check the packages (mypy, skipping pulumi-azure-native's internals) and ruff
-	$(BIN)/python -m mypy components fakeazure preflight policies
+	$(BIN)/python -m mypy components fakeazure preflight policies sdk
 	$(BIN)/ruff check .
 
 check: $(STAMP)  ## plan every shipped stack and give one verdict

@@ -117,7 +117,6 @@ def runtime_floor(project: Path = REPO, stacks: list[str] | None = None) -> Runt
 
 def _echo_run(main_file: Path, project: str, stack: str, config: dict[str, str], secret_keys: list[str]) -> int:
     import pulumi
-    from pulumi.runtime import settings
 
     class Echo(pulumi.runtime.Mocks):
         registered = 0
@@ -131,11 +130,11 @@ def _echo_run(main_file: Path, project: str, stack: str, config: dict[str, str],
 
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
-    settings.reset_options()
+    pulumi.runtime.reset_options()
     pulumi.runtime.set_all_config(config, secret_keys)
     pulumi.runtime.set_mocks(Echo(), project=project, stack=stack, preview=False)
     pulumi.runtime.test(lambda: runpy.run_path(str(main_file), run_name="__main__"))()
-    settings.reset_options()
+    pulumi.runtime.reset_options()
     asyncio.set_event_loop(None)
     loop.close()
     return Echo.registered

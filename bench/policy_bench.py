@@ -28,11 +28,11 @@ def main() -> None:
     parser.add_argument("--passes", type=int, default=20)
     args = parser.parse_args()
     import grpc
-    from pulumi.runtime.proto import analyzer_pb2, analyzer_pb2_grpc
 
     from azure_gpu_stacks.preflight.plan import plan_stack
     from azure_gpu_stacks.preflight.policy_config import resolve
     from azure_gpu_stacks.preflight.policy_run import analyze, analyze_request, analyzer_resource, configure_request, pack_policies
+    from azure_gpu_stacks.sdk.internals import analyzer_pb2, analyzer_pb2_grpc
     from azure_gpu_stacks.preflight.project import load_project
 
     print(f"{time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")

@@ -1,25 +1,36 @@
 """The AKS cluster an AksGpuPool lands on: a new one (a small CPU system pool, managed identity,
 Azure RBAC for Kubernetes on Entra ID, local accounts disabled, and a role letting the deploying
 identity manage it) or an existing one, by id or by name and resource group; and its user kubeconfig.
+A new cluster's API server can be limited to authorized public IPv4 ranges.
 
-Azure docs: https://learn.microsoft.com/azure/aks/manage-azure-rbac (observed 2026-11-22)
+Azure docs: https://learn.microsoft.com/azure/aks/manage-azure-rbac and
+https://learn.microsoft.com/azure/aks/api-server-authorized-ip-ranges (observed 2026-11-22)
 """
 
 from __future__ import annotations
 
 import base64
-from collections.abc import Mapping
+import ipaddress
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pulumi
 from pulumi_azure_native import authorization, containerservice
 
-from azure_gpu_stacks.components.checks import AKS_CLUSTER_ID_PATTERN
+from azure_gpu_stacks.components.catalog.limits import LIMITS
+from azure_gpu_stacks.components.checks import AKS_CLUSTER_ID_PATTERN, Problems
 
 # Built-in role "Azure Kubernetes Service RBAC Cluster Admin": every Kubernetes object in the cluster
 # (Azure built-in roles reference, observed 2026-11-22).
 AKS_RBAC_CLUSTER_ADMIN_ROLE = "b1ff04bb-8a4e-4dc4-8eb5-8693973ce19b"
 DEFAULT_SYSTEM_POOL_NAME = "system"
+# API server authorized IP ranges (https://learn.microsoft.com/azure/aks/api-server-authorized-ip-ranges and
+# Azure/azure-cli src/azure-cli/azure/cli/command_modules/acs/_validators.py validate_ip_ranges, observed
+# 2026-11-22): at most 200 public IPv4 addresses or CIDR ranges, each starting at the range's first address;
+# 0.0.0.0/32 alone means "only the cluster's own outbound IP"; not on a private cluster.
+MAX_AUTHORIZED_IP_RANGES = LIMITS.choices.aks_authorized_ip_ranges_max
+OUTBOUND_IP_ONLY = "0.0.0.0/32"
+AUTHORIZED_RANGE_EXAMPLE = "e.g. 73.140.245.0/24 or 73.140.245.7"
 
 
 def existing_cluster(existing: Mapping[str, Any]) -> tuple[str, str, pulumi.Input[str]]:
@@ -66,6 +77,11 @@ def create_cluster(name: str, a: Mapping[str, Any], opts: pulumi.ResourceOptions
             admin_group_object_ids=list(a["admin_group_object_ids"]) or None,
         ),
         disable_local_accounts=True,
+        api_server_access_profile=(
+            containerservice.ManagedClusterAPIServerAccessProfileArgs(authorized_ip_ranges=list(ranges))
+            if (ranges := a.get("api_server_authorized_ip_ranges"))
+            else None
+        ),
         tags=a["tags"],
         opts=opts,
     )
@@ -107,3 +123,44 @@ def dns_prefix(name: str) -> str:
     """ARM: 1 to 54 letters, digits and '-', beginning and ending with a letter or digit."""
     cleaned = "".join(c if c.isalnum() else "-" for c in name)[:54].strip("-")
     return cleaned or "aks"
+
+
+def authorized_ip_range(value: str) -> str:
+    """One public IPv4 address or CIDR range the API server accepts, as ARM stores it (an address gets /32)."""
+    if value == OUTBOUND_IP_ONLY:
+        return value
+    try:
+        network = ipaddress.ip_network(value, strict=False)
+    except (ValueError, TypeError):
+        raise ValueError(f"{value!r} is not an IPv4 address or CIDR range; allowed: {AUTHORIZED_RANGE_EXAMPLE}") from None
+    if network.version != 4:
+        raise ValueError(f"'{value}' is IPv6; allowed: IPv4 addresses or CIDR ranges, {AUTHORIZED_RANGE_EXAMPLE}")
+    if str(network.network_address) != str(value).split("/")[0]:
+        raise ValueError(
+            f"'{value}' does not start at its range's first address; allowed: '{network}', the same range written from its start"
+        )
+    if network.prefixlen == 0:
+        raise ValueError(
+            f"'{value}' authorizes every address, as leaving the ranges unset does; allowed: the ranges you administer "
+            f"the cluster from, {AUTHORIZED_RANGE_EXAMPLE}"
+        )
+    if not network.is_global:
+        raise ValueError(
+            f"'{value}' is a private or reserved range, which never reaches the public API server; allowed: public "
+            f"addresses, {AUTHORIZED_RANGE_EXAMPLE}"
+        )
+    return str(network)
+
+
+def check_authorized_ip_ranges(problems: Problems, key: str, values: Sequence[str]) -> list[str]:
+    """The ranges as ARM stores them; each problem (a bad range, too many, 0.0.0.0/32 with others) added under `key`."""
+    ranges = [problems.check(f"{key}[{i}]", authorized_ip_range, v) or v for i, v in enumerate(values)]
+    if len(ranges) > MAX_AUTHORIZED_IP_RANGES:
+        problems.add(key, f"{len(ranges)} ranges; allowed: at most {MAX_AUTHORIZED_IP_RANGES}")
+    if OUTBOUND_IP_ONLY in ranges and len(ranges) > 1:
+        problems.add(
+            key,
+            f"{OUTBOUND_IP_ONLY} with other ranges; allowed: {OUTBOUND_IP_ONLY} alone (only the cluster's outbound IP) "
+            "or other ranges without it",
+        )
+    return ranges

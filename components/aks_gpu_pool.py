@@ -32,6 +32,7 @@ import pulumi
 from pulumi_azure_native import containerservice
 
 from azure_gpu_stacks.components.aks_cluster import (
+    check_authorized_ip_ranges,
     create_cluster,
     create_deployer_role,
     existing_cluster,
@@ -66,8 +67,6 @@ from azure_gpu_stacks.components.nvidia_device_plugin import ACCELERATOR_LABEL, 
 
 TYPE_TOKEN = "azure-gpu-stacks:index:AksGpuPool"
 
-
-
 GPU_MODEL_LABEL = "gpu-model"  # e.g. nvidia-t4: lets a pod pick a GPU model
 DEFAULT_POOL_NAME = "gpu"
 DEFAULT_SYSTEM_NODE_COUNT = 2  # one node down (upgrade, failure) leaves CoreDNS and the API proxies running
@@ -87,6 +86,7 @@ NEW_CLUSTER_ARGS = (
     "admin_group_object_ids",
     "grant_deployer_admin",
     "deployer_principal_type",
+    "api_server_authorized_ip_ranges",
 )
 PRINCIPAL_TYPES = ("User", "ServicePrincipal")
 # Kubernetes objects reach a cluster with Entra ID through kubelogin (Kubernetes 1.24 and later), with
@@ -137,6 +137,8 @@ class AksGpuPoolArgs(TypedDict):
     """Give the identity running Pulumi the AKS RBAC Cluster Admin role on the new cluster. Default: true."""
     deployer_principal_type: NotRequired[Literal["User", "ServicePrincipal"]]
     """What the identity running Pulumi is: User or ServicePrincipal; ARM refuses a role assignment naming the wrong type. Default: User."""
+    api_server_authorized_ip_ranges: NotRequired[Sequence[str]]
+    """Public IPv4 addresses or CIDR ranges allowed to reach the new cluster's Kubernetes API server (at most 200; 0.0.0.0/32 alone: only the cluster's outbound IP). Default: none, the API server is reachable from the internet (Entra ID still guards it)."""
     pool_name: NotRequired[str]
     """Name of the GPU pool: 1 to 12 lower-case letters and digits. Default: gpu."""
     vm_size: NotRequired[str]
@@ -326,6 +328,10 @@ def check_inputs(args: Mapping[str, Any]) -> Checked:
             problems.check(f"admin_group_object_ids[{i}]", guid, group)
         if a["deployer_principal_type"] not in PRINCIPAL_TYPES:
             problems.add("deployer_principal_type", f"{a['deployer_principal_type']!r}; allowed: {', '.join(PRINCIPAL_TYPES)}")
+        if a.get("api_server_authorized_ip_ranges") is not None:
+            a["api_server_authorized_ip_ranges"] = check_authorized_ip_ranges(
+                problems, "api_server_authorized_ip_ranges", a["api_server_authorized_ip_ranges"]
+            )
     problems.check("pool_name", aks_pool_name, a["pool_name"])
     size_name = problems.check("vm_size", nvidia_gpu_size, a["vm_size"])
     if size_name:

@@ -38,6 +38,7 @@ from azure_gpu_stacks.components.catalog.limits import LIMITS, normalize_region
 from azure_gpu_stacks.components.checks import DEFAULT_GPU_VM_SIZE
 from azure_gpu_stacks.components.inputs import camel_message, camel_path, keys_of, shown, unknown_key_message
 from azure_gpu_stacks.components.sections import SECTIONS, Section
+from azure_gpu_stacks.sdk.internals import runtime_config
 
 PROJECT = "azure-gpu-stacks"
 LOCATION_KEY = "azure-native:location"
@@ -331,5 +332,5 @@ def stack_config_source(stack: str) -> str:
 
 def load_from_pulumi() -> StackConfig:
     """The current stack's config, as the Pulumi CLI handed it to this program."""
-    values = {**pulumi.runtime.get_config_env(), **pulumi.runtime.config.CONFIG.get()}
+    values = {**pulumi.runtime.get_config_env(), **runtime_config()}
     return load_stack_config(values, source=stack_config_source(pulumi.get_stack()))

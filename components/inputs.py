@@ -31,12 +31,12 @@ from typing import (
     Union,
     get_args,
     get_origin,
-    get_type_hints,
     is_typeddict,
 )
 
-import pulumi
 from pydantic.alias_generators import to_camel
+
+from azure_gpu_stacks.sdk.internals import type_hints
 
 # The one message style: what is wrong with the value, then what is allowed.
 _KINDS = {str: "a string", int: "a whole number", float: "a number", bool: "true or false"}
@@ -66,8 +66,7 @@ def shown(value: Any) -> str:
 
 def keys_of(args_type: Any) -> dict[str, Any]:
     """A TypedDict's keys and their types (NotRequired and Required unwrapped)."""
-    # pulumi.Input[T] names `Output[T]` as a forward reference; resolve it in pulumi.output.
-    hints = get_type_hints(args_type, localns=dict(vars(pulumi.output)), include_extras=True)
+    hints = type_hints(args_type)
     return {key: _unwrap(hint) for key, hint in hints.items()}
 
 

@@ -34,6 +34,7 @@ import pulumi
 
 from azure_gpu_stacks.components.registry import component_classes
 from azure_gpu_stacks.components.version import __version__
+from azure_gpu_stacks.sdk.internals import component_provider
 
 PACKAGE_NAME = "azure-gpu-stacks"
 TOKEN_PREFIX = f"{PACKAGE_NAME}:index:"
@@ -60,9 +61,7 @@ def hostable(component: type[pulumi.ComponentResource]) -> type[pulumi.Component
 
 def provider() -> Any:
     """The component provider over every registered component (pulumi's ComponentProvider)."""
-    from pulumi.provider.experimental.component import ComponentProvider
-
-    return ComponentProvider(hostable_components(), PACKAGE_NAME, version=__version__)
+    return component_provider(hostable_components(), PACKAGE_NAME, __version__)
 
 
 def hostable_components() -> list[type[pulumi.ComponentResource]]:

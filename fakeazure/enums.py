@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from azure_gpu_stacks.fakeazure.errors import InvalidParameter
+from azure_gpu_stacks.sdk.internals import getter_name
 
 # Enum types Azure accepts other values for than the SDK lists; each with why.
 OPEN_ENUMS: dict[str, str] = {
@@ -103,8 +104,8 @@ def _properties(args_cls: type) -> dict[str, _Shape]:
     out: dict[str, _Shape] = {}
     for attr in vars(args_cls).values():
         fget = attr.fget if isinstance(attr, property) else None
-        name = getattr(fget, "_pulumi_name", None)
-        if fget is None or not isinstance(name, str):
+        name = getter_name(fget)
+        if fget is None or name is None:
             continue
         shape = _shape(fget.__annotations__.get("return"), namespace)
         if shape is not None:

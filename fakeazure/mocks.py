@@ -11,18 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 import pulumi
-from pulumi.runtime import rpc
 
 from azure_gpu_stacks.fakeazure.backend import DependencyFailed, FakeArm, Refusal
 from azure_gpu_stacks.fakeazure.errors import ArmError
 from azure_gpu_stacks.fakeazure.lookups import answer, read
 from azure_gpu_stacks.fakeazure.util import unwrap_secrets
+from azure_gpu_stacks.sdk.internals import is_secret, secret
 
 AZURE_NATIVE = "azure-native:"
-
-
-def _secret(value: Any) -> dict[str, Any]:
-    return {rpc._special_sig_key: rpc._special_secret_sig, "value": value}
 
 
 class FakeArmMocks(pulumi.runtime.Mocks):
@@ -47,8 +43,8 @@ class FakeArmMocks(pulumi.runtime.Mocks):
             res = self.arm.refuse(args.typ, args.name, props, seed, error)
         except DependencyFailed as cause:
             res = self.arm.skip(args.typ, args.name, props, seed, cause)
-        secret_inputs = {k for k, v in args.inputs.items() if rpc.is_rpc_secret(v)}
-        outputs = {k: (_secret(v) if k in secret_inputs else v) for k, v in res.outputs.items()}
+        secret_inputs = {k for k, v in args.inputs.items() if is_secret(v)}
+        outputs = {k: (secret(v) if k in secret_inputs else v) for k, v in res.outputs.items()}
         return res.id, outputs
 
     def _preview(self, args: pulumi.runtime.MockResourceArgs, props: dict[str, Any], seed: str) -> tuple[str, dict[str, Any]]:

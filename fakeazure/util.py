@@ -10,7 +10,7 @@ import hashlib
 import uuid
 from typing import Any
 
-from pulumi.runtime import rpc
+from azure_gpu_stacks.sdk.internals import is_secret, unwrap_secret
 
 
 def dig(props: Any, *path: str | int) -> Any:
@@ -32,8 +32,8 @@ def stable_uuid(*parts: str) -> str:
 
 def unwrap_secrets(value: Any) -> Any:
     """Inputs as ARM (or a policy) receives them: Pulumi's secret markers removed, the values kept."""
-    if rpc.is_rpc_secret(value):
-        return unwrap_secrets(rpc.unwrap_rpc_secret(value))
+    if is_secret(value):
+        return unwrap_secrets(unwrap_secret(value))
     if isinstance(value, dict):
         return {k: unwrap_secrets(v) for k, v in value.items()}
     if isinstance(value, list):

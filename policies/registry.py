@@ -22,6 +22,7 @@ from azure_gpu_stacks.policies import (
     require_infiniband_scale_set_placement,
     warn_always_on_infiniband_cluster,
     warn_capacity_restricted_vm_sizes,
+    warn_public_aks_api_server,
     warn_retiring_vm_sizes,
     warn_unknown_vm_sizes,
 )
@@ -42,6 +43,7 @@ REGISTRY: list[Policy] = [
     require_gpu_vm_auto_shutdown.POLICY,
     disallow_internet_ssh_rdp.POLICY,
     disallow_linux_password_login.POLICY,
+    warn_public_aks_api_server.POLICY,
 ]
 
 

@@ -14,12 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Final
 
-from pulumi_policy import proxy
-from pulumi_policy.proxy import UnknownValueError
+import pulumi_policy
 
-# The envelope the engine wraps a secret in (pulumi sdk/go/common/resource/properties.go).
-SECRET_SIG_KEY: Final = "4dabf18193072939515e22adb298388d"
-SECRET_SIG: Final = "1b47061264138c4ac30d75fd1eb44270"
+from azure_gpu_stacks.sdk.internals import SECRET_SIG, SECRET_SIG_KEY, UnknownValueError, is_output_unknown, is_unknown_sentinel
 
 Path = tuple[str | int, ...]
 
@@ -43,18 +40,11 @@ class _Unknown:
 
 UNKNOWN: Final = _Unknown()
 
-# The wire sentinels of values unknown during preview (one per kind: string, number, ...).
-_SENTINELS: Final = frozenset(
-    getattr(proxy, name) for name in dir(proxy) if name.startswith("UNKNOWN_") and name.endswith("_VALUE")
-)
-
 
 def is_unknown(value: Any) -> bool:
-    if value is UNKNOWN or (isinstance(value, str) and value in _SENTINELS):
-        return True
-    # pulumi.output.Unknown, as a program's recorded inputs hold it; matched by name so that
-    # reading a value never needs the pulumi runtime.
-    return type(value).__name__ == "Unknown" and type(value).__module__ == "pulumi.output"
+    # A wire sentinel (one per kind: string, number, ...), or the SDK's unknown as a program's
+    # recorded inputs hold it.
+    return value is UNKNOWN or is_unknown_sentinel(value) or is_output_unknown(value)
 
 
 def _plain(value: Any) -> Any:
@@ -65,7 +55,7 @@ def _plain(value: Any) -> Any:
         if isinstance(value, Mapping) and _get_key(value, SECRET_SIG_KEY) == SECRET_SIG:
             value = _get_key(value, "value")
             continue
-        if type(value).__name__ == "Secret" and hasattr(value, "value"):  # pulumi_policy.Secret in Remediate
+        if isinstance(value, pulumi_policy.Secret):  # in Remediate
             value = value.value
             continue
         return value

@@ -18,8 +18,6 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-import pulumi
-
 from azure_gpu_stacks.components.catalog import catalog
 from azure_gpu_stacks.fakeazure.azfiles import Usage, family_key
 from azure_gpu_stacks.preflight.demand import collect
@@ -28,6 +26,7 @@ from azure_gpu_stacks.preflight.quota import needs
 from azure_gpu_stacks.preflight.renames import renames
 from azure_gpu_stacks.preflight.replacements import AKS_CLUSTER, AKS_POOL, AML_COMPUTE, VM, VMSS, CreateOnly, create_only
 from azure_gpu_stacks.preflight.runtime import SECRET_SHOWN_AS, RecordedResource
+from azure_gpu_stacks.sdk.internals import is_output_unknown
 
 Status = Literal["added", "removed", "renamed", "changed", "unchanged"]
 
@@ -313,7 +312,7 @@ def _property_changes(type_: str, old: Any, new: Any, old_shown: Any, new_shown:
 
 
 def _same(a: Any, b: Any) -> bool:
-    if isinstance(a, pulumi.output.Unknown) and isinstance(b, pulumi.output.Unknown):
+    if is_output_unknown(a) and is_output_unknown(b):
         return True
     return bool(a == b)
 

@@ -45,6 +45,7 @@ from azure_gpu_stacks.preflight.runtime import (
     shown,
 )
 from azure_gpu_stacks.preflight.stack_references import StackReferences
+from azure_gpu_stacks.sdk.internals import invoke_failure
 
 LOCATION_KEY = "azure-native:location"
 
@@ -288,14 +289,14 @@ def describe_program_error(exc: BaseException, project: Project, stack_file: str
         # The program can only name the stack file by convention (stacks/Pulumi.<stack>.yaml);
         # name the file that was actually read.
         return str(ConfigError(stack_file, exc.problems))
-    if isinstance(exc, (pulumi.RunError, pulumi.ConfigMissingError, pulumi.config.ConfigTypeError)):
+    if isinstance(exc, (pulumi.RunError, pulumi.ConfigMissingError, pulumi.ConfigTypeError)):
         return str(exc)
     if isinstance(exc, InputError):  # raised for the program's values (an export Pulumi cannot send)
         return str(exc)
     if isinstance(exc, SystemExit):
         return f"the program called sys.exit({exc.code!r})"
-    if str(exc).startswith("invoke of "):  # a provider function's error (Azure's answer), not a program bug
-        return str(exc).removesuffix(" ()")  # the SDK names the failing property; a function has none
+    if (failure := invoke_failure(exc)) is not None:  # a provider function's error (Azure's answer), not a program bug
+        return failure
     message = f": {escaped(str(exc))}" if str(exc) else ""
     return f"the program raised {type(exc).__name__}{message}{_where(exc, project)}"
 

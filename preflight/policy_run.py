@@ -2,12 +2,13 @@
 
 The engine talks to the pack over gRPC: `Configure` with the merged policy config, `Analyze` for
 each resource with its inputs, then `AnalyzeStack` with every resource. Here the same requests go to
-the same servicer object the pack's gRPC server wraps (`pulumi_policy`'s `_PolicyAnalyzerServicer`),
+the same servicer object the pack's gRPC server wraps (`pulumi_policy`'s, through `sdk.internals`),
 in-process. Chosen over calling each policy's `validate` directly because the servicer is what
 decides the engine-visible behaviour: unknown-value proxies and the "can't run during preview"
 diagnostic, secret unwrapping, enforcement-level resolution, "not applicable", the message format.
-The servicer is private API of pulumi-policy (pinned `<2`); tests/test_policy_pack_grpc.py drives the
-real subprocess over gRPC, so a change there fails a test rather than drifting silently.
+The servicer is private API of pulumi-policy: tests/test_sdk_internals.py holds its contract, and
+tests/test_policy_pack_grpc.py drives the real subprocess over gRPC, so a change there fails a test
+rather than drifting silently.
 
 Where this differs from `pulumi preview --policy-pack`: the engine analyzes inputs after the
 provider's Check (provider defaults such as `location` may appear), and gives `AnalyzeStack` each
@@ -23,15 +24,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from google.protobuf import struct_pb2
-from pulumi.runtime.proto import analyzer_pb2
 from pulumi_policy import EnforcementLevel, Policy
-from pulumi_policy.policy import _PolicyAnalyzerServicer
-from pulumi_policy.proxy import UNKNOWN_STRING_VALUE
 
 from azure_gpu_stacks.policies.registry import PACK_NAME, PACK_VERSION, policies
 from azure_gpu_stacks.preflight.errors import InputError
 from azure_gpu_stacks.preflight.policy_config import PolicySettings, resolve
 from azure_gpu_stacks.preflight.runtime import RecordedResource
+from azure_gpu_stacks.sdk.internals import UNKNOWN_STRING_VALUE, analyzer_pb2, policy_servicer, violation_message
 
 STACK_RESOURCE = "(stack)"
 _LEVELS = {
@@ -59,7 +58,7 @@ def analyze(
 ) -> list[dict[str, Any]]:
     """Every violation of the pack's policies, in the engine's order: per resource, then the stack."""
     pack = list(pack_policies())
-    servicer = _PolicyAnalyzerServicer(PACK_NAME, PACK_VERSION, pack, EnforcementLevel.ADVISORY)
+    servicer = policy_servicer(PACK_NAME, PACK_VERSION, pack, EnforcementLevel.ADVISORY)
     servicer.Configure(configure_request(settings if settings is not None else resolve(pack)), None)
     by_urn = {r.urn: r for r in resources}
     violations: list[dict[str, Any]] = []
@@ -163,8 +162,7 @@ def _wire(value: Any, path: str = "", depth: int = 1) -> Any:
 def _violation(diagnostic: Any, urn: str, by_urn: Mapping[str, RecordedResource]) -> dict[str, Any]:
     urn = diagnostic.urn or urn
     resource = by_urn.get(urn)
-    prefix = diagnostic.description + "\n"
-    message = diagnostic.message.removeprefix(prefix)
+    message = violation_message(diagnostic)
     return {
         "policy": diagnostic.policyName,
         "level": _LEVELS.get(diagnostic.enforcementLevel, "advisory"),

@@ -16,11 +16,11 @@ from collections.abc import Iterable
 from typing import Any
 
 import pulumi
-from pulumi.runtime import rpc
 
 from azure_gpu_stacks.components.input_files import MAX_DEPTH
 from azure_gpu_stacks.preflight.errors import InputError
 from azure_gpu_stacks.preflight.runtime import SECRET_SHOWN_AS, RunResult
+from azure_gpu_stacks.sdk.internals import is_output_unknown, is_secret, unwrap_secret
 
 EXPORTABLE = "strings, numbers, booleans, None, lists, dicts with string keys, resources, assets and Outputs of them"
 MIN_SECRET_LENGTH = 4  # shorter strings would mask ordinary words
@@ -31,7 +31,7 @@ def exportable(key: str, value: Any, path: str = "", depth: int = 1) -> Any:
     where = f"the program exported '{key}'{path}"
     if depth > MAX_DEPTH:
         raise InputError(f"{where}: nested deeper than {MAX_DEPTH} levels; allowed: at most {MAX_DEPTH}")
-    if value is None or isinstance(value, (bool, str, int, pulumi.output.Unknown)):
+    if value is None or isinstance(value, (bool, str, int)) or is_output_unknown(value):
         return value
     if isinstance(value, float):
         if not math.isfinite(value):
@@ -67,8 +67,8 @@ def secret_strings(result: RunResult, config_secrets: Iterable[str] = ()) -> fro
 
 
 def _collect(value: Any, found: set[str]) -> None:
-    if rpc.is_rpc_secret(value):
-        inner = rpc.unwrap_rpc_secret(value)
+    if is_secret(value):
+        inner = unwrap_secret(value)
         if isinstance(inner, str):
             found.add(inner)
         else:

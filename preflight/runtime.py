@@ -28,14 +28,20 @@ from pathlib import Path
 from typing import Any
 
 import pulumi
-from pulumi.runtime import rpc
-from pulumi.runtime import settings as pulumi_settings
-from pulumi.runtime.mocks import MockMonitor
 
 from azure_gpu_stacks.fakeazure import FakeArm
 from azure_gpu_stacks.fakeazure.mocks import FakeArmMocks
 from azure_gpu_stacks.preflight.stack_references import ReferenceMocks, StackReferences
 from azure_gpu_stacks.fakeazure.util import unwrap_secrets
+from azure_gpu_stacks.sdk.internals import (
+    MockMonitor,
+    is_output_unknown,
+    is_secret,
+    recorded_inputs,
+    set_root_directory,
+    stack_outputs,
+    unwrap_secret,
+)
 
 STACK_TYPE = "pulumi:pulumi:Stack"
 DIY_ORGANIZATION = "organization"  # what a DIY (file, S3, Azure Blob) backend names every stack's organization
@@ -75,8 +81,8 @@ class RecordedResource:
 
 def shown(value: Any, secrets: frozenset[str] = frozenset()) -> Any:
     """A value for people and JSON: secrets as "[secret]", unknowns as None."""
-    if rpc.is_rpc_secret(value):
-        inner = rpc.unwrap_rpc_secret(value)
+    if is_secret(value):
+        inner = unwrap_secret(value)
         if isinstance(inner, (dict, list)) and _holds_secret(inner, secrets):
             return shown(_masked(inner, secrets), secrets)
         return SECRET_SHOWN_AS
@@ -84,7 +90,7 @@ def shown(value: Any, secrets: frozenset[str] = frozenset()) -> Any:
         return {k: shown(v, secrets) for k, v in value.items()}
     if isinstance(value, list):
         return [shown(v, secrets) for v in value]
-    if isinstance(value, pulumi.output.Unknown):
+    if is_output_unknown(value):
         return None
     return value
 
@@ -149,7 +155,7 @@ class RecordingMonitor(MockMonitor):
                 parent=request.parent if request.parent and request.parent != self.stack_urn else None,
                 custom=request.custom,
                 protect=bool(request.protect),
-                inputs=rpc.deserialize_properties(request.object, keep_unknowns=True),
+                inputs=recorded_inputs(request.object),
                 dependencies=tuple(request.dependencies),
                 ignore_changes=tuple(request.ignoreChanges),
                 delete_before_replace=request.deleteBeforeReplace,
@@ -213,7 +219,7 @@ def run_program(
     loop.set_exception_handler(_drop_unretrieved_future_errors)
     loop.set_default_executor(_InlineExecutor())
     asyncio.set_event_loop(loop)
-    pulumi_settings.reset_options()
+    pulumi.runtime.reset_options()
     pulumi.runtime.set_all_config(dict(config), list(secret_keys))
     mocks: pulumi.runtime.Mocks = FakeArmMocks(arm, preview=preview)
     if references is not None:
@@ -230,15 +236,14 @@ def run_program(
         mocks, project=project, stack=stack, preview=preview, logger=logger, monitor=monitor, organization=organization
     )
     if root_directory is not None:  # set_mocks leaves it unset; the CLI passes --root_directory
-        pulumi_settings.SETTINGS.root_directory = str(root_directory)
+        set_root_directory(str(root_directory))
     outputs: dict[str, Any] = {}
     secrets: set[str] = set()
 
     @pulumi.runtime.test
     def _run() -> Any:
         program()
-        stack_resource = pulumi.runtime.get_root_resource()
-        exported = dict(getattr(stack_resource, "outputs", {}) or {})
+        exported = stack_outputs()
 
         async def resolve() -> None:
             for key, value in exported.items():
@@ -265,7 +270,7 @@ def run_program(
 
 
 def _close(loop: asyncio.AbstractEventLoop) -> None:
-    pulumi_settings.reset_options()
+    pulumi.runtime.reset_options()
     asyncio.set_event_loop(None)
     loop.close()
 

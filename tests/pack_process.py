@@ -20,7 +20,8 @@ import grpc
 import pytest
 import yaml
 from google.protobuf import struct_pb2
-from pulumi.runtime.proto import analyzer_pb2, analyzer_pb2_grpc
+
+from azure_gpu_stacks.sdk.internals import analyzer_pb2, analyzer_pb2_grpc
 
 START_TIMEOUT_S = 60  # a cold interpreter importing pulumi and the catalog; far above what it needs
 CALL_TIMEOUT_S = 30

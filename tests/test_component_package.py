@@ -257,14 +257,14 @@ def test_package_construct_builds_the_yaml_example_as_azure_accepts_it(record: C
 def test_package_construct_refuses_a_missing_required_input_by_its_schema_name(
     record: Callable[..., Recording],
 ) -> None:
-    from pulumi.provider.server import InputPropertyError
+    from azure_gpu_stacks.sdk.internals import input_property_error
 
     def build(rg: Any) -> None:
         provider().construct(
             "dev", "azure-gpu-stacks:index:GpuVm", {"resourceGroupName": rg.name, "location": "eastus"}, None
         )
 
-    with pytest.raises(InputPropertyError, match="Missing required input 'sshPublicKey' on 'GpuVm'"):
+    with pytest.raises(input_property_error(), match="Missing required input 'sshPublicKey' on 'GpuVm'"):
         record(in_resource_group(build))
 
 
@@ -285,7 +285,8 @@ def test_plugin_serves_the_schema_over_grpc_as_the_cli_starts_it(tmp_path: Path)
     # directory; the plugin prints its port and answers GetPluginInfo and GetSchema.
     import grpc
     from google.protobuf import empty_pb2
-    from pulumi.runtime.proto import provider_pb2, provider_pb2_grpc
+
+    from azure_gpu_stacks.sdk.internals import provider_pb2, provider_pb2_grpc
 
     plugin = subprocess.Popen(
         [sys.executable, "-u", str(PLUGIN / "__main__.py"), "127.0.0.1:1"],

@@ -140,6 +140,7 @@ def test_wheel_has_one_import_package_with_its_data_files_and_nothing_else(wheel
         "azure_gpu_stacks/policies/PulumiPolicy.yaml",
         "azure_gpu_stacks/policies/requirements.txt",
         "azure_gpu_stacks/policies/__main__.py",
+        "azure_gpu_stacks/sdk/internals.py",
     } <= set(names)
     assert [n for n in names if any(part in n.split("/") for part in ("tests", "bench", "examples", "stacks", "venv"))] == []
     entry_points = zipfile.ZipFile(wheel).read(f"azure_gpu_stacks-{__version__}.dist-info/entry_points.txt").decode()

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 from google.protobuf import empty_pb2
-from pulumi.runtime.proto import analyzer_pb2, analyzer_pb2_grpc
 
 from azure_gpu_stacks.policies.registry import REGISTRY
+from azure_gpu_stacks.sdk.internals import analyzer_pb2, analyzer_pb2_grpc
 from tests.conftest import REPO
 from tests.pack_process import CALL_TIMEOUT_S, URN, analyze, pack_python, running_pack, struct
 

@@ -18,20 +18,21 @@ import pulumi
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pulumi_policy import ResourceValidationPolicy, StackValidationPolicy, proxy
-from pulumi_policy.policy import (
+from pulumi_policy import (
     PolicyCustomTimeouts,
     PolicyResource,
     PolicyResourceOptions,
     ResourceValidationArgs,
+    ResourceValidationPolicy,
     StackValidationArgs,
+    StackValidationPolicy,
 )
 
-from azure_gpu_stacks.policies.values import SECRET_SIG, SECRET_SIG_KEY
 from azure_gpu_stacks.preflight.errors import InputError
 from azure_gpu_stacks.preflight.policy_config import resolve
 from azure_gpu_stacks.preflight.policy_run import MAX_PROPERTY_DEPTH, analyze, pack_policies
 from azure_gpu_stacks.preflight.runtime import RecordedResource
+from azure_gpu_stacks.sdk.internals import UNKNOWN_VALUES, secret
 
 STACK = "urn:pulumi:prop::azure-gpu-stacks::"
 TYPES = [
@@ -72,11 +73,7 @@ class Weird:
     """A value of a type no property ever has."""
 
 
-def secret(value: Any) -> dict[str, Any]:
-    return {SECRET_SIG_KEY: SECRET_SIG, "value": value}
-
-
-UNKNOWN_SENTINELS = [getattr(proxy, n) for n in dir(proxy) if n.startswith("UNKNOWN_") and n.endswith("_VALUE")]
+UNKNOWN_SENTINELS = sorted(UNKNOWN_VALUES.values())
 
 
 def resource_lists(finite: bool) -> st.SearchStrategy[list[tuple[str, dict[str, Any]]]]:
@@ -89,7 +86,7 @@ def resource_lists(finite: bool) -> st.SearchStrategy[list[tuple[str, dict[str, 
         st.text(max_size=12),
         st.sampled_from(STRINGS),
         st.sampled_from(UNKNOWN_SENTINELS),
-        st.just(pulumi.output.Unknown()),
+        st.just(pulumi.UNKNOWN),
     )
     trees = st.recursive(
         leaves,

@@ -70,6 +70,7 @@ BASELINE = [
             "agentPoolProfiles": [
                 {"name": "gpu", "vmSize": "Standard_NC4as_T4_v3", "nodeTaints": ["sku=gpu:NoSchedule"]}
             ],
+            "apiServerAccessProfile": {"authorizedIPRanges": ["73.140.245.0/24"]},
         },
         ["rg"],
     ),

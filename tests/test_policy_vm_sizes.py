@@ -236,11 +236,11 @@ def test_vm_size_policies_pass_missing_odd_and_unknown_values(size: Any) -> None
 def test_vm_size_policies_called_directly_survive_unknowns_and_secrets() -> None:
     import pulumi
 
-    from azure_gpu_stacks.policies.values import SECRET_SIG, SECRET_SIG_KEY
+    from azure_gpu_stacks.sdk.internals import secret
 
     props = {
-        "hardwareProfile": {SECRET_SIG_KEY: SECRET_SIG, "value": {"vmSize": "Standard_NC6"}},
-        "osProfile": pulumi.output.Unknown(),
+        "hardwareProfile": secret({"vmSize": "Standard_NC6"}),
+        "osProfile": pulumi.UNKNOWN,
     }
     args = ResourceValidationArgs(VM, props, "urn:x", "fail_vm", None, None)  # type: ignore[arg-type]
     reported: list[str] = []

@@ -22,8 +22,8 @@ from tests.conftest import REPO
 ECHO_PROGRAM = """
 import json
 import pulumi
-from pulumi.runtime import config as runtime_config
-values = runtime_config.CONFIG.get()
+from azure_gpu_stacks.sdk.internals import runtime_config
+values = runtime_config()
 for key in sorted(values):
     secret = pulumi.runtime.is_config_secret(key)
     pulumi.export(key, pulumi.Output.secret(values[key]) if secret else values[key])

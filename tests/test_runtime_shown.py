@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-from pulumi.runtime import rpc
-
 from azure_gpu_stacks.preflight.runtime import RecordedResource
+from azure_gpu_stacks.sdk.internals import secret
 
 KEY = "ssh-ed25519 AAAAplaceholder offline"
-
-
-def secret(value: object) -> dict[str, object]:
-    return {rpc._special_sig_key: rpc._special_secret_sig, "value": value}
 
 
 def recorded(inputs: dict[str, object], secrets: frozenset[str]) -> RecordedResource:

@@ -44,6 +44,7 @@ class Choices(LimitsModel):
     eviction_policies: tuple[str, ...] = Field(description="What evicting a Spot VM does.")
     aml_vm_priorities: tuple[str, ...] = Field(description="Azure ML vmPriority values.")
     budget_notifications_max: int = Field(gt=0, description="Most notifications of one consumption budget.")
+    aks_authorized_ip_ranges_max: int = Field(gt=0, description="Most IP ranges authorized on one AKS API server.")
     sources: tuple[str, ...] = Field(min_length=1, description="Where these come from.")
 
 
@@ -219,12 +220,14 @@ LIMITS = AzureLimits(
         eviction_policies=("Deallocate", "Delete"),
         aml_vm_priorities=("Dedicated", "LowPriority"),
         budget_notifications_max=5,
+        aks_authorized_ip_ranges_max=200,  # "The upper limit for the number of IP ranges you can specify is 200."
         sources=(
             "https://learn.microsoft.com/azure/reliability/availability-zones-overview",
             "https://learn.microsoft.com/azure/aks/gpu-multi-instance",
             "https://learn.microsoft.com/azure/aks/use-nvidia-gpu",
             "https://learn.microsoft.com/azure/virtual-machines/spot-vms",
             "https://learn.microsoft.com/rest/api/consumption/budgets/create-or-update",
+            "https://learn.microsoft.com/azure/aks/api-server-authorized-ip-ranges",
         ),
     ),
     names=_NAMES,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import ipaddress
 from typing import TYPE_CHECKING, Any
 
 from azure_gpu_stacks.components.catalog.limits import LIMITS
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
 
 AKS_MAX_NODES = LIMITS.node_counts.aks_pool_max  # ARM's bound on count, minCount and maxCount
 POOL_NAME = LIMITS.names.aks_node_pool
+MAX_AUTHORIZED_IP_RANGES = LIMITS.choices.aks_authorized_ip_ranges_max
 
 
 def _check_kubernetes_version(arm: FakeArm, where: str, version: Any) -> None:
@@ -75,6 +77,34 @@ def _check_agent_pool(arm: FakeArm, name: str, pool: dict[str, Any], where: str)
             )
 
 
+def _check_api_server_access(where: str, profile: dict[str, Any]) -> None:
+    """What AKS refuses in `apiServerAccessProfile` (https://learn.microsoft.com/azure/aks/api-server-authorized-ip-ranges,
+    observed 2026-11-22). The 0.0.0.0/32 refusal is ARM's own code and words (Azure/terraform-azurerm-aks#378);
+    for ranges on a private cluster only the Azure CLI's client-side refusal is public ("--api-server-authorized-ip-ranges
+    is not supported for private cluster"), so ARM's code there is assumed to be InvalidParameter as well."""
+    ranges = [str(r) for r in profile.get("authorizedIPRanges") or []]
+    if not ranges:
+        return
+    if profile.get("enablePrivateCluster"):
+        raise InvalidParameter(f"{where}: apiServerAccessProfile.authorizedIPRanges are not supported for private cluster.")
+    if len(ranges) > MAX_AUTHORIZED_IP_RANGES:
+        raise InvalidParameter(
+            f"{where}: {len(ranges)} apiServerAccessProfile.authorizedIPRanges; at most {MAX_AUTHORIZED_IP_RANGES} are allowed."
+        )
+    if "0.0.0.0/32" in ranges and len(ranges) > 1:
+        raise InvalidParameter(
+            "Setting apiServerAuthorizedIPRange to 0.0.0.0/32 is not allowed with other IP ranges. "
+            "Refer to https://aka.ms/aks/auth-ip-ranges for more details"
+        )
+    for value in ranges:
+        try:
+            network = ipaddress.ip_network(value, strict=False)
+        except ValueError:
+            network = None
+        if network is None or network.version != 4:
+            raise InvalidParameter(f"{where}: apiServerAccessProfile.authorizedIPRanges '{value}' is not an IPv4 CIDR.")
+
+
 class ManagedCluster(ArmResourceType):
     """An AKS cluster; its inline `agentPoolProfiles` are checked like agent pools."""
 
@@ -103,6 +133,7 @@ class ManagedCluster(ArmResourceType):
             raise InvalidParameter(
                 f"{where}: disableLocalAccounts and aadProfile.enableAzureRBAC need AKS-managed Entra ID (aadProfile.managed)."
             )
+        _check_api_server_access(where, props.get("apiServerAccessProfile") or {})
 
     def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
         prefix = res.properties.get("dnsPrefix") or res.properties.get("fqdnSubdomain")

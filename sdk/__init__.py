@@ -1,0 +1,1 @@
+"""The one place the toolkit reaches behind pulumi's and pulumi-policy's public APIs: `internals.py`."""

@@ -1,0 +1,265 @@
+"""Every private or undocumented part of pulumi and pulumi-policy the toolkit relies on, in one module.
+
+Everything else imports these names from here (tests/test_sdk_internals.py fails on any module that
+reaches the SDKs' internals itself), and tests/test_sdk_internals.py holds one contract test per
+internal that asserts the exact shape relied on: an upgrade of pulumi or pulumi-policy that changes
+one fails that one named test, saying what changed and that this module is where to adapt, instead
+of making offline plans quietly differ from `pulumi preview`. A private name is looked up with
+`_internal`, which raises `SdkContractError` naming the internal and this file.
+
+Checked against the versions uv.lock pins (the contract tests fail when the lock moves without this
+list being checked again): pulumi 3.272.0 and pulumi-policy 1.21.0, observed 2026-11-22, sources
+github.com/pulumi/pulumi `sdk/python/lib/pulumi/` and github.com/pulumi/pulumi-policy
+`sdk/python/lib/pulumi_policy/`.
+
+| Here | Internal | Why it is needed | Public alternative |
+|---|---|---|---|
+| `runtime_config` | `pulumi.runtime.config.CONFIG`, the context variable `set_all_config` fills | `components.config` validates the whole stack's config at once | none: `pulumi.Config` and `pulumi.runtime.get_config` read one key already known; nothing lists the keys |
+| `recorded_inputs` | `pulumi.runtime.rpc.deserialize_properties(..., keep_unknowns=True)` | a registration's inputs as the engine gets them, unknowns kept | none (`rpc` is undocumented) |
+| `MockMonitor` | `pulumi.runtime.mocks.MockMonitor`: `RegisterResource(request)`, `make_urn(parent, type_, name)`, and the fields of `RegisterResourceRequest` read | `preflight.runtime.RecordingMonitor` records each registration | partly: `pulumi.runtime.set_mocks(monitor=...)` is public; the class and its methods are not documented |
+| `stack_outputs` | the `outputs` dict of the root `Stack` resource (`runtime/stack.py`) that `pulumi.export` fills | the plan shows what the program exported | partly: `pulumi.runtime.get_root_resource` is public, the attribute is not |
+| `set_root_directory` | `pulumi.runtime.settings.SETTINGS.root_directory` | `set_mocks` leaves it unset; the CLI sets it from `--root_directory` | none to set it (`pulumi.runtime.get_root_directory` only reads it) |
+| `is_output_unknown` | that an unknown input deserializes to an instance of `type(pulumi.UNKNOWN)` | recorded inputs hold one per unknown value | the sentinel `pulumi.UNKNOWN` is public, its class (`pulumi.output.Unknown`) is not |
+| `type_hints` | the namespace of `pulumi.output`, where `pulumi.Input[T]`'s forward reference `"Output[T]"` (and its `T`) resolve | `components.inputs` reads a component's Args types | none: `pulumi.Output` is public, the `T` the reference names is not |
+| `getter_name` | the `_pulumi_name` attribute `pulumi.getter` puts on an Args property's getter | `fakeazure.enums` maps a Python property to its wire name | none |
+| `invoke_failure` | the message of a failed invoke, `invoke of {tok} failed: {reason} ({property})` (`runtime/invoke.py`) | the plan shows a provider function's refusal as Azure's answer, not a program bug | none: a plain `Exception` |
+| `component_provider` | `pulumi.provider.experimental.component.ComponentProvider(components, name, version=)`, a `pulumi.provider.Provider` | `components.package` reads the package schema and constructs components in-process | partly: `pulumi.provider.experimental.component_provider_host`, public, only serves the package (and is used for that) |
+| `input_property_error` | `pulumi.provider.server.InputPropertyError` | tests: what `construct` raises for a missing required input | none: not exported by `pulumi.provider` |
+| `analyzer_pb2`, `analyzer_pb2_grpc`, `provider_pb2`, `provider_pb2_grpc` | the generated modules under `pulumi.runtime.proto` | the engine's requests to a policy pack and a provider | the protocol (`proto/pulumi/analyzer.proto`, `provider.proto`) is public; this import path is not |
+| `policy_servicer` | `pulumi_policy.policy._PolicyAnalyzerServicer(name, version, policies, level)` with `Configure`, `Analyze`, `AnalyzeStack`, `GetAnalyzerInfo` | `preflight.policy_run` sends the pack the engine's requests in-process, through the servicer `PolicyPack` serves | none: `PolicyPack` only serves over gRPC, blocking |
+| `UnknownValueError` | `pulumi_policy.proxy.UnknownValueError` | raised when a policy reads a preview unknown through the servicer's proxies | none: not exported by `pulumi_policy` |
+| `violation_message` | the diagnostic message format, the policy's description, a newline, then the violation's message (`policy.py`, `_create_report_violation`) | the plan shows the violation's own message | none |
+
+Wire constants, not SDK internals: `SECRET_SIG_KEY`, `SECRET_SIG` (github.com/pulumi/pulumi
+`sdk/go/common/resource/sig/sig.go`) and `UNKNOWN_VALUES` (`sdk/go/common/resource/plugin/rpc.go`)
+are the engine's protocol. They are written here once instead of read from the SDKs' private copies
+(`rpc._special_sig_key`, `rpc._special_secret_sig`, `pulumi_policy.proxy.UNKNOWN_*_VALUE`); the
+contract tests check those copies still agree. `secret`, `is_secret` and `unwrap_secret` replace
+`rpc.wrap_rpc_secret`, `rpc.is_rpc_secret` and `rpc.unwrap_rpc_secret` on top of them.
+
+Public APIs used instead of internals reached before: `pulumi.runtime.reset_options` (not
+`pulumi.runtime.settings.reset_options`), `pulumi.ConfigTypeError` (not
+`pulumi.config.ConfigTypeError`), `pulumi_policy.Secret` and the `pulumi_policy` root's classes (not
+matching a class by name or importing `pulumi_policy.policy`).
+
+Why a sub-package of its own (`azure_gpu_stacks.sdk`, a leaf importing nothing of ours that every
+layer may import, tests/test_layout.py): `components`, `policies`, `fakeazure` and `preflight` all
+need some of these, and `components` depends on nothing of ours; and `gpu-stacks diff BASE` runs the
+BASE revision's `azure_gpu_stacks.components`, while this adapter must match the installed SDKs,
+which both plans share, so it cannot live under `components`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Final, Protocol, get_type_hints
+
+import pulumi
+from pulumi import output as _output
+from pulumi.runtime import config as _config
+from pulumi.runtime import mocks as _mocks
+from pulumi.runtime import rpc as _rpc
+from pulumi.runtime import settings as _settings
+from pulumi.runtime.proto import analyzer_pb2, analyzer_pb2_grpc, provider_pb2, provider_pb2_grpc
+
+if TYPE_CHECKING:
+    import pulumi_policy
+    from pulumi_policy.proxy import UnknownValueError
+
+__all__ = [
+    "SECRET_SIG",
+    "SECRET_SIG_KEY",
+    "UNKNOWN_STRING_VALUE",
+    "UNKNOWN_VALUES",
+    "MockMonitor",
+    "PolicyServicer",
+    "SdkContractError",
+    "UnknownValueError",
+    "analyzer_pb2",
+    "analyzer_pb2_grpc",
+    "component_provider",
+    "input_property_error",
+    "getter_name",
+    "invoke_failure",
+    "is_output_unknown",
+    "is_secret",
+    "is_unknown_sentinel",
+    "policy_servicer",
+    "provider_pb2",
+    "provider_pb2_grpc",
+    "recorded_inputs",
+    "runtime_config",
+    "secret",
+    "set_root_directory",
+    "stack_outputs",
+    "type_hints",
+    "unwrap_secret",
+    "violation_message",
+]
+
+ADAPTER = "sdk/internals.py"
+CHECKED_AGAINST: Final = {"pulumi": "3.272.0", "pulumi-policy": "1.21.0"}
+
+
+class SdkContractError(RuntimeError):
+    """An internal this module relies on is gone from the installed SDK."""
+
+
+def _internal(owner: object, name: str) -> Any:
+    try:
+        return getattr(owner, name)
+    except AttributeError:
+        checked = ", ".join(f"{k} {v}" for k, v in CHECKED_AGAINST.items())
+        where = getattr(owner, "__name__", type(owner).__name__)
+        raise SdkContractError(
+            f"{where}.{name} is gone from the installed SDK (checked against {checked}); "
+            f"adapt {ADAPTER} (tests/test_sdk_internals.py names what changed)"
+        ) from None
+
+
+# --- the engine's wire constants ----------------------------------------------------------------
+
+# The envelope the engine wraps a secret value in: {SECRET_SIG_KEY: SECRET_SIG, "value": ...}.
+SECRET_SIG_KEY: Final = "4dabf18193072939515e22adb298388d"
+SECRET_SIG: Final = "1b47061264138c4ac30d75fd1eb44270"
+
+# The sentinels that stand for a value unknown during preview, one per kind.
+UNKNOWN_VALUES: Final = {
+    "boolean": "1c4a061d-8072-4f0a-a4cb-0ff528b18fe7",
+    "number": "3eeb2bf0-c639-47a8-9e75-3b44932eb421",
+    "string": "04da6b54-80e4-46f7-96ec-b56ff0331ba9",
+    "array": "6a19a0b0-7e62-4c92-b797-7f8e31da9cc2",
+    "asset": "030794c1-ac77-496b-92df-f27374a8bd58",
+    "archive": "e48ece36-62e2-4504-bad9-02848725956a",
+    "object": "dd056dcd-154b-4c76-9bd3-c8f88648b5ff",
+}
+UNKNOWN_STRING_VALUE: Final = UNKNOWN_VALUES["string"]  # what the engine sends for any unknown input
+_SENTINELS: Final = frozenset(UNKNOWN_VALUES.values())
+
+
+def is_unknown_sentinel(value: Any) -> bool:
+    return isinstance(value, str) and value in _SENTINELS
+
+
+def secret(value: Any) -> dict[str, Any]:
+    """`value` in the engine's secret envelope."""
+    return {SECRET_SIG_KEY: SECRET_SIG, "value": value}
+
+
+def is_secret(value: Any) -> bool:
+    return isinstance(value, dict) and value.get(SECRET_SIG_KEY) == SECRET_SIG
+
+
+def unwrap_secret(value: Any) -> Any:
+    """The value inside a secret envelope; anything else unchanged."""
+    return value["value"] if is_secret(value) else value
+
+
+# --- pulumi ---------------------------------------------------------------------------------------
+
+
+def runtime_config() -> dict[str, str]:
+    """Every config value the runtime holds (`set_all_config`), keys `<namespace>:<key>`."""
+    return dict(_internal(_config, "CONFIG").get())
+
+
+def recorded_inputs(properties: Any) -> dict[str, Any]:
+    """A registration's `object` Struct as Python values: secrets enveloped, unknowns kept."""
+    deserialize: Callable[..., dict[str, Any]] = _internal(_rpc, "deserialize_properties")
+    return deserialize(properties, keep_unknowns=True)
+
+
+MockMonitor: type[Any] = _internal(_mocks, "MockMonitor")
+
+
+def stack_outputs() -> dict[str, Any]:
+    """What the running program exported (`pulumi.export`), by name, as given (Outputs unresolved)."""
+    root = pulumi.runtime.get_root_resource()
+    return {} if root is None else dict(_internal(root, "outputs") or {})
+
+
+def set_root_directory(path: str) -> None:
+    """What `pulumi.runtime.get_root_directory()` answers, for a run `set_mocks` has configured."""
+    _internal(_settings, "SETTINGS").root_directory = path
+
+
+_UNKNOWN_OUTPUT: Final = type(pulumi.UNKNOWN)
+
+
+def is_output_unknown(value: Any) -> bool:
+    """Whether `value` is the SDK's unknown (a recorded input, or an output resolved with unknowns)."""
+    return isinstance(value, _UNKNOWN_OUTPUT)
+
+
+def type_hints(cls: Any) -> dict[str, Any]:
+    """`typing.get_type_hints` of an Args type, extras kept, with `pulumi.Input[T]` resolvable."""
+    return get_type_hints(cls, localns=dict(vars(_output)), include_extras=True)
+
+
+def getter_name(fget: Any) -> str | None:
+    """The wire (camelCase) name `@pulumi.getter` gave an Args property's getter; None for others."""
+    name = getattr(fget, "_pulumi_name", None)
+    return name if isinstance(name, str) else None
+
+
+def component_provider(components: Sequence[type[pulumi.ComponentResource]], name: str, version: str) -> Any:
+    """pulumi's component provider over `components` (a `pulumi.provider.Provider`), in-process.
+    Imported on use: `pulumi up` of a stack never loads the provider machinery."""
+    from pulumi.provider.experimental import component
+
+    return _internal(component, "ComponentProvider")(list(components), name, version=version)
+
+
+def input_property_error() -> type[Exception]:
+    """What the provider raises for a bad or missing input (`construct`)."""
+    from pulumi.provider import server
+
+    error: type[Exception] = _internal(server, "InputPropertyError")
+    return error
+
+
+INVOKE_FAILED: Final = "invoke of "
+
+
+def invoke_failure(exc: BaseException) -> str | None:
+    """A failed provider function's message (`invoke of <token> failed: <reason> (<property>)`),
+    without the empty `()` a function-wide failure ends with; None for any other error."""
+    text = str(exc)
+    return text.removesuffix(" ()") if text.startswith(INVOKE_FAILED) else None
+
+
+# --- pulumi-policy ----------------------------------------------------------------------------------
+# Imported on use: a stack's program (`pulumi up`) reads config through this module and never needs
+# pulumi-policy, whose import costs it tens of milliseconds.
+
+
+def __getattr__(name: str) -> Any:
+    if name == "UnknownValueError":
+        from pulumi_policy import proxy
+
+        return _internal(proxy, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class PolicyServicer(Protocol):
+    """The analyzer servicer's methods this toolkit calls, each `(request, context)`."""
+
+    def Configure(self, request: Any, context: Any) -> Any: ...
+    def Analyze(self, request: Any, context: Any) -> Any: ...
+    def AnalyzeStack(self, request: Any, context: Any) -> Any: ...
+    def GetAnalyzerInfo(self, request: Any, context: Any) -> Any: ...
+
+
+def policy_servicer(
+    name: str, version: str, policies: Sequence[pulumi_policy.Policy], level: pulumi_policy.EnforcementLevel
+) -> PolicyServicer:
+    """The servicer `PolicyPack` serves over gRPC, built in-process for `policies`."""
+    from pulumi_policy import policy
+
+    servicer: PolicyServicer = _internal(policy, "_PolicyAnalyzerServicer")(name, version, list(policies), level)
+    return servicer
+
+
+def violation_message(diagnostic: Any) -> str:
+    """A diagnostic's message without the policy description the servicer puts first."""
+    return str(diagnostic.message).removeprefix(f"{diagnostic.description}\n")
