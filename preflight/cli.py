@@ -321,7 +321,7 @@ def _print_cost(plans: list[Plan], fmt: str) -> int:
     from azure_gpu_stacks.preflight.cost_report import cost_table
 
     if fmt == "json":
-        _out(json.dumps({"stacks": [{"stack": p.stack, "cost": p.cost} for p in plans]}, indent=2))
+        _out(json.dumps({"stacks": [{"stack": p.stack, "cost": p.cost.to_json()} for p in plans]}, indent=2))
     else:
         _out(cost_table(plans, "markdown" if fmt == "markdown" else "text"))
     return 0

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from azure_gpu_stacks.components.catalog import Catalog, catalog
@@ -48,24 +49,31 @@ PRICE_BASIS = {"Regular": "pay-as-you-go", "Spot": "spot", "LowPriority": "spot 
 
 @dataclass(frozen=True)
 class ResourceCost:
+    """One VM-billed resource's line of the cost: its demand, its unit price and the figures from them."""
+
     demand: Demand
     price: Price | None  # one node, at its priority's price
     why_unpriced: str | None = None
 
-    @property
+    @cached_property
     def unit_usd_per_hour(self) -> float | None:
         return None if self.price is None else self.price.usd_per_hour
 
-    @property
+    @cached_property
     def hourly(self) -> float | None:
         return None if self.unit_usd_per_hour is None else self.unit_usd_per_hour * self.demand.count
 
-    @property
+    @cached_property
     def idle_hourly(self) -> float | None:
         if self.unit_usd_per_hour is None:
             return None
         d = self.demand
         return self.unit_usd_per_hour * d.idle_count * d.idle_hours_per_day / HOURS_PER_DAY
+
+    @property
+    def scheduled(self) -> bool:
+        """Whether its idle nodes run only part of the day (`demand.idle_schedule` says what shortens it)."""
+        return self.demand.idle_hours_per_day != HOURS_PER_DAY
 
     def to_json(self) -> dict[str, Any]:
         d = self.demand
@@ -80,7 +88,7 @@ class ResourceCost:
             "priceBasis": PRICE_BASIS[d.priority],
             "priceObserved": None if self.price is None else self.price.observed_text,
         }
-        if d.idle_hours_per_day != HOURS_PER_DAY:
+        if self.scheduled:
             out["idleHoursPerDay"] = d.idle_hours_per_day
             out["idleSchedule"] = d.idle_schedule
         if self.why_unpriced:
@@ -90,60 +98,101 @@ class ResourceCost:
 
 @dataclass(frozen=True)
 class CostEstimate:
-    resources: list[ResourceCost]
+    """The cost of a stack: a line per VM-billed resource, the totals, where the prices come from and
+    the stack's budget. Built complete once; each figure below is computed on first use and kept."""
+
+    resources: tuple[ResourceCost, ...]
     prices_region: str
     sources: Mapping[str, PriceSource]
+    budget_monthly_usd: float | None = None  # the stack's budgets (summed) per month; None without one
 
-    @property
+    @cached_property
     def oldest_price(self) -> Price | None:
         """The oldest price the estimate used (an unknown date counts as the oldest)."""
         return oldest(r.price for r in self.resources if r.price is not None)
 
-    @property
-    def unpriced_sizes(self) -> list[str]:
-        return sorted({r.demand.size for r in self.resources if r.price is None})
+    @cached_property
+    def prices_source(self) -> PriceSource | None:
+        """Where the oldest price used comes from; None when no price was used."""
+        first = self.oldest_price
+        return None if first is None else self.sources.get(first.source)
 
-    @property
-    def priced(self) -> list[ResourceCost]:
-        return [r for r in self.resources if r.unit_usd_per_hour is not None]
+    @cached_property
+    def unpriced_sizes(self) -> tuple[str, ...]:
+        return tuple(sorted({r.demand.size for r in self.resources if r.price is None}))
 
-    @property
+    @cached_property
+    def priced(self) -> tuple[ResourceCost, ...]:
+        return tuple(r for r in self.resources if r.unit_usd_per_hour is not None)
+
+    @cached_property
     def complete(self) -> bool:
+        """Every resource priced; else the totals are a lower bound."""
         return len(self.priced) == len(self.resources)
 
-    @property
+    @cached_property
     def hourly(self) -> float:
         return sum(r.hourly or 0.0 for r in self.priced)
 
-    @property
+    @cached_property
     def idle_hourly(self) -> float:
         return sum(r.idle_hourly or 0.0 for r in self.priced)
 
-    @property
+    @cached_property
     def monthly(self) -> float:
         return self.hourly * HOURS_PER_MONTH
 
-    @property
+    @cached_property
     def idle_monthly(self) -> float:
         return self.idle_hourly * HOURS_PER_MONTH
 
+    # The totals as reported (JSON, tables, diffs): per hour to 4 places, per month to the cent.
+    @cached_property
+    def hourly_usd(self) -> float:
+        return round(self.hourly, 4)
+
+    @cached_property
+    def idle_hourly_usd(self) -> float:
+        return round(self.idle_hourly, 4)
+
+    @cached_property
+    def monthly_usd(self) -> float:
+        return round(self.monthly, 2)
+
+    @cached_property
+    def idle_monthly_usd(self) -> float:
+        return round(self.idle_monthly, 2)
+
+    @cached_property
+    def low_priority(self) -> bool:
+        """Whether an AML low-priority resource is priced at the Spot rate (an assumption the reports note)."""
+        return any(r.demand.priority == "LowPriority" for r in self.resources)
+
+    @cached_property
+    def idle_schedules(self) -> frozenset[str]:
+        """What shortens some resource's idle day: "auto-shutdown", "autoscale"."""
+        return frozenset(r.demand.idle_schedule for r in self.resources if r.scheduled and r.demand.idle_schedule)
+
     def to_json(self) -> dict[str, Any]:
-        first = self.oldest_price
-        source = self.sources.get(first.source) if first is not None else None
+        first, source = self.oldest_price, self.prices_source
         return {
-            "hourlyUsd": _round_hour(self.hourly),
-            "idleHourlyUsd": _round_hour(self.idle_hourly),
-            "monthlyUsd": round(self.monthly, 2),
-            "idleMonthlyUsd": round(self.idle_monthly, 2),
+            "hourlyUsd": self.hourly_usd,
+            "idleHourlyUsd": self.idle_hourly_usd,
+            "monthlyUsd": self.monthly_usd,
+            "idleMonthlyUsd": self.idle_monthly_usd,
             "pricesObserved": None if first is None else first.observed_text,
             "pricesSource": None if source is None else source.url,
             "pricesSourceDescription": None if source is None else source.description,
             "pricesRegion": self.prices_region,
             "complete": self.complete,
             "lowerBound": not self.complete,
-            "unpricedSizes": self.unpriced_sizes,
+            "unpricedSizes": list(self.unpriced_sizes),
             "resources": [r.to_json() for r in self.resources],
+            "budgetMonthlyUsd": self.budget_monthly_usd,
         }
+
+
+NO_COST = CostEstimate((), "", {})  # a stack that runs no VM and has no budget
 
 
 def _round_hour(value: float | None) -> float | None:
@@ -164,18 +213,15 @@ def unit_price(demand: Demand, sizes: Catalog) -> tuple[Price | None, str | None
     return size.payg, None
 
 
-def estimate(demands: Sequence[Demand], sizes: Catalog | None = None) -> CostEstimate:
+def estimate(demands: Sequence[Demand], sizes: Catalog | None = None, budget_monthly_usd: float | None = None) -> CostEstimate:
     sizes = sizes or catalog()
-    costs = []
-    for d in demands:
-        price, why = unit_price(d, sizes)
-        costs.append(ResourceCost(d, price, why))
-    return CostEstimate(costs, sizes.prices.region, sizes.prices.sources)
+    costs = tuple(ResourceCost(d, *unit_price(d, sizes)) for d in demands)
+    return CostEstimate(costs, sizes.prices.region, sizes.prices.sources, budget_monthly_usd)
 
 
 def estimate_resources(resources: Sequence[RecordedResource], default_region: str | None = None) -> CostEstimate:
-    """The cost of a recorded program."""
-    return estimate(collect(resources, default_region))
+    """The cost of a recorded program, with its budget."""
+    return estimate(collect(resources, default_region), budget_monthly_usd=budget_amount(resources))
 
 
 @dataclass(frozen=True)
@@ -221,10 +267,3 @@ def budget_amount(resources: Sequence[RecordedResource]) -> float | None:
     """The stack's monthly budget (the sum when there are several), or None without one."""
     found = budgets(resources)
     return sum(b.monthly_usd for b in found) if found else None
-
-
-def cost_document(resources: Sequence[RecordedResource], default_region: str | None) -> tuple[dict[str, Any], list[str]]:
-    """The plan's `cost` document (with the stack's monthly budget) and the budget warnings."""
-    cost = estimate_resources(resources, default_region)
-    document = {**cost.to_json(), "budgetMonthlyUsd": budget_amount(resources)}
-    return document, budget_warnings(resources, cost)

@@ -1,15 +1,14 @@
 """The cost of plans as people read it: a section of the plan report, and a table across stacks.
 
-Both read the plan's `cost` document (see `azure_gpu_stacks.preflight.cost`), so JSON, text and markdown agree.
+Both read the plan's typed `cost` (a `CostEstimate`, see `azure_gpu_stacks.preflight.cost`), so JSON, text and markdown agree.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from azure_gpu_stacks.components.catalog.prices import UNKNOWN
-from azure_gpu_stacks.preflight.cost import HOURS_PER_MONTH
+from azure_gpu_stacks.preflight.cost import HOURS_PER_MONTH, CostEstimate, ResourceCost
 from azure_gpu_stacks.preflight.plan import Plan
 from azure_gpu_stacks.preflight.tables import Format, table
 
@@ -26,67 +25,70 @@ def usd(value: float | None, places: int = 2) -> str:
     return "unpriced" if value is None else f"{value:,.{places}f}"
 
 
-def _nodes(resource: dict[str, Any]) -> str:
-    idle = f"{resource['idleCount']}"
-    if "idleHoursPerDay" in resource:
-        idle += f" for {round(resource['idleHoursPerDay'], 2):g} h/day"
-    return f"{resource['count']} (idle {idle})"
+def _nodes(line: ResourceCost) -> str:
+    d = line.demand
+    idle = f"{d.idle_count}"
+    if line.scheduled:
+        idle += f" for {round(d.idle_hours_per_day, 2):g} h/day"
+    return f"{d.count} (idle {idle})"
 
 
-def provenance(cost: dict[str, Any]) -> str:
+def provenance(cost: CostEstimate | None) -> str:
     """Where the prices come from: the oldest price used, its date and source."""
-    if not cost.get("pricesSource"):
+    source = None if cost is None else cost.prices_source
+    if cost is None or cost.oldest_price is None or source is None:
         return "no price used"
-    observed = cost.get("pricesObserved")
+    observed = cost.oldest_price.observed_text
     when = "date unknown" if observed == UNKNOWN else f"observed {observed}"
-    return f"oldest price used: {when}, {cost.get('pricesSourceDescription')} ({cost['pricesSource']})"
+    return f"oldest price used: {when}, {source.description} ({source.url})"
 
 
-def prices_note(costs: Sequence[dict[str, Any]]) -> str:
+def prices_note(costs: Sequence[CostEstimate]) -> str:
     """`catalog list prices (REGION Linux; oldest price used: ...)` over several stacks' costs."""
-    regions = sorted({str(c.get("pricesRegion")) for c in costs if c})
-    priced = [c for c in costs if c.get("pricesSource")]
-    first: dict[str, Any] = min(priced, key=lambda c: (c["pricesObserved"] != UNKNOWN, str(c["pricesObserved"])), default={})
+    regions = sorted({c.prices_region for c in costs if c.resources or c.prices_region})
+    priced = [c for c in costs if c.prices_source is not None]
+    first = min(priced, key=_age, default=None)
     return f"catalog list prices ({', '.join(regions) or 'unknown'} Linux; {provenance(first)})"
 
 
-def unpriced_sizes(costs: Sequence[dict[str, Any]]) -> list[str]:
+def _age(cost: CostEstimate) -> tuple[bool, str]:
+    """Sorts costs by their oldest price, unknown dates first."""
+    observed = UNKNOWN if cost.oldest_price is None else cost.oldest_price.observed_text
+    return observed != UNKNOWN, observed
+
+
+def unpriced_sizes(costs: Sequence[CostEstimate]) -> list[str]:
     """Sizes the costs could not price: their totals are lower bounds."""
-    return sorted({size for c in costs for size in c.get("unpricedSizes") or []})
+    return sorted({size for c in costs for size in c.unpriced_sizes})
 
 
-def _low_priority(costs: Sequence[dict[str, Any]]) -> bool:
-    return any(r.get("priority") == "LowPriority" for c in costs for r in c.get("resources") or [])
-
-
-def cost_section(cost: dict[str, Any]) -> list[str]:
+def cost_section(cost: CostEstimate) -> list[str]:
     """Lines for the text plan report; none when the stack runs no VMs."""
-    if not cost.get("resources"):
+    if not cost.resources:
         return []
     rows = [
-        [r["resource"], r["size"], r["priority"], _nodes(r), usd(r["hourlyUsd"], 4), usd(r["idleHourlyUsd"], 4)]
-        for r in cost["resources"]
+        [r.demand.resource, r.demand.size, r.demand.priority, _nodes(r), usd(r.hourly, 4), usd(r.idle_hourly, 4)]
+        for r in cost.resources
     ]
     lines = [
         "",
-        f"Cost (catalog list prices for {cost['pricesRegion']}, Linux; {provenance(cost)}; {HOURS_PER_MONTH} h a month):",
+        f"Cost (catalog list prices for {cost.prices_region}, Linux; {provenance(cost)}; {HOURS_PER_MONTH} h a month):",
     ]
     body = table(["resource", "size", "priority", "nodes", "USD/h", "idle USD/h"], rows, right=(4, 5))
     lines += ["  " + line for line in body.splitlines()]
-    least = "at least " if cost.get("lowerBound") else ""
+    least = "" if cost.complete else "at least "
     lines.append(
-        f"  full scale {least}{usd(cost['hourlyUsd'], 4)} USD/h = {least}{usd(cost['monthlyUsd'])} USD/month; "
-        f"idle {least}{usd(cost['idleHourlyUsd'], 4)} USD/h = {least}{usd(cost['idleMonthlyUsd'])} USD/month"
+        f"  full scale {least}{usd(cost.hourly_usd, 4)} USD/h = {least}{usd(cost.monthly_usd)} USD/month; "
+        f"idle {least}{usd(cost.idle_hourly_usd, 4)} USD/h = {least}{usd(cost.idle_monthly_usd)} USD/month"
     )
-    if cost.get("budgetMonthlyUsd") is not None:
-        lines.append(f"  budget {usd(cost['budgetMonthlyUsd'])} USD/month")
-    unpriced = [f"{r['resource']} ({r['unpriced']})" for r in cost["resources"] if r.get("unpriced")]
+    if cost.budget_monthly_usd is not None:
+        lines.append(f"  budget {usd(cost.budget_monthly_usd)} USD/month")
+    unpriced = [f"{r.demand.resource} ({r.why_unpriced})" for r in cost.resources if r.why_unpriced]
     if unpriced:
         lines.append("  lower bound: not in the totals, no price known: " + "; ".join(unpriced))
-    if _low_priority([cost]):
+    if cost.low_priority:
         lines.append(f"  ({LOW_PRIORITY_NOTE})")
-    schedules = {r.get("idleSchedule") for r in cost["resources"] if "idleHoursPerDay" in r}
-    lines += [f"  ({note})" for kind, note in SCHEDULE_NOTES.items() if kind in schedules]
+    lines += [f"  ({note})" for kind, note in SCHEDULE_NOTES.items() if kind in cost.idle_schedules]
     return lines
 
 
@@ -95,15 +97,15 @@ def cost_table(plans: Sequence[Plan], fmt: Format = "text") -> str:
     rows = []
     for p in plans:
         c = p.cost
-        least = ">= " if c.get("lowerBound") else ""
+        least = "" if c.complete else ">= "
         rows.append(
             [
                 p.stack,
-                least + usd(c.get("hourlyUsd"), 4),
-                least + usd(c.get("monthlyUsd")),
-                least + usd(c.get("idleHourlyUsd"), 4),
-                least + usd(c.get("idleMonthlyUsd")),
-                "none" if c.get("budgetMonthlyUsd") is None else usd(c["budgetMonthlyUsd"]),
+                least + usd(c.hourly_usd, 4),
+                least + usd(c.monthly_usd),
+                least + usd(c.idle_hourly_usd, 4),
+                least + usd(c.idle_monthly_usd),
+                "none" if c.budget_monthly_usd is None else usd(c.budget_monthly_usd),
             ]
         )
     headers = ["stack", "USD/h", "USD/month", "idle USD/h", "idle USD/month", "budget USD/month"]
@@ -114,7 +116,7 @@ def cost_table(plans: Sequence[Plan], fmt: Format = "text") -> str:
     unpriced = unpriced_sizes(costs)
     if unpriced:
         notes.append(f">= a lower bound: no price is known for {', '.join(unpriced)} (see `gpu-stacks plan`).")
-    if _low_priority([p.cost for p in plans]):
+    if any(c.low_priority for c in costs):
         notes.append(LOW_PRIORITY_NOTE + ".")
     separator = "\n\n" if fmt == "markdown" else "\n"
     return out + separator + separator.join(notes)

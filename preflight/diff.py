@@ -19,13 +19,16 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from azure_gpu_stacks.components.catalog import catalog
+from azure_gpu_stacks.fakeazure import Refusal
 from azure_gpu_stacks.fakeazure.azfiles import Usage, family_key
 from azure_gpu_stacks.preflight.demand import collect
-from azure_gpu_stacks.preflight.plan import Plan
+from azure_gpu_stacks.preflight.cost import NO_COST
+from azure_gpu_stacks.preflight.plan import Plan, refusal_json
 from azure_gpu_stacks.preflight.quota import needs
 from azure_gpu_stacks.preflight.renames import renames
 from azure_gpu_stacks.preflight.replacements import AKS_CLUSTER, AKS_POOL, AML_COMPUTE, VM, VMSS, CreateOnly, create_only
 from azure_gpu_stacks.preflight.runtime import SECRET_SHOWN_AS, RecordedResource
+from azure_gpu_stacks.preflight.violation import Violation
 from azure_gpu_stacks.sdk.internals import is_output_unknown
 
 Status = Literal["added", "removed", "renamed", "changed", "unchanged"]
@@ -181,10 +184,10 @@ class StackDiff:
     replaced: list[ResourceChange] = field(default_factory=list)
     unchanged: int = 0
     cost: CostDelta = CostDelta(0.0, 0.0, 0.0, 0.0)
-    new_violations: list[dict[str, Any]] = field(default_factory=list)
-    resolved_violations: list[dict[str, Any]] = field(default_factory=list)
-    new_refusals: list[dict[str, str]] = field(default_factory=list)
-    resolved_refusals: list[dict[str, str]] = field(default_factory=list)
+    new_violations: list[Violation] = field(default_factory=list)
+    resolved_violations: list[Violation] = field(default_factory=list)
+    new_refusals: list[Refusal] = field(default_factory=list)
+    resolved_refusals: list[Refusal] = field(default_factory=list)
     quota: list[QuotaDelta] = field(default_factory=list)
 
     @property
@@ -192,8 +195,8 @@ class StackDiff:
         return [c for c in self.replaced if c.interrupts]
 
     @property
-    def new_mandatory(self) -> list[dict[str, Any]]:
-        return [v for v in self.new_violations if v.get("level") == "mandatory"]
+    def new_mandatory(self) -> list[Violation]:
+        return [v for v in self.new_violations if v.mandatory]
 
     @property
     def problems(self) -> list[str]:
@@ -218,8 +221,8 @@ class StackDiff:
             "replaced": [c.to_json() for c in self.replaced],
             "unchanged": self.unchanged,
             "cost": self.cost.to_json(),
-            "violations": {"new": self.new_violations, "resolved": self.resolved_violations},
-            "refusals": {"new": self.new_refusals, "resolved": self.resolved_refusals},
+            "violations": {"new": [v.to_json() for v in self.new_violations], "resolved": [v.to_json() for v in self.resolved_violations]},
+            "refusals": {"new": [refusal_json(r) for r in self.new_refusals], "resolved": [refusal_json(r) for r in self.resolved_refusals]},
             "quota": [q.to_json() for q in self.quota],
             "problems": self.problems,
         }
@@ -331,36 +334,24 @@ def _runs_gpus(resource: RecordedResource) -> bool:
 
 
 def _cost(base: Side | None, head: Side | None) -> CostDelta:
-    def read(side: Side | None, key: str) -> float:
-        return float(side.plan.cost.get(key) or 0.0) if side else 0.0
-
-    def budget(side: Side | None) -> float | None:
-        amount = side.plan.cost.get("budgetMonthlyUsd") if side else None
-        return None if amount is None else float(amount)
-
+    # The monthly figures as the plans report them (to the cent), so a diff's delta is theirs.
+    before, after = (side.plan.cost if side else NO_COST for side in (base, head))
     return CostDelta(
-        read(base, "monthlyUsd"),
-        read(head, "monthlyUsd"),
-        read(base, "idleMonthlyUsd"),
-        read(head, "idleMonthlyUsd"),
-        budget(base),
-        budget(head),
+        float(before.monthly_usd), float(after.monthly_usd), float(before.idle_monthly_usd), float(after.idle_monthly_usd),
+        before.budget_monthly_usd, after.budget_monthly_usd,
     )
 
 
-def _violations(side: Side | None) -> dict[tuple[str, ...], dict[str, Any]]:
+def _violations(side: Side | None) -> dict[tuple[str, ...], Violation]:
     if side is None:
         return {}
-    return {(v["policy"], _key(str(v.get("urn", ""))), str(v["message"])): v for v in side.plan.violations}
+    return {(v.policy, _key(v.urn), v.message): v for v in side.plan.violations}
 
 
-def _refusals(side: Side | None) -> dict[tuple[str, ...], dict[str, str]]:
+def _refusals(side: Side | None) -> dict[tuple[str, ...], Refusal]:
     if side is None:
         return {}
-    return {
-        (r.resource, r.code, r.message): {"resource": r.resource, "type": r.type, "code": r.code, "message": r.message}
-        for r in side.plan.refusals
-    }
+    return {(r.resource, r.code, r.message): r for r in side.plan.refusals}
 
 
 def _changed(before: Mapping[tuple[str, ...], Any], after: Mapping[tuple[str, ...], Any]) -> tuple[list[Any], list[Any]]:

@@ -88,13 +88,13 @@ def _details(s: StackDiff) -> list[str]:
     if findings:
         lines += ["", "| Policy | Level | Resource | Message |", "| --- | --- | --- | --- |"]
         lines += [
-            f"| {state}: `{cell(v['policy'])}` | {cell(v['level'])} | `{cell(v['resource'])}` | {cell(v['message'])} |"
+            f"| {state}: `{cell(v.policy)}` | {cell(v.level)} | `{cell(v.resource)}` | {cell(v.message)} |"
             for state, v in findings
         ]
     refusals = [("new", r) for r in s.new_refusals] + [("resolved", r) for r in s.resolved_refusals]
     if refusals:
         lines += ["", "| Azure would refuse | Resource | Code | Message |", "| --- | --- | --- | --- |"]
-        lines += [f"| {state} | `{cell(r['resource'])}` | {cell(r['code'])} | {cell(r['message'])} |" for state, r in refusals]
+        lines += [f"| {state} | `{cell(r.resource)}` | {cell(r.code)} | {cell(r.message)} |" for state, r in refusals]
     if s.quota and all(q.usage is None for q in s.quota):
         lines += ["", "| Quota family | Region | vCPUs before | after |", "| --- | --- | ---: | ---: |"]
         lines += [f"| {cell(q.family)} | {cell(q.region)} | {q.before} | {q.after} |" for q in s.quota]

@@ -114,10 +114,10 @@ def stack_text(s: StackDiff) -> list[str]:
     )
     if c.budget_before != c.budget_after:
         lines.append(f"  budget: {amount_text(c.budget_before)} -> {amount_text(c.budget_after)} USD/month")
-    lines += [f"  new [{v['level']}] {v['policy']}: {v['resource']}: {v['message']}" for v in s.new_violations]
-    lines += [f"  resolved [{v['level']}] {v['policy']}: {v['resource']}: {v['message']}" for v in s.resolved_violations]
-    lines += [f"  new refusal: {r['resource']} [{r['type']}]: {r['code']}: {r['message']}" for r in s.new_refusals]
-    lines += [f"  resolved refusal: {r['resource']} [{r['type']}]: {r['code']}: {r['message']}" for r in s.resolved_refusals]
+    lines += [f"  new [{v.level}] {v.policy}: {v.resource}: {v.message}" for v in s.new_violations]
+    lines += [f"  resolved [{v.level}] {v.policy}: {v.resource}: {v.message}" for v in s.resolved_violations]
+    lines += [f"  new refusal: {r.resource} [{r.type}]: {r.code}: {r.message}" for r in s.new_refusals]
+    lines += [f"  resolved refusal: {r.resource} [{r.type}]: {r.code}: {r.message}" for r in s.resolved_refusals]
     for q in s.quota:
         fits = "" if q.fits is None else f" (free {q.usage.free if q.usage else 0}: {'fits' if q.fits else 'SHORT'})"
         lines.append(f"  quota {q.family} in {q.region}: {q.before} -> {q.after} vCPUs{fits}")

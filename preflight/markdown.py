@@ -59,9 +59,9 @@ def render_markdown(plans: Sequence[Plan]) -> str:
             lines.append("")
         if plan.violations:
             lines += ["| Level | Policy | Resource | Message |", "| --- | --- | --- | --- |"]
-            ordered = sorted(plan.violations, key=lambda v: LEVEL_ORDER.get(v["level"], 2))
+            ordered = sorted(plan.violations, key=lambda v: LEVEL_ORDER.get(v.level, 2))
             lines += [
-                f"| {cell(v['level'])} | `{cell(v['policy'])}` | `{cell(v['resource'])}` | {cell(v['message'])} |"
+                f"| {cell(v.level)} | `{cell(v.policy)}` | `{cell(v.resource)}` | {cell(v.message)} |"
                 for v in ordered
             ]
     lines += ["", "#### Cost", "", cost_table(plans, "markdown")]

@@ -1,8 +1,8 @@
 """An offline plan of one stack: run its program against the fake ARM and collect what happened.
 
 A `Plan` is the one document every report is made from: the recorded resources, the stack
-outputs, what ARM would refuse, warnings the program logged, and (filled by later stages) policy
-violations and cost.
+outputs, what ARM would refuse, warnings the program logged, the policy violations and the cost,
+each a frozen dataclass. It is made once all of them are known and is not changed afterwards.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import traceback
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ from azure_gpu_stacks.components.input_files import InputFileError, load_json
 from azure_gpu_stacks.fakeazure.azfiles import AzFileError, read_skus, read_usage
 from azure_gpu_stacks.fakeazure.existing import Existing, ExistingFileError, adopt
 from azure_gpu_stacks.fakeazure.existing import parse as parse_existing
-from azure_gpu_stacks.preflight.cost import cost_document
+from azure_gpu_stacks.preflight.cost import NO_COST, CostEstimate, budget_warnings, estimate_resources
 from azure_gpu_stacks.preflight.errors import InputError
 from azure_gpu_stacks.preflight.policy_config import PolicySettings, resolve, settings_day, with_day
 from azure_gpu_stacks.preflight.policy_run import analyze, pack_policies
@@ -45,40 +46,51 @@ from azure_gpu_stacks.preflight.runtime import (
     shown,
 )
 from azure_gpu_stacks.preflight.stack_references import StackReferences
+from azure_gpu_stacks.preflight.violation import Violation
 from azure_gpu_stacks.sdk.internals import invoke_failure
 
 LOCATION_KEY = "azure-native:location"
 
 
-@dataclass
+@dataclass(frozen=True)
 class Plan:
+    """Built once, complete, after the run, the policy pack and the cost; never changed afterwards.
+    Reports read its typed parts; JSON is made from them only at the edge (`to_json`). A plan crosses
+    processes (`--jobs`) pickled as it is."""
+
     project: str
     stack: str
     stack_file: str
-    resources: list[RecordedResource]
-    outputs: dict[str, Any]
-    secret_outputs: set[str]
-    refusals: list[Refusal]
-    skipped: list[tuple[str, str]]
-    warnings: list[str]
-    placeholders: list[str]
+    resources: tuple[RecordedResource, ...]
+    outputs: Mapping[str, Any]
+    secret_outputs: frozenset[str]
+    refusals: tuple[Refusal, ...]
+    skipped: tuple[tuple[str, str], ...]
+    warnings: tuple[str, ...]
+    placeholders: tuple[str, ...]
     as_of: dt.date = field(default_factory=clock.today)  # the day every verdict of the plan is for
-    violations: list[dict[str, Any]] = field(default_factory=list)
-    cost: dict[str, Any] = field(default_factory=dict)
+    violations: tuple[Violation, ...] = ()
+    cost: CostEstimate = NO_COST
     program_output: str = ""  # what the program printed (stdout and stderr), secrets masked
-    errors: list[str] = field(default_factory=list)  # what the program logged with pulumi.log.error
+    errors: tuple[str, ...] = ()  # what the program logged with pulumi.log.error
 
-    @property
+    def __post_init__(self) -> None:
+        # Sequences handed in as lists are kept as tuples: nothing can append to a plan.
+        for name in ("resources", "refusals", "skipped", "warnings", "placeholders", "violations", "errors"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
+        object.__setattr__(self, "secret_outputs", frozenset(self.secret_outputs))
+
+    @cached_property
     def mandatory(self) -> int:
         """Mandatory policy violations: the one place they are counted (exit code, verdicts, reports)."""
-        return sum(1 for v in self.violations if v.get("level") == "mandatory")
+        return sum(1 for v in self.violations if v.mandatory)
 
-    @property
+    @cached_property
     def advisory(self) -> int:
         """Policy violations that do not stop the stack."""
         return len(self.violations) - self.mandatory
 
-    @property
+    @cached_property
     def exit_code(self) -> int:
         """0 clean; 1 when Azure would refuse something, a mandatory policy fails, or the program
         logged an error (`pulumi preview` shows it and still exits 0, pulumi/pulumi#5085: a gate
@@ -107,13 +119,19 @@ class Plan:
                 for r in self.resources
             ],
             "outputs": self.shown_outputs(),
-            "refusals": [{"resource": r.resource, "code": r.code, "message": r.message} for r in self.refusals],
-            "violations": self.violations,
-            "cost": self.cost,
-            "warnings": self.warnings,
+            "refusals": [{k: v for k, v in refusal_json(r).items() if k != "type"} for r in self.refusals],
+            "violations": [v.to_json() for v in self.violations],
+            "cost": self.cost.to_json(),
+            "warnings": list(self.warnings),
             "programOutput": self.program_output,
-            "errors": self.errors,
+            "errors": list(self.errors),
         }
+
+
+def refusal_json(refusal: Refusal) -> dict[str, str]:
+    """A refusal of the fake ARM (a frozen dataclass of its own) as JSON. A plan's JSON has always left
+    out its `type` (the plan's resources carry it); the diff's JSON keeps it."""
+    return {"resource": refusal.resource, "type": refusal.type, "code": refusal.code, "message": refusal.message}
 
 
 @dataclass(frozen=True)
@@ -225,26 +243,26 @@ def _plan(
     warnings = settings.warnings + [masked(log.message, secrets) for log in result.logs if log.severity == "warning"]
     errors = [masked(log.message, secrets) for log in result.logs if log.severity != "warning"]
     warnings += [f"{name}: not created, it depends on a refused resource ({dep})" for name, dep in skipped]
-    cost, budget_warnings = cost_document(result.resources, settings.config.get(LOCATION_KEY))
-    plan = Plan(
+    cost = estimate_resources(result.resources, settings.config.get(LOCATION_KEY))
+    # Every recorded resource, refused by the fake ARM or not, goes to the pack: one run, every problem.
+    violations = analyze(result.resources, policy_settings)
+    return Plan(
         project=project.name,
         stack=settings.name,
-        stack_file=project.relative(settings.file),
-        resources=result.resources,
+        stack_file=stack_file,
+        resources=tuple(result.resources),
         outputs=masked_values(result.outputs, secrets),
-        secret_outputs=result.secret_outputs,
-        refusals=refusals,
-        skipped=skipped,
-        warnings=warnings + budget_warnings,
-        placeholders=settings.placeholders,
+        secret_outputs=frozenset(result.secret_outputs),
+        refusals=tuple(refusals),
+        skipped=tuple(skipped),
+        warnings=(*warnings, *budget_warnings(result.resources, cost)),
+        placeholders=tuple(settings.placeholders),
         as_of=day,
+        violations=violations,
         cost=cost,
         program_output=masked(output, secrets),
-        errors=errors,
+        errors=tuple(errors),
     )
-    # Every recorded resource, refused by the fake ARM or not, goes to the pack: one run, every problem.
-    plan.violations = analyze(plan.resources, policy_settings)
-    return plan
 
 
 def _check_reads(arm: FakeArm) -> None:

@@ -30,9 +30,9 @@ from azure_gpu_stacks.policies.registry import PACK_NAME, PACK_VERSION, policies
 from azure_gpu_stacks.preflight.errors import InputError
 from azure_gpu_stacks.preflight.policy_config import PolicySettings, resolve
 from azure_gpu_stacks.preflight.runtime import RecordedResource
+from azure_gpu_stacks.preflight.violation import STACK_RESOURCE, Violation
 from azure_gpu_stacks.sdk.internals import UNKNOWN_STRING_VALUE, analyzer_pb2, policy_servicer, violation_message
 
-STACK_RESOURCE = "(stack)"
 _LEVELS = {
     analyzer_pb2.ADVISORY: "advisory",
     analyzer_pb2.MANDATORY: "mandatory",
@@ -55,13 +55,13 @@ def pack_policies() -> tuple[Policy, ...]:
 
 def analyze(
     resources: Sequence[RecordedResource], settings: Mapping[str, PolicySettings] | None = None
-) -> list[dict[str, Any]]:
+) -> tuple[Violation, ...]:
     """Every violation of the pack's policies, in the engine's order: per resource, then the stack."""
     pack = list(pack_policies())
     servicer = policy_servicer(PACK_NAME, PACK_VERSION, pack, EnforcementLevel.ADVISORY)
     servicer.Configure(configure_request(settings if settings is not None else resolve(pack)), None)
     by_urn = {r.urn: r for r in resources}
-    violations: list[dict[str, Any]] = []
+    violations: list[Violation] = []
     for resource in resources:
         response = servicer.Analyze(analyze_request(resource), None)
         violations += [_violation(d, resource.urn, by_urn) for d in response.diagnostics]
@@ -69,7 +69,7 @@ def analyze(
         analyzer_pb2.AnalyzeStackRequest(resources=[analyzer_resource(r) for r in resources]), None
     )
     violations += [_violation(d, "", by_urn) for d in response.diagnostics]
-    return violations
+    return tuple(violations)
 
 
 def configure_request(settings: Mapping[str, PolicySettings]) -> analyzer_pb2.ConfigureAnalyzerRequest:
@@ -159,17 +159,17 @@ def _wire(value: Any, path: str = "", depth: int = 1) -> Any:
     return UNKNOWN_STRING_VALUE  # pulumi.output.Unknown, the only other thing recorded inputs hold
 
 
-def _violation(diagnostic: Any, urn: str, by_urn: Mapping[str, RecordedResource]) -> dict[str, Any]:
+def _violation(diagnostic: Any, urn: str, by_urn: Mapping[str, RecordedResource]) -> Violation:
+    """The one place an analyzer diagnostic is decoded."""
     urn = diagnostic.urn or urn
     resource = by_urn.get(urn)
-    message = violation_message(diagnostic)
-    return {
-        "policy": diagnostic.policyName,
-        "level": _LEVELS.get(diagnostic.enforcementLevel, "advisory"),
-        "severity": _SEVERITIES.get(diagnostic.severity, "unspecified"),
-        "resource": resource.name if resource else STACK_RESOURCE,
-        "type": resource.type if resource else "",
-        "urn": urn,
-        "message": message,
-        "description": diagnostic.description,
-    }
+    return Violation(
+        policy=diagnostic.policyName,
+        level=_LEVELS.get(diagnostic.enforcementLevel, "advisory"),
+        severity=_SEVERITIES.get(diagnostic.severity, "unspecified"),
+        resource=resource.name if resource else STACK_RESOURCE,
+        type=resource.type if resource else "",
+        urn=urn,
+        message=violation_message(diagnostic),
+        description=diagnostic.description,
+    )

@@ -9,6 +9,7 @@ from azure_gpu_stacks.fakeazure.util import dig
 from azure_gpu_stacks.preflight.cost_report import cost_section
 from azure_gpu_stacks.preflight.plan import Plan
 from azure_gpu_stacks.preflight.runtime import RecordedResource
+from azure_gpu_stacks.preflight.violation import Violation
 
 # Per resource type, the properties worth a glance: (label, path into the engine inputs).
 KEY_PROPERTIES: dict[str, list[tuple[str, tuple[str | int, ...]]]] = {
@@ -158,8 +159,8 @@ def render_text(plan: Plan) -> str:
     return "\n".join(lines)
 
 
-def violation_line(v: dict[str, Any]) -> str:
-    return f"[{v['level']}] {v['policy']}: {v['resource']}: {v['message']}"
+def violation_line(v: Violation) -> str:
+    return f"[{v.level}] {v.policy}: {v.resource}: {v.message}"
 
 
 def verdict(plan: Plan) -> str:

@@ -47,7 +47,7 @@ def render_sarif(plans: Sequence[Plan], *, version: str = PACK_VERSION, root: Pa
     for plan in plans:
         locate = _Locator(plan, root or Path.cwd())
         for v in plan.violations:
-            results.append(_result(v["policy"], LEVELS.get(v["level"], "note"), v["message"], plan, v["resource"], locate))
+            results.append(_result(v.policy, LEVELS.get(v.level, "note"), v.message, plan, v.resource, locate))
         for r in plan.refusals:
             rule = f"{REFUSAL_RULE_PREFIX}{r.code}"
             rules.setdefault(

@@ -32,7 +32,7 @@ class Res:
 
 
 def run_pack(resources: Sequence[Res], config: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
-    """Every violation, as `gpu-stacks` reports it."""
+    """Every violation, as `gpu-stacks --format json` reports it."""
     urns = {r.name: r.urn for r in resources}
     recorded = [
         RecordedResource(
@@ -47,7 +47,7 @@ def run_pack(resources: Sequence[Res], config: Mapping[str, Any] | None = None) 
         )
         for r in resources
     ]
-    return analyze(recorded, resolve(list(pack_policies()), dict(config or {})))
+    return [v.to_json() for v in analyze(recorded, resolve(list(pack_policies()), dict(config or {})))]
 
 
 def found(resources: Sequence[Res], policy: str, config: Mapping[str, Any] | None = None) -> list[tuple[str, str, str]]:

@@ -4,6 +4,7 @@ the create-only table, renamed stack files, and reading the toolkit's components
 from __future__ import annotations
 
 import importlib
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -197,14 +198,24 @@ def test_diff_new_refusal_fails_and_a_resolved_one_is_reported() -> None:
 
     def refused(code: str) -> Side:
         s = side(pool("gpu-pool"))
-        s.plan.refusals.append(Refusal("gpu-pool", POOL, code, f"{code} message"))
-        return s
+        return replace(s, plan=replace(s.plan, refusals=(Refusal("gpu-pool", POOL, code, f"{code} message"),)))
 
     d = diff_stack("dev", refused("QuotaExceeded"), refused("SkuNotAvailable"))
-    assert [r["code"] for r in d.new_refusals] == ["SkuNotAvailable"]
-    assert [r["code"] for r in d.resolved_refusals] == ["QuotaExceeded"]
+    assert [r.code for r in d.new_refusals] == ["SkuNotAvailable"]
+    assert [r.code for r in d.resolved_refusals] == ["QuotaExceeded"]
     assert d.problems == ["1 new Azure refusal(s)"]
     assert stack_text(d)[-2:] == [
         "  new refusal: gpu-pool [azure-native:containerservice:AgentPool]: SkuNotAvailable: SkuNotAvailable message",
         "  resolved refusal: gpu-pool [azure-native:containerservice:AgentPool]: QuotaExceeded: QuotaExceeded message",
     ]
+
+
+def test_diff_json_of_a_removed_stack_writes_its_money_as_decimals() -> None:
+    # The diff's figures are the plans' (to the cent); a side that is gone costs 0.0, as JSON readers expect.
+    import json
+
+    d = diff_stack("dev", side(pool("gpu-pool")), None)
+
+    text = json.dumps(d.to_json()["cost"])
+    assert '"busyMonthlyUsdAfter": 0.0' in text and '"idleMonthlyUsdAfter": 0.0' in text
+    assert d.cost.busy_before == 0.0 and d.to_json()["violations"] == {"new": [], "resolved": []}

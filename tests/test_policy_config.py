@@ -40,7 +40,7 @@ def test_preview_plan_of_the_t4_stack_passes_with_unknown_ids() -> None:
     # are unknown; the pack traces them to the stack's resource group instead of failing them.
     plan = plan_stack(load_project(REPO), "inference-t4", preview=True)
 
-    assert plan.violations == []
+    assert plan.violations == ()
 
 
 def test_preview_plan_without_a_budget_still_fails(tmp_path: Path) -> None:
@@ -51,4 +51,4 @@ def test_preview_plan_without_a_budget_still_fails(tmp_path: Path) -> None:
 
     plan = plan_stack(load_project(REPO), str(path), preview=True)
 
-    assert [(v["policy"], v["resource"]) for v in plan.violations] == [("require-cost-alerts", "gpu-vm-vm")]
+    assert [(v.policy, v.resource) for v in plan.violations] == [("require-cost-alerts", "gpu-vm-vm")]

@@ -126,7 +126,7 @@ def recorded(stack: list[tuple[str, dict[str, Any]]]) -> list[RecordedResource]:
 def assert_no_escape_through_the_servicer(stack: list[tuple[str, dict[str, Any]]]) -> None:
     violations = analyze(recorded(stack))  # raises what any policy raises
 
-    assert all(v["message"] and v["policy"] for v in violations), violations
+    assert all(v.message and v.policy for v in violations), violations
 
 
 def options() -> PolicyResourceOptions:
@@ -199,5 +199,5 @@ def test_policy_properties_known_bad_resource_still_reported() -> None:
     """The properties tests are not vacuous: the same paths report a violation they should."""
     retired = [("azure-native:compute:VirtualMachine", {"hardwareProfile": {"vmSize": "Standard_NC6"}})]
 
-    assert any(v["policy"] == "disallow-retired-vm-sizes" for v in analyze(recorded(retired)))
+    assert any(v.policy == "disallow-retired-vm-sizes" for v in analyze(recorded(retired)))
     assert any("Standard_NC6" in m for m in call_every_validate(retired))

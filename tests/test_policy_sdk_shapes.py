@@ -133,9 +133,9 @@ def test_vm_size_table_paths_are_what_the_sdk_sends(record: Callable[..., Record
     violations = analyze(rec.resources)
 
     found = sorted(
-        (v["resource"], v["message"].split(" is ")[0])
+        (v.resource, v.message.split(" is ")[0])
         for v in violations
-        if v["policy"] == "disallow-retired-vm-sizes"
+        if v.policy == "disallow-retired-vm-sizes"
     )
     assert found == sorted(
         [
