@@ -18,7 +18,7 @@ Not faked: see `models`; also management groups, billing scopes, cross-subscript
 (`AllocationFailed`), proximity placement intents Azure cannot satisfy
 (`OverconstrainedAllocationRequest`), unregistered resource providers
 (`MissingSubscriptionRegistration`), the deployer's own permissions (`AuthorizationFailed`) and the
-minutes a new role assignment takes to apply, Trusted Launch support per size, and Kubernetes
+minutes a new role assignment takes to apply, and Kubernetes
 versions AKS no longer offers (`AgentPoolK8sVersionNotSupported`; needs the dated version list).
 """
 

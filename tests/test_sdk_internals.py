@@ -135,7 +135,9 @@ def test_mock_monitor_hands_register_resource_the_request_fields_recorded(fake_a
         pulumi.export("root", pulumi.runtime.get_root_directory())
 
     result = run_program(program, project="p", stack="s", config={}, secret_keys=[], arm=fake_arm, root_directory=tmp_path)
-    child = result.resources[1]
+    parent, child = result.resources
+
+    assert parent.parent is None, changed("the Stack's registration no longer reaches RegisterResource first", "MockMonitor")
 
     assert (child.urn, child.parent) == (
         "urn:pulumi:s::p::contract:index:Thing$contract:index:Thing::child",
