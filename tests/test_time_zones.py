@@ -34,7 +34,7 @@ def test_time_zone_takes_a_windows_id_in_any_casing(written: str, canonical: str
         ("Europe/Berlin", f"'Europe/Berlin' is an IANA time zone name (did you mean W. Europe Standard Time?); {HOW_TO_LIST}"),
         ("america/new_york", f"'america/new_york' is an IANA time zone name (did you mean Eastern Standard Time?); {HOW_TO_LIST}"),
         ("Asia/Calcutta", f"'Asia/Calcutta' is an IANA time zone name (did you mean India Standard Time?); {HOW_TO_LIST}"),
-        ("Pacific Standard", f"'Pacific Standard' is not a Windows time zone id (did you mean Pacific Standard Time"),
+        ("Pacific Standard", "'Pacific Standard' is not a Windows time zone id (did you mean Pacific Standard Time"),
         ("Mars", f"'Mars' is not a Windows time zone id; {HOW_TO_LIST}"),
     ],
 )
