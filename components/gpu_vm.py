@@ -249,11 +249,14 @@ class GpuVm(pulumi.ComponentResource):
             identity=compute.VirtualMachineIdentityArgs(type=compute.ResourceIdentityType.SYSTEM_ASSIGNED),
             # Trusted Launch keeps vTPM and measured boot, but Secure Boot stays off: with it on, the
             # unsigned NVIDIA kernel module the driver extension builds silently fails to load
-            # (hpccompute-gpu-linux.md: "Secure Boot is not supported").
+            # (hpccompute-gpu-linux.md: "Secure Boot is not supported"). Only on sizes that have it
+            # (the catalog's trustedLaunch): ARM refuses it on the others, e.g. ND A100 v4.
             security_profile=compute.SecurityProfileArgs(
                 security_type="TrustedLaunch",
                 uefi_settings=compute.UefiSettingsArgs(secure_boot_enabled=False, v_tpm_enabled=True),
-            ),
+            )
+            if catalog().get(a["vm_size"]).supports_trusted_launch
+            else None,
             diagnostics_profile=compute.DiagnosticsProfileArgs(
                 boot_diagnostics=compute.BootDiagnosticsArgs(enabled=True)  # managed storage: serial log for driver issues
             ),

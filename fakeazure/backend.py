@@ -9,15 +9,16 @@ resource id it references in this subscription exists (ids in other subscription
 resources managed elsewhere), that the name is not taken, that the region is a real one, that each
 VM size is known to the catalog and not retired, offered in the region and allowed for the
 subscription (when a `az vm list-skus` file is given), that the vCPUs fit the quota (when a
-`az vm list-usage` file is given), that every enum-typed input is one of the values Azure publishes
-(`enums`), plus the per-type checks of each namespace module in `models`. Refusals carry the codes
-Azure returns to a direct PUT (`errors`).
+`az vm list-usage` file is given; for Azure ML computes, a `az ml compute list-usage` file: see
+`quota`), that every enum-typed input is one of the values Azure publishes (`enums`), plus the
+per-type checks of each namespace module in `models`. Refusals carry the codes Azure returns to a
+direct PUT (`errors`).
 
 Not faked: see `models`; also management groups, billing scopes, cross-subscription state, capacity
 (`AllocationFailed`), proximity placement intents Azure cannot satisfy
 (`OverconstrainedAllocationRequest`), unregistered resource providers
 (`MissingSubscriptionRegistration`), the deployer's own permissions (`AuthorizationFailed`) and the
-minutes a new role assignment takes to apply, Trusted Launch support per size, and Kubernetes
+minutes a new role assignment takes to apply, and Kubernetes
 versions AKS no longer offers (`AgentPoolK8sVersionNotSupported`; needs the dated version list).
 """
 
@@ -33,7 +34,7 @@ from typing import Any
 from azure_gpu_stacks.components.catalog import Catalog, catalog, normalize_region, normalize_size_name
 from azure_gpu_stacks.components.catalog.shapes import read as read_shapes
 from azure_gpu_stacks.components.catalog.clock import now as clock_now
-from azure_gpu_stacks.fakeazure.azfiles import SkuOffer, Usage, family_key
+from azure_gpu_stacks.fakeazure.azfiles import SkuOffer, Usage
 from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource
 from azure_gpu_stacks.fakeazure.enums import refuse_values_outside_enums
 from azure_gpu_stacks.fakeazure.errors import (
@@ -41,12 +42,12 @@ from azure_gpu_stacks.fakeazure.errors import (
     Conflict,
     InvalidParameter,
     LocationNotAvailableForResourceType,
-    OperationNotAllowed,
     ParentResourceNotFound,
     ResourceGroupNotFound,
     ResourceNotFound,
     SkuNotAvailable,
 )
+from azure_gpu_stacks.fakeazure.quota import Charge, Ledger, Provider, Taking, charges
 from azure_gpu_stacks.fakeazure.models import INVOKES, RESOURCE_TYPES, resource_type
 from azure_gpu_stacks.fakeazure.models.resources import RESOURCE_GROUP as ResourceGroupType
 from azure_gpu_stacks.fakeazure.models.resources import RESOURCE_GROUP_ARM_TYPE as ResourceGroupArmType
@@ -54,8 +55,6 @@ from azure_gpu_stacks.fakeazure.models.resources import RESOURCE_GROUP_ARM_TYPE 
 FAKE_SUBSCRIPTION_ID = "00000000-0000-0000-0000-0000000000aa"
 FAKE_TENANT_ID = "00000000-0000-0000-0000-0000000000bb"
 FAKE_CLIENT_ID = "00000000-0000-0000-0000-0000000000cc"
-SPOT_QUOTA = "lowPriorityCores"
-REGIONAL_QUOTA = "cores"
 AZURE_RESERVED_HOSTS = 4  # Azure keeps the first four addresses of every subnet
 
 
@@ -98,6 +97,7 @@ class FakeArm:
         *,
         default_location: str | None = None,
         usage: dict[str, Usage] | None = None,
+        aml_usage: dict[str, Usage] | None = None,
         skus: dict[str, SkuOffer] | None = None,
         sizes: Catalog | None = None,
         now: dt.datetime | None = None,
@@ -112,7 +112,8 @@ class FakeArm:
         self.deployer_principal_type = deployer_principal_type
         self.check_enums = check_enums  # Azure's published enums as an outside check (`enums`)
         self.default_location = default_location
-        self.usage = usage
+        self.usage = usage  # Microsoft.Compute's counters (`az vm list-usage`)
+        self.aml_usage = aml_usage  # Azure ML's own counters (`az ml compute list-usage`)
         self.skus = skus
         self.catalog = sizes or catalog()
         # One clock: sizes are judged on now's date, which defaults to the clock's day (today in UTC).
@@ -122,7 +123,7 @@ class FakeArm:
         self.unknown_reads: list[str] = []
         self.az_subscription: str | None = None  # the deployer's subscription, once --existing files named it  # `<Resource>.get` of ids the subscription does not hold
         self.skipped: list[tuple[str, str]] = []  # (logical name, refused dependency id)
-        self._vcpus_used: dict[str, int] = defaultdict(int)
+        self.quota = Ledger()  # vCPUs the PUTs so far have taken
         self._allocated: dict[str, int] = defaultdict(int)
 
     # --- state -------------------------------------------------------------------------------
@@ -350,34 +351,22 @@ class FakeArm:
                     )
 
     def _take_quota(self, rtype: ArmResourceType, props: dict[str, Any], location: str | None) -> None:
-        if self.usage is None:
-            return
-        wanted: dict[str, int] = defaultdict(int)
-        # Where each type keeps its sizes, counts and priority: the one shape table. Azure ML's nodes
-        # draw on Azure ML's own quota, not on Microsoft.Compute's cores counted here.
+        # Where each type keeps its sizes, counts and priority: the one shape table; which counters
+        # its nodes draw on, and how many of them a PUT takes: `fakeazure.quota`.
+        found: list[Charge] = []
+        nodes = 0
         for reading in read_shapes(rtype.token, props):
-            if reading.pool.quota != "compute" or not reading.count or not isinstance(reading.size, str):
+            if not reading.pool.counted or not isinstance(reading.size, str):
                 continue
-            size, spot = self.catalog.get(reading.size), reading.priority != "Regular"
-            vcpus = size.vcpus * reading.count
-            wanted[family_key(SPOT_QUOTA if spot else size.quota_family)] += vcpus
-            wanted[family_key(REGIONAL_QUOTA)] += 0 if spot else vcpus
-        for family, vcpus in wanted.items():
-            counter = self.usage.get(family)
-            if counter is None or vcpus == 0:
-                continue
-            after = self._vcpus_used[family] + vcpus
-            if after > counter.free:
-                raise OperationNotAllowed(
-                    f"Operation could not be completed as it results in exceeding approved {counter.family} "
-                    f"Cores quota. Additional details - Deployment Model: Resource Manager, Location: {location}, "
-                    f"Current Limit: {counter.limit}, Current Usage: {counter.current + self._vcpus_used[family]}, "
-                    f"Additional Required: {vcpus}, (Minimum) New Limit Required: {counter.current + after}. "
-                    "Submit a request for Quota increase by specifying parameters listed in the 'Details' "
-                    "section for deployment to succeed."
-                )
-        for family, vcpus in wanted.items():
-            self._vcpus_used[family] += vcpus
+            count = reading.full_count if reading.pool.quota == "machinelearning" else reading.count
+            size = self.catalog.get(reading.size)
+            found += charges(reading.pool.quota, size.quota_family, reading.priority != "Regular", size.vcpus * count)
+            nodes += count
+        if found:
+            limits: dict[Provider, dict[str, Usage] | None] = {
+                "Microsoft.Compute": self.usage, "Microsoft.MachineLearningServices": self.aml_usage
+            }
+            self.quota.take(Taking(tuple(found), nodes, location), limits)
 
     def _outputs(self, rtype: ArmResourceType, res: Resource) -> dict[str, Any]:
         base = {**res.properties, "name": res.name, "type": res.type}

@@ -49,6 +49,20 @@ class OperationNotAllowed(ArmError):
     status = 409
 
 
+class ClusterMinNodesExceedCoreQuota(ArmError):
+    """Azure ML's answer to a compute whose nodes its own quota cannot hold.
+
+    The code and the wording ("The specified subscription has a Standard NCADSA100v4 family vCPU
+    quota of 0 and cannot accomodate for at least 1 requested managed compute nodes which maps to
+    24 vCPUs") are those public reports quote from the Azure ML SDK and CLI (observed 2026-11-22);
+    no Microsoft page documents the code. Terraform's client reported the same message under the
+    top-level code `BadRequest` (Azure/mlops-v2 issue 81), hence the status 400; the name of the
+    inner code is the closest documented answer, not verified against a live subscription.
+    """
+
+    code = "ClusterMinNodesExceedCoreQuota"
+
+
 class ResourceNotFound(ArmError):
     code = "ResourceNotFound"
     status = 404

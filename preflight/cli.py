@@ -48,6 +48,8 @@ def _parser() -> argparse.ArgumentParser:
     def common(p: argparse.ArgumentParser) -> None:
         p.add_argument("--project", type=Path, metavar="DIR", help=PROJECT_HELP)
         p.add_argument("--usage", type=Path, help="quota file saved by `az vm list-usage -l REGION -o json`")
+        p.add_argument("--aml-usage", type=Path, metavar="FILE", help="Azure ML's own quota file, for Azure ML clusters: the "
+                       "JSON of `az ml compute list-usage --resource-group RG --workspace-name WS -o json`")
         p.add_argument("--skus", type=Path, help="availability file saved by `az vm list-skus --all -o json`")
         p.add_argument(
             "--identity", choices=("user", "service-principal"),
@@ -131,7 +133,8 @@ def _parser() -> argparse.ArgumentParser:
 
     quota = command(
         "quota", help="vCPU quota a stack needs at full scale, against the subscription's limits",
-        description="Quota a stack needs, per family and region, against `az vm list-usage` limits or Azure (--live).",
+        description="Quota a stack needs, per counter and region, against `az vm list-usage` (or --live) and "
+        "`az ml compute list-usage` limits.",
     )
     quota.add_argument("stack", metavar="STACK", help="stack name, or a path to a Pulumi.<stack>.yaml")
     quota.add_argument("--live", action="store_true", help="read the limits from Azure (needs the [azure] extra and a login)")
@@ -291,9 +294,8 @@ def _print_quota(project: Project, args: argparse.Namespace) -> int:
         stack_outputs=parse_option(args.stack_outputs), organization=args.organization, existing=tuple(args.existing)
     )
     report = quota_report(
-        project, args.stack, usage_file=args.usage, skus_file=args.skus, live=args.live, subscription_id=args.subscription,
-        run_limits=_limits(args),
-        reference=reference,
+        project, args.stack, usage_file=args.usage, aml_usage_file=args.aml_usage, skus_file=args.skus, live=args.live,
+        subscription_id=args.subscription, run_limits=_limits(args), reference=reference,
     )
     _out(json.dumps(report.to_json(), indent=2) if args.format == "json" else render(report, args.format))
     return report.exit_code
@@ -305,8 +307,8 @@ def _reference(args: argparse.Namespace) -> ReferenceFiles:
     from azure_gpu_stacks.preflight.stack_references import parse_option
 
     return ReferenceFiles(
-        usage=args.usage, skus=args.skus, stack_outputs=parse_option(args.stack_outputs), organization=args.organization,
-        existing=tuple(args.existing), deployer=IDENTITIES[args.identity] if args.identity else None,
+        usage=args.usage, aml_usage=args.aml_usage, skus=args.skus, stack_outputs=parse_option(args.stack_outputs),
+        organization=args.organization, existing=tuple(args.existing), deployer=IDENTITIES[args.identity] if args.identity else None,
     )
 
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from azure_gpu_stacks.components.catalog.limits import normalize_region
-from azure_gpu_stacks.components.catalog.shapes import AGENT_POOL, MANAGED_CLUSTER, VM, VMSS, Priority, read, shapes
+from azure_gpu_stacks.components.catalog.shapes import AGENT_POOL, MANAGED_CLUSTER, VM, VMSS, Priority, Quota, read, shapes
 from azure_gpu_stacks.fakeazure.util import dig
 from azure_gpu_stacks.preflight.runtime import RecordedResource
 
@@ -60,10 +60,12 @@ class Demand:
     region: str | None
     idle_hours_per_day: float = HOURS_PER_DAY  # hours a day the idle nodes run (auto-shutdown, autoscale schedule)
     idle_schedule: str | None = None  # what shortens the idle day: "auto-shutdown" or "autoscale"
+    quota: Quota = "compute"  # whose vCPU quota the nodes draw on: Microsoft.Compute's or Azure ML's
 
     @property
     def discounted(self) -> bool:
-        """Billed at the Spot / low-priority rate and counted against `lowPriorityCores`."""
+        """Billed at the Spot / low-priority rate and counted against the low-priority pool
+        (`lowPriorityCores`; Azure ML's `Total Cluster LowPriority Regional vCPUs`)."""
         return self.priority != "Regular"
 
 
@@ -218,6 +220,7 @@ def collect(resources: Sequence[RecordedResource], default_region: str | None = 
                     region=normalize_region(region) if isinstance(region, str) else None,
                     idle_hours_per_day=idle_hours,
                     idle_schedule=schedule,
+                    quota=pool.pool.quota,
                 )
             )
     return demands

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Literal
 
 from azure_gpu_stacks.components.input_files import InputFileError, read_text
-from azure_gpu_stacks.fakeazure.azfiles import AzFileError, Usage, read_usage
+from azure_gpu_stacks.fakeazure.azfiles import AzFileError, Usage, read_aml_usage, read_usage
 from azure_gpu_stacks.preflight.cost_report import prices_note, unpriced_sizes
 from azure_gpu_stacks.preflight.diff import Side, StackDiff, diff_stack
 from azure_gpu_stacks.preflight.errors import InputError
@@ -69,7 +69,7 @@ def run_diff(
     head = load_project(project_dir)
     repo = repository_root(project_dir)
     revision = resolve(repo, base_name)
-    usage = _usage(reference.usage)
+    usage = _usage(reference.usage, reference.aml_usage)
     with checkout(repo, revision) as tree:
         base = _base_project(head, repo, tree, revision)
         components = toolkit_components_at(repo, tree)
@@ -109,9 +109,12 @@ def _stack_text(path: Path) -> str:
         raise InputError(str(exc)) from None
 
 
-def _usage(path: Path | None) -> Mapping[str, Usage] | None:
+def _usage(path: Path | None, aml_path: Path | None = None) -> Mapping[str, Usage] | None:
+    """Compute's counters and Azure ML's in one mapping (their names never coincide), or None without either."""
+    if path is None and aml_path is None:
+        return None
     try:
-        return read_usage(path) if path else None
+        return {**(read_usage(path) if path else {}), **(read_aml_usage(aml_path) if aml_path else {})}
     except AzFileError as exc:
         raise InputError(str(exc)) from None
 

@@ -7,7 +7,7 @@ INTERRUPTED = "interrupted (Ctrl-C)"
 PIPE_CLOSED = "the reader of the output went away (`| head`, a closed pipe); nothing more is written"
 PLAN_PROBLEMS = (
     "Azure would refuse a resource (a size unavailable or retired; a quota shortfall or a size not offered, "
-    "with --usage/--skus; a bad name or reference), a mandatory policy fails, or the program logged an error"
+    "with --usage/--aml-usage/--skus; a bad name or reference), a mandatory policy fails, or the program logged an error"
 )
 
 COMMAND_EXIT_CODES: dict[str, tuple[tuple[int, str], ...]] = {

@@ -25,7 +25,7 @@ from azure_gpu_stacks.components.input_files import escaped
 
 from azure_gpu_stacks.fakeazure import FakeArm, Refusal
 from azure_gpu_stacks.components.input_files import InputFileError, load_json
-from azure_gpu_stacks.fakeazure.azfiles import AzFileError, read_skus, read_usage
+from azure_gpu_stacks.fakeazure.azfiles import AzFileError, read_aml_usage, read_skus, read_usage
 from azure_gpu_stacks.fakeazure.existing import Existing, ExistingFileError, adopt
 from azure_gpu_stacks.fakeazure.existing import parse as parse_existing
 from azure_gpu_stacks.preflight.cost import NO_COST, CostEstimate, budget_warnings, estimate_resources
@@ -106,18 +106,7 @@ class Plan:
             "project": self.project,
             "stack": self.stack,
             "asOf": self.as_of.isoformat(),
-            "resources": [
-                {
-                    "urn": r.urn,
-                    "type": r.type,
-                    "name": r.name,
-                    "parent": r.parent,
-                    "custom": r.custom,
-                    "protect": r.protect,
-                    "inputs": r.shown_inputs(),
-                }
-                for r in self.resources
-            ],
+            "resources": [r.to_json() for r in self.resources],
             "outputs": self.shown_outputs(),
             "refusals": [{k: v for k, v in refusal_json(r).items() if k != "type"} for r in self.refusals],
             "violations": [v.to_json() for v in self.violations],
@@ -140,6 +129,7 @@ class ReferenceFiles:
     fake ARM stricter, other stacks' outputs, and the organization the stack belongs to."""
 
     usage: Path | None = None
+    aml_usage: Path | None = None  # --aml-usage: Azure ML's own quota, `az ml compute list-usage`
     skus: Path | None = None
     stack_outputs: Mapping[str, Path] = field(default_factory=dict)  # --stack-outputs ORG/PROJECT/STACK=FILE
     existing: tuple[Path, ...] = ()  # --existing: resources the program looks up or joins, as `az resource show` prints them
@@ -162,12 +152,14 @@ def deployer_type(environ: Mapping[str, str]) -> str:
 def make_arm(settings: StackSettings, reference: ReferenceFiles) -> FakeArm:
     try:
         usage = read_usage(reference.usage) if reference.usage else None
+        aml_usage = read_aml_usage(reference.aml_usage) if reference.aml_usage else None
         skus = read_skus(reference.skus) if reference.skus else None
     except AzFileError as exc:
         raise InputError(str(exc)) from None
     deployer = reference.deployer or deployer_type(os.environ)
     arm = FakeArm(
-        default_location=settings.config.get(LOCATION_KEY), usage=usage, skus=skus, deployer_principal_type=deployer
+        default_location=settings.config.get(LOCATION_KEY), usage=usage, aml_usage=aml_usage, skus=skus,
+        deployer_principal_type=deployer,
     )
     if reference.existing:
         adopt(arm, [item for path in reference.existing for item in read_existing(path)])

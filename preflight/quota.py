@@ -1,20 +1,23 @@
-"""Quota before `pulumi up`: the vCPUs a stack needs at full scale, per quota family and region,
+"""Quota before `pulumi up`: the vCPUs a stack needs at full scale, per quota counter and region,
 compared with the subscription's limits; and whether each size is offered there at all.
 
-How Azure counts (observed 2026-11-22: https://learn.microsoft.com/azure/virtual-machines/spot-vms,
-https://learn.microsoft.com/azure/quotas/per-vm-quota-requests; family names as
-skypilot-org/skypilot sky/catalog/data_fetchers/fetch_azure.py maps them):
-- Regular (pay-as-you-go) VMs count against their size's family (`standardNCASv3_T4Family`) and the
-  regional total `cores`.
-- Spot VMs, Spot scale sets and AKS pools, and AML LowPriority nodes count against one regional
-  pool, `lowPriorityCores`, and not against their family.
-- Full scale: AKS pools at `maxCount`, AML clusters at `maxNodeCount`, scale sets at capacity (see
-  `azure_gpu_stacks.preflight.demand`); the autoscaler fails to grow past the quota long after `pulumi up` succeeds.
+Which counters each pool draws on is one rule, `azure_gpu_stacks.fakeazure.quota` (the fake ARM
+charges the same counters): VMs, scale sets and AKS pools draw on Microsoft.Compute's quota (their
+family and `cores`, or `lowPriorityCores` for Spot); Azure ML clusters and compute instances on
+Azure ML's own (their family's `... Family Cluster Dedicated vCPUs` and `Total Cluster Dedicated
+Regional vCPUs`, or `Total Cluster LowPriority Regional vCPUs` for LowPriority nodes).
+Full scale: AKS pools at `maxCount`, Azure ML clusters at `maxNodeCount`, scale sets at capacity
+(see `azure_gpu_stacks.preflight.demand`); the autoscaler fails to grow past the quota long after
+`pulumi up` succeeds.
 
-Limits come from a file saved by `az vm list-usage -l REGION -o json` (read by
-`azure_gpu_stacks.fakeazure.azfiles.read_usage`: strings or numbers, family names compared case-insensitively with
-spaces removed) or, with `live_limits`, from the Azure SDK (azure-identity's default credential and
-azure-mgmt-compute's usage list), an optional extra: `pip install 'azure-gpu-stacks[azure]'`.
+Limits come from files the Azure CLI saves: `az vm list-usage -l REGION -o json` for Compute and
+`az ml compute list-usage --resource-group RG --workspace-name WS -o json` for Azure ML (read by
+`azure_gpu_stacks.fakeazure.azfiles`: counter names compared case-insensitively with spaces
+removed), or, with `live_limits`, Compute's from the Azure SDK (azure-identity's default credential
+and azure-mgmt-compute's usage list), an optional extra: `pip install 'azure-gpu-stacks[azure]'`.
+Each counter's remedy is its provider's: `az quota update` for Compute, the workspace's Usage +
+quotas page for Azure ML (https://learn.microsoft.com/azure/machine-learning/how-to-manage-quotas,
+observed 2026-11-22).
 """
 
 from __future__ import annotations
@@ -27,7 +30,25 @@ from typing import Any, Literal
 from pathlib import Path
 
 from azure_gpu_stacks.components.catalog import Catalog, catalog, normalize_size_name
-from azure_gpu_stacks.fakeazure.azfiles import AzFileError, SkuOffer, Usage, family_key, read_skus, read_usage
+from azure_gpu_stacks.fakeazure.azfiles import (
+    AML_DEDICATED_TOTAL,
+    AML_LOW_PRIORITY_TOTAL,
+    AzFileError,
+    SkuOffer,
+    Usage,
+    family_key,
+    read_aml_usage,
+    read_skus,
+    read_usage,
+)
+from azure_gpu_stacks.fakeazure.quota import (
+    COMPUTE_SPOT_POOL,
+    COMPUTE_TOTAL,
+    LOW_PRIORITY_COUNTERS,
+    PROVIDERS,
+    Provider,
+    charges,
+)
 from azure_gpu_stacks.preflight.demand import Demand, collect
 from azure_gpu_stacks.preflight.errors import InputError
 from azure_gpu_stacks.preflight.isolation import Limits
@@ -35,8 +56,9 @@ from azure_gpu_stacks.preflight.plan import LOCATION_KEY, ReferenceFiles, plan_s
 from azure_gpu_stacks.preflight.project import Project, load_stack
 from azure_gpu_stacks.preflight.tables import Format, table
 
-SPOT_POOL = "lowPriorityCores"
-REGIONAL_TOTAL = "cores"
+COMPUTE: Provider = PROVIDERS["compute"]
+MACHINE_LEARNING: Provider = PROVIDERS["machinelearning"]
+AML_USAGE_COMMAND = "az ml compute list-usage --resource-group RG --workspace-name WS -o json"
 SUBSCRIPTION_ENV = "AZURE_SUBSCRIPTION_ID"
 AZURE_EXTRA_HINT = "pip install 'azure-gpu-stacks[azure]' (azure-identity and azure-mgmt-compute)"
 
@@ -53,11 +75,12 @@ class QuotaNeed:
     family: str  # as the usage API spells it
     vcpus: int = 0
     resources: list[str] = field(default_factory=list)
+    provider: Provider = COMPUTE  # whose quota: Microsoft.Compute or Microsoft.MachineLearningServices
 
     @property
     def resource_type(self) -> str:
         """The `az quota --resource-type` of this counter."""
-        return "lowPriority" if self.family == SPOT_POOL else "dedicated"
+        return "lowPriority" if family_key(self.family) in LOW_PRIORITY_COUNTERS else "dedicated"
 
 
 @dataclass(frozen=True)
@@ -90,6 +113,7 @@ class QuotaReport:
     availability: list[Availability]
     unknown_sizes: list[str]
     subscription_id: str | None = None
+    aml_source: str | None = None  # where Azure ML's limits came from; None without them
 
     @property
     def exit_code(self) -> int:
@@ -100,8 +124,10 @@ class QuotaReport:
         return {
             "stack": self.stack,
             "limitsFrom": self.source,
+            "amlLimitsFrom": self.aml_source,
             "quota": [
                 {
+                    "provider": r.need.provider,
                     "region": r.need.region,
                     "family": r.need.family,
                     "needed": r.need.vcpus,
@@ -119,33 +145,38 @@ class QuotaReport:
         }
 
 
+# Within a region: Compute's counters, then Azure ML's; each provider's families first, then its
+# low-priority pool, then its regional total: the order a reader fixes them in.
+_PROVIDER_ORDER = {COMPUTE: 0, MACHINE_LEARNING: 1}
+_COUNTER_ORDER = {
+    family_key(COMPUTE_SPOT_POOL): 1,
+    family_key(COMPUTE_TOTAL): 2,
+    family_key(AML_LOW_PRIORITY_TOTAL): 1,
+    family_key(AML_DEDICATED_TOTAL): 2,
+}
+
+
 def needs(demands: Sequence[Demand], sizes: Catalog | None = None) -> tuple[list[QuotaNeed], list[str]]:
     """vCPUs per (region, quota counter) at full scale, and the sizes the catalog does not know."""
     sizes = sizes or catalog()
-    found: dict[tuple[str, str], QuotaNeed] = {}
+    found: dict[tuple[str, Provider, str], QuotaNeed] = {}
     unknown: list[str] = []
-
-    def add(region: str, family: str, vcpus: int, resource: str) -> None:
-        need = found.setdefault((region, family_key(family)), QuotaNeed(region, family))
-        need.vcpus += vcpus
-        if resource not in need.resources:
-            need.resources.append(resource)
-
     for d in demands:
         size = sizes.find(d.size)
         if size is None:
             unknown.append(d.size)
             continue
         region = d.region or "unknown region"
-        vcpus = size.vcpus * d.count
-        if d.discounted:
-            add(region, SPOT_POOL, vcpus, d.resource)
-        else:
-            add(region, size.quota_family, vcpus, d.resource)
-            add(region, REGIONAL_TOTAL, vcpus, d.resource)
-    # Families first, then the Spot pool, then the regional total: the order a reader fixes them in.
-    order = {family_key(SPOT_POOL): 1, family_key(REGIONAL_TOTAL): 2}
-    rows = sorted(found.values(), key=lambda n: (n.region, order.get(family_key(n.family), 0), n.family.lower()))
+        for charge in charges(d.quota, size.quota_family, d.discounted, size.vcpus * d.count):
+            key = (region, charge.provider, family_key(charge.counter))
+            need = found.setdefault(key, QuotaNeed(region, charge.counter, provider=charge.provider))
+            need.vcpus += charge.vcpus
+            if d.resource not in need.resources:
+                need.resources.append(d.resource)
+    rows = sorted(
+        found.values(),
+        key=lambda n: (n.region, _PROVIDER_ORDER[n.provider], _COUNTER_ORDER.get(family_key(n.family), 0), n.family.lower()),
+    )
     return [n for n in rows if n.vcpus > 0], unknown
 
 
@@ -169,17 +200,23 @@ def compare(
     demands: Sequence[Demand] = (),
     unknown_sizes: Sequence[str] = (),
     subscription_id: str | None = None,
+    aml_limits: Mapping[str, Usage] | None = None,
+    aml_source: str | None = None,
 ) -> QuotaReport:
-    """Each need against `limits(region)` (counters keyed by `family_key`), and sizes against `skus`."""
+    """Each need against its provider's limits (Compute's `limits(region)`, Azure ML's `aml_limits`;
+    counters keyed by `family_key`), and sizes against `skus`."""
     by_region: dict[str, Mapping[str, Usage]] = {}
     rows = []
     for need in quota_needs:
         usage = None
-        if limits is not None:
+        have = limits is not None if need.provider == COMPUTE else aml_limits is not None
+        if need.provider == MACHINE_LEARNING and aml_limits is not None:
+            usage = aml_limits.get(family_key(need.family))
+        elif need.provider == COMPUTE and limits is not None:
             if need.region not in by_region:
                 by_region[need.region] = limits(need.region)
             usage = by_region[need.region].get(family_key(need.family))
-        rows.append(QuotaRow(need, usage, verdict(need, usage, limits is not None)))
+        rows.append(QuotaRow(need, usage, verdict(need, usage, have)))
     availability = []
     if skus is not None:
         seen: set[tuple[str, str]] = set()
@@ -190,7 +227,7 @@ def compare(
             seen.add(key)
             offer = skus.get(key[0])
             availability.append(Availability(d.size, d.region, offer.refusal(d.region) if offer else "not listed in the SKU file"))
-    return QuotaReport(stack, source, rows, availability, list(unknown_sizes), subscription_id)
+    return QuotaReport(stack, source, rows, availability, list(unknown_sizes), subscription_id, aml_source)
 
 
 def live_limits(subscription_id: str | None) -> tuple[Callable[[str], dict[str, Usage]], str]:
@@ -223,16 +260,37 @@ def live_limits(subscription_id: str | None) -> tuple[Callable[[str], dict[str, 
 
 
 def _request_steps(row: QuotaRow, subscription_id: str | None) -> list[str]:
+    """How to raise the counter `row` is short of: each provider has its own way."""
     need = row.need
     assert row.usage is not None
     new_limit = row.usage.current + need.vcpus
+    head = f"  {need.family} in {need.region}: short by {row.shortfall} vCPUs; request a limit of at least {new_limit}:"
+    if need.provider == MACHINE_LEARNING:
+        # https://learn.microsoft.com/azure/machine-learning/how-to-manage-quotas#vm-quota-increases (2026-11-22)
+        return [
+            head,
+            f"    Azure ML quota, apart from the VM quota: in the Azure portal open the workspace > Usage + quotas > "
+            f"region {need.region} > {need.family} > Request quota > {new_limit}",
+            "    or in Azure Machine Learning studio: https://ml.azure.com/quota",
+        ]
     scope = f"/subscriptions/{subscription_id or '<subscription-id>'}/providers/Microsoft.Compute/locations/{need.region}"
     return [
-        f"  {need.family} in {need.region}: short by {row.shortfall} vCPUs; request a limit of at least {new_limit}:",
+        head,
         f"    az quota update --resource-name {need.family} --scope {scope} "
         f"--limit-object value={new_limit} --resource-type {need.resource_type}",
         f"    or in the portal: Quotas > Compute > region {need.region} > {need.family} > New quota request > {new_limit}",
     ]
+
+
+def _sources(report: QuotaReport) -> str:
+    """Where the limits came from, or which options give them."""
+    has_aml = any(r.need.provider == MACHINE_LEARNING for r in report.rows)
+    found = [f"limits from {report.source}"] if report.source else []
+    if report.aml_source and has_aml:
+        found.append(f"Azure ML limits from {report.aml_source}")
+    if found:
+        return "; ".join(found)
+    return "no limits given: pass --usage FILE or --live" + (", and --aml-usage FILE" if has_aml else "")
 
 
 def render(report: QuotaReport, fmt: Format = "text") -> str:
@@ -247,8 +305,7 @@ def render(report: QuotaReport, fmt: Format = "text") -> str:
         ]
         for r in report.rows
     ]
-    source = f"limits from {report.source}" if report.source else "no limits given: pass --usage FILE or --live"
-    lines = [f"Quota for {report.stack} at full scale ({source}):", ""]
+    lines = [f"Quota for {report.stack} at full scale ({_sources(report)}):", ""]
     lines.append(table(["region", "family", "needed", "limit", "free", "verdict"], rows, fmt, right=(2, 3, 4)) if rows else "  no VMs")
     if report.availability:
         lines += ["", "Availability:", ""]
@@ -260,15 +317,26 @@ def render(report: QuotaReport, fmt: Format = "text") -> str:
     listed = [r for r in report.rows if r.verdict == "not listed"]
     if listed:
         lines += ["", "Not in the limits: " + ", ".join(f"{r.need.family} ({r.need.region})" for r in listed)]
+    unchecked_aml = [r for r in report.rows if r.need.provider == MACHINE_LEARNING and r.verdict == "no limits"]
+    if unchecked_aml:
+        lines += ["", f"Azure ML quota not checked: pass --aml-usage FILE, saved by `{AML_USAGE_COMMAND}`."]
     short = [r for r in report.rows if r.verdict == "short"]
-    if short:
+    if any(r.need.provider == COMPUTE for r in short):
         lines += ["", "To request more quota (az quota needs `az extension add --name quota`):"]
         for r in short:
-            lines += _request_steps(r, report.subscription_id)
+            if r.need.provider == COMPUTE:
+                lines += _request_steps(r, report.subscription_id)
+    if any(r.need.provider == MACHINE_LEARNING for r in short):
+        lines += ["", "To request more Azure ML quota:"]
+        for r in short:
+            if r.need.provider == MACHINE_LEARNING:
+                lines += _request_steps(r, report.subscription_id)
     if report.exit_code:
         lines += ["", f"FAILED: {report.stack}: not enough quota, or a size not available."]
-    elif report.source is None:
+    elif not report.rows or all(r.verdict == "no limits" for r in report.rows):
         lines += ["", f"{report.stack}: needs listed; no limits to compare them with."]
+    elif any(r.verdict == "no limits" for r in report.rows):
+        lines += ["", f"OK: {report.stack}: the limits given hold the stack at full scale; the others were not checked."]
     else:
         lines += ["", f"OK: {report.stack}: the quota holds the stack at full scale."]
     return "\n".join(lines)
@@ -279,6 +347,7 @@ def quota_report(
     stack: str,
     *,
     usage_file: Path | None = None,
+    aml_usage_file: Path | None = None,
     skus_file: Path | None = None,
     live: bool = False,
     subscription_id: str | None = None,
@@ -290,6 +359,7 @@ def quota_report(
         raise InputError("--usage and --live both give the limits; pass one of them")
     try:
         usage = read_usage(usage_file) if usage_file else None
+        aml_usage = read_aml_usage(aml_usage_file) if aml_usage_file else None
         skus = read_skus(skus_file) if skus_file else None
     except AzFileError as exc:
         raise InputError(str(exc)) from None
@@ -312,5 +382,6 @@ def quota_report(
     demands = collect(plan.resources, region)
     quota_needs, unknown = needs(demands)
     return compare(
-        plan.stack, quota_needs, limits, source, skus=skus, demands=demands, unknown_sizes=unknown, subscription_id=subscription_id
+        plan.stack, quota_needs, limits, source, skus=skus, demands=demands, unknown_sizes=unknown, subscription_id=subscription_id,
+        aml_limits=aml_usage, aml_source=str(aml_usage_file) if aml_usage_file else None,
     )

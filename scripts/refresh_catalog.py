@@ -15,8 +15,9 @@ What `apply` reads:
   source `retail-prices-api`; a size with no price row keeps its old price, date and source, and the
   summary names it.
 - `az vm list-skus --all -o json` (https://learn.microsoft.com/cli/azure/vm#az-vm-list-skus, observed
-  2026-11-22): `vCPUs`, `MemoryGB`, `GPUs`, `HyperVGenerations`, `AcceleratedNetworkingEnabled`
-  (capability values are strings) and `family` (the quota family, kept in the catalog's usage-API
+  2026-11-22): `vCPUs`, `MemoryGB`, `GPUs`, `HyperVGenerations`, `AcceleratedNetworkingEnabled`,
+  `TrustedLaunchDisabled` (capability values are strings; "True" means no Trusted Launch, an absent
+  capability changes nothing) and `family` (the quota family, kept in the catalog's usage-API
   spelling when it is the same name up to case and spaces).
 
 What it never does: blank a known fact. The SKU API reports no GPU count for some new sizes (ND
@@ -70,7 +71,7 @@ PLAIN_SCALAR = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_./+-]*")  # written without q
 # The catalog's keys in the order a size lists them (where a missing key is inserted).
 KEY_ORDER = (
     "name", "series", "vcpus", "memoryGib", "gpuModel", "gpus", "gpuMemoryGb", "infinibandGbps",
-    "acceleratedNetworking", "hypervGenerations", "quotaFamily", "cpuArchitecture", "payg", "spot",
+    "acceleratedNetworking", "hypervGenerations", "trustedLaunch", "quotaFamily", "cpuArchitecture", "payg", "spot",
     "lifecycle", "ncclAllReduce", "source", "observed", "uncertain",
 )  # fmt: skip
 
@@ -144,6 +145,8 @@ def spec_updates(size: dict[str, Any], sku: SkuSpecs) -> tuple[dict[str, Any], l
         wanted["cpuArchitecture"] = caps["CpuArchitectureType"]
     if caps.get("AcceleratedNetworkingEnabled") in ("True", "False"):
         wanted["acceleratedNetworking"] = caps["AcceleratedNetworkingEnabled"] == "True"
+    if caps.get("TrustedLaunchDisabled") in ("True", "False"):
+        wanted["trustedLaunch"] = caps["TrustedLaunchDisabled"] == "False"
     if sku.family and _family_key(sku.family) != _family_key(str(size.get("quotaFamily") or "")):
         wanted["quotaFamily"] = sku.family
     rdma = caps.get("RdmaEnabled")

@@ -196,8 +196,9 @@ def test_diff_removed_stack_removes_every_resource_and_its_cost(pr: PullRequest)
         "  - aml-cluster [azure-native:machinelearningservices:Compute]\n"
         "  cost: busy 10,725.16 -> 0.00 USD/month (-10,725.16); idle 0.00 -> 0.00 (+0.00)\n"
         "  budget: 1,000.00 -> none USD/month\n"
-        "  quota standardNCADSA100v4Family in eastus: 96 -> 0 vCPUs\n"
-        "  quota cores in eastus: 96 -> 0 vCPUs"
+        # Azure ML's own counters, not Microsoft.Compute's family and `cores`.
+        "  quota Standard NCADSA100v4 Family Cluster Dedicated vCPUs in eastus: 96 -> 0 vCPUs\n"
+        "  quota Total Cluster Dedicated Regional vCPUs in eastus: 96 -> 0 vCPUs"
     )
 
 

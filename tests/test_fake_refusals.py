@@ -40,7 +40,7 @@ def _vnet(rg: Any, name: str = "net", *, default_outbound: bool | None = None) -
 
 
 def _vm(rg: Any, name: str, size: str, *, image_sku: str = "22_04-lts-gen2", accelerated: bool = False,
-        default_outbound: bool | None = None, public_ip: bool = False) -> Any:
+        default_outbound: bool | None = None, public_ip: bool = False, security_type: str | None = None) -> Any:
     from pulumi_azure_native import compute, network
 
     subnet = _vnet(rg, name, default_outbound=default_outbound)
@@ -66,6 +66,7 @@ def _vm(rg: Any, name: str, size: str, *, image_sku: str = "22_04-lts-gen2", acc
             ),
         ),
         network_profile=compute.NetworkProfileArgs(network_interfaces=[compute.NetworkInterfaceReferenceArgs(id=nic.id)]),
+        security_profile=compute.SecurityProfileArgs(security_type=security_type) if security_type else None,
     )
 
 

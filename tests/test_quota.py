@@ -95,6 +95,7 @@ def test_quota_verdict_for_short_exact_and_ample_limits(
     rows = json.loads(capsys.readouterr().out)["quota"]
 
     assert rows[0] | {"resources": None} == {
+        "provider": "Microsoft.Compute",
         "region": "eastus",
         "family": T4_FAMILY,
         "needed": T4_VCPUS,

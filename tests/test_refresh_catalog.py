@@ -216,3 +216,22 @@ def test_refresh_never_blanks_known_gpu_or_infiniband_facts_with_the_sku_apis_bl
     assert (after.gpus, after.gpu_memory_gb, after.infiniband_gbps, after.gpu_model) == (4, 768, 1600, before.gpu_model)
     assert (after.cpu_architecture, after.memory_gib) == ("Arm64", 864)  # what the API does report is taken
     assert f"{GB200}: list-skus reports no GPU count; the catalog's 4 GPUs are kept" in capsys.readouterr().out
+
+
+def test_refresh_takes_trusted_launch_from_the_trusted_launch_disabled_capability(stale_catalog: Path, tmp_path: Path) -> None:
+    text = stale_catalog.read_text()
+    block = text.index("- name: Standard_ND96asr_v4")
+    stale_catalog.write_text(text[:block] + text[block:].replace("trustedLaunch: false", "trustedLaunch: true", 1))
+    assert load_catalog(stale_catalog).get("Standard_ND96asr_v4").trusted_launch is True
+    records = json.loads(SKUS.read_text())
+    for record in records:
+        if record["name"] == "Standard_ND96asr_v4":
+            record["capabilities"].append({"name": "TrustedLaunchDisabled", "value": "True"})
+    skus = tmp_path / "skus.json"
+    skus.write_text(json.dumps(records))
+
+    assert apply(stale_catalog, "--skus", str(skus)) == 0
+
+    after = load_catalog(stale_catalog)
+    assert after.get("Standard_ND96asr_v4").trusted_launch is False
+    assert after.get(A100).trusted_launch is True  # no capability in its record: unchanged

@@ -112,6 +112,11 @@ class VmSize(CatalogModel):
     hyperv_generations: tuple[Literal["V1", "V2"], ...] = Field(
         alias="hypervGenerations", min_length=1, description="Hyper-V generations the size boots."
     )
+    trusted_launch: bool | None = Field(
+        default=None,
+        alias="trustedLaunch",
+        description="ARM accepts securityType TrustedLaunch on it; None: not recorded (every GPU size records it).",
+    )
     quota_family: str = Field(alias="quotaFamily", description="Quota family as `az vm list-usage` names it.")
     payg: Price | None = Field(default=None, description="East US Linux pay-as-you-go price, with its date and source.")
     spot: Price | None = Field(default=None, description="East US Linux Spot price, with its date and source.")
@@ -160,6 +165,18 @@ class VmSize(CatalogModel):
 
     def is_retired_on(self, day: dt.date) -> bool:
         return self.status_on(day) == "retired"
+
+    @property
+    def supports_trusted_launch(self) -> bool | None:
+        """Whether ARM takes securityType TrustedLaunch on this size: never on a Gen1-only size (Trusted Launch
+        is Gen2's); otherwise what the catalog records, None when it records nothing."""
+        return False if "V2" not in self.hyperv_generations else self.trusted_launch
+
+    @model_validator(mode="after")
+    def _gpu_sizes_record_trusted_launch(self) -> VmSize:
+        if self.is_gpu and self.trusted_launch is None:
+            raise ValueError(f"{self.name}: a GPU size must record trustedLaunch (true or false)")
+        return self
 
     @property
     def is_nvidia(self) -> bool:

@@ -33,7 +33,10 @@ class VirtualMachine(ArmResourceType):
         nics = [arm.find(str(dig(n, "id") or "")) for n in dig(props, "networkProfile", "networkInterfaces") or []]
         accelerated = any(n is not None and n.properties.get("enableAcceleratedNetworking") for n in nics)
         image = dig(props, "storageProfile", "imageReference")
-        check_machine(arm, f"Virtual machine '{name}'", dig(props, "hardwareProfile", "vmSize"), image, accelerated)
+        check_machine(
+            arm, f"Virtual machine '{name}'", dig(props, "hardwareProfile", "vmSize"), image, accelerated,
+            dig(props, "securityProfile", "securityType"),
+        )
 
     def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
         return {"vmId": stable_uuid(res.id, "vmId"), "provisioningState": "Succeeded", **system_identity(arm, res)}
@@ -113,7 +116,10 @@ class VirtualMachineScaleSet(ArmResourceType):
         nic_configs = dig(profile, "networkProfile", "networkInterfaceConfigurations") or []
         image = dig(profile, "storageProfile", "imageReference")
         accelerated = any(c.get("enableAcceleratedNetworking") for c in nic_configs)
-        check_machine(arm, f"Scale set '{name}'", dig(props, "sku", "name"), image, accelerated)
+        check_machine(
+            arm, f"Scale set '{name}'", dig(props, "sku", "name"), image, accelerated,
+            dig(profile, "securityProfile", "securityType"),
+        )
         subnets = [(dig(ip, "subnet", "id"), ip.get("publicIPAddressConfiguration")) for c in nic_configs for ip in c.get("ipConfigurations") or []]
         for extension in dig(profile, "extensionProfile", "extensions") or []:
             check_extension(arm, f"Scale set '{name}'", extension.get("type"), image, subnets)

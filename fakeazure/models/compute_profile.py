@@ -9,8 +9,13 @@ https://learn.microsoft.com/azure/virtual-machines/extensions/hpccompute-gpu-lin
 driver extension downloads the driver from the internet), and Azure/azhpc-extensions
 (`InfiniBandDriverLinux` lists Ubuntu 16.04, 18.04 and 20.04 only).
 
-Not faked: Trusted Launch support per size (the catalog does not record it yet), Windows images,
-and images by id (their generation is the gallery image's, which the fake does not hold).
+https://learn.microsoft.com/azure/virtual-machines/trusted-launch (Trusted Launch per size, as the
+catalog records it; ARM's words for a size without it are in Azure/azure-cli issue 28005, and its code
+`BadRequest` in the same refusal for another security type, "The VM size 'standard_dc2eds_v5' is not
+supported for creation of VMs and Virtual Machine Scale Set with '<NULL>' security type").
+
+Not faked: Windows images, images that refuse Trusted Launch, and images by id (their generation is the
+gallery image's, which the fake does not hold).
 """
 
 from __future__ import annotations
@@ -43,11 +48,16 @@ def image_generation(image: Any) -> str | None:
     return None
 
 
-def check_machine(arm: FakeArm, what: str, size_name: Any, image: Any, accelerated: bool) -> None:
+def check_machine(arm: FakeArm, what: str, size_name: Any, image: Any, accelerated: bool, security_type: Any = None) -> None:
     """The checks of a VM or scale-set profile that depend on its size."""
     size = arm.catalog.find(str(size_name)) if isinstance(size_name, str) else None
     if size is None:
         return
+    if str(security_type).lower() == "trustedlaunch" and size.supports_trusted_launch is False:
+        raise BadRequest(
+            f"{what}: The VM size '{size.name}' is not supported for creation of VMs and Virtual Machine Scale Set with "
+            "'TrustedLaunch' security type. For more information, see https://aka.ms/TrustedLaunch-FAQ"
+        )
     generation = image_generation(image)
     if generation is not None and generation not in size.hyperv_generations:
         raise BadRequest(

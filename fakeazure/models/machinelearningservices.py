@@ -6,9 +6,9 @@ registry; ARM refuses a workspace whose dependencies do not exist, and a compute
 does not (https://learn.microsoft.com/azure/machine-learning/concept-workspace, observed 2026-11-22).
 
 Not faked: global uniqueness of storage, vault and registry names (the fake holds one
-subscription), Azure ML's own quota (`az ml compute list-usage`, separate from the VM quota the
-backend counts, so computes demand no vCPUs here), node allocation (a cluster reports the nodes it
-keeps when idle), and the workspace's managed resource group.
+subscription), node allocation (a cluster reports the nodes it keeps when idle), and the
+workspace's managed resource group. Azure ML's own quota (`az ml compute list-usage`, separate from
+the VM quota) is taken by the backend with the other quotas: `azure_gpu_stacks.fakeazure.quota`.
 """
 
 from __future__ import annotations
