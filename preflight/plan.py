@@ -106,18 +106,7 @@ class Plan:
             "project": self.project,
             "stack": self.stack,
             "asOf": self.as_of.isoformat(),
-            "resources": [
-                {
-                    "urn": r.urn,
-                    "type": r.type,
-                    "name": r.name,
-                    "parent": r.parent,
-                    "custom": r.custom,
-                    "protect": r.protect,
-                    "inputs": r.shown_inputs(),
-                }
-                for r in self.resources
-            ],
+            "resources": [r.to_json() for r in self.resources],
             "outputs": self.shown_outputs(),
             "refusals": [{k: v for k, v in refusal_json(r).items() if k != "type"} for r in self.refusals],
             "violations": [v.to_json() for v in self.violations],

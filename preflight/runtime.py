@@ -78,6 +78,18 @@ class RecordedResource:
         """Inputs with secret markers removed, as a policy receives them."""
         return unwrap_secrets(self.inputs)
 
+    def to_json(self) -> dict[str, Any]:
+        """The resource as a plan's JSON shows it: secrets masked, unknowns as null."""
+        return {
+            "urn": self.urn,
+            "type": self.type,
+            "name": self.name,
+            "parent": self.parent,
+            "custom": self.custom,
+            "protect": self.protect,
+            "inputs": self.shown_inputs(),
+        }
+
 
 def shown(value: Any, secrets: frozenset[str] = frozenset()) -> Any:
     """A value for people and JSON: secrets as "[secret]", unknowns as None."""

@@ -21,6 +21,7 @@ from tests.conftest import REPO
 
 # The keys `gpu-stacks plan --json` (and each stack of `check --json`) has always written, in order.
 PLAN_KEYS = ["project", "stack", "asOf", "resources", "outputs", "refusals", "violations", "cost", "warnings", "programOutput", "errors"]
+RESOURCE_KEYS = ["urn", "type", "name", "parent", "custom", "protect", "inputs"]
 VIOLATION_KEYS = ["policy", "level", "severity", "resource", "type", "urn", "message", "description"]
 COST_KEYS = [
     "hourlyUsd", "idleHourlyUsd", "monthlyUsd", "idleMonthlyUsd", "pricesObserved", "pricesSource",
@@ -62,6 +63,7 @@ def test_plan_types_json_has_the_keys_users_read(plan: Plan) -> None:
     document = plan.to_json()
 
     assert list(document) == PLAN_KEYS
+    assert {tuple(r) for r in document["resources"]} == {tuple(RESOURCE_KEYS)}
     assert [list(v) for v in document["violations"]] == [VIOLATION_KEYS]
     assert list(document["cost"]) == COST_KEYS
     assert [list(line) for line in document["cost"]["resources"]] == [COST_LINE_KEYS]

@@ -151,8 +151,9 @@ KEY = "gpu-stacks: error: {file}: azure-gpu-stacks:trainingCluster"
         ),
         (
             "{workingHours: {start: '0800', end: '1900', timeZone: Europe/Berlin}}",
-            f"{KEY}.workingHours.timeZone: 'Europe/Berlin' is an IANA time zone name; allowed: a Windows time zone id, "
-            "e.g. UTC, W. Europe Standard Time, Eastern Standard Time",
+            f"{KEY}.workingHours.timeZone: 'Europe/Berlin' is an IANA time zone name (did you mean W. Europe Standard "
+            "Time?); allowed: a Windows time zone id, e.g. UTC, W. Europe Standard Time, Eastern Standard Time (all of "
+            "them: `tzutil /l` on Windows, or `Get-TimeZone -ListAvailable` in PowerShell)",
         ),
         (
             "{workingHours: {start: '0800', end: '1900', days: [Monday, Funday]}}",
