@@ -354,19 +354,20 @@ class FakeArm:
         # Where each type keeps its sizes, counts and priority: the one shape table; which counters
         # its nodes draw on, and how many of them a PUT takes: `fakeazure.quota`.
         found: list[Charge] = []
-        nodes = 0
+        nodes = at_creation = 0
         for reading in read_shapes(rtype.token, props):
             if not reading.pool.counted or not isinstance(reading.size, str):
                 continue
-            count = reading.full_count if reading.pool.quota == "machinelearning" else reading.count
             size = self.catalog.get(reading.size)
-            found += charges(reading.pool.quota, size.quota_family, reading.priority != "Regular", size.vcpus * count)
-            nodes += count
+            found += charges(reading.pool.quota, size.quota_family, reading.priority != "Regular", size.vcpus * reading.full_count)
+            nodes += reading.full_count
+            # What Azure itself checks at creation: the deployment count; an Azure ML cluster at least one node.
+            at_creation += max(reading.count, 1) if reading.pool.quota == "machinelearning" else reading.count
         if found:
             limits: dict[Provider, dict[str, Usage] | None] = {
                 "Microsoft.Compute": self.usage, "Microsoft.MachineLearningServices": self.aml_usage
             }
-            self.quota.take(Taking(tuple(found), nodes, location), limits)
+            self.quota.take(Taking(tuple(found), nodes, location, min(at_creation, nodes)), limits)
 
     def _outputs(self, rtype: ArmResourceType, res: Resource) -> dict[str, Any]:
         base = {**res.properties, "name": res.name, "type": res.type}

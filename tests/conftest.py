@@ -104,3 +104,60 @@ def third_party(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from tests.distribution import third_party_packages
 
     return third_party_packages(tmp_path_factory.mktemp("packages"))
+
+
+@pytest.fixture(scope="session")
+def shipped_plan_json() -> Callable[[str], dict[str, Any]]:
+    """`shipped_plan_json(stack)`: what `gpu-stacks plan STACK --json` prints for a shipped stack, run
+    once per test session (per worker under `pytest -n`) for every test that only reads it. Callers
+    get their own copy, so one test cannot change what the next reads."""
+    import contextlib
+    import copy
+    import io
+    import json
+
+    from azure_gpu_stacks.preflight.cli import main
+
+    printed: dict[str, tuple[int, str]] = {}
+
+    def plan_json(stack: str) -> dict[str, Any]:
+        if stack not in printed:
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):  # capsys is per test; this output is shared
+                printed[stack] = (main(["plan", stack, "--json"]), out.getvalue())
+        code, text = printed[stack]
+        assert code == 0, f"gpu-stacks plan {stack} --json exited {code}"
+        return copy.deepcopy(json.loads(text))
+
+    return plan_json
+
+
+@pytest.fixture(scope="session")
+def shipped_plans() -> dict[str, Any]:
+    """Every shipped stack's Plan (azure_gpu_stacks.preflight.plan.plan_stack), planned once per
+    test session (per worker under `pytest -n`); plans are frozen, so tests can share them."""
+    from azure_gpu_stacks.preflight.plan import plan_stack
+    from azure_gpu_stacks.preflight.project import load_project
+
+    project = load_project(REPO)
+    return {name: plan_stack(project, name) for name in project.stacks()}
+
+
+# Session fixtures that are expensive to build, and the xdist group of the tests that use them:
+# `make test` runs `pytest -n auto --dist loadgroup`, which sends a group to one worker, so each is
+# built once per run rather than once per worker.
+SHARED_FIXTURE_GROUPS = {
+    "shipped_plan_json": "shipped-plans",
+    "shipped_plans": "shipped-plans",
+    "wheel": "wheel",
+    "third_party": "wheel",
+}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        used = getattr(item, "fixturenames", ())
+        group = next((g for fixture, g in SHARED_FIXTURE_GROUPS.items() if fixture in used), None)
+        if group:
+            item.add_marker(pytest.mark.xdist_group(group))
+

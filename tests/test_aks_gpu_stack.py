@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
-import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,13 +16,10 @@ from tests.conftest import REPO
 STACK = "aks-gpu"
 
 
-@pytest.fixture(scope="module")
-def planned() -> tuple[int, dict[str, Any]]:
-    """`gpu-stacks plan aks-gpu --json`, run once for the tests that only read it."""
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        code = main(["plan", STACK, "--json"])
-    return code, json.loads(out.getvalue())
+@pytest.fixture
+def planned(shipped_plan_json: Callable[[str], dict[str, Any]]) -> dict[str, Any]:
+    """`gpu-stacks plan aks-gpu --json`, planned once for the session (which asserts it exits 0)."""
+    return shipped_plan_json(STACK)
 
 
 def one(plan: dict[str, Any], type_token: str) -> dict[str, Any]:
@@ -39,18 +34,18 @@ def write_stack(tmp_path: Path, section: str) -> str:
 
 
 def test_aks_gpu_stack_plans_cleanly_warning_only_that_the_device_plugin_needs_kubelogin(
-    planned: tuple[int, dict[str, Any]],
+    planned: dict[str, Any],
 ) -> None:
-    code, plan = planned
+    plan = planned
 
-    assert code == 0 and plan["refusals"] == []
+    assert plan["refusals"] == []
     [warning] = plan["warnings"]
     assert warning.startswith("AksGpuPool 'aks-gpu': deploying the device plugin reaches the cluster's Kubernetes API")
     assert "run `az aks install-cli` (kubectl and kubelogin), then `export AAD_LOGIN_METHOD=azurecli`" in warning
 
 
-def test_aks_gpu_stack_gpu_pool_scales_from_zero_to_three_tainted_nodes(planned: tuple[int, dict[str, Any]]) -> None:
-    pool = one(planned[1], "azure-native:containerservice:AgentPool")["inputs"]
+def test_aks_gpu_stack_gpu_pool_scales_from_zero_to_three_tainted_nodes(planned: dict[str, Any]) -> None:
+    pool = one(planned, "azure-native:containerservice:AgentPool")["inputs"]
 
     assert (pool["vmSize"], pool["mode"], pool["minCount"], pool["maxCount"], pool["count"]) == (
         "Standard_NC4as_T4_v3", "User", 0, 3, 0,
@@ -58,24 +53,24 @@ def test_aks_gpu_stack_gpu_pool_scales_from_zero_to_three_tainted_nodes(planned:
     assert pool["nodeTaints"] == ["sku=gpu:NoSchedule"]
 
 
-def test_aks_gpu_stack_cluster_uses_azure_rbac_without_local_accounts(planned: tuple[int, dict[str, Any]]) -> None:
-    cluster = one(planned[1], "azure-native:containerservice:ManagedCluster")["inputs"]
+def test_aks_gpu_stack_cluster_uses_azure_rbac_without_local_accounts(planned: dict[str, Any]) -> None:
+    cluster = one(planned, "azure-native:containerservice:ManagedCluster")["inputs"]
 
     assert cluster["aadProfile"] == {"managed": True, "enableAzureRBAC": True}
     assert cluster["disableLocalAccounts"] is True
     assert [p["vmSize"] for p in cluster["agentPoolProfiles"]] == ["Standard_D4s_v5"]
 
 
-def test_aks_gpu_stack_deploys_the_device_plugin_and_a_budget(planned: tuple[int, dict[str, Any]]) -> None:
-    plan = planned[1]
+def test_aks_gpu_stack_deploys_the_device_plugin_and_a_budget(planned: dict[str, Any]) -> None:
+    plan = planned
     daemonset = one(plan, "kubernetes:apps/v1:DaemonSet")["inputs"]
 
     assert daemonset["spec"]["template"]["spec"]["containers"][0]["image"] == "nvcr.io/nvidia/k8s-device-plugin:v0.18.0"
     assert one(plan, "azure-native:consumption:Budget")["inputs"]["amount"] == 500
 
 
-def test_aks_gpu_stack_exports_cluster_pool_and_a_secret_kubeconfig(planned: tuple[int, dict[str, Any]]) -> None:
-    outputs = planned[1]["outputs"]
+def test_aks_gpu_stack_exports_cluster_pool_and_a_secret_kubeconfig(planned: dict[str, Any]) -> None:
+    outputs = planned["outputs"]
 
     assert outputs["aksClusterId"].endswith(f"/managedClusters/{outputs['aksClusterName']}")
     assert (outputs["gpuPoolName"], outputs["gpuVmSize"], outputs["gpuNodeRange"]) == ("gpu", "Standard_NC4as_T4_v3", "0..3")

@@ -215,8 +215,8 @@ def test_fake_refuses_an_aml_cluster_whose_nodes_exceed_its_family_quota(record:
         "The specified subscription has a Standard NCASv3_T4 family vCPU quota of 4 and cannot accomodate for at least "
         "2 requested managed compute nodes which maps to 8 vCPUs. Talk to your Subscription Admin or refer to "
         "https://learn.microsoft.com/azure/machine-learning/how-to-manage-quotas#vm-quota-increases to increase the "
-        f"{T4_FAMILY} quota (in use: 0; location: eastus). The fake ARM counts a cluster at its maxNodeCount; Azure "
-        "refuses at creation only what max(minNodeCount, 1) nodes exceed, and the rest when a job scales up."
+        f"{T4_FAMILY} quota (in use: 0; location: eastus). The fake ARM counts the cluster at its maxNodeCount; Azure "
+        "refuses at creation only what max(minNodeCount, 1) = 1 nodes exceed, and the rest when a job scales up."
     )
 
 

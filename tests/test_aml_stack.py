@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,10 +20,10 @@ VAULT = "azure-native:keyvault:Vault"
 REGISTRY = "azure-native:containerregistry:Registry"
 
 
-@pytest.fixture(scope="module")
-def plan() -> dict[str, Any]:
-    """One JSON plan of the shipped stack, shared by the tests that read it (capsys is per test)."""
-    return _plan_json(["plan", "aml-gpu", "--json"])
+@pytest.fixture
+def plan(shipped_plan_json: Callable[[str], dict[str, Any]]) -> dict[str, Any]:
+    """One JSON plan of the shipped stack, planned once for the session."""
+    return shipped_plan_json("aml-gpu")
 
 
 def _plan_json(argv: list[str]) -> dict[str, Any]:

@@ -63,6 +63,11 @@ BAD_STACKS: dict[str, str] = {
     "retired-size": "azure-gpu-stacks:vm.vmSize: 'Standard_NV6' was retired on 2023-09-06",
     "unknown-region": "azure-native:location: 'moon' is not an Azure region; allowed: a region name such as eastus",
     "misspelt-region": "azure-native:location: 'eastuss' is not an Azure region; did you mean eastus",
+    "iana-time-zone": (
+        "azure-gpu-stacks:vm.shutdownTimeZone: 'Europe/Berlin' is an IANA time zone name (did you mean W. Europe Standard "
+        "Time?); allowed: a Windows time zone id, e.g. UTC, W. Europe Standard Time, Eastern Standard Time (all of them: "
+        "`tzutil /l` on Windows, or `Get-TimeZone -ListAvailable` in PowerShell)"
+    ),
     # hostile input: encodings, YAML the schema does not expect, expansion, depth, numbers, secrets, echoes
     "latin1-bytes": "not UTF-8: byte 0xe9 at line 3, column 38; allowed: UTF-8 text",
     "utf16-text": "UTF-16 text (it starts with a UTF-16 byte-order mark); allowed: UTF-8 text",

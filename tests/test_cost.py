@@ -448,13 +448,10 @@ def test_cost_quarterly_budget_is_compared_per_month() -> None:
 # --- shipped stacks, end to end -----------------------------------------------------------------
 
 
-def plan_json(stack: str, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
-    assert main(["plan", stack, "--json"]) == 0
-    return json.loads(capsys.readouterr().out)
 
 
-def test_cost_inference_t4_plan_carries_cost_from_the_catalog(capsys: pytest.CaptureFixture[str]) -> None:
-    cost = plan_json("inference-t4", capsys)["cost"]
+def test_cost_inference_t4_plan_carries_cost_from_the_catalog(shipped_plan_json: Callable[[str], dict[str, Any]]) -> None:
+    cost = shipped_plan_json("inference-t4")["cost"]
 
     idle_hourly = payg(T4) * (19 - 9) / 24  # stack file: shutdownTime 1900
     assert cost["hourlyUsd"] == pytest.approx(payg(T4))
@@ -494,8 +491,10 @@ def test_cost_command_unknown_stack_exits_2(capsys: pytest.CaptureFixture[str]) 
 
 
 @pytest.mark.parametrize("stack", load_project(REPO).stacks())
-def test_cost_every_shipped_stack_budget_fits_its_estimate(stack: str, capsys: pytest.CaptureFixture[str]) -> None:
-    document = plan_json(stack, capsys)
+def test_cost_every_shipped_stack_budget_fits_its_estimate(
+    stack: str, shipped_plan_json: Callable[[str], dict[str, Any]]
+) -> None:
+    document = shipped_plan_json(stack)
     cost = document["cost"]
 
     assert cost["resources"], "a shipped stack runs GPUs"

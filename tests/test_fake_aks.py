@@ -166,14 +166,20 @@ def test_fake_cluster_checks_the_size_of_each_inline_pool(arm: FakeArm) -> None:
     assert "'Standard_NC6' (agentPoolProfiles[0].vmSize) is retired" in error.message
 
 
-def test_fake_agent_pool_takes_quota_at_its_count(arm: FakeArm) -> None:
+def test_fake_agent_pool_takes_quota_at_full_scale(arm: FakeArm) -> None:
+    """An autoscaling pool takes its maxCount, as `gpu-stacks quota` counts it (Azure checks only
+    `count` at creation; the autoscaler then stops at the quota), so check and quota agree."""
     t4 = family_key("standardNCASv3_T4Family")
     arm.usage = {t4: Usage("standardNCASv3_T4Family", 0, 8)}
     put_cluster(arm)
 
-    arm.put(POOL, "idle", gpu_pool_props(agentPoolName="idle"), "idle")  # count 0: no vCPUs yet
-    arm.put(POOL, "two", gpu_pool_props(agentPoolName="two", count=2.0, minCount=2.0), "two")  # 2 x 4 vCPUs
-    error = refusal(lambda: arm.put(POOL, "one", gpu_pool_props(agentPoolName="one", count=1.0, minCount=1.0), "one"))
+    arm.put(POOL, "one", gpu_pool_props(agentPoolName="one", count=0.0, minCount=0.0, maxCount=1.0), "one")  # 1 x 4 vCPUs
+    arm.put(POOL, "fixed", gpu_pool_props(agentPoolName="fixed", enableAutoScaling=False, count=1.0), "fixed")  # count: 4
+    error = refusal(lambda: arm.put(POOL, "idle", gpu_pool_props(agentPoolName="idle"), "idle"))  # count 0, maxCount 3
 
     assert isinstance(error, OperationNotAllowed)
-    assert "Current Limit: 8" in error.message and "Additional Required: 4" in error.message
+    assert error.message.endswith(
+        "Current Limit: 8, Current Usage: 8, Additional Required: 12, (Minimum) New Limit Required: 20. Submit a request "
+        "for Quota increase by specifying parameters listed in the 'Details' section for deployment to succeed. The fake "
+        "ARM counts the pool at full scale (3 nodes); Azure checks 0 at creation, and the autoscaler stops at the quota."
+    )

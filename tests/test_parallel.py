@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from azure_gpu_stacks.preflight import parallel
 from azure_gpu_stacks.preflight.cli import main
-from azure_gpu_stacks.preflight.plan import plan_stack
+from azure_gpu_stacks.preflight.plan import Plan, plan_stack
 from azure_gpu_stacks.preflight.project import load_project
 from tests.conftest import REPO
 
@@ -21,6 +23,26 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
+_PLANNED: dict[tuple[object, ...], list[Plan]] = {}
+
+
+@pytest.fixture
+def planned_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shipped stacks are planned once serially and once by forked workers for this module; each
+    format's command then prints from those plans, so the comparisons below are of the same serial and
+    parallel plans, rendered by the commands themselves (the plans are frozen: nothing can change them)."""
+    real = parallel.plan_stacks
+
+    def plan_stacks(project: Any, names: Any, reference: Any, policy_settings: Any, jobs: int, *rest: Any, **kw: Any) -> list[Plan]:
+        key = (project.root, tuple(names), repr(reference), repr(policy_settings), jobs)
+        if key not in _PLANNED:
+            _PLANNED[key] = real(project, names, reference, policy_settings, jobs, *rest, **kw)
+        return _PLANNED[key]
+
+    monkeypatch.setattr(parallel, "plan_stacks", plan_stacks)
+
+
+@pytest.mark.usefixtures("planned_once")
 @pytest.mark.parametrize("fmt", ["json", "text", "markdown", "sarif"])
 def test_parallel_check_prints_the_serial_output(capsys: pytest.CaptureFixture[str], fmt: str) -> None:
     serial = run(capsys, "check", *SHIPPED, "--format", fmt, "--jobs", "1")
@@ -30,6 +52,7 @@ def test_parallel_check_prints_the_serial_output(capsys: pytest.CaptureFixture[s
     assert serial[0] == 0 and serial[1]
 
 
+@pytest.mark.usefixtures("planned_once")
 def test_parallel_check_keeps_the_order_named(capsys: pytest.CaptureFixture[str]) -> None:
     import json
 
@@ -38,6 +61,7 @@ def test_parallel_check_keeps_the_order_named(capsys: pytest.CaptureFixture[str]
     assert [s["stack"] for s in json.loads(out)["stacks"]] == SHIPPED
 
 
+@pytest.mark.usefixtures("planned_once")
 def test_parallel_cost_prints_the_serial_output(capsys: pytest.CaptureFixture[str]) -> None:
     serial = run(capsys, "cost", *SHIPPED, "--format", "json", "--jobs", "1")
     parallel = run(capsys, "cost", *SHIPPED, "--format", "json", "--jobs", "2")

@@ -285,3 +285,23 @@ def test_quota_bad_usage_file_names_the_file_and_entry(tmp_path: Path, capsys: p
 
     assert main(["quota", "inference-t4", "--usage", str(usage)]) == 2
     assert capsys.readouterr().err == f"gpu-stacks: error: {usage}: entry [0].limit: 'eight' is not a whole number; allowed: a whole number from 0 to 2^63-1\n"
+
+
+@pytest.mark.parametrize(("limit", "exit_code"), [(8, 1), (12, 0)], ids=["short-of-maxCount", "holds-maxCount"])
+def test_quota_and_check_agree_on_an_autoscaling_aks_pool(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], limit: int, exit_code: int
+) -> None:
+    """aks-gpu's T4 pool scales to maxCount 3 (12 vCPUs): quota counts it there, and so does the fake
+    ARM behind check, though Azure itself checks only the pool's `count` when it creates the pool."""
+    usage = write_usage(tmp_path, [(T4_FAMILY, 0, limit)])
+
+    quota_code = main(["quota", "aks-gpu", "--usage", str(usage), "--format", "json"])
+    rows = json.loads(capsys.readouterr().out)["quota"]
+    check_code = main(["check", "aks-gpu", "--usage", str(usage), "--format", "json"])
+    refusals = [r for s in json.loads(capsys.readouterr().out)["stacks"] for r in s["refusals"]]
+
+    assert [(r["family"], r["needed"], r["verdict"]) for r in rows if r["family"] == T4_FAMILY] == [
+        (T4_FAMILY, 12, "short" if exit_code else "ok" if limit > 12 else "exact")
+    ]
+    assert quota_code == check_code == exit_code
+    assert [r["code"] for r in refusals] == (["OperationNotAllowed"] if exit_code else [])

@@ -17,9 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from azure_gpu_stacks.preflight.plan import plan_stack
-from azure_gpu_stacks.preflight.project import load_project
-from tests.conftest import REPO
+from azure_gpu_stacks.preflight.plan import Plan
+
 
 HOLDS_DATA = (
     "azure-native:storage:StorageAccount",
@@ -29,10 +28,9 @@ HOLDS_DATA = (
 SHIPPED_URNS = Path(__file__).parent / "data" / "shipped_urns.json"
 
 
-@pytest.fixture(scope="module")
-def shipped() -> dict[str, list]:
-    project = load_project(REPO)
-    return {name: plan_stack(project, name).resources for name in project.stacks()}
+@pytest.fixture
+def shipped(shipped_plans: dict[str, Plan]) -> dict[str, list]:
+    return {name: plan.resources for name, plan in shipped_plans.items()}
 
 
 def test_stateful_every_data_resource_is_protected(shipped: dict[str, list]) -> None:

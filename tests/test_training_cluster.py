@@ -369,9 +369,10 @@ def test_training_cluster_children_are_parented_to_the_component(record: Callabl
          "working_hours.days: 'Funday' not a day; allowed: Monday, Tuesday, Wednesday, Thursday, Friday, Saturday, Sunday"),
         ({"working_hours": {"start": "0800", "end": "1900", "days": []}}, "working_hours.days: []; allowed: a list of days"),
         ({"working_hours": {"start": "0800", "end": "1900", "time_zone": "Europe/Berlin"}},
-         "working_hours.time_zone: 'Europe/Berlin' is an IANA time zone name; allowed: a Windows time zone id"),
+         "working_hours.time_zone: 'Europe/Berlin' is an IANA time zone name (did you mean W. Europe Standard Time?); "
+         "allowed: a Windows time zone id"),
         ({"working_hours": {"start": "0800", "end": "1900", "time_zone": "W Europe Standard Time"}},
-         "working_hours.time_zone: 'W Europe Standard Time' is not a Windows time zone id Azure autoscale takes "
+         "working_hours.time_zone: 'W Europe Standard Time' is not a Windows time zone id "
          "(did you mean W. Europe Standard Time"),
         ({"vnet_address_space": "172.16.0.0/12", "subnet_prefix": "172.20.0.0/24"},
          "vnet_address_space: '172.16.0.0/12' overlaps 172.16.0.0/16, which the InfiniBand network reserves"),

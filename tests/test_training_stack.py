@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import math
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,14 +19,10 @@ PPG = "azure-native:compute:ProximityPlacementGroup"
 HOURS_PER_MONTH = 730
 
 
-@pytest.fixture(scope="module")
-def plan_json() -> dict[str, Any]:
-    """`gpu-stacks plan training-a100 --json`, run once for the module."""
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):  # capsys is per test; this plan is shared by the module
-        code = main(["plan", "training-a100", "--json"])
-    assert code == 0
-    return json.loads(out.getvalue())
+@pytest.fixture
+def plan_json(shipped_plan_json: Callable[[str], dict[str, Any]]) -> dict[str, Any]:
+    """`gpu-stacks plan training-a100 --json`, planned once for the session."""
+    return shipped_plan_json("training-a100")
 
 
 def resource(plan: dict[str, Any], type_token: str) -> dict[str, Any]:
@@ -151,8 +146,9 @@ KEY = "gpu-stacks: error: {file}: azure-gpu-stacks:trainingCluster"
         ),
         (
             "{workingHours: {start: '0800', end: '1900', timeZone: Europe/Berlin}}",
-            f"{KEY}.workingHours.timeZone: 'Europe/Berlin' is an IANA time zone name; allowed: a Windows time zone id, "
-            "e.g. UTC, W. Europe Standard Time, Eastern Standard Time",
+            f"{KEY}.workingHours.timeZone: 'Europe/Berlin' is an IANA time zone name (did you mean W. Europe Standard "
+            "Time?); allowed: a Windows time zone id, e.g. UTC, W. Europe Standard Time, Eastern Standard Time (all of "
+            "them: `tzutil /l` on Windows, or `Get-TimeZone -ListAvailable` in PowerShell)",
         ),
         (
             "{workingHours: {start: '0800', end: '1900', days: [Monday, Funday]}}",
