@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import errno
 import json
+import math
 import os
 import re
 import stat
@@ -44,6 +45,7 @@ MAX_BYTES: dict[str, int] = {
     "usage": 16 * MIB,  # az vm list-usage -o json
     "existing": 16 * MIB,  # az resource show / az resource list -o json (--existing)
     "skus": 512 * MIB,  # az vm list-skus --all -o json
+    "prices": 16 * MIB,  # one saved Retail Prices API page (scripts/refresh_catalog.py; about 100 items)
 }
 CHUNK = 1 * MIB
 MAX_DEPTH = 64  # nesting levels of mappings and lists, aliases followed
@@ -310,7 +312,7 @@ def load_json(path: Path, kind: str, label: str | None = None) -> Any:
 
 def parse_json(text: str, label: str) -> Any:
     try:
-        data = json.loads(text, parse_int=_json_int, parse_constant=_Unbounded)
+        data = json.loads(text, parse_int=_json_int, parse_float=_json_float, parse_constant=_Unbounded)
     except json.JSONDecodeError as exc:
         raise InputFileError(f"{label}: not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
     except RecursionError:
@@ -320,7 +322,13 @@ def parse_json(text: str, label: str) -> Any:
 
 
 class _Unbounded(str):
-    """A number the parser met that no model may receive (NaN, Infinity, past 64 bits)."""
+    """A number the parser met that no model may receive (NaN, Infinity, a float that overflows to
+    infinity, a whole number past 64 bits)."""
+
+
+def _json_float(text: str) -> Any:
+    value = float(text)
+    return value if math.isfinite(value) else _Unbounded(text)
 
 
 def _json_int(text: str) -> Any:
@@ -336,9 +344,9 @@ def _check_json(data: Any, label: str) -> None:
         value, path, depth = stack.pop()
         where = f"{label}: {path}: " if path else f"{label}: "
         if isinstance(value, _Unbounded):
-            if not value[-1:].isdigit():
-                raise InputFileError(f"{where}{value} is not allowed; allowed: finite numbers")
             number = value if len(value) <= 40 else f"a number of {len(value):,} digits"
+            if not value.lstrip("-").isdigit():  # NaN, Infinity, or a float past Python's (1e999)
+                raise InputFileError(f"{where}{number} is not allowed; allowed: finite numbers")
             raise InputFileError(f"{where}{number} is out of range; allowed: {INT_RANGE}")
         if isinstance(value, (dict, list)):
             if depth > MAX_DEPTH:

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from azure_gpu_stacks.components import input_files
 from azure_gpu_stacks.components.catalog.model import normalize_size_name
 
 PRICES_API = "https://prices.azure.com/api/retail/prices"
@@ -49,7 +50,15 @@ def fetch_price_pages(region: str, out: Path, opener: Callable[[str], Any] = url
     written: list[Path] = []
     while url:
         with opener(url) as response:
-            page = json.loads(response.read().decode("utf-8"))
+            body = response.read(input_files.MAX_BYTES["prices"] + 1)  # a page is about 100 items
+        if len(body) > input_files.MAX_BYTES["prices"]:
+            raise RefreshError(f"{url}: a page larger than {input_files.MAX_BYTES['prices']:,} bytes; allowed: a Retail Prices API page")
+        try:
+            page = input_files.parse_json(input_files.decode(body, url), url)
+        except input_files.InputFileError as exc:
+            raise RefreshError(str(exc)) from None
+        if not isinstance(page, dict):
+            raise RefreshError(f"{url}: expected a Retail Prices API page, an object with `Items` and `NextPageLink`")
         path = out / PAGE_FILE.format(len(written) + 1)
         path.write_text(json.dumps(page, indent=1), encoding="utf-8")
         written.append(path)
@@ -80,13 +89,14 @@ class PriceRead:
     counts: dict[str, int]  # what was used and ignored, for the summary
 
 
-def load_json(path: Path) -> Any:
+def load_json(path: Path, kind: str) -> Any:
+    """A saved page or SKU list read as the CLI reads its input files: in chunks up to the kind's
+    cap (`input_files.MAX_BYTES`), UTF-8 only, nesting and 64-bit numbers checked; never a
+    traceback or runaway memory on a file that is not what Azure writes (`/dev/zero`, a pipe)."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise RefreshError(f"{path}: cannot read: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise RefreshError(f"{path}: not JSON (line {exc.lineno}: {exc.msg})") from None
+        return input_files.load_json(path, kind)
+    except input_files.InputFileError as exc:
+        raise RefreshError(str(exc)) from None
 
 
 def price_page_files(paths: Sequence[Path]) -> list[Path]:
@@ -108,11 +118,11 @@ def read_price_pages(paths: Sequence[Path]) -> list[dict[str, Any]]:
     items: list[dict[str, Any]] = []
     files = price_page_files(paths)
     for path in files:
-        page = load_json(path)
+        page = load_json(path, "prices")
         if not isinstance(page, dict) or not isinstance(page.get("Items"), list):
             raise RefreshError(f"{path}: expected a Retail Prices API page, an object with `Items` and `NextPageLink`")
         items += [i for i in page["Items"] if isinstance(i, dict)]
-    last = load_json(files[-1]) if files else {}
+    last = load_json(files[-1], "prices") if files else {}
     if last.get("NextPageLink"):
         raise RefreshError(f"{files[-1]}: NextPageLink is set, so the saved pages stop before the last one; fetch them all")
     return items

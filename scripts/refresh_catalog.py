@@ -87,7 +87,7 @@ class SkuSpecs:
 
 
 def read_sku_specs(path: Path) -> dict[str, SkuSpecs]:
-    data = load_json(path)
+    data = load_json(path, "skus")
     if not isinstance(data, list):
         raise RefreshError(f"{path}: expected the JSON list that `az vm list-skus --all -o json` writes")
     specs: dict[str, SkuSpecs] = {}

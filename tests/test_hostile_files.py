@@ -35,6 +35,7 @@ BAD_AZ_FILES: dict[str, str] = {
     "usage-huge-number": "[0].limit: a number of 5,000 digits is out of range; allowed: whole numbers from -2^63 to 2^63-1",
     "usage-deep": "nested deeper than 64 levels; allowed: at most 64",
     "usage-nan": "[0].currentValue: NaN is not allowed; allowed: finite numbers",
+    "usage-overflowing-float": "[0].currentValue: 1e999 is not allowed; allowed: finite numbers",
     "usage-name-is-a-string": f"entry [0].name: 'cores' is not allowed: Input should be a valid dictionary; allowed: {USAGE_FILE}",
     "skus-locations-a-string": f"entry [0].locations: 'eastus' is not allowed: Input should be a valid list; allowed: {SKUS_FILE}",
     "skus-restriction-info-a-list": (

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from azure_gpu_stacks.components.catalog import catalog, load_catalog
+from scripts.price_pages import RefreshError
 from scripts.refresh_catalog import fetch_price_pages, main, prices_url
 from tests.conftest import REPO
 
@@ -168,6 +169,46 @@ def test_refresh_refuses_pages_that_stop_before_the_last(stale_catalog: Path, ca
 def test_refresh_refuses_a_file_that_is_not_a_price_page(stale_catalog: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert apply(stale_catalog, "--prices", str(SKUS)) == 2
     assert "expected a Retail Prices API page, an object with `Items` and `NextPageLink`" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("option", "content", "problem"),
+    [
+        ("--prices", b"\xff\xfe{}", "UTF-16 text (it starts with a UTF-16 byte-order mark); allowed: UTF-8 text"),
+        ("--prices", b'{"Items": [], "NextPageLink": null, "n": 1e999999}', "n: 1e999999 is not allowed; allowed: finite numbers"),
+        ("--prices", b"[" * 100 + b"]" * 100, "nested deeper than 64 levels; allowed: at most 64"),
+        ("--skus", b"{not json", "not JSON (line 1, column 2"),
+    ],
+    ids=["utf-16", "unbounded-number", "deep", "broken"],
+)
+def test_refresh_refuses_a_hostile_input_file_in_one_line_and_leaves_the_catalog(
+    stale_catalog: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, content: bytes, problem: str
+) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(content)
+    before = stale_catalog.read_text()
+
+    assert apply(stale_catalog, option, str(bad)) == 2
+
+    err = capsys.readouterr().err
+    assert err.startswith(f"refresh_catalog: error: {bad}: ") and problem in err and err.count("\n") == 1
+    assert stale_catalog.read_text() == before
+
+
+def test_refresh_reads_an_endless_file_only_up_to_its_cap(stale_catalog: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert apply(stale_catalog, "--prices", "/dev/zero") == 2
+
+    assert capsys.readouterr().err == "refresh_catalog: error: /dev/zero: more than 16 MiB; allowed: at most 16 MiB\n"
+
+
+def test_fetch_refuses_an_answer_that_is_not_a_page(tmp_path: Path) -> None:
+    def opener(url: str) -> FakeResponse:
+        return FakeResponse(b"[1, 2]")
+
+    with pytest.raises(RefreshError, match="expected a Retail Prices API page, an object with `Items` and `NextPageLink`"):
+        fetch_price_pages("eastus", tmp_path / "prices", opener)
+
+    assert not list((tmp_path / "prices").glob("*.json"))
 
 
 class FakeResponse(io.BytesIO):
