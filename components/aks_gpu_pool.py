@@ -157,7 +157,7 @@ class AksGpuPoolArgs(TypedDict):
     """Split each GPU into Multi-Instance GPU slices: MIG1g, MIG2g, MIG3g, MIG4g or MIG7g (A100 and H100 sizes only). Default: whole GPUs."""
     spot: NotRequired[bool]
     """GPU nodes on Spot (evictable, much cheaper); AKS adds its own taint. Default: false."""
-    eviction_policy: NotRequired[Literal["Delete", "Deallocate"]]
+    eviction_policy: NotRequired[Literal["Deallocate", "Delete"]]
     """What eviction does to a Spot node: Delete or Deallocate. Default: Delete (deallocated nodes still count against quota)."""
     spot_max_price: NotRequired[float]
     """Spot price cap, USD per hour; -1 means up to the pay-as-you-go price. Default: -1."""

@@ -72,3 +72,20 @@ def test_docs_check_fails_on_a_stale_file_and_names_the_command(
     assert "stale; regenerate it with `make docs`" in capsys.readouterr().err
     assert main(["--output", str(target)]) == 0
     assert main(["--check", "--output", str(target)]) == 0
+
+
+def test_docs_each_set_of_choices_is_written_in_one_order() -> None:
+    """typing caches Literals that compare equal, and equality ignores order: a Literal written in
+    another order than an earlier one with the same values takes the earlier one's order, so the
+    reference, the schema and the messages would change with which module was imported first."""
+    import ast
+
+    orders: dict[frozenset[object], set[tuple[object, ...]]] = {}
+    for path in sorted((REPO / "components").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == "Literal":
+                items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+                values = tuple(ast.literal_eval(item) for item in items)
+                orders.setdefault(frozenset(values), set()).add(values)
+
+    assert {k: v for k, v in orders.items() if len(v) > 1} == {}
