@@ -10,10 +10,11 @@ STACK      ?= inference-t4
 # uv uses this machine's Python and never downloads one.
 export UV_PYTHON := $(PYTHON)
 export UV_PYTHON_DOWNLOADS := never
-# uv compiles the installed packages to bytecode, as pip does by default: without it, where
-# PYTHONDONTWRITEBYTECODE is set (CI images often set it), every gpu-stacks command compiled the
-# SDK modules it imports again, about 4 s of each start.
-export UV_COMPILE_BYTECODE := 1
+# Python's default, bytecode written as modules are first imported, for what make runs: CI images
+# often set PYTHONDONTWRITEBYTECODE, and then every process (each command, each test that starts
+# one) compiled the SDK modules it imports again, about 4 s of each start. Compiling everything
+# at install instead (uv's --compile-bytecode, 10,000 files) would double the first `make plan`.
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: plan test lint check bench docs lock clean
 
