@@ -27,8 +27,7 @@ def render_markdown(report: DiffReport) -> str:
         if failing
         else f"### gpu-stacks diff: {len(changed)} of {len(report.stacks)} stack(s) change, no problem introduced"
     )
-    busy = sum(s.cost.busy for s in report.stacks)
-    idle = sum(s.cost.idle for s in report.stacks)
+    busy, idle = report.busy, report.idle
     lines = [
         MARKER,
         head,

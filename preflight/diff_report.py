@@ -66,9 +66,7 @@ def gpu_line(s: StackDiff, c: ResourceChange) -> str:
 
 
 def total_line(report: DiffReport) -> str:
-    busy = sum(s.cost.busy for s in report.stacks)
-    idle = sum(s.cost.idle for s in report.stacks)
-    return f"total: {money(busy)} USD/month busy, {money(idle)} USD/month idle ({report.prices}, 730 h a month)"
+    return f"total: {money(report.busy)} USD/month busy, {money(report.idle)} USD/month idle ({report.prices}, 730 h a month)"
 
 
 def verdict_line(report: DiffReport) -> str:
@@ -136,8 +134,8 @@ def render_json(report: DiffReport) -> dict[str, Any]:
             {"stack": s.stack, **c.to_json()} for s in report.stacks for c in s.gpu_replacements
         ],
         "total": {
-            "busyMonthlyUsdDelta": round(sum(s.cost.busy for s in report.stacks), 2),
-            "idleMonthlyUsdDelta": round(sum(s.cost.idle for s in report.stacks), 2),
+            "busyMonthlyUsdDelta": round(report.busy, 2),
+            "idleMonthlyUsdDelta": round(report.idle, 2),
             "prices": report.prices,
         },
         "usageFile": report.usage_file,

@@ -45,6 +45,16 @@ class DiffReport:
     def exit_code(self) -> int:
         return 1 if any(s.problems for s in self.stacks) else 0
 
+    @property
+    def busy(self) -> float:
+        """The change in full-scale cost over every stack, USD a month: the one total every format shows."""
+        return sum(s.cost.busy for s in self.stacks)
+
+    @property
+    def idle(self) -> float:
+        """The change in idle cost over every stack, USD a month."""
+        return sum(s.cost.idle for s in self.stacks)
+
 
 @dataclass(frozen=True)
 class _Task:
