@@ -35,7 +35,7 @@ from azure_gpu_stacks.components.inputs import Checked, check_shape
 from azure_gpu_stacks.components.network import create_private_network
 from azure_gpu_stacks.components.outputs import output_field
 from azure_gpu_stacks.components.placement import placement
-from azure_gpu_stacks.components.time_zones import windows_time_zone
+from azure_gpu_stacks.components.catalog.time_zones import windows_time_zone
 
 TYPE_TOKEN = "azure-gpu-stacks:index:GpuVm"
 

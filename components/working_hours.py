@@ -24,7 +24,7 @@ from pulumi_azure_native import monitor
 
 from azure_gpu_stacks.components.checks import Problems, time_of_day
 from azure_gpu_stacks.components.placement import placement
-from azure_gpu_stacks.components.time_zones import windows_time_zone
+from azure_gpu_stacks.components.catalog.time_zones import windows_time_zone
 
 DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 DEFAULT_DAYS = DAYS[:5]

@@ -146,3 +146,11 @@ class VMExtensionProvisioningError(ArmError):
     """A VM extension that fails on the VM (no outbound path to its downloads, an OS it does not support)."""
 
     code = "VMExtensionProvisioningError"
+
+
+class TargetResourceNotFound(ArmError):
+    """An autoscale setting whose targetResourceUri names no resource (the code azure-powershell
+    issue 11710 reports for it, observed 2026-11-22; its status is not public: 400 as the fake's
+    other refusals of a PUT's body)."""
+
+    code = "TargetResourceNotFound"

@@ -90,7 +90,16 @@ TABLE: tuple[CreateOnly, ...] = (
     *_path_parameters("azure-native:devtestlab:GlobalSchedule", "resourceGroupName", "name"),
     *_path_parameters("azure-native:authorization:RoleAssignment", "scope", "roleAssignmentName"),
     *_path_parameters("azure-native:monitor:ActionGroup", "resourceGroupName", "actionGroupName"),
+    *_path_parameters("azure-native:monitor:AutoscaleSetting", "resourceGroupName", "autoscaleSettingName"),
     *_path_parameters("azure-native:network:PublicIPAddress", "resourceGroupName", "publicIpAddressName"),
+    # Autoscale: Microsoft.Insights refuses a new target for an existing setting.
+    CreateOnly(
+        "azure-native:monitor:AutoscaleSetting",
+        "targetResourceUri",
+        "refused",
+        "TargetResourceIdIsImmutable (\"The target resource reference is immutable. If you want to change it, please "
+        "create a new autoscale setting with a different name.\"), as Azure/Moodle issue 311 quotes it",
+    ),
     # AKS: the GPU pool as its own AgentPool resource.
     CreateOnly(AKS_POOL, "vmSize", "provider", FORCE_NEW_MAP),
     CreateOnly(AKS_POOL, "gpuInstanceProfile", "provider", FORCE_NEW_MAP),

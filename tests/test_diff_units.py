@@ -111,6 +111,8 @@ def test_diff_renamed_stack_matches_resources_without_the_stack_name() -> None:
         ("azure-native:machinelearningservices:Compute", "properties.properties.vmSize", True),
         ("azure-native:machinelearningservices:Compute", "properties.properties.scaleSettings.maxNodeCount", False),
         ("azure-native:network:Subnet", "location", True),
+        ("azure-native:monitor:AutoscaleSetting", "targetResourceUri", True),
+        ("azure-native:monitor:AutoscaleSetting", "profiles[1].capacity.minimum", False),
     ],
 )
 def test_create_only_table_decides_replace_or_update(type_: str, path: str, replaces: bool) -> None:

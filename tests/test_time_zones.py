@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from tzlocal.windows_tz import win_tz
 
-from azure_gpu_stacks.components.time_zones import LEGACY_AUTOSCALE_IDS, WINDOWS_TIME_ZONES, windows_time_zone
+from azure_gpu_stacks.components.catalog.time_zones import LEGACY_AUTOSCALE_IDS, WINDOWS_TIME_ZONES, windows_time_zone
 
 HOW_TO_LIST = (
     "allowed: a Windows time zone id, e.g. UTC, W. Europe Standard Time, Eastern Standard Time (all of them: "

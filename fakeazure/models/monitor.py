@@ -1,11 +1,34 @@
-"""Microsoft.Insights action groups (azure-native's `monitor` module): who a budget or alert notifies."""
+"""Microsoft.Insights (azure-native's `monitor` module): action groups, which a budget or alert
+notifies, and autoscale settings, which scale a scale set on a schedule or on metrics.
+
+Autoscale (`Microsoft.Insights/autoscalesettings`): each rule below cites where Azure documents it
+(observed 2026-11-22). REST spec: Azure/azure-rest-api-specs,
+specification/monitor/resource-manager/Microsoft.Insights/stable/2022-10-01/autoscale_API.json
+("the spec" below); Microsoft Learn:
+https://learn.microsoft.com/azure/azure-monitor/autoscale/autoscale-understanding-settings and
+https://learn.microsoft.com/azure/azure-monitor/autoscale/autoscale-multiprofile.
+Enum-typed inputs (`recurrence.frequency`, a rule's `operator`, `statistic`, `timeAggregation`,
+`scaleAction.direction`/`type`) are checked by the SDK-derived enum check (`fakeazure.enums`), not here.
+
+Microsoft.Insights answers an autoscale setting it refuses with the code `BadRequest` (the
+capacity refusal microsoft/onefuzz issue 2249 quotes, observed 2026-11-22); where no public
+message was found the wording here is ours, in the style of that one.
+
+Not faked for autoscale: metric rules' contents (metric names, time grains and windows, cooldowns,
+scale action values against the capacity: `InvalidActionValue`), notifications and webhooks,
+predictive autoscale, which resource types autoscale supports as targets, the limit of autoscale
+settings per region and subscription, and that a setting's target cannot change
+(`TargetResourceIdIsImmutable`: every run starts from an empty subscription).
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import datetime as dt
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from azure_gpu_stacks.components.catalog.time_zones import windows_time_zone
 from azure_gpu_stacks.fakeazure.core import ArmResourceType
-from azure_gpu_stacks.fakeazure.errors import InvalidParameter
+from azure_gpu_stacks.fakeazure.errors import BadRequest, InvalidParameter, ResourceNotFound, TargetResourceNotFound
 
 if TYPE_CHECKING:
     from azure_gpu_stacks.fakeazure.backend import FakeArm
@@ -22,4 +45,127 @@ class ActionGroup(ArmResourceType):
             raise InvalidParameter(f"groupShortName {short!r} must be 1 to 12 characters.")
 
 
-TYPES: tuple[ArmResourceType, ...] = (ActionGroup(),)
+class AutoscaleSetting(ArmResourceType):
+    """An autoscale setting: profiles of capacities, each the default one, a fixed date or a weekly recurrence."""
+
+    token = "azure-native:monitor:AutoscaleSetting"
+    arm_type = "Microsoft.Insights/autoscaleSettings"
+    name_input = "autoscaleSettingName"
+    # The spec: `profiles` is required with "maxItems": 20 ("A maximum of 20 profiles can be specified").
+    max_profiles: ClassVar[int] = 20
+    # The spec, AutoscaleProfile.rules: "A maximum of 10 rules can be specified."
+    max_rules: ClassVar[int] = 10
+    # The spec, RecurrentSchedule.days: "Possible values are Sunday through Saturday."
+    days: ClassVar[tuple[str, ...]] = ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
+
+    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        _target(arm, name, props.get("targetResourceUri"))
+        profiles = props.get("profiles") or []
+        if not 1 <= len(profiles) <= self.max_profiles:
+            raise BadRequest(
+                f"The autoscale setting '{name}' has {len(profiles)} profiles; allowed: 1 to {self.max_profiles}."
+            )
+        # Learn, autoscale-understanding-settings (MicrosoftDocs/azure-docs): "You can only have one
+        # default profile" (a profile with neither a fixed date nor a recurrence).
+        defaults = [str(p.get("name")) for p in profiles if not p.get("fixedDate") and not p.get("recurrence")]
+        if len(defaults) > 1:
+            raise BadRequest(
+                f"The autoscale setting '{name}' has {len(defaults)} default profiles ({', '.join(defaults)}), "
+                f"profiles with neither fixedDate nor recurrence; allowed: one."
+            )
+        for index, profile in enumerate(profiles):
+            where = f"profiles[{index}] '{profile.get('name')}'"
+            rules = profile.get("rules") or []
+            if len(rules) > self.max_rules:
+                raise BadRequest(f"The autoscale profile {where} has {len(rules)} rules; allowed: at most {self.max_rules}.")
+            _capacity(where, profile.get("capacity") or {})
+            if profile.get("recurrence"):
+                self._recurrence(where, profile["recurrence"])
+            elif profile.get("fixedDate"):
+                _fixed_date(where, profile["fixedDate"])
+
+    def _recurrence(self, where: str, recurrence: dict[str, Any]) -> None:
+        # The spec, Recurrence.frequency: "This value must be Week, meaning each week will have the same set of profiles."
+        frequency = recurrence.get("frequency")
+        if str(frequency).lower() != "week":
+            raise BadRequest(f"The autoscale profile {where}: recurrence.frequency {frequency!r}; allowed: Week.")
+        schedule = recurrence.get("schedule") or {}
+        _time_zone(where, "recurrence.schedule.timeZone", schedule.get("timeZone"))
+        by_key = {day.lower(): day for day in self.days}
+        unknown = [d for d in schedule.get("days") or [] if str(d).lower() not in by_key]
+        if not schedule.get("days") or unknown:
+            raise BadRequest(
+                f"The autoscale profile {where}: recurrence.schedule.days {schedule.get('days')!r}; "
+                f"allowed: one or more of {', '.join(self.days)}."
+            )
+        # The spec, RecurrentSchedule.hours: "Values supported are 0 to 23 on the 24-hour clock (AM/PM
+        # times are not supported)"; minutes: "A collection of minutes", minutes of the hour (0 to 59).
+        for key, top in (("hours", 23), ("minutes", 59)):
+            values = schedule.get(key)
+            if not values or any(not _whole(v) or not 0 <= v <= top for v in values):
+                shown = [int(v) if _whole(v) else v for v in values or []]
+                raise BadRequest(f"The autoscale profile {where}: recurrence.schedule.{key} {shown!r}; allowed: 0 to {top}.")
+
+
+def _whole(value: Any) -> bool:
+    """An integer; Pulumi's wire format carries numbers as doubles, so 8 arrives as 8.0."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and float(value).is_integer()
+
+
+def _target(arm: FakeArm, name: str, uri: Any) -> None:
+    """The resource the setting scales must exist. The code is the one azure-powershell issue 11710
+    (observed 2026-11-22) reports for a setting whose target was not found; the wording is ours."""
+    try:
+        arm.require(uri, "targetResourceUri")
+    except ResourceNotFound:
+        raise TargetResourceNotFound(
+            f"The target resource '{uri}' of the autoscale setting '{name}' was not found (targetResourceUri)."
+        ) from None
+
+
+def _capacity(where: str, capacity: dict[str, Any]) -> None:
+    """The spec, ScaleCapacity: minimum, maximum and default, each a count of instances, as strings."""
+    counts: dict[str, int] = {}
+    for key in ("minimum", "maximum", "default"):
+        value = capacity.get(key)
+        if not str(value).isdigit():
+            raise BadRequest(f"The autoscale profile {where}: capacity.{key} {value!r}; allowed: a whole number, 0 or more.")
+        counts[key] = int(str(value))
+    minimum, maximum, default = counts["minimum"], counts["maximum"], counts["default"]
+    if minimum > default:
+        # Azure's wording, quoted in microsoft/onefuzz issue 2249 (observed 2026-11-22).
+        raise BadRequest(
+            f"The minimum capacity value '{minimum}' that you specified in the autoscale setting is greater than the "
+            f"default capacity of '{default}'. Enter a minimum capacity less than '{default}'."
+        )
+    if default > maximum:
+        # Inferred from the minimum's refusal above (Azure keeps the default within minimum..maximum);
+        # no public copy of this refusal was found, so its wording mirrors that one.
+        raise BadRequest(
+            f"The default capacity value '{default}' that you specified in the autoscale setting is greater than the "
+            f"maximum capacity of '{maximum}'. Enter a default capacity less than '{maximum}'."
+        )
+
+
+def _fixed_date(where: str, fixed: dict[str, Any]) -> None:
+    """The spec, TimeWindow: start and end required, ISO 8601 date-times ("format": "date-time"), in a
+    Windows time zone when one is given (an end before the start is not documented as refused: not checked)."""
+    if fixed.get("timeZone") is not None:
+        _time_zone(where, "fixedDate.timeZone", fixed["timeZone"])
+    for key in ("start", "end"):
+        try:
+            dt.datetime.fromisoformat(str(fixed.get(key)))
+        except ValueError:
+            raise BadRequest(f"The autoscale profile {where}: fixedDate.{key} {fixed.get(key)!r}; allowed: an ISO 8601 date-time.") from None
+
+
+def _time_zone(where: str, path: str, value: Any) -> None:
+    """The spec's timeZone: "Some examples of valid time zones are: Dateline Standard Time, UTC-11, ..."
+    (Windows ids, not IANA names; the list is the catalog's `time_zones`)."""
+    try:
+        windows_time_zone(str(value))
+    except ValueError as bad:
+        raise BadRequest(f"The autoscale profile {where}: {path} {bad}.") from None
+
+
+TYPES: tuple[ArmResourceType, ...] = (ActionGroup(), AutoscaleSetting())
