@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from floors import REPO
 
 from azure_gpu_stacks.preflight import isolation, plan
-from azure_gpu_stacks.preflight.parallel import _preload
+from azure_gpu_stacks.preflight.parallel import preload
 from azure_gpu_stacks.preflight.project import load_project
 
 
@@ -55,7 +55,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"{time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
     print(f"load average before the run: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    _preload()
+    preload()
     gc.freeze()
     plan_all(True), plan_all(False)  # warm-up: every kind of stack once each way
     isolated, inline = [], []

@@ -115,7 +115,7 @@ def _run(
     if rest:
         # Each program runs in a child forked from here (and workers are forked from here): loaded
         # once now, the modules are inherited by every one of them instead of loaded by each.
-        _preload()
+        preload()
         # The SDK's modules are hundreds of thousands of objects that live as long as the process; every
         # full collection walked them all, about half of each later plan's time. Frozen, they are never
         # walked again, and forked children do not write to (and so copy) the inherited heap either.
@@ -151,12 +151,16 @@ def _ignore_interrupts() -> None:
     die_with_parent()
 
 
-def _preload() -> None:
-    """Load every module a plan may need, so that forked workers inherit them rather than load them."""
+def preload() -> None:
+    """Load every module a plan may need, so that forked workers inherit them rather than load them.
+    `make` also runs it once at set-up with bytecode writing on, so those modules are compiled once
+    (a program runs with writing off: runtime.program_environment)."""
     from azure_gpu_stacks.components.registry import component_classes
     from azure_gpu_stacks.fakeazure.models import RESOURCE_TYPES
+    from azure_gpu_stacks.preflight.policy_run import pack_policies
 
     component_classes()
+    pack_policies()
     names = [f"pulumi_azure_native.{token.split(':')[1]}:{token.split(':')[2]}" for token in RESOURCE_TYPES]
     for name in [*names, *PRELOAD_EXTRA]:
         module, _, attribute = name.partition(":")

@@ -340,9 +340,14 @@ def program_environment(program: Path, project_root: Path) -> Iterator[None]:
     here the cwd moves, entries meaning "the current directory" leave `sys.path` for the run (they
     would make the program's directory importable where Pulumi does not), and modules the program
     imported from its project are forgotten afterwards, as each `pulumi preview` is a new process.
+    Python writes no bytecode while the program runs, whatever PYTHONDONTWRITEBYTECODE says: a check
+    leaves nothing in the project, not even the `__pycache__` a real run writes beside the program's
+    modules (the SDK modules a plan imports are compiled once at set-up: `make`, parallel.preload).
     """
     previous_cwd = os.getcwd()
     previous_argv = sys.argv
+    previous_dont_write = sys.dont_write_bytecode
+    sys.dont_write_bytecode = True
     directory = program if program.is_dir() else program.parent
     relative_entries = [p for p in sys.path if p in ("", ".")]
     for entry in relative_entries:
@@ -355,6 +360,7 @@ def program_environment(program: Path, project_root: Path) -> Iterator[None]:
     finally:
         os.chdir(previous_cwd)
         sys.argv = previous_argv
+        sys.dont_write_bytecode = previous_dont_write
         sys.path[:0] = relative_entries
         _forget_program_modules(loaded, project_root.resolve())
 
