@@ -82,6 +82,7 @@ TABLE: tuple[CreateOnly, ...] = (
     *_path_parameters("azure-native:machinelearningservices:Workspace", "resourceGroupName", "workspaceName"),
     *_path_parameters("azure-native:storage:StorageAccount", "resourceGroupName", "accountName"),
     *_path_parameters("azure-native:keyvault:Vault", "resourceGroupName", "vaultName"),
+    *_path_parameters("azure-native:keyvault:Secret", "resourceGroupName", "vaultName", "secretName"),
     *_path_parameters("azure-native:managedidentity:UserAssignedIdentity", "resourceGroupName", "resourceName"),
     *_path_parameters("azure-native:containerregistry:Registry", "resourceGroupName", "registryName"),
     *_path_parameters("azure-native:operationalinsights:Workspace", "resourceGroupName", "workspaceName"),

@@ -127,13 +127,27 @@ def test_purge_protection_switched_off_is_bad_request(record: Callable[..., Reco
     assert 'The property "enablePurgeProtection" cannot be set to false.' in message_of(rec, "kv")
 
 
-def _schedule(rg: Any, vm: Any, name: str, group: Any) -> None:
+def _schedule(rg: Any, vm: Any, name: str, group: Any, time_zone: str = "UTC") -> None:
     from pulumi_azure_native import devtestlab
 
     devtestlab.GlobalSchedule(
         "shutdown", name=name, resource_group_name=group, location="eastus", status="Enabled",
         task_type="ComputeVmShutdownTask", daily_recurrence=devtestlab.DayDetailsArgs(time="1900"),
-        time_zone_id="UTC", target_resource_id=vm.id,
+        time_zone_id=time_zone, target_resource_id=vm.id,
+    )
+
+
+def test_shutdown_schedule_in_an_iana_time_zone_is_invalid_parameter(record: Callable[..., Recording]) -> None:
+    def build(rg: Any) -> None:
+        _schedule(rg, _vm(rg, "gpu", "Standard_NC4as_T4_v3"), "shutdown-computevm-gpu", rg.name, "Europe/Berlin")
+
+    rec = record(in_resource_group(build))
+
+    assert refusals(rec) == [("shutdown", "InvalidParameter")]
+    assert message_of(rec, "shutdown") == (
+        "timeZoneId 'Europe/Berlin' is an IANA time zone name (did you mean W. Europe Standard Time?); allowed: a "
+        "Windows time zone id, e.g. UTC, W. Europe Standard Time, Eastern Standard Time (all of them: `tzutil /l` on "
+        "Windows, or `Get-TimeZone -ListAvailable` in PowerShell)."
     )
 
 

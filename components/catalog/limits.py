@@ -75,6 +75,7 @@ class Names(LimitsModel):
     resource_group: NameRule
     storage_account: NameRule
     key_vault: NameRule
+    key_vault_secret: NameRule
     container_registry: NameRule
 
 
@@ -186,6 +187,13 @@ _NAMES = Names(
         pattern=r"^[A-Za-z](?!.*--)[A-Za-z0-9-]{1,22}[A-Za-z0-9]$",
         max_length=24,
         allowed="3 to 24 letters, digits and '-', starting with a letter, not ending in '-', no '--'",
+    ),
+    key_vault_secret=NameRule(
+        pattern=r"^[A-Za-z0-9-]{1,127}$",
+        max_length=127,
+        allowed="1 to 127 letters, digits and '-'",
+        source="Azure/azure-rest-api-specs specification/keyvault/resource-manager/Microsoft.KeyVault/stable/"
+        "2023-07-01/secrets.json (secretName pattern)",
     ),
     container_registry=NameRule(pattern=r"^[A-Za-z0-9]{5,50}$", max_length=50, allowed="5 to 50 letters and digits"),
 )

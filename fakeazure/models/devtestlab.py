@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from azure_gpu_stacks.components.catalog.time_zones import windows_time_zone
 from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource
 from azure_gpu_stacks.fakeazure.errors import InvalidParameter, InvalidScheduleId
 from azure_gpu_stacks.fakeazure.util import dig
@@ -33,6 +34,15 @@ class GlobalSchedule(ArmResourceType):
         time = dig(props, "dailyRecurrence", "time")
         if time is not None and not (len(time) == 4 and time.isdigit() and int(time[:2]) < 24 and int(time[2:]) < 60):
             raise InvalidParameter(f"dailyRecurrence.time {time!r} is not a time of day as HHmm (e.g. 1900).")
+
+        # The spec's timeZoneId: "The possible values for this property can be found in
+        # TimeZoneConverter.TZConvert.KnownWindowsTimeZoneIds" (Windows ids: the catalog's `time_zones`;
+        # Azure/azure-rest-api-specs, Microsoft.DevTestLab, observed 2026-11-22). No public code for the refusal.
+        if props.get("timeZoneId") is not None:
+            try:
+                windows_time_zone(str(props["timeZoneId"]))
+            except ValueError as bad:
+                raise InvalidParameter(f"timeZoneId {bad}.") from None
 
     def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
         return {"provisioningState": "Succeeded", "createdDate": arm.now.isoformat()}

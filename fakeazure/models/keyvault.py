@@ -1,14 +1,26 @@
-"""Microsoft.KeyVault: key vaults (an Azure ML workspace's secrets)."""
+"""Microsoft.KeyVault: key vaults (an Azure ML workspace's secrets) and the secrets a program puts in them.
+
+Secrets (`Microsoft.KeyVault/vaults/secrets`, the control-plane PUT ARM deployments use): the vault
+must exist; the name follows the spec's secretName pattern (`LIMITS.names.key_vault_secret`); the
+value is at most 25 KB and contentType at most 255 characters ("a maximum size of 25k bytes each",
+"The maximum length of this field is 255 characters":
+https://learn.microsoft.com/azure/key-vault/secrets/about-secrets, observed 2026-11-22; 25k read as
+25 x 1024 bytes). ARM never returns a secret's value ("'value' will never be returned from the
+service", Azure/azure-rest-api-specs .../Microsoft.KeyVault/stable/2023-07-01/secrets.json), so the
+fake's outputs leave it out. No public error code was found for these refusals: `InvalidParameter`.
+Not faked: the data plane (RBAC on secrets, access policies), soft-deleted secrets of the same name,
+and secret attributes (expiry, not-before).
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 from azure_gpu_stacks.components.catalog.limits import LIMITS
-from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke, Resource
+from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke, Resource, require_named
 from azure_gpu_stacks.fakeazure.lookups import lookup
 from azure_gpu_stacks.fakeazure.errors import BadRequest, InvalidParameter, VaultNameNotValid
-from azure_gpu_stacks.fakeazure.util import dig
+from azure_gpu_stacks.fakeazure.util import dig, stable_uuid
 
 if TYPE_CHECKING:
     from azure_gpu_stacks.fakeazure.backend import FakeArm
@@ -46,7 +58,39 @@ class KeyVault(ArmResourceType):
         return {"properties": properties}
 
 
-TYPES: tuple[ArmResourceType, ...] = (KeyVault(),)
+class Secret(ArmResourceType):
+    token = "azure-native:keyvault:Secret"
+    arm_type = "Microsoft.KeyVault/vaults/secrets"
+    name_input = "secretName"
+    parent_inputs = ("vaultName",)
+    located = False
+    autoname_max = LIMITS.names.key_vault_secret.max_length
+    max_value_bytes = 25 * 1024
+    max_content_type = 255
+
+    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        require_named(name, LIMITS.names.key_vault_secret, "key vault secret")
+        properties = props.get("properties")
+        if not isinstance(properties, dict):
+            raise InvalidParameter(f"Key vault secret '{name}' needs properties (the spec marks them required).")
+        size = len(str(properties.get("value") or "").encode())
+        if size > self.max_value_bytes:
+            raise InvalidParameter(f"Key vault secret '{name}': the value is {size} bytes; allowed: at most {self.max_value_bytes}.")
+        content_type = str(properties.get("contentType") or "")
+        if len(content_type) > self.max_content_type:
+            raise InvalidParameter(
+                f"Key vault secret '{name}': contentType is {len(content_type)} characters; allowed: at most {self.max_content_type}."
+            )
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        vault = res.id.split("/vaults/")[1].split("/")[0]
+        properties = {k: v for k, v in (res.properties.get("properties") or {}).items() if k != "value"}
+        uri = f"https://{vault}.vault.azure.net/secrets/{res.name}"
+        properties.update(secretUri=uri, secretUriWithVersion=f"{uri}/{stable_uuid(res.id, 'version').replace('-', '')}")
+        return {"properties": properties}
+
+
+TYPES: tuple[ArmResourceType, ...] = (KeyVault(), Secret())
 INVOKES: dict[str, Invoke] = {
     "azure-native:keyvault:getVault": lookup("Microsoft.KeyVault/vaults", "vaultName"),
 }
