@@ -11,7 +11,6 @@ isolated / in-process for the whole set of stacks, and the fork's own cost per s
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import platform
 import sys
@@ -23,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from floors import REPO
 
 from azure_gpu_stacks.preflight import isolation, plan
+from azure_gpu_stacks.preflight import heap
 from azure_gpu_stacks.preflight.parallel import preload
 from azure_gpu_stacks.preflight.project import load_project
 
@@ -56,7 +56,7 @@ def main() -> None:
     print(f"{time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
     print(f"load average before the run: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     preload()
-    gc.freeze()
+    heap.freeze()
     plan_all(True), plan_all(False)  # warm-up: every kind of stack once each way
     isolated, inline = [], []
     for _ in range(args.rounds):

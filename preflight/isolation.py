@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import faulthandler
-import gc
 import io
 import os
 import pickle
@@ -34,6 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from azure_gpu_stacks.preflight import heap
 from azure_gpu_stacks.preflight.errors import InputError
 
 T = TypeVar("T")
@@ -208,7 +208,7 @@ def _child(  # pragma: no cover - runs in the forked child only
 ) -> None:
     code = 0
     try:
-        gc.freeze()  # what the parent built is never collected here, so its pages are never copied
+        heap.freeze()  # what the parent built is never collected here, so its pages are never copied
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         die_with_parent()

@@ -15,13 +15,14 @@ Ctrl-C: the parent is interrupted, ends the pool, and each program's child dies 
 
 from __future__ import annotations
 
-import gc
 import importlib
 import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
+
+from azure_gpu_stacks.preflight import heap
 
 if TYPE_CHECKING:
     from azure_gpu_stacks.preflight.isolation import Limits
@@ -119,7 +120,7 @@ def _run(
         # The SDK's modules are hundreds of thousands of objects that live as long as the process; every
         # full collection walked them all, about half of each later plan's time. Frozen, they are never
         # walked again, and forked children do not write to (and so copy) the inherited heap either.
-        gc.freeze()
+        heap.freeze()
     try:
         for index, item in enumerate(items[:1], 1):
             progress(f"[{index}/{total}] planning {describe(item)}…")
@@ -139,7 +140,7 @@ def _run(
     finally:
         _job = None
         if rest:
-            gc.unfreeze()
+            heap.unfreeze()
 
 
 def _ignore_interrupts() -> None:

@@ -30,6 +30,7 @@ from typing import Any
 import pulumi
 
 from azure_gpu_stacks.fakeazure import FakeArm
+from azure_gpu_stacks.preflight import heap
 from azure_gpu_stacks.fakeazure.mocks import FakeArmMocks
 from azure_gpu_stacks.preflight.stack_references import ReferenceMocks, StackReferences
 from azure_gpu_stacks.fakeazure.util import unwrap_secrets
@@ -269,7 +270,7 @@ def run_program(
     # A program that fails mid-run leaves the SDK's coroutines unawaited, and Python warns about each
     # when it is collected; pulumi-language-python-exec silences asyncio's equivalent complaints
     # for the same reason ("we simply turn off the logger for asyncio"). The failure itself is raised.
-    with warnings.catch_warnings(), _only_this_run_collectable():
+    with warnings.catch_warnings(), heap.only_new_objects_collectable():
         warnings.filterwarnings("ignore", message="coroutine .* was never awaited", category=RuntimeWarning)
         try:
             _run()
@@ -279,22 +280,6 @@ def run_program(
             raise
     _close(loop)
     return RunResult(monitor.recorded, outputs, secrets, logs)
-
-
-@contextmanager
-def _only_this_run_collectable() -> Iterator[None]:
-    """Everything that existed before the run (the SDKs' modules: hundreds of thousands of objects)
-    is frozen out of the collector while the run lasts, so the full collection after a failed run,
-    and any the run itself triggers, walk only what the run made. Thawed afterwards, unless a caller
-    had frozen the heap already (a forked child, a parallel check): thawing would undo its freeze
-    too, so what this froze stays frozen with it."""
-    thaw = gc.get_freeze_count() == 0
-    gc.freeze()
-    try:
-        yield
-    finally:
-        if thaw:
-            gc.unfreeze()
 
 
 def _close(loop: asyncio.AbstractEventLoop) -> None:
