@@ -19,6 +19,18 @@ REPO = Path(__file__).resolve().parents[1]
 PROJECT = "azure-gpu-stacks"
 TEST_RG = "rg-test"
 TEST_SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAITestKeyForUnitTestsOnly test@example"
+# Another team's raw program: a VM whose size comes from config (default a retired one), no components.
+RAW_VM_PROGRAM = """
+import pulumi
+from pulumi_azure_native import compute, resources
+
+rg = resources.ResourceGroup("rg", resource_group_name="rg-vision", location="eastus")
+compute.VirtualMachine(
+    "trainer",
+    resource_group_name=rg.name,
+    hardware_profile=compute.HardwareProfileArgs(vm_size=pulumi.Config().get("size") or "Standard_NC6"),
+)
+"""
 
 
 @dataclass

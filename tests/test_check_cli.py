@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from azure_gpu_stacks.preflight.cli import main
-from tests.conftest import REPO
+from tests.conftest import RAW_VM_PROGRAM, REPO
 
 SHIPPED = sorted(p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in (REPO / "stacks").glob("Pulumi.*.yaml"))
 
@@ -111,24 +111,11 @@ def test_check_refuses_the_t4_stack_with_a_retired_size_before_planning(
     assert "azure-gpu-stacks:vm.vmSize: 'Standard_NC6' was retired on 2023-09-06" in err
 
 
-OTHER_TEAM_PROGRAM = """
-import pulumi
-from pulumi_azure_native import compute, resources
-
-rg = resources.ResourceGroup("rg", resource_group_name="rg-vision", location="eastus")
-compute.VirtualMachine(
-    "trainer",
-    resource_group_name=rg.name,
-    hardware_profile=compute.HardwareProfileArgs(vm_size=pulumi.Config().get("size") or "Standard_NC6"),
-)
-"""
-
-
 @pytest.fixture
 def other_team(tmp_path: Path) -> Path:
     """A project that uses pulumi-azure-native directly, none of our components."""
     (tmp_path / "Pulumi.yaml").write_text("name: vision\nruntime: python\n", encoding="utf-8")
-    (tmp_path / "__main__.py").write_text(OTHER_TEAM_PROGRAM, encoding="utf-8")
+    (tmp_path / "__main__.py").write_text(RAW_VM_PROGRAM, encoding="utf-8")
     (tmp_path / "Pulumi.dev.yaml").write_text("config:\n  azure-native:location: eastus\n", encoding="utf-8")
     return tmp_path
 

@@ -13,7 +13,7 @@ import pytest
 
 from azure_gpu_stacks.components.checks import ComponentInputError
 from azure_gpu_stacks.preflight.cli import main
-from tests.conftest import Recording
+from tests.conftest import RAW_VM_PROGRAM, Recording
 from tests.test_aks_gpu_pool import build_pool
 from tests.test_gpu_vm import build_vm
 from tests.test_training_cluster import VMSS, build_cluster
@@ -81,26 +81,13 @@ def test_check_refuses_the_deployer_role_when_the_deployer_is_another_principal_
     assert code == (1 if refused else 0)
 
 
-SIZED_PROGRAM = """
-import pulumi
-from pulumi_azure_native import compute, resources
-
-rg = resources.ResourceGroup("rg", resource_group_name="rg-vision", location="eastus")
-compute.VirtualMachine(
-    "trainer",
-    resource_group_name=rg.name,
-    hardware_profile=compute.HardwareProfileArgs(vm_size=pulumi.Config().get("size") or "Standard_NC6"),
-)
-"""
-
-
 @pytest.fixture
 def repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A repository whose Pulumi project lives in `team/`; `check` runs at the repository root."""
     project = tmp_path / "team"
     project.mkdir()
     (project / "Pulumi.yaml").write_text("name: vision\nruntime: python\n", encoding="utf-8")
-    (project / "__main__.py").write_text(SIZED_PROGRAM, encoding="utf-8")
+    (project / "__main__.py").write_text(RAW_VM_PROGRAM, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     return project
 
@@ -130,7 +117,7 @@ def test_sarif_points_at_the_program_line_that_registered_the_resource(capsys: p
     code, out, _ = run(capsys, "check", "--project", "team", "--format", "sarif")
 
     assert code == 1
-    line = SIZED_PROGRAM.splitlines().index("compute.VirtualMachine(") + 1
+    line = RAW_VM_PROGRAM.splitlines().index("compute.VirtualMachine(") + 1
     assert _locations(out, "disallow-retired-vm-sizes") == [
         {"artifactLocation": {"uri": "team/__main__.py", "uriBaseId": "%SRCROOT%"}, "region": {"startLine": line}}
     ]
