@@ -20,8 +20,9 @@ from azure_gpu_stacks.components.checks import deployable_size
 from azure_gpu_stacks.fakeazure import FakeArm
 from azure_gpu_stacks.fakeazure.errors import SkuNotAvailable
 from azure_gpu_stacks.preflight.cli import main
+from tests.conftest import RAW_VM_PROGRAM
 from tests.policy_helpers import Res, found
-from tests.test_check_cli import OTHER_TEAM_PROGRAM, run, stack_copy
+from tests.test_check_cli import run, stack_copy
 
 NV3 = "Standard_NV12s_v3"  # retires 2026-09-30
 D2V3 = "Standard_D2s_v3"  # capacity-restricted from 2026-07-01, retires 2029-11-15
@@ -38,7 +39,7 @@ def arm_with_group(now: dt.datetime | None = None) -> FakeArm:
 def project_with_size(tmp_path: Path, size: str) -> Path:
     """A project with one raw VM of `size`: none of our components, only the fake ARM and the pack judge it."""
     (tmp_path / "Pulumi.yaml").write_text("name: vision\nruntime: python\n", encoding="utf-8")
-    (tmp_path / "__main__.py").write_text(OTHER_TEAM_PROGRAM, encoding="utf-8")
+    (tmp_path / "__main__.py").write_text(RAW_VM_PROGRAM, encoding="utf-8")
     (tmp_path / "Pulumi.dev.yaml").write_text(f"config:\n  azure-native:location: eastus\n  vision:size: {size}\n", encoding="utf-8")
     return tmp_path
 
