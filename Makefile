@@ -25,7 +25,7 @@ $(STAMP): pyproject.toml uv.lock | $(UV)
 	@# process then compiled the SDK modules it imports again, about 4 s of each start. Compiled here
 	@# once: the modules a plan imports (parallel.preload), not all 10,000 files (uv --compile-bytecode).
 	@echo "setup: compiling the SDK modules a plan imports (first run only)"
-	@PYTHONDONTWRITEBYTECODE= $(BIN)/python -c "from azure_gpu_stacks.preflight.parallel import preload; preload()"
+	@PYTHONDONTWRITEBYTECODE= $(BIN)/python -c "from azure_gpu_stacks.engine.run.parallel import preload; preload()"
 	@touch $(STAMP)
 
 lock: | $(UV)  ## re-resolve uv.lock after a change to pyproject.toml's dependencies
@@ -38,7 +38,8 @@ test: $(STAMP)  ## the whole test suite on every core (what CI runs; tests/conft
 	$(BIN)/python -m pytest -n auto --dist loadgroup
 
 lint: $(STAMP)  ## type-check the packages (mypy, skipping pulumi-azure-native's internals) and ruff
-	$(BIN)/python -m mypy components fakeazure preflight policies sdk
+	$(BIN)/python -m mypy catalog components engine fakeazure inputs policies sdk stack
+	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
 
 check: $(STAMP)  ## plan every shipped stack and give one verdict

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from fleet import write_fleet
 from floors import REPO, Measured, best, import_floor, measure, parallel_floor, runtime_floor
 
-CHECK = [sys.executable, "-m", "azure_gpu_stacks.preflight", "check"]
+CHECK = [sys.executable, "-m", "azure_gpu_stacks.engine", "check"]
 
 
 def output_digest(argv: list[str]) -> str:
@@ -41,12 +41,18 @@ def main() -> None:
     parser.add_argument("--fleet", type=int, nargs="*", default=[12, 48, 200])
     parser.add_argument("--repeat", type=int, default=3, help="runs of the shipped-stack check and the import floor")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--fleet-repeat", type=int, default=2, help="runs of each fleet check and floor (the best is kept)")
+    parser.add_argument(
+        "--fleet-repeat", type=int, default=2, help="runs of each fleet check and floor (the best is kept)"
+    )
     args = parser.parse_args()
-    print(f"{time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    print(
+        f"{time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    )
 
     print(f"load average before the run: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"parallel floor               {parallel_floor(args.jobs):7.2f}x  ({args.jobs} CPU-bound processes at once vs one after another; ideal {1 / args.jobs:.2f}x)")
+    print(
+        f"parallel floor               {parallel_floor(args.jobs):7.2f}x  ({args.jobs} CPU-bound processes at once vs one after another; ideal {1 / args.jobs:.2f}x)"
+    )
     imports = import_floor(args.repeat)
     shipped_floor = runtime_floor()
     print(f"import floor                 {imports.seconds:7.2f} s  {imports.peak_rss_mb:6.0f} MB")
@@ -62,7 +68,9 @@ def main() -> None:
         f"{shipped.seconds / floor:.2f}x (import + runtime floor = {floor:.2f} s)   target <= 1.30x"
     )
     shipped_parallel = best([*CHECK, "--jobs", str(args.jobs)], args.repeat)
-    print(f"check shipped (--jobs {args.jobs})     {shipped_parallel.seconds:7.2f} s  {shipped_parallel.peak_rss_mb:6.0f} MB")
+    print(
+        f"check shipped (--jobs {args.jobs})     {shipped_parallel.seconds:7.2f} s  {shipped_parallel.peak_rss_mb:6.0f} MB"
+    )
 
     base: tuple[int, Measured, float] | None = None
     with tempfile.TemporaryDirectory(prefix="gpu-stacks-fleet-") as tmp:
@@ -78,7 +86,9 @@ def main() -> None:
             fleet_floor = min(floors, key=lambda f: f.seconds)
             serial = Measured(min(m.seconds for m in serials), max(m.peak_rss_mb for m in serials))
             parallel = Measured(min(m.seconds for m in parallels), max(m.peak_rss_mb for m in parallels))
-            same = output_digest([*argv, "--json", "--jobs", "1"]) == output_digest([*argv, "--json", "--jobs", str(args.jobs)])
+            same = output_digest([*argv, "--json", "--jobs", "1"]) == output_digest(
+                [*argv, "--json", "--jobs", str(args.jobs)]
+            )
             line = (
                 f"fleet N={n:<4} floor {fleet_floor.seconds:6.2f} s ({fleet_floor.resources} resources)  "
                 f"serial {serial.seconds:6.2f} s {serial.peak_rss_mb:5.0f} MB  "

@@ -51,12 +51,14 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs of each command (the best is kept)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
-    print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    print(
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    )
     print(f"load average before the run: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     imports = import_floor(args.repeat)
     with tempfile.TemporaryDirectory(prefix="diff-bench-") as tmp:
         project = pull_request(Path(tmp))
-        cli = [sys.executable, "-m", "azure_gpu_stacks.preflight"]
+        cli = [sys.executable, "-m", "azure_gpu_stacks.engine"]
         options = ["--project", str(project), "--jobs", str(args.jobs)]
         check_cmd = [*cli, "check", *options]
         diff_cmd = [*cli, "diff", "HEAD", *options]
@@ -70,8 +72,12 @@ def main() -> None:
     ratio = diff.seconds / check.seconds
     print(f"import floor                  {imports.seconds:7.2f} s  {imports.peak_rss_mb:6.0f} MB")
     print(f"check shipped (--jobs {args.jobs})      {check.seconds:7.2f} s  {check.peak_rss_mb:6.0f} MB  (4 plans)")
-    print(f"diff HEAD shipped (--jobs {args.jobs})  {diff.seconds:7.2f} s  {diff.peak_rss_mb:6.0f} MB  (8 plans, one import)")
-    print(f"diff / check                  {ratio:7.2f}x  (target <= {TARGET}x)  {'met' if ratio <= TARGET else 'MISSED'}")
+    print(
+        f"diff HEAD shipped (--jobs {args.jobs})  {diff.seconds:7.2f} s  {diff.peak_rss_mb:6.0f} MB  (8 plans, one import)"
+    )
+    print(
+        f"diff / check                  {ratio:7.2f}x  (target <= {TARGET}x)  {'met' if ratio <= TARGET else 'MISSED'}"
+    )
     print(f"load average after the run: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

@@ -30,9 +30,9 @@ CHECK = ["check", "--jobs", "1"]
 def without_rules() -> int:
     """The CLI with issue 12's rules replaced by what ran before them."""
     import yaml
-
-    from azure_gpu_stacks.components import pulumi_yaml
-    from azure_gpu_stacks.preflight import cli, plan, project, runtime
+    from azure_gpu_stacks.engine import cli
+    from azure_gpu_stacks.engine.run import plan, project, runtime
+    from azure_gpu_stacks.inputs import pulumi_yaml
 
     pulumi_yaml.PulumiYamlLoader.resolve = yaml.SafeLoader.resolve  # type: ignore[method-assign]
     pulumi_yaml.PulumiYamlLoader.construct_mapping = yaml.SafeLoader.construct_mapping  # type: ignore[method-assign]
@@ -48,9 +48,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    print(f"{time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    print(
+        f"{time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    )
     print(f"load average before the run: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    with_rules = [sys.executable, "-m", "azure_gpu_stacks.preflight", *CHECK]
+    with_rules = [sys.executable, "-m", "azure_gpu_stacks.engine", *CHECK]
     without = [sys.executable, __file__, "--inner-without-rules"]
     timed: dict[str, list[float]] = {"with": [], "without": []}
     for _ in range(args.repeat):

@@ -34,7 +34,7 @@ def patched(self, *args, **kwargs):
     kwargs["check_enums"] = enums
     init(self, *args, **kwargs)
 backend.FakeArm.__init__ = patched
-from azure_gpu_stacks.preflight.cli import main
+from azure_gpu_stacks.engine.cli import main
 code = main(["check", "--jobs", "1", "--format", "json"])
 sys.exit(0 if code in (0, 1) else code)
 """
@@ -44,7 +44,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    print(f"{time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    print(
+        f"{time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    )
     print(f"load average before the run: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     on, off = [], []
     for _ in range(args.repeat):
@@ -60,8 +62,8 @@ def main() -> None:
 def in_process(repeat: int) -> tuple[float, float]:
     """Best seconds to plan every shipped stack in this process, enums off and on (after one warm-up)."""
     import azure_gpu_stacks.fakeazure.backend as backend
-    from azure_gpu_stacks.preflight.plan import plan_stack
-    from azure_gpu_stacks.preflight.project import load_project
+    from azure_gpu_stacks.engine.run.plan import plan_stack
+    from azure_gpu_stacks.engine.run.project import load_project
 
     project = load_project(Path(__file__).resolve().parents[1])
     init = backend.FakeArm.__init__

@@ -42,8 +42,7 @@ REGIONS = ["eastus", "westus2", "southcentralus", "westeurope"]
 def stack_documents(count: int) -> dict[str, dict[str, Any]]:
     """`count` stack files by name, deterministic for a given count."""
     shipped = {
-        name: yaml.safe_load((REPO / "stacks" / f"Pulumi.{name}.yaml").read_text())
-        for name in {v[0] for v in VARIANTS}
+        name: yaml.safe_load((REPO / "stacks" / f"Pulumi.{name}.yaml").read_text()) for name in {v[0] for v in VARIANTS}
     }
     documents = {}
     for index in range(count):

@@ -110,7 +110,10 @@ def runtime_floor(project: Path = REPO, stacks: list[str] | None = None) -> Runt
     """Measured in a fresh process, so the check's imports and state are not shared with it."""
     done = subprocess.run(
         [sys.executable, str(Path(__file__)), "--project", str(project), *(stacks or [])],
-        cwd=REPO, capture_output=True, text=True, check=True,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     return RuntimeFloor({k: (v[0], v[1]) for k, v in json.loads(done.stdout).items()})
 
@@ -146,7 +149,7 @@ def _main() -> None:
     parser.add_argument("stacks", nargs="*")
     args = parser.parse_args()
     sys.path.insert(0, str(REPO))
-    from azure_gpu_stacks.preflight.project import load_project, load_stack
+    from azure_gpu_stacks.engine.run.project import load_project, load_stack
 
     project = load_project(args.project)
     names = args.stacks or project.stacks()

@@ -1,4 +1,4 @@
-"""Benchmark: what running each program in its own forked child costs (`azure_gpu_stacks.preflight.isolation`).
+"""Benchmark: what running each program in its own forked child costs (`azure_gpu_stacks.engine.run.isolation`).
 
 In one process, after the imports: the shipped stacks planned with each program in a child (what
 `gpu-stacks` does) and in-process (isolation switched off, as before it existed), interleaved so
@@ -19,12 +19,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from azure_gpu_stacks.engine.run import heap, isolation, plan
+from azure_gpu_stacks.engine.run.parallel import preload
+from azure_gpu_stacks.engine.run.project import load_project
 from floors import REPO
-
-from azure_gpu_stacks.preflight import isolation, plan
-from azure_gpu_stacks.preflight import heap
-from azure_gpu_stacks.preflight.parallel import preload
-from azure_gpu_stacks.preflight.project import load_project
 
 
 def plan_all(isolated: bool) -> float:
@@ -53,7 +51,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    print(f"{time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    print(
+        f"{time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    )
     print(f"load average before the run: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     preload()
     heap.freeze()

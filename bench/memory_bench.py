@@ -36,10 +36,12 @@ def rss_mb() -> float:
 
 def main() -> None:
     count = int(sys.argv[1]) if len(sys.argv) > 1 else max(CHECKPOINTS)
-    from azure_gpu_stacks.preflight.plan import plan_stack
-    from azure_gpu_stacks.preflight.project import load_project
+    from azure_gpu_stacks.engine.run.plan import plan_stack
+    from azure_gpu_stacks.engine.run.project import load_project
 
-    print(f"{time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    print(
+        f"{time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    )
     with tempfile.TemporaryDirectory(prefix="gpu-stacks-memory-") as tmp:
         project = load_project(write_fleet(count, Path(tmp) / "fleet"))
         base = (0, 0.0)

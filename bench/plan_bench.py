@@ -28,8 +28,10 @@ def main() -> None:
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}", flush=True)
     floor = import_floor(args.repeat)
     print(f"import floor            {floor.seconds:6.2f} s  {floor.peak_rss_mb:5.0f} MB", flush=True)
-    plan = best([sys.executable, "-m", "azure_gpu_stacks.preflight", "plan", args.stack], args.repeat)
-    print(f"plan {args.stack:<18} {plan.seconds:6.2f} s  {plan.peak_rss_mb:5.0f} MB   {plan.seconds / floor.seconds:4.2f}x the import floor")
+    plan = best([sys.executable, "-m", "azure_gpu_stacks.engine", "plan", args.stack], args.repeat)
+    print(
+        f"plan {args.stack:<18} {plan.seconds:6.2f} s  {plan.peak_rss_mb:5.0f} MB   {plan.seconds / floor.seconds:4.2f}x the import floor"
+    )
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 The resources are the shipped stacks' own, as `gpu-stacks plan` records them. One pass is what the
 engine does for a stack: `Analyze` for each resource, then `AnalyzeStack` with all of them.
-- in-process: `azure_gpu_stacks.preflight.policy_run.analyze`, the path `gpu-stacks check` takes;
+- in-process: `azure_gpu_stacks.engine.run.policy_run.analyze`, the path `gpu-stacks check` takes;
 - gRPC: the pack started as `pulumi preview --policy-pack policies` starts it
   (`python -u -m pulumi.policy <engine> .` in policies/), driven through its Analyzer service.
 
@@ -28,14 +28,21 @@ def main() -> None:
     parser.add_argument("--passes", type=int, default=20)
     args = parser.parse_args()
     import grpc
-
-    from azure_gpu_stacks.preflight.plan import plan_stack
-    from azure_gpu_stacks.preflight.policy_config import resolve
-    from azure_gpu_stacks.preflight.policy_run import analyze, analyze_request, analyzer_resource, configure_request, pack_policies
+    from azure_gpu_stacks.engine.run.plan import plan_stack
+    from azure_gpu_stacks.engine.run.policy_config import resolve
+    from azure_gpu_stacks.engine.run.policy_run import (
+        analyze,
+        analyze_request,
+        analyzer_resource,
+        configure_request,
+        pack_policies,
+    )
+    from azure_gpu_stacks.engine.run.project import load_project
     from azure_gpu_stacks.sdk.internals import analyzer_pb2, analyzer_pb2_grpc
-    from azure_gpu_stacks.preflight.project import load_project
 
-    print(f"{time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    print(
+        f"{time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    )
     project = load_project(REPO)
     stacks = [plan_stack(project, name).resources for name in project.stacks()]
     count = sum(len(s) for s in stacks)
@@ -45,12 +52,24 @@ def main() -> None:
         for resources in stacks:
             analyze(resources)
     in_process = args.passes * count / (time.perf_counter() - start)
-    print(f"in-process   {in_process:8.0f} resources/s  ({args.passes} passes over {count} resources of {len(stacks)} stacks)")
+    print(
+        f"in-process   {in_process:8.0f} resources/s  ({args.passes} passes over {count} resources of {len(stacks)} stacks)"
+    )
 
-    env = {**os.environ, "PULUMI_PROJECT": project.name, "PULUMI_STACK": "bench", "PULUMI_DRY_RUN": "true", "PYTHONPATH": ""}
+    env = {
+        **os.environ,
+        "PULUMI_PROJECT": project.name,
+        "PULUMI_STACK": "bench",
+        "PULUMI_DRY_RUN": "true",
+        "PYTHONPATH": "",
+    }
     proc = subprocess.Popen(
         [sys.executable, "-u", "-m", "pulumi.policy", "127.0.0.1:1", "."],
-        cwd=REPO / "policies", env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        cwd=REPO / "policies",
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
     )
     try:
         assert proc.stdout is not None
@@ -59,7 +78,13 @@ def main() -> None:
         grpc.channel_ready_future(channel).result(timeout=60)
         stub = analyzer_pb2_grpc.AnalyzerStub(channel)
         stub.Configure(configure_request(resolve(list(pack_policies()))))
-        requests = [([analyze_request(r) for r in s], analyzer_pb2.AnalyzeStackRequest(resources=[analyzer_resource(r) for r in s])) for s in stacks]
+        requests = [
+            (
+                [analyze_request(r) for r in s],
+                analyzer_pb2.AnalyzeStackRequest(resources=[analyzer_resource(r) for r in s]),
+            )
+            for s in stacks
+        ]
         start = time.perf_counter()
         for _ in range(args.passes):
             for analyze_requests, stack_request in requests:

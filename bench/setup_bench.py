@@ -39,7 +39,9 @@ def run(argv: list[str], cwd: Path, env: dict[str, str]) -> float:
     done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, check=False)
     took = time.perf_counter() - started
     if done.returncode != 0:
-        sys.exit(f"{' '.join(argv)} failed in {cwd} (exit {done.returncode}):\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
+        sys.exit(
+            f"{' '.join(argv)} failed in {cwd} (exit {done.returncode}):\n{done.stdout[-2000:]}{done.stderr[-2000:]}"
+        )
     return took
 
 
@@ -72,8 +74,20 @@ def exported_requirements(into: Path) -> Path:
         sys.exit("run `make .tools/bin/uv` first (the benchmark exports the lock's pins with uv)")
     target = into / "requirements.txt"
     subprocess.run(
-        [str(uv), "export", "--locked", "--no-hashes", "--no-emit-project", "--format", "requirements-txt", "-o", str(target)],
-        cwd=REPO, check=True, capture_output=True,
+        [
+            str(uv),
+            "export",
+            "--locked",
+            "--no-hashes",
+            "--no-emit-project",
+            "--format",
+            "requirements-txt",
+            "-o",
+            str(target),
+        ],
+        cwd=REPO,
+        check=True,
+        capture_output=True,
     )
     return target
 
@@ -84,8 +98,11 @@ def main() -> None:
     parser.add_argument("--warm", action="store_true", help="keep each side's cache between runs")
     args = parser.parse_args()
 
-    print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {platform.machine()}, {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}, caches {'warm' if args.warm else 'empty'} each run", flush=True)
+    print(
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}, caches {'warm' if args.warm else 'empty'} each run",
+        flush=True,
+    )
     with tempfile.TemporaryDirectory(prefix="setup-bench-") as tmp:
         root = Path(tmp)
         requirements = exported_requirements(root)
@@ -100,7 +117,10 @@ def main() -> None:
                 times.append(side(workdir, caches) if side is readme_setup else side(workdir, caches, requirements))
                 shutil.rmtree(workdir / "clone", ignore_errors=True)
             ratios.append(times[0] / times[1])
-            print(f"pair {pair}: make plan {times[0]:6.1f} s   pip install + plan {times[1]:6.1f} s   ratio {ratios[-1]:.2f}x", flush=True)
+            print(
+                f"pair {pair}: make plan {times[0]:6.1f} s   pip install + plan {times[1]:6.1f} s   ratio {ratios[-1]:.2f}x",
+                flush=True,
+            )
         print(f"median ratio make plan / pip install: {statistics.median(ratios):.2f}x (target <= 0.30x)")
 
 

@@ -15,10 +15,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pulumi
-from pulumi_azure_native import authorization, containerservice
-
-from azure_gpu_stacks.components.catalog.limits import LIMITS
+from azure_gpu_stacks.catalog.limits import LIMITS
 from azure_gpu_stacks.components.checks import AKS_CLUSTER_ID_PATTERN, Problems
+from pulumi_azure_native import authorization, containerservice
 
 # Built-in role "Azure Kubernetes Service RBAC Cluster Admin": every Kubernetes object in the cluster
 # (Azure built-in roles reference, observed 2026-11-22).
@@ -57,7 +56,9 @@ def create_cluster(name: str, a: Mapping[str, Any], opts: pulumi.ResourceOptions
         location=a["location"],
         dns_prefix=dns_prefix(a.get("cluster_name") or name),
         kubernetes_version=a.get("kubernetes_version"),
-        identity=containerservice.ManagedClusterIdentityArgs(type=containerservice.ResourceIdentityType.SYSTEM_ASSIGNED),
+        identity=containerservice.ManagedClusterIdentityArgs(
+            type=containerservice.ResourceIdentityType.SYSTEM_ASSIGNED
+        ),
         agent_pool_profiles=[
             containerservice.ManagedClusterAgentPoolProfileArgs(
                 name=DEFAULT_SYSTEM_POOL_NAME,
@@ -132,7 +133,9 @@ def authorized_ip_range(value: str) -> str:
     try:
         network = ipaddress.ip_network(value, strict=False)
     except (ValueError, TypeError):
-        raise ValueError(f"{value!r} is not an IPv4 address or CIDR range; allowed: {AUTHORIZED_RANGE_EXAMPLE}") from None
+        raise ValueError(
+            f"{value!r} is not an IPv4 address or CIDR range; allowed: {AUTHORIZED_RANGE_EXAMPLE}"
+        ) from None
     if network.version != 4:
         raise ValueError(f"'{value}' is IPv6; allowed: IPv4 addresses or CIDR ranges, {AUTHORIZED_RANGE_EXAMPLE}")
     if str(network.network_address) != str(value).split("/")[0]:

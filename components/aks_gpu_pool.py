@@ -29,8 +29,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NotRequired, TypedDict
 
 import pulumi
-from pulumi_azure_native import containerservice
-
+from azure_gpu_stacks.catalog import catalog
+from azure_gpu_stacks.catalog.limits import LIMITS
 from azure_gpu_stacks.components.aks_cluster import (
     check_authorized_ip_ranges,
     create_cluster,
@@ -44,8 +44,7 @@ from azure_gpu_stacks.components.aks_gpu_scheduling import (
     GpuPodScheduling,
     gpu_pod_scheduling,
 )
-from azure_gpu_stacks.components.catalog import catalog
-from azure_gpu_stacks.components.catalog.limits import LIMITS
+from azure_gpu_stacks.components.args import Checked, check_shape
 from azure_gpu_stacks.components.checks import (
     DEFAULT_CPU_VM_SIZE,
     DEFAULT_GPU_VM_SIZE,
@@ -62,8 +61,8 @@ from azure_gpu_stacks.components.checks import (
     raise_problems,
     spot_max_price,
 )
-from azure_gpu_stacks.components.inputs import Checked, check_shape
 from azure_gpu_stacks.components.nvidia_device_plugin import ACCELERATOR_LABEL, create_device_plugin
+from pulumi_azure_native import containerservice
 
 TYPE_TOKEN = "azure-gpu-stacks:index:AksGpuPool"
 
@@ -249,7 +248,9 @@ class AksGpuPool(pulumi.ComponentResource):
         """Tolerations of this pool's taints (and Spot's) and the `nvidia.com/gpu` request for `gpus` GPUs."""
         return gpu_pod_scheduling(gpus=gpus, spot=self._args["spot"], taints=self._args["node_taints"])
 
-    def _create_gpu_pool(self, cluster_rg: pulumi.Input[str], cluster_name: pulumi.Input[str]) -> containerservice.AgentPool:
+    def _create_gpu_pool(
+        self, cluster_rg: pulumi.Input[str], cluster_name: pulumi.Input[str]
+    ) -> containerservice.AgentPool:
         a = self._args
         spot = {
             "scale_set_priority": "Spot",
@@ -323,11 +324,15 @@ def check_inputs(args: Mapping[str, Any]) -> Checked:
             problems.check("kubernetes_version", kubernetes_version, a["kubernetes_version"])
         problems.check("system_vm_size", cpu_size, a["system_vm_size"])
         if not _whole(a["system_node_count"]) or not 1 <= a["system_node_count"] <= MAX_POOL_NODES:
-            problems.add("system_node_count", f"{a['system_node_count']!r}; allowed: a whole number from 1 to {MAX_POOL_NODES}")
+            problems.add(
+                "system_node_count", f"{a['system_node_count']!r}; allowed: a whole number from 1 to {MAX_POOL_NODES}"
+            )
         for i, group in enumerate(a["admin_group_object_ids"]):
             problems.check(f"admin_group_object_ids[{i}]", guid, group)
         if a["deployer_principal_type"] not in PRINCIPAL_TYPES:
-            problems.add("deployer_principal_type", f"{a['deployer_principal_type']!r}; allowed: {', '.join(PRINCIPAL_TYPES)}")
+            problems.add(
+                "deployer_principal_type", f"{a['deployer_principal_type']!r}; allowed: {', '.join(PRINCIPAL_TYPES)}"
+            )
         if a.get("api_server_authorized_ip_ranges") is not None:
             a["api_server_authorized_ip_ranges"] = check_authorized_ip_ranges(
                 problems, "api_server_authorized_ip_ranges", a["api_server_authorized_ip_ranges"]
@@ -356,7 +361,11 @@ def check_inputs(args: Mapping[str, Any]) -> Checked:
     problems.check("spot_max_price", spot_max_price, a["spot_max_price"])
     if size_name and not problems.found:
         size = catalog().get(size_name)
-        a["node_labels"] = {**a["node_labels"], ACCELERATOR_LABEL: "nvidia", GPU_MODEL_LABEL: gpu_model_label(size.gpu_model)}
+        a["node_labels"] = {
+            **a["node_labels"],
+            ACCELERATOR_LABEL: "nvidia",
+            GPU_MODEL_LABEL: gpu_model_label(size.gpu_model),
+        }
     return problems.checked(a)
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypedDict
 
-from azure_gpu_stacks.components.catalog.limits import LIMITS
+from azure_gpu_stacks.catalog.limits import LIMITS
 
 # The taints, from the one home of Azure constants (kept here by name: teams import them for pod specs).
 GPU_TAINT = LIMITS.taints.gpu

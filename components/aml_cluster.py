@@ -20,17 +20,8 @@ from collections.abc import Mapping
 from typing import Any, Literal, NotRequired, TypedDict
 
 import pulumi
-from pulumi_azure_native import (
-    applicationinsights,
-    authorization,
-    containerregistry,
-    keyvault,
-    operationalinsights,
-    storage,
-)
-from pulumi_azure_native import machinelearningservices as ml
-
-from azure_gpu_stacks.components.catalog.limits import LIMITS
+from azure_gpu_stacks.catalog.limits import LIMITS
+from azure_gpu_stacks.components.args import Checked, check_shape
 from azure_gpu_stacks.components.checks import (
     AML_WORKSPACE_ID_PATTERN,
     DEFAULT_AML_MAX_NODES,
@@ -44,9 +35,17 @@ from azure_gpu_stacks.components.checks import (
     raise_problems,
     subnet_id,
 )
-from azure_gpu_stacks.components.inputs import Checked, check_shape
 from azure_gpu_stacks.components.outputs import output_field
 from azure_gpu_stacks.components.placement import placement
+from pulumi_azure_native import (
+    applicationinsights,
+    authorization,
+    containerregistry,
+    keyvault,
+    operationalinsights,
+    storage,
+)
+from pulumi_azure_native import machinelearningservices as ml
 
 TYPE_TOKEN = "azure-gpu-stacks:index:AmlCluster"
 
@@ -136,7 +135,10 @@ class AmlCluster(pulumi.ComponentResource):
         # Validated before anything is registered, so a bad input leaves nothing behind.
         checked = check_inputs(args)
         if not any(c.isalnum() for c in name):
-            checked = Checked(checked.inputs, (("name", f"'{name}' has no letter or digit to derive resource names from"), *checked.problems))
+            checked = Checked(
+                checked.inputs,
+                (("name", f"'{name}' has no letter or digit to derive resource names from"), *checked.problems),
+            )
         self._args = raise_problems("AmlCluster", name, checked)
         super().__init__(TYPE_TOKEN, name, None, opts)
         self._name = name
@@ -364,5 +366,3 @@ def _compact(prefix: str, name: str) -> str:
     """A logical name the provider's auto-naming turns into a valid storage, vault or registry name:
     the prefix and the component name's lower-case letters and digits, at most 16 characters."""
     return (prefix + "".join(c for c in name.lower() if c.isascii() and c.isalnum()))[: 24 - AUTONAME_SUFFIX]
-
-

@@ -13,12 +13,11 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import pulumi
-
+from azure_gpu_stacks.catalog import UnknownVmSize, VmSize, catalog, clock
+from azure_gpu_stacks.catalog.durations import iso_duration_between
+from azure_gpu_stacks.catalog.limits import LIMITS
 from azure_gpu_stacks.components.aks_gpu_scheduling import GPU_TAINT
-from azure_gpu_stacks.components.catalog import UnknownVmSize, VmSize, catalog, clock
-from azure_gpu_stacks.components.catalog.limits import LIMITS
-from azure_gpu_stacks.components.durations import iso_duration_between
-from azure_gpu_stacks.components.inputs import Checked
+from azure_gpu_stacks.components.args import Checked
 
 T = TypeVar("T")
 
@@ -113,6 +112,8 @@ def single_zone(zones: Sequence[str]) -> list[str]:
         if zone not in AVAILABILITY_ZONES:
             raise ValueError(f"'{zone}' is not an availability zone; allowed: {', '.join(AVAILABILITY_ZONES)}")
     return values
+
+
 def deployable_size_name(name: str) -> str:
     """A size from the catalog that can still be deployed, GPU or not; its canonical name."""
     return deployable_size(name).name

@@ -14,12 +14,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NotRequired, TypedDict
 
 import pulumi
-from pulumi_azure_native import consumption
-
-from azure_gpu_stacks.components.catalog import clock
-from azure_gpu_stacks.components.catalog.limits import LIMITS
+from azure_gpu_stacks.catalog import clock
+from azure_gpu_stacks.catalog.limits import LIMITS
+from azure_gpu_stacks.components.args import Checked, check_shape
 from azure_gpu_stacks.components.checks import Problems, email, raise_problems
-from azure_gpu_stacks.components.inputs import Checked, check_shape
+from pulumi_azure_native import consumption
 
 TYPE_TOKEN = "azure-gpu-stacks:index:CostAlert"
 
@@ -141,7 +140,9 @@ def check_inputs(args: Mapping[str, Any]) -> Checked:
                 problems.add(f"{key}[{i}]", f"{t!r}; allowed: a percent greater than 0 and at most 1000")
     count = len(a["actual_thresholds"]) + len(a["forecast_thresholds"])
     if not 1 <= count <= MAX_NOTIFICATIONS:
-        problems.add("actual_thresholds", f"{count} thresholds in all; allowed: 1 to {MAX_NOTIFICATIONS} (Azure's limit)")
+        problems.add(
+            "actual_thresholds", f"{count} thresholds in all; allowed: 1 to {MAX_NOTIFICATIONS} (Azure's limit)"
+        )
     for i, role in enumerate(a["contact_roles"]):
         if role not in CONTACT_ROLES:
             problems.add(f"contact_roles[{i}]", f"{role!r}; allowed: {', '.join(CONTACT_ROLES)}")

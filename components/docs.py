@@ -151,7 +151,9 @@ def _cell(text: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m azure_gpu_stacks.components.docs", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m azure_gpu_stacks.components.docs", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("--check", action="store_true", help="exit 1 if the file is stale instead of writing it")
     parser.add_argument("--output", type=Path, default=DOC_FILE, help=f"where to write (default: {DOC_FILE})")
     args = parser.parse_args(argv)
@@ -160,7 +162,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.check:
         if current != text:
             print(
-                f"{args.output} is stale; regenerate it with `{COMMAND}` (python -m azure_gpu_stacks.components.docs)", file=sys.stderr
+                f"{args.output} is stale; regenerate it with `{COMMAND}` (python -m azure_gpu_stacks.components.docs)",
+                file=sys.stderr,
             )
             return 1
         return 0

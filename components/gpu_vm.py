@@ -16,10 +16,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NotRequired, TypedDict
 
 import pulumi
-from pulumi_azure_native import compute, devtestlab, network
-
-from azure_gpu_stacks.components.catalog import catalog
-from azure_gpu_stacks.components.catalog.limits import LIMITS
+from azure_gpu_stacks.catalog import catalog
+from azure_gpu_stacks.catalog.limits import LIMITS
+from azure_gpu_stacks.catalog.time_zones import windows_time_zone
+from azure_gpu_stacks.components.args import Checked, check_shape
 from azure_gpu_stacks.components.checks import (
     Problems,
     admin_username,
@@ -28,14 +28,13 @@ from azure_gpu_stacks.components.checks import (
     gpu_size,
     raise_problems,
     subnet_id,
-    x64_size,
     time_of_day,
+    x64_size,
 )
-from azure_gpu_stacks.components.inputs import Checked, check_shape
 from azure_gpu_stacks.components.network import create_private_network
 from azure_gpu_stacks.components.outputs import output_field
 from azure_gpu_stacks.components.placement import placement
-from azure_gpu_stacks.components.catalog.time_zones import windows_time_zone
+from pulumi_azure_native import compute, devtestlab, network
 
 TYPE_TOKEN = "azure-gpu-stacks:index:GpuVm"
 
@@ -139,7 +138,9 @@ class GpuVm(pulumi.ComponentResource):
         self.vm_id = vm.id
         self.vm_name = vm.name
         self.private_ip_address = nic.ip_configurations.apply(_first_private_ip)
-        self.public_ip_address = public_ip.ip_address.apply(lambda ip: ip or "") if public_ip else pulumi.Output.from_input("")
+        self.public_ip_address = (
+            public_ip.ip_address.apply(lambda ip: ip or "") if public_ip else pulumi.Output.from_input("")
+        )
         login_ip = self.public_ip_address if public_ip else self.private_ip_address
         self.ssh_command = login_ip.apply(lambda ip: f"ssh {self._args['admin_username']}@{ip}")
         self.principal_id = vm.identity.apply(lambda identity: output_field(identity, "principal_id") or "")
@@ -180,7 +181,9 @@ class GpuVm(pulumi.ComponentResource):
             )
             for index, source in enumerate(self._args["ssh_allowed_cidrs"])
         ]
-        return network.NetworkSecurityGroup(f"{self._name}-nsg", security_rules=rules, **placement(self._args), opts=self._child)
+        return network.NetworkSecurityGroup(
+            f"{self._name}-nsg", security_rules=rules, **placement(self._args), opts=self._child
+        )
 
     def _create_public_ip(self) -> network.PublicIPAddress:
         return network.PublicIPAddress(
@@ -244,7 +247,9 @@ class GpuVm(pulumi.ComponentResource):
                 ),
             ),
             network_profile=compute.NetworkProfileArgs(
-                network_interfaces=[compute.NetworkInterfaceReferenceArgs(id=nic.id, primary=True, delete_option="Delete")]
+                network_interfaces=[
+                    compute.NetworkInterfaceReferenceArgs(id=nic.id, primary=True, delete_option="Delete")
+                ]
             ),
             identity=compute.VirtualMachineIdentityArgs(type=compute.ResourceIdentityType.SYSTEM_ASSIGNED),
             # Trusted Launch keeps vTPM and measured boot, but Secure Boot stays off: with it on, the
@@ -258,7 +263,9 @@ class GpuVm(pulumi.ComponentResource):
             if catalog().get(a["vm_size"]).supports_trusted_launch
             else None,
             diagnostics_profile=compute.DiagnosticsProfileArgs(
-                boot_diagnostics=compute.BootDiagnosticsArgs(enabled=True)  # managed storage: serial log for driver issues
+                boot_diagnostics=compute.BootDiagnosticsArgs(
+                    enabled=True
+                )  # managed storage: serial log for driver issues
             ),
             **(spot_priority(a["eviction_policy"]) if a["spot"] else {}),
             **placement(self._args),
@@ -364,7 +371,9 @@ def check_inputs(args: Mapping[str, Any]) -> Checked:
     if a["eviction_policy"] not in (policies := LIMITS.choices.eviction_policies):
         problems.add("eviction_policy", f"{a['eviction_policy']!r}; allowed: {', '.join(policies)}")
     problems.check("shutdown_time", time_of_day, a["shutdown_time"])
-    a["shutdown_time_zone"] = problems.check("shutdown_time_zone", windows_time_zone, a["shutdown_time_zone"]) or a["shutdown_time_zone"]
+    a["shutdown_time_zone"] = (
+        problems.check("shutdown_time_zone", windows_time_zone, a["shutdown_time_zone"]) or a["shutdown_time_zone"]
+    )
     if a["shutdown_notify_email"] is not None:
         problems.check("shutdown_notify_email", email, a["shutdown_notify_email"])
     return problems.checked(a)

@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import pulumi
-
 from azure_gpu_stacks.components.aks_gpu_scheduling import SPOT_TAINT, toleration
 
 DEVICE_PLUGIN_IMAGE = "nvcr.io/nvidia/k8s-device-plugin:v0.18.0"
@@ -40,7 +39,9 @@ def create_device_plugin(
 
     provider = k8s.Provider(f"{name}-k8s", kubeconfig=kubeconfig, opts=pulumi.ResourceOptions(parent=parent))
     on_cluster = pulumi.ResourceOptions(parent=parent, provider=provider, depends_on=after)
-    namespace = k8s.core.v1.Namespace(f"{name}-gpu-resources", metadata={"name": DEVICE_PLUGIN_NAMESPACE}, opts=on_cluster)
+    namespace = k8s.core.v1.Namespace(
+        f"{name}-gpu-resources", metadata={"name": DEVICE_PLUGIN_NAMESPACE}, opts=on_cluster
+    )
     k8s.apps.v1.DaemonSet(  # type: ignore[call-overload]  # the spec is a plain dict, a valid Input
         f"{name}-device-plugin",
         metadata={"name": DEVICE_PLUGIN_NAME, "namespace": namespace.metadata["name"]},

@@ -27,10 +27,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NotRequired, TypedDict
 
 import pulumi
-from pulumi_azure_native import compute
-
-from azure_gpu_stacks.components.catalog import VmSize, catalog
-from azure_gpu_stacks.components.catalog.limits import LIMITS
+from azure_gpu_stacks.catalog import VmSize, catalog
+from azure_gpu_stacks.catalog.limits import LIMITS
+from azure_gpu_stacks.components.args import Checked, check_shape
 from azure_gpu_stacks.components.checks import (
     DEFAULT_IB_VM_SIZE,
     MAX_SINGLE_PLACEMENT_GROUP_NODES,
@@ -44,12 +43,12 @@ from azure_gpu_stacks.components.checks import (
     x64_size,
 )
 from azure_gpu_stacks.components.gpu_vm import spot_priority
-from azure_gpu_stacks.components.inputs import Checked, check_shape
 from azure_gpu_stacks.components.network import create_private_network
 from azure_gpu_stacks.components.node_health import NodeExpectations, custom_data
 from azure_gpu_stacks.components.placement import placement
 from azure_gpu_stacks.components.working_hours import WorkingHours, WorkingHoursArgs, create_autoscale
 from azure_gpu_stacks.components.working_hours import validated as validated_working_hours
+from pulumi_azure_native import compute
 
 TYPE_TOKEN = "azure-gpu-stacks:index:TrainingCluster"
 
@@ -180,7 +179,9 @@ class TrainingCluster(pulumi.ComponentResource):
         self.placement_group_id = pulumi.Output.from_input(placement_group_id)
         self.node_count = pulumi.Output.from_input(a["node_count"])
         self.gpus_total = pulumi.Output.from_input(int(self._size.gpus) * a["node_count"])
-        self.ssh_command = pulumi.Output.from_input(f"ssh {a['admin_username']}@{a['computer_name_prefix']}{FIRST_NODE_SUFFIX}")
+        self.ssh_command = pulumi.Output.from_input(
+            f"ssh {a['admin_username']}@{a['computer_name_prefix']}{FIRST_NODE_SUFFIX}"
+        )
         self.register_outputs(
             {
                 "scale_set_id": self.scale_set_id,
@@ -337,7 +338,11 @@ def check_inputs(args: Mapping[str, Any]) -> Checked:
             problems.add(key, "required key is missing")
     a["vm_size"] = problems.check("vm_size", infiniband_gpu_size, a["vm_size"]) or a["vm_size"]
     problems.check("node_count", cluster_node_count, a["node_count"])
-    hours = validated_working_hours(problems, "working_hours", a["working_hours"]) if a.get("working_hours") is not None else None
+    hours = (
+        validated_working_hours(problems, "working_hours", a["working_hours"])
+        if a.get("working_hours") is not None
+        else None
+    )
     # A parked cluster stays parked: autoscale would start its nodes at the next working hour.
     a["working_hours"] = hours.as_args() if hours is not None and a["node_count"] != 0 else None
     problems.check("admin_username", admin_username, a["admin_username"])

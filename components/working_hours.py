@@ -20,11 +20,10 @@ from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict
 
 import pulumi
-from pulumi_azure_native import monitor
-
+from azure_gpu_stacks.catalog.time_zones import windows_time_zone
 from azure_gpu_stacks.components.checks import Problems, time_of_day
 from azure_gpu_stacks.components.placement import placement
-from azure_gpu_stacks.components.catalog.time_zones import windows_time_zone
+from pulumi_azure_native import monitor
 
 DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 DEFAULT_DAYS = DAYS[:5]
@@ -90,7 +89,9 @@ def working_days(value: Any) -> tuple[str, ...]:
 def window(start: str, end: str) -> None:
     """Working hours are one span within a day (no overnight span)."""
     if _minutes(end) <= _minutes(start):
-        raise ValueError(f"end {end} is not after start {start}; allowed: start and end on the same day, e.g. 0800 to 1900")
+        raise ValueError(
+            f"end {end} is not after start {start}; allowed: start and end on the same day, e.g. 0800 to 1900"
+        )
 
 
 def validated(problems: Problems, key: str, value: Any) -> WorkingHours | None:
@@ -136,7 +137,12 @@ def _profile(name: str, nodes: int, hours: WorkingHours, at: str) -> monitor.Aut
 
 
 def create_autoscale(
-    name: str, scale_set_id: pulumi.Input[str], nodes: int, hours: WorkingHours, args: Mapping[str, Any], parent: pulumi.Resource
+    name: str,
+    scale_set_id: pulumi.Input[str],
+    nodes: int,
+    hours: WorkingHours,
+    args: Mapping[str, Any],
+    parent: pulumi.Resource,
 ) -> monitor.AutoscaleSetting:
     """The autoscale setting that runs `nodes` nodes in working hours and 0 outside them; `args`: the
     component's validated args (resource group, region, tags)."""

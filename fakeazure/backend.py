@@ -31,10 +31,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from azure_gpu_stacks.components.catalog import Catalog, catalog, normalize_region, normalize_size_name
-from azure_gpu_stacks.components.catalog.shapes import read as read_shapes
-from azure_gpu_stacks.components.catalog.clock import now as clock_now
-from azure_gpu_stacks.fakeazure.azfiles import SkuOffer, Usage
+from azure_gpu_stacks.catalog import Catalog, catalog, normalize_region, normalize_size_name
+from azure_gpu_stacks.catalog.az_files import SkuOffer, Usage
+from azure_gpu_stacks.catalog.clock import now as clock_now
+from azure_gpu_stacks.catalog.shapes import read as read_shapes
 from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource
 from azure_gpu_stacks.fakeazure.enums import refuse_values_outside_enums
 from azure_gpu_stacks.fakeazure.errors import (
@@ -47,10 +47,10 @@ from azure_gpu_stacks.fakeazure.errors import (
     ResourceNotFound,
     SkuNotAvailable,
 )
-from azure_gpu_stacks.fakeazure.quota import Charge, Ledger, Provider, Taking, charges
 from azure_gpu_stacks.fakeazure.models import INVOKES, RESOURCE_TYPES, resource_type
 from azure_gpu_stacks.fakeazure.models.resources import RESOURCE_GROUP as ResourceGroupType
 from azure_gpu_stacks.fakeazure.models.resources import RESOURCE_GROUP_ARM_TYPE as ResourceGroupArmType
+from azure_gpu_stacks.fakeazure.quota import Charge, Ledger, Provider, Taking, charges
 
 FAKE_SUBSCRIPTION_ID = "00000000-0000-0000-0000-0000000000aa"
 FAKE_TENANT_ID = "00000000-0000-0000-0000-0000000000bb"
@@ -121,7 +121,9 @@ class FakeArm:
         self.subscriptions = {self.subscription_id: SubscriptionState(self.subscription_id)}
         self.refusals: list[Refusal] = []
         self.unknown_reads: list[str] = []
-        self.az_subscription: str | None = None  # the deployer's subscription, once --existing files named it  # `<Resource>.get` of ids the subscription does not hold
+        self.az_subscription: str | None = (
+            None  # the deployer's subscription, once --existing files named it  # `<Resource>.get` of ids the subscription does not hold
+        )
         self.skipped: list[tuple[str, str]] = []  # (logical name, refused dependency id)
         self.quota = Ledger()  # vCPUs the PUTs so far have taken
         self._allocated: dict[str, int] = defaultdict(int)
@@ -234,7 +236,9 @@ class FakeArm:
             refuse_values_outside_enums(token, rtype.arm_type, name, props)
         resource_id = self._resource_id(rtype, props, name)
         container = self._container(rtype, props)
-        if resource_id.lower() in container or (token == ResourceGroupType and name.lower() in self.subscription.resource_groups):
+        if resource_id.lower() in container or (
+            token == ResourceGroupType and name.lower() in self.subscription.resource_groups
+        ):
             raise Conflict(
                 f"A resource with the ID '{resource_id}' already exists; to manage it with Pulumi, import it "
                 f"with `pulumi import` instead of creating it."
@@ -280,7 +284,9 @@ class FakeArm:
             resource_id = self._resource_id(rtype, props, name)
         except ValueError:
             resource_id = f"/subscriptions/{self.subscription_id}/failed/{name}"
-        res = Resource(resource_id, rtype.arm_type, name, props.get("resourceGroupName"), props.get("location"), props, failed=True)
+        res = Resource(
+            resource_id, rtype.arm_type, name, props.get("resourceGroupName"), props.get("location"), props, failed=True
+        )
         res.outputs = {**props, "name": name, "provisioningState": "Failed"}
         self.subscription.resources[resource_id.lower()] = res
         return res
@@ -359,13 +365,16 @@ class FakeArm:
             if not reading.pool.counted or not isinstance(reading.size, str):
                 continue
             size = self.catalog.get(reading.size)
-            found += charges(reading.pool.quota, size.quota_family, reading.priority != "Regular", size.vcpus * reading.full_count)
+            found += charges(
+                reading.pool.quota, size.quota_family, reading.priority != "Regular", size.vcpus * reading.full_count
+            )
             nodes += reading.full_count
             # What Azure itself checks at creation: the deployment count; an Azure ML cluster at least one node.
             at_creation += max(reading.count, 1) if reading.pool.quota == "machinelearning" else reading.count
         if found:
             limits: dict[Provider, dict[str, Usage] | None] = {
-                "Microsoft.Compute": self.usage, "Microsoft.MachineLearningServices": self.aml_usage
+                "Microsoft.Compute": self.usage,
+                "Microsoft.MachineLearningServices": self.aml_usage,
             }
             self.quota.take(Taking(tuple(found), nodes, location, min(at_creation, nodes)), limits)
 

@@ -12,9 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from azure_gpu_stacks.components.catalog.limits import NameRule
+from azure_gpu_stacks.catalog.limits import NameRule
 from azure_gpu_stacks.fakeazure.errors import InvalidParameter
-from azure_gpu_stacks.fakeazure.util import dig, stable_uuid
+from azure_gpu_stacks.sdk.values import dig, stable_uuid
 
 if TYPE_CHECKING:
     from azure_gpu_stacks.fakeazure.backend import FakeArm
@@ -38,7 +38,7 @@ class ArmResourceType:
     """An ARM resource type. Subclasses set the class variables and override the hooks.
 
     Where a type keeps its VM sizes, node counts and priority is not here but in the one shape table
-    (`azure_gpu_stacks.components.catalog.shapes`), which the backend reads for sizes and quota.
+    (`azure_gpu_stacks.catalog.shapes`), which the backend reads for sizes and quota.
     """
 
     token: ClassVar[str] = ""  # pulumi-azure-native type token

@@ -21,8 +21,8 @@ Sources (observed 2026-11-22): Azure CLI `az resource show`
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from azure_gpu_stacks.fakeazure.backend import FakeArm, ResourceGroupState, SubscriptionState
@@ -32,8 +32,23 @@ from azure_gpu_stacks.fakeazure.models.resources import RESOURCE_GROUP_ARM_TYPE
 
 # Keys of ARM's resource envelope; everything else `az` prints at the top level is a property.
 ENVELOPE = frozenset(
-    {"id", "name", "type", "location", "tags", "resourceGroup", "etag", "sku", "identity", "kind", "zones",
-     "systemData", "extendedLocation", "managedBy", "plan"}
+    {
+        "id",
+        "name",
+        "type",
+        "location",
+        "tags",
+        "resourceGroup",
+        "etag",
+        "sku",
+        "identity",
+        "kind",
+        "zones",
+        "systemData",
+        "extendedLocation",
+        "managedBy",
+        "plan",
+    }
 )
 # Types whose azure-native inputs keep a `properties` object; the others take properties at the top.
 KEEPS_PROPERTIES = frozenset({"microsoft.keyvault/vaults", "microsoft.machinelearningservices/workspaces/computes"})
@@ -100,10 +115,14 @@ def _resource(item: Any, where: str) -> list[Existing]:
     tags = item.get("tags") if isinstance(item.get("tags"), dict) else {}
     found = [
         Existing(
-            id=resource_id, type=arm_type, name=resource_id.rstrip("/").rsplit("/", 1)[-1],
-            subscription=match["subscription"], resource_group=match["group"],
+            id=resource_id,
+            type=arm_type,
+            name=resource_id.rstrip("/").rsplit("/", 1)[-1],
+            subscription=match["subscription"],
+            resource_group=match["group"],
             location=str(location).replace(" ", "").lower() if isinstance(location, str) else None,
-            properties=properties, tags=dict(tags or {}),
+            properties=properties,
+            tags=dict(tags or {}),
         )
     ]
     for child in properties.get("subnets") or []:  # a VNet lists its subnets, each with its id
@@ -113,7 +132,9 @@ def _resource(item: Any, where: str) -> list[Existing]:
 
 
 def as_resource(existing: Existing) -> Resource:
-    res = Resource(existing.id, existing.type, existing.name, existing.resource_group, existing.location, dict(existing.properties))
+    res = Resource(
+        existing.id, existing.type, existing.name, existing.resource_group, existing.location, dict(existing.properties)
+    )
     res.outputs = answer(res, existing.tags)
     return res
 
@@ -138,5 +159,9 @@ def adopt(arm: FakeArm, existing: Sequence[Existing]) -> None:
             state.resources[res.id.lower()] = res
         else:
             group_id = f"/subscriptions/{key}/resourceGroups/{item.resource_group}"
-            placeholder = Resource(group_id, RESOURCE_GROUP_ARM_TYPE, item.resource_group, item.resource_group, item.location, {})
-            state.resource_groups.setdefault(item.resource_group.lower(), ResourceGroupState(placeholder)).resources[res.id.lower()] = res
+            placeholder = Resource(
+                group_id, RESOURCE_GROUP_ARM_TYPE, item.resource_group, item.resource_group, item.location, {}
+            )
+            state.resource_groups.setdefault(item.resource_group.lower(), ResourceGroupState(placeholder)).resources[
+                res.id.lower()
+            ] = res

@@ -11,12 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 import pulumi
-
 from azure_gpu_stacks.fakeazure.backend import DependencyFailed, FakeArm, Refusal
 from azure_gpu_stacks.fakeazure.errors import ArmError
 from azure_gpu_stacks.fakeazure.lookups import answer, read
-from azure_gpu_stacks.fakeazure.util import unwrap_secrets
 from azure_gpu_stacks.sdk.internals import is_secret, secret
+from azure_gpu_stacks.sdk.values import unwrap_secrets
 
 AZURE_NATIVE = "azure-native:"
 
@@ -47,7 +46,9 @@ class FakeArmMocks(pulumi.runtime.Mocks):
         outputs = {k: (secret(v) if k in secret_inputs else v) for k, v in res.outputs.items()}
         return res.id, outputs
 
-    def _preview(self, args: pulumi.runtime.MockResourceArgs, props: dict[str, Any], seed: str) -> tuple[str, dict[str, Any]]:
+    def _preview(
+        self, args: pulumi.runtime.MockResourceArgs, props: dict[str, Any], seed: str
+    ) -> tuple[str, dict[str, Any]]:
         """As a provider answers `pulumi preview`: checks on known values, no id, computed outputs unknown."""
         try:
             self.arm.check_preview(args.typ, props)

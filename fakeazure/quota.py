@@ -1,7 +1,7 @@
 """Which quota counters a pool of VMs draws on, and the fake ARM's ledger of what it has taken.
 
 One rule for the whole project: the fake ARM charges these counters at PUT time, and preflight's
-`quota` command adds up the same counters for a stack (`azure_gpu_stacks.preflight.quota.needs`),
+`quota` command adds up the same counters for a stack (`azure_gpu_stacks.engine.estimate.quota.needs`),
 so `gpu-stacks check --usage/--aml-usage` and `gpu-stacks quota` judge Azure ML clusters alike.
 
 Two providers keep vCPU quota (observed 2026-11-22):
@@ -42,12 +42,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from azure_gpu_stacks.components.catalog.shapes import Quota
-from azure_gpu_stacks.fakeazure.azfiles import AML_DEDICATED_TOTAL, AML_LOW_PRIORITY_TOTAL, Usage, family_key
+from azure_gpu_stacks.catalog.az_files import AML_DEDICATED_TOTAL, AML_LOW_PRIORITY_TOTAL, Usage, family_key
+from azure_gpu_stacks.catalog.shapes import Quota
 from azure_gpu_stacks.fakeazure.errors import ArmError, ClusterMinNodesExceedCoreQuota, OperationNotAllowed
 
 Provider = Literal["Microsoft.Compute", "Microsoft.MachineLearningServices"]
-PROVIDERS: dict[Quota, Provider] = {"compute": "Microsoft.Compute", "machinelearning": "Microsoft.MachineLearningServices"}
+PROVIDERS: dict[Quota, Provider] = {
+    "compute": "Microsoft.Compute",
+    "machinelearning": "Microsoft.MachineLearningServices",
+}
 COMPUTE_TOTAL = "cores"
 COMPUTE_SPOT_POOL = "lowPriorityCores"
 FAMILY = "<family>"  # stands for the size's own family counter in `COUNTERS`

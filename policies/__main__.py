@@ -17,9 +17,8 @@ from pathlib import Path
 _PACK_DIR = Path(__file__).resolve().parent
 sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != _PACK_DIR]
 
-from pulumi_policy import EnforcementLevel, PolicyPack  # noqa: E402 - after the sys.path repair above
-
 from azure_gpu_stacks.policies.registry import PACK_NAME, policies  # noqa: E402
+from pulumi_policy import EnforcementLevel, PolicyPack  # noqa: E402 - after the sys.path repair above
 
 PolicyPack(
     name=PACK_NAME,

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
-
+from azure_gpu_stacks.catalog.shapes import canonical_type
 from azure_gpu_stacks.policies import config
 from azure_gpu_stacks.policies.values import UNKNOWN, elements, get, same, text
-from azure_gpu_stacks.components.catalog.shapes import canonical_type
+from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
 
 NAME = "disallow-internet-ssh-rdp"
 ANY_SOURCE = frozenset({"*", "0.0.0.0/0", "0.0.0.0", "::/0", "internet", "any"})

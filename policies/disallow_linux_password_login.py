@@ -9,11 +9,10 @@ Azure doc: https://learn.microsoft.com/azure/virtual-machines/linux/create-ssh-k
 
 from __future__ import annotations
 
-from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
-
+from azure_gpu_stacks.catalog.shapes import canonical_type
 from azure_gpu_stacks.policies import config
 from azure_gpu_stacks.policies.values import UNKNOWN, flag, get
-from azure_gpu_stacks.components.catalog.shapes import canonical_type
+from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
 
 NAME = "disallow-linux-password-login"
 LINUX_CONFIGURATION: dict[str, tuple[str, ...]] = {

@@ -1,7 +1,7 @@
 """disallow-retired-vm-sizes: no resource may ask for a VM size Azure has retired.
 
 Rule: every VM size in a resource (VMs, scale sets, AKS pools, AML compute, Batch pools, ...; see
-`azure_gpu_stacks.components.catalog.shapes`) that is retired on the day judged (config `asOf`, default
+`azure_gpu_stacks.catalog.shapes`) that is retired on the day judged (config `asOf`, default
 today in UTC: a size is retired from its retirement date on) is a violation.
 Why: Azure refuses to provision a retired size, and deallocates what still runs on it; the failure
 shows up only at deployment, after the rest of the stack was created.
@@ -10,10 +10,9 @@ Azure doc: https://learn.microsoft.com/azure/virtual-machines/sizes/lifecycle/re
 
 from __future__ import annotations
 
-from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
-
 from azure_gpu_stacks.policies import config
 from azure_gpu_stacks.policies.vm_size_lifecycle import AS_OF_KEY, AS_OF_PROPERTY, as_of, classify
+from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
 
 NAME = "disallow-retired-vm-sizes"
 CONFIG = config.schema({AS_OF_KEY: AS_OF_PROPERTY})  # nothing else to tune: Azure refuses every retired size
@@ -41,7 +40,7 @@ POLICY = ResourceValidationPolicy(
     config_schema=CONFIG,
     remediation_steps=(
         "Change the size to the replacement the message names (or another current size of the catalog, "
-        "`components/catalog/vm_sizes.yaml`). AKS pools and AML clusters cannot change size in place: add a "
+        "`catalog/vm_sizes.yaml`). AKS pools and AML clusters cannot change size in place: add a "
         "new pool or cluster with the new size, move the workloads, then delete the old one."
     ),
     url="https://learn.microsoft.com/azure/virtual-machines/sizes/lifecycle/retirements-and-capacity-restrictions",

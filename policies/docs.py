@@ -13,7 +13,7 @@ import re
 import sys
 from pathlib import Path
 
-from azure_gpu_stacks.components.catalog import VmSize, catalog, clock
+from azure_gpu_stacks.catalog import VmSize, catalog, clock
 from azure_gpu_stacks.policies import warn_retiring_vm_sizes
 
 DOC_FILE = Path(__file__).resolve().parents[1] / "docs" / "policies.md"
@@ -41,7 +41,9 @@ def _warn_retiring_message(day: dt.date) -> str:
 
 RENDERERS = {"warn-retiring-message": _warn_retiring_message}
 # Whether what a block rendered on its day says still holds on another day.
-STILL_TRUE = {"warn-retiring-message": lambda rendered_on, day: retiring_example(rendered_on).status_on(day) == "retiring"}
+STILL_TRUE = {
+    "warn-retiring-message": lambda rendered_on, day: retiring_example(rendered_on).status_on(day) == "retiring"
+}
 
 
 def render_block(name: str, day: dt.date) -> str:

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
-
+from azure_gpu_stacks.catalog.limits import LIMITS
+from azure_gpu_stacks.catalog.shapes import canonical_type
 from azure_gpu_stacks.policies import config
 from azure_gpu_stacks.policies.values import UNKNOWN, elements, get, text
 from azure_gpu_stacks.policies.vm_size_lifecycle import catalog_entry
-from azure_gpu_stacks.components.catalog.limits import LIMITS
-from azure_gpu_stacks.components.catalog.shapes import canonical_type
+from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
 
 NAME = "require-aks-gpu-node-taint"
 DEFAULT_TAINT = LIMITS.taints.gpu

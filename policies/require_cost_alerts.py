@@ -1,6 +1,6 @@
 """require-cost-alerts: whatever a stack bills by GPU is watched by a budget that tells someone.
 
-Rule: for each resource billed by a GPU VM size (any resource type of `azure_gpu_stacks.components.catalog.shapes`
+Rule: for each resource billed by a GPU VM size (any resource type of `azure_gpu_stacks.catalog.shapes`
 whose billed size the catalog lists with GPUs), the stack must also hold a consumption budget
 (`consumption:Budget` or `costmanagement:Budget`) that
   - has at least one notification that is enabled and has a contact (an email, a role or an action
@@ -18,13 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pulumi_policy import EnforcementLevel, ReportViolation, Severity, StackValidationArgs, StackValidationPolicy
-
+from azure_gpu_stacks.catalog.shapes import canonical_type
 from azure_gpu_stacks.policies import config
 from azure_gpu_stacks.policies.resource_groups import Coverage, resource_group_of, scope_coverage
 from azure_gpu_stacks.policies.values import UNKNOWN, elements, entries, flag, get, text
 from azure_gpu_stacks.policies.vm_size_lifecycle import SizeVerdict, classify
-from azure_gpu_stacks.components.catalog.shapes import canonical_type
+from pulumi_policy import EnforcementLevel, ReportViolation, Severity, StackValidationArgs, StackValidationPolicy
 
 NAME = "require-cost-alerts"
 BUDGET_TYPES = frozenset({"azure-native:consumption:Budget", "azure-native:costmanagement:Budget"})
@@ -110,7 +109,8 @@ def _message(resource: Any, gpu: SizeVerdict, group: str | None, budgets: list[_
     if reasons:
         text_ += " Found: " + "; ".join(reasons) + "."
     return (
-        text_ + " Add a budget on the resource group or the subscription (azure_gpu_stacks.components.cost_alert.CostAlert), or list "
+        text_
+        + " Add a budget on the resource group or the subscription (azure_gpu_stacks.components.cost_alert.CostAlert), or list "
         "a central budget's scope in this policy's externalBudgetScopes."
     )
 

@@ -14,12 +14,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
-
+from azure_gpu_stacks.catalog.shapes import canonical_type
 from azure_gpu_stacks.policies import config
 from azure_gpu_stacks.policies.values import UNKNOWN, flag, get, same, text
 from azure_gpu_stacks.policies.vm_size_lifecycle import catalog_entry
-from azure_gpu_stacks.components.catalog.shapes import canonical_type
+from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
 
 NAME = "require-infiniband-scale-set-placement"
 CONFIG = config.schema({})

@@ -15,8 +15,13 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Final
 
 import pulumi_policy
-
-from azure_gpu_stacks.sdk.internals import SECRET_SIG, SECRET_SIG_KEY, UnknownValueError, is_output_unknown, is_unknown_sentinel
+from azure_gpu_stacks.sdk.internals import (
+    SECRET_SIG,
+    SECRET_SIG_KEY,
+    UnknownValueError,
+    is_output_unknown,
+    is_unknown_sentinel,
+)
 
 Path = tuple[str | int, ...]
 

@@ -6,7 +6,7 @@ classification. Sizes compare case-insensitively and without the `Standard_` pre
 catalog does.
 
 The day: each size policy has an `asOf` config property (`YYYY-MM-DD`). Empty (the default) means
-the clock's day, today in UTC (`azure_gpu_stacks.components.catalog.clock`); `gpu-stacks --as-of`
+the clock's day, today in UTC (`azure_gpu_stacks.catalog.clock`); `gpu-stacks --as-of`
 fills it for every size policy, and `pulumi preview --policy-pack-config` can pin it the same way.
 """
 
@@ -17,7 +17,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from azure_gpu_stacks.components.catalog import VmSize, catalog, clock
+from azure_gpu_stacks.catalog import VmSize, catalog, clock
 from azure_gpu_stacks.policies.values import text
 from azure_gpu_stacks.policies.vm_size_locations import vm_sizes
 

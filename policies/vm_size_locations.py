@@ -1,7 +1,7 @@
 """The VM sizes a resource asks for, as the policies read them: the shape table's size paths, walked
 with the policies' proxy-safe reader.
 
-Where each type keeps its sizes is `azure_gpu_stacks.components.catalog.shapes.SHAPES`, the one
+Where each type keeps its sizes is `azure_gpu_stacks.catalog.shapes.SHAPES`, the one
 table every layer reads; this module only walks it over what a policy receives (read-only proxies,
 secret envelopes, preview unknowns; see `values`).
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from azure_gpu_stacks.components.catalog.shapes import shapes
+from azure_gpu_stacks.catalog.shapes import shapes
 from azure_gpu_stacks.policies.values import UNKNOWN, same, text, walk
 
 

@@ -14,14 +14,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from pulumi_policy import EnforcementLevel, ReportViolation, Severity, StackValidationArgs, StackValidationPolicy
-
-from azure_gpu_stacks.components.catalog import VmSize
-from azure_gpu_stacks.components.catalog.shapes import canonical_type
+from azure_gpu_stacks.catalog import VmSize
+from azure_gpu_stacks.catalog.shapes import canonical_type
 from azure_gpu_stacks.policies import config
 from azure_gpu_stacks.policies.resource_groups import dependencies_of
 from azure_gpu_stacks.policies.values import elements, flag, get, number, same, text
 from azure_gpu_stacks.policies.vm_size_lifecycle import catalog_entry
+from pulumi_policy import EnforcementLevel, ReportViolation, Severity, StackValidationArgs, StackValidationPolicy
 
 NAME = "warn-always-on-infiniband-cluster"
 SCALE_SET_TYPE = "azure-native:compute:VirtualMachineScaleSet"
@@ -39,18 +38,27 @@ def validate(args: StackValidationArgs, report_violation: ReportViolation) -> No
     schedules = [
         r
         for r in args.resources
-        if canonical_type(r.resource_type) == AUTOSCALE_TYPE and flag(get(r.props, "enabled")) is True and _scales_to_zero(r)
+        if canonical_type(r.resource_type) == AUTOSCALE_TYPE
+        and flag(get(r.props, "enabled")) is True
+        and _scales_to_zero(r)
     ]
     for scale_set in args.resources:
         if canonical_type(scale_set.resource_type) != SCALE_SET_TYPE:
             continue
         entry = catalog_entry(get(scale_set.props, "sku", "name"))
         nodes = number(get(scale_set.props, "sku", "capacity"))
-        if entry is None or not (entry.is_gpu and entry.has_infiniband) or not isinstance(nodes, (int, float)) or nodes <= 0:
+        if (
+            entry is None
+            or not (entry.is_gpu and entry.has_infiniband)
+            or not isinstance(nodes, (int, float))
+            or nodes <= 0
+        ):
             continue
         if any(_targets(schedule, scale_set) for schedule in schedules):
             continue
-        report_violation(f"'{scale_set.name}' {_idle_cost(entry, int(nodes), scale_set)}; {HOW_TO_PARK}.", scale_set.urn)
+        report_violation(
+            f"'{scale_set.name}' {_idle_cost(entry, int(nodes), scale_set)}; {HOW_TO_PARK}.", scale_set.urn
+        )
 
 
 def _idle_cost(entry: VmSize, nodes: int, scale_set: Any) -> str:

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import ipaddress
 
-from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
-
-from azure_gpu_stacks.components.catalog.shapes import canonical_type
+from azure_gpu_stacks.catalog.shapes import canonical_type
 from azure_gpu_stacks.policies import config
 from azure_gpu_stacks.policies.values import UNKNOWN, elements, flag, get, text
+from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
 
 NAME = "warn-public-aks-api-server"
 CLUSTER = "azure-native:containerservice:ManagedCluster"
@@ -47,8 +46,10 @@ def validate(args: ResourceValidationArgs, report_violation: ReportViolation) ->
     open_ranges = [r for r in ranges if _every_address(r)]
     if ranges and not open_ranges:
         return
-    found = f"authorizedIPRanges lists {', '.join(open_ranges)}, which is every address" if open_ranges else (
-        "no apiServerAccessProfile.authorizedIPRanges and it is not private"
+    found = (
+        f"authorizedIPRanges lists {', '.join(open_ranges)}, which is every address"
+        if open_ranges
+        else ("no apiServerAccessProfile.authorizedIPRanges and it is not private")
     )
     report_violation(
         f"the cluster's Kubernetes API server is reachable from the whole internet ({found}); list the public ranges "

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import datetime as dt
 
-from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
-
-from azure_gpu_stacks.components.catalog import VmSize
+from azure_gpu_stacks.catalog import VmSize
 from azure_gpu_stacks.policies import config
 from azure_gpu_stacks.policies.vm_size_lifecycle import AS_OF_KEY, AS_OF_PROPERTY, as_of, classify
+from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
 
 NAME = "warn-retiring-vm-sizes"
 DEFAULT_WINDOW_DAYS = 365

@@ -10,11 +10,10 @@ Azure doc: https://learn.microsoft.com/azure/virtual-machines/sizes/overview
 
 from __future__ import annotations
 
-from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
-
-from azure_gpu_stacks.components.catalog import catalog, normalize_size_name
+from azure_gpu_stacks.catalog import catalog, normalize_size_name
 from azure_gpu_stacks.policies import config
 from azure_gpu_stacks.policies.vm_size_lifecycle import classify
+from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
 
 NAME = "warn-unknown-vm-sizes"
 
@@ -60,7 +59,7 @@ POLICY = ResourceValidationPolicy(
     severity=Severity.LOW,
     config_schema=CONFIG,
     remediation_steps=(
-        "Fix the spelling (see the suggestion), or add the size to components/catalog/vm_sizes.yaml with its "
+        "Fix the spelling (see the suggestion), or add the size to catalog/vm_sizes.yaml with its "
         "source, or list it in this policy's ignoredSizes."
     ),
     url="https://learn.microsoft.com/azure/virtual-machines/sizes/overview",

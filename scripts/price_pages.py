@@ -20,8 +20,8 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from azure_gpu_stacks.components import input_files
-from azure_gpu_stacks.components.catalog.model import normalize_size_name
+from azure_gpu_stacks.catalog.model import normalize_size_name
+from azure_gpu_stacks.inputs import files as input_files
 
 PRICES_API = "https://prices.azure.com/api/retail/prices"
 PRICES_API_VERSION = "2023-01-01-preview"  # filter values are case-sensitive from this version on
@@ -52,7 +52,9 @@ def fetch_price_pages(region: str, out: Path, opener: Callable[[str], Any] = url
         with opener(url) as response:
             body = response.read(input_files.MAX_BYTES["prices"] + 1)  # a page is about 100 items
         if len(body) > input_files.MAX_BYTES["prices"]:
-            raise RefreshError(f"{url}: a page larger than {input_files.MAX_BYTES['prices']:,} bytes; allowed: a Retail Prices API page")
+            raise RefreshError(
+                f"{url}: a page larger than {input_files.MAX_BYTES['prices']:,} bytes; allowed: a Retail Prices API page"
+            )
         try:
             page = input_files.parse_json(input_files.decode(body, url), url)
         except input_files.InputFileError as exc:
@@ -124,7 +126,9 @@ def read_price_pages(paths: Sequence[Path]) -> list[dict[str, Any]]:
         items += [i for i in page["Items"] if isinstance(i, dict)]
     last = load_json(files[-1], "prices") if files else {}
     if last.get("NextPageLink"):
-        raise RefreshError(f"{files[-1]}: NextPageLink is set, so the saved pages stop before the last one; fetch them all")
+        raise RefreshError(
+            f"{files[-1]}: NextPageLink is set, so the saved pages stop before the last one; fetch them all"
+        )
     return items
 
 
@@ -140,7 +144,9 @@ def _row_kind(item: dict[str, Any]) -> str:
 
 def linux_prices(items: Iterable[dict[str, Any]], region: str) -> PriceRead:
     sizes: dict[str, SizePrices] = {}
-    counts = dict.fromkeys(("payg", "spot", "low_priority", "windows", "devtest", "reservation", "other_region", "other"), 0)
+    counts = dict.fromkeys(
+        ("payg", "spot", "low_priority", "windows", "devtest", "reservation", "other_region", "other"), 0
+    )
     for item in items:
         product = str(item.get("productName") or "")
         kind_of_price = str(item.get("type") or "")

@@ -6,7 +6,7 @@ Fetching and reading are separate steps, so the rewrite is reproducible from fil
     python scripts/refresh_catalog.py fetch-prices --region eastus --out data/prices
     az vm list-skus --all -o json > data/list-skus.json
 
-    # 2. read the saved files and rewrite components/catalog/vm_sizes.yaml (prints a diff summary)
+    # 2. read the saved files and rewrite catalog/vm_sizes.yaml (prints a diff summary)
     python scripts/refresh_catalog.py apply --prices data/prices --skus data/list-skus.json --region eastus
 
 What `apply` reads:
@@ -47,8 +47,9 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:  # run as a file (`python scripts/refresh_catalog.py`): import the project
     sys.path.insert(0, str(REPO))
 
-from azure_gpu_stacks.components.catalog.clock import utc_today  # noqa: E402
-from azure_gpu_stacks.components.catalog.model import CatalogFile, normalize_size_name  # noqa: E402
+from azure_gpu_stacks.catalog.clock import utc_today  # noqa: E402
+from azure_gpu_stacks.catalog.model import CatalogFile, normalize_size_name  # noqa: E402
+
 from scripts.price_pages import (  # noqa: E402
     PRICES_API,
     PriceRead,
@@ -63,7 +64,7 @@ from scripts.price_pages import (  # noqa: E402
 
 __all__ = ["fetch_price_pages", "main", "prices_url", "refresh"]
 
-CATALOG_FILE = REPO / "components" / "catalog" / "vm_sizes.yaml"
+CATALOG_FILE = REPO / "catalog" / "vm_sizes.yaml"
 API_SOURCE = "retail-prices-api"
 DEFAULTS = {"cpuArchitecture": "x64"}  # what a size without the key has (the catalog model's defaults)
 PLAIN_SCALAR = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_./+-]*")  # written without quotes
@@ -99,7 +100,11 @@ def read_sku_specs(path: Path) -> dict[str, SkuSpecs]:
         caps = {str(c.get("name")): str(c.get("value")) for c in item.get("capabilities") or [] if isinstance(c, dict)}
         key = normalize_size_name(item["name"])
         previous = specs.get(key)  # one entry per region; capabilities are the same in each
-        specs[key] = SkuSpecs(item["name"], item.get("family") or (previous.family if previous else None), {**(previous.capabilities if previous else {}), **caps})
+        specs[key] = SkuSpecs(
+            item["name"],
+            item.get("family") or (previous.family if previous else None),
+            {**(previous.capabilities if previous else {}), **caps},
+        )
     return specs
 
 
@@ -151,7 +156,9 @@ def spec_updates(size: dict[str, Any], sku: SkuSpecs) -> tuple[dict[str, Any], l
         wanted["quotaFamily"] = sku.family
     rdma = caps.get("RdmaEnabled")
     if rdma == "True" and size.get("infinibandGbps") is None:
-        notes.append(f"{size['name']}: list-skus says RdmaEnabled but the catalog has no InfiniBand bandwidth; check by hand")
+        notes.append(
+            f"{size['name']}: list-skus says RdmaEnabled but the catalog has no InfiniBand bandwidth; check by hand"
+        )
     if rdma == "False" and size.get("infinibandGbps") is not None:
         notes.append(f"{size['name']}: list-skus says RdmaEnabled False but the catalog has InfiniBand; check by hand")
     changes = {k: v for k, v in wanted.items() if _differs(size.get(k, DEFAULTS.get(k)), v)}
@@ -186,14 +193,20 @@ class CatalogText:
 
     def _block(self, size_name: str) -> tuple[int, int]:
         start = next(
-            (i for i, line in enumerate(self.lines) if (m := self.SIZE_LINE.match(line)) and normalize_size_name(m[1]) == normalize_size_name(size_name)),
+            (
+                i
+                for i, line in enumerate(self.lines)
+                if (m := self.SIZE_LINE.match(line)) and normalize_size_name(m[1]) == normalize_size_name(size_name)
+            ),
             None,
         )
         if start is None:
             raise KeyError(size_name)
         end = start + 1
-        while end < len(self.lines) and not self.SIZE_LINE.match(self.lines[end]) and (
-            self.lines[end].startswith("    ") or not self.lines[end].strip()
+        while (
+            end < len(self.lines)
+            and not self.SIZE_LINE.match(self.lines[end])
+            and (self.lines[end].startswith("    ") or not self.lines[end].strip())
         ):
             end += 1
         return start, end
@@ -215,7 +228,11 @@ class CatalogText:
         end = next(i for i in range(start + 1, len(self.lines)) if not self.lines[i].startswith("  "))
         block = self.lines[start:end]
         block = [f"  region: {yaml_value(region)}\n" if line.startswith("  region:") else line for line in block]
-        entry = [f"    {source_key}:\n", f"      url: {yaml_value(url)}\n", f"      description: {yaml_value(description)}\n"]
+        entry = [
+            f"    {source_key}:\n",
+            f"      url: {yaml_value(url)}\n",
+            f"      description: {yaml_value(description)}\n",
+        ]
         at = block.index(f"    {source_key}:\n") if f"    {source_key}:\n" in block else None
         if at is None:
             block[block.index("  sources:\n") + 1 : block.index("  sources:\n") + 1] = entry
@@ -265,14 +282,20 @@ def refresh(
         for field_name, value in changes.items():
             doc.set(name, field_name, value)
             old = size.get(field_name)
-            if field_name in ("payg", "spot") and isinstance(old, dict) and old.get("usdPerHour") == value["usdPerHour"]:
+            if (
+                field_name in ("payg", "spot")
+                and isinstance(old, dict)
+                and old.get("usdPerHour") == value["usdPerHour"]
+            ):
                 continue  # same price, newer date: not worth a summary line
             summary.append(f"{name}: {field_name} {_shown(old)} -> {_shown(value)}")
         if any(k not in ("payg", "spot") for k in changes):
             doc.set(name, "observed", observed.isoformat())
     if prices is not None:
         pages_text = ", ".join(pages) or "saved pages"
-        doc.set_prices_block(region, API_SOURCE, PRICES_API, f"Azure Retail Prices API, pages saved {observed} ({pages_text})")
+        doc.set_prices_block(
+            region, API_SOURCE, PRICES_API, f"Azure Retail Prices API, pages saved {observed} ({pages_text})"
+        )
         c = prices.counts
         summary.append(
             f"prices: {c['payg']} Linux pay-as-you-go and {c['spot']} Spot rows used; {c['low_priority']} Low Priority rows "
@@ -284,7 +307,9 @@ def refresh(
     if skus is not None:
         new = sorted(s.name for k, s in skus.items() if k not in known)
         if new:
-            summary.append(f"in list-skus, not in the catalog (not added; need a series, lifecycle and source): {', '.join(new)}")
+            summary.append(
+                f"in list-skus, not in the catalog (not added; need a series, lifecycle and source): {', '.join(new)}"
+            )
     summary += notes
     text = doc.text()
     CatalogFile.model_validate(yaml.safe_load(text))  # never write a catalog the library cannot read
@@ -295,7 +320,9 @@ def refresh(
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="refresh_catalog", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="refresh_catalog", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     fetch = sub.add_parser("fetch-prices", help="save the Retail Prices API pages of a region (network)")
     fetch.add_argument("--region", default="eastus")
@@ -305,7 +332,9 @@ def _parser() -> argparse.ArgumentParser:
     apply.add_argument("--skus", type=Path, help="saved `az vm list-skus --all -o json`")
     apply.add_argument("--region", default="eastus", help="region the prices are taken for (default: eastus)")
     apply.add_argument("--catalog", type=Path, default=CATALOG_FILE)
-    apply.add_argument("--observed", type=dt.date.fromisoformat, default=None, help="date the data was saved (default: today)")
+    apply.add_argument(
+        "--observed", type=dt.date.fromisoformat, default=None, help="date the data was saved (default: today)"
+    )
     apply.add_argument("--summary", type=Path, help="also write the summary to this file")
     apply.add_argument("--dry-run", action="store_true", help="print the summary, leave the catalog as it is")
     return parser

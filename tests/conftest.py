@@ -9,9 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
+from azure_gpu_stacks.engine.run.runtime import RecordedResource, RunResult, run_program
 from azure_gpu_stacks.fakeazure import FakeArm
-from azure_gpu_stacks.preflight.runtime import RecordedResource, RunResult, run_program
 
 pytest_plugins = ["azure_gpu_stacks.fakeazure.pytest_plugin"]
 
@@ -128,7 +127,7 @@ def shipped_plan_json() -> Callable[[str], dict[str, Any]]:
     import io
     import json
 
-    from azure_gpu_stacks.preflight.cli import main
+    from azure_gpu_stacks.engine.cli import main
 
     printed: dict[str, tuple[int, str]] = {}
 
@@ -146,10 +145,10 @@ def shipped_plan_json() -> Callable[[str], dict[str, Any]]:
 
 @pytest.fixture(scope="session")
 def shipped_plans() -> dict[str, Any]:
-    """Every shipped stack's Plan (azure_gpu_stacks.preflight.plan.plan_stack), planned once per
+    """Every shipped stack's Plan (azure_gpu_stacks.engine.run.plan.plan_stack), planned once per
     test session (per worker under `pytest -n`); plans are frozen, so tests can share them."""
-    from azure_gpu_stacks.preflight.plan import plan_stack
-    from azure_gpu_stacks.preflight.project import load_project
+    from azure_gpu_stacks.engine.run.plan import plan_stack
+    from azure_gpu_stacks.engine.run.project import load_project
 
     project = load_project(REPO)
     return {name: plan_stack(project, name) for name in project.stacks()}
@@ -172,4 +171,3 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         group = next((g for fixture, g in SHARED_FIXTURE_GROUPS.items() if fixture in used), None)
         if group:
             item.add_marker(pytest.mark.xdist_group(group))
-

@@ -19,9 +19,8 @@ from typing import Any
 import grpc
 import pytest
 import yaml
-from google.protobuf import struct_pb2
-
 from azure_gpu_stacks.sdk.internals import analyzer_pb2, analyzer_pb2_grpc
+from google.protobuf import struct_pb2
 
 START_TIMEOUT_S = 60  # a cold interpreter importing pulumi and the catalog; far above what it needs
 CALL_TIMEOUT_S = 30

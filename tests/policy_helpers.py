@@ -10,9 +10,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from azure_gpu_stacks.preflight.policy_config import resolve
-from azure_gpu_stacks.preflight.policy_run import analyze, pack_policies
-from azure_gpu_stacks.preflight.runtime import RecordedResource
+from azure_gpu_stacks.engine.run.policy_config import resolve
+from azure_gpu_stacks.engine.run.policy_run import analyze, pack_policies
+from azure_gpu_stacks.engine.run.runtime import RecordedResource
 
 STACK = "urn:pulumi:test::azure-gpu-stacks::"
 
@@ -52,8 +52,4 @@ def run_pack(resources: Sequence[Res], config: Mapping[str, Any] | None = None) 
 
 def found(resources: Sequence[Res], policy: str, config: Mapping[str, Any] | None = None) -> list[tuple[str, str, str]]:
     """(level, resource, message) of each violation of `policy`."""
-    return [
-        (v["level"], v["resource"], v["message"])
-        for v in run_pack(resources, config)
-        if v["policy"] == policy
-    ]
+    return [(v["level"], v["resource"], v["message"]) for v in run_pack(resources, config) if v["policy"] == policy]

@@ -8,11 +8,11 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-
 from azure_gpu_stacks.components.checks import ComponentInputError
-from azure_gpu_stacks.components.config import PROJECT, ConfigError, load_stack_config
 from azure_gpu_stacks.fakeazure import FakeArm
 from azure_gpu_stacks.fakeazure.errors import ArmError, InvalidParameter
+from azure_gpu_stacks.stack.config import PROJECT, ConfigError, load_stack_config
+
 from tests.conftest import Recording
 from tests.policy_helpers import Res, found
 from tests.test_aks_gpu_pool import CLUSTER, EXISTING_ID, build_pool, existing_cluster_program
@@ -41,12 +41,30 @@ def test_without_ranges_the_cluster_has_no_access_profile(record: Callable[..., 
 @pytest.mark.parametrize(
     ("ranges", "expected"),
     [
-        (["137.117.106.90/29"], "api_server_authorized_ip_ranges[0]: '137.117.106.90/29' does not start at its range's first address; allowed: '137.117.106.88/29'"),
-        (["2001:db8::/32"], "api_server_authorized_ip_ranges[0]: '2001:db8::/32' is IPv6; allowed: IPv4 addresses or CIDR ranges"),
-        (["office"], "api_server_authorized_ip_ranges[0]: 'office' is not an IPv4 address or CIDR range; allowed: e.g. 73.140.245.0/24"),
-        (["10.0.0.0/8"], "api_server_authorized_ip_ranges[0]: '10.0.0.0/8' is a private or reserved range, which never reaches the public API server"),
-        (["0.0.0.0/0"], "api_server_authorized_ip_ranges[0]: '0.0.0.0/0' authorizes every address, as leaving the ranges unset does"),
-        (["0.0.0.0/32", "73.140.245.0/24"], "api_server_authorized_ip_ranges: 0.0.0.0/32 with other ranges; allowed: 0.0.0.0/32 alone"),
+        (
+            ["137.117.106.90/29"],
+            "api_server_authorized_ip_ranges[0]: '137.117.106.90/29' does not start at its range's first address; allowed: '137.117.106.88/29'",
+        ),
+        (
+            ["2001:db8::/32"],
+            "api_server_authorized_ip_ranges[0]: '2001:db8::/32' is IPv6; allowed: IPv4 addresses or CIDR ranges",
+        ),
+        (
+            ["office"],
+            "api_server_authorized_ip_ranges[0]: 'office' is not an IPv4 address or CIDR range; allowed: e.g. 73.140.245.0/24",
+        ),
+        (
+            ["10.0.0.0/8"],
+            "api_server_authorized_ip_ranges[0]: '10.0.0.0/8' is a private or reserved range, which never reaches the public API server",
+        ),
+        (
+            ["0.0.0.0/0"],
+            "api_server_authorized_ip_ranges[0]: '0.0.0.0/0' authorizes every address, as leaving the ranges unset does",
+        ),
+        (
+            ["0.0.0.0/32", "73.140.245.0/24"],
+            "api_server_authorized_ip_ranges: 0.0.0.0/32 with other ranges; allowed: 0.0.0.0/32 alone",
+        ),
         (RANGES_201, "api_server_authorized_ip_ranges: 201 ranges; allowed: at most 200"),
     ],
 )

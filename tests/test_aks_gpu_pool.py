@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 import yaml
-
 from azure_gpu_stacks.components.checks import ComponentInputError
 from azure_gpu_stacks.fakeazure import FAKE_SUBSCRIPTION_ID, FakeArm
+
 from tests.conftest import TEST_RG, Recording, in_resource_group
 from tests.test_aks_gpu_scheduling import GPU_TOLERATION, SPOT_TOLERATION
 
@@ -29,7 +29,6 @@ EXISTING_ID = (
 def build_pool(**overrides: Any) -> Callable[[], None]:
     def build(rg: Any) -> None:
         import pulumi
-
         from azure_gpu_stacks.components.aks_gpu_pool import AksGpuPool
 
         args = {"resource_group_name": rg.name, "location": "eastus", **overrides}
@@ -72,7 +71,6 @@ def existing_cluster_program(existing: dict[str, str], **overrides: Any) -> Call
 
     def program() -> None:
         import pulumi
-
         from azure_gpu_stacks.components.aks_gpu_pool import AksGpuPool
 
         pool = AksGpuPool("aks", {"existing_cluster": existing, **overrides})  # type: ignore[typeddict-item]
@@ -88,11 +86,22 @@ def test_aks_gpu_pool_new_cluster_has_a_cpu_system_pool_azure_rbac_and_no_local_
     cluster = record(build_pool(kubernetes_version="1.33")).inputs(CLUSTER)
 
     assert cluster["agentPoolProfiles"] == [
-        {"name": "system", "mode": "System", "vmSize": "Standard_D4s_v5", "count": 2, "osType": "Linux", "type": "VirtualMachineScaleSets"}
+        {
+            "name": "system",
+            "mode": "System",
+            "vmSize": "Standard_D4s_v5",
+            "count": 2,
+            "osType": "Linux",
+            "type": "VirtualMachineScaleSets",
+        }
     ]
     assert cluster["identity"] == {"type": "SystemAssigned"}
     assert cluster["aadProfile"] == {"managed": True, "enableAzureRBAC": True}
-    assert (cluster["enableRBAC"], cluster["disableLocalAccounts"], cluster["kubernetesVersion"]) == (True, True, "1.33")
+    assert (cluster["enableRBAC"], cluster["disableLocalAccounts"], cluster["kubernetesVersion"]) == (
+        True,
+        True,
+        "1.33",
+    )
 
 
 def test_aks_gpu_pool_gpu_pool_is_tainted_labelled_and_autoscaled_from_zero(record: Callable[..., Recording]) -> None:
@@ -150,7 +159,9 @@ def test_aks_gpu_pool_deploys_the_pinned_device_plugin_tolerating_the_taint(reco
     assert rec.inputs("kubernetes:core/v1:Namespace")["metadata"] == {"name": "gpu-resources"}
 
 
-def test_aks_gpu_pool_device_plugin_reaches_the_cluster_through_its_kubeconfig(record: Callable[..., Recording]) -> None:
+def test_aks_gpu_pool_device_plugin_reaches_the_cluster_through_its_kubeconfig(
+    record: Callable[..., Recording],
+) -> None:
     rec = record(build_pool())
     provider = rec.one(K8S_PROVIDER)
 
@@ -171,12 +182,18 @@ def test_aks_gpu_pool_names_the_new_cluster_and_its_dns_prefix(record: Callable[
     rec = record(build_pool(cluster_name="ml-aks", system_node_count=3))
     cluster = rec.inputs(CLUSTER)
 
-    assert (cluster["resourceName"], cluster["dnsPrefix"], cluster["agentPoolProfiles"][0]["count"]) == ("ml-aks", "ml-aks", 3)
+    assert (cluster["resourceName"], cluster["dnsPrefix"], cluster["agentPoolProfiles"][0]["count"]) == (
+        "ml-aks",
+        "ml-aks",
+        3,
+    )
     assert rec.outputs["clusterName"] == "ml-aks"
 
 
 def test_aks_gpu_pool_without_deployer_role_when_asked(record: Callable[..., Recording]) -> None:
-    rec = record(build_pool(grant_deployer_admin=False, admin_group_object_ids=["11111111-2222-3333-4444-555555555555"]))
+    rec = record(
+        build_pool(grant_deployer_admin=False, admin_group_object_ids=["11111111-2222-3333-4444-555555555555"])
+    )
 
     assert rec.of_type(ROLE) == []
     assert rec.inputs(CLUSTER)["aadProfile"]["adminGroupObjectIDs"] == ["11111111-2222-3333-4444-555555555555"]
@@ -228,7 +245,9 @@ def test_aks_gpu_pool_extra_taints_are_kept_and_tolerated(record: Callable[..., 
     rec = record(build_pool(node_taints=["sku=gpu:NoSchedule", "team=vision:NoSchedule"]))
 
     assert rec.inputs(POOL)["nodeTaints"] == ["sku=gpu:NoSchedule", "team=vision:NoSchedule"]
-    assert {"key": "team", "operator": "Equal", "value": "vision", "effect": "NoSchedule"} in daemonset_pod_spec(rec)["tolerations"]
+    assert {"key": "team", "operator": "Equal", "value": "vision", "effect": "NoSchedule"} in daemonset_pod_spec(rec)[
+        "tolerations"
+    ]
 
 
 def test_aks_gpu_pool_on_an_existing_cluster_by_id_creates_no_cluster(
@@ -271,14 +290,29 @@ def test_aks_gpu_pool_children_are_parented_to_the_component(record: Callable[..
     [
         ({"vm_size": "Standard_D4s_v5"}, "vm_size: 'Standard_D4s_v5' has no GPU"),
         ({"vm_size": "Standard_NC6s_v3"}, "vm_size: 'Standard_NC6s_v3' was retired on 2025-09-30"),
-        ({"vm_size": "Standard_ND96isr_MI300X_v5"}, "vm_size: 'Standard_ND96isr_MI300X_v5' has AMD Instinct MI300X GPUs"),
-        ({"system_vm_size": "Standard_NC4as_T4_v3"}, "system_vm_size: 'Standard_NC4as_T4_v3' has a GPU; the system pool runs cluster services"),
+        (
+            {"vm_size": "Standard_ND96isr_MI300X_v5"},
+            "vm_size: 'Standard_ND96isr_MI300X_v5' has AMD Instinct MI300X GPUs",
+        ),
+        (
+            {"system_vm_size": "Standard_NC4as_T4_v3"},
+            "system_vm_size: 'Standard_NC4as_T4_v3' has a GPU; the system pool runs cluster services",
+        ),
         ({"min_count": 3, "max_count": 1}, "min_count: 3 is above max_count 1; allowed: min_count <= max_count"),
         ({"max_count": 0}, "max_count: 0; allowed: a whole number from 1 to 1000"),
-        ({"node_taints": ["team=vision:NoSchedule"]}, "node_taints: ['team=vision:NoSchedule'] drops sku=gpu:NoSchedule"),
+        (
+            {"node_taints": ["team=vision:NoSchedule"]},
+            "node_taints: ['team=vision:NoSchedule'] drops sku=gpu:NoSchedule",
+        ),
         ({"node_taints": ["sku=gpu:Sometimes"]}, "node_taints[0]: 'sku=gpu:Sometimes' is not a taint"),
-        ({"mig_profile": "MIG1g"}, "mig_profile: MIG1g on 'Standard_NC4as_T4_v3' (NVIDIA T4): only A100 and H100 GPUs can be split"),
-        ({"mig_profile": "MIG5g", "vm_size": "Standard_NC24ads_A100_v4"}, "mig_profile: 'MIG5g'; allowed: MIG1g, MIG2g, MIG3g, MIG4g, MIG7g"),
+        (
+            {"mig_profile": "MIG1g"},
+            "mig_profile: MIG1g on 'Standard_NC4as_T4_v3' (NVIDIA T4): only A100 and H100 GPUs can be split",
+        ),
+        (
+            {"mig_profile": "MIG5g", "vm_size": "Standard_NC24ads_A100_v4"},
+            "mig_profile: 'MIG5g'; allowed: MIG1g, MIG2g, MIG3g, MIG4g, MIG7g",
+        ),
         ({"gpu_driver": "None", "install_device_plugin": True}, "install_device_plugin: true with gpu_driver None"),
         ({"pool_name": "GPU-pool"}, "pool_name: 'GPU-pool' cannot name an AKS node pool"),
         ({"kubernetes_version": "latest"}, "kubernetes_version: 'latest' is not a Kubernetes version"),
@@ -300,8 +334,16 @@ def test_aks_gpu_pool_refuses_bad_args_before_registering_anything(
 @pytest.mark.parametrize(
     ("existing", "overrides", "expected"),
     [
-        ({"id": "/subscriptions/x/resourceGroups/rg/providers/Microsoft.Compute/virtualMachines/vm"}, {}, "existing_cluster.id: '/subscriptions/x/"),
-        ({"name": "shared-aks"}, {}, "existing_cluster: {'name': 'shared-aks'}; allowed: {id} or {name, resource_group_name}"),
+        (
+            {"id": "/subscriptions/x/resourceGroups/rg/providers/Microsoft.Compute/virtualMachines/vm"},
+            {},
+            "existing_cluster.id: '/subscriptions/x/",
+        ),
+        (
+            {"name": "shared-aks"},
+            {},
+            "existing_cluster: {'name': 'shared-aks'}; allowed: {id} or {name, resource_group_name}",
+        ),
         ({"id": EXISTING_ID}, {"system_vm_size": "Standard_D8s_v5"}, "system_vm_size: only shapes a new cluster"),
     ],
 )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from azure_gpu_stacks.components.aks_gpu_scheduling import gpu_pod_scheduling
 
 GPU_TOLERATION = {"key": "sku", "operator": "Equal", "value": "gpu", "effect": "NoSchedule"}
@@ -29,7 +28,12 @@ def test_gpu_pod_scheduling_on_spot_tolerates_both_taints() -> None:
 def test_gpu_pod_scheduling_tolerates_every_taint_of_the_pool() -> None:
     scheduling = gpu_pod_scheduling(gpus=4, taints=["sku=gpu:NoSchedule", "team=vision:NoExecute"])
 
-    assert scheduling["tolerations"][1] == {"key": "team", "operator": "Equal", "value": "vision", "effect": "NoExecute"}
+    assert scheduling["tolerations"][1] == {
+        "key": "team",
+        "operator": "Equal",
+        "value": "vision",
+        "effect": "NoExecute",
+    }
     assert scheduling["resources"]["limits"] == {"nvidia.com/gpu": 4}
 
 

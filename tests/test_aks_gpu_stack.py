@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from azure_gpu_stacks.engine.cli import main
 
-from azure_gpu_stacks.preflight.cli import main
 from tests.conftest import REPO
 
 STACK = "aks-gpu"
@@ -48,7 +48,11 @@ def test_aks_gpu_stack_gpu_pool_scales_from_zero_to_three_tainted_nodes(planned:
     pool = one(planned, "azure-native:containerservice:AgentPool")["inputs"]
 
     assert (pool["vmSize"], pool["mode"], pool["minCount"], pool["maxCount"], pool["count"]) == (
-        "Standard_NC4as_T4_v3", "User", 0, 3, 0,
+        "Standard_NC4as_T4_v3",
+        "User",
+        0,
+        3,
+        0,
     )
     assert pool["nodeTaints"] == ["sku=gpu:NoSchedule"]
 
@@ -73,7 +77,11 @@ def test_aks_gpu_stack_exports_cluster_pool_and_a_secret_kubeconfig(planned: dic
     outputs = planned["outputs"]
 
     assert outputs["aksClusterId"].endswith(f"/managedClusters/{outputs['aksClusterName']}")
-    assert (outputs["gpuPoolName"], outputs["gpuVmSize"], outputs["gpuNodeRange"]) == ("gpu", "Standard_NC4as_T4_v3", "0..3")
+    assert (outputs["gpuPoolName"], outputs["gpuVmSize"], outputs["gpuNodeRange"]) == (
+        "gpu",
+        "Standard_NC4as_T4_v3",
+        "0..3",
+    )
     assert outputs["kubeconfig"] == "[secret]"
 
 
@@ -87,7 +95,11 @@ def test_aks_gpu_stack_text_plan_shows_the_pool_and_plugin(capsys: pytest.Captur
 
 def test_aks_gpu_stack_cli_exits_zero_as_a_process() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "azure_gpu_stacks.preflight", "plan", STACK], cwd=REPO, capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "azure_gpu_stacks.engine", "plan", STACK],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
     assert done.returncode == 0, done.stderr
@@ -101,13 +113,34 @@ def test_aks_gpu_stack_cli_exits_zero_as_a_process() -> None:
     ("section", "expected"),
     [
         ("    vmSize: Standard_D4s_v5\n", "azure-gpu-stacks:aksGpuPool.vmSize: 'Standard_D4s_v5' has no GPU"),
-        ("    vmSize: Standard_NC24s_v3\n", "azure-gpu-stacks:aksGpuPool.vmSize: 'Standard_NC24s_v3' was retired on 2025-09-30"),
-        ("    systemVmSize: Standard_NC4as_T4_v3\n", "azure-gpu-stacks:aksGpuPool.systemVmSize: 'Standard_NC4as_T4_v3' has a GPU"),
-        ("    minCount: 3\n    maxCount: 1\n", "azure-gpu-stacks:aksGpuPool.minCount: 3 is above maxCount 1; allowed: minCount <= maxCount"),
-        ("    nodeTaints: [\"team=a:NoSchedule\"]\n", "azure-gpu-stacks:aksGpuPool.nodeTaints: ['team=a:NoSchedule'] drops sku=gpu:NoSchedule"),
-        ("    migProfile: MIG1g\n", "azure-gpu-stacks:aksGpuPool.migProfile: MIG1g on 'Standard_NC4as_T4_v3' (NVIDIA T4): only A100 and H100"),
-        ("    gpuDriver: None\n    installDevicePlugin: true\n", "aksGpuPool.installDevicePlugin: true with gpuDriver None"),
-        ("    existingCluster: {name: shared}\n", "azure-gpu-stacks:aksGpuPool.existingCluster: {'name': 'shared'}; allowed: {id} or {name, resourceGroupName}"),
+        (
+            "    vmSize: Standard_NC24s_v3\n",
+            "azure-gpu-stacks:aksGpuPool.vmSize: 'Standard_NC24s_v3' was retired on 2025-09-30",
+        ),
+        (
+            "    systemVmSize: Standard_NC4as_T4_v3\n",
+            "azure-gpu-stacks:aksGpuPool.systemVmSize: 'Standard_NC4as_T4_v3' has a GPU",
+        ),
+        (
+            "    minCount: 3\n    maxCount: 1\n",
+            "azure-gpu-stacks:aksGpuPool.minCount: 3 is above maxCount 1; allowed: minCount <= maxCount",
+        ),
+        (
+            '    nodeTaints: ["team=a:NoSchedule"]\n',
+            "azure-gpu-stacks:aksGpuPool.nodeTaints: ['team=a:NoSchedule'] drops sku=gpu:NoSchedule",
+        ),
+        (
+            "    migProfile: MIG1g\n",
+            "azure-gpu-stacks:aksGpuPool.migProfile: MIG1g on 'Standard_NC4as_T4_v3' (NVIDIA T4): only A100 and H100",
+        ),
+        (
+            "    gpuDriver: None\n    installDevicePlugin: true\n",
+            "aksGpuPool.installDevicePlugin: true with gpuDriver None",
+        ),
+        (
+            "    existingCluster: {name: shared}\n",
+            "azure-gpu-stacks:aksGpuPool.existingCluster: {'name': 'shared'}; allowed: {id} or {name, resourceGroupName}",
+        ),
         ("    maxNodes: 3\n", "azure-gpu-stacks:aksGpuPool.maxNodes: unknown key"),
     ],
 )
@@ -127,7 +160,11 @@ def test_aks_gpu_config_reports_every_problem_at_once(capsys: pytest.CaptureFixt
     err = capsys.readouterr().err
 
     assert code == 2
-    assert "2 problems" in err and "aksGpuPool.vmSize" in err and "aksGpuPool.poolName: 'GPU' cannot name an AKS node pool" in err
+    assert (
+        "2 problems" in err
+        and "aksGpuPool.vmSize" in err
+        and "aksGpuPool.poolName: 'GPU' cannot name an AKS node pool" in err
+    )
 
 
 def test_aks_gpu_stack_on_a_missing_existing_cluster_fails_with_azures_error(
@@ -138,5 +175,7 @@ def test_aks_gpu_stack_on_a_missing_existing_cluster_fails_with_azures_error(
     err = capsys.readouterr().err
 
     assert code == 2
-    assert err.startswith(f"gpu-stacks: error: invoke of azure-native:containerservice:listManagedClusterUserCredentials failed: ResourceNotFound: The Resource '{cluster}' was not found.")
+    assert err.startswith(
+        f"gpu-stacks: error: invoke of azure-native:containerservice:listManagedClusterUserCredentials failed: ResourceNotFound: The Resource '{cluster}' was not found."
+    )
     assert len(err.splitlines()) == 1

@@ -7,9 +7,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-
 from azure_gpu_stacks.components.checks import ComponentInputError
 from azure_gpu_stacks.fakeazure import FAKE_SUBSCRIPTION_ID, FAKE_TENANT_ID
+
 from tests.conftest import TEST_RG, Recording, in_resource_group
 
 COMPUTE = "azure-native:machinelearningservices:Compute"
@@ -19,8 +19,17 @@ VAULT = "azure-native:keyvault:Vault"
 APP_INSIGHTS = "azure-native:applicationinsights:Component"
 LOGS = "azure-native:operationalinsights:Workspace"
 REGISTRY = "azure-native:containerregistry:Registry"
-OUTPUTS = ("workspace_id", "workspace_name", "compute_name", "vm_size", "min_node_count", "max_node_count",
-           "node_range", "studio_url", "principal_id")
+OUTPUTS = (
+    "workspace_id",
+    "workspace_name",
+    "compute_name",
+    "vm_size",
+    "min_node_count",
+    "max_node_count",
+    "node_range",
+    "studio_url",
+    "principal_id",
+)
 SUBNET = (
     f"/subscriptions/{FAKE_SUBSCRIPTION_ID}/resourceGroups/{TEST_RG}/providers/Microsoft.Network/"
     "virtualNetworks/ml/subnets/nodes"
@@ -30,7 +39,6 @@ SUBNET = (
 def build_cluster(**overrides: Any) -> Callable[[], None]:
     def build(rg: Any) -> None:
         import pulumi
-
         from azure_gpu_stacks.components.aml_cluster import AmlCluster
 
         cluster = AmlCluster("aml", {"resource_group_name": rg.name, "location": "eastus", **overrides})
@@ -53,7 +61,11 @@ def test_aml_cluster_defaults_to_t4_nodes_that_scale_to_zero(record: Callable[..
     assert aml_properties(rec)["vmSize"] == "Standard_NC4as_T4_v3"
     assert aml_properties(rec)["vmPriority"] == "Dedicated"
     assert aml_properties(rec)["osType"] == "Linux"
-    assert aml_properties(rec)["scaleSettings"] == {"minNodeCount": 0, "maxNodeCount": 1, "nodeIdleTimeBeforeScaleDown": "PT15M"}
+    assert aml_properties(rec)["scaleSettings"] == {
+        "minNodeCount": 0,
+        "maxNodeCount": 1,
+        "nodeIdleTimeBeforeScaleDown": "PT15M",
+    }
     assert rec.refusals == []
 
 
@@ -68,15 +80,23 @@ def test_aml_cluster_nodes_have_no_public_ip_and_no_remote_login(record: Callabl
 def test_aml_cluster_sets_the_scale_settings_asked_for(record: Callable[..., Recording]) -> None:
     rec = record(
         build_cluster(
-            vm_size="Standard_NC24ads_A100_v4", min_node_count=1, max_node_count=4,
-            idle_time_before_scale_down="PT1H30M", vm_priority="LowPriority", compute_name="a100-cluster",
+            vm_size="Standard_NC24ads_A100_v4",
+            min_node_count=1,
+            max_node_count=4,
+            idle_time_before_scale_down="PT1H30M",
+            vm_priority="LowPriority",
+            compute_name="a100-cluster",
         )
     )
 
     assert rec.inputs(COMPUTE)["computeName"] == "a100-cluster"
     assert aml_properties(rec)["vmSize"] == "Standard_NC24ads_A100_v4"
     assert aml_properties(rec)["vmPriority"] == "LowPriority"
-    assert aml_properties(rec)["scaleSettings"] == {"minNodeCount": 1, "maxNodeCount": 4, "nodeIdleTimeBeforeScaleDown": "PT1H30M"}
+    assert aml_properties(rec)["scaleSettings"] == {
+        "minNodeCount": 1,
+        "maxNodeCount": 4,
+        "nodeIdleTimeBeforeScaleDown": "PT1H30M",
+    }
 
 
 def test_aml_cluster_opens_public_ip_and_remote_login_only_when_asked(record: Callable[..., Recording]) -> None:
@@ -87,16 +107,20 @@ def test_aml_cluster_opens_public_ip_and_remote_login_only_when_asked(record: Ca
 
 def test_aml_cluster_puts_nodes_in_a_given_subnet(record: Callable[..., Recording]) -> None:
     def build(rg: Any) -> None:
+        from azure_gpu_stacks.components.aml_cluster import AmlCluster
         from pulumi_azure_native import network
 
-        from azure_gpu_stacks.components.aml_cluster import AmlCluster
-
         vnet = network.VirtualNetwork(
-            "ml", virtual_network_name="ml", resource_group_name=rg.name,
+            "ml",
+            virtual_network_name="ml",
+            resource_group_name=rg.name,
             address_space=network.AddressSpaceArgs(address_prefixes=["10.50.0.0/16"]),
         )
         subnet = network.Subnet(
-            "nodes", subnet_name="nodes", virtual_network_name=vnet.name, resource_group_name=rg.name,
+            "nodes",
+            subnet_name="nodes",
+            virtual_network_name=vnet.name,
+            resource_group_name=rg.name,
             address_prefix="10.50.1.0/24",
         )
         AmlCluster("aml", {"resource_group_name": rg.name, "location": "eastus", "subnet_id": subnet.id})
@@ -141,7 +165,11 @@ def test_aml_cluster_new_workspace_has_system_identity_and_managed_network(recor
 def test_aml_cluster_storage_refuses_public_blobs_and_old_tls(record: Callable[..., Recording]) -> None:
     st = record(build_cluster()).inputs(STORAGE)
 
-    assert (st["allowBlobPublicAccess"], st["minimumTlsVersion"], st["enableHttpsTrafficOnly"]) == (False, "TLS1_2", True)
+    assert (st["allowBlobPublicAccess"], st["minimumTlsVersion"], st["enableHttpsTrafficOnly"]) == (
+        False,
+        "TLS1_2",
+        True,
+    )
     assert (st["kind"], st["sku"]) == ("StorageV2", {"name": "Standard_LRS"})
 
 
@@ -149,7 +177,11 @@ def test_aml_cluster_key_vault_uses_rbac_soft_delete_and_purge_protection(record
     props = record(build_cluster()).inputs(VAULT)["properties"]
 
     assert props["enableRbacAuthorization"] is True
-    assert (props["enableSoftDelete"], props["softDeleteRetentionInDays"], props["enablePurgeProtection"]) == (True, 90, True)
+    assert (props["enableSoftDelete"], props["softDeleteRetentionInDays"], props["enablePurgeProtection"]) == (
+        True,
+        90,
+        True,
+    )
     assert props["tenantId"] == FAKE_TENANT_ID
     assert props["sku"] == {"family": "A", "name": "standard"}
 
@@ -235,7 +267,6 @@ def test_aml_cluster_adds_a_cluster_to_an_existing_workspace(record: Callable[..
 
     def program() -> None:
         import pulumi
-
         from azure_gpu_stacks.components.aml_cluster import AmlCluster
 
         cluster = AmlCluster("dev", {"location": "eastus", "workspace_id": ws.id, "compute_name": "t4-dev"})
@@ -246,7 +277,11 @@ def test_aml_cluster_adds_a_cluster_to_an_existing_workspace(record: Callable[..
     compute = rec.inputs(COMPUTE)
 
     assert {r.type for r in rec.resources} == {"azure-gpu-stacks:index:AmlCluster", COMPUTE}
-    assert (compute["resourceGroupName"], compute["workspaceName"], compute["computeName"]) == (TEST_RG, ws.name, "t4-dev")
+    assert (compute["resourceGroupName"], compute["workspaceName"], compute["computeName"]) == (
+        TEST_RG,
+        ws.name,
+        "t4-dev",
+    )
     assert (rec.outputs["workspace_id"], rec.outputs["workspace_name"]) == (ws.id, ws.name)
     assert rec.outputs["studio_url"] == f"https://ml.azure.com/?wsid={ws.id}"
     assert rec.refusals == []
@@ -273,22 +308,43 @@ def test_aml_cluster_in_a_workspace_that_does_not_exist_is_refused_by_arm(record
         ({"max_node_count": -2}, "max_node_count: -2; allowed: a whole number of nodes, at least 1"),
         ({"max_node_count": 0}, "max_node_count: 0; allowed: a whole number of nodes, at least 1"),
         ({"max_node_count": 2.5}, "max_node_count: 2.5; allowed: a whole number of nodes, at least 1"),
-        ({"max_node_count": 65_001}, "max_node_count: 65001 nodes; allowed: 1 to 65,000 (Azure ML's limit per cluster)"),
-        ({"idle_time_before_scale_down": "15 minutes"}, "idle_time_before_scale_down: '15 minutes' is not an ISO 8601 duration"),
+        (
+            {"max_node_count": 65_001},
+            "max_node_count: 65001 nodes; allowed: 1 to 65,000 (Azure ML's limit per cluster)",
+        ),
+        (
+            {"idle_time_before_scale_down": "15 minutes"},
+            "idle_time_before_scale_down: '15 minutes' is not an ISO 8601 duration",
+        ),
         ({"idle_time_before_scale_down": "P1M"}, "idle_time_before_scale_down: 'P1M' is not an ISO 8601 duration"),
         ({"idle_time_before_scale_down": 900}, "idle_time_before_scale_down: '900' is not an ISO 8601 duration"),
         ({"idle_time_before_scale_down": "PT30S"}, "'PT30S' (30 seconds) is out of range; allowed: PT1M to PT24H"),
         ({"idle_time_before_scale_down": "P2D"}, "'P2D' (172800 seconds) is out of range; allowed: PT1M to PT24H"),
         ({"vm_size": "Standard_D4s_v5"}, "vm_size: 'Standard_D4s_v5' has no GPU; allowed: a GPU size"),
-        ({"vm_size": "Standard_NC6"}, "vm_size: 'Standard_NC6' was retired on 2023-09-06 and can no longer be deployed"),
-        ({"vm_size": "Standard_NC6s_v3", "require_gpu": False}, "vm_size: 'Standard_NC6s_v3' was retired on 2025-09-30"),
+        (
+            {"vm_size": "Standard_NC6"},
+            "vm_size: 'Standard_NC6' was retired on 2023-09-06 and can no longer be deployed",
+        ),
+        (
+            {"vm_size": "Standard_NC6s_v3", "require_gpu": False},
+            "vm_size: 'Standard_NC6s_v3' was retired on 2025-09-30",
+        ),
         ({"vm_size": "Standard_NC4as_T4"}, "did you mean Standard_NC4as_T4_v3"),
         ({"vm_priority": "Spot"}, "vm_priority: 'Spot'; allowed: Dedicated, LowPriority"),
-        ({"remote_login_port_public_access": "Open"}, "remote_login_port_public_access: 'Open'; allowed: Enabled, Disabled"),
+        (
+            {"remote_login_port_public_access": "Open"},
+            "remote_login_port_public_access: 'Open'; allowed: Enabled, Disabled",
+        ),
         ({"compute_name": "gpu_cluster"}, "compute_name: 'gpu_cluster' cannot name an Azure ML compute"),
         ({"compute_name": "gpu-1"}, "compute_name: 'gpu-1' cannot name an Azure ML compute"),
-        ({"workspace_id": "/subscriptions/x/resourceGroups/r"}, "workspace_id: '/subscriptions/x/resourceGroups/r' is not an Azure ML workspace id"),
-        ({"workspace_id": workspace_id("w"), "container_registry": True}, "container_registry: only for a new workspace"),
+        (
+            {"workspace_id": "/subscriptions/x/resourceGroups/r"},
+            "workspace_id: '/subscriptions/x/resourceGroups/r' is not an Azure ML workspace id",
+        ),
+        (
+            {"workspace_id": workspace_id("w"), "container_registry": True},
+            "container_registry: only for a new workspace",
+        ),
         ({"resource_group_name": None}, "resource_group_name: required for a new workspace and missing"),
         ({"workspace_name": "ml workspace"}, "workspace_name: 'ml workspace' cannot name an Azure ML workspace"),
     ],

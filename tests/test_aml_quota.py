@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 import yaml
-
-from azure_gpu_stacks.fakeazure.azfiles import Usage, family_key, read_aml_usage
+from azure_gpu_stacks.catalog.az_files import Usage, family_key, read_aml_usage
+from azure_gpu_stacks.engine.cli import main
 from azure_gpu_stacks.fakeazure.backend import FakeArm
-from azure_gpu_stacks.preflight.cli import main
+
 from tests.conftest import REPO, Recording, in_resource_group
 from tests.test_fakeazure_aml import cluster, dependencies, refusal_of, workspace
 
@@ -40,9 +40,23 @@ def aml_usage(tmp_path: Path, counters: dict[str, tuple[int, int]], *, rest: boo
     entries = []
     for name, (current, limit) in counters.items():
         if rest:
-            entries.append({"id": f"{sub}/usages", "currentValue": current, "limit": limit, "name": {"value": name, "localizedValue": name}})
+            entries.append(
+                {
+                    "id": f"{sub}/usages",
+                    "currentValue": current,
+                    "limit": limit,
+                    "name": {"value": name, "localizedValue": name},
+                }
+            )
         else:
-            entries.append({"id": f"{sub}/usages", "current_value": current, "limit": limit, "name": {"value": name, "localized_value": name}})
+            entries.append(
+                {
+                    "id": f"{sub}/usages",
+                    "current_value": current,
+                    "limit": limit,
+                    "name": {"value": name, "localized_value": name},
+                }
+            )
     path = tmp_path / "aml-usage.json"
     path.write_text(json.dumps({"value": entries} if rest else entries))
     return path
@@ -62,11 +76,16 @@ def low_priority_cluster(rg: Any, workspace_name: Any, name: str, max_nodes: int
     from pulumi_azure_native import machinelearningservices as ml
 
     return ml.Compute(
-        name, compute_name=name, workspace_name=workspace_name, resource_group_name=rg.name,
+        name,
+        compute_name=name,
+        workspace_name=workspace_name,
+        resource_group_name=rg.name,
         properties=ml.AmlComputeArgs(
             compute_type="AmlCompute",
             properties=ml.AmlComputePropertiesArgs(
-                vm_size="Standard_NC4as_T4_v3", vm_priority="LowPriority", enable_node_public_ip=True,
+                vm_size="Standard_NC4as_T4_v3",
+                vm_priority="LowPriority",
+                enable_node_public_ip=True,
                 scale_settings=ml.ScaleSettingsArgs(min_node_count=0, max_node_count=max_nodes),
             ),
         ),
@@ -130,7 +149,14 @@ def test_aml_usage_cli_list_and_rest_value_read_the_same() -> None:
         ),
         ('{"usages": []}', "expected the JSON that `az ml compute list-usage"),
     ],
-    ids=["value-not-a-list", "limit-below-minus-1", "current-not-a-number", "current-missing", "a-vm-usage-file", "no-value"],
+    ids=[
+        "value-not-a-list",
+        "limit-below-minus-1",
+        "current-not-a-number",
+        "current-missing",
+        "a-vm-usage-file",
+        "no-value",
+    ],
 )
 def test_aml_usage_malformed_file_is_one_line_exit_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, expected: str
@@ -151,19 +177,33 @@ def test_aml_usage_malformed_file_is_one_line_exit_2(
 
 
 def test_quota_judges_the_aml_cluster_against_azure_ml_quota_not_compute(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "quota", "aml-gpu", "--aml-usage", str(AML_CLI), "--usage", str(DATA / "list-usage-cli.json"), "--format", "json")
+    code, out, _ = run(
+        capsys,
+        "quota",
+        "aml-gpu",
+        "--aml-usage",
+        str(AML_CLI),
+        "--usage",
+        str(DATA / "list-usage-cli.json"),
+        "--format",
+        "json",
+    )
     report = json.loads(out)
 
     assert code == 0
     assert report["amlLimitsFrom"] == str(AML_CLI)
-    assert [(r["provider"], r["family"], r["needed"], r["limit"], r["free"], r["verdict"]) for r in report["quota"]] == [
+    assert [
+        (r["provider"], r["family"], r["needed"], r["limit"], r["free"], r["verdict"]) for r in report["quota"]
+    ] == [
         ("Microsoft.MachineLearningServices", A100_FAMILY, 96, 120, 96, "exact"),
         ("Microsoft.MachineLearningServices", DEDICATED, 96, 300, 272, "ok"),
     ]
     assert report["quota"][0]["resources"] == ["aml-cluster"]
 
 
-def test_quota_aml_shortfall_prints_the_azure_ml_remedy_and_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_quota_aml_shortfall_prints_the_azure_ml_remedy_and_exits_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     usage = aml_usage(tmp_path, {A100_FAMILY: (24, 96), DEDICATED: (0, 300)})
 
     code, out, _ = run(capsys, "quota", "aml-gpu", "--aml-usage", str(usage))
@@ -190,7 +230,9 @@ def test_quota_without_aml_usage_says_azure_ml_quota_was_not_checked(capsys: pyt
     assert out.rstrip().endswith("aml-gpu: needs listed; no limits to compare them with.")
 
 
-def test_quota_aml_family_missing_from_the_file_is_not_listed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_quota_aml_family_missing_from_the_file_is_not_listed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     usage = aml_usage(tmp_path, {DEDICATED: (0, 300)}, rest=False)
 
     code, out, _ = run(capsys, "quota", "aml-gpu", "--aml-usage", str(usage))
@@ -202,8 +244,13 @@ def test_quota_aml_family_missing_from_the_file_is_not_listed(tmp_path: Path, ca
 # --- the fake ARM through the Pulumi mocks --------------------------------------------------------
 
 
-def test_fake_refuses_an_aml_cluster_whose_nodes_exceed_its_family_quota(record: Callable[..., Recording], fake_arm: FakeArm) -> None:
-    fake_arm.aml_usage = {family_key(T4_FAMILY): Usage(T4_FAMILY, 0, 4), family_key(DEDICATED): Usage(DEDICATED, 0, 100)}
+def test_fake_refuses_an_aml_cluster_whose_nodes_exceed_its_family_quota(
+    record: Callable[..., Recording], fake_arm: FakeArm
+) -> None:
+    fake_arm.aml_usage = {
+        family_key(T4_FAMILY): Usage(T4_FAMILY, 0, 4),
+        family_key(DEDICATED): Usage(DEDICATED, 0, 100),
+    }
 
     def build(rg: Any) -> None:
         cluster(rg, workspace(rg, **dependencies(rg)).name)  # 0 to 2 x Standard_NC4as_T4_v3 (4 vCPUs)
@@ -220,7 +267,9 @@ def test_fake_refuses_an_aml_cluster_whose_nodes_exceed_its_family_quota(record:
     )
 
 
-def test_fake_low_priority_aml_nodes_draw_on_the_regional_low_priority_pool(record: Callable[..., Recording], fake_arm: FakeArm) -> None:
+def test_fake_low_priority_aml_nodes_draw_on_the_regional_low_priority_pool(
+    record: Callable[..., Recording], fake_arm: FakeArm
+) -> None:
     fake_arm.aml_usage = {
         family_key(T4_FAMILY): Usage(T4_FAMILY, 0, 0),  # no dedicated T4 quota at all
         family_key(DEDICATED): Usage(DEDICATED, 0, 0),
@@ -257,8 +306,13 @@ def test_fake_aml_nodes_do_not_draw_on_the_compute_quota(record: Callable[..., R
     assert record(in_resource_group(build)).refusals == []
 
 
-def test_fake_compute_instance_takes_one_node_of_azure_ml_quota(record: Callable[..., Recording], fake_arm: FakeArm) -> None:
-    fake_arm.aml_usage = {family_key(T4_FAMILY): Usage(T4_FAMILY, 0, 4), family_key(DEDICATED): Usage(DEDICATED, 0, 100)}
+def test_fake_compute_instance_takes_one_node_of_azure_ml_quota(
+    record: Callable[..., Recording], fake_arm: FakeArm
+) -> None:
+    fake_arm.aml_usage = {
+        family_key(T4_FAMILY): Usage(T4_FAMILY, 0, 4),
+        family_key(DEDICATED): Usage(DEDICATED, 0, 100),
+    }
 
     def build(rg: Any) -> None:
         from pulumi_azure_native import machinelearningservices as ml
@@ -266,16 +320,23 @@ def test_fake_compute_instance_takes_one_node_of_azure_ml_quota(record: Callable
         ws = workspace(rg, **dependencies(rg)).name
         for name in ("ci-one", "ci-two"):
             ml.Compute(
-                name, compute_name=name, workspace_name=ws, resource_group_name=rg.name,
+                name,
+                compute_name=name,
+                workspace_name=ws,
+                resource_group_name=rg.name,
                 properties=ml.ComputeInstanceArgs(
-                    compute_type="ComputeInstance", properties=ml.ComputeInstancePropertiesArgs(vm_size="Standard_NC4as_T4_v3")
+                    compute_type="ComputeInstance",
+                    properties=ml.ComputeInstancePropertiesArgs(vm_size="Standard_NC4as_T4_v3"),
                 ),
             )
 
     rec = record(in_resource_group(build))
 
     assert [(r.resource, r.code) for r in rec.refusals] == [("ci-two", "ClusterMinNodesExceedCoreQuota")]
-    assert "quota of 4 and cannot accomodate for at least 1 requested managed compute nodes which maps to 4 vCPUs" in rec.refusals[0].message
+    assert (
+        "quota of 4 and cannot accomodate for at least 1 requested managed compute nodes which maps to 4 vCPUs"
+        in rec.refusals[0].message
+    )
 
 
 # --- quota and check agree ------------------------------------------------------------------------
@@ -290,9 +351,15 @@ AGREEMENT_CASES = {
 }
 
 
-@pytest.mark.parametrize(("counters", "low_priority", "exit_code"), AGREEMENT_CASES.values(), ids=AGREEMENT_CASES.keys())
+@pytest.mark.parametrize(
+    ("counters", "low_priority", "exit_code"), AGREEMENT_CASES.values(), ids=AGREEMENT_CASES.keys()
+)
 def test_quota_and_check_give_the_same_verdict_for_the_same_aml_usage(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], counters: dict[str, tuple[int, int]], low_priority: bool, exit_code: int
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    counters: dict[str, tuple[int, int]],
+    low_priority: bool,
+    exit_code: int,
 ) -> None:
     usage = aml_usage(tmp_path, counters)
     stack = str(low_priority_stack(tmp_path)) if low_priority else "aml-gpu"

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 import yaml
+from azure_gpu_stacks.engine.cli import main
 
-from azure_gpu_stacks.preflight.cli import main
 from tests.conftest import REPO
 
 COMPUTE = "azure-native:machinelearningservices:Compute"
@@ -46,9 +46,17 @@ def test_aml_stack_plans_clean(plan: dict[str, Any]) -> None:
     assert plan["stack"] == "aml-gpu"
     assert plan["refusals"] == []
     assert {r["type"] for r in plan["resources"]} == {
-        "azure-native:resources:ResourceGroup", "azure-gpu-stacks:index:AmlCluster", STORAGE, VAULT, REGISTRY,
-        "azure-native:operationalinsights:Workspace", "azure-native:applicationinsights:Component", WORKSPACE, COMPUTE,
-        "azure-gpu-stacks:index:CostAlert", "azure-native:consumption:Budget",
+        "azure-native:resources:ResourceGroup",
+        "azure-gpu-stacks:index:AmlCluster",
+        STORAGE,
+        VAULT,
+        REGISTRY,
+        "azure-native:operationalinsights:Workspace",
+        "azure-native:applicationinsights:Component",
+        WORKSPACE,
+        COMPUTE,
+        "azure-gpu-stacks:index:CostAlert",
+        "azure-native:consumption:Budget",
     }
 
 
@@ -60,7 +68,11 @@ def test_aml_stack_cluster_is_0_to_4_a100_nodes_that_scale_down_after_15_minutes
     assert compute["identity"] == {"type": "SystemAssigned"}
     assert aml["vmSize"] == "Standard_NC24ads_A100_v4"
     assert aml["scaleSettings"] == {"minNodeCount": 0, "maxNodeCount": 4, "nodeIdleTimeBeforeScaleDown": "PT15M"}
-    assert (aml["vmPriority"], aml["enableNodePublicIp"], aml["remoteLoginPortPublicAccess"]) == ("Dedicated", False, "Disabled")
+    assert (aml["vmPriority"], aml["enableNodePublicIp"], aml["remoteLoginPortPublicAccess"]) == (
+        "Dedicated",
+        False,
+        "Disabled",
+    )
 
 
 def test_aml_stack_workspace_dependencies_are_hardened_and_protected(plan: dict[str, Any]) -> None:
@@ -68,7 +80,11 @@ def test_aml_stack_workspace_dependencies_are_hardened_and_protected(plan: dict[
 
     assert (storage["inputs"]["allowBlobPublicAccess"], storage["inputs"]["minimumTlsVersion"]) == (False, "TLS1_2")
     props = vault["inputs"]["properties"]
-    assert (props["enableRbacAuthorization"], props["enableSoftDelete"], props["enablePurgeProtection"]) == (True, True, True)
+    assert (props["enableRbacAuthorization"], props["enableSoftDelete"], props["enablePurgeProtection"]) == (
+        True,
+        True,
+        True,
+    )
     assert (storage["protect"], vault["protect"], registry["protect"]) == (True, True, True)
     assert one(plan, WORKSPACE)["protect"] is False
 
@@ -78,7 +94,9 @@ def test_aml_stack_workspace_has_identity_and_managed_network(plan: dict[str, An
 
     assert ws["identity"] == {"type": "SystemAssigned"}
     assert ws["managedNetwork"]["isolationMode"] == "AllowInternetOutbound"
-    assert "/resourceGroups/rg-aml-gpu/providers/Microsoft.ContainerRegistry/registries/craml" in ws["containerRegistry"]
+    assert (
+        "/resourceGroups/rg-aml-gpu/providers/Microsoft.ContainerRegistry/registries/craml" in ws["containerRegistry"]
+    )
 
 
 def test_aml_stack_has_a_monthly_budget_on_its_resource_group(plan: dict[str, Any]) -> None:
@@ -95,7 +113,11 @@ def test_aml_stack_outputs_workspace_compute_range_and_studio_url(plan: dict[str
 
     assert ws_id.startswith("/subscriptions/") and ws_id.endswith(f"/workspaces/{out['amlWorkspaceName']}")
     assert "/resourceGroups/rg-aml-gpu/providers/Microsoft.MachineLearningServices/" in ws_id
-    assert (out["amlComputeName"], out["amlVmSize"], out["amlNodeRange"]) == ("a100-cluster", "Standard_NC24ads_A100_v4", "0..4")
+    assert (out["amlComputeName"], out["amlVmSize"], out["amlNodeRange"]) == (
+        "a100-cluster",
+        "Standard_NC24ads_A100_v4",
+        "0..4",
+    )
     assert out["amlStudioUrl"] == f"https://ml.azure.com/?wsid={ws_id}"
 
 
@@ -128,14 +150,23 @@ def write_stack(tmp_path: Path, aml: dict[str, Any]) -> Path:
         ({"minNodeCount": -1}, "amlCluster.minNodeCount: -1; allowed: a whole number of nodes, at least 0"),
         ({"maxNodeCount": -4}, "amlCluster.maxNodeCount: -4; allowed: a whole number of nodes, at least 1"),
         ({"idleTimeBeforeScaleDown": "15m"}, "amlCluster.idleTimeBeforeScaleDown: '15m' is not an ISO 8601 duration"),
-        ({"idleTimeBeforeScaleDown": "PT48H"}, "amlCluster.idleTimeBeforeScaleDown: 'PT48H' (172800 seconds) is out of range"),
+        (
+            {"idleTimeBeforeScaleDown": "PT48H"},
+            "amlCluster.idleTimeBeforeScaleDown: 'PT48H' (172800 seconds) is out of range",
+        ),
         ({"vmSize": "Standard_E4s_v5"}, "amlCluster.vmSize: 'Standard_E4s_v5' has no GPU; allowed: a GPU size"),
         ({"vmSize": "Standard_NC24s_v3"}, "amlCluster.vmSize: 'Standard_NC24s_v3' was retired on 2025-09-30"),
         ({"vmPriority": "Spot"}, "amlCluster.vmPriority: 'Spot'; allowed: Dedicated, LowPriority"),
         ({"computeName": "x"}, "amlCluster.computeName: 'x' cannot name an Azure ML compute"),
-        ({"workspaceName": "ml workspace"}, "amlCluster.workspaceName: 'ml workspace' cannot name an Azure ML workspace"),
         (
-            {"workspaceId": "/subscriptions/s/resourceGroups/r/providers/Microsoft.MachineLearningServices/workspaces/w", "containerRegistry": True},
+            {"workspaceName": "ml workspace"},
+            "amlCluster.workspaceName: 'ml workspace' cannot name an Azure ML workspace",
+        ),
+        (
+            {
+                "workspaceId": "/subscriptions/s/resourceGroups/r/providers/Microsoft.MachineLearningServices/workspaces/w",
+                "containerRegistry": True,
+            },
             "amlCluster.containerRegistry: only for a new workspace; allowed: leave it unset when workspaceId is given",
         ),
         ({"maxNodes": 4}, "amlCluster.maxNodes: unknown key; did you mean 'maxNodeCount'?"),
@@ -156,10 +187,21 @@ def test_aml_stack_bad_config_exits_2_with_the_key_path(
 
 
 def test_aml_stack_warns_about_nodes_that_bill_while_idle(tmp_path: Path) -> None:
-    plan = _plan_json(["plan", str(write_stack(tmp_path, {"minNodeCount": 1, "maxNodeCount": 2, "vmPriority": "LowPriority"})), "--json"])
+    plan = _plan_json(
+        [
+            "plan",
+            str(write_stack(tmp_path, {"minNodeCount": 1, "maxNodeCount": 2, "vmPriority": "LowPriority"})),
+            "--json",
+        ]
+    )
 
-    assert "azure-gpu-stacks:amlCluster.minNodeCount: 1 node(s) run, and bill, even when no job does" in plan["warnings"]
-    assert any(w.startswith("azure-gpu-stacks:amlCluster.vmPriority: low-priority nodes can be preempted") for w in plan["warnings"])
+    assert (
+        "azure-gpu-stacks:amlCluster.minNodeCount: 1 node(s) run, and bill, even when no job does" in plan["warnings"]
+    )
+    assert any(
+        w.startswith("azure-gpu-stacks:amlCluster.vmPriority: low-priority nodes can be preempted")
+        for w in plan["warnings"]
+    )
 
 
 def test_aml_stack_plan_exits_0_from_the_command_line() -> None:
@@ -167,7 +209,12 @@ def test_aml_stack_plan_exits_0_from_the_command_line() -> None:
     import sys
 
     run = subprocess.run(
-        [sys.executable, "-m", "azure_gpu_stacks.preflight", "plan", "aml-gpu"], cwd=REPO, capture_output=True, text=True, timeout=120, check=False
+        [sys.executable, "-m", "azure_gpu_stacks.engine", "plan", "aml-gpu"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
 
     assert run.returncode == 0, run.stderr

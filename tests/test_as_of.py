@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from azure_gpu_stacks.components.catalog import catalog, clock
+from azure_gpu_stacks.catalog import catalog, clock
 from azure_gpu_stacks.components.checks import deployable_size
+from azure_gpu_stacks.engine.cli import main
 from azure_gpu_stacks.fakeazure import FakeArm
 from azure_gpu_stacks.fakeazure.errors import SkuNotAvailable
-from azure_gpu_stacks.preflight.cli import main
+
 from tests.conftest import RAW_VM_PROGRAM
 from tests.policy_helpers import Res, found
 from tests.test_check_cli import run, stack_copy
@@ -40,7 +40,9 @@ def project_with_size(tmp_path: Path, size: str) -> Path:
     """A project with one raw VM of `size`: none of our components, only the fake ARM and the pack judge it."""
     (tmp_path / "Pulumi.yaml").write_text("name: vision\nruntime: python\n", encoding="utf-8")
     (tmp_path / "__main__.py").write_text(RAW_VM_PROGRAM, encoding="utf-8")
-    (tmp_path / "Pulumi.dev.yaml").write_text(f"config:\n  azure-native:location: eastus\n  vision:size: {size}\n", encoding="utf-8")
+    (tmp_path / "Pulumi.dev.yaml").write_text(
+        f"config:\n  azure-native:location: eastus\n  vision:size: {size}\n", encoding="utf-8"
+    )
     return tmp_path
 
 
@@ -63,7 +65,11 @@ def test_every_announced_size_changes_state_on_the_dates_in_the_data() -> None:
 
 
 def test_capacity_restricted_sizes_are_the_end_of_life_series_from_july_2026() -> None:
-    restricted = {s.name: (s.lifecycle.restricted_from, s.lifecycle.date) for s in catalog().sizes if s.lifecycle.status == "capacity-restricted"}
+    restricted = {
+        s.name: (s.lifecycle.restricted_from, s.lifecycle.date)
+        for s in catalog().sizes
+        if s.lifecycle.status == "capacity-restricted"
+    }
     assert restricted == {
         "Standard_B2s": (dt.date(2026, 7, 1), dt.date(2028, 11, 15)),
         "Standard_DS2_v2": (dt.date(2026, 7, 1), dt.date(2028, 5, 1)),
@@ -95,7 +101,9 @@ def test_every_replacement_is_a_size_that_is_current_when_observed() -> None:
 
 def test_retirement_sources_follow_microsofts_new_lifecycle_locations() -> None:
     sources = {s.lifecycle.source or s.source for s in catalog().sizes if s.lifecycle.status != "current"}
-    assert sources and all(str(u).startswith("https://learn.microsoft.com/azure/virtual-machines/sizes/lifecycle/") for u in sources)
+    assert sources and all(
+        str(u).startswith("https://learn.microsoft.com/azure/virtual-machines/sizes/lifecycle/") for u in sources
+    )
 
 
 # --- the policy pack: day from its config, new capacity policy --------------------------------------
@@ -119,8 +127,19 @@ def test_policy_config_as_of_pins_the_pack_as_pulumi_preview_would() -> None:
     assert found([vm], "disallow-retired-vm-sizes", {"disallow-retired-vm-sizes": {"asOf": "2027-05-30"}}) == []
 
 
-def test_check_runs_the_pack_over_a_stack_with_a_capacity_restricted_size(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    code, out, _ = run(capsys, "check", "--project", str(project_with_size(tmp_path, D2V3)), "--format", "json", "--as-of", "2026-11-22")
+def test_check_runs_the_pack_over_a_stack_with_a_capacity_restricted_size(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, out, _ = run(
+        capsys,
+        "check",
+        "--project",
+        str(project_with_size(tmp_path, D2V3)),
+        "--format",
+        "json",
+        "--as-of",
+        "2026-11-22",
+    )
     [plan] = json.loads(out)["stacks"]
 
     assert code == 0  # advisory: an existing subscription can still deploy it
@@ -130,8 +149,19 @@ def test_check_runs_the_pack_over_a_stack_with_a_capacity_restricted_size(capsys
     ]
 
 
-def test_check_as_of_the_retirement_day_fails_the_same_stack(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    code, out, _ = run(capsys, "check", "--project", str(project_with_size(tmp_path, D2V3)), "--format", "json", "--as-of", "2029-11-15")
+def test_check_as_of_the_retirement_day_fails_the_same_stack(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, out, _ = run(
+        capsys,
+        "check",
+        "--project",
+        str(project_with_size(tmp_path, D2V3)),
+        "--format",
+        "json",
+        "--as-of",
+        "2029-11-15",
+    )
     [plan] = json.loads(out)["stacks"]
 
     assert code == 1
@@ -140,11 +170,23 @@ def test_check_as_of_the_retirement_day_fails_the_same_stack(capsys: pytest.Capt
 
 
 def test_sarif_and_policy_docs_list_the_capacity_rule(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    _, out, _ = run(capsys, "check", "--project", str(project_with_size(tmp_path, D2V3)), "--format", "sarif", "--as-of", "2026-11-22")
+    _, out, _ = run(
+        capsys,
+        "check",
+        "--project",
+        str(project_with_size(tmp_path, D2V3)),
+        "--format",
+        "sarif",
+        "--as-of",
+        "2026-11-22",
+    )
     sarif = json.loads(out)["runs"][0]
     rule = next(r for r in sarif["tool"]["driver"]["rules"] if r["id"] == CAPACITY)
 
-    assert rule["helpUri"] == "https://learn.microsoft.com/azure/virtual-machines/sizes/lifecycle/retirements-and-capacity-restrictions"
+    assert (
+        rule["helpUri"]
+        == "https://learn.microsoft.com/azure/virtual-machines/sizes/lifecycle/retirements-and-capacity-restrictions"
+    )
     assert [r["ruleId"] for r in sarif["results"]] == [CAPACITY]
     docs = (Path(__file__).resolve().parents[1] / "docs" / "policies.md").read_text(encoding="utf-8")
     assert f"### `{CAPACITY}`" in docs
@@ -157,14 +199,21 @@ def test_as_of_refuses_a_bad_date_with_one_line_and_exit_2(capsys: pytest.Captur
     err = capsys.readouterr().err.strip().splitlines()[-1]
 
     assert exit_.value.code == 2
-    assert err == "gpu-stacks: error: argument --as-of: '2027-13-01' is not a date; allowed: a calendar date as YYYY-MM-DD, e.g. 2027-01-31"
+    assert (
+        err
+        == "gpu-stacks: error: argument --as-of: '2027-13-01' is not a date; allowed: a calendar date as YYYY-MM-DD, e.g. 2027-01-31"
+    )
 
 
 def test_policy_config_with_two_days_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     config = tmp_path / "policy.json"
-    config.write_text(json.dumps({"disallow-retired-vm-sizes": {"asOf": "2027-01-01"}, CAPACITY: {"asOf": "2027-02-01"}}))
+    config.write_text(
+        json.dumps({"disallow-retired-vm-sizes": {"asOf": "2027-01-01"}, CAPACITY: {"asOf": "2027-02-01"}})
+    )
 
-    code, _, err = run(capsys, "check", "--project", str(project_with_size(tmp_path, D2V3)), "--policy-config", str(config))
+    code, _, err = run(
+        capsys, "check", "--project", str(project_with_size(tmp_path, D2V3)), "--policy-config", str(config)
+    )
 
     assert code == 2
     assert "the size policies judge on different days; allowed: one asOf for all, or --as-of" in err
@@ -223,9 +272,13 @@ def test_a_minute_after_utc_midnight_everything_refuses_the_retired_size(
     with pytest.raises(ValueError, match="was retired on 2026-09-30"):
         deployable_size(NV3)  # the components
     with pytest.raises(SkuNotAvailable, match="retired since 2026-09-30"):
-        arm_with_group().put(VM, "vm", {"resourceGroupName": "rg", "location": "eastus", "hardwareProfile": {"vmSize": NV3}}, "urn:vm")
+        arm_with_group().put(
+            VM, "vm", {"resourceGroupName": "rg", "location": "eastus", "hardwareProfile": {"vmSize": NV3}}, "urn:vm"
+        )
     vm = Res(VM, "fail_vm", {"hardwareProfile": {"vmSize": NV3}})
-    assert [level for level, _, _ in found([vm], "disallow-retired-vm-sizes")] == ["mandatory"]  # the pack, default asOf
+    assert [level for level, _, _ in found([vm], "disallow-retired-vm-sizes")] == [
+        "mandatory"
+    ]  # the pack, default asOf
 
     code, out, _ = run(capsys, "check", "--project", str(project_with_size(tmp_path, NV3)), "--format", "json")
     assert code == 1 and json.loads(out)["stacks"][0]["asOf"] == "2026-09-30"

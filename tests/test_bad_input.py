@@ -14,8 +14,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from azure_gpu_stacks.engine.cli import main
 
-from azure_gpu_stacks.preflight.cli import main
 from tests.conftest import REPO
 
 CORPUS = Path(__file__).parent / "data" / "bad_stacks"
@@ -136,10 +136,18 @@ def write_project(root: Path, pulumi_yaml: str, program: str | None = "import pu
 BAD_PROJECTS: dict[str, tuple[str, str | None, str, str]] = {
     "runtime-not-python": ("name: x\nruntime: nodejs\n", "", "Pulumi.yaml", "runtime: 'nodejs'; allowed: python"),
     "runtime-map-not-python": (
-        "name: x\nruntime:\n  name: go\n", "", "Pulumi.yaml", "runtime: 'go'; allowed: python (gpu-stacks runs Python programs)"
+        "name: x\nruntime:\n  name: go\n",
+        "",
+        "Pulumi.yaml",
+        "runtime: 'go'; allowed: python (gpu-stacks runs Python programs)",
     ),
     "no-program": ("name: x\nruntime: python\n", None, "Pulumi.yaml", "main: no Python program at"),
-    "main-dir-without-program": ("name: x\nruntime: python\nmain: src/\n", "", "Pulumi.yaml", "main: no Python program at"),
+    "main-dir-without-program": (
+        "name: x\nruntime: python\nmain: src/\n",
+        "",
+        "Pulumi.yaml",
+        "main: no Python program at",
+    ),
     "no-name": ("runtime: python\n", "", "Pulumi.yaml", "name: missing; allowed: the project's name"),
     "project-file-invalid-yaml": ("name: [x\n", "", "Pulumi.yaml", "not valid YAML"),
     "project-file-a-list": ("- name\n", "", "Pulumi.yaml", "expected a mapping with name and runtime"),
@@ -154,7 +162,12 @@ BAD_PROJECTS: dict[str, tuple[str, str | None, str, str]] = {
         "",
         "b [azure-native:consumption:Budget]: input amount: inf; allowed: a finite number (the policy pack cannot read it",
     ),
-    "program-raises": ("name: x\nruntime: python\n", "raise ValueError('boom')\n", "", "the program raised ValueError: boom (at __main__.py:1)"),
+    "program-raises": (
+        "name: x\nruntime: python\n",
+        "raise ValueError('boom')\n",
+        "",
+        "the program raised ValueError: boom (at __main__.py:1)",
+    ),
 }
 
 
@@ -182,7 +195,9 @@ def test_bad_input_project_directory_without_pulumi_yaml(tmp_path: Path, capsys:
 def test_bad_input_missing_project_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     missing = tmp_path / "nowhere"
 
-    assert_one_clean_error(capsys, ["plan", "dev", "--project", str(missing)], f"{missing}: ", "no such project directory")
+    assert_one_clean_error(
+        capsys, ["plan", "dev", "--project", str(missing)], f"{missing}: ", "no such project directory"
+    )
     assert not missing.exists()
 
 
@@ -191,7 +206,9 @@ def test_bad_input_unknown_stack_lists_known_ones(capsys: pytest.CaptureFixture[
     before = snapshot(REPO / "stacks")
 
     assert_one_clean_error(
-        capsys, [command[0], "inference-t5", *command[1:]], "unknown stack 'inference-t5' in stacks/; ",
+        capsys,
+        [command[0], "inference-t5", *command[1:]],
+        "unknown stack 'inference-t5' in stacks/; ",
         "known stacks: aks-gpu, aml-gpu, inference-t4, training-a100",
     )
     assert snapshot(REPO / "stacks") == before
@@ -199,7 +216,10 @@ def test_bad_input_unknown_stack_lists_known_ones(capsys: pytest.CaptureFixture[
 
 @pytest.mark.parametrize(
     ("name", "expected"),
-    [("Pulumi.dev.txt", "not a stack file; allowed: a file named Pulumi.<stack>.yaml"), ("Pulumi.gone.yaml", "no such stack file")],
+    [
+        ("Pulumi.dev.txt", "not a stack file; allowed: a file named Pulumi.<stack>.yaml"),
+        ("Pulumi.gone.yaml", "no such stack file"),
+    ],
 )
 def test_bad_input_stack_path(tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, expected: str) -> None:
     path = tmp_path / "sub" / name

@@ -14,9 +14,8 @@ from typing import Any
 import pydantic
 import pytest
 import yaml
-
-from azure_gpu_stacks.components.catalog import UnknownVmSize, catalog, load_catalog
-from azure_gpu_stacks.components.catalog.model import DATA_FILE
+from azure_gpu_stacks.catalog import UnknownVmSize, catalog, load_catalog
+from azure_gpu_stacks.catalog.model import DATA_FILE
 
 # Every GPU size named in facts sections 1.2 (retired), 1.3 (retiring) and 2.1-2.12 (current).
 FACTS_GPU_SIZES = [

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 import yaml
+from azure_gpu_stacks.engine.cli import main
 
-from azure_gpu_stacks.preflight.cli import main
 from tests.conftest import RAW_VM_PROGRAM, REPO
 
 SHIPPED = sorted(p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in (REPO / "stacks").glob("Pulumi.*.yaml"))
@@ -249,7 +249,7 @@ def test_check_as_a_subprocess_exits_0_on_the_shipped_t4_stack(tmp_path: Path) -
     import sys
 
     done = subprocess.run(
-        [sys.executable, "-m", "azure_gpu_stacks.preflight", "check", "inference-t4", "--format", "markdown"],
+        [sys.executable, "-m", "azure_gpu_stacks.engine", "check", "inference-t4", "--format", "markdown"],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -262,7 +262,7 @@ def test_check_as_a_subprocess_exits_0_on_the_shipped_t4_stack(tmp_path: Path) -
 
 
 def test_check_markdown_carries_the_cost_table(capsys: pytest.CaptureFixture[str]) -> None:
-    from azure_gpu_stacks.components.catalog import catalog
+    from azure_gpu_stacks.catalog import catalog
 
     code, out, _ = run(capsys, "check", "inference-t4", "--format", "markdown")
     monthly = catalog().get("Standard_NC4as_T4_v3").payg_usd_per_hour * 730  # type: ignore[operator]

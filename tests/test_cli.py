@@ -9,10 +9,10 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from azure_gpu_stacks.engine.cli import main
+from azure_gpu_stacks.engine.run.project import OFFLINE_SECRET
+from azure_gpu_stacks.stack.config import EXAMPLE_SSH_KEY
 
-from azure_gpu_stacks.components.config import EXAMPLE_SSH_KEY
-from azure_gpu_stacks.preflight.cli import main
-from azure_gpu_stacks.preflight.project import OFFLINE_SECRET
 from tests.conftest import REPO
 
 GPU_STACKS = Path(sys.executable).with_name("gpu-stacks")
@@ -35,7 +35,9 @@ def write_project(root: Path, program: str, stack_yaml: str = "config: {}\n", pu
 @pytest.fixture(scope="module")
 def plan_document() -> dict:
     """`gpu-stacks plan inference-t4 --json`, run as a user runs it: the installed console script."""
-    done = subprocess.run([str(GPU_STACKS), "plan", "inference-t4", "--json"], capture_output=True, text=True, cwd=REPO, timeout=120)
+    done = subprocess.run(
+        [str(GPU_STACKS), "plan", "inference-t4", "--json"], capture_output=True, text=True, cwd=REPO, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -43,7 +45,9 @@ def plan_document() -> dict:
 def test_cli_plan_json_has_the_documented_shape(plan_document: dict) -> None:
     assert set(plan_document) >= {"project", "stack", "resources", "outputs", "refusals", "violations", "cost"}
     assert (plan_document["project"], plan_document["stack"]) == ("azure-gpu-stacks", "inference-t4")
-    assert all(set(r) == {"urn", "type", "name", "parent", "custom", "protect", "inputs"} for r in plan_document["resources"])
+    assert all(
+        set(r) == {"urn", "type", "name", "parent", "custom", "protect", "inputs"} for r in plan_document["resources"]
+    )
 
 
 def test_cli_plan_json_records_the_t4_vm_as_the_engine_sees_it(plan_document: dict) -> None:
@@ -97,28 +101,38 @@ def test_cli_check_passes_the_shipped_stacks(capsys: pytest.CaptureFixture[str])
 
 
 def test_cli_refusal_exits_1_and_names_resource_and_code(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    project = write_project(tmp_path / "p", """
+    project = write_project(
+        tmp_path / "p",
+        """
         from pulumi_azure_native import compute, resources
         rg = resources.ResourceGroup("rg", location="eastus")
         compute.VirtualMachine("old", resource_group_name=rg.name, location="eastus",
             hardware_profile=compute.HardwareProfileArgs(vm_size="Standard_NC24s_v3"))
-    """)
+    """,
+    )
 
     code, out, _ = run(capsys, "plan", "dev", "--project", str(project))
 
     assert code == 1
-    assert "  - old [azure-native:compute:VirtualMachine]: SkuNotAvailable: The requested VM size 'Standard_NC24s_v3'" in out
+    assert (
+        "  - old [azure-native:compute:VirtualMachine]: SkuNotAvailable: The requested VM size 'Standard_NC24s_v3'"
+        in out
+    )
     assert "FAILED: dev: 1 resource(s) Azure would refuse." in out
 
 
 def test_cli_plans_another_teams_project(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    project = write_project(tmp_path / "team", """
+    project = write_project(
+        tmp_path / "team",
+        """
         import pulumi
         from pulumi_azure_native import resources
         rg = resources.ResourceGroup("rg", location=pulumi.Config("azure-native").require("location"))
         pulumi.export("token", pulumi.Config().require_secret("token"))
         pulumi.export("rg", rg.name)
-    """, stack_yaml="config:\n  azure-native:location: westeurope\n  team-project:token:\n    secure: v1:abc\n")
+    """,
+        stack_yaml="config:\n  azure-native:location: westeurope\n  team-project:token:\n    secure: v1:abc\n",
+    )
 
     code, out, _ = run(capsys, "plan", "dev", "--project", str(project), "--json")
     document = json.loads(out)
@@ -132,7 +146,7 @@ def test_cli_plans_another_teams_project(tmp_path: Path, capsys: pytest.CaptureF
 
 
 def test_cli_secret_placeholder_is_a_wellformed_public_key() -> None:
-    from azure_gpu_stacks.components.config import SSH_KEY_PATTERN
+    from azure_gpu_stacks.stack.config import SSH_KEY_PATTERN
 
     assert SSH_KEY_PATTERN.match(OFFLINE_SECRET)
 
@@ -147,7 +161,13 @@ def test_cli_usage_flag_makes_quota_shortfalls_refusals(tmp_path: Path, capsys: 
 
 
 def test_cli_module_entry_point_matches_console_script() -> None:
-    done = subprocess.run([sys.executable, "-m", "azure_gpu_stacks.preflight", "stacks"], capture_output=True, text=True, cwd=REPO, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "azure_gpu_stacks.engine", "stacks"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+    )
 
     assert done.returncode == 0 and "inference-t4" in done.stdout.split()
 
@@ -161,12 +181,15 @@ def test_cli_preview_leaves_ids_unknown_and_refuses_nothing_known_good(capsys: p
 
 
 def test_cli_preview_still_refuses_a_retired_size(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    project = write_project(tmp_path / "p", """
+    project = write_project(
+        tmp_path / "p",
+        """
         from pulumi_azure_native import compute, resources
         rg = resources.ResourceGroup("rg", location="eastus")
         compute.VirtualMachine("old", resource_group_name=rg.name, location="eastus",
             hardware_profile=compute.HardwareProfileArgs(vm_size="Standard_NC6"))
-    """)
+    """,
+    )
 
     code, out, _ = run(capsys, "plan", "dev", "--project", str(project), "--preview")
 

@@ -10,9 +10,9 @@ import shlex
 from pathlib import Path
 
 import pytest
+from azure_gpu_stacks.engine.cli import _parser, main
+from azure_gpu_stacks.engine.exit_codes import COMMAND_EXIT_CODES
 
-from azure_gpu_stacks.preflight.cli import _parser, main
-from azure_gpu_stacks.preflight.exit_codes import COMMAND_EXIT_CODES
 from tests.conftest import REPO
 
 README = (REPO / "README.md").read_text()
@@ -56,10 +56,14 @@ def test_quota_and_plan_help_say_a_quota_shortfall_is_exit_1(capsys: pytest.Capt
 
 def test_a_quota_shortfall_is_exit_1_as_the_help_says(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     usage = tmp_path / "usage.json"
-    usage.write_text(json.dumps([
-        {"currentValue": 0, "limit": 0, "name": {"value": "standardNCASv3_T4Family", "localizedValue": "T4"}},
-        {"currentValue": 0, "limit": 100, "name": {"value": "cores", "localizedValue": "Total Regional vCPUs"}},
-    ]))
+    usage.write_text(
+        json.dumps(
+            [
+                {"currentValue": 0, "limit": 0, "name": {"value": "standardNCASv3_T4Family", "localizedValue": "T4"}},
+                {"currentValue": 0, "limit": 100, "name": {"value": "cores", "localizedValue": "Total Regional vCPUs"}},
+            ]
+        )
+    )
 
     assert main(["quota", "inference-t4", "--usage", str(usage), "--project", str(REPO)]) == 1
     assert main(["plan", "inference-t4", "--usage", str(usage), "--project", str(REPO)]) == 1

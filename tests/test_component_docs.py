@@ -6,10 +6,10 @@ import re
 from pathlib import Path
 
 import pytest
-
 from azure_gpu_stacks.components.docs import DOC_FILE, main, render
 from azure_gpu_stacks.components.package import schema, type_token
 from azure_gpu_stacks.components.registry import component_classes
+
 from tests.conftest import REPO
 
 

@@ -22,10 +22,10 @@ from typing import Any, NotRequired, TypedDict
 import pulumi
 import pytest
 import yaml
-
 from azure_gpu_stacks.components.package import PACKAGE_NAME, hostable, provider, schema, type_token
 from azure_gpu_stacks.components.registry import REGISTRY, args_name, component_classes
 from azure_gpu_stacks.components.version import __version__
+
 from tests.conftest import REPO, TEST_RG, TEST_SSH_KEY, Recording, in_resource_group
 
 COMPONENT_IDS = [name for name, _ in REGISTRY]
@@ -284,9 +284,8 @@ def test_plugin_serves_the_schema_over_grpc_as_the_cli_starts_it(tmp_path: Path)
     # As `pulumi package add` runs it: the entry file with the engine address, from another
     # directory; the plugin prints its port and answers GetPluginInfo and GetSchema.
     import grpc
-    from google.protobuf import empty_pb2
-
     from azure_gpu_stacks.sdk.internals import provider_pb2, provider_pb2_grpc
+    from google.protobuf import empty_pb2
 
     plugin = subprocess.Popen(
         [sys.executable, "-u", str(PLUGIN / "__main__.py"), "127.0.0.1:1"],

@@ -6,9 +6,8 @@ import json
 from typing import Any
 
 import pytest
-
-from azure_gpu_stacks.components.catalog import catalog
-from azure_gpu_stacks.components.config import ConfigError, load_stack_config
+from azure_gpu_stacks.catalog import catalog
+from azure_gpu_stacks.stack.config import ConfigError, load_stack_config
 
 SOURCE = "stacks/Pulumi.test.yaml"
 KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAITestKey test@example"
@@ -67,7 +66,9 @@ def test_config_unknown_size_lists_close_matches() -> None:
 
 
 def test_config_cpu_size_is_refused_for_a_gpu_vm() -> None:
-    assert "azure-gpu-stacks:vm.vmSize: 'Standard_D4s_v5' has no GPU" in problem(stack(vm={"vmSize": "Standard_D4s_v5"}))
+    assert "azure-gpu-stacks:vm.vmSize: 'Standard_D4s_v5' has no GPU" in problem(
+        stack(vm={"vmSize": "Standard_D4s_v5"})
+    )
 
 
 def test_config_wrong_type_names_value_and_expectation() -> None:
@@ -101,14 +102,19 @@ def test_config_list_where_a_map_belongs() -> None:
 
 
 def test_config_missing_required_key() -> None:
-    assert "azure-gpu-stacks:costAlert.contactEmails: required key is missing" in problem(stack(costAlert={"amount": 100}))
+    assert "azure-gpu-stacks:costAlert.contactEmails: required key is missing" in problem(
+        stack(costAlert={"amount": 100})
+    )
 
 
 def test_config_missing_location_is_named() -> None:
     values = stack()
     del values["azure-native:location"]
 
-    assert problem(values) == f"{SOURCE}: azure-native:location: required key is missing; allowed: a region name such as eastus"
+    assert (
+        problem(values)
+        == f"{SOURCE}: azure-native:location: required key is missing; allowed: a region name such as eastus"
+    )
 
 
 def test_config_unknown_region_suggests_close_ones() -> None:
@@ -131,13 +137,26 @@ def test_config_ssh_key_must_be_a_public_key() -> None:
 
 
 def test_config_budget_thresholds_capped_at_azure_limit() -> None:
-    message = problem(stack(costAlert={"amount": 10, "contactEmails": ["a@example.com"], "actualThresholds": [10, 20, 30, 40], "forecastThresholds": [50, 60]}))
+    message = problem(
+        stack(
+            costAlert={
+                "amount": 10,
+                "contactEmails": ["a@example.com"],
+                "actualThresholds": [10, 20, 30, 40],
+                "forecastThresholds": [50, 60],
+            }
+        )
+    )
 
-    assert "azure-gpu-stacks:costAlert.actualThresholds: 6 thresholds in all; allowed: 1 to 5 (Azure's limit)" in message
+    assert (
+        "azure-gpu-stacks:costAlert.actualThresholds: 6 thresholds in all; allowed: 1 to 5 (Azure's limit)" in message
+    )
 
 
 def test_config_every_problem_is_reported_at_once() -> None:
-    message = problem(stack(vm={"vmSize": "Standard_NC6", "spot": "maybe"}, costAlert={"amount": -5, "contactEmails": ["x"]}))
+    message = problem(
+        stack(vm={"vmSize": "Standard_NC6", "spot": "maybe"}, costAlert={"amount": -5, "contactEmails": ["x"]})
+    )
 
     assert message.startswith(f"{SOURCE}: 4 problems in the stack configuration:")
 

@@ -1,6 +1,6 @@
 """One schema: every stack-config section and its component agree on keys, defaults and bounds.
 
-Nothing here is listed by hand: the sections come from `components/sections.py`, the keys and their
+Nothing here is listed by hand: the sections come from `stack/sections.py`, the keys and their
 types from each component's Args TypedDict, and the probe values from those types. For every key,
 every probe value the stack file could hold is refused (or accepted) by the config exactly as the
 component refuses (or accepts) it, with the same message, the key path and arg names in camelCase.
@@ -13,11 +13,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any, get_args, get_origin, is_typeddict
 
 import pytest
+from azure_gpu_stacks.components.args import camel_message, camel_path
+from azure_gpu_stacks.stack.config import PROJECT, ConfigError, StackConfig, load_stack_config, section_keys
+from azure_gpu_stacks.stack.sections import SECTIONS, Section
 from pydantic.alias_generators import to_camel
-
-from azure_gpu_stacks.components.config import PROJECT, ConfigError, StackConfig, load_stack_config, section_keys
-from azure_gpu_stacks.components.inputs import camel_message, camel_path
-from azure_gpu_stacks.components.sections import SECTIONS, Section
 
 KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAITestKey test@example"
 STACK_LEVEL = {"location", "resource_group_name", "tags", "ssh_public_key"}
@@ -82,7 +81,9 @@ def test_schema_every_section_is_a_stack_config_field_and_nothing_else_is() -> N
 def test_schema_section_keys_are_the_component_inputs_less_what_the_stack_provides(section: Section) -> None:
     provided = [k for k in section.provided if k in section.args_type().__annotations__]
     for key in section_keys(section):
-        assert not [p for p in section_problems(section, {**MINIMAL.get(section.key, {}), key: None}) if "unknown key" in p[1]]
+        assert not [
+            p for p in section_problems(section, {**MINIMAL.get(section.key, {}), key: None}) if "unknown key" in p[1]
+        ]
     for key in provided:
         [(path, message)] = section_problems(section, {**MINIMAL.get(section.key, {}), key: "x"})
         assert (path, message.split(";")[0]) == (f"{PROJECT}:{to_camel(section.key)}.{to_camel(key)}", "unknown key")

@@ -14,13 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from azure_gpu_stacks.catalog import catalog
+from azure_gpu_stacks.engine.cli import main
+from azure_gpu_stacks.engine.estimate.cost import HOURS_PER_MONTH, budget_warnings, estimate_resources
+from azure_gpu_stacks.engine.estimate.demand import hours_before_shutdown
+from azure_gpu_stacks.engine.run.project import load_project
+from azure_gpu_stacks.engine.run.runtime import RecordedResource
 
-from azure_gpu_stacks.components.catalog import catalog
-from azure_gpu_stacks.preflight.cli import main
-from azure_gpu_stacks.preflight.cost import HOURS_PER_MONTH, budget_warnings, estimate_resources
-from azure_gpu_stacks.preflight.demand import hours_before_shutdown
-from azure_gpu_stacks.preflight.project import load_project
-from azure_gpu_stacks.preflight.runtime import RecordedResource
 from tests.conftest import REPO, TEST_SSH_KEY, Recording, in_resource_group
 
 T4 = "Standard_NC4as_T4_v3"
@@ -55,14 +55,21 @@ def recorded(type_token: str, name: str, inputs: dict[str, Any], *, deps: tuple[
 
 
 def rg(location: str = "eastus") -> RecordedResource:
-    return recorded("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": "rg-test", "location": location})
+    return recorded(
+        "azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": "rg-test", "location": location}
+    )
 
 
 def budget(amount: float, grain: str = "Monthly") -> RecordedResource:
     return recorded(
         "azure-native:consumption:Budget",
         "cost-alert-budget",
-        {"amount": amount, "category": "Cost", "timeGrain": grain, "scope": "/subscriptions/000/resourceGroups/rg-test"},
+        {
+            "amount": amount,
+            "category": "Cost",
+            "timeGrain": grain,
+            "scope": "/subscriptions/000/resourceGroups/rg-test",
+        },
     )
 
 
@@ -70,7 +77,9 @@ def build_vm(**overrides: Any) -> Callable[[], None]:
     def build(group: Any) -> None:
         from azure_gpu_stacks.components.gpu_vm import GpuVm
 
-        GpuVm("t4", {"resource_group_name": group.name, "location": "eastus", "ssh_public_key": TEST_SSH_KEY, **overrides})
+        GpuVm(
+            "t4", {"resource_group_name": group.name, "location": "eastus", "ssh_public_key": TEST_SSH_KEY, **overrides}
+        )
 
     return in_resource_group(build)
 
@@ -227,7 +236,12 @@ def test_cost_scale_set_scheduled_to_zero_is_idle_only_in_working_hours() -> Non
 
     # 08:00-19:00 Monday to Friday: 55 of the week's 168 hours, 55 / 7 = 7.857 h a day.
     [row] = cost["resources"]
-    assert (row["count"], row["idleCount"], row["idleHoursPerDay"], row["idleSchedule"]) == (3, 3, pytest.approx(55 / 7), "autoscale")
+    assert (row["count"], row["idleCount"], row["idleHoursPerDay"], row["idleSchedule"]) == (
+        3,
+        3,
+        pytest.approx(55 / 7),
+        "autoscale",
+    )
     assert cost["hourlyUsd"] == pytest.approx(3 * payg(ND), abs=5e-5)
     assert cost["idleHourlyUsd"] == pytest.approx(3 * payg(ND) * 55 / 168, abs=5e-5)
 
@@ -235,7 +249,9 @@ def test_cost_scale_set_scheduled_to_zero_is_idle_only_in_working_hours() -> Non
 def test_cost_scale_set_with_a_disabled_autoscale_setting_runs_around_the_clock() -> None:
     vmss = recorded("azure-native:compute:VirtualMachineScaleSet", "train-vmss", {"sku": {"name": ND, "capacity": 2.0}})
     profiles = [autoscale_profile("on", 2, WEEKDAYS, 8), autoscale_profile("off", 0, WEEKDAYS, 19)]
-    setting = recorded("azure-native:monitor:AutoscaleSetting", "a", {"enabled": False, "profiles": profiles}, deps=(vmss.urn,))
+    setting = recorded(
+        "azure-native:monitor:AutoscaleSetting", "a", {"enabled": False, "profiles": profiles}, deps=(vmss.urn,)
+    )
 
     cost = estimate_resources([rg(), vmss, setting]).to_json()
 
@@ -244,7 +260,7 @@ def test_cost_scale_set_with_a_disabled_autoscale_setting_runs_around_the_clock(
 
 
 def test_cost_autoscale_schedule_runs_each_profile_until_the_next_one_starts() -> None:
-    from azure_gpu_stacks.preflight.demand import scheduled_idle
+    from azure_gpu_stacks.engine.estimate.demand import scheduled_idle
 
     # 4 nodes from Saturday 10:00 to Sunday 16:00 (30 h), 1 node the rest of the week (138 h): a peak
     # of 4, and 4 x 30 + 1 x 138 = 258 node-hours a week, so 4 nodes for 258 / 4 / 7 h a day.
@@ -280,7 +296,11 @@ def test_cost_autoscaled_aks_pool_is_max_count_busy_and_min_count_idle() -> None
 
 
 def test_cost_aks_pool_without_autoscaling_runs_count_nodes() -> None:
-    pool = recorded("azure-native:containerservice:AgentPool", "gpu-pool", {"vmSize": A100, "count": 3.0, "scaleSetPriority": "Spot"})
+    pool = recorded(
+        "azure-native:containerservice:AgentPool",
+        "gpu-pool",
+        {"vmSize": A100, "count": 3.0, "scaleSetPriority": "Spot"},
+    )
 
     cost = estimate_resources([rg(), pool])
 
@@ -353,7 +373,11 @@ def test_cost_aml_dedicated_cluster_with_min_nodes_costs_them_idle() -> None:
         {
             "properties": {
                 "computeType": "AmlCompute",
-                "properties": {"vmSize": T4, "vmPriority": "Dedicated", "scaleSettings": {"minNodeCount": 1.0, "maxNodeCount": 2.0}},
+                "properties": {
+                    "vmSize": T4,
+                    "vmPriority": "Dedicated",
+                    "scaleSettings": {"minNodeCount": 1.0, "maxNodeCount": 2.0},
+                },
             }
         },
     )
@@ -381,7 +405,9 @@ def test_cost_size_without_price_is_reported_not_guessed() -> None:
 def test_cost_spot_size_without_spot_price_is_unpriced() -> None:
     h100 = "Standard_NC40ads_H100_v5"
     assert catalog().get(h100).spot_usd_per_hour is None
-    vm = recorded("azure-native:compute:VirtualMachine", "vm", {"hardwareProfile": {"vmSize": h100}, "priority": "Spot"})
+    vm = recorded(
+        "azure-native:compute:VirtualMachine", "vm", {"hardwareProfile": {"vmSize": h100}, "priority": "Spot"}
+    )
 
     cost = estimate_resources([rg(), vm]).to_json()
 
@@ -448,9 +474,9 @@ def test_cost_quarterly_budget_is_compared_per_month() -> None:
 # --- shipped stacks, end to end -----------------------------------------------------------------
 
 
-
-
-def test_cost_inference_t4_plan_carries_cost_from_the_catalog(shipped_plan_json: Callable[[str], dict[str, Any]]) -> None:
+def test_cost_inference_t4_plan_carries_cost_from_the_catalog(
+    shipped_plan_json: Callable[[str], dict[str, Any]],
+) -> None:
     cost = shipped_plan_json("inference-t4")["cost"]
 
     idle_hourly = payg(T4) * (19 - 9) / 24  # stack file: shutdownTime 1900
@@ -515,7 +541,9 @@ def write_training_stack(tmp_path: Path, cluster: str) -> str:
     return str(path)
 
 
-def test_cost_parked_training_stack_costs_nothing_busy_or_idle(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cost_parked_training_stack_costs_nothing_busy_or_idle(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["cost", write_training_stack(tmp_path, "{nodeCount: 0}"), "--format", "json"]) == 0
 
     [stack] = json.loads(capsys.readouterr().out)["stacks"]
@@ -523,7 +551,9 @@ def test_cost_parked_training_stack_costs_nothing_busy_or_idle(tmp_path: Path, c
     assert [(r["resource"], r["count"], r["idleCount"]) for r in stack["cost"]["resources"]] == [("train-vmss", 0, 0)]
 
 
-def test_cost_training_stack_with_working_hours_is_idle_only_in_them(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cost_training_stack_with_working_hours_is_idle_only_in_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     cluster = "{nodeCount: 2, workingHours: {start: '0800', end: '2000', timeZone: W. Europe Standard Time}}"
 
     stack = write_training_stack(tmp_path, cluster)
@@ -532,7 +562,13 @@ def test_cost_training_stack_with_working_hours_is_idle_only_in_them(tmp_path: P
     out = capsys.readouterr().out
     idle_hourly = 2 * payg(ND) * 60 / 168  # 12 h x 5 days of the week's 168 h
     assert "2 (idle 2 for 8.57 h/day)" in out  # 60 h a week / 7
-    assert "(a scale set on an autoscale schedule runs each profile's minimum from its start until the next profile starts)" in out
+    assert (
+        "(a scale set on an autoscale schedule runs each profile's minimum from its start until the next profile starts)"
+        in out
+    )
     assert f"idle {idle_hourly:.4f} USD/h = {idle_hourly * HOURS_PER_MONTH:,.2f} USD/month" in out
     assert main(["cost", stack, "--format", "markdown"]) == 0
-    assert f"| train-test | {2 * payg(ND):.4f} | {2 * payg(ND) * HOURS_PER_MONTH:,.2f} | {idle_hourly:.4f} |" in capsys.readouterr().out
+    assert (
+        f"| train-test | {2 * payg(ND):.4f} | {2 * payg(ND) * HOURS_PER_MONTH:,.2f} | {idle_hourly:.4f} |"
+        in capsys.readouterr().out
+    )

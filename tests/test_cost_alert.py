@@ -7,9 +7,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-
 from azure_gpu_stacks.components.checks import ComponentInputError
 from azure_gpu_stacks.components.cost_alert import first_of_month
+
 from tests.conftest import Recording, in_resource_group
 
 BUDGET = "azure-native:consumption:Budget"
@@ -29,7 +29,12 @@ def test_cost_alert_budget_on_the_resource_group_monthly(record: Callable[..., R
     budget = rec.inputs(BUDGET)
     rg_id = rec.arm.resources()[0].id
 
-    assert (budget["scope"], budget["amount"], budget["timeGrain"], budget["category"]) == (rg_id, 500, "Monthly", "Cost")
+    assert (budget["scope"], budget["amount"], budget["timeGrain"], budget["category"]) == (
+        rg_id,
+        500,
+        "Monthly",
+        "Cost",
+    )
     assert rec.refusals == []
 
 
@@ -61,7 +66,9 @@ def test_cost_alert_default_notifications_actual_and_forecast(record: Callable[.
 
 def test_cost_alert_roles_and_action_group_are_told_too(record: Callable[..., Recording]) -> None:
     group = "/subscriptions/11111111-1111-1111-1111-111111111111/resourceGroups/ops/providers/microsoft.insights/actionGroups/pager"
-    notifications = record(build_alert(contact_roles=["Owner"], action_group_id=group, forecast_thresholds=[])).inputs(BUDGET)["notifications"]
+    notifications = record(build_alert(contact_roles=["Owner"], action_group_id=group, forecast_thresholds=[])).inputs(
+        BUDGET
+    )["notifications"]
 
     assert all(n["contactRoles"] == ["Owner"] and n["contactGroups"] == [group] for n in notifications.values())
 
@@ -73,12 +80,17 @@ def test_cost_alert_roles_and_action_group_are_told_too(record: Callable[..., Re
         ({"contact_emails": []}, "contact_emails: none given; allowed: at least one email address"),
         ({"contact_emails": ["not-an-address"]}, "contact_emails[0]: 'not-an-address' is not an email address"),
         ({"actual_thresholds": [0]}, "actual_thresholds[0]: 0; allowed: a percent greater than 0 and at most 1000"),
-        ({"actual_thresholds": [50, 60, 70, 80, 90], "forecast_thresholds": [100]}, "6 thresholds in all; allowed: 1 to 5"),
+        (
+            {"actual_thresholds": [50, 60, 70, 80, 90], "forecast_thresholds": [100]},
+            "6 thresholds in all; allowed: 1 to 5",
+        ),
         ({"contact_roles": ["Admin"]}, "contact_roles[0]: 'Admin'; allowed: Owner, Contributor, Reader"),
         ({"start_date": "2026-11-15"}, "start_date: '2026-11-15' is not the first day of a month"),
     ],
 )
-def test_cost_alert_refuses_bad_args(record: Callable[..., Recording], overrides: dict[str, Any], expected: str) -> None:
+def test_cost_alert_refuses_bad_args(
+    record: Callable[..., Recording], overrides: dict[str, Any], expected: str
+) -> None:
     with pytest.raises(ComponentInputError) as err:
         record(build_alert(**overrides))
 

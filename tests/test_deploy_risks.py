@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from azure_gpu_stacks.components.checks import ComponentInputError
-from azure_gpu_stacks.preflight.cli import main
+from azure_gpu_stacks.engine.cli import main
+
 from tests.conftest import RAW_VM_PROGRAM, Recording
 from tests.test_aks_gpu_pool import build_pool
 from tests.test_gpu_vm import build_vm
@@ -45,14 +45,21 @@ def test_training_cluster_refuses_plain_ubuntu_with_the_reason(record: Callable[
     with pytest.raises(ComponentInputError) as refused:
         record(build_cluster(image="ubuntu"))
 
-    assert "image: 'ubuntu': plain Ubuntu 22.04 cannot drive InfiniBand: the InfiniBand driver extension supports Ubuntu " \
+    assert (
+        "image: 'ubuntu': plain Ubuntu 22.04 cannot drive InfiniBand: the InfiniBand driver extension supports Ubuntu "
         "16.04, 18.04 and 20.04 only (Azure/azhpc-extensions); allowed: ubuntu-hpc" in str(refused.value)
+    )
 
 
-def test_the_plan_of_a_stack_deploying_kubernetes_objects_warns_about_kubelogin(record: Callable[..., Recording]) -> None:
+def test_the_plan_of_a_stack_deploying_kubernetes_objects_warns_about_kubelogin(
+    record: Callable[..., Recording],
+) -> None:
     logs = [log.message for log in record(build_pool()).result.logs]
 
-    assert any("needs kubelogin on the PATH" in m and "`az aks install-cli`" in m and "AAD_LOGIN_METHOD=azurecli" in m for m in logs)
+    assert any(
+        "needs kubelogin on the PATH" in m and "`az aks install-cli`" in m and "AAD_LOGIN_METHOD=azurecli" in m
+        for m in logs
+    )
 
 
 def test_no_kubelogin_warning_without_kubernetes_objects(record: Callable[..., Recording]) -> None:
@@ -61,14 +68,21 @@ def test_no_kubelogin_warning_without_kubernetes_objects(record: Callable[..., R
     assert not any("kubelogin" in m for m in logs)
 
 
-@pytest.mark.parametrize(("argv", "env", "refused"), [
-    (["--identity", "service-principal"], {}, True),
-    ([], {"ARM_CLIENT_ID": "00000000-0000-0000-0000-000000000001"}, True),
-    (["--identity", "user"], {"ARM_CLIENT_ID": "00000000-0000-0000-0000-000000000001"}, False),
-    ([], {}, False),
-])
+@pytest.mark.parametrize(
+    ("argv", "env", "refused"),
+    [
+        (["--identity", "service-principal"], {}, True),
+        ([], {"ARM_CLIENT_ID": "00000000-0000-0000-0000-000000000001"}, True),
+        (["--identity", "user"], {"ARM_CLIENT_ID": "00000000-0000-0000-0000-000000000001"}, False),
+        ([], {}, False),
+    ],
+)
 def test_check_refuses_the_deployer_role_when_the_deployer_is_another_principal_type(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, argv: list[str], env: dict[str, str], refused: bool
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    argv: list[str],
+    env: dict[str, str],
+    refused: bool,
 ) -> None:
     monkeypatch.delenv("ARM_CLIENT_ID", raising=False)
     for key, value in env.items():
@@ -97,9 +111,12 @@ def _locations(out: str, rule: str) -> list[dict[str, Any]]:
     return [loc["physicalLocation"] for loc in result["locations"]]
 
 
-def test_sarif_points_at_the_stack_file_line_of_the_offending_key(capsys: pytest.CaptureFixture[str], repository: Path) -> None:
+def test_sarif_points_at_the_stack_file_line_of_the_offending_key(
+    capsys: pytest.CaptureFixture[str], repository: Path
+) -> None:
     (repository / "Pulumi.dev.yaml").write_text(
-        "config:\n  azure-native:location: eastus\n  # the trainer's size\n  vision:size: Standard_NC6  # K80\n", encoding="utf-8"
+        "config:\n  azure-native:location: eastus\n  # the trainer's size\n  vision:size: Standard_NC6  # K80\n",
+        encoding="utf-8",
     )
 
     code, out, _ = run(capsys, "check", "--project", "team", "--format", "sarif")
@@ -111,7 +128,9 @@ def test_sarif_points_at_the_stack_file_line_of_the_offending_key(capsys: pytest
         ]
 
 
-def test_sarif_points_at_the_program_line_that_registered_the_resource(capsys: pytest.CaptureFixture[str], repository: Path) -> None:
+def test_sarif_points_at_the_program_line_that_registered_the_resource(
+    capsys: pytest.CaptureFixture[str], repository: Path
+) -> None:
     (repository / "Pulumi.dev.yaml").write_text("config:\n  azure-native:location: eastus\n", encoding="utf-8")
 
     code, out, _ = run(capsys, "check", "--project", "team", "--format", "sarif")

@@ -14,11 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
-from azure_gpu_stacks.preflight.cli import main
-from azure_gpu_stacks.preflight.diff_report import render_json, render_text, stack_text
-from azure_gpu_stacks.preflight.diff_run import DiffReport, run_diff
-from azure_gpu_stacks.preflight.plan import ReferenceFiles
+from azure_gpu_stacks.engine.cli import main
+from azure_gpu_stacks.engine.diff.report import render_json, render_text, stack_text
+from azure_gpu_stacks.engine.diff.run import DiffReport, run_diff
+from azure_gpu_stacks.engine.run.plan import ReferenceFiles
 
 from tests.conftest import REPO
 
@@ -99,7 +98,11 @@ def pr(tmp_path_factory: pytest.TempPathFactory) -> PullRequest:
     edit(stacks / "Pulumi.inference-t4.yaml", "amount: 300", "amount: 450")
     edit(stacks / "Pulumi.dev-t4.yaml", "sshAllowedCidrs: []", 'sshAllowedCidrs: ["0.0.0.0/0"]')
     (stacks / "Pulumi.aml-gpu.yaml").unlink()
-    team2 = (stacks / "Pulumi.inference-t4.yaml").read_text(encoding="utf-8").replace("workload: inference", "workload: team2")
+    team2 = (
+        (stacks / "Pulumi.inference-t4.yaml")
+        .read_text(encoding="utf-8")
+        .replace("workload: inference", "workload: team2")
+    )
     (stacks / "Pulumi.team2-t4.yaml").write_text(team2, encoding="utf-8")
     before = snapshot(repo)
     report = run_diff(repo, "HEAD", [], ReferenceFiles(), None, jobs=2)
@@ -143,9 +146,13 @@ def test_diff_node_count_of_the_training_cluster_updates_it_in_place(pr: PullReq
         "  cost: busy 39,707.62 -> 59,561.43 USD/month (+19,853.81); idle 39,707.62 -> 59,561.43 (+19,853.81)\n"
     )
     # The always-on advisory names the new idle-day cost.
-    assert "  new [advisory] warn-always-on-infiniband-cluster: train-vmss: 'train-vmss' runs 3 x Standard_ND96asr_v4 " \
+    assert (
+        "  new [advisory] warn-always-on-infiniband-cluster: train-vmss: 'train-vmss' runs 3 x Standard_ND96asr_v4 "
         "around the clock: about 1,958.18 USD for every day nothing trains" in text
-    assert text.endswith("  quota standardNDASv4_A100Family in eastus: 192 -> 288 vCPUs\n  quota cores in eastus: 192 -> 288 vCPUs")
+    )
+    assert text.endswith(
+        "  quota standardNDASv4_A100Family in eastus: 192 -> 288 vCPUs\n  quota cores in eastus: 192 -> 288 vCPUs"
+    )
 
 
 def test_diff_budget_change_updates_the_budget_and_shows_it_beside_the_cost(pr: PullRequest) -> None:
@@ -248,7 +255,10 @@ def test_diff_verdict_totals_and_exit_code(pr: PullRequest) -> None:
             "path": "vmSize",
             "old": "Standard_NC4as_T4_v3",
             "new": "Standard_NC8as_T4_v3",
-            "replaces": {"how": "provider", "source": "pulumi/pulumi-azure-native provider/pkg/gen/replacement.go (forceNewMap)"},
+            "replaces": {
+                "how": "provider",
+                "source": "pulumi/pulumi-azure-native provider/pkg/gen/replacement.go (forceNewMap)",
+            },
         }
     ]
     json.dumps(document)  # one JSON document, nothing that does not serialize
@@ -278,7 +288,9 @@ def test_diff_project_missing_at_base_exits_2(capsys: pytest.CaptureFixture[str]
     (repo / "README.md").write_text("before the project\n", encoding="utf-8")
     commit(repo)
     short = git(repo, "rev-parse", "--short=7", "HEAD").strip()
-    shutil.copytree(project_repo(tmp_path / "project", ("inference-t4",)), repo / "infra", ignore=shutil.ignore_patterns(".git"))
+    shutil.copytree(
+        project_repo(tmp_path / "project", ("inference-t4",)), repo / "infra", ignore=shutil.ignore_patterns(".git")
+    )
     code, out, err = run(capsys, "diff", "HEAD", "--project", str(repo / "infra"))
     assert (code, out) == (2, "")
     assert err == (
@@ -303,7 +315,9 @@ def test_diff_project_that_does_not_plan_at_base_exits_2(capsys: pytest.CaptureF
     )
 
 
-def test_diff_retired_size_introduced_exits_2_naming_the_stack_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_diff_retired_size_introduced_exits_2_naming_the_stack_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     repo = project_repo(tmp_path / "repo", ("inference-t4",))
     commit(repo)
     edit(repo / "stacks" / "Pulumi.inference-t4.yaml", "vmSize: Standard_NC4as_T4_v3 ", "vmSize: Standard_NC6s_v3 ")
@@ -316,7 +330,7 @@ def test_diff_retired_size_introduced_exits_2_naming_the_stack_file(capsys: pyte
 
 
 def test_diff_markdown_puts_the_verdict_gpu_warning_and_one_row_per_stack_first(pr: PullRequest) -> None:
-    from azure_gpu_stacks.preflight.diff_markdown import render_markdown
+    from azure_gpu_stacks.engine.diff.markdown import render_markdown
 
     comment = render_markdown(pr.report)
     top = comment.split("\n\n<details>")[0]
@@ -356,7 +370,9 @@ def test_diff_markdown_puts_the_verdict_gpu_warning_and_one_row_per_stack_first(
         "Cost: busy 39,707.62 → 59,561.43 USD/month (+19,853.81); idle 39,707.62 → 59,561.43 (+19,853.81).\n"
     ) in comment
     # Between them, the always-on advisory: new at 3 nodes, resolved at 2 (its message names the idle-day cost).
-    assert "| resolved: `warn-always-on-infiniband-cluster` | advisory | `train-vmss` | 'train-vmss' runs 2 x " in comment
+    assert (
+        "| resolved: `warn-always-on-infiniband-cluster` | advisory | `train-vmss` | 'train-vmss' runs 2 x " in comment
+    )
     assert (
         "| Quota family | Region | vCPUs before | after |\n"
         "| --- | --- | ---: | ---: |\n"
@@ -367,7 +383,9 @@ def test_diff_markdown_puts_the_verdict_gpu_warning_and_one_row_per_stack_first(
     ) in comment
 
 
-def test_diff_cli_allow_replace_acknowledges_the_gpu_pool_and_exits_0(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_diff_cli_allow_replace_acknowledges_the_gpu_pool_and_exits_0(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     repo = project_repo(tmp_path / "repo", ("aks-gpu",))
     commit(repo)
     edit(repo / "stacks" / "Pulumi.aks-gpu.yaml", "vmSize: Standard_NC4as_T4_v3 ", "vmSize: Standard_NC8as_T4_v3 ")
@@ -377,7 +395,12 @@ def test_diff_cli_allow_replace_acknowledges_the_gpu_pool_and_exits_0(capsys: py
     document = json.loads(out)
     assert (code, err, document["exitCode"]) == (0, "", 0)
     [gpu] = document["gpuReplacements"]
-    assert (gpu["stack"], gpu["name"], gpu["action"], gpu["gpuReplacement"]["acknowledged"]) == ("aks-gpu", "aks-gpu-pool", "replace", True)
+    assert (gpu["stack"], gpu["name"], gpu["action"], gpu["gpuReplacement"]["acknowledged"]) == (
+        "aks-gpu",
+        "aks-gpu-pool",
+        "replace",
+        True,
+    )
     assert document["stacks"][0]["problems"] == []
 
 
@@ -386,4 +409,8 @@ def test_diff_project_without_stacks_exits_2(capsys: pytest.CaptureFixture[str],
     (repo / "stacks" / ".keep").write_text("", encoding="utf-8")
     commit(repo)
     code, out, err = run(capsys, "diff", "HEAD", "--project", str(repo))
-    assert (code, out, err) == (2, "", "gpu-stacks: error: stacks/: no stack files to diff, at BASE or in the working tree\n")
+    assert (code, out, err) == (
+        2,
+        "",
+        "gpu-stacks: error: stacks/: no stack files to diff, at BASE or in the working tree\n",
+    )

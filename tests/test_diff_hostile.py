@@ -23,7 +23,9 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.parametrize("case", sorted(BAD_STACKS))
-def test_diff_bad_stack_file_exits_2_naming_file_and_key(repo: Path, capsys: pytest.CaptureFixture[str], case: str) -> None:
+def test_diff_bad_stack_file_exits_2_naming_file_and_key(
+    repo: Path, capsys: pytest.CaptureFixture[str], case: str
+) -> None:
     stack_file = repo / "stacks" / f"Pulumi.{case}.yaml"
     shutil.copy(CORPUS / stack_file.name, stack_file)
     try:
@@ -59,7 +61,9 @@ def test_diff_cost_with_a_size_that_has_no_price_is_a_lower_bound_naming_it(
 ) -> None:
     root = project_repo(tmp_path / "repo", ("training-a100",))
     commit(root)
-    edit(root / "stacks" / "Pulumi.training-a100.yaml", "vmSize: Standard_ND96asr_v4", "vmSize: Standard_ND96isr_H200_v5")
+    edit(
+        root / "stacks" / "Pulumi.training-a100.yaml", "vmSize: Standard_ND96asr_v4", "vmSize: Standard_ND96isr_H200_v5"
+    )
 
     code, out, err = run(capsys, "diff", "HEAD", "--project", str(root), "-j", "1", "--format", "json")
 

@@ -9,16 +9,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
+from azure_gpu_stacks.catalog.create_only import TABLE, create_only
+from azure_gpu_stacks.engine.diff.compare import Side, diff_stack
+from azure_gpu_stacks.engine.diff.report import stack_text
+from azure_gpu_stacks.engine.diff.revision import toolkit_from
+from azure_gpu_stacks.engine.diff.run import _pairs
+from azure_gpu_stacks.engine.run.plan import Plan
+from azure_gpu_stacks.engine.run.project import load_project
+from azure_gpu_stacks.engine.run.runtime import RecordedResource
 from azure_gpu_stacks.fakeazure.models import RESOURCE_TYPES
-from azure_gpu_stacks.preflight.diff import Side, diff_stack
-from azure_gpu_stacks.preflight.diff_report import stack_text
-from azure_gpu_stacks.preflight.diff_run import _pairs
-from azure_gpu_stacks.preflight.plan import Plan
-from azure_gpu_stacks.preflight.project import load_project
-from azure_gpu_stacks.preflight.replacements import TABLE, create_only
-from azure_gpu_stacks.preflight.revision import components_from
-from azure_gpu_stacks.preflight.runtime import RecordedResource
+
+from tests.conftest import REPO
 
 POOL = "azure-native:containerservice:AgentPool"
 VM = "azure-native:compute:VirtualMachine"
@@ -31,11 +32,22 @@ def resource(name: str, type_: str, inputs: dict[str, Any], stack: str = "dev", 
 
 
 def side(*resources: RecordedResource, stack: str = "dev") -> Side:
-    return Side(Plan("proj", stack, f"stacks/Pulumi.{stack}.yaml", list(resources), {}, set(), [], [], [], []), "eastus")
+    return Side(
+        Plan("proj", stack, f"stacks/Pulumi.{stack}.yaml", list(resources), {}, set(), [], [], [], []), "eastus"
+    )
 
 
 def pool(name: str, size: str = "Standard_NC4as_T4_v3", stack: str = "dev", **extra: Any) -> RecordedResource:
-    inputs = {"resourceGroupName": "rg", "resourceName": "aks", "agentPoolName": "gpu", "vmSize": size, "enableAutoScaling": True, "minCount": 0, "maxCount": 3, **extra}
+    inputs = {
+        "resourceGroupName": "rg",
+        "resourceName": "aks",
+        "agentPoolName": "gpu",
+        "vmSize": size,
+        "enableAutoScaling": True,
+        "minCount": 0,
+        "maxCount": 3,
+        **extra,
+    }
     return resource(name, POOL, inputs, stack=stack, parent="azure-gpu-stacks:index:AksGpuPool")
 
 
@@ -53,15 +65,22 @@ def test_diff_rename_without_alias_is_a_replacement_with_the_alias_hint() -> Non
 
 
 def test_diff_unrelated_new_and_old_resources_are_an_add_and_a_remove() -> None:
-    old = resource("vm-a", VM, {"hardwareProfile": {"vmSize": "Standard_D4s_v5"}, "location": "eastus", "tags": {"a": "1"}})
-    new = resource("vm-b", VM, {"hardwareProfile": {"vmSize": "Standard_D8s_v5"}, "location": "westus2", "tags": {"b": "2"}})
+    old = resource(
+        "vm-a", VM, {"hardwareProfile": {"vmSize": "Standard_D4s_v5"}, "location": "eastus", "tags": {"a": "1"}}
+    )
+    new = resource(
+        "vm-b", VM, {"hardwareProfile": {"vmSize": "Standard_D8s_v5"}, "location": "westus2", "tags": {"b": "2"}}
+    )
     d = diff_stack("dev", side(old), side(new))
     assert ([r.name for r in d.added], [r.name for r in d.removed], d.replaced) == (["vm-b"], ["vm-a"], [])
 
 
 def test_diff_secret_change_is_shown_as_secret_on_both_sides() -> None:
     def vm(key: str) -> RecordedResource:
-        ssh = {**SECRET_KEY, "value": {"publicKeys": [{"keyData": key, "path": "/home/azureuser/.ssh/authorized_keys"}]}}
+        ssh = {
+            **SECRET_KEY,
+            "value": {"publicKeys": [{"keyData": key, "path": "/home/azureuser/.ssh/authorized_keys"}]},
+        }
         return resource("vm", VM, {"osProfile": {"adminUsername": "azureuser", "linuxConfiguration": {"ssh": ssh}}})
 
     d = diff_stack("dev", side(vm("ssh-ed25519 AAAAold")), side(vm("ssh-ed25519 AAAAnew")))
@@ -76,7 +95,13 @@ def test_diff_gpu_pool_replacement_acknowledged_passes(how: str) -> None:
     urn = pool("gpu-pool").urn
     allowed = [urn] if how == "flag" else []
     text = f"config: {{}}\n# gpu-stacks: allow-replace {urn}\n" if how == "annotation" else ""
-    d = diff_stack("dev", side(pool("gpu-pool")), side(pool("gpu-pool", "Standard_NC8as_T4_v3")), allowed=allowed, stack_file_text=text)
+    d = diff_stack(
+        "dev",
+        side(pool("gpu-pool")),
+        side(pool("gpu-pool", "Standard_NC8as_T4_v3")),
+        allowed=allowed,
+        stack_file_text=text,
+    )
     assert [c.acknowledged for c in d.gpu_replacements] == [True]
     assert d.problems == []
 
@@ -143,26 +168,28 @@ def test_diff_stack_files_renamed_removed_and_added_are_told_apart(tmp_path: Pat
     assert pairs == [(None, "new"), ("old", None), ("train", "train-eu")]
 
 
-def test_components_from_reads_the_base_copy_then_the_installed_one_again(tmp_path: Path) -> None:
+def test_toolkit_from_reads_the_base_copy_then_the_installed_one_again(tmp_path: Path) -> None:
     import azure_gpu_stacks.components.version as installed
 
     base = tmp_path / "components"
     base.mkdir()
     (base / "__init__.py").write_text("", encoding="utf-8")
     (base / "version.py").write_text('__version__ = "0.0.1-base"\n', encoding="utf-8")
-    with components_from(base):
+    with toolkit_from({"azure_gpu_stacks.components": base}):
         at_base = importlib.import_module("azure_gpu_stacks.components.version")
         assert at_base.__version__ == "0.0.1-base"
         with pytest.raises(ModuleNotFoundError):
-            importlib.import_module("azure_gpu_stacks.components.program")  # BASE has no such module
+            importlib.import_module("azure_gpu_stacks.components.gpu_vm")  # BASE has no such module
+        # a package BASE does not map stays the installed one
+        assert importlib.import_module("azure_gpu_stacks.stack.sections").__file__.startswith(str(REPO))
     again = importlib.import_module("azure_gpu_stacks.components.version")
     assert again is installed
 
 
 def test_diff_markdown_of_50_stacks_keeps_one_line_per_changed_stack_above_the_details() -> None:
-    from azure_gpu_stacks.preflight.diff_markdown import render_markdown
-    from azure_gpu_stacks.preflight.diff_run import DiffReport
-    from azure_gpu_stacks.preflight.revision import Revision
+    from azure_gpu_stacks.engine.diff.markdown import render_markdown
+    from azure_gpu_stacks.engine.diff.revision import Revision
+    from azure_gpu_stacks.engine.diff.run import DiffReport
 
     stacks = []
     for i in range(50):
@@ -178,7 +205,7 @@ def test_diff_markdown_of_50_stacks_keeps_one_line_per_changed_stack_above_the_d
 
 
 def test_diff_quota_delta_per_family_against_the_usage_file() -> None:
-    from azure_gpu_stacks.fakeazure.azfiles import Usage, family_key
+    from azure_gpu_stacks.catalog.az_files import Usage, family_key
 
     usage = {
         family_key("standardNCASv3_T4Family"): Usage("standardNCASv3_T4Family", current=4, limit=24),
@@ -186,8 +213,26 @@ def test_diff_quota_delta_per_family_against_the_usage_file() -> None:
     }
     d = diff_stack("dev", side(pool("gpu-pool")), side(pool("gpu-pool", maxCount=6)), usage=usage)
     assert [q.to_json() for q in d.quota] == [
-        {"region": "eastus", "family": "standardNCASv3_T4Family", "before": 12, "after": 24, "limit": 24, "used": 4, "free": 20, "fits": False},
-        {"region": "eastus", "family": "cores", "before": 12, "after": 24, "limit": 100, "used": 10, "free": 90, "fits": True},
+        {
+            "region": "eastus",
+            "family": "standardNCASv3_T4Family",
+            "before": 12,
+            "after": 24,
+            "limit": 24,
+            "used": 4,
+            "free": 20,
+            "fits": False,
+        },
+        {
+            "region": "eastus",
+            "family": "cores",
+            "before": 12,
+            "after": 24,
+            "limit": 100,
+            "used": 10,
+            "free": 90,
+            "fits": True,
+        },
     ]
     assert stack_text(d)[-2:] == [
         "  quota standardNCASv3_T4Family in eastus: 12 -> 24 vCPUs (free 20: SHORT)",

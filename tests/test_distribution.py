@@ -4,22 +4,21 @@ engine and the way Pulumi's Python language host runs a program."""
 
 from __future__ import annotations
 
-import tomllib
-
 import json
 import os
 import subprocess
 import sys
 import textwrap
+import tomllib
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from google.protobuf import empty_pb2
-
 from azure_gpu_stacks.components.version import __version__
 from azure_gpu_stacks.policies.registry import REGISTRY
+from google.protobuf import empty_pb2
+
 from tests.conftest import REPO
 from tests.distribution import new_venv, pip_install
 from tests.pack_process import CALL_TIMEOUT_S, running_pack
@@ -135,22 +134,26 @@ def test_wheel_has_one_import_package_with_its_data_files_and_nothing_else(wheel
     assert wheel.name == f"azure_gpu_stacks-{__version__}-py3-none-any.whl"
     assert top_level == {"azure_gpu_stacks"}
     assert {
-        "azure_gpu_stacks/components/catalog/vm_sizes.yaml",
+        "azure_gpu_stacks/catalog/vm_sizes.yaml",
         "azure_gpu_stacks/components/scripts/node_health_check.sh",
         "azure_gpu_stacks/policies/PulumiPolicy.yaml",
         "azure_gpu_stacks/policies/requirements.txt",
         "azure_gpu_stacks/policies/__main__.py",
         "azure_gpu_stacks/sdk/internals.py",
     } <= set(names)
-    assert [n for n in names if any(part in n.split("/") for part in ("tests", "bench", "examples", "stacks", "venv"))] == []
+    assert [
+        n for n in names if any(part in n.split("/") for part in ("tests", "bench", "examples", "stacks", "venv"))
+    ] == []
     entry_points = zipfile.ZipFile(wheel).read(f"azure_gpu_stacks-{__version__}.dist-info/entry_points.txt").decode()
     declared = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]["gpu-stacks"]
-    assert declared.startswith("azure_gpu_stacks.preflight.cli:")
+    assert declared.startswith("azure_gpu_stacks.engine.cli:")
     assert f"gpu-stacks = {declared}" in entry_points
 
 
 def test_team_project_with_its_own_components_and_policies_checks_green_offline(installed: Path) -> None:
-    done = run([str(installed / "venv" / "bin" / "gpu-stacks"), "check", "--project", "project", "--format", "json"], installed)
+    done = run(
+        [str(installed / "venv" / "bin" / "gpu-stacks"), "check", "--project", "project", "--format", "json"], installed
+    )
 
     assert done.returncode == 0, done.stderr
     (stack,) = json.loads(done.stdout)["stacks"]
@@ -173,9 +176,11 @@ def test_team_project_imports_as_pulumis_language_host_runs_it(installed: Path) 
     assert seen["policies"] == str(project / "policies" / "__init__.py")
     installed_components = site_packages(installed / "venv") / "azure_gpu_stacks" / "components" / "__init__.py"
     assert seen["azure_gpu_stacks.components"] == str(installed_components)
-    assert {"azure-gpu-stacks:index:GpuVm", "azure-native:compute:VirtualMachine", "azure-native:consumption:Budget"} <= set(
-        seen["registered"]
-    )
+    assert {
+        "azure-gpu-stacks:index:GpuVm",
+        "azure-native:compute:VirtualMachine",
+        "azure-native:consumption:Budget",
+    } <= set(seen["registered"])
 
 
 def test_installed_pack_runs_as_the_cli_runs_it_from_policy_pack_path(installed: Path) -> None:

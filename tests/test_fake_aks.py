@@ -8,10 +8,16 @@ from typing import Any
 
 import pytest
 import yaml
-
+from azure_gpu_stacks.catalog.az_files import Usage, family_key
 from azure_gpu_stacks.fakeazure import FakeArm
-from azure_gpu_stacks.fakeazure.azfiles import Usage, family_key
-from azure_gpu_stacks.fakeazure.errors import ArmError, Conflict, InvalidParameter, OperationNotAllowed, ParentResourceNotFound, SkuNotAvailable
+from azure_gpu_stacks.fakeazure.errors import (
+    ArmError,
+    Conflict,
+    InvalidParameter,
+    OperationNotAllowed,
+    ParentResourceNotFound,
+    SkuNotAvailable,
+)
 
 RG = "rg-aks"
 CLUSTER = "azure-native:containerservice:ManagedCluster"
@@ -77,7 +83,8 @@ def test_fake_cluster_returns_fqdn_node_resource_group_and_state(arm: FakeArm) -
 def test_fake_cluster_credentials_are_a_base64_kubeconfig_for_its_fqdn(arm: FakeArm) -> None:
     fqdn = put_cluster(arm).outputs["fqdn"]
     answer = arm.invoke(
-        "azure-native:containerservice:listManagedClusterUserCredentials", {"resourceGroupName": RG, "resourceName": "aks1"}
+        "azure-native:containerservice:listManagedClusterUserCredentials",
+        {"resourceGroupName": RG, "resourceName": "aks1"},
     )
 
     kubeconfig = yaml.safe_load(base64.b64decode(answer["kubeconfigs"][0]["value"]))
@@ -117,7 +124,14 @@ def test_fake_agent_pool_named_like_an_inline_pool_is_refused(arm: FakeArm) -> N
 def test_fake_system_pool_on_spot_is_refused_inline_and_alone(arm: FakeArm) -> None:
     inline = refusal(lambda: put_cluster(arm, agentPoolProfiles=[system_pool(scaleSetPriority="Spot")]))
     put_cluster(arm)
-    alone = refusal(lambda: arm.put(POOL, "sys2", gpu_pool_props(agentPoolName="sys2", mode="System", scaleSetPriority="Spot", count=1.0, minCount=1.0), "s"))
+    alone = refusal(
+        lambda: arm.put(
+            POOL,
+            "sys2",
+            gpu_pool_props(agentPoolName="sys2", mode="System", scaleSetPriority="Spot", count=1.0, minCount=1.0),
+            "s",
+        )
+    )
 
     for error in (inline, alone):
         assert isinstance(error, InvalidParameter)
@@ -134,7 +148,9 @@ def test_fake_cluster_without_local_accounts_needs_managed_entra_id(arm: FakeArm
     error = refusal(lambda: put_cluster(arm, disableLocalAccounts=True))
 
     assert "need AKS-managed Entra ID (aadProfile.managed)" in error.message
-    assert put_cluster(arm, disableLocalAccounts=True, aadProfile={"managed": True, "enableAzureRBAC": True}).outputs["fqdn"]
+    assert put_cluster(arm, disableLocalAccounts=True, aadProfile={"managed": True, "enableAzureRBAC": True}).outputs[
+        "fqdn"
+    ]
 
 
 @pytest.mark.parametrize(
@@ -142,7 +158,10 @@ def test_fake_cluster_without_local_accounts_needs_managed_entra_id(arm: FakeArm
     [
         ({"minCount": 4.0, "maxCount": 3.0}, "minCount 4 of agent pool 'gpu' is greater than maxCount 3"),
         ({"maxCount": 1001.0}, "maxCount 1001 of agent pool 'gpu'; allowed for User pools: 0 to 1000"),
-        ({"gpuInstanceProfile": "MIG1g"}, "gpuInstanceProfile MIG1g is not supported on VM size 'Standard_NC4as_T4_v3'"),
+        (
+            {"gpuInstanceProfile": "MIG1g"},
+            "gpuInstanceProfile MIG1g is not supported on VM size 'Standard_NC4as_T4_v3'",
+        ),
         ({"agentPoolName": "GPU_pool"}, "agent pool name 'GPU_pool' must be 1 to 12 lower-case letters and digits"),
     ],
 )
@@ -173,8 +192,12 @@ def test_fake_agent_pool_takes_quota_at_full_scale(arm: FakeArm) -> None:
     arm.usage = {t4: Usage("standardNCASv3_T4Family", 0, 8)}
     put_cluster(arm)
 
-    arm.put(POOL, "one", gpu_pool_props(agentPoolName="one", count=0.0, minCount=0.0, maxCount=1.0), "one")  # 1 x 4 vCPUs
-    arm.put(POOL, "fixed", gpu_pool_props(agentPoolName="fixed", enableAutoScaling=False, count=1.0), "fixed")  # count: 4
+    arm.put(
+        POOL, "one", gpu_pool_props(agentPoolName="one", count=0.0, minCount=0.0, maxCount=1.0), "one"
+    )  # 1 x 4 vCPUs
+    arm.put(
+        POOL, "fixed", gpu_pool_props(agentPoolName="fixed", enableAutoScaling=False, count=1.0), "fixed"
+    )  # count: 4
     error = refusal(lambda: arm.put(POOL, "idle", gpu_pool_props(agentPoolName="idle"), "idle"))  # count 0, maxCount 3
 
     assert isinstance(error, OperationNotAllowed)

@@ -11,12 +11,17 @@ import importlib
 from pathlib import Path
 
 import pulumi
-
 from azure_gpu_stacks.fakeazure.models import RESOURCE_TYPES
+
 from tests.conftest import REPO
 
 SOURCES = sorted(
-    [*(REPO / "components").glob("*.py"), REPO / "__main__.py", *(REPO / "tests" / "data" / "teams").rglob("*.py")]
+    [
+        *(REPO / "components").glob("*.py"),
+        *(REPO / "stack").glob("*.py"),
+        REPO / "__main__.py",
+        *(REPO / "tests" / "data" / "teams").rglob("*.py"),
+    ]
 )
 
 
@@ -29,8 +34,12 @@ def _created(path: Path) -> set[str]:
             modules.update({alias.asname or alias.name: alias.name for alias in node.names})
     tokens = set()
     for node in ast.walk(tree):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                and isinstance(node.func.value, ast.Name) and node.func.value.id in modules):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id in modules
+        ):
             module = modules[node.func.value.id]
             found = getattr(importlib.import_module(f"pulumi_azure_native.{module}"), node.func.attr, None)
             if isinstance(found, type) and issubclass(found, pulumi.CustomResource):
@@ -46,4 +55,7 @@ def test_the_scan_finds_what_the_components_create() -> None:
 def test_every_azure_type_the_toolkit_and_the_team_corpus_create_has_a_fake_model() -> None:
     created = {token: path for path in SOURCES for token in _created(path)}
     assert len(created) >= 20  # the scan sees the components' resources
-    assert sorted(f"{token} ({path.relative_to(REPO)})" for token, path in created.items() if token not in RESOURCE_TYPES) == []
+    assert (
+        sorted(f"{token} ({path.relative_to(REPO)})" for token, path in created.items() if token not in RESOURCE_TYPES)
+        == []
+    )

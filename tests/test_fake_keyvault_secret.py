@@ -11,6 +11,7 @@ import pytest
 
 from tests.conftest import Recording, in_resource_group
 
+
 def vault_with_secret(**secret: Any) -> Callable[[], None]:
     """A program: the resource group, the vault `kv-gpu` and the secret `token` (default name `hf-token`)
     in the vault named `secret_vault` (default: `kv-gpu`)."""
@@ -18,12 +19,21 @@ def vault_with_secret(**secret: Any) -> Callable[[], None]:
     def build(rg: Any) -> None:
         from pulumi_azure_native import keyvault
 
-        keyvault.Vault("kv", vault_name="kv-gpu", resource_group_name=rg.name, location="eastus",
-                       properties=keyvault.VaultPropertiesArgs(tenant_id="00000000-0000-0000-0000-0000000000bb",
-                                                              sku=keyvault.SkuArgs(family="A", name="standard")))
+        keyvault.Vault(
+            "kv",
+            vault_name="kv-gpu",
+            resource_group_name=rg.name,
+            location="eastus",
+            properties=keyvault.VaultPropertiesArgs(
+                tenant_id="00000000-0000-0000-0000-0000000000bb", sku=keyvault.SkuArgs(family="A", name="standard")
+            ),
+        )
         keyvault.Secret(
-            "token", secret_name=secret.pop("name", "hf-token"), vault_name=secret.pop("secret_vault", "kv-gpu"),
-            resource_group_name=rg.name, properties=keyvault.SecretPropertiesArgs(**{"value": "hf_abc", **secret}),
+            "token",
+            secret_name=secret.pop("name", "hf-token"),
+            vault_name=secret.pop("secret_vault", "kv-gpu"),
+            resource_group_name=rg.name,
+            properties=keyvault.SecretPropertiesArgs(**{"value": "hf_abc", **secret}),
         )
 
     return in_resource_group(build)
@@ -44,18 +54,32 @@ def test_secret_in_its_vault_is_accepted_and_its_value_never_returned(record: Ca
 @pytest.mark.parametrize(
     ("program", "code", "message"),
     [
-        (vault_with_secret(secret_vault="kv-other"), "ParentResourceNotFound",
-         "Can not perform requested operation on nested resource. Parent resource 'kv-other' not found (vaults)."),
-        (vault_with_secret(name="hf_token"), "InvalidParameter",
-         "'hf_token' is not a valid key vault secret name; allowed: 1 to 127 letters, digits and '-'."),
-        (vault_with_secret(value="x" * (25 * 1024 + 1)), "InvalidParameter",
-         "Key vault secret 'hf-token': the value is 25601 bytes; allowed: at most 25600."),
-        (vault_with_secret(content_type="t" * 256), "InvalidParameter",
-         "Key vault secret 'hf-token': contentType is 256 characters; allowed: at most 255."),
+        (
+            vault_with_secret(secret_vault="kv-other"),
+            "ParentResourceNotFound",
+            "Can not perform requested operation on nested resource. Parent resource 'kv-other' not found (vaults).",
+        ),
+        (
+            vault_with_secret(name="hf_token"),
+            "InvalidParameter",
+            "'hf_token' is not a valid key vault secret name; allowed: 1 to 127 letters, digits and '-'.",
+        ),
+        (
+            vault_with_secret(value="x" * (25 * 1024 + 1)),
+            "InvalidParameter",
+            "Key vault secret 'hf-token': the value is 25601 bytes; allowed: at most 25600.",
+        ),
+        (
+            vault_with_secret(content_type="t" * 256),
+            "InvalidParameter",
+            "Key vault secret 'hf-token': contentType is 256 characters; allowed: at most 255.",
+        ),
     ],
     ids=["missing-vault", "underscore-name", "value-over-25k", "content-type-over-255"],
 )
-def test_secret_azure_refuses(record: Callable[..., Recording], program: Callable[[], None], code: str, message: str) -> None:
+def test_secret_azure_refuses(
+    record: Callable[..., Recording], program: Callable[[], None], code: str, message: str
+) -> None:
     rec = record(program)
 
     assert [(r.resource, r.code, r.message) for r in rec.refusals] == [("token", code, message)]

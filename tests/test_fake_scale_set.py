@@ -6,10 +6,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-
+from azure_gpu_stacks.catalog.az_files import Usage, family_key
 from azure_gpu_stacks.fakeazure import FakeArm
-from azure_gpu_stacks.fakeazure.azfiles import Usage, family_key
-from azure_gpu_stacks.fakeazure.util import stable_uuid
+from azure_gpu_stacks.sdk.values import stable_uuid
+
 from tests.conftest import TEST_SSH_KEY, Recording, in_resource_group
 
 HPC_IMAGE = {"publisher": "microsoft-dsvm", "offer": "ubuntu-hpc", "sku": "2204", "version": "latest"}
@@ -32,7 +32,10 @@ def scale_set(
         ppg = None
         if ppg_location is not None:
             ppg = compute.ProximityPlacementGroup(
-                "ppg", resource_group_name=rg.name, location=ppg_location, zones=ppg_zones,
+                "ppg",
+                resource_group_name=rg.name,
+                location=ppg_location,
+                zones=ppg_zones,
                 intent=compute.ProximityPlacementGroupPropertiesIntentArgs(vm_sizes=["Standard_ND96asr_v4"]),
             )
         compute.VirtualMachineScaleSet(
@@ -52,7 +55,11 @@ def scale_set(
                     linux_configuration=compute.LinuxConfigurationArgs(
                         disable_password_authentication=True,
                         ssh=compute.SshConfigurationArgs(
-                            public_keys=[compute.SshPublicKeyArgs(path="/home/azureuser/.ssh/authorized_keys", key_data=TEST_SSH_KEY)]
+                            public_keys=[
+                                compute.SshPublicKeyArgs(
+                                    path="/home/azureuser/.ssh/authorized_keys", key_data=TEST_SSH_KEY
+                                )
+                            ]
                         ),
                     ),
                 ),
@@ -153,7 +160,9 @@ def test_fake_scale_set_demands_quota_for_every_node(record: Callable[..., Recor
     assert "Current Limit: 300, Current Usage: 0, Additional Required: 384" in refusal.message
 
 
-def test_fake_scale_set_spot_nodes_use_the_low_priority_quota(record: Callable[..., Recording], fake_arm: FakeArm) -> None:
+def test_fake_scale_set_spot_nodes_use_the_low_priority_quota(
+    record: Callable[..., Recording], fake_arm: FakeArm
+) -> None:
     fake_arm.usage = {
         family_key("standardNDASv4_A100Family"): Usage("standardNDASv4_A100Family", 0, 0),
         family_key("lowPriorityCores"): Usage("lowPriorityCores", 0, 100),

@@ -10,10 +10,10 @@ from typing import Any
 
 import pulumi
 import pytest
-
+from azure_gpu_stacks.catalog.az_files import AzFileError, read_skus, read_usage
+from azure_gpu_stacks.engine.run.runtime import run_program
 from azure_gpu_stacks.fakeazure import FAKE_SUBSCRIPTION_ID, FAKE_TENANT_ID, FakeArm
-from azure_gpu_stacks.fakeazure.azfiles import AzFileError, read_skus, read_usage
-from azure_gpu_stacks.preflight.runtime import run_program
+
 from tests.conftest import TEST_RG, Recording, in_resource_group
 
 
@@ -40,13 +40,22 @@ def nic(rg: Any, name: str = "nic") -> Any:
     from pulumi_azure_native import network
 
     vnet = network.VirtualNetwork(
-        f"{name}-vnet", resource_group_name=rg.name, location="eastus",
+        f"{name}-vnet",
+        resource_group_name=rg.name,
+        location="eastus",
         address_space=network.AddressSpaceArgs(address_prefixes=["10.0.0.0/16"]),
     )
-    subnet = network.Subnet(f"{name}-snet", resource_group_name=rg.name, virtual_network_name=vnet.name, address_prefix="10.0.1.0/24")
+    subnet = network.Subnet(
+        f"{name}-snet", resource_group_name=rg.name, virtual_network_name=vnet.name, address_prefix="10.0.1.0/24"
+    )
     return network.NetworkInterface(
-        name, network_interface_name=name, resource_group_name=rg.name, location="eastus",
-        ip_configurations=[network.NetworkInterfaceIPConfigurationArgs(name="ip", subnet=network.SubnetArgs(id=subnet.id))],
+        name,
+        network_interface_name=name,
+        resource_group_name=rg.name,
+        location="eastus",
+        ip_configurations=[
+            network.NetworkInterfaceIPConfigurationArgs(name="ip", subnet=network.SubnetArgs(id=subnet.id))
+        ],
     )
 
 
@@ -74,7 +83,9 @@ def test_fakeazure_auto_names_like_azure_native_and_repeats_itself(record: Calla
         pulumi.export("name", vm(rg, nic_id=nic(rg).id).name)
 
     first = record(in_resource_group(build)).outputs["name"]
-    again = run_program(in_resource_group(build), project="p", stack="s", config={}, secret_keys=[], arm=FakeArm()).outputs["name"]
+    again = run_program(
+        in_resource_group(build), project="p", stack="s", config={}, secret_keys=[], arm=FakeArm()
+    ).outputs["name"]
 
     assert first.startswith("vm") and len(first) == len("vm") + 8
     assert again == first
@@ -149,7 +160,9 @@ def test_fakeazure_missing_parent(record: Callable[..., Recording]) -> None:
     def build(rg: Any) -> None:
         from pulumi_azure_native import network
 
-        network.Subnet("snet", resource_group_name=rg.name, virtual_network_name="no-such-vnet", address_prefix="10.0.0.0/24")
+        network.Subnet(
+            "snet", resource_group_name=rg.name, virtual_network_name="no-such-vnet", address_prefix="10.0.0.0/24"
+        )
 
     assert codes(record(in_resource_group(build))) == [("snet", "ParentResourceNotFound")]
 
@@ -171,8 +184,12 @@ def test_fakeazure_dependents_of_a_refused_resource_are_skipped_not_refused(reco
 
         machine = vm(rg, nic_id=nic(rg).id, size="Standard_NC6")
         compute.VirtualMachineExtension(
-            "ext", resource_group_name=rg.name, vm_name=machine.name, publisher="Microsoft.HpcCompute",
-            type="NvidiaGpuDriverLinux", type_handler_version="1.6",
+            "ext",
+            resource_group_name=rg.name,
+            vm_name=machine.name,
+            publisher="Microsoft.HpcCompute",
+            type="NvidiaGpuDriverLinux",
+            type_handler_version="1.6",
         )
 
     rec = record(in_resource_group(build))
@@ -186,7 +203,11 @@ def test_fakeazure_budget_start_must_be_first_of_month(record: Callable[..., Rec
         from pulumi_azure_native import consumption
 
         consumption.Budget(
-            "budget", scope=rg.id, amount=100, category="Cost", time_grain="Monthly",
+            "budget",
+            scope=rg.id,
+            amount=100,
+            category="Cost",
+            time_grain="Monthly",
             time_period=consumption.BudgetTimePeriodArgs(start_date="2026-11-15T00:00:00Z"),
         )
 
@@ -211,14 +232,33 @@ def test_fakeazure_client_config_invoke(record: Callable[..., Recording]) -> Non
 
 def test_fakeazure_quota_shortfall_is_operation_not_allowed(tmp_path: Path, record: Callable[..., Recording]) -> None:
     usage = tmp_path / "usage.json"
-    usage.write_text(json.dumps([
-        {"currentValue": "0", "limit": "100", "name": {"value": "cores", "localizedValue": "Total Regional vCPUs"}},
-        {"currentValue": "0", "limit": "0", "name": {"value": "standardNCASv3_T4Family", "localizedValue": "Standard NCASv3_T4 Family vCPUs"}},
-    ]))
+    usage.write_text(
+        json.dumps(
+            [
+                {
+                    "currentValue": "0",
+                    "limit": "100",
+                    "name": {"value": "cores", "localizedValue": "Total Regional vCPUs"},
+                },
+                {
+                    "currentValue": "0",
+                    "limit": "0",
+                    "name": {"value": "standardNCASv3_T4Family", "localizedValue": "Standard NCASv3_T4 Family vCPUs"},
+                },
+            ]
+        )
+    )
 
     arm = FakeArm(default_location="eastus", usage=read_usage(usage))
 
-    run_program(in_resource_group(lambda rg: vm(rg, nic_id=nic(rg).id)), project="p", stack="s", config={}, secret_keys=[], arm=arm)
+    run_program(
+        in_resource_group(lambda rg: vm(rg, nic_id=nic(rg).id)),
+        project="p",
+        stack="s",
+        config={},
+        secret_keys=[],
+        arm=arm,
+    )
 
     [refusal] = arm.refusals
     assert refusal.code == "OperationNotAllowed"
@@ -232,12 +272,28 @@ def test_fakeazure_quota_shortfall_is_operation_not_allowed(tmp_path: Path, reco
 
 def test_fakeazure_size_not_offered_in_region_is_sku_not_available(tmp_path: Path) -> None:
     skus = tmp_path / "skus.json"
-    skus.write_text(json.dumps([
-        {"resourceType": "virtualMachines", "name": "Standard_NC4as_T4_v3", "locations": ["westeurope"], "restrictions": []},
-    ]))
+    skus.write_text(
+        json.dumps(
+            [
+                {
+                    "resourceType": "virtualMachines",
+                    "name": "Standard_NC4as_T4_v3",
+                    "locations": ["westeurope"],
+                    "restrictions": [],
+                },
+            ]
+        )
+    )
     arm = FakeArm(default_location="eastus", skus=read_skus(skus))
 
-    run_program(in_resource_group(lambda rg: vm(rg, nic_id=nic(rg).id)), project="p", stack="s", config={}, secret_keys=[], arm=arm)
+    run_program(
+        in_resource_group(lambda rg: vm(rg, nic_id=nic(rg).id)),
+        project="p",
+        stack="s",
+        config={},
+        secret_keys=[],
+        arm=arm,
+    )
 
     [refusal] = arm.refusals
     assert refusal.code == "SkuNotAvailable"
@@ -246,10 +302,14 @@ def test_fakeazure_size_not_offered_in_region_is_sku_not_available(tmp_path: Pat
 
 def test_fakeazure_usage_file_accepts_cli_strings_and_rest_numbers(tmp_path: Path) -> None:
     path = tmp_path / "usage.json"
-    path.write_text(json.dumps([
-        {"currentValue": "3", "limit": "8", "name": {"value": "standardNCASv3_T4Family"}},
-        {"currentValue": 0, "limit": 96, "name": {"value": "Standard NDASv4_A100 Family"}},
-    ]))
+    path.write_text(
+        json.dumps(
+            [
+                {"currentValue": "3", "limit": "8", "name": {"value": "standardNCASv3_T4Family"}},
+                {"currentValue": 0, "limit": 96, "name": {"value": "Standard NDASv4_A100 Family"}},
+            ]
+        )
+    )
 
     usage = read_usage(path)
 
@@ -262,7 +322,10 @@ def test_fakeazure_usage_file_accepts_cli_strings_and_rest_numbers(tmp_path: Pat
     [
         ("not json", "not JSON (line 1, column 1"),
         ('{"value": []}', "expected the JSON list that `az vm list-usage -l REGION -o json` writes"),
-        ('[{"limit": "x", "currentValue": "0", "name": {"value": "cores"}}]', "entry [0].limit: 'x' is not a whole number"),
+        (
+            '[{"limit": "x", "currentValue": "0", "name": {"value": "cores"}}]',
+            "entry [0].limit: 'x' is not a whole number",
+        ),
     ],
 )
 def test_fakeazure_bad_usage_file_names_file_and_entry(tmp_path: Path, text: str, expected: str) -> None:

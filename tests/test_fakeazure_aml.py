@@ -7,8 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-
 from azure_gpu_stacks.fakeazure import FAKE_SUBSCRIPTION_ID
+
 from tests.conftest import TEST_RG, Recording, in_resource_group
 
 RG_ID = f"/subscriptions/{FAKE_SUBSCRIPTION_ID}/resourceGroups/{TEST_RG}"
@@ -25,10 +25,16 @@ def dependencies(rg: Any) -> dict[str, Any]:
     from pulumi_azure_native import applicationinsights, keyvault, storage
 
     st = storage.StorageAccount(
-        "st", account_name="stfake001", resource_group_name=rg.name, kind="StorageV2", sku=storage.SkuArgs(name="Standard_LRS")
+        "st",
+        account_name="stfake001",
+        resource_group_name=rg.name,
+        kind="StorageV2",
+        sku=storage.SkuArgs(name="Standard_LRS"),
     )
     kv = keyvault.Vault(
-        "kv", vault_name="kv-fake-001", resource_group_name=rg.name,
+        "kv",
+        vault_name="kv-fake-001",
+        resource_group_name=rg.name,
         properties=keyvault.VaultPropertiesArgs(tenant_id="t", sku=keyvault.SkuArgs(family="A", name="standard")),
     )
     appi = applicationinsights.Component(
@@ -41,7 +47,10 @@ def workspace(rg: Any, name: str = "ws-fake", **refs: Any) -> Any:
     from pulumi_azure_native import machinelearningservices as ml
 
     return ml.Workspace(
-        name, workspace_name=name, resource_group_name=rg.name, identity=ml.ManagedServiceIdentityArgs(type="SystemAssigned"),
+        name,
+        workspace_name=name,
+        resource_group_name=rg.name,
+        identity=ml.ManagedServiceIdentityArgs(type="SystemAssigned"),
         **{k: v for k, v in refs.items() if v is not None},
     )
 
@@ -52,7 +61,10 @@ def cluster(rg: Any, workspace_name: Any, **aml: Any) -> Any:
     aml = {"vm_size": "Standard_NC4as_T4_v3", "enable_node_public_ip": True, **aml}
     scale = aml.pop("scale", {"min_node_count": 0, "max_node_count": 2})
     return ml.Compute(
-        "cluster", compute_name=aml.pop("name", "gpu-cluster"), workspace_name=workspace_name, resource_group_name=rg.name,
+        "cluster",
+        compute_name=aml.pop("name", "gpu-cluster"),
+        workspace_name=workspace_name,
+        resource_group_name=rg.name,
         properties=ml.AmlComputeArgs(
             compute_type="AmlCompute",
             properties=ml.AmlComputePropertiesArgs(scale_settings=ml.ScaleSettingsArgs(**scale), **aml),
@@ -66,7 +78,9 @@ def refusal_of(rec: Recording, resource: str) -> tuple[str, str]:
     return found[0]
 
 
-def test_fake_workspace_accepted_with_existing_dependencies_and_realistic_outputs(record: Callable[..., Recording]) -> None:
+def test_fake_workspace_accepted_with_existing_dependencies_and_realistic_outputs(
+    record: Callable[..., Recording],
+) -> None:
     def build(rg: Any) -> None:
         import pulumi
 
@@ -86,7 +100,9 @@ def test_fake_workspace_accepted_with_existing_dependencies_and_realistic_output
 
 
 @pytest.mark.parametrize("missing", ["storage_account", "key_vault", "application_insights", "container_registry"])
-def test_fake_workspace_refused_when_a_dependency_does_not_exist(record: Callable[..., Recording], missing: str) -> None:
+def test_fake_workspace_refused_when_a_dependency_does_not_exist(
+    record: Callable[..., Recording], missing: str
+) -> None:
     def build(rg: Any) -> None:
         workspace(rg, **{**dependencies(rg), missing: MISSING[missing]})
 
@@ -107,7 +123,10 @@ def test_fake_workspace_refused_without_storage_or_key_vault(record: Callable[..
         "storage_account": ("storageAccount", "Microsoft.Storage/storageAccounts"),
         "key_vault": ("keyVault", "Microsoft.KeyVault/vaults"),
     }[absent]
-    assert (code, message) == ("InvalidParameter", f"Workspace 'ws-fake' needs {key}: the id of an existing {arm_type} resource.")
+    assert (code, message) == (
+        "InvalidParameter",
+        f"Workspace 'ws-fake' needs {key}: the id of an existing {arm_type} resource.",
+    )
 
 
 def test_fake_workspace_refused_when_a_dependency_is_of_another_type(record: Callable[..., Recording]) -> None:
@@ -157,22 +176,41 @@ def test_fake_compute_returns_provisioning_state_and_idle_node_counts(record: Ca
     assert (envelope["properties"]["allocationState"], envelope["properties"]["currentNodeCount"]) == ("Steady", 1)
     # What NotSpecified became, as Azure reports it after creation: open, since the nodes are in no VNet.
     assert envelope["properties"]["remoteLoginPortPublicAccess"] == "Enabled"
-    assert rec.outputs["id"] == f"{RG_ID}/providers/Microsoft.MachineLearningServices/workspaces/ws-fake/computes/gpu-cluster"
+    assert (
+        rec.outputs["id"]
+        == f"{RG_ID}/providers/Microsoft.MachineLearningServices/workspaces/ws-fake/computes/gpu-cluster"
+    )
 
 
 @pytest.mark.parametrize(
     ("aml", "code", "expected"),
     [
-        ({"vm_size": "Standard_NC6"}, "SkuNotAvailable", "'Standard_NC6' (properties.properties.vmSize) is retired since 2023-09-06"),
+        (
+            {"vm_size": "Standard_NC6"},
+            "SkuNotAvailable",
+            "'Standard_NC6' (properties.properties.vmSize) is retired since 2023-09-06",
+        ),
         ({"vm_size": "Standard_NC4as_T4"}, "InvalidParameter", "Did you mean Standard_NC4as_T4_v3"),
-        ({"scale": {"min_node_count": 3, "max_node_count": 2}}, "InvalidParameter", "minNodeCount 3 and maxNodeCount 2"),
-        ({"scale": {"min_node_count": -1, "max_node_count": 2}}, "InvalidParameter", "minNodeCount -1 and maxNodeCount 2"),
+        (
+            {"scale": {"min_node_count": 3, "max_node_count": 2}},
+            "InvalidParameter",
+            "minNodeCount 3 and maxNodeCount 2",
+        ),
+        (
+            {"scale": {"min_node_count": -1, "max_node_count": 2}},
+            "InvalidParameter",
+            "minNodeCount -1 and maxNodeCount 2",
+        ),
         (
             {"scale": {"max_node_count": 2, "node_idle_time_before_scale_down": "900"}},
             "InvalidParameter",
             "nodeIdleTimeBeforeScaleDown '900' is not an ISO 8601 duration",
         ),
-        ({"vm_priority": "Spot"}, "InvalidParameter", "The value 'Spot' of properties.properties.vmPriority is not valid for Microsoft.MachineLearningServices/workspaces/computes 'gpu-cluster'; allowed: Dedicated, LowPriority."),
+        (
+            {"vm_priority": "Spot"},
+            "InvalidParameter",
+            "The value 'Spot' of properties.properties.vmPriority is not valid for Microsoft.MachineLearningServices/workspaces/computes 'gpu-cluster'; allowed: Dedicated, LowPriority.",
+        ),
         ({"name": "gpu_cluster"}, "InvalidParameter", "'gpu_cluster' is not a valid compute name"),
         (
             {"enable_node_public_ip": False},
@@ -200,7 +238,9 @@ def test_fake_storage_account_refuses_an_auto_name_with_a_hyphen(record: Callabl
     def build(rg: Any) -> None:
         from pulumi_azure_native import storage
 
-        storage.StorageAccount("ml-data", resource_group_name=rg.name, kind="StorageV2", sku=storage.SkuArgs(name="Standard_LRS"))
+        storage.StorageAccount(
+            "ml-data", resource_group_name=rg.name, kind="StorageV2", sku=storage.SkuArgs(name="Standard_LRS")
+        )
 
     code, message = refusal_of(record(in_resource_group(build)), "ml-data")
 
@@ -220,17 +260,25 @@ def test_fake_storage_account_refuses_an_auto_name_with_a_hyphen(record: Callabl
         ("logs", "InvalidParameter", "'x' is not a valid Log Analytics workspace name"),
     ],
 )
-def test_fake_refuses_invalid_names(record: Callable[..., Recording], build_name: str, expected_code: str, expected: str) -> None:
+def test_fake_refuses_invalid_names(
+    record: Callable[..., Recording], build_name: str, expected_code: str, expected: str
+) -> None:
     def build(rg: Any) -> None:
         from pulumi_azure_native import containerregistry, keyvault, operationalinsights
 
         if build_name == "vault":
             keyvault.Vault(
-                "bad", vault_name="9-vault", resource_group_name=rg.name,
-                properties=keyvault.VaultPropertiesArgs(tenant_id="t", sku=keyvault.SkuArgs(family="A", name="standard")),
+                "bad",
+                vault_name="9-vault",
+                resource_group_name=rg.name,
+                properties=keyvault.VaultPropertiesArgs(
+                    tenant_id="t", sku=keyvault.SkuArgs(family="A", name="standard")
+                ),
             )
         elif build_name == "registry":
-            containerregistry.Registry("bad", registry_name="cr-x", resource_group_name=rg.name, sku=containerregistry.SkuArgs(name="Basic"))
+            containerregistry.Registry(
+                "bad", registry_name="cr-x", resource_group_name=rg.name, sku=containerregistry.SkuArgs(name="Basic")
+            )
         else:
             operationalinsights.Workspace("bad", workspace_name="x", resource_group_name=rg.name)
 
@@ -245,7 +293,9 @@ def test_fake_key_vault_refuses_purge_protection_set_to_false(record: Callable[.
         from pulumi_azure_native import keyvault
 
         keyvault.Vault(
-            "kv", vault_name="kv-fake", resource_group_name=rg.name,
+            "kv",
+            vault_name="kv-fake",
+            resource_group_name=rg.name,
             properties=keyvault.VaultPropertiesArgs(
                 tenant_id="t", sku=keyvault.SkuArgs(family="A", name="standard"), enable_purge_protection=False
             ),

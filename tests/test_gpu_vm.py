@@ -6,8 +6,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-
 from azure_gpu_stacks.components.checks import ComponentInputError
+
 from tests.conftest import TEST_SSH_KEY, Recording, in_resource_group
 
 VM = "azure-native:compute:VirtualMachine"
@@ -16,7 +16,6 @@ VM = "azure-native:compute:VirtualMachine"
 def build_vm(**overrides: Any) -> Callable[[], None]:
     def build(rg: Any) -> None:
         import pulumi
-
         from azure_gpu_stacks.components.gpu_vm import GpuVm
 
         vm = GpuVm(
@@ -62,7 +61,11 @@ def test_gpu_vm_uses_ubuntu_2204_gen2_and_trusted_launch_without_secure_boot(rec
 def test_gpu_vm_installs_pinned_nvidia_driver_extension(record: Callable[..., Recording]) -> None:
     ext = record(build_vm()).inputs("azure-native:compute:VirtualMachineExtension")
 
-    assert (ext["publisher"], ext["type"], ext["typeHandlerVersion"]) == ("Microsoft.HpcCompute", "NvidiaGpuDriverLinux", "1.6")
+    assert (ext["publisher"], ext["type"], ext["typeHandlerVersion"]) == (
+        "Microsoft.HpcCompute",
+        "NvidiaGpuDriverLinux",
+        "1.6",
+    )
     assert ext["autoUpgradeMinorVersion"] is True
 
 
@@ -86,7 +89,10 @@ def test_gpu_vm_nsg_allows_ssh_only_from_given_ranges(record: Callable[..., Reco
 
     [rule] = nsg["securityRules"]
     assert (rule["sourceAddressPrefix"], rule["destinationPortRange"], rule["access"], rule["direction"]) == (
-        "203.0.113.0/24", "22", "Allow", "Inbound",
+        "203.0.113.0/24",
+        "22",
+        "Allow",
+        "Inbound",
     )
 
 
@@ -104,7 +110,9 @@ def test_gpu_vm_daily_shutdown_named_as_azure_requires(record: Callable[..., Rec
 
     assert schedule["name"] == f"shutdown-computevm-{vm_name}"
     assert (schedule["taskType"], schedule["dailyRecurrence"], schedule["timeZoneId"]) == (
-        "ComputeVmShutdownTask", {"time": "2030"}, "W. Europe Standard Time",
+        "ComputeVmShutdownTask",
+        {"time": "2030"},
+        "W. Europe Standard Time",
     )
 
 

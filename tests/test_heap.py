@@ -1,11 +1,11 @@
-"""The collector's view of the heap around a program run (azure_gpu_stacks.preflight.heap)."""
+"""The collector's view of the heap around a program run (azure_gpu_stacks.engine.run.heap)."""
 
 from __future__ import annotations
 
 import gc
 import weakref
 
-from azure_gpu_stacks.preflight import heap
+from azure_gpu_stacks.engine.run import heap
 
 
 class Cycle:

@@ -13,9 +13,9 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
+from azure_gpu_stacks.engine.cli import main
+from azure_gpu_stacks.inputs.files import MAX_BYTES
 
-from azure_gpu_stacks.components.input_files import MAX_BYTES
-from azure_gpu_stacks.preflight.cli import main
 from tests.conftest import REPO
 from tests.test_bad_input import BAD_STACKS, assert_one_clean_error, snapshot
 from tests.test_bad_input import CORPUS as BAD_STACKS_DIR
@@ -54,7 +54,15 @@ BAD_POLICY_CONFIGS: dict[str, str] = {
 }
 
 # Every command that takes the file, with a second stack and --jobs 2 where the command plans many.
-COMMANDS = (["plan"], ["check"], ["cost"], ["quota"], ["check", "--format", "sarif"], ["check", "--jobs", "2", "TWO"], ["cost", "--jobs", "2", "TWO"])
+COMMANDS = (
+    ["plan"],
+    ["check"],
+    ["cost"],
+    ["quota"],
+    ["check", "--format", "sarif"],
+    ["check", "--jobs", "2", "TWO"],
+    ["cost", "--jobs", "2", "TWO"],
+)
 
 
 def argv_for(command: list[str], stack: Path, second: Path) -> list[str]:
@@ -106,7 +114,9 @@ def test_bad_policy_config_exits_2_naming_file_and_key(
     assert snapshot(tmp_path) == before
 
 
-@pytest.mark.parametrize(("flag", "kind"), [("--usage", "usage"), ("--skus", "usage"), ("--policy-config", "policy-config")])
+@pytest.mark.parametrize(
+    ("flag", "kind"), [("--usage", "usage"), ("--skus", "usage"), ("--policy-config", "policy-config")]
+)
 def test_a_path_that_never_ends_stops_at_the_cap(capsys: pytest.CaptureFixture[str], flag: str, kind: str) -> None:
     """/dev/zero is read up to the file kind's cap, not until memory runs out."""
     if not Path("/dev/zero").exists():
@@ -116,7 +126,9 @@ def test_a_path_that_never_ends_stops_at_the_cap(capsys: pytest.CaptureFixture[s
     tracemalloc.start()
     try:
         assert_one_clean_error(
-            capsys, ["plan", "inference-t4", flag, "/dev/zero"], "/dev/zero: ",
+            capsys,
+            ["plan", "inference-t4", flag, "/dev/zero"],
+            "/dev/zero: ",
             f"more than {cap // 2**20} MiB; allowed: at most {cap // 2**20} MiB",
         )
         _, peak = tracemalloc.get_traced_memory()
@@ -156,7 +168,9 @@ ODD_ENTRIES = {
 }
 
 
-@pytest.mark.parametrize("command", [["check"], ["cost"], ["check", "--jobs", "2"], ["plan", "odd"], ["quota", "odd"]], ids=" ".join)
+@pytest.mark.parametrize(
+    "command", [["check"], ["cost"], ["check", "--jobs", "2"], ["plan", "odd"], ["quota", "odd"]], ids=" ".join
+)
 @pytest.mark.parametrize("case", sorted(ODD_ENTRIES))
 def test_odd_entry_in_the_stack_directory_is_named(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str, command: list[str]
@@ -171,7 +185,9 @@ def test_odd_entry_in_the_stack_directory_is_named(
 
 
 @pytest.mark.parametrize("case", sorted(BAD_STACKS))
-def test_bad_stack_planned_in_a_worker_is_the_same_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str) -> None:
+def test_bad_stack_planned_in_a_worker_is_the_same_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str
+) -> None:
     """`check --jobs 2` of good, bad, good: the bad stack is read in a forked worker, and its one
     line comes back as the serial run prints it."""
     bad = tmp_path / f"Pulumi.{case}.yaml"
@@ -181,5 +197,7 @@ def test_bad_stack_planned_in_a_worker_is_the_same_one_line(tmp_path: Path, caps
     shutil.copy(GOOD_STACK, last)
     before = snapshot(tmp_path, REPO / "stacks")
 
-    assert_one_clean_error(capsys, ["check", str(first), str(bad), str(last), "--jobs", "2"], f"{bad}: ", BAD_STACKS[case])
+    assert_one_clean_error(
+        capsys, ["check", str(first), str(bad), str(last), "--jobs", "2"], f"{bad}: ", BAD_STACKS[case]
+    )
     assert snapshot(tmp_path, REPO / "stacks") == before

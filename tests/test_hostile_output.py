@@ -11,14 +11,16 @@ import pytest
 
 from tests.conftest import REPO
 
-CLI = [sys.executable, "-c", "from azure_gpu_stacks.preflight.cli import run; run()"]  # the console script
+CLI = [sys.executable, "-c", "from azure_gpu_stacks.engine.cli import run; run()"]  # the console script
 
 
 def test_output_to_a_closed_pipe_ends_quietly() -> None:
     read_end, write_end = os.pipe()
     os.close(read_end)  # `gpu-stacks stacks | head -0`: the reader is gone before anything is written
     try:
-        run = subprocess.run([*CLI, "stacks"], stdout=write_end, stderr=subprocess.PIPE, text=True, cwd=REPO, timeout=120)
+        run = subprocess.run(
+            [*CLI, "stacks"], stdout=write_end, stderr=subprocess.PIPE, text=True, cwd=REPO, timeout=120
+        )
     finally:
         os.close(write_end)
 
@@ -45,11 +47,15 @@ compute.VirtualMachine({ESCAPES!r}, resource_group_name=rg.name, location="eastu
 """
 
 
-@pytest.mark.parametrize("argv", [["plan", "dev"], ["plan", "dev", "--json"], ["check"], ["check", "--format", "markdown"]], ids=" ".join)
-def test_output_escapes_control_characters_from_input(tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+@pytest.mark.parametrize(
+    "argv", [["plan", "dev"], ["plan", "dev", "--json"], ["check"], ["check", "--format", "markdown"]], ids=" ".join
+)
+def test_output_escapes_control_characters_from_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
     """Terminal escapes in a resource's name and a NUL in a tag reach the report escaped: a terminal
     runs none of them (the VM's retired size puts its name in every format's violations)."""
-    from azure_gpu_stacks.preflight.cli import main
+    from azure_gpu_stacks.engine.cli import main
 
     root = tmp_path / "p"
     root.mkdir()

@@ -15,8 +15,8 @@ import time
 from pathlib import Path
 
 import pytest
+from azure_gpu_stacks.engine.cli import main
 
-from azure_gpu_stacks.preflight.cli import main
 from tests.test_bad_input import assert_one_clean_error, snapshot
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="programs run in forked children on Linux")
@@ -24,9 +24,13 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pr
 # case -> (__main__.py, what the one line says). Run with --timeout 3 --memory-limit 200.
 MISBEHAVING: dict[str, tuple[str, str]] = {
     "sys-exit": ("import sys\nsys.exit(3)\n", "Pulumi.dev.yaml: the program called sys.exit(3) before it finished"),
-    "sys-exit-zero": ("import sys\nsys.exit(0)\n", "Pulumi.dev.yaml: the program called sys.exit(0) before it finished"),
+    "sys-exit-zero": (
+        "import sys\nsys.exit(0)\n",
+        "Pulumi.dev.yaml: the program called sys.exit(0) before it finished",
+    ),
     "os-exit-zero": (
-        "import os\nos._exit(0)\n", "Pulumi.dev.yaml: the program ended its process with status 0 (os._exit or a crash) before it finished"
+        "import os\nos._exit(0)\n",
+        "Pulumi.dev.yaml: the program ended its process with status 0 (os._exit or a crash) before it finished",
     ),
     "interpreter-crash": (
         "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n",
@@ -34,19 +38,26 @@ MISBEHAVING: dict[str, tuple[str, str]] = {
     ),
     "keyboard-interrupt": ("raise KeyboardInterrupt\n", "the program raised KeyboardInterrupt (at __main__.py:1)"),
     "base-exception": (
-        "class Halt(BaseException):\n    pass\nraise Halt('stop here')\n", "the program raised Halt: stop here (at __main__.py:3)"
+        "class Halt(BaseException):\n    pass\nraise Halt('stop here')\n",
+        "the program raised Halt: stop here (at __main__.py:3)",
     ),
     "export-a-set": (
         "import pulumi\npulumi.export('zones', {'1', '2'})\n",
         "the program exported 'zones': a set, which Pulumi cannot send to the engine; allowed: strings, numbers",
     ),
-    "export-nan": ("import pulumi\npulumi.export('ratio', {'x': [float('nan')]})\n", "the program exported 'ratio'.x[0]: nan; allowed: finite numbers"),
+    "export-nan": (
+        "import pulumi\npulumi.export('ratio', {'x': [float('nan')]})\n",
+        "the program exported 'ratio'.x[0]: nan; allowed: finite numbers",
+    ),
     "thread-left-running": (
         "import threading, time\nthreading.Thread(target=time.sleep, args=(3600,), name='poller').start()\n",
         "Pulumi.dev.yaml: the program returned, but left threads running (poller) that did not end within 3 s (--timeout); "
         "Pulumi waits for them, so `pulumi up` would hang",
     ),
-    "endless-loop": ("while True:\n    pass\n", "Pulumi.dev.yaml: the program did not finish within 3 s (--timeout); it was stopped"),
+    "endless-loop": (
+        "while True:\n    pass\n",
+        "Pulumi.dev.yaml: the program did not finish within 3 s (--timeout); it was stopped",
+    ),
     "runaway-memory": (
         "hoard = []\nwhile True:\n    hoard.append(bytearray(10**6))\n",
         "Pulumi.dev.yaml: the program ran out of memory: it needed more than 200 MiB (--memory-limit)",
@@ -84,7 +95,9 @@ def test_program_misbehaving_fails_every_command(
     program, expected = MISBEHAVING[case]
     root = write_program(tmp_path / "p", program, stacks=("dev", "prod"))
 
-    assert_one_clean_error(capsys, [*command, "--project", str(root), *LIMITS], "", expected.replace("Pulumi.dev.yaml: ", ""))
+    assert_one_clean_error(
+        capsys, [*command, "--project", str(root), *LIMITS], "", expected.replace("Pulumi.dev.yaml: ", "")
+    )
 
 
 PRINTING = """
@@ -99,9 +112,18 @@ pulumi.export("name", "rg")
 
 
 @pytest.mark.parametrize(
-    "argv", [["plan", "dev", "--json"], ["check", "--json"], ["check", "--format", "sarif"], ["check", "--jobs", "2", "--json"]], ids=" ".join
+    "argv",
+    [
+        ["plan", "dev", "--json"],
+        ["check", "--json"],
+        ["check", "--format", "sarif"],
+        ["check", "--jobs", "2", "--json"],
+    ],
+    ids=" ".join,
 )
-def test_program_output_never_mixes_into_json_or_sarif(tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+def test_program_output_never_mixes_into_json_or_sarif(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
     root = write_program(tmp_path / "p", PRINTING, stacks=("dev", "prod"))
 
     code = main([*argv, "--project", str(root)])
@@ -167,10 +189,14 @@ def test_ctrl_c_ends_everything_with_interrupted_and_130(tmp_path: Path, argv: l
     pids = tmp_path / "pids"
     pids.mkdir()
     root = write_program(tmp_path / "p", SLOW, stacks=("a", "dev", "c", "d"))
-    cli = [sys.executable, "-c", "from azure_gpu_stacks.preflight.cli import run; run()"]  # the console script
+    cli = [sys.executable, "-c", "from azure_gpu_stacks.engine.cli import run; run()"]  # the console script
     run = subprocess.Popen(
-        [*cli, *argv, "--project", str(root)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "PIDS": str(pids)}, start_new_session=True,  # its own group, as a terminal's job is
+        [*cli, *argv, "--project", str(root)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PIDS": str(pids)},
+        start_new_session=True,  # its own group, as a terminal's job is
     )
     expected_programs = 1 if argv[0] == "plan" else int(argv[-1])  # sleeping at once
     deadline = time.monotonic() + 120

@@ -8,8 +8,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from azure_gpu_stacks.engine.cli import main
 
-from azure_gpu_stacks.preflight.cli import main
 from tests.test_secrets import EVERY_FORMAT as SECRET_FORMATS
 
 CANARIES = {
@@ -30,22 +30,22 @@ import pulumi
 from pulumi_azure_native import compute, resources
 
 config = pulumi.Config()
-password = pulumi.Output.secret("{CANARIES['input']}")
-tag = pulumi.Output.secret("{CANARIES['nested-input']}")
+password = pulumi.Output.secret("{CANARIES["input"]}")
+tag = pulumi.Output.secret("{CANARIES["nested-input"]}")
 rg = resources.ResourceGroup("rg", location="eastus", tags={{"owner": tag, "team": "ml"}})
 compute.VirtualMachine("vm", resource_group_name=rg.name, location="eastus",
     hardware_profile=compute.HardwareProfileArgs(vm_size="Standard_NC4as_T4_v3"),
     os_profile=compute.OSProfileArgs(admin_username="azureuser", admin_password=password, computer_name="vm"))
-pulumi.export("token", pulumi.Output.secret("{CANARIES['output']}"))
-pulumi.export("derived", password.apply(lambda p: "{CANARIES['derived-output']}" + p))
+pulumi.export("token", pulumi.Output.secret("{CANARIES["output"]}"))
+pulumi.export("derived", password.apply(lambda p: "{CANARIES["derived-output"]}" + p))
 pulumi.export("declared", config.get_secret("apiToken"))
 pulumi.export("declaredPlain", config.get("apiToken"))
-printed = pulumi.Output.secret("{CANARIES['printed']}")
+printed = pulumi.Output.secret("{CANARIES["printed"]}")
 pulumi.export("printed", printed)
-print("{CANARIES['printed']}")
-print("{CANARIES['printed']}", file=sys.stderr)
-logged = pulumi.Output.secret("{CANARIES['logged']}")
-rg.tags.apply(lambda _: pulumi.log.warn("rotating {CANARIES['logged']}"))
+print("{CANARIES["printed"]}")
+print("{CANARIES["printed"]}", file=sys.stderr)
+logged = pulumi.Output.secret("{CANARIES["logged"]}")
+rg.tags.apply(lambda _: pulumi.log.warn("rotating {CANARIES["logged"]}"))
 pulumi.export("logged", logged)
 """
 
@@ -92,11 +92,19 @@ def test_canaries_masked_where_they_were(project: Path, capsys: pytest.CaptureFi
 @pytest.mark.parametrize(
     ("stack_yaml", "key"),
     [
-        ("config:\n  canaries:apiKey:\n    secure: [CANARY-SECURE-LIST-5e1a]\n", "config.canaries:apiKey.secure: a list, not ciphertext"),
-        ("config:\n  canaries:apiKey:\n    secure: {{x: CANARY-SECURE-MAP-2b9c}}\n", "config.canaries:apiKey.secure: a mapping, not ciphertext"),
+        (
+            "config:\n  canaries:apiKey:\n    secure: [CANARY-SECURE-LIST-5e1a]\n",
+            "config.canaries:apiKey.secure: a list, not ciphertext",
+        ),
+        (
+            "config:\n  canaries:apiKey:\n    secure: {{x: CANARY-SECURE-MAP-2b9c}}\n",
+            "config.canaries:apiKey.secure: a mapping, not ciphertext",
+        ),
     ],
 )
-def test_canaries_not_in_error_messages(tmp_path: Path, capsys: pytest.CaptureFixture[str], stack_yaml: str, key: str) -> None:
+def test_canaries_not_in_error_messages(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], stack_yaml: str, key: str
+) -> None:
     root = tmp_path / "p"
     root.mkdir()
     (root / "Pulumi.yaml").write_text("name: canaries\nruntime: python\n")
@@ -110,11 +118,17 @@ def test_canaries_not_in_error_messages(tmp_path: Path, capsys: pytest.CaptureFi
     assert "CANARY" not in out + err
 
 
-@pytest.mark.parametrize("command", [["plan", "dev"], ["check"], ["check", "--jobs", "2", "--format", "sarif"], ["cost"], ["quota", "dev"]], ids=" ".join)
+@pytest.mark.parametrize(
+    "command",
+    [["plan", "dev"], ["check"], ["check", "--jobs", "2", "--format", "sarif"], ["cost"], ["quota", "dev"]],
+    ids=" ".join,
+)
 def test_canary_declared_typed_secret_in_plain_text_is_refused_unshown(
     project: Path, capsys: pytest.CaptureFixture[str], command: list[str]
 ) -> None:
-    (project / "Pulumi.yaml").write_text("name: canaries\nruntime: python\nconfig:\n  apiToken:\n    type: string\n    secret: true\n")
+    (project / "Pulumi.yaml").write_text(
+        "name: canaries\nruntime: python\nconfig:\n  apiToken:\n    type: string\n    secret: true\n"
+    )
     (project / "Pulumi.dev.yaml").write_text(f"config:\n  canaries:apiToken: {CANARIES['plain-typed']}\n")
 
     assert main([*command, "--project", str(project)]) == 2

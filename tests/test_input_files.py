@@ -8,13 +8,12 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
+from azure_gpu_stacks.catalog.az_files import AzFileError, read_skus, read_usage
+from azure_gpu_stacks.engine.errors import InputError
+from azure_gpu_stacks.engine.run.project import load_project, load_stack
+from azure_gpu_stacks.inputs.files import InputFileError, elided, escaped, parse_json, parse_yaml, shown
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from azure_gpu_stacks.components.input_files import InputFileError, elided, escaped, parse_json, parse_yaml, shown
-from azure_gpu_stacks.fakeazure.azfiles import AzFileError, read_skus, read_usage
-from azure_gpu_stacks.preflight.errors import InputError
-from azure_gpu_stacks.preflight.project import load_project, load_stack
 
 
 def test_input_yaml_aliases_and_merge_keys_within_the_caps_are_read() -> None:
@@ -28,7 +27,10 @@ def test_input_yaml_aliases_and_merge_keys_within_the_caps_are_read() -> None:
 
 
 def test_input_yaml_dates_stay_the_text_written() -> None:
-    assert parse_yaml("start: 2026-12-01\nat: 2026-12-01T10:00:00Z\n", "f") == {"start": "2026-12-01", "at": "2026-12-01T10:00:00Z"}
+    assert parse_yaml("start: 2026-12-01\nat: 2026-12-01T10:00:00Z\n", "f") == {
+        "start": "2026-12-01",
+        "at": "2026-12-01T10:00:00Z",
+    }
 
 
 @pytest.mark.parametrize(
@@ -43,8 +45,11 @@ def test_input_yaml_dates_stay_the_text_written() -> None:
         ("a: !!omap [{x: 1}]\n", "f: a: !!omap is not allowed"),
         ("a: *nowhere\n", "f: not valid YAML (line 1, column 4): found undefined alias 'nowhere'"),
         ("a: 1\n---\nb: 2\n", "f: not valid YAML (line 2, column 1): but found another document"),
-        ("a: b\x1fc\n", "f: not valid YAML (line 1, column 5): character '\\x1f' is not allowed in YAML; allowed: printable"),
-        ("a: \"\\e[31m\"\nb: !!binary x\n", "f: b: !!binary 'x' is not allowed"),
+        (
+            "a: b\x1fc\n",
+            "f: not valid YAML (line 1, column 5): character '\\x1f' is not allowed in YAML; allowed: printable",
+        ),
+        ('a: "\\e[31m"\nb: !!binary x\n', "f: b: !!binary 'x' is not allowed"),
         ('"k\\e[2J": !!binary x\n', "f: k\\x1b[2J: !!binary 'x' is not allowed"),
         ("a: !!int 3[\n", "f: a: !!int '3[' is not a whole number; allowed: a whole number"),
         ("a: !!bool maybe\n", "f: a: !!bool 'maybe' is not a boolean; allowed: a boolean"),
@@ -86,7 +91,7 @@ def test_input_values_are_shown_escaped_and_short() -> None:
 
 
 def test_input_bom_utf8_is_read(tmp_path: Path) -> None:
-    from azure_gpu_stacks.components.input_files import load_yaml
+    from azure_gpu_stacks.inputs.files import load_yaml
 
     path = tmp_path / "f.yaml"
     path.write_bytes(b"\xef\xbb\xbfa: 1\n")
@@ -96,12 +101,67 @@ def test_input_bom_utf8_is_read(tmp_path: Path) -> None:
 # --- random input (hypothesis) ----------------------------------------------------------------
 
 ODD_SCALARS = [
-    "~", "null", "yes", "on", "NO", ".nan", "-.inf", "0x1F", "0o17", "1_000", "190:20:30", "2026-12-01",
-    "2026-12-01T10:00:00Z", "9" * 400, "-" + "8" * 30, "1e999", "'\\x00'", '"\\e[2J"', '"\\0"', "''", "!!binary aGk=",
-    "!!set {a, b}", "!!omap [{a: 1}]", "!!timestamp 2001-12-14", "!!int 3", "!!float x", "!!python/name:os.system",
-    "!foo bar", "!!str 5", "&a x", "*a", "&b [*a, *a]", "*b", "? [k]\n: v", "<<: *a",
+    "~",
+    "null",
+    "yes",
+    "on",
+    "NO",
+    ".nan",
+    "-.inf",
+    "0x1F",
+    "0o17",
+    "1_000",
+    "190:20:30",
+    "2026-12-01",
+    "2026-12-01T10:00:00Z",
+    "9" * 400,
+    "-" + "8" * 30,
+    "1e999",
+    "'\\x00'",
+    '"\\e[2J"',
+    '"\\0"',
+    "''",
+    "!!binary aGk=",
+    "!!set {a, b}",
+    "!!omap [{a: 1}]",
+    "!!timestamp 2001-12-14",
+    "!!int 3",
+    "!!float x",
+    "!!python/name:os.system",
+    "!foo bar",
+    "!!str 5",
+    "&a x",
+    "*a",
+    "&b [*a, *a]",
+    "*b",
+    "? [k]\n: v",
+    "<<: *a",
 ]
-TOKENS = ["[", "]", "{", "}", ":", ", ", "- ", "\n", "  ", "config:", "azure-gpu-stacks:vm:", "key: ", "&a ", "*a", "&b ", "*b", "#", '"', "'", "\t", "%YAML 1.1\n", "---\n", "...\n"]
+TOKENS = [
+    "[",
+    "]",
+    "{",
+    "}",
+    ":",
+    ", ",
+    "- ",
+    "\n",
+    "  ",
+    "config:",
+    "azure-gpu-stacks:vm:",
+    "key: ",
+    "&a ",
+    "*a",
+    "&b ",
+    "*b",
+    "#",
+    '"',
+    "'",
+    "\t",
+    "%YAML 1.1\n",
+    "---\n",
+    "...\n",
+]
 
 
 @st.composite
@@ -116,10 +176,22 @@ def yaml_documents(draw: st.DrawFn) -> str:
         anchor = draw(st.sampled_from(["", "&a ", "&b ", "&c "]))
         if kind == 1:
             return anchor + "[" + ", ".join(items) + "]"
-        keys = draw(st.lists(st.sampled_from(["a", "b", "vmSize", "<<", "? k", "1", "secure"]), min_size=len(items), max_size=len(items)))
+        keys = draw(
+            st.lists(
+                st.sampled_from(["a", "b", "vmSize", "<<", "? k", "1", "secure"]),
+                min_size=len(items),
+                max_size=len(items),
+            )
+        )
         return anchor + "{" + ", ".join(f"{k}: {v}" for k, v in zip(keys, items, strict=True)) + "}"
 
-    return "config:\n  azure-gpu-stacks:vm: " + value(0) + "\n  other: " + draw(st.sampled_from(["*a", "*b", "*c", "x"])) + "\n"
+    return (
+        "config:\n  azure-gpu-stacks:vm: "
+        + value(0)
+        + "\n  other: "
+        + draw(st.sampled_from(["*a", "*b", "*c", "x"]))
+        + "\n"
+    )
 
 
 def _bounded(run: object) -> None:
@@ -141,8 +213,13 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-@settings(max_examples=150, deadline=2000, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(text=yaml_documents() | st.lists(st.sampled_from(TOKENS + ODD_SCALARS) | st.text(max_size=4), max_size=40).map("".join))
+@settings(
+    max_examples=150, deadline=2000, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
+@given(
+    text=yaml_documents()
+    | st.lists(st.sampled_from(TOKENS + ODD_SCALARS) | st.text(max_size=4), max_size=40).map("".join)
+)
 def test_input_random_yaml_is_read_or_refused_with_one_message(project: Path, text: str) -> None:
     stack = project / "Pulumi.random.yaml"
     stack.write_text(text, encoding="utf-8", errors="surrogatepass")
@@ -160,12 +237,32 @@ def test_input_random_yaml_is_read_or_refused_with_one_message(project: Path, te
 
 
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats() | st.text(max_size=6)
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats()
+    | st.text(max_size=6)
     | st.sampled_from(["cores", "eastus", "Standard_NC4as_T4_v3", "-3", "8", "Location", "virtualMachines"]),
     lambda inner: st.lists(inner, max_size=4)
     | st.dictionaries(
-        st.sampled_from(["name", "value", "limit", "currentValue", "locations", "restrictions", "restrictionInfo", "type", "values", "resourceType", "reasonCode", "x"]),
-        inner, max_size=5,
+        st.sampled_from(
+            [
+                "name",
+                "value",
+                "limit",
+                "currentValue",
+                "locations",
+                "restrictions",
+                "restrictionInfo",
+                "type",
+                "values",
+                "resourceType",
+                "reasonCode",
+                "x",
+            ]
+        ),
+        inner,
+        max_size=5,
     ),
     max_leaves=20,
 )
@@ -173,7 +270,9 @@ JSON_VALUES = st.recursive(
 
 @settings(max_examples=150, deadline=2000, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.lists(JSON_VALUES, max_size=4) | JSON_VALUES, as_text=st.booleans())
-def test_input_random_json_az_files_are_read_or_refused_with_one_message(tmp_path_factory: pytest.TempPathFactory, data: object, as_text: bool) -> None:
+def test_input_random_json_az_files_are_read_or_refused_with_one_message(
+    tmp_path_factory: pytest.TempPathFactory, data: object, as_text: bool
+) -> None:
     path = tmp_path_factory.mktemp("az") / "az.json"
     path.write_text(json.dumps(data) if as_text else json.dumps(data)[: len(json.dumps(data)) // 2])
 

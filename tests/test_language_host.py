@@ -8,8 +8,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from azure_gpu_stacks.engine.cli import main
 
-from azure_gpu_stacks.preflight.cli import main
 from tests.conftest import REPO
 
 
@@ -49,7 +49,9 @@ def test_outside_any_project_the_default_is_refused_as_the_cli_refuses_it(
     )
 
 
-def test_in_this_repository_the_default_is_this_repository(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_in_this_repository_the_default_is_this_repository(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.chdir(REPO / "stacks")
 
     assert main(["stacks"]) == 0
@@ -63,13 +65,16 @@ def plan_json(capsys: pytest.CaptureFixture[str], argv: list[str]) -> dict:
     return json.loads(out)
 
 
-def test_main_directory_runs_there_with_its_siblings_importable(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_main_directory_runs_there_with_its_siblings_importable(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     root = team_project(tmp_path / "team", "")
     (root / "Pulumi.yaml").write_text("name: team\nruntime: python\nmain: infra/\n")
     (root / "infra").mkdir()
     (root / "infra" / "helpers.py").write_text("NAME = 'from-helpers'\n")
     (root / "infra" / "data.txt").write_text("read-relative\n")
-    (root / "infra" / "__main__.py").write_text(textwrap.dedent("""
+    (root / "infra" / "__main__.py").write_text(
+        textwrap.dedent("""
         import os
         import sys
         import pulumi
@@ -79,10 +84,17 @@ def test_main_directory_runs_there_with_its_siblings_importable(tmp_path: Path, 
         pulumi.export("cwd", os.path.basename(os.getcwd()))
         pulumi.export("argv", sys.argv)
         pulumi.export("root", os.path.basename(pulumi.get_root_directory()))
-    """))
+    """)
+    )
 
     outputs = plan_json(capsys, ["plan", "dev", "--project", str(root), "--json"])["outputs"]
-    assert outputs == {"helpers": "from-helpers", "data": "read-relative", "cwd": "infra", "argv": ["."], "root": "team"}
+    assert outputs == {
+        "helpers": "from-helpers",
+        "data": "read-relative",
+        "cwd": "infra",
+        "argv": ["."],
+        "root": "team",
+    }
 
 
 def test_a_main_file_does_not_make_its_siblings_importable_as_with_pulumi(
@@ -100,7 +112,9 @@ def test_a_main_file_does_not_make_its_siblings_importable_as_with_pulumi(
     assert err == "gpu-stacks: error: the program raised ModuleNotFoundError: No module named 'helpers' (at app.py:1)\n"
 
 
-def test_program_modules_do_not_leak_from_one_project_into_the_next(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_program_modules_do_not_leak_from_one_project_into_the_next(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     program = "import pulumi\nimport helpers\npulumi.export('which', helpers.WHICH)\n"
     first, second = team_project(tmp_path / "one", program), team_project(tmp_path / "two", program)
     (first / "helpers.py").write_text("WHICH = 'one'\n")
@@ -111,17 +125,30 @@ def test_program_modules_do_not_leak_from_one_project_into_the_next(tmp_path: Pa
 
 
 def test_project_stack_and_organization_answer_as_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    root = team_project(tmp_path / "team", """
+    root = team_project(
+        tmp_path / "team",
+        """
         import pulumi
         pulumi.export("who", f"{pulumi.get_organization()}/{pulumi.get_project()}/{pulumi.get_stack()}")
-    """)
+    """,
+    )
 
-    assert plan_json(capsys, ["plan", "prod", "--project", str(root), "--json"])["outputs"]["who"] == "organization/team/prod"
-    assert plan_json(capsys, ["plan", "prod", "--project", str(root), "--json", "--organization", "acme"])["outputs"]["who"] == "acme/team/prod"
+    assert (
+        plan_json(capsys, ["plan", "prod", "--project", str(root), "--json"])["outputs"]["who"]
+        == "organization/team/prod"
+    )
+    assert (
+        plan_json(capsys, ["plan", "prod", "--project", str(root), "--json", "--organization", "acme"])["outputs"][
+            "who"
+        ]
+        == "acme/team/prod"
+    )
 
 
 def test_structured_config_and_secrets_reach_pulumi_config(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    root = team_project(tmp_path / "team", """
+    root = team_project(
+        tmp_path / "team",
+        """
         import pulumi
         config = pulumi.Config()
         db = config.require_object("db")
@@ -129,7 +156,8 @@ def test_structured_config_and_secrets_reach_pulumi_config(tmp_path: Path, capsy
         pulumi.export("replicas", config.require_int("replicas"))
         pulumi.export("token", config.require_secret("token"))
         pulumi.export("tokenIsSecret", pulumi.runtime.is_config_secret("team:token"))
-    """)
+    """,
+    )
     (root / "Pulumi.dev.yaml").write_text(
         "config:\n  team:db:\n    port: 5432\n    host: db.internal\n  team:replicas: 3\n  team:token:\n    secure: v1:dG9rZW4=\n"
     )
@@ -138,13 +166,18 @@ def test_structured_config_and_secrets_reach_pulumi_config(tmp_path: Path, capsy
     assert plan["outputs"] == {"port": 5432, "replicas": 3, "token": "[secret]", "tokenIsSecret": True}
 
 
-def test_log_warnings_are_in_the_report_and_errors_fail_the_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    root = team_project(tmp_path / "team", """
+def test_log_warnings_are_in_the_report_and_errors_fail_the_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = team_project(
+        tmp_path / "team",
+        """
         import pulumi
         pulumi.log.info("said in passing")
         pulumi.log.warn("quota is tight in eastus")
         pulumi.log.error("no budget owner configured")
-    """)
+    """,
+    )
 
     assert main(["plan", "dev", "--project", str(root)]) == 1
     out = capsys.readouterr().out
@@ -157,11 +190,15 @@ def test_log_warnings_are_in_the_report_and_errors_fail_the_run(tmp_path: Path, 
     assert document["stacks"][0]["errors"] == ["no budget owner configured"]
 
 
-def test_a_missing_module_names_the_virtualenv_pulumi_would_use(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_missing_module_names_the_virtualenv_pulumi_would_use(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     root = team_project(tmp_path / "team", "import pulumi_somewhere_else\n")
     (root / "Pulumi.yaml").write_text("name: team\nruntime:\n  name: python\n  options:\n    virtualenv: venv\n")
 
     assert main(["plan", "dev", "--project", str(root)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("gpu-stacks: error: the program raised ModuleNotFoundError: No module named 'pulumi_somewhere_else' (at __main__.py:1); ")
+    assert err.startswith(
+        "gpu-stacks: error: the program raised ModuleNotFoundError: No module named 'pulumi_somewhere_else' (at __main__.py:1); "
+    )
     assert "Pulumi would run the program with the virtualenv 'venv' of Pulumi.yaml (runtime.options.virtualenv)" in err

@@ -1,4 +1,4 @@
-"""Azure limits and constants (`components/catalog/limits.py`): the one home of each, and what it says.
+"""Azure limits and constants (`catalog/limits.py`): the one home of each, and what it says.
 
 The facts pinned here are the ones users meet: the AKS release calendar decides which Kubernetes
 versions a cluster may ask for on a given day, the taints decide where GPU pods land, and the name
@@ -12,13 +12,13 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
+from azure_gpu_stacks.catalog.limits import LIMITS, normalize_region
 
-from azure_gpu_stacks.components.catalog.limits import LIMITS, normalize_region
 from tests.conftest import REPO
 
 # The packages that must read the limits rather than copy them.
-READERS = ("components", "policies", "preflight")
-HOME = REPO / "components" / "catalog" / "limits.py"
+READERS = ("components", "stack", "policies", "engine")
+HOME = REPO / "catalog" / "limits.py"
 
 
 def _facts() -> dict[str, str]:
@@ -108,6 +108,8 @@ def test_limits_every_name_rule_holds_its_own_max_length() -> None:
         assert not rule.matches("a" * (rule.max_length + 1)), field
 
 
-@pytest.mark.parametrize(("written", "normal"), [("East US", "eastus"), ("westeurope", "westeurope"), ("West Europe ", "westeurope")])
+@pytest.mark.parametrize(
+    ("written", "normal"), [("East US", "eastus"), ("westeurope", "westeurope"), ("West Europe ", "westeurope")]
+)
 def test_limits_normalize_region(written: str, normal: str) -> None:
     assert normalize_region(written) == normal

@@ -10,10 +10,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-
-from azure_gpu_stacks.components.catalog import catalog
+from azure_gpu_stacks.catalog import catalog
 from azure_gpu_stacks.components.checks import ComponentInputError
 from azure_gpu_stacks.fakeazure import FakeArm
+
 from tests.conftest import Recording
 from tests.test_aks_gpu_pool import POOL, build_pool
 from tests.test_aml_cluster import COMPUTE
@@ -43,7 +43,12 @@ def refusal(record: Callable[..., Recording], fake_arm: FakeArm, program: Callab
 def test_gb200_and_gb300_have_arm_cpus_infiniband_and_gen2_only() -> None:
     for name, ib in ((GB200, 1600), (GB300, 3200)):
         size = catalog().get(name)
-        assert (size.cpu_architecture, size.infiniband_gbps, size.hyperv_generations, size.gpus) == ("Arm64", ib, ("V2",), 4)
+        assert (size.cpu_architecture, size.infiniband_gbps, size.hyperv_generations, size.gpus) == (
+            "Arm64",
+            ib,
+            ("V2",),
+            4,
+        )
 
 
 def test_every_x64_size_is_the_default_and_only_grace_sizes_are_arm() -> None:
@@ -67,14 +72,18 @@ def test_preview_rtx_pro_sizes_are_marked_uncertain_with_the_names_the_sku_api_u
 def test_sizes_without_a_size_page_are_kept_as_unconfirmed_not_as_sizes() -> None:
     assert catalog().find(A10_V4) is None
     entry = catalog().unconfirmed(A10_V4)
-    assert entry is not None and entry.quota_family == "standardNCADSA10v4Family" and "no Microsoft size page" in entry.why
+    assert (
+        entry is not None and entry.quota_family == "standardNCADSA10v4Family" and "no Microsoft size page" in entry.why
+    )
 
 
 # --- GpuVm: an x64 Ubuntu image and the NVIDIA driver extension -------------------------------------
 
 
 @pytest.mark.parametrize("size", [GB200, GB300])
-def test_gpu_vm_refuses_grace_sizes_for_its_x64_image(record: Callable[..., Recording], fake_arm: FakeArm, size: str) -> None:
+def test_gpu_vm_refuses_grace_sizes_for_its_x64_image(
+    record: Callable[..., Recording], fake_arm: FakeArm, size: str
+) -> None:
     message = refusal(record, fake_arm, build_vm(vm_size=size))
     assert f"vm_size: '{size}' has Arm64 CPUs and cannot boot the x64 image {HUBUNTU}" in message
 
@@ -85,7 +94,9 @@ def test_gpu_vm_refuses_the_nvidia_driver_on_amd_v710(record: Callable[..., Reco
 
 
 @pytest.mark.parametrize(("size", "overrides"), [(V710, {"install_gpu_driver": False}), (RTX, {})])
-def test_gpu_vm_takes_v710_without_the_driver_and_rtx_pro(record: Callable[..., Recording], size: str, overrides: dict[str, Any]) -> None:
+def test_gpu_vm_takes_v710_without_the_driver_and_rtx_pro(
+    record: Callable[..., Recording], size: str, overrides: dict[str, Any]
+) -> None:
     rec = record(build_vm(vm_size=size, **overrides))
     assert rec.inputs(VM)["hardwareProfile"]["vmSize"] == size
     assert rec.refusals == []
@@ -95,13 +106,17 @@ def test_gpu_vm_takes_v710_without_the_driver_and_rtx_pro(record: Callable[..., 
 
 
 @pytest.mark.parametrize("size", [GB200, GB300])
-def test_training_cluster_refuses_grace_sizes_for_its_x64_images(record: Callable[..., Recording], fake_arm: FakeArm, size: str) -> None:
+def test_training_cluster_refuses_grace_sizes_for_its_x64_images(
+    record: Callable[..., Recording], fake_arm: FakeArm, size: str
+) -> None:
     message = refusal(record, fake_arm, build_training(vm_size=size))
     assert f"vm_size: '{size}' has Arm64 CPUs and cannot boot the x64 image microsoft-dsvm:ubuntu-hpc:2204" in message
 
 
 @pytest.mark.parametrize("size", [V710, RTX])
-def test_training_cluster_refuses_sizes_without_infiniband(record: Callable[..., Recording], fake_arm: FakeArm, size: str) -> None:
+def test_training_cluster_refuses_sizes_without_infiniband(
+    record: Callable[..., Recording], fake_arm: FakeArm, size: str
+) -> None:
     message = refusal(record, fake_arm, build_training(vm_size=size))
     assert f"vm_size: '{size}' has no InfiniBand; allowed: a GPU size with InfiniBand" in message
 

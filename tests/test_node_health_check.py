@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pytest
 import yaml
-
-from azure_gpu_stacks.components.catalog import catalog
+from azure_gpu_stacks.catalog import catalog
 from azure_gpu_stacks.components.node_health import INSTALL_PATH, SETTINGS_PATH, cloud_config
 from azure_gpu_stacks.components.training_cluster import node_expectations
+
 from tests.conftest import REPO
 
 SCRIPT = REPO / "components" / "scripts" / "node_health_check.sh"
@@ -32,11 +32,9 @@ DATA = Path(__file__).parent / "data" / "node_health"
 H100 = DATA / "h100-80gb-hbm3"
 BASH = shutil.which("bash") or "/bin/bash"
 BUS = "00000000:00:06.0"  # the real H100's bus id
-XID_79 = (
-    "[ 4211.734502] NVRM: Xid (PCI:0000:00:06): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.\n"
-)
+XID_79 = "[ 4211.734502] NVRM: Xid (PCI:0000:00:06): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.\n"
 
-FAKE_NVIDIA_SMI = r'''
+FAKE_NVIDIA_SMI = r"""
 import csv, json, sys, time
 spec = json.loads(open(sys.argv.pop(1)).read())
 args = sys.argv[1:]
@@ -54,7 +52,7 @@ if spec.get("fail"):
     sys.exit(spec.get("rc", 9))
 for row in spec["tables"][option]:
     print(", ".join(row[name] for name in fields.split(",")))
-'''
+"""
 
 
 def read_capture(path: Path) -> list[dict[str, str]]:
@@ -126,7 +124,10 @@ def run_check(tmp_path: Path) -> Callable[..., Run]:
                 spec["fail"] = node.nvidia_smi
             (tmp_path / "nvidia-smi.json").write_text(json.dumps(spec))
             (tmp_path / "fake_nvidia_smi.py").write_text(FAKE_NVIDIA_SMI)
-            _fake(bin_dir / "nvidia-smi", f"exec '{sys.executable}' '{tmp_path / 'fake_nvidia_smi.py'}' '{tmp_path / 'nvidia-smi.json'}' \"$@\"\n")
+            _fake(
+                bin_dir / "nvidia-smi",
+                f"exec '{sys.executable}' '{tmp_path / 'fake_nvidia_smi.py'}' '{tmp_path / 'nvidia-smi.json'}' \"$@\"\n",
+            )
         (tmp_path / "dmesg.txt").write_text(node.dmesg)
         _fake(bin_dir / "dmesg", f"cat '{tmp_path / 'dmesg.txt'}'\n")
         if node.ibstat is not None:
@@ -135,13 +136,16 @@ def run_check(tmp_path: Path) -> Callable[..., Run]:
             _fake(
                 bin_dir / "ibstat",
                 f"n=$(cat '{counter}' 2>/dev/null || echo 0); echo $((n + 1)) > '{counter}'\n"
-                f"set -- {files}; i=0; for f in \"$@\"; do last=$f; [ $i -eq $n ] && break; i=$((i + 1)); done\n"
+                f'set -- {files}; i=0; for f in "$@"; do last=$f; [ $i -eq $n ] && break; i=$((i + 1)); done\n'
                 'cat "$last"\n',
             )
         if node.all_reduce is not None:
             rc, out = node.all_reduce
             (tmp_path / "all_reduce.txt").write_text(out)
-            _fake(bin_dir / "all_reduce_perf", f"echo \"$*\" > '{tmp_path / 'all_reduce.args'}'\ncat '{tmp_path / 'all_reduce.txt'}'\nexit {rc}\n")
+            _fake(
+                bin_dir / "all_reduce_perf",
+                f"echo \"$*\" > '{tmp_path / 'all_reduce.args'}'\ncat '{tmp_path / 'all_reduce.txt'}'\nexit {rc}\n",
+            )
         nhc = tmp_path / "azurehpc-health-checks" / "run-health-checks.sh"
         if azure_nhc is not None:
             nhc.parent.mkdir(exist_ok=True)
@@ -166,7 +170,9 @@ def run_check(tmp_path: Path) -> Callable[..., Run]:
     return run
 
 
-def with_fault(changed: dict[str, str], gpus: list[dict[str, str]] | None = None, index: int = 0) -> list[dict[str, str]]:
+def with_fault(
+    changed: dict[str, str], gpus: list[dict[str, str]] | None = None, index: int = 0
+) -> list[dict[str, str]]:
     """A copy of `gpus` (default: the real H100) with GPU `index`'s --query-gpu fields changed."""
     copies = [dict(gpu) for gpu in (gpus or h100_gpus())]
     copies[index].update(changed)
@@ -187,7 +193,9 @@ def test_health_check_real_h100_node_is_healthy_without_ibstat(run_check: Callab
 
 
 @pytest.mark.parametrize("row", [0, 1, 2], ids=["idle", "busy-sw-power-cap", "after"])
-def test_health_check_real_h100_clock_events_idle_busy_and_after_are_healthy(run_check: Callable[..., Run], row: int) -> None:
+def test_health_check_real_h100_clock_events_idle_busy_and_after_are_healthy(
+    run_check: Callable[..., Run], row: int
+) -> None:
     # Under a bf16 GEMM loop the real GPU reports 0x4, SW Power Cap: a busy GPU at 700 W, not a fault.
     active = read_capture(H100 / "clock-events-idle-busy-after.csv")[row]["clocks_event_reasons.active"]
 
@@ -390,8 +398,11 @@ def test_health_check_waits_for_a_port_that_comes_up(run_check: Callable[..., Ru
 
 
 def all_reduce_output(busbw: str, wrong: int = 0) -> str:
-    return (DATA / "all-reduce-perf-8g.txt").read_text().replace("228.88", busbw).replace(
-        "# Out of bounds values : 0 OK", f"# Out of bounds values : {wrong} {'OK' if not wrong else 'FAILED'}"
+    return (
+        (DATA / "all-reduce-perf-8g.txt")
+        .read_text()
+        .replace("228.88", busbw)
+        .replace("# Out of bounds values : 0 OK", f"# Out of bounds values : {wrong} {'OK' if not wrong else 'FAILED'}")
     )
 
 
@@ -428,11 +439,16 @@ def test_health_check_without_nccl_tests_notes_it_and_passes(run_check: Callable
     run = run_check(Node(), NCCL_BUSBW_FLOOR="460.0", ALL_REDUCE_PERF="/nonexistent/all_reduce_perf")
 
     assert (run.returncode, run.verdict) == (0, "HEALTHY\n")
-    assert "node-health-check: note: all_reduce_perf (nccl-tests) not on this image; NCCL all-reduce not checked" in run.stdout
+    assert (
+        "node-health-check: note: all_reduce_perf (nccl-tests) not on this image; NCCL all-reduce not checked"
+        in run.stdout
+    )
 
 
 def test_health_check_skips_nccl_when_a_gpu_is_faulty(run_check: Callable[..., Run], tmp_path: Path) -> None:
-    node = Node(gpus=with_fault({"ecc.errors.uncorrected.volatile.total": "1"}), all_reduce=(0, all_reduce_output("500.0")))
+    node = Node(
+        gpus=with_fault({"ecc.errors.uncorrected.volatile.total": "1"}), all_reduce=(0, all_reduce_output("500.0"))
+    )
 
     run_check(node, NCCL_BUSBW_FLOOR="228.0")
 
@@ -522,11 +538,16 @@ def test_health_check_as_delivered_to_an_h100_node_holds_it_to_azures_floor(
 
     run = run_check(node, script=script, settings=settings.replace("EXPECTED_IB_RATE=400", "EXPECTED_IB_RATE=200"))
 
-    assert run.verdict == "UNHEALTHY\n- NCCL: all-reduce bus bandwidth 231.40 GB/s, below the floor of 460.0 GB/s for this size\n"
+    assert (
+        run.verdict
+        == "UNHEALTHY\n- NCCL: all-reduce bus bandwidth 231.40 GB/s, below the floor of 460.0 GB/s for this size\n"
+    )
     assert (tmp_path / "all_reduce.args").read_text() == "-b 16G -e 16G -f 2 -g 8 -c 1\n"
 
 
-def test_health_check_as_delivered_to_an_h100_node_refuses_hdr_links(run_check: Callable[..., Run], tmp_path: Path) -> None:
+def test_health_check_as_delivered_to_an_h100_node_refuses_hdr_links(
+    run_check: Callable[..., Run], tmp_path: Path
+) -> None:
     script, settings = delivered(tmp_path, "Standard_ND96isr_H100_v5")
 
     run = run_check(Node(gpus=h100_gpus(8), ibstat=["ibstat-healthy.txt"]), script=script, settings=settings)

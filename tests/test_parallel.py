@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from azure_gpu_stacks.engine.cli import main
+from azure_gpu_stacks.engine.run import parallel
+from azure_gpu_stacks.engine.run.plan import Plan, plan_stack
+from azure_gpu_stacks.engine.run.project import load_project
 
-from azure_gpu_stacks.preflight import parallel
-from azure_gpu_stacks.preflight.cli import main
-from azure_gpu_stacks.preflight.plan import Plan, plan_stack
-from azure_gpu_stacks.preflight.project import load_project
 from tests.conftest import REPO
 
 SHIPPED = ["training-a100", "aks-gpu", "inference-t4", "aml-gpu"]  # not sorted: order named is kept
@@ -33,7 +33,9 @@ def planned_once(monkeypatch: pytest.MonkeyPatch) -> None:
     parallel plans, rendered by the commands themselves (the plans are frozen: nothing can change them)."""
     real = parallel.plan_stacks
 
-    def plan_stacks(project: Any, names: Any, reference: Any, policy_settings: Any, jobs: int, *rest: Any, **kw: Any) -> list[Plan]:
+    def plan_stacks(
+        project: Any, names: Any, reference: Any, policy_settings: Any, jobs: int, *rest: Any, **kw: Any
+    ) -> list[Plan]:
         key = (project.root, tuple(names), repr(reference), repr(policy_settings), jobs)
         if key not in _PLANNED:
             _PLANNED[key] = real(project, names, reference, policy_settings, jobs, *rest, **kw)
@@ -100,4 +102,7 @@ def test_parallel_jobs_must_be_a_positive_whole_number(capsys: pytest.CaptureFix
         main(["check", "--jobs", jobs])
 
     assert exit_.value.code == 2
-    assert f"argument --jobs/-j: '{jobs}'; allowed: a whole number of worker processes, at least 1" in capsys.readouterr().err
+    assert (
+        f"argument --jobs/-j: '{jobs}'; allowed: a whole number of worker processes, at least 1"
+        in capsys.readouterr().err
+    )

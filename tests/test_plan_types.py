@@ -8,26 +8,59 @@ import json
 import pickle
 
 import pytest
-
+from azure_gpu_stacks.engine.estimate.cost import CostEstimate
+from azure_gpu_stacks.engine.report.cost import cost_section
+from azure_gpu_stacks.engine.report.text import render_text, verdict
+from azure_gpu_stacks.engine.report.verdicts import summary
+from azure_gpu_stacks.engine.run.plan import Plan, plan_stack
+from azure_gpu_stacks.engine.run.project import load_project
+from azure_gpu_stacks.engine.run.violation import Violation
 from azure_gpu_stacks.fakeazure import Refusal
-from azure_gpu_stacks.preflight.cost import CostEstimate
-from azure_gpu_stacks.preflight.cost_report import cost_section
-from azure_gpu_stacks.preflight.plan import Plan, plan_stack
-from azure_gpu_stacks.preflight.project import load_project
-from azure_gpu_stacks.preflight.report import render_text, verdict
-from azure_gpu_stacks.preflight.verdicts import summary
-from azure_gpu_stacks.preflight.violation import Violation
+
 from tests.conftest import REPO
 
 # The keys `gpu-stacks plan --json` (and each stack of `check --json`) has always written, in order.
-PLAN_KEYS = ["project", "stack", "asOf", "resources", "outputs", "refusals", "violations", "cost", "warnings", "programOutput", "errors"]
+PLAN_KEYS = [
+    "project",
+    "stack",
+    "asOf",
+    "resources",
+    "outputs",
+    "refusals",
+    "violations",
+    "cost",
+    "warnings",
+    "programOutput",
+    "errors",
+]
 RESOURCE_KEYS = ["urn", "type", "name", "parent", "custom", "protect", "inputs"]
 VIOLATION_KEYS = ["policy", "level", "severity", "resource", "type", "urn", "message", "description"]
 COST_KEYS = [
-    "hourlyUsd", "idleHourlyUsd", "monthlyUsd", "idleMonthlyUsd", "pricesObserved", "pricesSource",
-    "pricesSourceDescription", "pricesRegion", "complete", "lowerBound", "unpricedSizes", "resources", "budgetMonthlyUsd",
+    "hourlyUsd",
+    "idleHourlyUsd",
+    "monthlyUsd",
+    "idleMonthlyUsd",
+    "pricesObserved",
+    "pricesSource",
+    "pricesSourceDescription",
+    "pricesRegion",
+    "complete",
+    "lowerBound",
+    "unpricedSizes",
+    "resources",
+    "budgetMonthlyUsd",
 ]
-COST_LINE_KEYS = ["resource", "size", "count", "hourlyUsd", "idleHourlyUsd", "idleCount", "priority", "priceBasis", "priceObserved"]
+COST_LINE_KEYS = [
+    "resource",
+    "size",
+    "count",
+    "hourlyUsd",
+    "idleHourlyUsd",
+    "idleCount",
+    "priority",
+    "priceBasis",
+    "priceObserved",
+]
 
 
 @pytest.fixture(scope="module")
@@ -54,8 +87,23 @@ def test_plan_types_every_part_of_a_plan_is_frozen(plan: Plan) -> None:
         with pytest.raises(dataclasses.FrozenInstanceError):
             setattr(part, name, None)
     # Nothing can be appended either: the plan's sequences are tuples, even when built from lists.
-    built = Plan("p", "s", "stacks/Pulumi.s.yaml", list(plan.resources), {}, set(), [], [], ["w"], [], violations=list(plan.violations))
-    assert all(isinstance(getattr(built, f), tuple) for f in ("resources", "refusals", "skipped", "warnings", "placeholders", "violations", "errors"))
+    built = Plan(
+        "p",
+        "s",
+        "stacks/Pulumi.s.yaml",
+        list(plan.resources),
+        {},
+        set(),
+        [],
+        [],
+        ["w"],
+        [],
+        violations=list(plan.violations),
+    )
+    assert all(
+        isinstance(getattr(built, f), tuple)
+        for f in ("resources", "refusals", "skipped", "warnings", "placeholders", "violations", "errors")
+    )
     assert isinstance(built.secret_outputs, frozenset)
 
 
@@ -88,15 +136,24 @@ def test_plan_types_the_mandatory_count_drives_the_exit_code(plan: Plan) -> None
     failing = dataclasses.replace(plan, violations=tuple(mandatory(v) for v in plan.violations))
 
     assert (failing.mandatory, failing.advisory, failing.exit_code) == (1, 0, 1)
-    assert verdict(failing) == "FAILED: training-a100: 0 resource(s) Azure would refuse. 1 mandatory policy violation(s)."
+    assert (
+        verdict(failing) == "FAILED: training-a100: 0 resource(s) Azure would refuse. 1 mandatory policy violation(s)."
+    )
     assert summary([plan, failing]) == {
-        "stacks": 2, "failed": ["training-a100"], "refusals": 0, "mandatory": 1, "advisory": 1, "exitCode": 1,
+        "stacks": 2,
+        "failed": ["training-a100"],
+        "refusals": 0,
+        "mandatory": 1,
+        "advisory": 1,
+        "exitCode": 1,
     }
     assert (plan.mandatory, plan.exit_code) == (0, 0)  # the original plan is unchanged
 
 
 def test_plan_types_a_refusal_alone_fails_the_plan(plan: Plan) -> None:
-    refused = dataclasses.replace(plan, refusals=(Refusal("train-vmss", "azure-native:compute:VirtualMachineScaleSet", "SkuNotAvailable", "no"),))
+    refused = dataclasses.replace(
+        plan, refusals=(Refusal("train-vmss", "azure-native:compute:VirtualMachineScaleSet", "SkuNotAvailable", "no"),)
+    )
 
     assert refused.exit_code == 1
     assert refused.to_json()["refusals"] == [{"resource": "train-vmss", "code": "SkuNotAvailable", "message": "no"}]
@@ -106,8 +163,14 @@ def test_plan_types_cost_figures_are_the_reported_ones(plan: Plan) -> None:
     cost: CostEstimate = plan.cost
     document = cost.to_json()
 
-    assert (document["monthlyUsd"], document["idleMonthlyUsd"]) == (cost.monthly_usd, cost.idle_monthly_usd) == (39707.62, 39707.62)
+    assert (
+        (document["monthlyUsd"], document["idleMonthlyUsd"])
+        == (cost.monthly_usd, cost.idle_monthly_usd)
+        == (39707.62, 39707.62)
+    )
     assert document["hourlyUsd"] == cost.hourly_usd == 54.394
     assert cost.complete and cost.unpriced_sizes == () and not cost.low_priority
-    assert "  full scale 54.3940 USD/h = 39,707.62 USD/month; idle 54.3940 USD/h = 39,707.62 USD/month" in cost_section(cost)
+    assert "  full scale 54.3940 USD/h = 39,707.62 USD/month; idle 54.3940 USD/h = 39,707.62 USD/month" in cost_section(
+        cost
+    )
     assert "  budget 39,708.00 USD/month" in cost_section(cost)

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import yaml
+from azure_gpu_stacks.engine.run.plan import plan_stack
+from azure_gpu_stacks.engine.run.policy_config import PolicySettings, resolve
+from azure_gpu_stacks.engine.run.policy_run import pack_policies
+from azure_gpu_stacks.engine.run.project import load_project
 
-from azure_gpu_stacks.preflight.plan import plan_stack
-from azure_gpu_stacks.preflight.policy_config import PolicySettings, resolve
-from azure_gpu_stacks.preflight.policy_run import pack_policies
-from azure_gpu_stacks.preflight.project import load_project
 from tests.conftest import REPO
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 
+from azure_gpu_stacks.catalog.clock import today
 from azure_gpu_stacks.policies.docs import BLOCK, DOC_FILE, render, render_block, untrue_blocks
-from azure_gpu_stacks.components.catalog.clock import today
+
 from tests.conftest import REPO
 
 

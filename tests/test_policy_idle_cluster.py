@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from azure_gpu_stacks.catalog import catalog
 
-from azure_gpu_stacks.components.catalog import catalog
 from tests.policy_helpers import Res, found
 
 POLICY = "warn-always-on-infiniband-cluster"
@@ -22,13 +22,21 @@ HOW_TO_PARK = (
 
 
 def scale_set(name: str, size: str = ND, capacity: float = 2.0, **extra: Any) -> Res:
-    return Res(VMSS, name, {"resourceGroupName": "rg", "sku": {"name": size, "capacity": capacity, "tier": "Standard"}, **extra})
+    return Res(
+        VMSS,
+        name,
+        {"resourceGroupName": "rg", "sku": {"name": size, "capacity": capacity, "tier": "Standard"}, **extra},
+    )
 
 
 def schedule(target: str, minimum: str = "0", enabled: bool = True, depends: bool = True, uri: str = "") -> Res:
     profiles = [
         {"name": "working-hours", "capacity": {"minimum": "2", "maximum": "2", "default": "2"}, "rules": []},
-        {"name": "outside-working-hours", "capacity": {"minimum": minimum, "maximum": minimum, "default": minimum}, "rules": []},
+        {
+            "name": "outside-working-hours",
+            "capacity": {"minimum": minimum, "maximum": minimum, "default": minimum},
+            "rules": [],
+        },
     ]
     props = {"resourceGroupName": "rg", "enabled": enabled, "targetResourceUri": uri or "[id]", "profiles": profiles}
     return Res(AUTOSCALE, f"{target}-autoscale", props, depends_on=(target,) if depends else ())
@@ -72,8 +80,14 @@ def test_always_on_cluster_without_a_price_still_says_how_to_park_it() -> None:
     [
         [scale_set("pass_vmss", capacity=0.0)],  # parked
         [scale_set("pass_vmss"), schedule("pass_vmss")],  # scaled to zero outside working hours
-        [scale_set("pass_vmss", vmScaleSetName="train-vmss1"),
-         schedule("pass_vmss", depends=False, uri="/subscriptions/x/resourceGroups/rg/providers/Microsoft.Compute/virtualMachineScaleSets/train-vmss1")],
+        [
+            scale_set("pass_vmss", vmScaleSetName="train-vmss1"),
+            schedule(
+                "pass_vmss",
+                depends=False,
+                uri="/subscriptions/x/resourceGroups/rg/providers/Microsoft.Compute/virtualMachineScaleSets/train-vmss1",
+            ),
+        ],
         [scale_set("pass_vmss", size="Standard_NC24ads_A100_v4")],  # no InfiniBand
         [scale_set("pass_vmss", size="Standard_HB120rs_v3")],  # InfiniBand, no GPU
     ],

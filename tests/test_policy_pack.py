@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 import yaml
-from pulumi_policy import ResourceValidationPolicy, StackValidationPolicy
-
 from azure_gpu_stacks import policies
+from azure_gpu_stacks.engine.run.policy_pack import VENV
 from azure_gpu_stacks.policies.registry import PACK_VERSION, REGISTRY, DuplicatePolicyName, checked
 from azure_gpu_stacks.policies.registry import policies as pack_policies
-from azure_gpu_stacks.preflight.policy_pack import VENV
+from pulumi_policy import ResourceValidationPolicy, StackValidationPolicy
+
 from tests.conftest import REPO
 
 PACK_DIR = REPO / "policies"
@@ -87,9 +87,7 @@ def test_pack_main_imports_only_what_its_requirements_install() -> None:
 
 def test_pack_main_only_builds_the_policy_pack() -> None:
     tree = ast.parse((PACK_DIR / "__main__.py").read_text(encoding="utf-8"))
-    calls = [
-        ast.unparse(n.value.func) for n in tree.body if isinstance(n, ast.Expr) and isinstance(n.value, ast.Call)
-    ]
+    calls = [ast.unparse(n.value.func) for n in tree.body if isinstance(n, ast.Expr) and isinstance(n.value, ast.Call)]
     defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))]
 
     assert calls == ["PolicyPack"] and defs == []
@@ -97,7 +95,7 @@ def test_pack_main_only_builds_the_policy_pack() -> None:
 
 def test_importing_the_pack_reads_no_catalog() -> None:
     probe = (
-        "import azure_gpu_stacks.policies.registry, azure_gpu_stacks.components.catalog.model as m;"
+        "import azure_gpu_stacks.policies.registry, azure_gpu_stacks.catalog.model as m;"
         " print(m.catalog.cache_info().currsize)"
     )
     done = subprocess.run(

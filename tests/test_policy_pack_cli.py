@@ -9,10 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from azure_gpu_stacks.components.version import __version__
-from azure_gpu_stacks.preflight import policy_pack
-from azure_gpu_stacks.preflight.cli import main
+from azure_gpu_stacks.engine.cli import main
+from azure_gpu_stacks.engine.run import policy_pack
+
 from tests.conftest import REPO
 from tests.pack_process import pack_python
 
@@ -81,7 +81,9 @@ def test_path_refuses_to_link_a_python_outside_any_virtual_environment(
     code, out, err = run(capsys, "path")
 
     assert (code, out) == (2, "")
-    assert err.startswith(f"gpu-stacks: error: {installed_pack / 'venv'}: gpu-stacks runs outside a virtual environment")
+    assert err.startswith(
+        f"gpu-stacks: error: {installed_pack / 'venv'}: gpu-stacks runs outside a virtual environment"
+    )
     assert err.count("\n") == 1 and "policy-pack export DIR" in err
     assert not (installed_pack / "venv").exists()
 
@@ -92,7 +94,12 @@ def test_export_writes_the_self_contained_pack(tmp_path: Path, capsys: pytest.Ca
     code, out, err = run(capsys, "export", str(dest))
 
     assert (code, out, err) == (0, f"{dest}\n", "")
-    assert sorted(p.name for p in dest.iterdir()) == [".gitignore", "PulumiPolicy.yaml", "__main__.py", "requirements.txt"]
+    assert sorted(p.name for p in dest.iterdir()) == [
+        ".gitignore",
+        "PulumiPolicy.yaml",
+        "__main__.py",
+        "requirements.txt",
+    ]
     for name in policy_pack.PACK_FILES:
         assert (dest / name).read_bytes() == (REPO / "policies" / name).read_bytes()
     # `pulumi policy publish` archives the directory minus what .gitignore names: never the local venv.
@@ -109,7 +116,9 @@ def test_export_with_a_requirement_for_machines_whose_index_lacks_the_distributi
     assert [x for x in written if not x.startswith("#")] == [line]
 
 
-def test_export_refuses_a_requirement_of_another_distribution(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_export_refuses_a_requirement_of_another_distribution(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out, err = run(capsys, "export", str(tmp_path / "pack"), "--requirement", "pulumi-policy==1.21.0")
 
     assert (code, out) == (2, "")

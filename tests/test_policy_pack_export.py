@@ -16,10 +16,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from azure_gpu_stacks.engine.cli import main
+from azure_gpu_stacks.sdk.internals import analyzer_pb2, analyzer_pb2_grpc
 from google.protobuf import empty_pb2
 
-from azure_gpu_stacks.preflight.cli import main
-from azure_gpu_stacks.sdk.internals import analyzer_pb2, analyzer_pb2_grpc
 from tests.distribution import new_venv, pip_install
 from tests.pack_process import CALL_TIMEOUT_S, URN, analyze, analyze_stack, running_pack
 

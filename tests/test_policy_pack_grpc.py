@@ -13,10 +13,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from google.protobuf import empty_pb2
-
 from azure_gpu_stacks.policies.registry import REGISTRY
 from azure_gpu_stacks.sdk.internals import analyzer_pb2, analyzer_pb2_grpc
+from google.protobuf import empty_pb2
+
 from tests.conftest import REPO
 from tests.pack_process import CALL_TIMEOUT_S, URN, analyze, pack_python, running_pack, struct
 
@@ -124,12 +124,15 @@ def test_grpc_configure_as_of_pins_the_day_sizes_are_judged_on(stub: analyzer_pb
     def retired_on(day: str) -> list[str]:
         config = {
             p.name: analyzer_pb2.PolicyConfig(
-                enforcementLevel=_default(p), properties=struct({"asOf": day} if p.name == "disallow-retired-vm-sizes" else {})
+                enforcementLevel=_default(p),
+                properties=struct({"asOf": day} if p.name == "disallow-retired-vm-sizes" else {}),
             )
             for p in REGISTRY
         }
         stub.Configure(analyzer_pb2.ConfigureAnalyzerRequest(policyConfig=config), timeout=CALL_TIMEOUT_S)
-        found = analyze(stub, "azure-native:compute:VirtualMachine", "vm", {"hardwareProfile": {"vmSize": "Standard_NP10s"}})
+        found = analyze(
+            stub, "azure-native:compute:VirtualMachine", "vm", {"hardwareProfile": {"vmSize": "Standard_NP10s"}}
+        )
         return [name for name, _, _ in found if name == "disallow-retired-vm-sizes"]
 
     try:

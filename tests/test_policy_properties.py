@@ -2,7 +2,7 @@
 
 Random property trees (unknowns of every kind, secrets, None, wrong types, deep nesting, the key
 names the policies read) on random resources of the types the policies look at, fed two ways:
-- through `azure_gpu_stacks.preflight.policy_run.analyze`, the servicer path `gpu-stacks check` and the Pulumi CLI
+- through `azure_gpu_stacks.engine.run.policy_run.analyze`, the servicer path `gpu-stacks check` and the Pulumi CLI
   take (properties arrive as read-only proxies that raise on unknowns; an exception a policy raises
   there escapes `analyze` and would fail the whole check);
 - to each policy's own `validate`, with plain dicts, as a test or another pack calls it.
@@ -16,6 +16,11 @@ from typing import Any
 
 import pulumi
 import pytest
+from azure_gpu_stacks.engine.errors import InputError
+from azure_gpu_stacks.engine.run.policy_config import resolve
+from azure_gpu_stacks.engine.run.policy_run import MAX_PROPERTY_DEPTH, analyze, pack_policies
+from azure_gpu_stacks.engine.run.runtime import RecordedResource
+from azure_gpu_stacks.sdk.internals import UNKNOWN_VALUES, secret
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pulumi_policy import (
@@ -27,12 +32,6 @@ from pulumi_policy import (
     StackValidationArgs,
     StackValidationPolicy,
 )
-
-from azure_gpu_stacks.preflight.errors import InputError
-from azure_gpu_stacks.preflight.policy_config import resolve
-from azure_gpu_stacks.preflight.policy_run import MAX_PROPERTY_DEPTH, analyze, pack_policies
-from azure_gpu_stacks.preflight.runtime import RecordedResource
-from azure_gpu_stacks.sdk.internals import UNKNOWN_VALUES, secret
 
 STACK = "urn:pulumi:prop::azure-gpu-stacks::"
 TYPES = [
@@ -51,21 +50,83 @@ TYPES = [
 ]
 # Names the policies read, so that random trees reach their branches rather than only missing keys.
 KEYS = [
-    "resourceGroupName", "location", "hardwareProfile", "vmSize", "sku", "name", "capacity", "tier",
-    "osProfile", "linuxConfiguration", "disablePasswordAuthentication", "virtualMachineProfile",
-    "orchestrationMode", "singlePlacementGroup", "proximityPlacementGroup", "id", "agentPoolProfiles",
-    "nodeTaints", "count", "minCount", "maxCount", "enableAutoScaling", "mode", "properties",
-    "computeType", "scaleSettings", "minNodeCount", "maxNodeCount", "nodeIdleTimeBeforeScaleDown",
-    "securityRules", "direction", "access", "protocol", "sourceAddressPrefix", "sourceAddressPrefixes",
-    "destinationPortRange", "destinationPortRanges", "taskType", "status", "targetResourceId",
-    "scope", "amount", "notifications", "enabled", "threshold", "contactEmails", "timeGrain",
-    "tags", "priority",
+    "resourceGroupName",
+    "location",
+    "hardwareProfile",
+    "vmSize",
+    "sku",
+    "name",
+    "capacity",
+    "tier",
+    "osProfile",
+    "linuxConfiguration",
+    "disablePasswordAuthentication",
+    "virtualMachineProfile",
+    "orchestrationMode",
+    "singlePlacementGroup",
+    "proximityPlacementGroup",
+    "id",
+    "agentPoolProfiles",
+    "nodeTaints",
+    "count",
+    "minCount",
+    "maxCount",
+    "enableAutoScaling",
+    "mode",
+    "properties",
+    "computeType",
+    "scaleSettings",
+    "minNodeCount",
+    "maxNodeCount",
+    "nodeIdleTimeBeforeScaleDown",
+    "securityRules",
+    "direction",
+    "access",
+    "protocol",
+    "sourceAddressPrefix",
+    "sourceAddressPrefixes",
+    "destinationPortRange",
+    "destinationPortRanges",
+    "taskType",
+    "status",
+    "targetResourceId",
+    "scope",
+    "amount",
+    "notifications",
+    "enabled",
+    "threshold",
+    "contactEmails",
+    "timeGrain",
+    "tags",
+    "priority",
 ]
 STRINGS = [
-    "Standard_NC4as_T4_v3", "Standard_NC6", "Standard_ND96asr_v4", "Standard_NC24ads_A100_v4", "Standard_D4s_v5",
-    "Uniform", "Flexible", "Inbound", "Allow", "Tcp", "*", "22", "3389", "20-25", "Internet", "0.0.0.0/0",
-    "sku=gpu:NoSchedule", "AmlCompute", "PT15M", "ComputeVmShutdownTask", "Enabled",
-    "/subscriptions/0/resourceGroups/rg", "rg", "eastus", "a@example.com", "",
+    "Standard_NC4as_T4_v3",
+    "Standard_NC6",
+    "Standard_ND96asr_v4",
+    "Standard_NC24ads_A100_v4",
+    "Standard_D4s_v5",
+    "Uniform",
+    "Flexible",
+    "Inbound",
+    "Allow",
+    "Tcp",
+    "*",
+    "22",
+    "3389",
+    "20-25",
+    "Internet",
+    "0.0.0.0/0",
+    "sku=gpu:NoSchedule",
+    "AmlCompute",
+    "PT15M",
+    "ComputeVmShutdownTask",
+    "Enabled",
+    "/subscriptions/0/resourceGroups/rg",
+    "rg",
+    "eastus",
+    "a@example.com",
+    "",
 ]
 
 
@@ -116,7 +177,13 @@ def recorded(stack: list[tuple[str, dict[str, Any]]]) -> list[RecordedResource]:
     urns = [f"{STACK}{t}::r{i}" for i, (t, _) in enumerate(stack)]
     return [
         RecordedResource(
-            urn=urns[i], type=t, name=f"r{i}", parent=None, custom=True, protect=False, inputs=props,
+            urn=urns[i],
+            type=t,
+            name=f"r{i}",
+            parent=None,
+            custom=True,
+            protect=False,
+            inputs=props,
             dependencies=tuple(urns[:i]),  # each resource depends on those before it, as a program's often do
         )
         for i, (t, props) in enumerate(stack)
@@ -145,10 +212,13 @@ def call_every_validate(stack: list[tuple[str, dict[str, Any]]]) -> list[str]:
         props = config[policy.name].properties
         if isinstance(policy, ResourceValidationPolicy):
             for i, (t, p) in enumerate(stack):
-                policy.validate(ResourceValidationArgs(t, p, f"{STACK}{t}::r{i}", f"r{i}", options(), None, props), report)
+                policy.validate(
+                    ResourceValidationArgs(t, p, f"{STACK}{t}::r{i}", f"r{i}", options(), None, props), report
+                )
         elif isinstance(policy, StackValidationPolicy):
             resources = [
-                PolicyResource(t, p, f"{STACK}{t}::r{i}", f"r{i}", options(), None, None, [], {}) for i, (t, p) in enumerate(stack)
+                PolicyResource(t, p, f"{STACK}{t}::r{i}", f"r{i}", options(), None, None, [], {})
+                for i, (t, p) in enumerate(stack)
             ]
             policy.validate(StackValidationArgs(resources, props), report)
     return messages
@@ -175,7 +245,9 @@ def test_policy_properties_deep_nesting_and_foreign_types(resource_type: str, ke
     if depth <= MAX_PROPERTY_DEPTH:
         assert_no_escape_through_the_servicer(stack)
     else:
-        with pytest.raises(InputError, match=rf"^r0 \[{resource_type}\]: input {key}(\.properties|\[0\])+: nested deeper"):
+        with pytest.raises(
+            InputError, match=rf"^r0 \[{resource_type}\]: input {key}(\.properties|\[0\])+: nested deeper"
+        ):
             analyze(recorded(stack))
     call_every_validate([(resource_type, {key: deep(depth, leaf)}), (resource_type, {key: leaf})])
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from azure_gpu_stacks.preflight.policy_run import analyze
+from azure_gpu_stacks.engine.run.policy_run import analyze
+
 from tests.conftest import Recording, in_resource_group
 
 RETIRED = "Standard_NC6"
@@ -133,9 +134,7 @@ def test_vm_size_table_paths_are_what_the_sdk_sends(record: Callable[..., Record
     violations = analyze(rec.resources)
 
     found = sorted(
-        (v.resource, v.message.split(" is ")[0])
-        for v in violations
-        if v.policy == "disallow-retired-vm-sizes"
+        (v.resource, v.message.split(" is ")[0]) for v in violations if v.policy == "disallow-retired-vm-sizes"
     )
     assert found == sorted(
         [

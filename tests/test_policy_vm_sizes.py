@@ -8,10 +8,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from azure_gpu_stacks.catalog.shapes import SHAPES
+from azure_gpu_stacks.policies import disallow_retired_vm_sizes, warn_retiring_vm_sizes
 from pulumi_policy import ResourceValidationArgs
 
-from azure_gpu_stacks.policies import disallow_retired_vm_sizes, warn_retiring_vm_sizes
-from azure_gpu_stacks.components.catalog.shapes import SHAPES
 from tests.policy_helpers import Res, found
 
 RETIRED = "disallow-retired-vm-sizes"
@@ -108,7 +108,7 @@ def on_day(mocker: Any) -> Callable[[str], None]:
     """Judge retirement as of the given ISO day."""
 
     def set_day(day: str) -> None:
-        mocker.patch("azure_gpu_stacks.components.catalog.clock.today", return_value=dt.date.fromisoformat(day))
+        mocker.patch("azure_gpu_stacks.catalog.clock.today", return_value=dt.date.fromisoformat(day))
 
     return set_day
 
@@ -235,7 +235,6 @@ def test_vm_size_policies_pass_missing_odd_and_unknown_values(size: Any) -> None
 
 def test_vm_size_policies_called_directly_survive_unknowns_and_secrets() -> None:
     import pulumi
-
     from azure_gpu_stacks.sdk.internals import secret
 
     props = {

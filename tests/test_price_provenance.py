@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from azure_gpu_stacks.catalog import catalog
 
-from azure_gpu_stacks.components.catalog import catalog
 from tests.test_check_cli import run, stack_copy
 
 SNAPSHOT = catalog().prices.sources["skypilot-v6-098741e"]
@@ -44,7 +44,9 @@ def test_plan_json_names_the_oldest_price_and_its_source(capsys: pytest.CaptureF
     assert [r["priceObserved"] for r in cost["resources"]] == ["unknown"]
 
 
-def test_a_size_without_a_price_makes_the_total_a_lower_bound_naming_it(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_a_size_without_a_price_makes_the_total_a_lower_bound_naming_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     stack = stack_copy(tmp_path, "aks-gpu", gb200_pool)
 
     _, out, _ = run(capsys, "plan", stack, "--json")
@@ -82,7 +84,9 @@ def test_check_markdown_shows_the_oldest_price_and_its_source(capsys: pytest.Cap
     assert f"oldest price used: date unknown, {SNAPSHOT.description} ({SNAPSHOT.url})" in out
 
 
-def test_low_priority_at_the_spot_rate_is_labelled_an_assumption(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_low_priority_at_the_spot_rate_is_labelled_an_assumption(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     stack = stack_copy(tmp_path, "aml-gpu", low_priority)
 
     _, out, _ = run(capsys, "plan", stack, "--json")

@@ -12,10 +12,10 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from azure_gpu_stacks.engine.cli import main
+from azure_gpu_stacks.engine.errors import InputError
+from azure_gpu_stacks.engine.run.project import OFFLINE_SECRET, load_project, load_stack
 
-from azure_gpu_stacks.preflight.cli import main
-from azure_gpu_stacks.preflight.errors import InputError
-from azure_gpu_stacks.preflight.project import OFFLINE_SECRET, load_project, load_stack
 from tests.conftest import REPO
 
 # A program that exports every config value it gets, and which of them are secret.
@@ -78,7 +78,9 @@ def test_shipped_project_declares_no_key_that_some_stack_lacks() -> None:
 
 
 def test_the_bug_of_the_issue_is_refused_with_pulumis_words(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    root = project(tmp_path / "p", "sshPublicKey:\n  type: string\n  secret: true\n", "config:\n  azure-native:location: eastus\n")
+    root = project(
+        tmp_path / "p", "sshPublicKey:\n  type: string\n  secret: true\n", "config:\n  azure-native:location: eastus\n"
+    )
 
     assert refused(capsys, ["plan", "dev", "--project", str(root)]) == (
         "Pulumi.dev.yaml: Stack 'dev' is missing configuration value 'sshPublicKey'; allowed: set it with "
@@ -94,7 +96,9 @@ def test_an_untyped_declaration_is_required_too(tmp_path: Path, capsys: pytest.C
     )
 
 
-def test_a_declared_default_reaches_the_program_as_the_cli_writes_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_declared_default_reaches_the_program_as_the_cli_writes_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     root = project(
         tmp_path / "p",
         """
@@ -156,13 +160,17 @@ def test_a_value_of_the_wrong_declared_type_is_refused(
         ("{type: object}", "{a: [1]}"),
     ],
 )
-def test_a_value_of_the_declared_type_passes(tmp_path: Path, capsys: pytest.CaptureFixture[str], declaration: str, value: str) -> None:
+def test_a_value_of_the_declared_type_passes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], declaration: str, value: str
+) -> None:
     root = project(tmp_path / "p", f"knob: {declaration}\n", f"config:\n  team:knob: {value}\n")
 
     outputs(capsys, root)
 
 
-def test_a_secret_key_in_plain_text_is_refused_without_its_value(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_secret_key_in_plain_text_is_refused_without_its_value(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     root = project(
         tmp_path / "p", "dbPassword: {type: string, secret: true}\n", "config:\n  team:dbPassword: hunter2-Plain\n"
     )
@@ -175,7 +183,9 @@ def test_a_secret_key_in_plain_text_is_refused_without_its_value(tmp_path: Path,
     assert "hunter2" not in line
 
 
-def test_a_secret_key_given_as_ciphertext_runs_with_a_secret_placeholder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_secret_key_given_as_ciphertext_runs_with_a_secret_placeholder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     root = project(
         tmp_path / "p",
         "dbPassword: {type: string, secret: true}\n",
@@ -205,17 +215,35 @@ def test_an_untyped_secret_key_in_plain_text_is_a_warning_as_the_cli_checks_only
 @pytest.mark.parametrize(
     ("declarations", "expected"),
     [
-        ("a: {default: 1, value: 2}\n", "config.a: project config 'a' cannot have both a 'default' and 'value' attribute"),
+        (
+            "a: {default: 1, value: 2}\n",
+            "config.a: project config 'a' cannot have both a 'default' and 'value' attribute",
+        ),
         (
             "a: {type: array}\n",
             "config.a: The configuration key 'a' declares an array but does not specify the underlying type via the 'items' attribute",
         ),
-        ("a: {type: integer, default: many}\n", "config.a: The default value specified for configuration key 'a' is not of the expected type 'integer'"),
-        ("aws:region: {type: string}\n", "config.aws:region: Configuration key 'aws:region' is not namespaced by the project and should not define a type"),
-        ("aws:region: {default: us-east-1}\n", "should not define a default value. Did you mean to use the 'value' attribute instead of 'default'?"),
-        ("aws:region: {description: x}\n", "Configuration key 'aws:region' is namespaced and must provide an attribute 'value'"),
+        (
+            "a: {type: integer, default: many}\n",
+            "config.a: The default value specified for configuration key 'a' is not of the expected type 'integer'",
+        ),
+        (
+            "aws:region: {type: string}\n",
+            "config.aws:region: Configuration key 'aws:region' is not namespaced by the project and should not define a type",
+        ),
+        (
+            "aws:region: {default: us-east-1}\n",
+            "should not define a default value. Did you mean to use the 'value' attribute instead of 'default'?",
+        ),
+        (
+            "aws:region: {description: x}\n",
+            "Configuration key 'aws:region' is namespaced and must provide an attribute 'value'",
+        ),
         ("a: {type: float}\n", "config.a.type: 'float'; allowed: one of string, integer, boolean, array, object"),
-        ("a: {tpye: string}\n", "config.a: unknown attribute 'tpye'; did you mean 'type'? allowed: type, items, description, secret, default, value"),
+        (
+            "a: {tpye: string}\n",
+            "config.a: unknown attribute 'tpye'; did you mean 'type'? allowed: type, items, description, secret, default, value",
+        ),
         ("a: 1.5\n", "config.a: 1.5 is not a declaration"),
     ],
 )
@@ -262,7 +290,9 @@ def test_values_are_what_the_clis_yaml_library_reads(tmp_path: Path, capsys: pyt
 
 
 def test_a_key_given_twice_is_refused_with_both_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    root = project(tmp_path / "p", stack="config:\n  team:size: small\n  azure-native:location: eastus\n  team:size: big\n")
+    root = project(
+        tmp_path / "p", stack="config:\n  team:size: small\n  azure-native:location: eastus\n  team:size: big\n"
+    )
 
     assert refused(capsys, ["plan", "dev", "--project", str(root)]) == (
         "Pulumi.dev.yaml: not valid YAML (line 4, column 3): mapping key 'team:size' already defined at line 2"
@@ -286,18 +316,24 @@ def test_a_duplicate_key_in_pulumi_yaml_is_refused(tmp_path: Path, capsys: pytes
         ("other-project:vm", "allowed: team:<key>, or a provider's such as azure-native:location"),
     ],
 )
-def test_a_key_of_an_unknown_namespace_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str], key: str, expected: str) -> None:
+def test_a_key_of_an_unknown_namespace_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], key: str, expected: str
+) -> None:
     root = project(tmp_path / "p", stack=f"config:\n  {key}: x\n")
 
     line = refused(capsys, ["plan", "dev", "--project", str(root)])
     namespace = key.split(":")[0]
-    assert line.startswith(f"Pulumi.dev.yaml: config: key '{key}': '{namespace}' is neither this project's namespace nor a provider's; ")
+    assert line.startswith(
+        f"Pulumi.dev.yaml: config: key '{key}': '{namespace}' is neither this project's namespace nor a provider's; "
+    )
     assert expected in line
 
 
 def test_provider_and_declared_namespaces_are_known(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     root = project(
-        tmp_path / "p", "shared:owner: {value: ml}\n", "config:\n  azure-native:location: eastus\n  pulumi:tags: {a: b}\n  kubernetes:context: x\n"
+        tmp_path / "p",
+        "shared:owner: {value: ml}\n",
+        "config:\n  azure-native:location: eastus\n  pulumi:tags: {a: b}\n  kubernetes:context: x\n",
     )
 
     assert outputs(capsys, root)["outputs"]["shared:owner"] == "ml"
@@ -309,12 +345,20 @@ def test_provider_and_declared_namespaces_are_known(tmp_path: Path, capsys: pyte
 @pytest.mark.parametrize(
     ("name", "expected"),
     [
-        ("my stack", "a stack name may only contain alphanumeric, hyphens, underscores, or periods: invalid character ' ' at position 2"),
-        ("dev!", "a stack name may only contain alphanumeric, hyphens, underscores, or periods: invalid character '!' at position 3"),
+        (
+            "my stack",
+            "a stack name may only contain alphanumeric, hyphens, underscores, or periods: invalid character ' ' at position 2",
+        ),
+        (
+            "dev!",
+            "a stack name may only contain alphanumeric, hyphens, underscores, or periods: invalid character '!' at position 3",
+        ),
         ("x" * 101, "a stack name cannot exceed 100 characters"),
     ],
 )
-def test_stack_names_follow_pulumis_rules(tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, expected: str) -> None:
+def test_stack_names_follow_pulumis_rules(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, expected: str
+) -> None:
     root = project(tmp_path / "p")
 
     line = refused(capsys, ["plan", name, "--project", str(root)])
@@ -329,7 +373,9 @@ def test_a_stack_file_with_a_bad_name_is_not_listed(tmp_path: Path, capsys: pyte
     assert capsys.readouterr().out == "dev\n"
 
 
-def test_yml_next_to_yaml_is_listed_once_and_ignored_with_a_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_yml_next_to_yaml_is_listed_once_and_ignored_with_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     root = project(tmp_path / "p", stack="config:\n  team:size: from-yaml\n")
     (root / "Pulumi.dev.yml").write_text("config:\n  team:size: from-yml\n")
 
@@ -340,7 +386,9 @@ def test_yml_next_to_yaml_is_listed_once_and_ignored_with_a_warning(tmp_path: Pa
     assert plan["warnings"] == ["Pulumi.dev.yml: ignored, as the Pulumi CLI ignores it: it reads Pulumi.dev.yaml"]
 
 
-def test_a_stack_only_in_yml_is_refused_as_the_cli_never_reads_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_stack_only_in_yml_is_refused_as_the_cli_never_reads_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     root = project(tmp_path / "p", stack=None)
     (root / "Pulumi.dev.yml").write_text("config: {}\n")
 

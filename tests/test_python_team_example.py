@@ -8,9 +8,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from azure_gpu_stacks.engine.cli import main
+from azure_gpu_stacks.stack.config import EXAMPLE_SSH_KEY
 
-from azure_gpu_stacks.components.config import EXAMPLE_SSH_KEY
-from azure_gpu_stacks.preflight.cli import main
 from tests.conftest import REPO
 
 PROJECT = "examples/python-team"

@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from azure_gpu_stacks.catalog import catalog
+from azure_gpu_stacks.catalog.az_files import read_usage
+from azure_gpu_stacks.engine.cli import main
+from azure_gpu_stacks.engine.estimate.demand import collect
+from azure_gpu_stacks.engine.estimate.quota import compare, needs
 from pytest_mock import MockerFixture
 
-from azure_gpu_stacks.components.catalog import catalog
-from azure_gpu_stacks.fakeazure.azfiles import read_usage
-from azure_gpu_stacks.preflight.cli import main
-from azure_gpu_stacks.preflight.demand import collect
-from azure_gpu_stacks.preflight.quota import compare, needs
 from tests.conftest import REPO
 from tests.test_cost import A100, ND, T4, recorded, rg
 
@@ -48,11 +48,17 @@ def write_usage(tmp_path: Path, entries: list[tuple[str, int, int]], *, as_strin
 
 
 def test_quota_needs_split_regular_families_spot_pool_and_regional_total() -> None:
-    vm = recorded("azure-native:compute:VirtualMachine", "vm", {"hardwareProfile": {"vmSize": T4}, "resourceGroupName": "rg-test"})
+    vm = recorded(
+        "azure-native:compute:VirtualMachine", "vm", {"hardwareProfile": {"vmSize": T4}, "resourceGroupName": "rg-test"}
+    )
     vmss = recorded(
         "azure-native:compute:VirtualMachineScaleSet",
         "train",
-        {"sku": {"name": ND, "capacity": 2.0}, "virtualMachineProfile": {"priority": "Spot"}, "resourceGroupName": "rg-test"},
+        {
+            "sku": {"name": ND, "capacity": 2.0},
+            "virtualMachineProfile": {"priority": "Spot"},
+            "resourceGroupName": "rg-test",
+        },
     )
     pool = recorded(
         "azure-native:containerservice:AgentPool",
@@ -85,7 +91,12 @@ def test_quota_fixture_usage_files_read_the_same_in_both_formats() -> None:
     ids=["short", "exact", "ample"],
 )
 def test_quota_verdict_for_short_exact_and_ample_limits(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], as_strings: bool, free_beyond_need: int, verdict: str, exit_code: int
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    as_strings: bool,
+    free_beyond_need: int,
+    verdict: str,
+    exit_code: int,
 ) -> None:
     used = 2
     limit = used + T4_VCPUS + free_beyond_need
@@ -164,10 +175,16 @@ def test_quota_markdown_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 
 
 def test_quota_reports_a_size_restricted_for_the_subscription() -> None:
-    from azure_gpu_stacks.fakeazure.azfiles import read_skus
+    from azure_gpu_stacks.catalog.az_files import read_skus
 
-    vmss = recorded("azure-native:compute:VirtualMachineScaleSet", "train", {"sku": {"name": ND, "capacity": 2.0}, "location": "eastus"})
-    vm = recorded("azure-native:compute:VirtualMachine", "vm", {"hardwareProfile": {"vmSize": T4}, "location": "East US"})
+    vmss = recorded(
+        "azure-native:compute:VirtualMachineScaleSet",
+        "train",
+        {"sku": {"name": ND, "capacity": 2.0}, "location": "eastus"},
+    )
+    vm = recorded(
+        "azure-native:compute:VirtualMachine", "vm", {"hardwareProfile": {"vmSize": T4}, "location": "East US"}
+    )
     demands = collect([vmss, vm])
     found, _ = needs(demands)
 
@@ -189,7 +206,9 @@ def test_quota_size_not_offered_in_the_region_exits_1(tmp_path: Path, capsys: py
     assert f"{T4}  eastus  not offered in eastus" in capsys.readouterr().out
 
 
-def test_quota_plan_with_short_usage_is_refused_as_quota_exceeded(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_quota_plan_with_short_usage_is_refused_as_quota_exceeded(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     usage = write_usage(tmp_path, [(T4_FAMILY, 0, T4_VCPUS - 1), ("cores", 0, 100)])
 
     assert main(["plan", "inference-t4", "--json", "--usage", str(usage)]) == 1
@@ -206,12 +225,19 @@ def sdk_usages(path: Path) -> list[Any]:
     from azure.mgmt.compute.models import Usage, UsageName
 
     return [
-        Usage(current_value=u.current, limit=u.limit, name=UsageName(value=u.family, localized_value=u.family), unit="Count")
+        Usage(
+            current_value=u.current,
+            limit=u.limit,
+            name=UsageName(value=u.family, localized_value=u.family),
+            unit="Count",
+        )
         for u in read_usage(path).values()
     ]
 
 
-def test_quota_live_reads_the_usage_list_of_the_stack_region(mocker: MockerFixture, capsys: pytest.CaptureFixture[str]) -> None:
+def test_quota_live_reads_the_usage_list_of_the_stack_region(
+    mocker: MockerFixture, capsys: pytest.CaptureFixture[str]
+) -> None:
     credential = mocker.patch("azure.identity.DefaultAzureCredential")
     client_class = mocker.patch("azure.mgmt.compute.ComputeManagementClient")
     client_class.return_value.usage.list.return_value = iter(sdk_usages(USAGE_CLI))
@@ -240,7 +266,9 @@ def test_quota_live_short_names_the_real_subscription_in_the_az_step(
     assert "--scope /subscriptions/sub-from-env/providers/Microsoft.Compute/locations/eastus" in capsys.readouterr().out
 
 
-def test_quota_live_error_from_azure_is_one_line_exit_2(mocker: MockerFixture, capsys: pytest.CaptureFixture[str]) -> None:
+def test_quota_live_error_from_azure_is_one_line_exit_2(
+    mocker: MockerFixture, capsys: pytest.CaptureFixture[str]
+) -> None:
     from azure.core.exceptions import ClientAuthenticationError
 
     mocker.patch("azure.identity.DefaultAzureCredential")
@@ -284,7 +312,10 @@ def test_quota_bad_usage_file_names_the_file_and_entry(tmp_path: Path, capsys: p
     usage.write_text(json.dumps([usage_entry(T4_FAMILY, 0, 8, as_strings=True) | {"limit": "eight"}]))
 
     assert main(["quota", "inference-t4", "--usage", str(usage)]) == 2
-    assert capsys.readouterr().err == f"gpu-stacks: error: {usage}: entry [0].limit: 'eight' is not a whole number; allowed: a whole number from 0 to 2^63-1\n"
+    assert (
+        capsys.readouterr().err
+        == f"gpu-stacks: error: {usage}: entry [0].limit: 'eight' is not a whole number; allowed: a whole number from 0 to 2^63-1\n"
+    )
 
 
 @pytest.mark.parametrize(("limit", "exit_code"), [(8, 1), (12, 0)], ids=["short-of-maxCount", "holds-maxCount"])

@@ -15,9 +15,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from azure_gpu_stacks.components.version import __version__
 from google.protobuf import empty_pb2
 
-from azure_gpu_stacks.components.version import __version__
 from tests.conftest import REPO
 from tests.pack_process import CALL_TIMEOUT_S, running_pack
 
@@ -43,7 +43,8 @@ def team(wheel: Path, third_party: Path, tmp_path_factory: pytest.TempPathFactor
     assert INSTALL in offline and PIP in offline
     site = f"venv/lib/python{sys.version_info.major}.{sys.version_info.minor}/site-packages"
     script = offline.replace(
-        PIP, f'echo "{third_party}" > {site}/test-third-party.pth && venv/bin/pip install -q --no-index --no-deps "{wheel}"'
+        PIP,
+        f'echo "{third_party}" > {site}/test-third-party.pth && venv/bin/pip install -q --no-index --no-deps "{wheel}"',
     )
     empty = tmp_path_factory.mktemp("empty")
     # `python3` is this interpreter's, so the new venv matches the packages the .pth lends it.

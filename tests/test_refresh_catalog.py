@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from azure_gpu_stacks.catalog import catalog, load_catalog
 
-from azure_gpu_stacks.components.catalog import catalog, load_catalog
 from scripts.price_pages import RefreshError
 from scripts.refresh_catalog import fetch_price_pages, main, prices_url
 from tests.conftest import REPO
@@ -47,7 +47,7 @@ def price_row(size: str, sku_name: str, **match: str) -> dict[str, Any]:
 @pytest.fixture
 def stale_catalog(tmp_path: Path) -> Path:
     path = tmp_path / "vm_sizes.yaml"
-    shutil.copy(REPO / "components" / "catalog" / "vm_sizes.yaml", path)
+    shutil.copy(REPO / "catalog" / "vm_sizes.yaml", path)
     return path
 
 
@@ -64,7 +64,9 @@ def test_refresh_takes_linux_consumption_prices_not_windows_devtest_or_other_reg
     assert refreshed.spot_usd_per_hour == price_row(T4, "NC4as T4 v3 Spot")["retailPrice"]
 
 
-def test_refresh_tells_low_priority_rows_from_spot_rows(stale_catalog: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_refresh_tells_low_priority_rows_from_spot_rows(
+    stale_catalog: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     low = price_row(T4, "NC4as T4 v3 Low Priority")["retailPrice"]
 
     apply(stale_catalog, "--prices", *map(str, PAGES))
@@ -76,7 +78,10 @@ def test_refresh_tells_low_priority_rows_from_spot_rows(stale_catalog: Path, cap
 def test_refresh_latest_effective_start_date_wins(stale_catalog: Path) -> None:
     apply(stale_catalog, "--prices", str(DATA))  # a directory of saved pages reads the same
 
-    assert load_catalog(stale_catalog).get(A100).payg_usd_per_hour == price_row(A100, "NC24ads A100 v4", type="Consumption")["retailPrice"]
+    assert (
+        load_catalog(stale_catalog).get(A100).payg_usd_per_hour
+        == price_row(A100, "NC24ads A100 v4", type="Consumption")["retailPrice"]
+    )
 
 
 def test_refresh_adds_a_price_the_catalog_lacked_and_keeps_fractional_gpus(stale_catalog: Path) -> None:
@@ -90,7 +95,9 @@ def test_refresh_adds_a_price_the_catalog_lacked_and_keeps_fractional_gpus(stale
     assert refreshed.gpus == catalog().get(NV6).gpus  # list-skus says 1 for a 1/6 GPU
 
 
-def test_refresh_gives_each_fresh_price_its_date_and_source_and_keeps_the_rest_as_they_were(stale_catalog: Path) -> None:
+def test_refresh_gives_each_fresh_price_its_date_and_source_and_keeps_the_rest_as_they_were(
+    stale_catalog: Path,
+) -> None:
     stale = load_catalog(stale_catalog)
     assert stale.get(T4).payg is not None and stale.get(T4).payg.observed == "unknown"  # the old snapshot's
 
@@ -110,7 +117,9 @@ def test_refresh_gives_each_fresh_price_its_date_and_source_and_keeps_the_rest_a
 def test_refresh_corrects_stale_specs_from_list_skus(stale_catalog: Path) -> None:
     text = stale_catalog.read_text()
     block = text.index(f"- name: {T4}")
-    stale_catalog.write_text(text[:block] + text[block:].replace("vcpus: 4", "vcpus: 6", 1).replace("memoryGib: 28", "memoryGib: 30", 1))
+    stale_catalog.write_text(
+        text[:block] + text[block:].replace("vcpus: 4", "vcpus: 6", 1).replace("memoryGib: 28", "memoryGib: 30", 1)
+    )
     assert load_catalog(stale_catalog).get(T4).vcpus == 6
     caps = {c["name"]: c["value"] for c in json.loads(SKUS.read_text())[1]["capabilities"]}
 
@@ -144,7 +153,9 @@ def test_refresh_summary_lists_every_change(stale_catalog: Path, tmp_path: Path)
     new_spot = price_row(T4, "NC4as T4 v3 Spot")["retailPrice"]
     assert f"{T4}: spot {old.get(T4).spot_usd_per_hour} (observed unknown) -> {new_spot} (observed 2026-12-01)" in lines
     assert f"{NV6}: payg (none) -> {price_row(NV6, 'NV6ads A10 v5')['retailPrice']} (observed 2026-12-01)" in lines
-    assert "in list-skus, not in the catalog (not added; need a series, lifecycle and source): Standard_D8as_v5" in lines
+    assert (
+        "in list-skus, not in the catalog (not added; need a series, lifecycle and source): Standard_D8as_v5" in lines
+    )
 
 
 def test_refresh_dry_run_leaves_the_catalog_alone(stale_catalog: Path) -> None:
@@ -155,7 +166,9 @@ def test_refresh_dry_run_leaves_the_catalog_alone(stale_catalog: Path) -> None:
     assert stale_catalog.read_text() == before
 
 
-def test_refresh_refuses_pages_that_stop_before_the_last(stale_catalog: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_refresh_refuses_pages_that_stop_before_the_last(
+    stale_catalog: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     before = stale_catalog.read_text()
 
     assert apply(stale_catalog, "--prices", str(PAGES[0])) == 2
@@ -166,7 +179,9 @@ def test_refresh_refuses_pages_that_stop_before_the_last(stale_catalog: Path, ca
     assert stale_catalog.read_text() == before
 
 
-def test_refresh_refuses_a_file_that_is_not_a_price_page(stale_catalog: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_refresh_refuses_a_file_that_is_not_a_price_page(
+    stale_catalog: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert apply(stale_catalog, "--prices", str(SKUS)) == 2
     assert "expected a Retail Prices API page, an object with `Items` and `NextPageLink`" in capsys.readouterr().err
 
@@ -175,7 +190,11 @@ def test_refresh_refuses_a_file_that_is_not_a_price_page(stale_catalog: Path, ca
     ("option", "content", "problem"),
     [
         ("--prices", b"\xff\xfe{}", "UTF-16 text (it starts with a UTF-16 byte-order mark); allowed: UTF-8 text"),
-        ("--prices", b'{"Items": [], "NextPageLink": null, "n": 1e999999}', "n: 1e999999 is not allowed; allowed: finite numbers"),
+        (
+            "--prices",
+            b'{"Items": [], "NextPageLink": null, "n": 1e999999}',
+            "n: 1e999999 is not allowed; allowed: finite numbers",
+        ),
         ("--prices", b"[" * 100 + b"]" * 100, "nested deeper than 64 levels; allowed: at most 64"),
         ("--skus", b"{not json", "not JSON (line 1, column 2"),
     ],
@@ -195,7 +214,9 @@ def test_refresh_refuses_a_hostile_input_file_in_one_line_and_leaves_the_catalog
     assert stale_catalog.read_text() == before
 
 
-def test_refresh_reads_an_endless_file_only_up_to_its_cap(stale_catalog: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_refresh_reads_an_endless_file_only_up_to_its_cap(
+    stale_catalog: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert apply(stale_catalog, "--prices", "/dev/zero") == 2
 
     assert capsys.readouterr().err == "refresh_catalog: error: /dev/zero: more than 16 MiB; allowed: at most 16 MiB\n"
@@ -205,7 +226,9 @@ def test_fetch_refuses_an_answer_that_is_not_a_page(tmp_path: Path) -> None:
     def opener(url: str) -> FakeResponse:
         return FakeResponse(b"[1, 2]")
 
-    with pytest.raises(RefreshError, match="expected a Retail Prices API page, an object with `Items` and `NextPageLink`"):
+    with pytest.raises(
+        RefreshError, match="expected a Retail Prices API page, an object with `Items` and `NextPageLink`"
+    ):
         fetch_price_pages("eastus", tmp_path / "prices", opener)
 
     assert not list((tmp_path / "prices").glob("*.json"))
@@ -237,7 +260,9 @@ def test_fetch_follows_next_page_link_and_saves_each_page(tmp_path: Path) -> Non
 
 
 GB200 = "Standard_ND128isr_NDR_GB200_v6"
-GB200_SKUS = DATA / "list-skus-gb200.json"  # shaped as the SKU API reports GB200: no GPUs capability (skypilot PR #10650)
+GB200_SKUS = (
+    DATA / "list-skus-gb200.json"
+)  # shaped as the SKU API reports GB200: no GPUs capability (skypilot PR #10650)
 
 
 @pytest.mark.parametrize("gpus", [None, "0"], ids=["no-GPUs-capability", "GPUs-0"])
@@ -259,7 +284,9 @@ def test_refresh_never_blanks_known_gpu_or_infiniband_facts_with_the_sku_apis_bl
     assert f"{GB200}: list-skus reports no GPU count; the catalog's 4 GPUs are kept" in capsys.readouterr().out
 
 
-def test_refresh_takes_trusted_launch_from_the_trusted_launch_disabled_capability(stale_catalog: Path, tmp_path: Path) -> None:
+def test_refresh_takes_trusted_launch_from_the_trusted_launch_disabled_capability(
+    stale_catalog: Path, tmp_path: Path
+) -> None:
     text = stale_catalog.read_text()
     block = text.index("- name: Standard_ND96asr_v4")
     stale_catalog.write_text(text[:block] + text[block:].replace("trustedLaunch: false", "trustedLaunch: true", 1))

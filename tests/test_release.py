@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 import yaml
-
 from azure_gpu_stacks.components.version import __version__
+
 from tests.conftest import REPO
 
 WORKFLOW = REPO / ".github" / "workflows" / "release.yml"
@@ -54,7 +54,9 @@ def test_release_notes_are_the_versions_changelog_section(tmp_path: Path) -> Non
 
     assert done.returncode == 0, done.stderr
     changelog = (REPO / "CHANGELOG.md").read_text()
-    section = re.search(rf"^## \[{re.escape(__version__)}\] - .*?\n(.*?)(?=^## \[|^\[[^\]]*\]: )", changelog, re.DOTALL | re.MULTILINE)
+    section = re.search(
+        rf"^## \[{re.escape(__version__)}\] - .*?\n(.*?)(?=^## \[|^\[[^\]]*\]: )", changelog, re.DOTALL | re.MULTILINE
+    )
     assert section and notes == section.group(1) and notes.strip()
 
 

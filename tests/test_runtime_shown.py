@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from azure_gpu_stacks.preflight.runtime import RecordedResource
+from azure_gpu_stacks.engine.run.runtime import RecordedResource
 from azure_gpu_stacks.sdk.internals import secret
 
 KEY = "ssh-ed25519 AAAAplaceholder offline"

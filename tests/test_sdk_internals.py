@@ -22,15 +22,15 @@ from typing import Any, TypedDict, get_args, get_origin
 import pulumi
 import pulumi_policy
 import pytest
+from azure_gpu_stacks.engine.run.runtime import run_program
+from azure_gpu_stacks.fakeazure import FakeArm
+from azure_gpu_stacks.sdk import internals as sdk
 from google.protobuf import empty_pb2, struct_pb2
 from pulumi.provider import Provider
 from pulumi.runtime import rpc
 from pulumi.runtime.proto import resource_pb2
 from pulumi_policy import proxy
 
-from azure_gpu_stacks.fakeazure import FakeArm
-from azure_gpu_stacks.preflight.runtime import run_program
-from azure_gpu_stacks.sdk import internals as sdk
 from tests.conftest import REPO
 
 ADAPTER = "sdk/internals.py"
@@ -105,11 +105,14 @@ def test_recorded_inputs_deserialize_a_registration_keeping_secrets_and_unknowns
 
     inputs = sdk.recorded_inputs(struct)
 
-    assert {k: v for k, v in inputs.items() if k != "ip"} == {"size": "x", "key": sdk.secret("k"), "tags": {"n": [1.0]}}, (
-        changed("rpc.deserialize_properties(keep_unknowns=True) changed its values", "recorded_inputs")
-    )
+    assert {k: v for k, v in inputs.items() if k != "ip"} == {
+        "size": "x",
+        "key": sdk.secret("k"),
+        "tags": {"n": [1.0]},
+    }, changed("rpc.deserialize_properties(keep_unknowns=True) changed its values", "recorded_inputs")
     assert sdk.is_output_unknown(inputs["ip"]), changed(
-        f"an unknown input deserializes to {inputs['ip']!r}, not an instance of type(pulumi.UNKNOWN)", "is_output_unknown"
+        f"an unknown input deserializes to {inputs['ip']!r}, not an instance of type(pulumi.UNKNOWN)",
+        "is_output_unknown",
     )
     assert sdk.is_output_unknown(pulumi.UNKNOWN) and not sdk.is_output_unknown(None)
 
@@ -121,12 +124,25 @@ class _Thing(pulumi.CustomResource):
 
 def test_mock_monitor_hands_register_resource_the_request_fields_recorded(fake_arm: FakeArm, tmp_path: Path) -> None:
     fields = {f.name for f in resource_pb2.RegisterResourceRequest.DESCRIPTOR.fields}  # what MockMonitor is handed
-    read = {"type", "name", "parent", "custom", "protect", "object", "dependencies", "ignoreChanges", "deleteBeforeReplace", "sourcePosition"}
+    read = {
+        "type",
+        "name",
+        "parent",
+        "custom",
+        "protect",
+        "object",
+        "dependencies",
+        "ignoreChanges",
+        "deleteBeforeReplace",
+        "sourcePosition",
+    }
     assert read <= fields, changed(f"RegisterResourceRequest lost {sorted(read - fields)}", "MockMonitor")
     assert list(inspect.signature(sdk.MockMonitor.make_urn).parameters) == ["self", "parent", "type_", "name"], changed(
         "MockMonitor.make_urn's signature changed", "MockMonitor"
     )
-    assert "monitor" in inspect.signature(pulumi.runtime.set_mocks).parameters, changed("set_mocks takes no monitor", "MockMonitor")
+    assert "monitor" in inspect.signature(pulumi.runtime.set_mocks).parameters, changed(
+        "set_mocks takes no monitor", "MockMonitor"
+    )
 
     def program() -> None:
         parent = _Thing("parent", {})
@@ -134,16 +150,25 @@ def test_mock_monitor_hands_register_resource_the_request_fields_recorded(fake_a
         _Thing("child", {"size": "x", "key": pulumi.Output.secret("k")}, opts)
         pulumi.export("root", pulumi.runtime.get_root_directory())
 
-    result = run_program(program, project="p", stack="s", config={}, secret_keys=[], arm=fake_arm, root_directory=tmp_path)
+    result = run_program(
+        program, project="p", stack="s", config={}, secret_keys=[], arm=fake_arm, root_directory=tmp_path
+    )
     parent, child = result.resources
 
-    assert parent.parent is None, changed("the Stack's registration no longer reaches RegisterResource first", "MockMonitor")
+    assert parent.parent is None, changed(
+        "the Stack's registration no longer reaches RegisterResource first", "MockMonitor"
+    )
 
     assert (child.urn, child.parent) == (
         "urn:pulumi:s::p::contract:index:Thing$contract:index:Thing::child",
         "urn:pulumi:s::p::contract:index:Thing::parent",
     ), changed("RegisterResource no longer names the resource with make_urn", "MockMonitor")
-    assert (child.custom, child.protect, child.ignore_changes, child.delete_before_replace) == (True, True, ("size",), True)
+    assert (child.custom, child.protect, child.ignore_changes, child.delete_before_replace) == (
+        True,
+        True,
+        ("size",),
+        True,
+    )
     assert child.inputs == {"size": "x", "key": sdk.secret("k")}
     assert child.source is not None and child.source[0].endswith("test_sdk_internals.py")
     assert result.outputs["root"] == str(tmp_path), changed(
@@ -158,7 +183,9 @@ def test_stack_outputs_are_what_the_program_exported(fake_arm: FakeArm) -> None:
 
     result = run_program(program, project="p", stack="s", config={}, secret_keys=[], arm=fake_arm)
 
-    assert result.outputs == {"count": 2, "name": "n"}, changed("the root Stack no longer keeps exports in .outputs", "stack_outputs")
+    assert result.outputs == {"count": 2, "name": "n"}, changed(
+        "the root Stack no longer keeps exports in .outputs", "stack_outputs"
+    )
 
 
 def test_type_hints_resolve_pulumi_input_to_its_output_form() -> None:
@@ -186,7 +213,9 @@ def test_getter_name_is_the_wire_name_pulumi_getter_records() -> None:
 
     found = {name: sdk.getter_name(attr.fget) for name, attr in vars(SizeArgs).items() if isinstance(attr, property)}
 
-    assert found == {"vm_size": "vmSize", "plain": None}, changed("pulumi.getter no longer sets _pulumi_name", "getter_name")
+    assert found == {"vm_size": "vmSize", "plain": None}, changed(
+        "pulumi.getter no longer sets _pulumi_name", "getter_name"
+    )
 
 
 @pytest.fixture
@@ -246,7 +275,12 @@ def test_input_property_error_is_what_construct_raises_for_a_bad_input() -> None
 def test_protocol_modules_have_the_levels_and_fields_used() -> None:
     pb = sdk.analyzer_pb2
     levels = (pb.ADVISORY, pb.MANDATORY, pb.REMEDIATE, pb.DISABLED)
-    severities = (pb.POLICY_SEVERITY_LOW, pb.POLICY_SEVERITY_MEDIUM, pb.POLICY_SEVERITY_HIGH, pb.POLICY_SEVERITY_CRITICAL)
+    severities = (
+        pb.POLICY_SEVERITY_LOW,
+        pb.POLICY_SEVERITY_MEDIUM,
+        pb.POLICY_SEVERITY_HIGH,
+        pb.POLICY_SEVERITY_CRITICAL,
+    )
     used = {
         pb.AnalyzeRequest: {"type", "name", "urn", "properties", "options"},
         pb.AnalyzerResource: {"type", "name", "urn", "properties", "options", "parent", "dependencies"},
@@ -281,7 +315,10 @@ def _pack(seen: list[str]) -> list[pulumi_policy.Policy]:
 
     return [
         pulumi_policy.ResourceValidationPolicy(
-            name=BAD, description="Sizes are checked.", validate=validate, enforcement_level=pulumi_policy.EnforcementLevel.MANDATORY
+            name=BAD,
+            description="Sizes are checked.",
+            validate=validate,
+            enforcement_level=pulumi_policy.EnforcementLevel.MANDATORY,
         )
     ]
 
@@ -289,7 +326,9 @@ def _pack(seen: list[str]) -> list[pulumi_policy.Policy]:
 def _request(props: dict[str, Any]) -> Any:
     struct = struct_pb2.Struct()
     struct.update(props)
-    return sdk.analyzer_pb2.AnalyzeRequest(type="contract:index:Thing", name="t", urn="urn:pulumi:s::p::contract:index:Thing::t", properties=struct)
+    return sdk.analyzer_pb2.AnalyzeRequest(
+        type="contract:index:Thing", name="t", urn="urn:pulumi:s::p::contract:index:Thing::t", properties=struct
+    )
 
 
 def test_policy_servicer_answers_the_engines_requests_in_process() -> None:
@@ -307,11 +346,13 @@ def test_policy_servicer_answers_the_engines_requests_in_process() -> None:
     assert [(d.policyName, d.enforcementLevel) for d in refused] == [(BAD, sdk.analyzer_pb2.MANDATORY)], changed(
         "Analyze no longer reports the violation", "policy_servicer"
     )
-    assert (refused[0].message, sdk.violation_message(refused[0])) == ("Sizes are checked.\nsize x is refused", "size x is refused"), (
-        changed("the diagnostic message is no longer the description, a newline and the message", "violation_message")
-    )
+    assert (refused[0].message, sdk.violation_message(refused[0])) == (
+        "Sizes are checked.\nsize x is refused",
+        "size x is refused",
+    ), changed("the diagnostic message is no longer the description, a newline and the message", "violation_message")
     assert seen == ["unknown"] and list(unknown) == [] and list(stack) == [], changed(
-        "reading an unknown through the servicer's proxies no longer raises proxy.UnknownValueError", "UnknownValueError"
+        "reading an unknown through the servicer's proxies no longer raises proxy.UnknownValueError",
+        "UnknownValueError",
     )
 
 
@@ -319,7 +360,8 @@ def test_policy_pack_serves_the_same_servicer_class() -> None:
     served = inspect.getsource(pulumi_policy.PolicyPack.__init__)
 
     assert "_PolicyAnalyzerServicer(" in served, changed(
-        "PolicyPack no longer serves _PolicyAnalyzerServicer: offline analysis would differ from the CLI's", "policy_servicer"
+        "PolicyPack no longer serves _PolicyAnalyzerServicer: offline analysis would differ from the CLI's",
+        "policy_servicer",
     )
 
 
@@ -375,12 +417,14 @@ def _ours() -> list[Path]:
 
 
 def test_only_the_adapter_reaches_sdk_internals() -> None:
-    found = sorted({
-        f"{p.relative_to(REPO).as_posix()}:{line}: {what}"
-        for p in _ours()
-        if p.relative_to(REPO).as_posix() not in EXEMPT
-        for line, what in _reaches(ast.parse(p.read_text(encoding="utf-8")))
-        if what.split(".")[0] in ("pulumi", "pulumi_policy") or what.startswith("_pulumi")
-    })
+    found = sorted(
+        {
+            f"{p.relative_to(REPO).as_posix()}:{line}: {what}"
+            for p in _ours()
+            if p.relative_to(REPO).as_posix() not in EXEMPT
+            for line, what in _reaches(ast.parse(p.read_text(encoding="utf-8")))
+            if what.split(".")[0] in ("pulumi", "pulumi_policy") or what.startswith("_pulumi")
+        }
+    )
 
     assert found == [], f"import these from azure_gpu_stacks.sdk.internals (with a contract test here): {found}"

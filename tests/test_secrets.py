@@ -6,8 +6,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
-from azure_gpu_stacks.preflight.cli import main
+from azure_gpu_stacks.engine.cli import main
 
 MARKER = "MARKER-5f2c9a-do-not-print"
 
@@ -75,7 +74,8 @@ def test_secrets_beside_a_config_secret_stay_hidden(tmp_path: Path, capsys: pyte
     root.mkdir()
     (root / "Pulumi.yaml").write_text("name: mixed\nruntime: python\n")
     (root / "Pulumi.dev.yaml").write_text("config:\n  mixed:key:\n    secure: v1:abc\n")
-    (root / "__main__.py").write_text(textwrap.dedent(f"""
+    (root / "__main__.py").write_text(
+        textwrap.dedent(f"""
         import pulumi
         from pulumi_azure_native import compute, resources
         key = pulumi.Config().require_secret("key")
@@ -86,7 +86,8 @@ def test_secrets_beside_a_config_secret_stay_hidden(tmp_path: Path, capsys: pyte
                 admin_password=pulumi.Output.secret("{MARKER}"),
                 linux_configuration=compute.LinuxConfigurationArgs(ssh=compute.SshConfigurationArgs(
                     public_keys=[compute.SshPublicKeyArgs(path="/home/azureuser/.ssh/authorized_keys", key_data=key)]))))
-    """))
+    """)
+    )
 
     main(["plan", "dev", "--json", "--project", str(root)])
     out = capsys.readouterr().out

@@ -1,4 +1,4 @@
-"""The shape table (`components/catalog/shapes.py`) against the real SDK and ARM's defaults.
+"""The shape table (`catalog/shapes.py`) against the real SDK and ARM's defaults.
 
 Each counted pool is built with pulumi-azure-native's own classes, every fact the table locates set
 to a distinct value, recorded as the engine receives it, then read back through the table: a
@@ -12,8 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from azure_gpu_stacks.catalog.shapes import SHAPES, PoolReading, priority_of, read, shapes
 
-from azure_gpu_stacks.components.catalog.shapes import SHAPES, PoolReading, priority_of, read, shapes
 from tests.conftest import Recording, in_resource_group
 
 T4 = "Standard_NC4as_T4_v3"
@@ -26,7 +26,11 @@ def build_counted_pools(rg: Any) -> None:
 
     g = rg.name
     compute.VirtualMachine(
-        "vm", resource_group_name=g, hardware_profile=compute.HardwareProfileArgs(vm_size=T4), priority="Spot", zones=["2"]
+        "vm",
+        resource_group_name=g,
+        hardware_profile=compute.HardwareProfileArgs(vm_size=T4),
+        priority="Spot",
+        zones=["2"],
     )
     compute.VirtualMachineScaleSet(
         "vmss",
@@ -40,7 +44,9 @@ def build_counted_pools(rg: Any) -> None:
         resource_group_name=g,
         dns_prefix="aks",
         agent_pool_profiles=[
-            containerservice.ManagedClusterAgentPoolProfileArgs(name="sys", mode="System", vm_size="Standard_D4s_v5", count=2),
+            containerservice.ManagedClusterAgentPoolProfileArgs(
+                name="sys", mode="System", vm_size="Standard_D4s_v5", count=2
+            ),
             containerservice.ManagedClusterAgentPoolProfileArgs(
                 name="gpu",
                 mode="User",
@@ -65,7 +71,9 @@ def build_counted_pools(rg: Any) -> None:
             compute_type="AmlCompute",
             compute_location="westeurope",
             properties=ml.AmlComputePropertiesArgs(
-                vm_size=A100, vm_priority="LowPriority", scale_settings=ml.ScaleSettingsArgs(max_node_count=6, min_node_count=1)
+                vm_size=A100,
+                vm_priority="LowPriority",
+                scale_settings=ml.ScaleSettingsArgs(max_node_count=6, min_node_count=1),
             ),
         ),
     )
@@ -73,13 +81,25 @@ def build_counted_pools(rg: Any) -> None:
         "ci",
         resource_group_name=g,
         workspace_name="ws",
-        properties=ml.ComputeInstanceArgs(compute_type="ComputeInstance", properties=ml.ComputeInstancePropertiesArgs(vm_size=T4)),
+        properties=ml.ComputeInstanceArgs(
+            compute_type="ComputeInstance", properties=ml.ComputeInstancePropertiesArgs(vm_size=T4)
+        ),
     )
 
 
 def facts(reading: PoolReading) -> tuple[Any, ...]:
-    return (reading.path, reading.size, reading.name, reading.count, reading.full_count, reading.idle_count,
-            reading.priority, reading.zones, reading.location, reading.pool.quota)
+    return (
+        reading.path,
+        reading.size,
+        reading.name,
+        reading.count,
+        reading.full_count,
+        reading.idle_count,
+        reading.priority,
+        reading.zones,
+        reading.location,
+        reading.pool.quota,
+    )
 
 
 def test_shapes_read_every_counted_fact_where_the_sdk_sends_it(record: Callable[..., Recording]) -> None:
@@ -96,14 +116,21 @@ def test_shapes_read_every_counted_fact_where_the_sdk_sends_it(record: Callable[
     assert by_name["aml"] == [
         ("properties.properties.vmSize", A100, None, 1, 6, 1, "LowPriority", (), "westeurope", "machinelearning")
     ]
-    assert by_name["ci"] == [("properties.properties.vmSize", T4, None, 1, 1, 1, "Regular", (), None, "machinelearning")]
+    assert by_name["ci"] == [
+        ("properties.properties.vmSize", T4, None, 1, 1, 1, "Regular", (), None, "machinelearning")
+    ]
 
 
 def test_shapes_fill_arm_defaults_where_an_input_is_left_out() -> None:
     [pool] = read("azure-native:containerservice:AgentPool", {"vmSize": T4})
     [aml] = read(
         "azure-native:machinelearningservices:Compute",
-        {"properties": {"computeType": "AmlCompute", "properties": {"vmSize": A100, "scaleSettings": {"maxNodeCount": 2.0}}}},
+        {
+            "properties": {
+                "computeType": "AmlCompute",
+                "properties": {"vmSize": A100, "scaleSettings": {"maxNodeCount": 2.0}},
+            }
+        },
     )
 
     assert (pool.count, pool.full_count, pool.idle_count, pool.priority) == (1, 1, 1, "Regular")  # ARM: count 1
@@ -111,7 +138,9 @@ def test_shapes_fill_arm_defaults_where_an_input_is_left_out() -> None:
 
 
 def test_shapes_autoscaler_bounds_apply_only_when_autoscaling() -> None:
-    [pool] = read("azure-native:containerservice:AgentPool", {"vmSize": T4, "count": 2.0, "minCount": 0.0, "maxCount": 9.0})
+    [pool] = read(
+        "azure-native:containerservice:AgentPool", {"vmSize": T4, "count": 2.0, "minCount": 0.0, "maxCount": 9.0}
+    )
 
     assert (pool.count, pool.full_count, pool.idle_count) == (2, 2, 2)
 
@@ -127,13 +156,23 @@ def test_shapes_follow_the_compute_type_of_an_azure_ml_compute() -> None:
         {"properties": {"computeType": "VirtualMachine", "properties": {"virtualMachineSize": T4}}},
     )
 
-    assert [(p.path, p.size, p.pool.counted) for p in attached] == [("properties.properties.virtualMachineSize", T4, False)]
+    assert [(p.path, p.size, p.pool.counted) for p in attached] == [
+        ("properties.properties.virtualMachineSize", T4, False)
+    ]
 
 
 @pytest.mark.parametrize(
     ("written", "billed_as"),
-    [("Spot", "Spot"), ("Low", "Spot"), ("low priority", "LowPriority"), ("LowPriority", "LowPriority"),
-     ("Dedicated", "Regular"), ("Regular", "Regular"), (None, "Regular"), ("", "Regular")],
+    [
+        ("Spot", "Spot"),
+        ("Low", "Spot"),
+        ("low priority", "LowPriority"),
+        ("LowPriority", "LowPriority"),
+        ("Dedicated", "Regular"),
+        ("Regular", "Regular"),
+        (None, "Regular"),
+        ("", "Regular"),
+    ],
 )
 def test_shapes_priority_of_every_spelling(written: Any, billed_as: str) -> None:
     assert priority_of(written) == billed_as

@@ -7,8 +7,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
-from azure_gpu_stacks.preflight.cli import main
+from azure_gpu_stacks.engine.cli import main
 
 PROGRAM = """
 import pulumi
@@ -18,7 +17,10 @@ pulumi.export("key", network.get_output("workspaceKey"))
 pulumi.export("keyIsSecret", network.get_output("workspaceKey").is_secret())
 pulumi.export("missing", network.get_output("nothing"))
 """
-OUTPUTS = {"subnetId": "/subscriptions/1/resourceGroups/rg/providers/Microsoft.Network/virtualNetworks/v/subnets/s", "workspaceKey": "[secret]"}
+OUTPUTS = {
+    "subnetId": "/subscriptions/1/resourceGroups/rg/providers/Microsoft.Network/virtualNetworks/v/subnets/s",
+    "workspaceKey": "[secret]",
+}
 
 
 def project(root: Path, reference: str = "acme/network/prod") -> Path:
@@ -42,7 +44,9 @@ def plan(capsys: pytest.CaptureFixture[str], argv: list[str]) -> dict:
     return json.loads(out)
 
 
-def test_outputs_come_from_the_committed_file_and_secrets_stay_secret(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_outputs_come_from_the_committed_file_and_secrets_stay_secret(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     root = project(tmp_path / "app")
     save(root / "stack-outputs" / "acme" / "network" / "prod.json", OUTPUTS)
 
@@ -55,7 +59,9 @@ def test_stack_outputs_option_names_the_file(tmp_path: Path, capsys: pytest.Capt
     save(root / "stack-outputs" / "acme" / "network" / "prod.json", {"subnetId": "committed"})
     given = save(tmp_path / "prod-outputs.json", {"subnetId": "from-option", "workspaceKey": "plain"})
 
-    outputs = plan(capsys, ["plan", "dev", "--project", str(root), "--stack-outputs", f"acme/network/prod={given}"])["outputs"]
+    outputs = plan(capsys, ["plan", "dev", "--project", str(root), "--stack-outputs", f"acme/network/prod={given}"])[
+        "outputs"
+    ]
     assert (outputs["subnet"], outputs["key"], outputs["keyIsSecret"]) == ("from-option", "plain", False)
 
 
@@ -72,7 +78,9 @@ def test_short_names_resolve_as_the_pulumi_cloud_backend_resolves_them(
     assert plan(capsys, ["plan", "dev", "--project", str(root)])["outputs"]["subnet"] == OUTPUTS["subnetId"]
 
 
-def test_a_reference_with_no_outputs_is_exit_2_saying_how_to_supply_them(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_reference_with_no_outputs_is_exit_2_saying_how_to_supply_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     root = project(tmp_path / "app")
 
     for argv in (["plan", "dev"], ["check"], ["cost"]):
@@ -103,4 +111,6 @@ def test_a_stack_outputs_file_that_is_not_json_is_refused(tmp_path: Path, capsys
     bad.write_text("subnetId: x\n")
 
     assert main(["plan", "dev", "--project", str(root), "--stack-outputs", f"acme/network/prod={bad}"]) == 2
-    assert capsys.readouterr().err.startswith(f"gpu-stacks: error: {bad}: not the JSON of `pulumi stack output --json`: ")
+    assert capsys.readouterr().err.startswith(
+        f"gpu-stacks: error: {bad}: not the JSON of `pulumi stack output --json`: "
+    )

@@ -16,9 +16,7 @@ import os
 from pathlib import Path
 
 import pytest
-
-from azure_gpu_stacks.preflight.plan import Plan
-
+from azure_gpu_stacks.engine.run.plan import Plan
 
 HOLDS_DATA = (
     "azure-native:storage:StorageAccount",

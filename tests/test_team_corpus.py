@@ -11,8 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
-
-from azure_gpu_stacks.preflight.cli import main
+from azure_gpu_stacks.engine.cli import main
 
 TEAMS = Path(__file__).parent / "data" / "teams"
 
@@ -79,7 +78,10 @@ def test_research_team_component_parents_the_toolkits_components(capsys: pytest.
     document = plan(capsys, "research-team", "dev")
     names = by_name(document)
 
-    assert sorted(r["name"] for r in document["resources"] if r["type"] == "research:index:GpuWorkstation") == ["ada", "grace"]
+    assert sorted(r["name"] for r in document["resources"] if r["type"] == "research:index:GpuWorkstation") == [
+        "ada",
+        "grace",
+    ]
     assert names["ada-vm"]["parent"].endswith("research:index:GpuWorkstation::ada")
     assert names["ada-vm"]["urn"] == (
         "urn:pulumi:dev::research-team::research:index:GpuWorkstation$azure-gpu-stacks:index:GpuVm::ada-vm"
@@ -107,7 +109,9 @@ def test_inference_team_staging_has_no_network_outputs_offline(capsys: pytest.Ca
     code, out, err = run(capsys, "plan", "staging", "--project", str(TEAMS / "inference-team"))
 
     assert (code, out) == (2, "")
-    assert err.startswith("gpu-stacks: error: StackReference 'acme/network/staging': no outputs of that stack offline; ")
+    assert err.startswith(
+        "gpu-stacks: error: StackReference 'acme/network/staging': no outputs of that stack offline; "
+    )
 
 
 def test_llm_team_secrets_reach_key_vault_and_appear_nowhere(capsys: pytest.CaptureFixture[str]) -> None:
@@ -122,10 +126,17 @@ def test_llm_team_secrets_reach_key_vault_and_appear_nowhere(capsys: pytest.Capt
         assert "acme-ml" not in out and "v1:" not in out
 
 
-def test_llm_team_plain_password_is_refused_as_pulumi_refuses_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_llm_team_plain_password_is_refused_as_pulumi_refuses_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     stack = tmp_path / "Pulumi.dev.yaml"
     text = (TEAMS / "llm-team" / "Pulumi.dev.yaml").read_text()
-    stack.write_text(text.replace("llm-team:dbPassword:\n    secure: v1:ZGItcGFzc3dvcmQtY2lwaGVydGV4dA==", "llm-team:dbPassword: S3cret-Plain-Pass"))
+    stack.write_text(
+        text.replace(
+            "llm-team:dbPassword:\n    secure: v1:ZGItcGFzc3dvcmQtY2lwaGVydGV4dA==",
+            "llm-team:dbPassword: S3cret-Plain-Pass",
+        )
+    )
 
     code, out, err = run(capsys, "plan", str(stack), "--project", str(TEAMS / "llm-team"))
     assert (code, out) == (2, "")
@@ -153,11 +164,15 @@ def test_platform_team_in_another_region_is_refused_as_azure_refuses_it(capsys: 
     code, out, _ = run(capsys, "plan", "westus", "--project", str(TEAMS / "platform-team"), *PLATFORM)
 
     assert code == 1
-    assert "  - gpu-nic [azure-native:network:NetworkInterface]: InvalidResourceReference: Resource /subscriptions/" in out
+    assert (
+        "  - gpu-nic [azure-native:network:NetworkInterface]: InvalidResourceReference: Resource /subscriptions/" in out
+    )
     assert "both resources are in the same region (eastus, not westus2)" in out
 
 
-def test_a_look_up_with_no_existing_file_names_the_function_the_id_and_the_fix(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_look_up_with_no_existing_file_names_the_function_the_id_and_the_fix(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     code, out, err = run(capsys, "plan", "dev", "--project", str(TEAMS / "platform-team"))
 
     assert (code, out) == (2, "")
@@ -175,8 +190,10 @@ def test_k8s_team_adds_its_pool_to_the_shared_cluster(capsys: pytest.CaptureFixt
     names = by_name(document)
 
     assert "azure-native:containerservice:ManagedCluster" not in {r["type"] for r in document["resources"]}
-    pool = names["t4-gpu-pool"]["inputs"] if "t4-gpu-pool" in names else next(
-        r["inputs"] for r in document["resources"] if r["type"] == "azure-native:containerservice:AgentPool"
+    pool = (
+        names["t4-gpu-pool"]["inputs"]
+        if "t4-gpu-pool" in names
+        else next(r["inputs"] for r in document["resources"] if r["type"] == "azure-native:containerservice:AgentPool")
     )
     assert (pool["resourceGroupName"], pool["resourceName"]) == ("rg-aks", "aks-shared")
     assert document["outputs"]["clusterVersion"] == "1.33"

@@ -4,9 +4,8 @@ did-you-mean from IANA names."""
 from __future__ import annotations
 
 import pytest
+from azure_gpu_stacks.catalog.time_zones import LEGACY_AUTOSCALE_IDS, WINDOWS_TIME_ZONES, windows_time_zone
 from tzlocal.windows_tz import win_tz
-
-from azure_gpu_stacks.components.catalog.time_zones import LEGACY_AUTOSCALE_IDS, WINDOWS_TIME_ZONES, windows_time_zone
 
 HOW_TO_LIST = (
     "allowed: a Windows time zone id, e.g. UTC, W. Europe Standard Time, Eastern Standard Time (all of them: "
@@ -31,9 +30,18 @@ def test_time_zone_takes_a_windows_id_in_any_casing(written: str, canonical: str
 @pytest.mark.parametrize(
     ("written", "message"),
     [
-        ("Europe/Berlin", f"'Europe/Berlin' is an IANA time zone name (did you mean W. Europe Standard Time?); {HOW_TO_LIST}"),
-        ("america/new_york", f"'america/new_york' is an IANA time zone name (did you mean Eastern Standard Time?); {HOW_TO_LIST}"),
-        ("Asia/Calcutta", f"'Asia/Calcutta' is an IANA time zone name (did you mean India Standard Time?); {HOW_TO_LIST}"),
+        (
+            "Europe/Berlin",
+            f"'Europe/Berlin' is an IANA time zone name (did you mean W. Europe Standard Time?); {HOW_TO_LIST}",
+        ),
+        (
+            "america/new_york",
+            f"'america/new_york' is an IANA time zone name (did you mean Eastern Standard Time?); {HOW_TO_LIST}",
+        ),
+        (
+            "Asia/Calcutta",
+            f"'Asia/Calcutta' is an IANA time zone name (did you mean India Standard Time?); {HOW_TO_LIST}",
+        ),
         ("Pacific Standard", "'Pacific Standard' is not a Windows time zone id (did you mean Pacific Standard Time"),
         ("Mars", f"'Mars' is not a Windows time zone id; {HOW_TO_LIST}"),
     ],

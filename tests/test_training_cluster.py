@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 import yaml
-
-from azure_gpu_stacks.components.catalog import catalog
+from azure_gpu_stacks.catalog import catalog
+from azure_gpu_stacks.catalog.az_files import Usage, family_key
 from azure_gpu_stacks.components.checks import ComponentInputError
 from azure_gpu_stacks.components.node_health import SCRIPT_FILE
 from azure_gpu_stacks.fakeazure import FakeArm
-from azure_gpu_stacks.fakeazure.azfiles import Usage, family_key
+
 from tests.conftest import TEST_SSH_KEY, Recording, in_resource_group
 
 VMSS = "azure-native:compute:VirtualMachineScaleSet"
@@ -27,14 +27,20 @@ OTHER_SUBSCRIPTION_PPG = (
 def build_cluster(**overrides: Any) -> Callable[[], None]:
     def build(rg: Any) -> None:
         import pulumi
-
         from azure_gpu_stacks.components.training_cluster import TrainingCluster
 
         cluster = TrainingCluster(
             "train",
             {"resource_group_name": rg.name, "location": "eastus", "ssh_public_key": TEST_SSH_KEY, **overrides},
         )
-        for output in ("scale_set_id", "scale_set_name", "placement_group_id", "node_count", "gpus_total", "ssh_command"):
+        for output in (
+            "scale_set_id",
+            "scale_set_name",
+            "placement_group_id",
+            "node_count",
+            "gpus_total",
+            "ssh_command",
+        ):
             pulumi.export(output, getattr(cluster, output))
 
     return in_resource_group(build)
@@ -55,7 +61,9 @@ def written_file(config: dict[str, Any], path: str) -> str:
     return base64.b64decode(entry["content"]).decode() if entry.get("encoding") == "b64" else entry["content"]
 
 
-def test_training_cluster_defaults_to_two_nd96asr_v4_nodes_in_a_uniform_scale_set(record: Callable[..., Recording]) -> None:
+def test_training_cluster_defaults_to_two_nd96asr_v4_nodes_in_a_uniform_scale_set(
+    record: Callable[..., Recording],
+) -> None:
     rec = record(build_cluster())
     vmss = rec.inputs(VMSS)
 
@@ -81,7 +89,10 @@ def test_training_cluster_creates_a_placement_group_for_its_size(record: Callabl
     ppg = rec.inputs(PPG)
     [ppg_resource] = [r for r in rec.arm.resources() if r.type == "Microsoft.Compute/proximityPlacementGroups"]
 
-    assert (ppg["proximityPlacementGroupType"], ppg["intent"]) == ("Standard", {"vmSizes": ["Standard_ND96isr_H100_v5"]})
+    assert (ppg["proximityPlacementGroupType"], ppg["intent"]) == (
+        "Standard",
+        {"vmSizes": ["Standard_ND96isr_H100_v5"]},
+    )
     assert rec.inputs(VMSS)["proximityPlacementGroup"] == {"id": ppg_resource.id}
     assert rec.outputs["placement_group_id"] == ppg_resource.id
 
@@ -128,7 +139,10 @@ def test_training_cluster_uses_the_azure_hpc_ubuntu_2204_image_without_driver_ex
     vm_profile = profile(record(build_cluster()))
 
     assert vm_profile["storageProfile"]["imageReference"] == {
-        "publisher": "microsoft-dsvm", "offer": "ubuntu-hpc", "sku": "2204", "version": "latest",
+        "publisher": "microsoft-dsvm",
+        "offer": "ubuntu-hpc",
+        "sku": "2204",
+        "version": "latest",
     }
     assert "extensionProfile" not in vm_profile
 
@@ -158,7 +172,9 @@ def test_training_cluster_spot_sets_priority_eviction_and_price_cap_on_every_nod
     vm_profile = profile(record(build_cluster(spot=True, eviction_policy="Delete")))
 
     assert (vm_profile["priority"], vm_profile["evictionPolicy"], vm_profile["billingProfile"]) == (
-        "Spot", "Delete", {"maxPrice": -1},
+        "Spot",
+        "Delete",
+        {"maxPrice": -1},
     )
 
 
@@ -188,7 +204,9 @@ def test_training_cluster_parked_keeps_network_placement_group_and_scale_set_wit
 
     assert rec.inputs(VMSS)["sku"] == {"name": "Standard_ND96asr_v4", "tier": "Standard", "capacity": 0}
     assert rec.inputs(PPG)["intent"] == {"vmSizes": ["Standard_ND96asr_v4"]}
-    assert len(rec.of_type("azure-native:network:VirtualNetwork")) == len(rec.of_type("azure-native:network:Subnet")) == 1
+    assert (
+        len(rec.of_type("azure-native:network:VirtualNetwork")) == len(rec.of_type("azure-native:network:Subnet")) == 1
+    )
     assert (rec.outputs["node_count"], rec.outputs["gpus_total"]) == (0, 0)
     assert rec.of_type(AUTOSCALE) == []
 
@@ -276,7 +294,9 @@ def test_training_cluster_health_check_ships_the_repository_script_through_cloud
     config = cloud_config(record(build_cluster()))
 
     assert written_file(config, "/usr/local/sbin/node-health-check") == SCRIPT_FILE.read_text()
-    assert "ExecStart=/usr/local/sbin/node-health-check" in written_file(config, "/etc/systemd/system/node-health-check.service")
+    assert "ExecStart=/usr/local/sbin/node-health-check" in written_file(
+        config, "/etc/systemd/system/node-health-check.service"
+    )
     assert "StandardOutput=journal+console" in written_file(config, "/etc/systemd/system/node-health-check.service")
     assert ["systemctl", "enable", "--now", "--no-block", "node-health-check.service"] in config["runcmd"]
 
@@ -285,9 +305,14 @@ def test_training_cluster_health_check_ships_the_repository_script_through_cloud
     ("overrides", "expected"),
     [
         ({}, "EXPECTED_GPUS=8\nEXPECTED_IB_PORTS=8\nEXPECTED_IB_RATE=200\nWAIT_SECONDS=1800\n"),
-        ({"vm_size": "Standard_ND96isr_H100_v5", "health_check_wait_minutes": 10},
-         "EXPECTED_GPUS=8\nEXPECTED_IB_PORTS=8\nEXPECTED_IB_RATE=400\nWAIT_SECONDS=600\n"),
-        ({"vm_size": "Standard_ND40rs_v2"}, "EXPECTED_GPUS=8\nEXPECTED_IB_PORTS=1\nEXPECTED_IB_RATE=100\nWAIT_SECONDS=1800\n"),
+        (
+            {"vm_size": "Standard_ND96isr_H100_v5", "health_check_wait_minutes": 10},
+            "EXPECTED_GPUS=8\nEXPECTED_IB_PORTS=8\nEXPECTED_IB_RATE=400\nWAIT_SECONDS=600\n",
+        ),
+        (
+            {"vm_size": "Standard_ND40rs_v2"},
+            "EXPECTED_GPUS=8\nEXPECTED_IB_PORTS=1\nEXPECTED_IB_RATE=100\nWAIT_SECONDS=1800\n",
+        ),
     ],
 )
 def test_training_cluster_health_check_expects_what_the_size_has(
@@ -315,7 +340,9 @@ def test_training_cluster_health_check_takes_the_nccl_floor_from_the_catalog(
     assert expected in settings
 
 
-def test_training_cluster_health_check_unit_times_out_after_the_scripts_own_bound(record: Callable[..., Recording]) -> None:
+def test_training_cluster_health_check_unit_times_out_after_the_scripts_own_bound(
+    record: Callable[..., Recording],
+) -> None:
     config = cloud_config(record(build_cluster(health_check_wait_minutes=10)))
 
     # 600 s wait + 30 s retry + 4 x 61 s commands + 300 s NCCL + 1800 s Azure's checks + 2 s, then a 60 s margin.
@@ -357,32 +384,68 @@ def test_training_cluster_children_are_parented_to_the_component(record: Callabl
 @pytest.mark.parametrize(
     ("overrides", "expected"),
     [
-        ({"vm_size": "Standard_NC96ads_A100_v4"}, "vm_size: 'Standard_NC96ads_A100_v4' has no InfiniBand; allowed: a GPU size with InfiniBand"),
-        ({"vm_size": "Standard_NC24rs_v3"}, "vm_size: 'Standard_NC24rs_v3' was retired on 2025-09-30 and can no longer be deployed"),
-        ({"vm_size": "Standard_ND96isr_MI300X_v5"}, "vm_size: 'Standard_ND96isr_MI300X_v5' has AMD Instinct MI300X GPUs"),
+        (
+            {"vm_size": "Standard_NC96ads_A100_v4"},
+            "vm_size: 'Standard_NC96ads_A100_v4' has no InfiniBand; allowed: a GPU size with InfiniBand",
+        ),
+        (
+            {"vm_size": "Standard_NC24rs_v3"},
+            "vm_size: 'Standard_NC24rs_v3' was retired on 2025-09-30 and can no longer be deployed",
+        ),
+        (
+            {"vm_size": "Standard_ND96isr_MI300X_v5"},
+            "vm_size: 'Standard_ND96isr_MI300X_v5' has AMD Instinct MI300X GPUs",
+        ),
         ({"node_count": 101}, "node_count: 101 nodes; allowed: 0 (parked: no nodes run) to 100"),
         ({"node_count": -1}, "node_count: -1 nodes; allowed: 0 (parked: no nodes run) to 100"),
-        ({"working_hours": {"start": "1900", "end": "0800"}},
-         "working_hours: end 0800 is not after start 1900; allowed: start and end on the same day, e.g. 0800 to 1900"),
-        ({"working_hours": {"start": "8:00", "end": "1900"}}, "working_hours.start: '8:00' is not a time of day as HHmm"),
-        ({"working_hours": {"start": "0800", "end": "1900", "days": ["Monday", "Funday"]}},
-         "working_hours.days: 'Funday' not a day; allowed: Monday, Tuesday, Wednesday, Thursday, Friday, Saturday, Sunday"),
-        ({"working_hours": {"start": "0800", "end": "1900", "days": []}}, "working_hours.days: []; allowed: a list of days"),
-        ({"working_hours": {"start": "0800", "end": "1900", "time_zone": "Europe/Berlin"}},
-         "working_hours.time_zone: 'Europe/Berlin' is an IANA time zone name (did you mean W. Europe Standard Time?); "
-         "allowed: a Windows time zone id"),
-        ({"working_hours": {"start": "0800", "end": "1900", "time_zone": "W Europe Standard Time"}},
-         "working_hours.time_zone: 'W Europe Standard Time' is not a Windows time zone id "
-         "(did you mean W. Europe Standard Time"),
-        ({"vnet_address_space": "172.16.0.0/12", "subnet_prefix": "172.20.0.0/24"},
-         "vnet_address_space: '172.16.0.0/12' overlaps 172.16.0.0/16, which the InfiniBand network reserves"),
-        ({"vnet_address_space": "172.16.0.0/16", "subnet_prefix": "172.16.1.0/24"},
-         "subnet_prefix: '172.16.1.0/24' overlaps 172.16.0.0/16"),
-        ({"subnet_prefix": "10.60.0.0/24"}, "subnet_prefix: '10.60.0.0/24' is not inside the VNet's address space 10.50.0.0/16"),
+        (
+            {"working_hours": {"start": "1900", "end": "0800"}},
+            "working_hours: end 0800 is not after start 1900; allowed: start and end on the same day, e.g. 0800 to 1900",
+        ),
+        (
+            {"working_hours": {"start": "8:00", "end": "1900"}},
+            "working_hours.start: '8:00' is not a time of day as HHmm",
+        ),
+        (
+            {"working_hours": {"start": "0800", "end": "1900", "days": ["Monday", "Funday"]}},
+            "working_hours.days: 'Funday' not a day; allowed: Monday, Tuesday, Wednesday, Thursday, Friday, Saturday, Sunday",
+        ),
+        (
+            {"working_hours": {"start": "0800", "end": "1900", "days": []}},
+            "working_hours.days: []; allowed: a list of days",
+        ),
+        (
+            {"working_hours": {"start": "0800", "end": "1900", "time_zone": "Europe/Berlin"}},
+            "working_hours.time_zone: 'Europe/Berlin' is an IANA time zone name (did you mean W. Europe Standard Time?); "
+            "allowed: a Windows time zone id",
+        ),
+        (
+            {"working_hours": {"start": "0800", "end": "1900", "time_zone": "W Europe Standard Time"}},
+            "working_hours.time_zone: 'W Europe Standard Time' is not a Windows time zone id "
+            "(did you mean W. Europe Standard Time",
+        ),
+        (
+            {"vnet_address_space": "172.16.0.0/12", "subnet_prefix": "172.20.0.0/24"},
+            "vnet_address_space: '172.16.0.0/12' overlaps 172.16.0.0/16, which the InfiniBand network reserves",
+        ),
+        (
+            {"vnet_address_space": "172.16.0.0/16", "subnet_prefix": "172.16.1.0/24"},
+            "subnet_prefix: '172.16.1.0/24' overlaps 172.16.0.0/16",
+        ),
+        (
+            {"subnet_prefix": "10.60.0.0/24"},
+            "subnet_prefix: '10.60.0.0/24' is not inside the VNet's address space 10.50.0.0/16",
+        ),
         ({"zones": ["1", "2"]}, "zones: ['1', '2'] spans 2 zones; allowed: at most one zone"),
         ({"image": "windows"}, "image: 'windows'; allowed: ubuntu-hpc"),
-        ({"proximity_placement_group_id": "ppg-1"}, "proximity_placement_group_id: 'ppg-1' is not a proximity placement group id"),
-        ({"health_check_wait_minutes": 300}, "health_check_wait_minutes: 300; allowed: a whole number of minutes from 0 to 240"),
+        (
+            {"proximity_placement_group_id": "ppg-1"},
+            "proximity_placement_group_id: 'ppg-1' is not a proximity placement group id",
+        ),
+        (
+            {"health_check_wait_minutes": 300},
+            "health_check_wait_minutes: 300; allowed: a whole number of minutes from 0 to 240",
+        ),
     ],
 )
 def test_training_cluster_refuses_bad_args_before_registering_anything(

@@ -10,9 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from azure_gpu_stacks.components.catalog import catalog
-from azure_gpu_stacks.preflight.cli import main
+from azure_gpu_stacks.catalog import catalog
+from azure_gpu_stacks.engine.cli import main
 
 VMSS = "azure-native:compute:VirtualMachineScaleSet"
 PPG = "azure-native:compute:ProximityPlacementGroup"
@@ -35,14 +34,18 @@ def test_training_stack_plans_cleanly_and_shows_the_cluster(capsys: pytest.Captu
     out = capsys.readouterr().out
 
     assert code == 0
-    assert "train-vmss  [azure-native:compute:VirtualMachineScaleSet]  size=Standard_ND96asr_v4  nodes=2  mode=Uniform  " \
+    assert (
+        "train-vmss  [azure-native:compute:VirtualMachineScaleSet]  size=Standard_ND96asr_v4  nodes=2  mode=Uniform  "
         "single placement group=True  overprovision=False  upgrades=Manual  image=ubuntu-hpc  health check=on" in out
+    )
     assert "train-ppg  [azure-native:compute:ProximityPlacementGroup]  for=Standard_ND96asr_v4" in out
     assert "clusterSshCommand  ssh azureuser@train000000" in out
     # Always on (the shipped default): the policy pack says what an idle day costs and how to park it.
     assert "OK: training-a100 deploys as planned (8 resources, 1 advisory policy note(s))." in out
-    assert "[advisory] warn-always-on-infiniband-cluster: train-vmss: 'train-vmss' runs 2 x Standard_ND96asr_v4 around " \
+    assert (
+        "[advisory] warn-always-on-infiniband-cluster: train-vmss: 'train-vmss' runs 2 x Standard_ND96asr_v4 around "
         "the clock: about 1,305.46 USD for every day nothing trains" in out
+    )
 
 
 def test_training_stack_json_carries_the_scale_set_properties(plan_json: dict[str, Any]) -> None:
@@ -50,7 +53,10 @@ def test_training_stack_json_carries_the_scale_set_properties(plan_json: dict[st
     profile = vmss["virtualMachineProfile"]
 
     assert (vmss["orchestrationMode"], vmss["singlePlacementGroup"], vmss["overprovision"], vmss["upgradePolicy"]) == (
-        "Uniform", True, False, {"mode": "Manual"},
+        "Uniform",
+        True,
+        False,
+        {"mode": "Manual"},
     )
     assert vmss["sku"] == {"name": "Standard_ND96asr_v4", "tier": "Standard", "capacity": 2}
     assert profile["storageProfile"]["imageReference"]["offer"] == "ubuntu-hpc"
@@ -59,7 +65,9 @@ def test_training_stack_json_carries_the_scale_set_properties(plan_json: dict[st
     assert profile["osProfile"]["customData"]  # the health check
 
 
-def test_training_stack_json_hides_the_ssh_key_but_not_the_profile(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_training_stack_json_hides_the_ssh_key_but_not_the_profile(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     # As after `pulumi config set --secret sshPublicKey ...`: the key is ciphertext in the stack file.
     shipped = (Path(__file__).parents[1] / "stacks" / "Pulumi.training-a100.yaml").read_text()
     stack = tmp_path / "Pulumi.training-a100.yaml"
@@ -81,8 +89,14 @@ def test_training_stack_scale_set_is_in_its_placement_group(plan_json: dict[str,
 def test_training_stack_outputs(plan_json: dict[str, Any]) -> None:
     outputs = plan_json["outputs"]
 
-    assert (outputs["nodeCount"], outputs["gpusTotal"], outputs["clusterSshCommand"]) == (2, 16, "ssh azureuser@train000000")
-    assert outputs["scaleSetId"].endswith(f"/providers/Microsoft.Compute/virtualMachineScaleSets/{outputs['scaleSetName']}")
+    assert (outputs["nodeCount"], outputs["gpusTotal"], outputs["clusterSshCommand"]) == (
+        2,
+        16,
+        "ssh azureuser@train000000",
+    )
+    assert outputs["scaleSetId"].endswith(
+        f"/providers/Microsoft.Compute/virtualMachineScaleSets/{outputs['scaleSetName']}"
+    )
     assert "/providers/Microsoft.Compute/proximityPlacementGroups/" in outputs["placementGroupId"]
 
 

@@ -8,9 +8,9 @@ import tomllib
 
 import pytest
 import yaml
-
 from azure_gpu_stacks.components import __version__
 from azure_gpu_stacks.components.package import schema
+
 from tests.conftest import REPO
 
 POLICY_PACK = REPO / "policies" / "PulumiPolicy.yaml"
@@ -21,7 +21,9 @@ def test_version_is_what_pyproject_builds_the_package_with() -> None:
     project = tomllib.loads((REPO / "pyproject.toml").read_text())
 
     assert "version" not in project["project"] and project["project"]["dynamic"] == ["version"]
-    assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "azure_gpu_stacks.components.version.__version__"}
+    assert project["tool"]["setuptools"]["dynamic"]["version"] == {
+        "attr": "azure_gpu_stacks.components.version.__version__"
+    }
     assert re.fullmatch(r"\d+\.\d+\.\d+", __version__)
 
 

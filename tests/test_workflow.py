@@ -46,7 +46,10 @@ def test_preview_job_deploys_aks_stacks_as_a_service_principal() -> None:
     names = [s.get("name", s.get("uses", "")) for s in steps]
     [setting] = [s["run"] for s in steps if "deployerPrincipalType" in s.get("run", "")]
 
-    assert "pulumi config set --stack \"${{ matrix.stack }}\" --path aksGpuPool.deployerPrincipalType ServicePrincipal" in setting
+    assert (
+        'pulumi config set --stack "${{ matrix.stack }}" --path aksGpuPool.deployerPrincipalType ServicePrincipal'
+        in setting
+    )
     assert names.index("Deployer principal type (AKS stacks)") < next(
         i for i, s in enumerate(steps) if s.get("with", {}).get("command") == "preview"
     )
@@ -65,7 +68,7 @@ def test_offline_job_uploads_sarif_to_code_scanning() -> None:
 
 
 def test_workflow_diffs_against_the_base_branch_into_the_summary_and_one_comment() -> None:
-    from azure_gpu_stacks.preflight.diff_markdown import MARKER
+    from azure_gpu_stacks.engine.diff.markdown import MARKER
 
     job = workflow()["jobs"]["diff"]
     checkout = next(s for s in job["steps"] if str(s.get("uses", "")).startswith("actions/checkout@"))

@@ -8,9 +8,8 @@ one message naming the arg, the value and what is allowed.
 from __future__ import annotations
 
 import pulumi
-from pulumi_azure_native import resources
-
 from azure_gpu_stacks.components import CostAlert, GpuVm
+from pulumi_azure_native import resources
 
 config = pulumi.Config()
 location = pulumi.Config("azure-native").require("location")

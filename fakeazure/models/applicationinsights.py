@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource, expect_type
 from azure_gpu_stacks.fakeazure.errors import InvalidParameter
 from azure_gpu_stacks.fakeazure.models.operationalinsights import LogAnalyticsWorkspace
-from azure_gpu_stacks.fakeazure.util import stable_uuid
+from azure_gpu_stacks.sdk.values import stable_uuid
 
 if TYPE_CHECKING:
     from azure_gpu_stacks.fakeazure.backend import FakeArm

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke, Resource
 from azure_gpu_stacks.fakeazure.errors import InvalidParameter, UnmatchedPrincipalType
-from azure_gpu_stacks.fakeazure.util import stable_uuid
+from azure_gpu_stacks.sdk.values import stable_uuid
 
 if TYPE_CHECKING:
     from azure_gpu_stacks.fakeazure.backend import FakeArm
@@ -30,7 +30,9 @@ class RoleAssignment(ArmResourceType):
         try:
             uuid.UUID(str(props.get("principalId")))
         except ValueError:
-            raise InvalidParameter(f"Role assignment '{name}': principalId {props.get('principalId')!r} is not an object id.") from None
+            raise InvalidParameter(
+                f"Role assignment '{name}': principalId {props.get('principalId')!r} is not an object id."
+            ) from None
         wanted = props.get("principalType")
         if props.get("principalId") == deployer_object_id(arm) and wanted and wanted != arm.deployer_principal_type:
             # Seen in Azure/modern-web-app-pattern-dotnet#129 (observed 2026-11-22).
@@ -43,7 +45,6 @@ class RoleAssignment(ArmResourceType):
         deployer = res.properties.get("principalId") == deployer_object_id(arm)
         default = arm.deployer_principal_type if deployer else "User"
         return {"principalType": res.properties.get("principalType") or default, "createdOn": arm.now.isoformat()}
-
 
 
 def deployer_object_id(arm: FakeArm) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from azure_gpu_stacks.components.catalog.limits import LIMITS
+from azure_gpu_stacks.catalog.limits import LIMITS
 from azure_gpu_stacks.fakeazure.core import (
     ArmResourceType,
     Resource,
@@ -15,7 +15,7 @@ from azure_gpu_stacks.fakeazure.core import (
 )
 from azure_gpu_stacks.fakeazure.errors import InvalidParameter
 from azure_gpu_stacks.fakeazure.models.compute_profile import check_extension, check_machine
-from azure_gpu_stacks.fakeazure.util import dig, stable_uuid
+from azure_gpu_stacks.sdk.values import dig, stable_uuid
 
 if TYPE_CHECKING:
     from azure_gpu_stacks.fakeazure.backend import FakeArm
@@ -34,13 +34,16 @@ class VirtualMachine(ArmResourceType):
         accelerated = any(n is not None and n.properties.get("enableAcceleratedNetworking") for n in nics)
         image = dig(props, "storageProfile", "imageReference")
         check_machine(
-            arm, f"Virtual machine '{name}'", dig(props, "hardwareProfile", "vmSize"), image, accelerated,
+            arm,
+            f"Virtual machine '{name}'",
+            dig(props, "hardwareProfile", "vmSize"),
+            image,
+            accelerated,
             dig(props, "securityProfile", "securityType"),
         )
 
     def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
         return {"vmId": stable_uuid(res.id, "vmId"), "provisioningState": "Succeeded", **system_identity(arm, res)}
-
 
 
 class ProximityPlacementGroup(ArmResourceType):
@@ -111,16 +114,26 @@ class VirtualMachineScaleSet(ArmResourceType):
         for nic in dig(profile, "networkProfile", "networkInterfaceConfigurations") or []:
             for ip in nic.get("ipConfigurations") or []:
                 arm.require(dig(ip, "subnet", "id"), "networkInterfaceConfigurations[].ipConfigurations[].subnet.id")
-        check_ssh_only(dig(profile, "osProfile", "linuxConfiguration") or {}, "virtualMachineProfile.osProfile.linuxConfiguration")
+        check_ssh_only(
+            dig(profile, "osProfile", "linuxConfiguration") or {}, "virtualMachineProfile.osProfile.linuxConfiguration"
+        )
         self._check_custom_data(name, dig(profile, "osProfile", "customData"))
         nic_configs = dig(profile, "networkProfile", "networkInterfaceConfigurations") or []
         image = dig(profile, "storageProfile", "imageReference")
         accelerated = any(c.get("enableAcceleratedNetworking") for c in nic_configs)
         check_machine(
-            arm, f"Scale set '{name}'", dig(props, "sku", "name"), image, accelerated,
+            arm,
+            f"Scale set '{name}'",
+            dig(props, "sku", "name"),
+            image,
+            accelerated,
             dig(profile, "securityProfile", "securityType"),
         )
-        subnets = [(dig(ip, "subnet", "id"), ip.get("publicIPAddressConfiguration")) for c in nic_configs for ip in c.get("ipConfigurations") or []]
+        subnets = [
+            (dig(ip, "subnet", "id"), ip.get("publicIPAddressConfiguration"))
+            for c in nic_configs
+            for ip in c.get("ipConfigurations") or []
+        ]
         for extension in dig(profile, "extensionProfile", "extensions") or []:
             check_extension(arm, f"Scale set '{name}'", extension.get("type"), image, subnets)
 

@@ -23,7 +23,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from azure_gpu_stacks.fakeazure.errors import BadRequest, VMExtensionProvisioningError, VMSizeIsNotPermittedToEnableAcceleratedNetworking
+from azure_gpu_stacks.fakeazure.errors import (
+    BadRequest,
+    VMExtensionProvisioningError,
+    VMSizeIsNotPermittedToEnableAcceleratedNetworking,
+)
 from azure_gpu_stacks.fakeazure.models.network import outbound_path
 
 if TYPE_CHECKING:
@@ -43,12 +47,16 @@ def image_generation(image: Any) -> str | None:
     sku = str(image.get("sku") or "").lower()
     if sku.endswith("gen2") or str(image.get("offer") or "").lower() == "ubuntu-hpc":
         return "V2"  # Azure's HPC images are Gen2 only (azure-hpc-vm-images.md)
-    if sku.endswith("gen1") or (str(image.get("publisher") or "").lower() == "canonical" and re.fullmatch(r"\d\d_\d\d-lts", sku)):
+    if sku.endswith("gen1") or (
+        str(image.get("publisher") or "").lower() == "canonical" and re.fullmatch(r"\d\d_\d\d-lts", sku)
+    ):
         return "V1"
     return None
 
 
-def check_machine(arm: FakeArm, what: str, size_name: Any, image: Any, accelerated: bool, security_type: Any = None) -> None:
+def check_machine(
+    arm: FakeArm, what: str, size_name: Any, image: Any, accelerated: bool, security_type: Any = None
+) -> None:
     """The checks of a VM or scale-set profile that depend on its size."""
     size = arm.catalog.find(str(size_name)) if isinstance(size_name, str) else None
     if size is None:

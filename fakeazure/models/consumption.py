@@ -5,10 +5,10 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from azure_gpu_stacks.components.catalog.limits import LIMITS
+from azure_gpu_stacks.catalog.limits import LIMITS
 from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource
 from azure_gpu_stacks.fakeazure.errors import InvalidParameter
-from azure_gpu_stacks.fakeazure.util import dig, stable_uuid
+from azure_gpu_stacks.sdk.values import dig, stable_uuid
 
 if TYPE_CHECKING:
     from azure_gpu_stacks.fakeazure.backend import FakeArm
@@ -37,11 +37,15 @@ class Budget(ArmResourceType):
             raise InvalidParameter(f"Budget '{name}': the start date must be the first day of a month, got {day}.")
         notifications = props.get("notifications") or {}
         if len(notifications) > self.max_notifications:
-            raise InvalidParameter(f"Budget '{name}' has {len(notifications)} notifications; at most {self.max_notifications} are allowed.")
+            raise InvalidParameter(
+                f"Budget '{name}' has {len(notifications)} notifications; at most {self.max_notifications} are allowed."
+            )
         for key, n in notifications.items():
             threshold = n.get("threshold")
             if not isinstance(threshold, (int, float)) or not 0 < threshold <= 1000:
-                raise InvalidParameter(f"Budget notification '{key}': threshold {threshold!r}; allowed: 0 to 1000 percent.")
+                raise InvalidParameter(
+                    f"Budget notification '{key}': threshold {threshold!r}; allowed: 0 to 1000 percent."
+                )
             if not (n.get("contactEmails") or n.get("contactGroups")):
                 raise InvalidParameter(
                     f"Budget notification '{key}' needs at least one contact email or contact group."

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from azure_gpu_stacks.components.catalog.limits import LIMITS
+from azure_gpu_stacks.catalog.limits import LIMITS
 from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource, require_named
 from azure_gpu_stacks.fakeazure.errors import InvalidParameter
-from azure_gpu_stacks.fakeazure.util import dig
+from azure_gpu_stacks.sdk.values import dig
 
 if TYPE_CHECKING:
     from azure_gpu_stacks.fakeazure.backend import FakeArm
-
-
 
 
 class ContainerRegistry(ArmResourceType):
@@ -28,7 +26,6 @@ class ContainerRegistry(ArmResourceType):
 
     def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
         return {"loginServer": f"{res.name.lower()}.azurecr.io", "provisioningState": "Succeeded"}
-
 
 
 TYPES: tuple[ArmResourceType, ...] = (ContainerRegistry(),)

@@ -7,7 +7,7 @@ import hashlib
 import ipaddress
 from typing import TYPE_CHECKING, Any
 
-from azure_gpu_stacks.components.catalog.limits import LIMITS
+from azure_gpu_stacks.catalog.limits import LIMITS
 from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke, Resource
 from azure_gpu_stacks.fakeazure.errors import (
     AgentPoolK8sVersionNotSupported,
@@ -17,7 +17,7 @@ from azure_gpu_stacks.fakeazure.errors import (
     ResourceNotFound,
 )
 from azure_gpu_stacks.fakeazure.lookups import lookup
-from azure_gpu_stacks.fakeazure.util import stable_uuid
+from azure_gpu_stacks.sdk.values import stable_uuid
 
 if TYPE_CHECKING:
     from azure_gpu_stacks.fakeazure.backend import FakeArm
@@ -54,20 +54,28 @@ def _check_agent_pool(arm: FakeArm, name: str, pool: dict[str, Any], where: str)
             "(only User pools can be Spot)."
         )
     low = LIMITS.node_counts.aks_system_pool_min if system else 0
-    counts: dict[str, float] = {key: pool[key] for key in ("count", "minCount", "maxCount") if pool.get(key) is not None}
+    counts: dict[str, float] = {
+        key: pool[key] for key in ("count", "minCount", "maxCount") if pool.get(key) is not None
+    }
     for key, value in counts.items():
         if not low <= value <= AKS_MAX_NODES:
             kind = "System" if system else "User"
-            raise InvalidParameter(f"{where}: {key} {value:g} of agent pool '{name}'; allowed for {kind} pools: {low} to {AKS_MAX_NODES}.")
+            raise InvalidParameter(
+                f"{where}: {key} {value:g} of agent pool '{name}'; allowed for {kind} pools: {low} to {AKS_MAX_NODES}."
+            )
     if pool.get("enableAutoScaling"):
         if "minCount" not in counts or "maxCount" not in counts:
-            raise InvalidParameter(f"{where}: agent pool '{name}' enables the autoscaler without minCount and maxCount.")
+            raise InvalidParameter(
+                f"{where}: agent pool '{name}' enables the autoscaler without minCount and maxCount."
+            )
         if counts["minCount"] > counts["maxCount"]:
             raise InvalidParameter(
                 f"{where}: minCount {counts['minCount']:g} of agent pool '{name}' is greater than maxCount {counts['maxCount']:g}."
             )
         if "count" in counts and not counts["minCount"] <= counts["count"] <= counts["maxCount"]:
-            raise InvalidParameter(f"{where}: count {counts['count']:g} of agent pool '{name}' is outside minCount..maxCount.")
+            raise InvalidParameter(
+                f"{where}: count {counts['count']:g} of agent pool '{name}' is outside minCount..maxCount."
+            )
     profile = pool.get("gpuInstanceProfile")
     if profile is not None:
         size = arm.catalog.find(str(pool.get("vmSize")))
@@ -86,7 +94,9 @@ def _check_api_server_access(where: str, profile: dict[str, Any]) -> None:
     if not ranges:
         return
     if profile.get("enablePrivateCluster"):
-        raise InvalidParameter(f"{where}: apiServerAccessProfile.authorizedIPRanges are not supported for private cluster.")
+        raise InvalidParameter(
+            f"{where}: apiServerAccessProfile.authorizedIPRanges are not supported for private cluster."
+        )
     if len(ranges) > MAX_AUTHORIZED_IP_RANGES:
         raise InvalidParameter(
             f"{where}: {len(ranges)} apiServerAccessProfile.authorizedIPRanges; at most {MAX_AUTHORIZED_IP_RANGES} are allowed."
@@ -120,7 +130,9 @@ class ManagedCluster(ArmResourceType):
         _check_kubernetes_version(arm, where, props.get("kubernetesVersion"))
         pools = props.get("agentPoolProfiles") or []
         if not any(p.get("mode") == "System" for p in pools):
-            raise InvalidParameter(f"{where}: there has to be at least one System agent pool (agentPoolProfiles[].mode).")
+            raise InvalidParameter(
+                f"{where}: there has to be at least one System agent pool (agentPoolProfiles[].mode)."
+            )
         seen: set[str] = set()
         for pool in pools:
             pool_name = str(pool.get("name") or "")
@@ -141,7 +153,8 @@ class ManagedCluster(ArmResourceType):
         out: dict[str, Any] = {
             "fqdn": f"{prefix}-{suffix}.hcp.{res.location}.azmk8s.io",
             "azurePortalFQDN": f"{prefix}-{suffix}.portal.hcp.{res.location}.azmk8s.io",
-            "nodeResourceGroup": res.properties.get("nodeResourceGroup") or f"MC_{res.resource_group}_{res.name}_{res.location}",
+            "nodeResourceGroup": res.properties.get("nodeResourceGroup")
+            or f"MC_{res.resource_group}_{res.name}_{res.location}",
             "provisioningState": "Succeeded",
             "powerState": {"code": "Running"},
             "maxAgentPools": 100,
@@ -178,7 +191,6 @@ class AgentPool(ArmResourceType):
         return {"provisioningState": "Succeeded", "powerState": {"code": "Running"}}
 
 
-
 def kubeconfig(cluster_name: str, fqdn: str) -> str:
     """A realistic, credential-free kubeconfig, base64-encoded as ARM returns it."""
     text = (
@@ -191,13 +203,14 @@ def kubeconfig(cluster_name: str, fqdn: str) -> str:
     return base64.b64encode(text.encode()).decode()
 
 
-
 def _cluster_admin_credentials(arm: FakeArm, args: dict[str, Any]) -> dict[str, Any]:
     """The admin kubeconfig: a static credential, refused on a cluster with local accounts disabled."""
     answer = _cluster_credentials(arm, args)
     cluster = _cluster(arm, args)
     if cluster.properties.get("disableLocalAccounts"):
-        raise BadRequest("Getting static credential is not allowed because this cluster is set to disable local accounts.")
+        raise BadRequest(
+            "Getting static credential is not allowed because this cluster is set to disable local accounts."
+        )
     return answer
 
 
@@ -222,8 +235,12 @@ def _cluster(arm: FakeArm, args: dict[str, Any]) -> Resource:
 
 TYPES: tuple[ArmResourceType, ...] = (ManagedCluster(), AgentPool())
 INVOKES: dict[str, Invoke] = {
-    "azure-native:containerservice:getManagedCluster": lookup("Microsoft.ContainerService/managedClusters", "resourceName"),
-    "azure-native:containerservice:getAgentPool": lookup("Microsoft.ContainerService/managedClusters/agentPools", "resourceName", "agentPoolName"),
+    "azure-native:containerservice:getManagedCluster": lookup(
+        "Microsoft.ContainerService/managedClusters", "resourceName"
+    ),
+    "azure-native:containerservice:getAgentPool": lookup(
+        "Microsoft.ContainerService/managedClusters/agentPools", "resourceName", "agentPoolName"
+    ),
     "azure-native:containerservice:listManagedClusterUserCredentials": _cluster_credentials,
     "azure-native:containerservice:listManagedClusterAdminCredentials": _cluster_admin_credentials,
 }

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from azure_gpu_stacks.components.catalog.time_zones import windows_time_zone
+from azure_gpu_stacks.catalog.time_zones import windows_time_zone
 from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource
 from azure_gpu_stacks.fakeazure.errors import InvalidParameter, InvalidScheduleId
-from azure_gpu_stacks.fakeazure.util import dig
+from azure_gpu_stacks.sdk.values import dig
 
 if TYPE_CHECKING:
     from azure_gpu_stacks.fakeazure.backend import FakeArm

@@ -16,16 +16,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from azure_gpu_stacks.components.catalog.limits import LIMITS
+from azure_gpu_stacks.catalog.limits import LIMITS
 from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke, Resource, require_named
-from azure_gpu_stacks.fakeazure.lookups import lookup
 from azure_gpu_stacks.fakeazure.errors import BadRequest, InvalidParameter, VaultNameNotValid
-from azure_gpu_stacks.fakeazure.util import dig, stable_uuid
+from azure_gpu_stacks.fakeazure.lookups import lookup
+from azure_gpu_stacks.sdk.values import dig, stable_uuid
 
 if TYPE_CHECKING:
     from azure_gpu_stacks.fakeazure.backend import FakeArm
-
-
 
 
 class KeyVault(ArmResourceType):
@@ -75,7 +73,9 @@ class Secret(ArmResourceType):
             raise InvalidParameter(f"Key vault secret '{name}' needs properties (the spec marks them required).")
         size = len(str(properties.get("value") or "").encode())
         if size > self.max_value_bytes:
-            raise InvalidParameter(f"Key vault secret '{name}': the value is {size} bytes; allowed: at most {self.max_value_bytes}.")
+            raise InvalidParameter(
+                f"Key vault secret '{name}': the value is {size} bytes; allowed: at most {self.max_value_bytes}."
+            )
         content_type = str(properties.get("contentType") or "")
         if len(content_type) > self.max_content_type:
             raise InvalidParameter(
@@ -86,7 +86,9 @@ class Secret(ArmResourceType):
         vault = res.id.split("/vaults/")[1].split("/")[0]
         properties = {k: v for k, v in (res.properties.get("properties") or {}).items() if k != "value"}
         uri = f"https://{vault}.vault.azure.net/secrets/{res.name}"
-        properties.update(secretUri=uri, secretUriWithVersion=f"{uri}/{stable_uuid(res.id, 'version').replace('-', '')}")
+        properties.update(
+            secretUri=uri, secretUriWithVersion=f"{uri}/{stable_uuid(res.id, 'version').replace('-', '')}"
+        )
         return {"properties": properties}
 
 

@@ -16,15 +16,22 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from azure_gpu_stacks.components.catalog.limits import LIMITS
-from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke, Resource, expect_type, require_named, system_identity
-from azure_gpu_stacks.fakeazure.lookups import lookup
+from azure_gpu_stacks.catalog.limits import LIMITS
+from azure_gpu_stacks.fakeazure.core import (
+    ArmResourceType,
+    Invoke,
+    Resource,
+    expect_type,
+    require_named,
+    system_identity,
+)
 from azure_gpu_stacks.fakeazure.errors import InvalidParameter
+from azure_gpu_stacks.fakeazure.lookups import lookup
 from azure_gpu_stacks.fakeazure.models.applicationinsights import ApplicationInsights
 from azure_gpu_stacks.fakeazure.models.containerregistry import ContainerRegistry
 from azure_gpu_stacks.fakeazure.models.keyvault import KeyVault
 from azure_gpu_stacks.fakeazure.models.storage import StorageAccount
-from azure_gpu_stacks.fakeazure.util import dig, stable_uuid
+from azure_gpu_stacks.sdk.values import dig, stable_uuid
 
 if TYPE_CHECKING:
     from azure_gpu_stacks.fakeazure.backend import FakeArm
@@ -41,7 +48,6 @@ WORKSPACE_DEPENDENCIES = (
 )
 
 
-
 class MlWorkspace(ArmResourceType):
     token = "azure-native:machinelearningservices:Workspace"
     arm_type = "Microsoft.MachineLearningServices/workspaces"
@@ -53,7 +59,9 @@ class MlWorkspace(ArmResourceType):
         for key, arm_type, required in WORKSPACE_DEPENDENCIES:
             if props.get(key) is None:
                 if required:
-                    raise InvalidParameter(f"Workspace '{name}' needs {key}: the id of an existing {arm_type} resource.")
+                    raise InvalidParameter(
+                        f"Workspace '{name}' needs {key}: the id of an existing {arm_type} resource."
+                    )
                 continue
             expect_type(arm.require(props[key], key), arm_type, key)
 
@@ -93,7 +101,9 @@ class MlCompute(ArmResourceType):
         if high is None:
             raise InvalidParameter(f"Compute '{name}' needs properties.properties.scaleSettings.maxNodeCount.")
         if low < 0 or high < 0 or low > high:
-            raise InvalidParameter(f"Compute '{name}': minNodeCount {low:g} and maxNodeCount {high:g}; need 0 <= min <= max.")
+            raise InvalidParameter(
+                f"Compute '{name}': minNodeCount {low:g} and maxNodeCount {high:g}; need 0 <= min <= max."
+            )
         idle = scale.get("nodeIdleTimeBeforeScaleDown")
         if idle is not None and not (isinstance(idle, str) and ISO_DURATION.match(idle)):
             raise InvalidParameter(f"nodeIdleTimeBeforeScaleDown {idle!r} is not an ISO 8601 duration such as PT15M.")
@@ -129,6 +139,10 @@ class MlCompute(ArmResourceType):
 
 TYPES: tuple[ArmResourceType, ...] = (MlWorkspace(), MlCompute())
 INVOKES: dict[str, Invoke] = {
-    "azure-native:machinelearningservices:getWorkspace": lookup("Microsoft.MachineLearningServices/workspaces", "workspaceName"),
-    "azure-native:machinelearningservices:getCompute": lookup("Microsoft.MachineLearningServices/workspaces/computes", "workspaceName", "computeName"),
+    "azure-native:machinelearningservices:getWorkspace": lookup(
+        "Microsoft.MachineLearningServices/workspaces", "workspaceName"
+    ),
+    "azure-native:machinelearningservices:getCompute": lookup(
+        "Microsoft.MachineLearningServices/workspaces/computes", "workspaceName", "computeName"
+    ),
 }

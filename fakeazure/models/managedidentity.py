@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke, Resource
 from azure_gpu_stacks.fakeazure.lookups import lookup
-from azure_gpu_stacks.fakeazure.util import stable_uuid
+from azure_gpu_stacks.sdk.values import stable_uuid
 
 if TYPE_CHECKING:
     from azure_gpu_stacks.fakeazure.backend import FakeArm

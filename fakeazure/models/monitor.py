@@ -26,7 +26,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from azure_gpu_stacks.components.catalog.time_zones import windows_time_zone
+from azure_gpu_stacks.catalog.time_zones import windows_time_zone
 from azure_gpu_stacks.fakeazure.core import ArmResourceType
 from azure_gpu_stacks.fakeazure.errors import BadRequest, InvalidParameter, ResourceNotFound, TargetResourceNotFound
 
@@ -77,7 +77,9 @@ class AutoscaleSetting(ArmResourceType):
             where = f"profiles[{index}] '{profile.get('name')}'"
             rules = profile.get("rules") or []
             if len(rules) > self.max_rules:
-                raise BadRequest(f"The autoscale profile {where} has {len(rules)} rules; allowed: at most {self.max_rules}.")
+                raise BadRequest(
+                    f"The autoscale profile {where} has {len(rules)} rules; allowed: at most {self.max_rules}."
+                )
             _capacity(where, profile.get("capacity") or {})
             if profile.get("recurrence"):
                 self._recurrence(where, profile["recurrence"])
@@ -104,7 +106,9 @@ class AutoscaleSetting(ArmResourceType):
             values = schedule.get(key)
             if not values or any(not _whole(v) or not 0 <= v <= top for v in values):
                 shown = [int(v) if _whole(v) else v for v in values or []]
-                raise BadRequest(f"The autoscale profile {where}: recurrence.schedule.{key} {shown!r}; allowed: 0 to {top}.")
+                raise BadRequest(
+                    f"The autoscale profile {where}: recurrence.schedule.{key} {shown!r}; allowed: 0 to {top}."
+                )
 
 
 def _whole(value: Any) -> bool:
@@ -129,7 +133,9 @@ def _capacity(where: str, capacity: dict[str, Any]) -> None:
     for key in ("minimum", "maximum", "default"):
         value = capacity.get(key)
         if not str(value).isdigit():
-            raise BadRequest(f"The autoscale profile {where}: capacity.{key} {value!r}; allowed: a whole number, 0 or more.")
+            raise BadRequest(
+                f"The autoscale profile {where}: capacity.{key} {value!r}; allowed: a whole number, 0 or more."
+            )
         counts[key] = int(str(value))
     minimum, maximum, default = counts["minimum"], counts["maximum"], counts["default"]
     if minimum > default:
@@ -156,7 +162,9 @@ def _fixed_date(where: str, fixed: dict[str, Any]) -> None:
         try:
             dt.datetime.fromisoformat(str(fixed.get(key)))
         except ValueError:
-            raise BadRequest(f"The autoscale profile {where}: fixedDate.{key} {fixed.get(key)!r}; allowed: an ISO 8601 date-time.") from None
+            raise BadRequest(
+                f"The autoscale profile {where}: fixedDate.{key} {fixed.get(key)!r}; allowed: an ISO 8601 date-time."
+            ) from None
 
 
 def _time_zone(where: str, path: str, value: Any) -> None:

@@ -7,9 +7,14 @@ import ipaddress
 from typing import TYPE_CHECKING, Any
 
 from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke, Resource, location_of
+from azure_gpu_stacks.fakeazure.errors import (
+    InvalidParameter,
+    InvalidResourceReference,
+    NetcfgSubnetRangeOutsideVnet,
+    SecurityRuleConflict,
+)
 from azure_gpu_stacks.fakeazure.lookups import lookup
-from azure_gpu_stacks.fakeazure.errors import InvalidParameter, InvalidResourceReference, NetcfgSubnetRangeOutsideVnet, SecurityRuleConflict
-from azure_gpu_stacks.fakeazure.util import dig, stable_uuid
+from azure_gpu_stacks.sdk.values import dig, stable_uuid
 
 if TYPE_CHECKING:
     from azure_gpu_stacks.fakeazure.backend import FakeArm
@@ -62,7 +67,9 @@ class NetworkSecurityGroup(ArmResourceType):
         for rule in props.get("securityRules") or []:
             key = (str(rule.get("direction")), float(rule.get("priority") or 0))
             if not 100 <= key[1] <= 4096:
-                raise InvalidParameter(f"Security rule '{rule.get('name')}' has priority {key[1]:g}; allowed: 100 to 4096.")
+                raise InvalidParameter(
+                    f"Security rule '{rule.get('name')}' has priority {key[1]:g}; allowed: 100 to 4096."
+                )
             if key in seen:
                 raise SecurityRuleConflict(
                     f"Security rule {rule.get('name')} conflicts with rule {seen[key]}. Rules cannot have the same "
@@ -119,13 +126,11 @@ class NetworkInterface(ArmResourceType):
         }
 
 
-
 def _network(prefix: Any, path: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
     try:
         return ipaddress.ip_network(str(prefix), strict=True)
     except ValueError:
         raise InvalidParameter(f"{path}: {prefix!r} is not a valid CIDR range.") from None
-
 
 
 def outbound_path(arm: FakeArm, subnet_id: Any, public_ip: Any = None) -> bool | None:
@@ -143,6 +148,7 @@ def outbound_path(arm: FakeArm, subnet_id: Any, public_ip: Any = None) -> bool |
         return True
     return subnet.properties.get("defaultOutboundAccess") is not False
 
+
 TYPES: tuple[ArmResourceType, ...] = (
     VirtualNetwork(),
     Subnet(),
@@ -152,5 +158,7 @@ TYPES: tuple[ArmResourceType, ...] = (
 )
 INVOKES: dict[str, Invoke] = {
     "azure-native:network:getVirtualNetwork": lookup("Microsoft.Network/virtualNetworks", "virtualNetworkName"),
-    "azure-native:network:getSubnet": lookup("Microsoft.Network/virtualNetworks/subnets", "virtualNetworkName", "subnetName"),
+    "azure-native:network:getSubnet": lookup(
+        "Microsoft.Network/virtualNetworks/subnets", "virtualNetworkName", "subnetName"
+    ),
 }

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from azure_gpu_stacks.components.catalog.limits import LIMITS
+from azure_gpu_stacks.catalog.limits import LIMITS
 from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke, Resource, require_named
-from azure_gpu_stacks.fakeazure.lookups import lookup
 from azure_gpu_stacks.fakeazure.errors import InvalidParameter
-from azure_gpu_stacks.fakeazure.util import stable_uuid
+from azure_gpu_stacks.fakeazure.lookups import lookup
+from azure_gpu_stacks.sdk.values import stable_uuid
 
 if TYPE_CHECKING:
     from azure_gpu_stacks.fakeazure.backend import FakeArm
-
-
 
 
 class LogAnalyticsWorkspace(ArmResourceType):
@@ -33,5 +31,7 @@ class LogAnalyticsWorkspace(ArmResourceType):
 
 TYPES: tuple[ArmResourceType, ...] = (LogAnalyticsWorkspace(),)
 INVOKES: dict[str, Invoke] = {
-    "azure-native:operationalinsights:getWorkspace": lookup("Microsoft.OperationalInsights/workspaces", "workspaceName"),
+    "azure-native:operationalinsights:getWorkspace": lookup(
+        "Microsoft.OperationalInsights/workspaces", "workspaceName"
+    ),
 }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from azure_gpu_stacks.components.catalog.limits import NameRule
+from azure_gpu_stacks.catalog.limits import NameRule
 from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke, Resource, require_named
 from azure_gpu_stacks.fakeazure.lookups import lookup
 

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from azure_gpu_stacks.components.catalog.limits import LIMITS
+from azure_gpu_stacks.catalog.limits import LIMITS
 from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource
 from azure_gpu_stacks.fakeazure.errors import AccountNameInvalid, InvalidParameter
-from azure_gpu_stacks.fakeazure.util import dig
+from azure_gpu_stacks.sdk.values import dig
 
 if TYPE_CHECKING:
     from azure_gpu_stacks.fakeazure.backend import FakeArm
-
-
 
 
 class StorageAccount(ArmResourceType):
@@ -32,7 +30,9 @@ class StorageAccount(ArmResourceType):
             raise InvalidParameter(f"Storage account '{name}' needs sku.name and kind.")
 
     def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
-        endpoints = {kind: f"https://{res.name}.{kind}.core.windows.net/" for kind in ("blob", "dfs", "file", "queue", "table")}
+        endpoints = {
+            kind: f"https://{res.name}.{kind}.core.windows.net/" for kind in ("blob", "dfs", "file", "queue", "table")
+        }
         return {"primaryEndpoints": endpoints, "statusOfPrimary": "available", "provisioningState": "Succeeded"}
 
 

@@ -1,7 +1,6 @@
 import pulumi
-from pulumi_azure_native import resources
-
 from azure_gpu_stacks.components import CostAlert, GpuVm
+from pulumi_azure_native import resources
 
 config = pulumi.Config()
 location = pulumi.Config("azure-native").require("location")

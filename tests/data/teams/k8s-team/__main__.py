@@ -1,7 +1,6 @@
 import pulumi
-from pulumi_azure_native import containerservice, resources
-
 from azure_gpu_stacks.components import AksGpuPool, CostAlert
+from pulumi_azure_native import containerservice, resources
 
 config = pulumi.Config()
 group = resources.get_resource_group(resource_group_name="rg-aks")

@@ -1,7 +1,6 @@
 import pulumi
-from pulumi_azure_native import authorization, keyvault, resources
-
 from azure_gpu_stacks.components import AmlCluster, CostAlert
+from pulumi_azure_native import authorization, keyvault, resources
 
 config = pulumi.Config()
 location = pulumi.Config("azure-native").require("location")

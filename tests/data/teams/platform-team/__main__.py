@@ -1,7 +1,6 @@
 import pulumi
-from pulumi_azure_native import network, resources
-
 from azure_gpu_stacks.components import CostAlert, GpuVm
+from pulumi_azure_native import network, resources
 
 config = pulumi.Config()
 hub = config.require_object("hub")

@@ -1,6 +1,5 @@
 import pulumi
 from pulumi_azure_native import resources
-
 from research.workstation import GpuWorkstation
 
 config = pulumi.Config()
@@ -8,7 +7,11 @@ location = pulumi.Config("azure-native").require("location")
 rg = resources.ResourceGroup("rg", location=location)
 for person in config.require_object("researchers"):
     station = GpuWorkstation(
-        person, rg_name=rg.name, rg_id=rg.id, location=location, vm_size=config.require("vmSize"),
+        person,
+        rg_name=rg.name,
+        rg_id=rg.id,
+        location=location,
+        vm_size=config.require("vmSize"),
         ssh_public_key=config.require_secret("sshPublicKey"),
     )
     pulumi.export(f"{person}Ssh", station.ssh_command)

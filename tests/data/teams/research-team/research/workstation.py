@@ -1,7 +1,6 @@
 """The team's own component: a GPU VM and a budget of its own, under one resource."""
 
 import pulumi
-
 from azure_gpu_stacks.components import CostAlert, GpuVm
 
 
@@ -20,6 +19,8 @@ class GpuWorkstation(pulumi.ComponentResource):
             },
             opts=child,
         )
-        CostAlert(f"{name}-budget", {"scope": rg_id, "amount": 500, "contact_emails": [f"{name}@example.com"]}, opts=child)
+        CostAlert(
+            f"{name}-budget", {"scope": rg_id, "amount": 500, "contact_emails": [f"{name}@example.com"]}, opts=child
+        )
         self.ssh_command = vm.ssh_command
         self.register_outputs({"sshCommand": self.ssh_command})

@@ -1,11 +1,10 @@
 """The vision team's dev box: network and budget in their own modules next to this file."""
 
 import pulumi
-from pulumi_azure_native import resources
-
 from azure_gpu_stacks.components import GpuVm
 from budget import monthly_budget
 from network import team_network
+from pulumi_azure_native import resources
 
 config = pulumi.Config()
 location = pulumi.Config("azure-native").require("location")

@@ -1,0 +1,322 @@
+"""The Azure VM size catalog: the typed model over ``vm_sizes.yaml`` and its look-ups.
+
+The data file is the single source of the facts every other part uses (size checks in the
+components, refusals in the fake ARM, the policy pack's retirement rule, cost and quota).
+Reading is lazy and cached: importing this module does no I/O.
+
+Size names compare case-insensitively and the ``Standard_`` prefix may be left out, as the
+Azure CLI accepts (``az vm create --size nc4as_t4_v3``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import functools
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from azure_gpu_stacks.catalog.limits import normalize_region
+from azure_gpu_stacks.catalog.prices import CatalogModel, Price, Prices
+from pydantic import Field, model_validator
+
+DATA_FILE = Path(__file__).with_name("vm_sizes.yaml")
+STANDARD_PREFIX = "standard_"
+# GPUs NVIDIA's Multi-Instance GPU can split, as AKS offers it (gpuInstanceProfile MIG1g..MIG7g on
+# A100 and H100 sizes; AKS gpu-multi-instance docs, observed 2026-11-22).
+MIG_GPU_MODELS = ("A100", "H100")
+CLOSE_MATCHES = 3
+
+
+Status = Literal["current", "capacity-restricted", "retiring", "retired"]
+# Still deployable, with a retirement announced: worth a note wherever the size is chosen.
+ANNOUNCED: frozenset[Status] = frozenset({"retiring", "capacity-restricted"})
+
+
+class Lifecycle(CatalogModel):
+    """Where a size stands in Azure's lifecycle (Microsoft's stages: Current, Extended, End of Life, Retired).
+
+    `status` is what the source said on the size's `observed` date; the state on any given day comes
+    from the dates (`VmSize.status_on`), so a verdict can be computed as of any day.
+    """
+
+    status: Status = Field(
+        description="current: deployable; retiring: retirement announced, deployable until `date`; "
+        "capacity-restricted: End of Life with capacity growth restrictions from `restrictedFrom` (new "
+        "subscriptions cannot deploy it, quota increases are refused), retired on `date`; "
+        "retired: can no longer be provisioned since `date`."
+    )
+    date: dt.date | None = Field(
+        default=None, description="Retirement date (planned for retiring and capacity-restricted, actual for retired)."
+    )
+    restricted_from: dt.date | None = Field(
+        default=None,
+        alias="restrictedFrom",
+        description="First day of the capacity growth restrictions (capacity-restricted sizes only).",
+    )
+    replacement: str | None = Field(
+        default=None, description="Suggested size to move to (every size that is not current)."
+    )
+    source: str | None = Field(
+        default=None, description="Link to the retirement announcement, when it differs from the series source."
+    )
+    uncertain: str | None = Field(
+        default=None,
+        description="What is uncertain about these dates or this replacement, and why (sources disagree...).",
+    )
+
+    @model_validator(mode="after")
+    def _date_matches_status(self) -> Lifecycle:
+        if self.status == "current" and self.date is not None:
+            raise ValueError("a current size has no retirement date")
+        if self.status != "current" and (self.date is None or self.replacement is None):
+            raise ValueError(f"a {self.status} size needs a date and a replacement")
+        if (self.status == "capacity-restricted") != (self.restricted_from is not None):
+            raise ValueError("restrictedFrom is required for a capacity-restricted size, and only for one")
+        if self.restricted_from is not None and self.date is not None and self.restricted_from >= self.date:
+            raise ValueError("restrictedFrom must come before the retirement date")
+        return self
+
+
+class NcclAllReduceFloor(CatalogModel):
+    """The single-node NCCL all-reduce bus bandwidth a healthy node of a size reaches (nccl-tests)."""
+
+    bus_bandwidth_gbps: float = Field(
+        alias="busBandwidthGBps", gt=0, description="Floor of all_reduce_perf's average bus bandwidth, GB/s."
+    )
+    message_size: str = Field(
+        alias="messageSize",
+        pattern=r"^[1-9][0-9]*[KMG]?$",
+        description="Message size the floor is measured at (-b/-e), e.g. 8G.",
+    )
+    source: str = Field(
+        description="Where the floor comes from (Azure's node health check configuration for the size)."
+    )
+    observed: dt.date = Field(description="Date the floor was read from the source.")
+
+
+class VmSize(CatalogModel):
+    """One Azure VM size with the facts the toolkit decides by."""
+
+    name: str = Field(description="ARM size name, e.g. Standard_NC4as_T4_v3.")
+    series: str = Field(description="Series as Microsoft's docs name it, e.g. NCasT4_v3.")
+    vcpus: int = Field(gt=0, description="vCPUs; what quota is counted in.")
+    memory_gib: float = Field(alias="memoryGib", gt=0, description="Memory in GiB as the docs state it.")
+    gpu_model: str | None = Field(default=None, alias="gpuModel", description="GPU model; None for CPU sizes.")
+    gpus: float = Field(
+        default=0, ge=0, description="GPUs per VM; fractional for partitioned GPUs (NVadsA10_v5: 1/6 = 0.1667)."
+    )
+    gpu_memory_gb: float = Field(default=0, alias="gpuMemoryGb", ge=0, description="GPU memory per VM, GB.")
+    infiniband_gbps: int | None = Field(
+        default=None, alias="infinibandGbps", description="InfiniBand bandwidth per VM in Gb/s; None without IB."
+    )
+    accelerated_networking: bool = Field(alias="acceleratedNetworking", description="Accelerated networking supported.")
+    hyperv_generations: tuple[Literal["V1", "V2"], ...] = Field(
+        alias="hypervGenerations", min_length=1, description="Hyper-V generations the size boots."
+    )
+    trusted_launch: bool | None = Field(
+        default=None,
+        alias="trustedLaunch",
+        description="ARM accepts securityType TrustedLaunch on it; None: not recorded (every GPU size records it).",
+    )
+    quota_family: str = Field(alias="quotaFamily", description="Quota family as `az vm list-usage` names it.")
+    payg: Price | None = Field(default=None, description="East US Linux pay-as-you-go price, with its date and source.")
+    spot: Price | None = Field(default=None, description="East US Linux Spot price, with its date and source.")
+    cpu_architecture: Literal["x64", "Arm64"] = Field(
+        default="x64", alias="cpuArchitecture", description="CPU architecture; images must match it."
+    )
+    lifecycle: Lifecycle = Field(description="Retirement status.")
+    nccl_all_reduce: NcclAllReduceFloor | None = Field(
+        default=None,
+        alias="ncclAllReduce",
+        description="Single-node NCCL all-reduce floor the node health check holds a node to; None: not checked.",
+    )
+    source: str = Field(description="Link to the documentation the specs come from.")
+    observed: dt.date = Field(description="Date the specs were read from the source.")
+    uncertain: str | None = Field(
+        default=None, description="What in this entry is uncertain and why (preview names, sources that disagree...)."
+    )
+
+    @property
+    def payg_usd_per_hour(self) -> float | None:
+        return None if self.payg is None else self.payg.usd_per_hour
+
+    @property
+    def spot_usd_per_hour(self) -> float | None:
+        return None if self.spot is None else self.spot.usd_per_hour
+
+    @property
+    def is_gpu(self) -> bool:
+        return self.gpus > 0
+
+    @property
+    def has_infiniband(self) -> bool:
+        return self.infiniband_gbps is not None
+
+    def status_on(self, day: dt.date) -> Status:
+        """The lifecycle on `day`, from the dates: retired from the retirement date on, capacity-restricted
+        from `restrictedFrom` on, and retiring before that once a retirement is announced."""
+        lc = self.lifecycle
+        if lc.status == "current" or lc.date is None:
+            return "current"
+        if lc.date <= day:
+            return "retired"
+        if lc.restricted_from is not None and lc.restricted_from <= day:
+            return "capacity-restricted"
+        return "retiring"
+
+    def is_retired_on(self, day: dt.date) -> bool:
+        return self.status_on(day) == "retired"
+
+    @property
+    def supports_trusted_launch(self) -> bool | None:
+        """Whether ARM takes securityType TrustedLaunch on this size: never on a Gen1-only size (Trusted Launch
+        is Gen2's); otherwise what the catalog records, None when it records nothing."""
+        return False if "V2" not in self.hyperv_generations else self.trusted_launch
+
+    @model_validator(mode="after")
+    def _gpu_sizes_record_trusted_launch(self) -> VmSize:
+        if self.is_gpu and self.trusted_launch is None:
+            raise ValueError(f"{self.name}: a GPU size must record trustedLaunch (true or false)")
+        return self
+
+    @property
+    def is_nvidia(self) -> bool:
+        return (self.gpu_model or "").startswith("NVIDIA")
+
+    @property
+    def supports_mig(self) -> bool:
+        """Its GPUs can be split into Multi-Instance GPU slices."""
+        return self.is_nvidia and any(model in (self.gpu_model or "") for model in MIG_GPU_MODELS)
+
+    def retirement_note(self, day: dt.date) -> str:
+        """A one-line human note on `day`: `retired on 2023-09-06; use Standard_NC4as_T4_v3`."""
+        status = self.status_on(day)
+        lc = self.lifecycle
+        if status == "current":
+            return "current"
+        if status == "capacity-restricted":
+            return (
+                f"capacity-restricted since {lc.restricted_from} (new subscriptions cannot deploy it, quota "
+                f"increases are refused) and retiring on {lc.date}; use {lc.replacement}"
+            )
+        verb = "retired on" if status == "retired" else "retiring on"
+        return f"{verb} {lc.date}; use {lc.replacement}"
+
+
+class UnconfirmedSize(CatalogModel):
+    """A size seen in Azure's SKU list whose facts no Microsoft size page confirms: kept, never judged."""
+
+    name: str = Field(description="ARM size name as the SKU API lists it.")
+    series: str = Field(description="Series it seems to belong to.")
+    quota_family: str | None = Field(default=None, alias="quotaFamily", description="Quota family, when listed.")
+    why: str = Field(description="What is missing before it can become a size of the catalog.")
+    source: str = Field(description="Where the name was seen.")
+    observed: dt.date = Field(description="Date it was seen there.")
+
+
+class CatalogFile(CatalogModel):
+    """The whole data file."""
+
+    prices: Prices = Field(description="Provenance of the prices.")
+    regions: tuple[str, ...] = Field(min_length=1, description="Azure region names (ARM `location` values).")
+    sizes: tuple[VmSize, ...] = Field(min_length=1, description="Every size the toolkit knows.")
+    unconfirmed: tuple[UnconfirmedSize, ...] = Field(
+        default=(), description="Sizes in the SKU API without a size page: listed, not deployable through the toolkit."
+    )
+
+    @model_validator(mode="after")
+    def _price_sources_exist(self) -> CatalogFile:
+        for size in self.sizes:
+            for price in (size.payg, size.spot):
+                if price is not None and price.source not in self.prices.sources:
+                    raise ValueError(
+                        f"{size.name}: price source {price.source!r} is not in prices.sources "
+                        f"({', '.join(self.prices.sources)})"
+                    )
+        return self
+
+
+class UnknownVmSize(LookupError):
+    """A size name the catalog does not know; the message lists close matches."""
+
+    def __init__(self, name: str, suggestions: list[str]):
+        self.name = name
+        self.suggestions = suggestions
+        hint = f"; did you mean {', '.join(suggestions)}?" if suggestions else ""
+        super().__init__(f"unknown VM size '{name}'{hint}")
+
+    def __str__(self) -> str:  # LookupError would quote the message
+        return str(self.args[0])
+
+
+def normalize_size_name(name: str) -> str:
+    """Lower-case key with the `Standard_` prefix, so `nc4as_t4_v3` finds Standard_NC4as_T4_v3."""
+    key = name.strip().lower()
+    return key if key.startswith(STANDARD_PREFIX) or key.startswith("basic_") else STANDARD_PREFIX + key
+
+
+class Catalog:
+    """Look-ups over the catalog's sizes and regions."""
+
+    def __init__(self, data: CatalogFile):
+        self.data = data
+        self._by_key = {normalize_size_name(s.name): s for s in data.sizes}
+        if len(self._by_key) != len(data.sizes):
+            raise ValueError("the catalog lists a size twice")
+        self._regions = frozenset(data.regions)
+
+    @property
+    def sizes(self) -> tuple[VmSize, ...]:
+        return self.data.sizes
+
+    @property
+    def prices(self) -> Prices:
+        return self.data.prices
+
+    @property
+    def regions(self) -> tuple[str, ...]:
+        return self.data.regions
+
+    def find(self, name: str) -> VmSize | None:
+        """The size named `name` (any casing, prefix optional), or None."""
+        return self._by_key.get(normalize_size_name(name))
+
+    def unconfirmed(self, name: str) -> UnconfirmedSize | None:
+        """The unconfirmed entry named `name`, or None."""
+        key = normalize_size_name(name)
+        return next((u for u in self.data.unconfirmed if normalize_size_name(u.name) == key), None)
+
+    def get(self, name: str) -> VmSize:
+        """The size named `name`; raises UnknownVmSize listing close matches."""
+        size = self.find(name)
+        if size is None:
+            raise UnknownVmSize(name, self.close_matches(name))
+        return size
+
+    def close_matches(self, name: str) -> list[str]:
+        # Compare without the shared `standard_` prefix, which would make every name look close.
+        bare = {key.removeprefix(STANDARD_PREFIX): key for key in self._by_key}
+        wanted = normalize_size_name(name).removeprefix(STANDARD_PREFIX)
+        keys = difflib.get_close_matches(wanted, bare, n=CLOSE_MATCHES, cutoff=0.6)
+        return [self._by_key[bare[k]].name for k in keys]
+
+    def is_region(self, location: str) -> bool:
+        return normalize_region(location) in self._regions
+
+    def close_regions(self, location: str) -> list[str]:
+        return difflib.get_close_matches(normalize_region(location), self._regions, n=CLOSE_MATCHES, cutoff=0.6)
+
+
+def load_catalog(path: Path) -> Catalog:
+    """Read and validate a catalog data file."""
+    with path.open(encoding="utf-8") as fh:
+        raw = yaml.safe_load(fh)
+    return Catalog(CatalogFile.model_validate(raw))
+
+
+@functools.cache
+def catalog() -> Catalog:
+    """The shipped catalog, read once on first use."""
+    return load_catalog(DATA_FILE)

@@ -1,0 +1,46 @@
+"""`gpu-stacks diff`: run the comparison and render it in the format asked for."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from azure_gpu_stacks.engine.diff.report import render_json, render_text
+from azure_gpu_stacks.engine.diff.run import run_diff
+from azure_gpu_stacks.engine.run.isolation import Limits
+from azure_gpu_stacks.engine.run.plan import ReferenceFiles
+from azure_gpu_stacks.engine.run.policy_config import PolicySettings
+
+
+def diff_report(
+    args: argparse.Namespace,
+    project_dir: Path,
+    policy_settings: Mapping[str, PolicySettings] | None,
+    progress: Callable[[str], None],
+    reference: ReferenceFiles,
+    limits: Limits,
+) -> tuple[str, int]:
+    """The report to print, and the exit code: 0 when the change introduces no problem, 1 when it
+    does (see `DiffReport.exit_code`)."""
+    report = run_diff(
+        project_dir,
+        args.base,
+        args.stacks,
+        reference,
+        policy_settings,
+        args.jobs,
+        args.allow_replace,
+        progress,
+        limits,
+    )
+    if args.format == "json":
+        text = json.dumps(render_json(report), indent=2) + "\n"
+    elif args.format == "markdown":
+        from azure_gpu_stacks.engine.diff.markdown import render_markdown
+
+        text = render_markdown(report)
+    else:
+        text = render_text(report) + "\n"
+    return text, report.exit_code

@@ -1,0 +1,51 @@
+"""What each `gpu-stacks` command's exit status means: one table, shown by every `--help`."""
+
+from __future__ import annotations
+
+INPUT = "the input cannot be evaluated: bad flags, project, stack file, a file a flag names, or a program that raises; one line on stderr"
+INTERRUPTED = "interrupted (Ctrl-C)"
+PIPE_CLOSED = "the reader of the output went away (`| head`, a closed pipe); nothing more is written"
+PLAN_PROBLEMS = (
+    "Azure would refuse a resource (a size unavailable or retired; a quota shortfall or a size not offered, "
+    "with --usage/--aml-usage/--skus; a bad name or reference), a mandatory policy fails, or the program logged an error"
+)
+
+COMMAND_EXIT_CODES: dict[str, tuple[tuple[int, str], ...]] = {
+    "plan": ((0, "planned clean"), (1, PLAN_PROBLEMS), (2, INPUT), (130, INTERRUPTED), (141, PIPE_CLOSED)),
+    "check": (
+        (0, "every stack clean"),
+        (1, f"any stack: {PLAN_PROBLEMS}"),
+        (2, INPUT),
+        (130, INTERRUPTED),
+        (141, PIPE_CLOSED),
+    ),
+    "cost": ((0, "priced (cost is information, never a failure)"), (2, INPUT), (130, INTERRUPTED), (141, PIPE_CLOSED)),
+    "quota": (
+        (0, "the free quota covers the stack at full scale"),
+        (1, "quota is short (a family or the regional total needs more vCPUs than are free) or a size is not offered"),
+        (2, INPUT),
+        (130, INTERRUPTED),
+        (141, PIPE_CLOSED),
+    ),
+    "diff": (
+        (0, "the change introduces no problem"),
+        (
+            1,
+            "the change introduces a problem: a new refusal or violation, more quota, an unacknowledged replacement of a GPU pool or cluster",
+        ),
+        (2, INPUT),
+        (130, INTERRUPTED),
+        (141, PIPE_CLOSED),
+    ),
+    "stacks": ((0, "listed"), (2, INPUT), (130, INTERRUPTED), (141, PIPE_CLOSED)),
+    "policy-pack": (
+        (0, "done"),
+        (2, "bad flags, or DIR exists and is not empty"),
+        (130, INTERRUPTED),
+        (141, PIPE_CLOSED),
+    ),
+}
+
+
+def epilog(command: str) -> str:
+    return "exit codes:\n" + "\n".join(f"  {code:<3}  {meaning}" for code, meaning in COMMAND_EXIT_CODES[command])

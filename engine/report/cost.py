@@ -1,0 +1,125 @@
+"""The cost of plans as people read it: a section of the plan report, and a table across stacks.
+
+Both read the plan's typed `cost` (a `CostEstimate`, see `azure_gpu_stacks.engine.estimate.cost`), so JSON, text and markdown agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from azure_gpu_stacks.catalog.prices import UNKNOWN
+from azure_gpu_stacks.engine.estimate.cost import HOURS_PER_MONTH, CostEstimate, ResourceCost
+from azure_gpu_stacks.engine.report.tables import Format, table
+from azure_gpu_stacks.engine.run.plan import Plan
+
+LOW_PRIORITY_NOTE = (
+    "AML low-priority nodes are priced at the Spot rate, an assumption: the catalog has no low-priority price"
+)
+# What the idle hours of each kind of schedule assume (see azure_gpu_stacks.engine.estimate.demand).
+SCHEDULE_NOTES = {
+    "auto-shutdown": "a VM with a daily auto-shutdown is taken to be started at 09:00 and to run until the shutdown",
+    "autoscale": "a scale set on an autoscale schedule runs each profile's minimum from its start until the next profile starts",
+}
+
+
+def usd(value: float | None, places: int = 2) -> str:
+    return "unpriced" if value is None else f"{value:,.{places}f}"
+
+
+def _nodes(line: ResourceCost) -> str:
+    d = line.demand
+    idle = f"{d.idle_count}"
+    if line.scheduled:
+        idle += f" for {round(d.idle_hours_per_day, 2):g} h/day"
+    return f"{d.count} (idle {idle})"
+
+
+def provenance(cost: CostEstimate | None) -> str:
+    """Where the prices come from: the oldest price used, its date and source."""
+    source = None if cost is None else cost.prices_source
+    if cost is None or cost.oldest_price is None or source is None:
+        return "no price used"
+    observed = cost.oldest_price.observed_text
+    when = "date unknown" if observed == UNKNOWN else f"observed {observed}"
+    return f"oldest price used: {when}, {source.description} ({source.url})"
+
+
+def prices_note(costs: Sequence[CostEstimate]) -> str:
+    """`catalog list prices (REGION Linux; oldest price used: ...)` over several stacks' costs."""
+    regions = sorted({c.prices_region for c in costs if c.resources or c.prices_region})
+    priced = [c for c in costs if c.prices_source is not None]
+    first = min(priced, key=_age, default=None)
+    return f"catalog list prices ({', '.join(regions) or 'unknown'} Linux; {provenance(first)})"
+
+
+def _age(cost: CostEstimate) -> tuple[bool, str]:
+    """Sorts costs by their oldest price, unknown dates first."""
+    observed = UNKNOWN if cost.oldest_price is None else cost.oldest_price.observed_text
+    return observed != UNKNOWN, observed
+
+
+def unpriced_sizes(costs: Sequence[CostEstimate]) -> list[str]:
+    """Sizes the costs could not price: their totals are lower bounds."""
+    return sorted({size for c in costs for size in c.unpriced_sizes})
+
+
+def cost_section(cost: CostEstimate) -> list[str]:
+    """Lines for the text plan report; none when the stack runs no VMs."""
+    if not cost.resources:
+        return []
+    rows = [
+        [r.demand.resource, r.demand.size, r.demand.priority, _nodes(r), usd(r.hourly, 4), usd(r.idle_hourly, 4)]
+        for r in cost.resources
+    ]
+    lines = [
+        "",
+        f"Cost (catalog list prices for {cost.prices_region}, Linux; {provenance(cost)}; {HOURS_PER_MONTH} h a month):",
+    ]
+    body = table(["resource", "size", "priority", "nodes", "USD/h", "idle USD/h"], rows, right=(4, 5))
+    lines += ["  " + line for line in body.splitlines()]
+    least = "" if cost.complete else "at least "
+    lines.append(
+        f"  full scale {least}{usd(cost.hourly_usd, 4)} USD/h = {least}{usd(cost.monthly_usd)} USD/month; "
+        f"idle {least}{usd(cost.idle_hourly_usd, 4)} USD/h = {least}{usd(cost.idle_monthly_usd)} USD/month"
+    )
+    if cost.budget_monthly_usd is not None:
+        lines.append(f"  budget {usd(cost.budget_monthly_usd)} USD/month")
+    unpriced = [f"{r.demand.resource} ({r.why_unpriced})" for r in cost.resources if r.why_unpriced]
+    if unpriced:
+        lines.append("  lower bound: not in the totals, no price known: " + "; ".join(unpriced))
+    if cost.low_priority:
+        lines.append(f"  ({LOW_PRIORITY_NOTE})")
+    lines += [f"  ({note})" for kind, note in SCHEDULE_NOTES.items() if kind in cost.idle_schedules]
+    return lines
+
+
+def cost_table(plans: Sequence[Plan], fmt: Format = "text") -> str:
+    """One row per stack: full-scale and idle cost per hour and month, and its budget."""
+    rows = []
+    for p in plans:
+        c = p.cost
+        least = "" if c.complete else ">= "
+        rows.append(
+            [
+                p.stack,
+                least + usd(c.hourly_usd, 4),
+                least + usd(c.monthly_usd),
+                least + usd(c.idle_hourly_usd, 4),
+                least + usd(c.idle_monthly_usd),
+                "none" if c.budget_monthly_usd is None else usd(c.budget_monthly_usd),
+            ]
+        )
+    headers = ["stack", "USD/h", "USD/month", "idle USD/h", "idle USD/month", "budget USD/month"]
+    out = table(headers, rows, fmt, right=(1, 2, 3, 4, 5))
+    costs = [p.cost for p in plans]
+    note = prices_note(costs)
+    notes = [
+        f"{note[:1].upper()}{note[1:]}; {HOURS_PER_MONTH} h a month; VMs only (no disks, network or service fees)."
+    ]
+    unpriced = unpriced_sizes(costs)
+    if unpriced:
+        notes.append(f">= a lower bound: no price is known for {', '.join(unpriced)} (see `gpu-stacks plan`).")
+    if any(c.low_priority for c in costs):
+        notes.append(LOW_PRIORITY_NOTE + ".")
+    separator = "\n\n" if fmt == "markdown" else "\n"
+    return out + separator + separator.join(notes)

@@ -1,0 +1,67 @@
+"""`gpu-stacks check --format markdown`: the verdict as a pull-request comment or job summary.
+
+A table of stacks first (what a reviewer scans), then, per stack with findings, what Azure would
+refuse and each policy violation with its level, resource and message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from azure_gpu_stacks.engine.report.cost import cost_table
+from azure_gpu_stacks.engine.report.verdicts import counts, summary
+from azure_gpu_stacks.engine.run.plan import Plan
+
+LEVEL_ORDER = {"mandatory": 0, "advisory": 1}
+
+
+def cell(text: str) -> str:
+    """Text safe inside a table cell: no pipes or line breaks."""
+    return str(text).replace("|", "\\|").replace("\r", " ").replace("\n", " ")
+
+
+def _days(plans: Sequence[Plan]) -> str:
+    return ", ".join(sorted({p.as_of.isoformat() for p in plans})) or "today"
+
+
+def render_markdown(plans: Sequence[Plan]) -> str:
+    total = summary(plans)
+    failed = total["failed"]
+    head = (
+        f"### gpu-stacks check: {len(failed)} of {total['stacks']} stack(s) fail"
+        if failed
+        else f"### gpu-stacks check: all {total['stacks']} stack(s) pass"
+    )
+    lines = [
+        head,
+        "",
+        (
+            f"Offline plan and policy pack as of {_days(plans)}; {total['mandatory']} mandatory violation(s), "
+            f"{total['advisory']} advisory, {total['refusals']} Azure refusal(s)."
+        ),
+        "",
+        "| Stack | Verdict | Resources | Azure would refuse | Mandatory | Advisory |",
+        "| --- | --- | ---: | ---: | ---: | ---: |",
+    ]
+    for plan in plans:
+        c = counts(plan)
+        verdict = "**fail**" if plan.exit_code else "pass"
+        lines.append(
+            f"| `{cell(plan.stack)}` | {verdict} | {c['resources']} | {c['refusals']} | {c['mandatory']} | {c['advisory']} |"
+        )
+    for plan in plans:
+        if not plan.refusals and not plan.violations:
+            continue
+        lines += ["", f"#### `{cell(plan.stack)}` ({cell(plan.stack_file)})", ""]
+        if plan.refusals:
+            lines += ["| Azure would refuse | Code | Message |", "| --- | --- | --- |"]
+            lines += [f"| `{cell(r.resource)}` | {cell(r.code)} | {cell(r.message)} |" for r in plan.refusals]
+            lines.append("")
+        if plan.violations:
+            lines += ["| Level | Policy | Resource | Message |", "| --- | --- | --- | --- |"]
+            ordered = sorted(plan.violations, key=lambda v: LEVEL_ORDER.get(v.level, 2))
+            lines += [
+                f"| {cell(v.level)} | `{cell(v.policy)}` | `{cell(v.resource)}` | {cell(v.message)} |" for v in ordered
+            ]
+    lines += ["", "#### Cost", "", cost_table(plans, "markdown")]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,282 @@
+"""Run a user's program in a child process, so that nothing it does can break the report.
+
+The child is forked from this process after the SDK's imports (as `--jobs` forks its workers), so
+it starts with pulumi and the azure-native modules loaded and costs a fork, not an import. In it:
+- stdout and stderr (Python's and the file descriptors) go to a pipe; what the program printed comes
+  back as its output, never mixed into `--json` or SARIF;
+- a memory limit (`RLIMIT_AS`, the given MiB above what the imports already take) turns runaway
+  allocation into a MemoryError;
+- Ctrl-C is left to this process, which kills the child; the child also dies with its parent
+  (`PR_SET_PDEATHSIG`), so no worker outlives an interrupted run;
+- `sys.exit`, any BaseException, threads left running, a value that cannot cross back and an
+  interpreter that dies (`os._exit`, a signal) are each said in one line, and a run that did not
+  end by handing back a result is never a result.
+This process enforces the wall-clock limit by killing the child.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import faulthandler
+import io
+import os
+import pickle
+import resource
+import select
+import signal
+import struct
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from azure_gpu_stacks.engine.errors import InputError
+from azure_gpu_stacks.engine.run import heap
+
+T = TypeVar("T")
+
+DEFAULT_TIMEOUT_S = 120.0
+DEFAULT_MEMORY_MIB = 2048
+MAX_OUTPUT_BYTES = 64 * 1024  # what is kept of a program's stdout and stderr
+_PR_SET_PDEATHSIG = 1
+_HEADER = struct.Struct("!Q")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one program run may take: seconds of wall-clock time, MiB of memory above the imports."""
+
+    timeout_s: float = DEFAULT_TIMEOUT_S
+    memory_mib: int = DEFAULT_MEMORY_MIB
+
+
+class ProgramFailed(InputError):
+    """The program did something that leaves no plan; the message is one line saying what."""
+
+
+def positive_number(text: str) -> float:
+    """argparse type for --timeout and --memory-limit."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value < float("inf"):
+        import argparse
+
+        raise argparse.ArgumentTypeError(f"{text!r}; allowed: a number greater than 0")
+    return value
+
+
+def isolation_available() -> bool:
+    return hasattr(os, "fork") and sys.platform.startswith("linux")
+
+
+def run_isolated(
+    work: Callable[[], T], describe: Callable[[BaseException], str], limits: Limits, label: str
+) -> tuple[T, str]:
+    """`work()` run in a forked child: its result and what it printed; ProgramFailed otherwise.
+
+    `describe` turns what the program raised into the one line to show (it runs in the child, where
+    the traceback is); `label` names the program in the other lines ("the program").
+    """
+    if not isolation_available():  # pragma: no cover - macOS and Windows run the program in-process
+        return work(), ""
+    out_r, out_w = os.pipe()
+    res_r, res_w = os.pipe()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child; what it does is seen through the parent's tests
+        os.close(out_r)
+        os.close(res_r)
+        _child(work, describe, limits, out_w, res_w, label)
+    os.close(out_w)
+    os.close(res_w)
+    try:
+        output, messages_data, status = _collect(pid, out_r, res_r, limits.timeout_s)
+        pid = 0
+    finally:
+        os.close(out_r)
+        os.close(res_r)
+        if pid:  # interrupted, or failed while collecting: the child must not outlive this call
+            _kill(pid)
+    text = output.decode("utf-8", "replace")
+    messages = dict(pickle.loads(m) for m in messages_data)
+    if "ok" in messages:
+        return messages["ok"], text
+    if "failed" in messages:
+        raise ProgramFailed(messages["failed"])
+    if status is None:
+        threads = messages.get("threads")
+        if threads:
+            raise ProgramFailed(
+                f"{label} returned, but left threads running ({threads}) that did not end within "
+                f"{limits.timeout_s:g} s (--timeout); Pulumi waits for them, so `pulumi up` would hang"
+            )
+        raise ProgramFailed(f"{label} did not finish within {limits.timeout_s:g} s (--timeout); it was stopped")
+    raise ProgramFailed(_death(status, label))
+
+
+def _death(status: int, label: str) -> str:
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        name = signal.Signals(number).name if number in signal.Signals._value2member_map_ else str(number)
+        return f"{label} died of signal {name} (its Python interpreter crashed or was killed) before it finished"
+    code = os.WEXITSTATUS(status)
+    return f"{label} ended its process with status {code} (os._exit or a crash) before it finished"
+
+
+def _collect(pid: int, out_r: int, res_r: int, timeout_s: float) -> tuple[bytes, list[bytes], int | None]:
+    """Read the child's output and result until it exits or the deadline passes (then kill it)."""
+    deadline = time.monotonic() + timeout_s
+    output = bytearray()
+    dropped = 0
+    result = bytearray()
+    open_fds = [out_r, res_r]
+    status: int | None = None
+    pause = 0.0005
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            _kill(pid)
+            return bytes(output), _frames(bytes(result)), None
+        ready, _, _ = select.select(open_fds, [], [], min(remaining, 0.1)) if open_fds else ([], [], [])
+        for fd in ready:
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                open_fds.remove(fd)
+            elif fd == out_r:
+                keep = max(MAX_OUTPUT_BYTES - len(output), 0)
+                output += chunk[:keep]
+                dropped += len(chunk) - min(len(chunk), keep)
+            else:
+                result += chunk
+        if res_r not in open_fds or not ready:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+        if not open_fds:  # both pipes closed: the child is exiting; poll briefly rather than block
+            pause = min(pause * 2, 0.05)
+            time.sleep(min(max(deadline - time.monotonic(), 0), pause))
+    # The child is gone; a grandchild may still hold the output pipe: take what is there, no more.
+    while out_r in open_fds and select.select([out_r], [], [], 0)[0]:
+        chunk = os.read(out_r, 65536)
+        if not chunk:
+            break
+        keep = max(MAX_OUTPUT_BYTES - len(output), 0)
+        output += chunk[:keep]
+        dropped += len(chunk) - min(len(chunk), keep)
+    if dropped:
+        output += f"\n[{dropped:,} more bytes of output not kept]\n".encode()
+    return bytes(output), _frames(bytes(result)), status
+
+
+def _frames(data: bytes) -> list[bytes]:
+    """The child's whole length-prefixed messages (one it did not finish writing is dropped)."""
+    frames = []
+    while len(data) >= _HEADER.size:
+        (size,) = _HEADER.unpack_from(data)
+        body = data[_HEADER.size : _HEADER.size + size]
+        if len(body) < size:
+            break
+        frames.append(body)
+        data = data[_HEADER.size + size :]
+    return frames
+
+
+def _kill(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, 0)
+
+
+# --- the child ---------------------------------------------------------------------------------
+
+
+def _child(  # pragma: no cover - runs in the forked child only
+    work: Callable[[], Any],
+    describe: Callable[[BaseException], str],
+    limits: Limits,
+    out_w: int,
+    res_w: int,
+    label: str,
+) -> None:
+    code = 0
+    try:
+        heap.freeze()  # what the parent built is never collected here, so its pages are never copied
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        die_with_parent()
+        _limit_memory(limits.memory_mib)
+        os.dup2(out_w, 1)
+        os.dup2(out_w, 2)
+        os.close(out_w)
+        sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), write_through=True)
+        sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), write_through=True)
+        if faulthandler.is_enabled():  # a crash's dump goes with the program's output, not the parent's stderr
+            faulthandler.enable(file=sys.stderr)
+        _send(res_w, _outcome(work, describe, limits, label, res_w))
+    except BaseException:  # noqa: BLE001 - nothing may escape the child into the parent's code
+        code = 70
+    finally:
+        os._exit(code)
+
+
+def _outcome(
+    work: Callable[[], Any], describe: Callable[[BaseException], str], limits: Limits, label: str, res_w: int
+) -> bytes:  # pragma: no cover - child only
+    before = set(threading.enumerate())
+    try:
+        value = work()
+    except MemoryError:
+        return _pickle(
+            ("failed", f"{label} ran out of memory: it needed more than {limits.memory_mib:,} MiB (--memory-limit)")
+        )
+    except SystemExit as exc:
+        return _pickle(("failed", f"{label} called sys.exit({exc.code!r}) before it finished"))
+    except BaseException as exc:  # noqa: BLE001 - KeyboardInterrupt and GeneratorExit from a program included
+        return _pickle(("failed", describe(exc)))
+    left = [t for t in threading.enumerate() if t not in before and t.is_alive() and not t.daemon]
+    if left:  # Pulumi's language host waits for them too; the parent's deadline stops the wait
+        _send(res_w, _pickle(("threads", ", ".join(t.name for t in left))))
+        for thread in left:
+            thread.join()
+    try:
+        return _pickle(("ok", value))
+    except Exception as exc:  # noqa: BLE001
+        return _pickle(("failed", f"{label} produced a value that cannot be reported: {type(exc).__name__}: {exc}"))
+
+
+def _pickle(message: tuple[str, Any]) -> bytes:
+    return pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _send(fd: int, body: bytes) -> None:  # pragma: no cover - child only
+    data = _HEADER.pack(len(body)) + body
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def die_with_parent() -> None:  # pragma: no cover - children only
+    """Linux: this process gets SIGKILL when its parent ends, however the parent ends."""
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+def _limit_memory(mib: int) -> None:  # pragma: no cover - child only
+    """Address space: what this process maps now (the imports) plus `mib`."""
+    with open("/proc/self/statm") as fh:
+        pages = int(fh.read().split()[0])
+    limit = pages * resource.getpagesize() + mib * 1024 * 1024
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))

@@ -1,0 +1,331 @@
+"""An offline plan of one stack: run its program against the fake ARM and collect what happened.
+
+A `Plan` is the one document every report is made from: the recorded resources, the stack
+outputs, what ARM would refuse, warnings the program logged, the policy violations and the cost,
+each a frozen dataclass. It is made once all of them are known and is not changed afterwards.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import sys
+import traceback
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import pulumi
+from azure_gpu_stacks.catalog import clock
+from azure_gpu_stacks.catalog.az_files import AzFileError, read_aml_usage, read_skus, read_usage
+from azure_gpu_stacks.engine.errors import InputError
+from azure_gpu_stacks.engine.estimate.cost import NO_COST, CostEstimate, budget_warnings, estimate_resources
+from azure_gpu_stacks.engine.run.isolation import Limits, run_isolated
+from azure_gpu_stacks.engine.run.policy_config import PolicySettings, resolve, settings_day, with_day
+from azure_gpu_stacks.engine.run.policy_run import analyze, pack_policies
+from azure_gpu_stacks.engine.run.program_values import exportable, masked, masked_values, secret_strings
+from azure_gpu_stacks.engine.run.project import Project, StackSettings, load_stack
+from azure_gpu_stacks.engine.run.runtime import (
+    DIY_ORGANIZATION,
+    SECRET_SHOWN_AS,
+    RecordedResource,
+    RunResult,
+    main_file_runner,
+    program_environment,
+    run_program,
+    shown,
+)
+from azure_gpu_stacks.engine.run.stack_references import StackReferences
+from azure_gpu_stacks.engine.run.violation import Violation
+from azure_gpu_stacks.fakeazure import FakeArm, Refusal
+from azure_gpu_stacks.fakeazure.existing import Existing, ExistingFileError, adopt
+from azure_gpu_stacks.fakeazure.existing import parse as parse_existing
+from azure_gpu_stacks.inputs.files import InputFileError, escaped, load_json
+from azure_gpu_stacks.sdk.internals import invoke_failure
+from azure_gpu_stacks.stack.config import ConfigError
+
+LOCATION_KEY = "azure-native:location"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Built once, complete, after the run, the policy pack and the cost; never changed afterwards.
+    Reports read its typed parts; JSON is made from them only at the edge (`to_json`). A plan crosses
+    processes (`--jobs`) pickled as it is."""
+
+    project: str
+    stack: str
+    stack_file: str
+    resources: tuple[RecordedResource, ...]
+    outputs: Mapping[str, Any]
+    secret_outputs: frozenset[str]
+    refusals: tuple[Refusal, ...]
+    skipped: tuple[tuple[str, str], ...]
+    warnings: tuple[str, ...]
+    placeholders: tuple[str, ...]
+    as_of: dt.date = field(default_factory=clock.today)  # the day every verdict of the plan is for
+    violations: tuple[Violation, ...] = ()
+    cost: CostEstimate = NO_COST
+    program_output: str = ""  # what the program printed (stdout and stderr), secrets masked
+    errors: tuple[str, ...] = ()  # what the program logged with pulumi.log.error
+
+    def __post_init__(self) -> None:
+        # Sequences handed in as lists are kept as tuples: nothing can append to a plan.
+        for name in ("resources", "refusals", "skipped", "warnings", "placeholders", "violations", "errors"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
+        object.__setattr__(self, "secret_outputs", frozenset(self.secret_outputs))
+
+    @cached_property
+    def mandatory(self) -> int:
+        """Mandatory policy violations: the one place they are counted (exit code, verdicts, reports)."""
+        return sum(1 for v in self.violations if v.mandatory)
+
+    @cached_property
+    def advisory(self) -> int:
+        """Policy violations that do not stop the stack."""
+        return len(self.violations) - self.mandatory
+
+    @cached_property
+    def exit_code(self) -> int:
+        """0 clean; 1 when Azure would refuse something, a mandatory policy fails, or the program
+        logged an error (`pulumi preview` shows it and still exits 0, pulumi/pulumi#5085: a gate
+        that passed it would hide what the program itself calls an error)."""
+        return 1 if self.refusals or self.mandatory or self.errors else 0
+
+    def shown_outputs(self) -> dict[str, Any]:
+        """Outputs for people and JSON: secrets as "[secret]", values unknown until deployment as None."""
+        return {k: (SECRET_SHOWN_AS if k in self.secret_outputs else shown(v)) for k, v in self.outputs.items()}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "project": self.project,
+            "stack": self.stack,
+            "asOf": self.as_of.isoformat(),
+            "resources": [r.to_json() for r in self.resources],
+            "outputs": self.shown_outputs(),
+            "refusals": [{k: v for k, v in refusal_json(r).items() if k != "type"} for r in self.refusals],
+            "violations": [v.to_json() for v in self.violations],
+            "cost": self.cost.to_json(),
+            "warnings": list(self.warnings),
+            "programOutput": self.program_output,
+            "errors": list(self.errors),
+        }
+
+
+def refusal_json(refusal: Refusal) -> dict[str, str]:
+    """A refusal of the fake ARM (a frozen dataclass of its own) as JSON. A plan's JSON has always left
+    out its `type` (the plan's resources carry it); the diff's JSON keeps it."""
+    return {"resource": refusal.resource, "type": refusal.type, "code": refusal.code, "message": refusal.message}
+
+
+@dataclass(frozen=True)
+class ReferenceFiles:
+    """What a run is told beyond the project: subscription facts from the Azure CLI that make the
+    fake ARM stricter, other stacks' outputs, and the organization the stack belongs to."""
+
+    usage: Path | None = None
+    aml_usage: Path | None = None  # --aml-usage: Azure ML's own quota, `az ml compute list-usage`
+    skus: Path | None = None
+    stack_outputs: Mapping[str, Path] = field(default_factory=dict)  # --stack-outputs ORG/PROJECT/STACK=FILE
+    existing: tuple[
+        Path, ...
+    ] = ()  # --existing: resources the program looks up or joins, as `az resource show` prints them
+    organization: str = DIY_ORGANIZATION
+    # What runs `pulumi up`: "User" or "ServicePrincipal"; None: from the environment (deployer_type).
+    deployer: str | None = None
+
+
+# `--identity` values and the principal types ARM names them by.
+IDENTITIES = {"user": "User", "service-principal": "ServicePrincipal"}
+
+
+def deployer_type(environ: Mapping[str, str]) -> str:
+    """The principal type pulumi-azure-native deploys as: a service principal when its client id is set
+    (ARM_CLIENT_ID, as the pull-request workflow's OpenID Connect login sets it), else the Azure CLI's user.
+    Source: pulumi/pulumi-azure-native docs/installation-configuration.md (observed 2026-11-22)."""
+    return "ServicePrincipal" if environ.get("ARM_CLIENT_ID") else "User"
+
+
+def make_arm(settings: StackSettings, reference: ReferenceFiles) -> FakeArm:
+    try:
+        usage = read_usage(reference.usage) if reference.usage else None
+        aml_usage = read_aml_usage(reference.aml_usage) if reference.aml_usage else None
+        skus = read_skus(reference.skus) if reference.skus else None
+    except AzFileError as exc:
+        raise InputError(str(exc)) from None
+    deployer = reference.deployer or deployer_type(os.environ)
+    arm = FakeArm(
+        default_location=settings.config.get(LOCATION_KEY),
+        usage=usage,
+        aml_usage=aml_usage,
+        skus=skus,
+        deployer_principal_type=deployer,
+    )
+    if reference.existing:
+        adopt(arm, [item for path in reference.existing for item in read_existing(path)])
+    return arm
+
+
+def read_existing(path: Path) -> list[Existing]:
+    """The resources of one `--existing` file, each checked."""
+    try:
+        return parse_existing(load_json(path, "existing", str(path)), str(path))
+    except (InputFileError, ExistingFileError) as exc:
+        raise InputError(str(exc)) from None
+
+
+def plan_stack(
+    project: Project,
+    stack: str,
+    reference: ReferenceFiles | None = None,
+    *,
+    preview: bool = False,
+    policy_settings: Mapping[str, PolicySettings] | None = None,
+    limits: Limits | None = None,
+) -> Plan:
+    """Plan one stack and run it through the policy pack; raises InputError when it cannot be evaluated.
+
+    One clock: the day of `policy_settings`' `asOf` (what `--as-of` sets), else today in UTC, is the day
+    the components, the fake ARM, the policies and the cost report all judge on. The program runs in a
+    child process (`azure_gpu_stacks.engine.run.isolation`) under `limits`.
+    """
+    pack = list(pack_policies())
+    settings = dict(policy_settings) if policy_settings is not None else resolve(pack)
+    day = settings_day(settings) or clock.today()
+    with clock.pinned(day):
+        return _plan(project, stack, reference, preview, with_day(pack, settings, day), day, limits)
+
+
+def _plan(
+    project: Project,
+    stack: str,
+    reference: ReferenceFiles | None,
+    preview: bool,
+    policy_settings: Mapping[str, PolicySettings],
+    day: dt.date,
+    limits: Limits | None,
+) -> Plan:
+    settings = load_stack(project, stack)
+    reference = reference or ReferenceFiles()
+    arm = make_arm(settings, reference)
+    references = StackReferences(project.root, project.name, reference.organization, reference.stack_outputs)
+    stack_file = project.relative(settings.file)
+
+    def run() -> tuple[RunResult, list[Refusal], list[tuple[str, str]]]:
+        try:
+            result = _run(settings, arm, reference, references, project, preview)
+        except (Exception, SystemExit):  # the program's own failure, reported as bad input
+            references.check()  # a missing StackReference is the cause, not what followed from it
+            _check_reads(arm)
+            raise
+        references.check()
+        _check_reads(arm)
+        result.outputs = {key: exportable(key, value) for key, value in result.outputs.items()}
+        return result, list(arm.refusals), list(arm.skipped)
+
+    try:
+        (result, refusals, skipped), output = run_isolated(
+            run,
+            lambda exc: describe_program_error(exc, project, stack_file),
+            limits or Limits(),
+            f"{stack_file}: the program",
+        )
+    except InputError:
+        raise
+    except (Exception, SystemExit) as exc:  # where the program runs in this process (no fork)
+        raise InputError(describe_program_error(exc, project, stack_file)) from None
+    secrets = secret_strings(result, (v for k, v in settings.config.items() if k in settings.secret_keys))
+    warnings = settings.warnings + [masked(log.message, secrets) for log in result.logs if log.severity == "warning"]
+    errors = [masked(log.message, secrets) for log in result.logs if log.severity != "warning"]
+    warnings += [f"{name}: not created, it depends on a refused resource ({dep})" for name, dep in skipped]
+    cost = estimate_resources(result.resources, settings.config.get(LOCATION_KEY))
+    # Every recorded resource, refused by the fake ARM or not, goes to the pack: one run, every problem.
+    violations = analyze(result.resources, policy_settings)
+    return Plan(
+        project=project.name,
+        stack=settings.name,
+        stack_file=stack_file,
+        resources=tuple(result.resources),
+        outputs=masked_values(result.outputs, secrets),
+        secret_outputs=frozenset(result.secret_outputs),
+        refusals=tuple(refusals),
+        skipped=tuple(skipped),
+        warnings=(*warnings, *budget_warnings(result.resources, cost)),
+        placeholders=tuple(settings.placeholders),
+        as_of=day,
+        violations=violations,
+        cost=cost,
+        program_output=masked(output, secrets),
+        errors=tuple(errors),
+    )
+
+
+def _check_reads(arm: FakeArm) -> None:
+    """A `<Resource>.get` of an id no --existing file held: the run cannot be evaluated."""
+    if arm.unknown_reads:
+        raise InputError(arm.unknown_reads[0])
+
+
+def _run(
+    settings: StackSettings,
+    arm: FakeArm,
+    reference: ReferenceFiles,
+    references: StackReferences,
+    project: Project,
+    preview: bool,
+) -> RunResult:
+    with program_environment(project.program, project.root):
+        return run_program(
+            main_file_runner(project.program),
+            project=project.name,
+            stack=settings.name,
+            config=settings.config,
+            secret_keys=settings.secret_keys,
+            arm=arm,
+            preview=preview,
+            organization=reference.organization,
+            root_directory=project.root,
+            references=references,
+        )
+
+
+def describe_program_error(exc: BaseException, project: Project, stack_file: str) -> str:
+    """One line for a program that raised: the clean message of errors meant for users, else where."""
+    if isinstance(exc, InputError):  # raised by the run itself (a StackReference with no outputs...)
+        return str(exc)
+    if isinstance(exc, ModuleNotFoundError) and project.virtualenv:
+        where = _where(exc, project)
+        return (
+            f"the program raised ModuleNotFoundError: {exc}{where}; allowed: install it where gpu-stacks runs "
+            f"({sys.prefix}): Pulumi would run the program with the virtualenv '{project.virtualenv}' of Pulumi.yaml "
+            "(runtime.options.virtualenv), which gpu-stacks does not use"
+        )
+    if isinstance(exc, ConfigError):
+        # The program can only name the stack file by convention (stacks/Pulumi.<stack>.yaml);
+        # name the file that was actually read.
+        return str(ConfigError(stack_file, exc.problems))
+    if isinstance(exc, (pulumi.RunError, pulumi.ConfigMissingError, pulumi.ConfigTypeError)):
+        return str(exc)
+    if isinstance(exc, InputError):  # raised for the program's values (an export Pulumi cannot send)
+        return str(exc)
+    if isinstance(exc, SystemExit):
+        return f"the program called sys.exit({exc.code!r})"
+    if (failure := invoke_failure(exc)) is not None:  # a provider function's error (Azure's answer), not a program bug
+        return failure
+    message = f": {escaped(str(exc))}" if str(exc) else ""
+    return f"the program raised {type(exc).__name__}{message}{_where(exc, project)}"
+
+
+def _where(exc: BaseException, project: Project) -> str:
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if _inside(project.root, f.filename)]
+    return f" (at {project.relative(Path(frames[-1].filename))}:{frames[-1].lineno})" if frames else ""
+
+
+def _inside(root: Path, filename: str) -> bool:
+    try:
+        Path(filename).resolve().relative_to(root.resolve())
+    except ValueError:
+        return False
+    return "site-packages" not in filename
