@@ -1,0 +1,13 @@
+"""The `gpu-stacks` commands: one module each, and the table the CLI is built from.
+
+Each module has `NAME`, `HELP`, `add_arguments(parser)` and `run(args) -> exit code`; `TABLE` lists
+them in the order `gpu-stacks --help` shows. A new command is a new module and one row here.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from azure_gpu_stacks.engine.commands import check, cost, diff, plan, policy_pack, quota, stacks
+
+TABLE: tuple[ModuleType, ...] = (plan, check, cost, quota, diff, stacks, policy_pack)

@@ -1,0 +1,34 @@
+"""`gpu-stacks cost [STACK...]`: busy and idle cost of stacks, as a table."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from azure_gpu_stacks.engine.commands import options
+
+NAME = "cost"
+HELP = "busy and idle cost of stacks, as a table"
+DESCRIPTION = "Cost of stacks from the catalog's prices."
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("stacks", metavar="STACK", nargs="*", help="stacks to price (default: all in the project)")
+    p.add_argument(
+        "--format", choices=("text", "markdown", "json"), default="text", help="markdown for pull-request comments"
+    )
+    options.add_common(p)
+    options.add_as_of(p)
+    options.add_jobs(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Cost is information, not a verdict: exit 0 whatever the stacks cost."""
+    plans = options.plan_many(args)
+    if args.format == "json":
+        options.out(json.dumps({"stacks": [{"stack": p.stack, "cost": p.cost.to_json()} for p in plans]}, indent=2))
+    else:
+        from azure_gpu_stacks.engine.report.cost import cost_table
+
+        options.out(cost_table(plans, args.format))
+    return 0

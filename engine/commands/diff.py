@@ -1,0 +1,45 @@
+"""`gpu-stacks diff BASE [STACK...]`: what a change does to each stack, against a git revision."""
+
+from __future__ import annotations
+
+import argparse
+
+from azure_gpu_stacks.engine.commands import options
+
+NAME = "diff"
+HELP = "what a change does to each stack, against a git revision (pull-request review)"
+DESCRIPTION = "Plan each stack at BASE (a temporary git worktree) and in the working tree, and compare."
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("base", metavar="BASE", help="git revision to compare with: origin/main, a tag or a commit")
+    p.add_argument("stacks", metavar="STACK", nargs="*", help="stacks to compare (default: all, at either revision)")
+    p.add_argument(
+        "--format", choices=("text", "json", "markdown"), default="text", help="markdown for pull-request comments"
+    )
+    p.add_argument(
+        "--allow-replace",
+        action="append",
+        default=[],
+        metavar="URN",
+        help="acknowledge the replacement of this GPU pool or cluster (repeatable); "
+        "or put `# gpu-stacks: allow-replace URN` in the stack file",
+    )
+    options.add_common(p)
+    options.add_as_of(p)
+    options.add_jobs(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    from azure_gpu_stacks.engine.diff.command import diff_report
+
+    text, code = diff_report(
+        args,
+        options.project_dir(args.project),
+        options.policy_settings(args.policy_config, args.as_of),
+        options.progress,
+        options.reference(args),
+        options.limits(args),
+    )
+    options.out(text, end="")
+    return code

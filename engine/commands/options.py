@@ -1,0 +1,195 @@
+"""What several commands share: their option groups, how they print, and the settings read from options."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from azure_gpu_stacks.engine.errors import InputError
+from azure_gpu_stacks.inputs.files import escaped
+
+if TYPE_CHECKING:
+    from azure_gpu_stacks.engine.run.isolation import Limits
+    from azure_gpu_stacks.engine.run.plan import Plan, ReferenceFiles
+    from azure_gpu_stacks.engine.run.policy_config import PolicySettings
+
+FORMATS = ("text", "json", "markdown", "sarif")
+PROJECT_HELP = "Pulumi project directory (default: the nearest Pulumi.yaml from the current directory upward, as `pulumi` finds it)"
+STACK_HELP = "stack name, or a path to a Pulumi.<stack>.yaml"
+
+
+def add_project(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--project", type=Path, metavar="DIR", help=PROJECT_HELP)
+
+
+def add_common(p: argparse.ArgumentParser) -> None:
+    """The options of every command that plans: the project, the files that stand in for Azure, the limits."""
+    add_project(p)
+    p.add_argument("--usage", type=Path, help="quota file saved by `az vm list-usage -l REGION -o json`")
+    p.add_argument(
+        "--aml-usage",
+        type=Path,
+        metavar="FILE",
+        help="Azure ML's own quota file, for Azure ML clusters: the "
+        "JSON of `az ml compute list-usage --resource-group RG --workspace-name WS -o json`",
+    )
+    p.add_argument("--skus", type=Path, help="availability file saved by `az vm list-skus --all -o json`")
+    p.add_argument(
+        "--identity",
+        choices=("user", "service-principal"),
+        help="what runs `pulumi up`, for the role assignments made to it (default: service-principal when "
+        "ARM_CLIENT_ID is set, else user)",
+    )
+    p.add_argument(
+        "--policy-config",
+        type=Path,
+        metavar="FILE",
+        help="policy pack config, JSON as for `pulumi preview --policy-pack-config` (levels and settings)",
+    )
+    from azure_gpu_stacks.engine.run.isolation import DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_S, positive_number
+
+    p.add_argument(
+        "--timeout",
+        type=positive_number,
+        default=DEFAULT_TIMEOUT_S,
+        metavar="SECONDS",
+        help=f"stop a program that runs longer than this, per stack (default: {DEFAULT_TIMEOUT_S:g})",
+    )
+    p.add_argument(
+        "--memory-limit",
+        type=positive_number,
+        default=DEFAULT_MEMORY_MIB,
+        metavar="MIB",
+        help=f"memory a program may take beyond the SDK's imports, per stack (default: {DEFAULT_MEMORY_MIB})",
+    )
+    p.add_argument(
+        "--stack-outputs",
+        action="append",
+        default=[],
+        metavar="ORG/PROJECT/STACK=FILE",
+        help="outputs of a stack the program references (pulumi.StackReference), as `pulumi stack output --json` "
+        "writes them; default: stack-outputs/ORG/PROJECT/STACK.json in the project; repeatable",
+    )
+    p.add_argument(
+        "--existing",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="FILE",
+        help="Azure resources the program looks up or joins (get_*, <Resource>.get), as `az resource show --ids ID "
+        "-o json` prints them (or a list, or a type's own `show`); repeatable",
+    )
+    p.add_argument(
+        "--organization",
+        default="organization",
+        metavar="ORG",
+        help="what pulumi.get_organization() answers (default: organization, as for a DIY backend)",
+    )
+
+
+def add_as_of(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--as-of",
+        type=_day,
+        metavar="YYYY-MM-DD",
+        dest="as_of",
+        help="judge sizes (retired, capacity-restricted, retiring) as of this day; default: today in UTC",
+    )
+
+
+def add_jobs(p: argparse.ArgumentParser) -> None:
+    from azure_gpu_stacks.engine.run.parallel import default_jobs, positive_jobs
+
+    p.add_argument(
+        "--jobs",
+        "-j",
+        type=positive_jobs,
+        default=default_jobs(),
+        metavar="N",
+        help="plan N stacks at a time in forked workers (default: the number of cores); output is the same for any N",
+    )
+
+
+def out(text: str, end: str = "\n") -> None:
+    """Print part of the report, with control characters from the input (NUL, terminal escapes) escaped."""
+    sys.stdout.write(escaped(text, keep_newlines=True) + end)
+
+
+def progress(message: str) -> None:
+    if sys.stderr.isatty():
+        print(f"gpu-stacks: {message}", file=sys.stderr, flush=True)
+
+
+def project_dir(given: Path | None) -> Path:
+    """--project, or the nearest directory upward from here with a project file (`DetectProjectPathFrom`)."""
+    if given is not None:
+        return given
+    from azure_gpu_stacks.engine.run.project import find_project_root
+
+    here = Path.cwd()
+    found = find_project_root(here)
+    if found is None:
+        raise InputError(
+            f"no Pulumi.yaml project file found (searching upwards from {here}); allowed: run inside a Pulumi project, "
+            "or name one with --project DIR"
+        )
+    return found
+
+
+def reference(args: argparse.Namespace) -> ReferenceFiles:
+    """What plan, check, cost and diff are told beyond the project, from the common options."""
+    from azure_gpu_stacks.engine.run.plan import IDENTITIES, ReferenceFiles
+    from azure_gpu_stacks.engine.run.stack_references import parse_option
+
+    return ReferenceFiles(
+        usage=args.usage,
+        aml_usage=args.aml_usage,
+        skus=args.skus,
+        stack_outputs=parse_option(args.stack_outputs),
+        organization=args.organization,
+        existing=tuple(args.existing),
+        deployer=IDENTITIES[args.identity] if args.identity else None,
+    )
+
+
+def limits(args: argparse.Namespace) -> Limits:
+    from azure_gpu_stacks.engine.run.isolation import Limits
+
+    return Limits(timeout_s=args.timeout, memory_mib=int(args.memory_limit))
+
+
+def _day(text: str) -> dt.date:
+    from azure_gpu_stacks.catalog.clock import parse_day
+
+    try:
+        return parse_day(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def policy_settings(path: Path | None, as_of: dt.date | None) -> dict[str, PolicySettings] | None:
+    """The checked `--policy-config` file with `--as-of` as every size policy's day; None for the pack's defaults."""
+    if path is None and as_of is None:
+        return None
+    from azure_gpu_stacks.engine.run.policy_config import load, resolve, with_day
+    from azure_gpu_stacks.engine.run.policy_run import pack_policies
+
+    pack = list(pack_policies())
+    settings = load(path, pack) if path is not None else resolve(pack)
+    return with_day(pack, settings, as_of) if as_of is not None else settings
+
+
+def plan_many(args: argparse.Namespace) -> list[Plan]:
+    """Plans of the stacks named, or of every stack of the project, on `--jobs` workers."""
+    from azure_gpu_stacks.engine.run.parallel import plan_stacks
+    from azure_gpu_stacks.engine.run.project import load_project
+
+    project = load_project(project_dir(args.project))
+    settings = policy_settings(args.policy_config, args.as_of)
+    names = args.stacks or project.stacks()
+    if not names:
+        raise InputError(f"{project.relative(project.stack_dir) or '.'}/: no stack files to {args.command}")
+    return plan_stacks(project, names, reference(args), settings, args.jobs, progress, limits(args))

@@ -1,0 +1,38 @@
+"""`gpu-stacks plan STACK`: what `pulumi up` would create, offline."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from azure_gpu_stacks.engine.commands import options
+
+NAME = "plan"
+HELP = "what `pulumi up` would create, offline"
+DESCRIPTION = "Plan one stack offline."
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("stack", metavar="STACK", help=options.STACK_HELP)
+    p.add_argument("--json", action="store_true", help="print one JSON document")
+    p.add_argument(
+        "--preview", action="store_true", help="answer as `pulumi preview` does: ids and computed outputs unknown"
+    )
+    options.add_common(p)
+    options.add_as_of(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    from azure_gpu_stacks.engine.report.text import render_text
+    from azure_gpu_stacks.engine.run.plan import plan_stack
+    from azure_gpu_stacks.engine.run.project import load_project
+
+    project = load_project(options.project_dir(args.project))
+    reference = options.reference(args)
+    settings = options.policy_settings(args.policy_config, args.as_of)
+    options.progress(f"planning {args.stack} offline…")
+    plan = plan_stack(
+        project, args.stack, reference, preview=args.preview, policy_settings=settings, limits=options.limits(args)
+    )
+    options.out(json.dumps(plan.to_json(), indent=2) if args.json else render_text(plan))
+    return plan.exit_code

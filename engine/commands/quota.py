@@ -1,0 +1,52 @@
+"""`gpu-stacks quota STACK`: the vCPU quota a stack needs at full scale, against the subscription's limits."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from azure_gpu_stacks.engine.commands import options
+
+NAME = "quota"
+HELP = "vCPU quota a stack needs at full scale, against the subscription's limits"
+DESCRIPTION = (
+    "Quota a stack needs, per counter and region, against `az vm list-usage` (or --live) and "
+    "`az ml compute list-usage` limits."
+)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("stack", metavar="STACK", help=options.STACK_HELP)
+    p.add_argument(
+        "--live", action="store_true", help="read the limits from Azure (needs the [azure] extra and a login)"
+    )
+    p.add_argument("--subscription", help="subscription id for --live (default: $AZURE_SUBSCRIPTION_ID)")
+    p.add_argument("--format", choices=("text", "markdown", "json"), default="text", help="output format")
+    options.add_common(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    from azure_gpu_stacks.engine.estimate.quota import quota_report, render
+    from azure_gpu_stacks.engine.run.plan import ReferenceFiles
+    from azure_gpu_stacks.engine.run.project import load_project
+    from azure_gpu_stacks.engine.run.stack_references import parse_option
+
+    project = load_project(options.project_dir(args.project))
+    options.policy_settings(args.policy_config, None)  # checked like every command's, though quota applies no policy
+    options.progress(f"planning {args.stack} offline…")
+    reference = ReferenceFiles(
+        stack_outputs=parse_option(args.stack_outputs), organization=args.organization, existing=tuple(args.existing)
+    )
+    report = quota_report(
+        project,
+        args.stack,
+        usage_file=args.usage,
+        aml_usage_file=args.aml_usage,
+        skus_file=args.skus,
+        live=args.live,
+        subscription_id=args.subscription,
+        run_limits=options.limits(args),
+        reference=reference,
+    )
+    options.out(json.dumps(report.to_json(), indent=2) if args.format == "json" else render(report, args.format))
+    return report.exit_code

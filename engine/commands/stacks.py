@@ -1,0 +1,22 @@
+"""`gpu-stacks stacks`: the project's stacks, one a line."""
+
+from __future__ import annotations
+
+import argparse
+
+from azure_gpu_stacks.engine.commands import options
+
+NAME = "stacks"
+HELP = "list the project's stacks"
+DESCRIPTION = None
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    options.add_project(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    from azure_gpu_stacks.engine.run.project import load_project
+
+    options.out("\n".join(load_project(options.project_dir(args.project)).stacks()))
+    return 0
