@@ -3,13 +3,15 @@
 Builds: (a new cluster with a small CPU system pool, managed identity, Azure RBAC for Kubernetes
 and local accounts disabled, plus a role assignment letting the deploying identity manage it; or
 an existing cluster, by id or by name and resource group) -> a user-mode GPU agent pool tainted
-`sku=gpu:NoSchedule`, labelled with its accelerator, autoscaled from 0 nodes -> the NVIDIA device
-plugin (a pinned DaemonSet in `gpu-resources` that tolerates the taint), deployed through
-pulumi-kubernetes with the cluster's kubeconfig, unless the GPU Operator (driver mode `None`) or
-another tool manages it.
+`sku=gpu:NoSchedule`, labelled with its accelerator, autoscaled from 0 nodes -> exactly one owner of
+the NVIDIA stack, deployed through pulumi-kubernetes with the cluster's kubeconfig: the NVIDIA device
+plugin (a pinned DaemonSet in `gpu-resources` that tolerates the pool's taints), or with
+`gpu_operator` the NVIDIA GPU Operator configured for the pool's driver owner and MIG strategy, or
+neither when another tool manages it (docs/aks-gpu-modes.md).
 
-GPU pods need the taint's toleration and an `nvidia.com/gpu` request: `AksGpuPool.pod_scheduling()`
-(or `gpu_pod_scheduling()` in `azure_gpu_stacks.components.aks_gpu_scheduling`) returns both. The
+GPU pods need the taint's toleration and a GPU request (`nvidia.com/gpu`, or `nvidia.com/mig-<slice>`
+under the mixed MIG strategy): `AksGpuPool.pod_scheduling()` returns both and a node selector
+(`gpu_pod_scheduling()` in `azure_gpu_stacks.components.aks_gpu_scheduling` builds them). The
 cluster is `azure_gpu_stacks.components.aks_cluster`, the device plugin
 `azure_gpu_stacks.components.nvidia_device_plugin`.
 

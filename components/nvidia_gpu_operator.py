@@ -5,10 +5,11 @@ AKS has two ownership modes that must not be mixed (NVIDIA AI Cluster Runtime,
 docs/integrator/aks-gpu-setup.md and recipes/components/gpu-operator/values-aks.yaml in NVIDIA/aicr;
 Learn: https://learn.microsoft.com/azure/aks/nvidia-gpu-operator; observed 2026-11-25):
 
-| pool `gpuProfile.driver` | who installs the driver | GPU Operator values |
-| --- | --- | --- |
-| `Install` (AKS default) | the AKS node image (driver and container toolkit) | `driver.enabled=false`, `toolkit.enabled=false`, `operator.runtimeClass=nvidia-container-runtime` |
-| `None` | the GPU Operator | `driver.enabled=true`, `toolkit.enabled=true`, `operator.runtimeClass=nvidia` |
+- pool `gpuProfile.driver: Install` (the AKS default): the node image installs driver and container
+  toolkit; the operator runs with `driver.enabled=false`, `toolkit.enabled=false`,
+  `operator.runtimeClass=nvidia-container-runtime`;
+- pool `gpuProfile.driver: None`: the operator installs them: `driver.enabled=true`,
+  `toolkit.enabled=true`, `operator.runtimeClass=nvidia`.
 
 Mixing them leaves containerd without an `nvidia` runtime: every operand fails with
 `FailedCreatePodSandBox: no runtime for "nvidia" is configured` and the nodes advertise no GPUs.
