@@ -35,6 +35,7 @@ from azure_gpu_stacks.catalog import catalog
 from azure_gpu_stacks.catalog.limits import LIMITS
 from azure_gpu_stacks.catalog.mig import AKS_MIG_SIZES, MIG_STRATEGIES, mig_slice, mig_slices
 from azure_gpu_stacks.catalog.spot import SPOT_NO_PRICE_CAP
+from azure_gpu_stacks.components.aks_cluster_owner import claim
 from azure_gpu_stacks.components.aks_cluster import (
     check_authorized_ip_ranges,
     create_cluster,
@@ -202,6 +203,10 @@ class AksGpuPool(pulumi.ComponentResource):
     def __init__(self, name: str, args: AksGpuPoolArgs, opts: pulumi.ResourceOptions | None = None):
         # Validated before anything is registered, so a bad input leaves nothing behind.
         self._args = raise_problems("AksGpuPool", name, check_inputs(args))
+        if self._args["existing_cluster"]:  # one owner of the NVIDIA stack per cluster of the program
+            problems = Problems()
+            claim(name, self._args["existing_cluster"], args, self._args, problems)
+            raise_problems("AksGpuPool", name, problems.checked(self._args))
         super().__init__(TYPE_TOKEN, name, None, opts)
         self._name = name
         self._child = pulumi.ResourceOptions(parent=self)

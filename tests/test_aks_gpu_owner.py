@@ -14,8 +14,16 @@ import pytest
 from azure_gpu_stacks.components.checks import ComponentInputError
 from azure_gpu_stacks.fakeazure import FakeArm
 
-from tests.conftest import Recording
-from tests.test_aks_gpu_pool import DAEMONSET, K8S_PROVIDER, POOL, build_pool, daemonset_pod_spec
+from tests.conftest import TEST_RG, Recording
+from tests.test_aks_gpu_pool import (
+    DAEMONSET,
+    EXISTING_ID,
+    K8S_PROVIDER,
+    POOL,
+    build_pool,
+    daemonset_pod_spec,
+    existing_cluster,
+)
 
 RELEASE = "kubernetes:helm.sh/v3:Release"
 SKU_GPU = {"key": "sku", "operator": "Equal", "value": "gpu", "effect": "NoSchedule"}
@@ -165,3 +173,61 @@ def test_every_catalog_gpu_model_with_slices_is_a_model_of_the_catalog() -> None
     models = {size.gpu_model for size in catalog().sizes}
     assert set(mig_models()) <= models
     assert all(catalog().get(name).supports_mig for name in AKS_MIG_SIZES)
+
+
+def two_pools_on_one_cluster(second: dict[str, Any], first: dict[str, Any] | None = None) -> Callable[[], None]:
+    """Two AksGpuPools a program adds to the same existing cluster (by id, then by name)."""
+
+    def program() -> None:
+        from azure_gpu_stacks.components.aks_gpu_pool import AksGpuPool
+
+        AksGpuPool("t4", {"existing_cluster": {"id": EXISTING_ID}, "pool_name": "t4", **(first or {})})
+        AksGpuPool(
+            "a100",
+            {
+                "existing_cluster": {"name": "SHARED-aks", "resource_group_name": TEST_RG},
+                "pool_name": "a100",
+                "vm_size": "Standard_NC24ads_A100_v4",
+                **second,
+            },
+        )
+
+    return program
+
+
+@pytest.mark.parametrize("first", [{}, {"gpu_operator": True}])
+def test_a_further_pool_on_the_same_cluster_deploys_no_second_advertiser(
+    record: Callable[..., Recording], fake_arm: FakeArm, first: dict[str, Any]
+) -> None:
+    existing_cluster(fake_arm)
+    rec = record(two_pools_on_one_cluster({}, first))
+
+    assert len(rec.of_type(POOL)) == 2
+    assert len(rec.of_type(DAEMONSET)) + len(rec.of_type(RELEASE)) == 1
+    assert [r.parent for r in rec.of_type(K8S_PROVIDER)] == [r.parent for r in rec.of_type(POOL)][:1]
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "expected"),
+    [
+        ({}, {"gpu_operator": True}, "gpu_operator: true, but cluster shared-aks already has the device plugin"),
+        ({}, {"install_device_plugin": True}, "install_device_plugin: true, but cluster shared-aks already has"),
+        (
+            {"gpu_operator": True},
+            {"gpu_driver": "None"},
+            "gpu_driver: None, but cluster shared-aks already has the GPU",
+        ),
+        (
+            {},
+            {"node_taints": ["sku=gpu:NoSchedule", "team=a:NoSchedule"]},
+            "node_taints: team=a:NoSchedule not tolerated",
+        ),
+    ],
+)
+def test_a_further_pool_that_needs_another_owner_is_refused(
+    record: Callable[..., Recording], fake_arm: FakeArm, first: dict[str, Any], second: dict[str, Any], expected: str
+) -> None:
+    existing_cluster(fake_arm)
+
+    with pytest.raises(ComponentInputError, match=f"(?i){expected}"):  # the cluster's name as the pool wrote it
+        record(two_pools_on_one_cluster(second, first))
