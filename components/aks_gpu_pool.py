@@ -35,7 +35,6 @@ from azure_gpu_stacks.catalog import catalog
 from azure_gpu_stacks.catalog.limits import LIMITS
 from azure_gpu_stacks.catalog.mig import AKS_MIG_SIZES, MIG_STRATEGIES, mig_slice, mig_slices
 from azure_gpu_stacks.catalog.spot import SPOT_NO_PRICE_CAP
-from azure_gpu_stacks.components.aks_cluster_owner import claim
 from azure_gpu_stacks.components.aks_cluster import (
     check_authorized_ip_ranges,
     create_cluster,
@@ -43,6 +42,7 @@ from azure_gpu_stacks.components.aks_cluster import (
     existing_cluster,
     user_kubeconfig,
 )
+from azure_gpu_stacks.components.aks_cluster_owner import claim
 from azure_gpu_stacks.components.aks_gpu_scheduling import (
     GPU_RESOURCE,
     GPU_TAINT,
