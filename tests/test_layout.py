@@ -71,3 +71,14 @@ def test_layout_imports_run_one_way(room: str) -> None:
     }
 
     assert {path: imports for path, imports in wrong.items() if imports} == {}
+
+
+def test_every_policy_of_the_pack_has_its_own_test_file() -> None:
+    """One hop from a policy to its tests (ARCHITECTURE.md): tests/policies/test_<module>.py, and nothing else there."""
+    from azure_gpu_stacks.policies.registry import REGISTRY
+
+    modules = {p.name.replace("-", "_") for p in REGISTRY}
+    test_files = {p.stem.removeprefix("test_") for p in (REPO / "tests" / "policies").glob("test_*.py")}
+
+    assert modules <= {p.stem for p in (REPO / "policies").glob("*.py")}
+    assert test_files == modules
