@@ -14,10 +14,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NotRequired, TypedDict
 
 import pulumi
-from azure_gpu_stacks.catalog import clock
 from azure_gpu_stacks.catalog.limits import LIMITS
 from azure_gpu_stacks.components.args import Checked, check_shape
-from azure_gpu_stacks.components.checks import Problems, email, raise_problems
+from azure_gpu_stacks.components.checks import Problems, deployment_day, email, raise_problems
 from pulumi_azure_native import consumption
 
 TYPE_TOKEN = "azure-gpu-stacks:index:CostAlert"
@@ -102,7 +101,7 @@ class CostAlert(pulumi.ComponentResource):
 
 
 def first_of_month(today: dt.date | None = None) -> str:
-    today = today or clock.today()
+    today = today or deployment_day()
     return today.replace(day=1).isoformat()
 
 

@@ -11,12 +11,14 @@ and https://learn.microsoft.com/azure/virtual-machines/extensions/hpccompute-gpu
 
 from __future__ import annotations
 
+import datetime as dt
 import ipaddress
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NotRequired, TypedDict
 
 import pulumi
 from azure_gpu_stacks.catalog import catalog
+from azure_gpu_stacks.catalog.defaults import DEFAULT_GPU_VM_SIZE
 from azure_gpu_stacks.catalog.limits import LIMITS
 from azure_gpu_stacks.catalog.time_zones import windows_time_zone
 from azure_gpu_stacks.components.args import Checked, check_shape
@@ -24,6 +26,7 @@ from azure_gpu_stacks.components.checks import (
     Problems,
     admin_username,
     cidr,
+    deployment_day,
     email,
     gpu_size,
     raise_problems,
@@ -48,7 +51,7 @@ GPU_DRIVER_VERSION = "1.6"
 UBUNTU_2204_GEN2 = {"publisher": "Canonical", "offer": "0001-com-ubuntu-server-jammy", "sku": "22_04-lts-gen2"}
 IMAGE_LABEL = "Canonical:0001-com-ubuntu-server-jammy:22_04-lts-gen2"
 
-DEFAULT_VM_SIZE = "Standard_NC4as_T4_v3"
+DEFAULT_VM_SIZE = DEFAULT_GPU_VM_SIZE
 DEFAULT_ADMIN_USERNAME = "azureuser"
 DEFAULT_VNET_RANGE = "10.40.0.0/16"
 DEFAULT_SUBNET_RANGE = "10.40.1.0/24"
@@ -319,8 +322,10 @@ def spot_priority(eviction_policy: str) -> dict[str, Any]:
     }
 
 
-def check_inputs(args: Mapping[str, Any]) -> Checked:
-    """The inputs with defaults filled in, and every problem found (pure: registers nothing)."""
+def check_inputs(args: Mapping[str, Any], day: dt.date | None = None) -> Checked:
+    """The inputs with defaults filled in, and every problem found (pure: registers nothing); sizes are judged
+    on `day` (default: `deployment_day()`, the program's `gpu-stacks:asOf` or today in UTC)."""
+    day = day or deployment_day()
     problems = Problems()
     given = check_shape(GpuVmArgs, args, problems)
     a: dict[str, Any] = {
@@ -344,7 +349,7 @@ def check_inputs(args: Mapping[str, Any]) -> Checked:
     for key in ("resource_group_name", "location", "ssh_public_key"):
         if not a.get(key):
             problems.add(key, "required key is missing")
-    size_name = problems.check("vm_size", gpu_size, a["vm_size"])
+    size_name = problems.check("vm_size", lambda n: gpu_size(n, day), a["vm_size"])
     if size_name is not None:
         a["vm_size"] = size_name
         problems.check("vm_size", lambda n: x64_size(n, IMAGE_LABEL), size_name)

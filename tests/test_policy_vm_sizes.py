@@ -108,7 +108,7 @@ def on_day(mocker: Any) -> Callable[[str], None]:
     """Judge retirement as of the given ISO day."""
 
     def set_day(day: str) -> None:
-        mocker.patch("azure_gpu_stacks.catalog.clock.today", return_value=dt.date.fromisoformat(day))
+        mocker.patch("azure_gpu_stacks.policies.vm_size_lifecycle.utc_today", return_value=dt.date.fromisoformat(day))
 
     return set_day
 

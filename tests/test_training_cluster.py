@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import base64
+import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 import yaml
-from azure_gpu_stacks.catalog import catalog
+from azure_gpu_stacks.catalog import SizeVerdict, catalog
 from azure_gpu_stacks.catalog.az_files import Usage, family_key
 from azure_gpu_stacks.components.checks import ComponentInputError
 from azure_gpu_stacks.components.node_health import SCRIPT_FILE
@@ -464,7 +465,7 @@ def test_training_cluster_refuses_a_size_without_gen2(monkeypatch: pytest.Monkey
     import azure_gpu_stacks.components.checks as checks
 
     gen1 = catalog().get("Standard_ND96asr_v4").model_copy(update={"hyperv_generations": ("V1",)})
-    monkeypatch.setattr(checks, "deployable_size", lambda name: gen1)
+    monkeypatch.setattr(checks, "deployable_size", lambda name, day: SizeVerdict(name, day, "current", gen1))
 
     with pytest.raises(ValueError, match="^'Standard_ND96asr_v4' does not boot Gen2 images; allowed: a Gen2 size"):
-        checks.infiniband_gpu_size("Standard_ND96asr_v4")
+        checks.infiniband_gpu_size("Standard_ND96asr_v4", dt.date(2026, 11, 25))
