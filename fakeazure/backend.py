@@ -35,6 +35,7 @@ from typing import Any
 from azure_gpu_stacks.catalog import Catalog, catalog, normalize_region, normalize_size_name
 from azure_gpu_stacks.catalog.az_files import SkuOffer, Usage
 from azure_gpu_stacks.catalog.clock import instant_on
+from azure_gpu_stacks.catalog.quota_counters import Charge, Provider, charges
 from azure_gpu_stacks.catalog.shapes import read as read_shapes
 from azure_gpu_stacks.catalog.verdict import size_verdict
 from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource
@@ -52,7 +53,7 @@ from azure_gpu_stacks.fakeazure.errors import (
 from azure_gpu_stacks.fakeazure.models import INVOKES, RESOURCE_TYPES, resource_type
 from azure_gpu_stacks.fakeazure.models.resources import RESOURCE_GROUP as ResourceGroupType
 from azure_gpu_stacks.fakeazure.models.resources import RESOURCE_GROUP_ARM_TYPE as ResourceGroupArmType
-from azure_gpu_stacks.fakeazure.quota import Charge, Ledger, Provider, Taking, charges
+from azure_gpu_stacks.fakeazure.quota import Ledger, Taking
 
 FAKE_SUBSCRIPTION_ID = "00000000-0000-0000-0000-0000000000aa"
 FAKE_TENANT_ID = "00000000-0000-0000-0000-0000000000bb"
@@ -358,7 +359,7 @@ class FakeArm:
 
     def _take_quota(self, rtype: ArmResourceType, props: dict[str, Any], location: str | None) -> None:
         # Where each type keeps its sizes, counts and priority: the one shape table; which counters
-        # its nodes draw on, and how many of them a PUT takes: `fakeazure.quota`.
+        # its nodes draw on: `catalog.quota_counters`; the ledger of what PUTs took: `fakeazure.quota`.
         found: list[Charge] = []
         nodes = at_creation = 0
         for reading in read_shapes(rtype.token, props):
