@@ -25,12 +25,13 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from azure_gpu_stacks.catalog.shapes import VMSS
+
 How = Literal["provider", "refused"]
 
 ANY_TYPE = "*"
 AKS_POOL = "azure-native:containerservice:AgentPool"
 AKS_CLUSTER = "azure-native:containerservice:ManagedCluster"
-VMSS = "azure-native:compute:VirtualMachineScaleSet"
 VM = "azure-native:compute:VirtualMachine"
 AML_COMPUTE = "azure-native:machinelearningservices:Compute"
 

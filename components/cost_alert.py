@@ -24,7 +24,7 @@ TYPE_TOKEN = "azure-gpu-stacks:index:CostAlert"
 DEFAULT_ACTUAL_THRESHOLDS = (80.0, 100.0)
 DEFAULT_FORECAST_THRESHOLDS = (100.0,)
 MAX_NOTIFICATIONS = LIMITS.choices.budget_notifications_max
-MAX_THRESHOLD_PERCENT = 1000
+MAX_THRESHOLD_PERCENT = LIMITS.choices.budget_threshold_percent_max
 CONTACT_ROLES = ("Owner", "Contributor", "Reader")
 
 
@@ -136,7 +136,8 @@ def check_inputs(args: Mapping[str, Any]) -> Checked:
     for key in ("actual_thresholds", "forecast_thresholds"):
         for i, t in enumerate(a[key]):
             if not isinstance(t, (int, float)) or not 0 < t <= MAX_THRESHOLD_PERCENT:
-                problems.add(f"{key}[{i}]", f"{t!r}; allowed: a percent greater than 0 and at most 1000")
+                most = MAX_THRESHOLD_PERCENT
+                problems.add(f"{key}[{i}]", f"{t!r}; allowed: a percent greater than 0 and at most {most:g}")
     count = len(a["actual_thresholds"]) + len(a["forecast_thresholds"])
     if not 1 <= count <= MAX_NOTIFICATIONS:
         problems.add(

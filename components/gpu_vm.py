@@ -371,8 +371,9 @@ def check_inputs(args: Mapping[str, Any], day: dt.date | None = None) -> Checked
         subnet = problems.check("subnet_prefix", cidr, a["subnet_prefix"])
         if space and subnet and not _inside(subnet, space):
             problems.add("subnet_prefix", f"'{subnet}' is not inside the VNet's address space {space}")
-    if not isinstance(a["os_disk_size_gb"], int) or not 30 <= a["os_disk_size_gb"] <= 4095:
-        problems.add("os_disk_size_gb", f"{a['os_disk_size_gb']!r}; allowed: a whole number of GiB from 30 to 4095")
+    most = LIMITS.choices.os_disk_gib_max
+    if not isinstance(a["os_disk_size_gb"], int) or not 30 <= a["os_disk_size_gb"] <= most:
+        problems.add("os_disk_size_gb", f"{a['os_disk_size_gb']!r}; allowed: a whole number of GiB from 30 to {most}")
     if a["eviction_policy"] not in (policies := LIMITS.choices.eviction_policies):
         problems.add("eviction_policy", f"{a['eviction_policy']!r}; allowed: {', '.join(policies)}")
     problems.check("shutdown_time", time_of_day, a["shutdown_time"])

@@ -372,8 +372,9 @@ def check_inputs(args: Mapping[str, Any], day: dt.date | None = None) -> Checked
     elif catalog().find(a["vm_size"]) is not None:  # the image is x64: GB200/GB300's Arm CPUs cannot boot them
         image = ":".join(IMAGES[a["image"]][k] for k in ("publisher", "offer", "sku"))
         problems.check("vm_size", lambda n: x64_size(n, image), a["vm_size"])
-    if not isinstance(a["os_disk_size_gb"], int) or not 64 <= a["os_disk_size_gb"] <= 4095:
-        problems.add("os_disk_size_gb", f"{a['os_disk_size_gb']!r}; allowed: a whole number of GiB from 64 to 4095")
+    most = LIMITS.choices.os_disk_gib_max
+    if not isinstance(a["os_disk_size_gb"], int) or not 64 <= a["os_disk_size_gb"] <= most:
+        problems.add("os_disk_size_gb", f"{a['os_disk_size_gb']!r}; allowed: a whole number of GiB from 64 to {most}")
     if a["eviction_policy"] not in (policies := LIMITS.choices.eviction_policies):
         problems.add("eviction_policy", f"{a['eviction_policy']!r}; allowed: {', '.join(policies)}")
     wait = a["health_check_wait_minutes"]

@@ -150,3 +150,33 @@ def test_a_plan_of_a_retiring_size_says_it_once(capsys: pytest.CaptureFixture[st
 
     said = [w for w in plan["warnings"] if nc6.name in w] + [v for v in plan["violations"] if nc6.name in v["message"]]
     assert [(s["policy"], s["level"]) for s in said] == [("warn-retiring-vm-sizes", "advisory")]
+
+
+# --- the default sizes: one home (catalog/defaults.py), said the same in the docs ----------------------
+
+
+def test_every_default_size_a_component_fills_is_the_catalogs_and_the_one_its_docs_name() -> None:
+    from azure_gpu_stacks.catalog import defaults
+    from azure_gpu_stacks.components import aks_gpu_pool, aml_cluster, gpu_vm, training_cluster
+    from azure_gpu_stacks.components.package import schema
+    from pydantic.alias_generators import to_camel
+
+    homes = {getattr(defaults, name) for name in dir(defaults) if name.startswith("DEFAULT_")}
+    modules = {
+        "GpuVm": gpu_vm,
+        "AmlCluster": aml_cluster,
+        "AksGpuPool": aks_gpu_pool,
+        "TrainingCluster": training_cluster,
+    }
+    seen = []
+    for token, spec in schema()["resources"].items():
+        module = modules.get(token.rsplit(":", 1)[-1])
+        if module is None:
+            continue
+        filled = module.check_inputs({}).inputs
+        for key in (k for k in filled if k.endswith("vm_size")):
+            described = spec["inputProperties"][to_camel(key)]["description"]
+            seen.append(filled[key])
+            assert filled[key] in homes and f"Default: {filled[key]}" in described, (token, key)
+            assert size_verdict(filled[key], DAY).standing == "current"
+    assert len(seen) == 5 and set(seen) == homes

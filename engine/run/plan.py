@@ -45,9 +45,7 @@ from azure_gpu_stacks.fakeazure.existing import Existing, ExistingFileError, ado
 from azure_gpu_stacks.fakeazure.existing import parse as parse_existing
 from azure_gpu_stacks.inputs.files import InputFileError, escaped, load_json
 from azure_gpu_stacks.sdk.internals import invoke_failure
-from azure_gpu_stacks.stack.config import ConfigError
-
-LOCATION_KEY = "azure-native:location"
+from azure_gpu_stacks.stack.config import LOCATION_KEY, ConfigError
 
 
 @dataclass(frozen=True)
@@ -296,8 +294,8 @@ def _run(
 
 def describe_program_error(exc: BaseException, project: Project, stack_file: str) -> str:
     """One line for a program that raised: the clean message of errors meant for users, else where."""
-    if isinstance(exc, InputError):  # raised by the run itself (a StackReference with no outputs...)
-        return str(exc)
+    if isinstance(exc, InputError):  # raised by the run itself (a StackReference with no outputs, an export
+        return str(exc)  # Pulumi cannot send...)
     if isinstance(exc, ModuleNotFoundError) and project.virtualenv:
         where = _where(exc, project)
         return (
@@ -310,8 +308,6 @@ def describe_program_error(exc: BaseException, project: Project, stack_file: str
         # name the file that was actually read.
         return str(ConfigError(stack_file, exc.problems))
     if isinstance(exc, (pulumi.RunError, pulumi.ConfigMissingError, pulumi.ConfigTypeError)):
-        return str(exc)
-    if isinstance(exc, InputError):  # raised for the program's values (an export Pulumi cannot send)
         return str(exc)
     if isinstance(exc, SystemExit):
         return f"the program called sys.exit({exc.code!r})"
