@@ -109,9 +109,9 @@ def _message(resource: Any, gpu: SizeAtPath, group: str | None, budgets: list[_B
     if reasons:
         text_ += " Found: " + "; ".join(reasons) + "."
     return (
-        text_
-        + " Add a budget on the resource group or the subscription (azure_gpu_stacks.components.cost_alert.CostAlert), or list "
-        "a central budget's scope in this policy's externalBudgetScopes."
+        text_ + " Add a budget on the resource group or the subscription "
+        "(azure_gpu_stacks.components.cost_alert.CostAlert), or list a central budget's scope in this policy's "
+        "externalBudgetScopes."
     )
 
 

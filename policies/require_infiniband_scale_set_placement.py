@@ -52,7 +52,8 @@ def _problems(props: Any, size: str) -> list[str]:
 
 POLICY = ResourceValidationPolicy(
     name=NAME,
-    description="InfiniBand scale sets must use one placement group, Uniform orchestration and a proximity placement group.",
+    description="InfiniBand scale sets must use one placement group, Uniform orchestration and a proximity "
+    "placement group.",
     validate=validate,
     enforcement_level=EnforcementLevel.MANDATORY,
     severity=Severity.HIGH,

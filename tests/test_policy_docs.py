@@ -22,7 +22,9 @@ def test_dated_lines_are_what_the_catalog_renders_on_their_day() -> None:
 
 
 def test_dated_lines_still_hold_today() -> None:
-    assert untrue_blocks(committed(), utc_today()) == [], "docs/policies.md says what is no longer true: run `make docs`"
+    assert untrue_blocks(committed(), utc_today()) == [], (
+        "docs/policies.md says what is no longer true: run `make docs`"
+    )
 
 
 def test_a_line_rendered_before_a_retirement_is_untrue_after_it() -> None:

@@ -281,7 +281,10 @@ def test_training_cluster_single_zone_pins_nodes_and_placement_group(record: Cal
 
 
 def test_training_cluster_joins_a_given_subnet_without_creating_a_vnet(record: Callable[..., Recording]) -> None:
-    subnet = "/subscriptions/11111111-2222-3333-4444-555555555555/resourceGroups/net/providers/Microsoft.Network/virtualNetworks/hub/subnets/ib"
+    subnet = (
+        "/subscriptions/11111111-2222-3333-4444-555555555555/resourceGroups/net/providers/Microsoft.Network/"
+        "virtualNetworks/hub/subnets/ib"
+    )
     rec = record(build_cluster(subnet_id=subnet))
 
     assert rec.of_type("azure-native:network:VirtualNetwork") == []
@@ -401,7 +404,8 @@ def test_training_cluster_children_are_parented_to_the_component(record: Callabl
         ({"node_count": -1}, "node_count: -1 nodes; allowed: 0 (parked: no nodes run) to 100"),
         (
             {"working_hours": {"start": "1900", "end": "0800"}},
-            "working_hours: end 0800 is not after start 1900; allowed: start and end on the same day, e.g. 0800 to 1900",
+            "working_hours: end 0800 is not after start 1900; allowed: start and end on the same day, "
+            "e.g. 0800 to 1900",
         ),
         (
             {"working_hours": {"start": "8:00", "end": "1900"}},
@@ -409,7 +413,8 @@ def test_training_cluster_children_are_parented_to_the_component(record: Callabl
         ),
         (
             {"working_hours": {"start": "0800", "end": "1900", "days": ["Monday", "Funday"]}},
-            "working_hours.days: 'Funday' not a day; allowed: Monday, Tuesday, Wednesday, Thursday, Friday, Saturday, Sunday",
+            "working_hours.days: 'Funday' not a day; allowed: Monday, Tuesday, Wednesday, Thursday, Friday, "
+            "Saturday, Sunday",
         ),
         (
             {"working_hours": {"start": "0800", "end": "1900", "days": []}},
@@ -417,7 +422,8 @@ def test_training_cluster_children_are_parented_to_the_component(record: Callabl
         ),
         (
             {"working_hours": {"start": "0800", "end": "1900", "time_zone": "Europe/Berlin"}},
-            "working_hours.time_zone: 'Europe/Berlin' is an IANA time zone name (did you mean W. Europe Standard Time?); "
+            "working_hours.time_zone: 'Europe/Berlin' is an IANA time zone name "
+            "(did you mean W. Europe Standard Time?); "
             "allowed: a Windows time zone id",
         ),
         (

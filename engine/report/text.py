@@ -124,7 +124,8 @@ def _fmt(value: Any) -> str:
 
 def render_text(plan: Plan) -> str:
     lines = [
-        f"Plan of {plan.project}/{plan.stack} ({plan.stack_file}), offline, as of {plan.as_of}: {len(plan.resources)} resources",
+        f"Plan of {plan.project}/{plan.stack} ({plan.stack_file}), offline, as of {plan.as_of}: "
+        f"{len(plan.resources)} resources",
         "",
     ]
     children: dict[str | None, list[RecordedResource]] = {}

@@ -152,7 +152,8 @@ def settings_day(settings: Mapping[str, PolicySettings], *, source: str = "polic
     if len(set(days.values())) > 1:
         given = ", ".join(f"{name}.{AS_OF_KEY}={day}" for name, day in sorted(days.items()))
         raise InputError(
-            f"{source}: {given}: the size policies judge on different days; allowed: one {AS_OF_KEY} for all, or --as-of"
+            f"{source}: {given}: the size policies judge on different days; "
+            f"allowed: one {AS_OF_KEY} for all, or --as-of"
         )
     for name, day in days.items():
         try:
@@ -167,7 +168,9 @@ def configure(policies: list[Policy], path: Path | None, as_of: dt.date | None) 
     every size policy's `asOf`, written here and only here: `as_of` (`--as-of`), else the file's `asOf`, else
     today in UTC. Every plan of the run (both sides of a diff) takes this one day (`settings_day`)."""
     settings = load(path, policies) if path is not None else resolve(policies)
-    return with_day(policies, settings, as_of or settings_day(settings, source=str(path or "policy config")) or utc_today())
+    return with_day(
+        policies, settings, as_of or settings_day(settings, source=str(path or "policy config")) or utc_today()
+    )
 
 
 def with_day(policies: list[Policy], settings: Mapping[str, PolicySettings], day: dt.date) -> dict[str, PolicySettings]:
