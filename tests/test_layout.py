@@ -82,3 +82,18 @@ def test_every_policy_of_the_pack_has_its_own_test_file() -> None:
 
     assert modules <= {p.stem for p in (REPO / "policies").glob("*.py")}
     assert test_files == modules
+
+
+COST_PATH = ("engine/estimate", "engine/report")
+
+
+@pytest.mark.parametrize("room", COST_PATH)
+def test_the_cost_path_stands_without_the_fake_arm(room: str) -> None:
+    """Cost and quota estimates read plans and the catalog: a real estimate never depends on the fake ARM."""
+    modules = sorted((REPO / room).rglob("*.py"))
+    fake = {
+        p.relative_to(REPO).as_posix(): sorted(m for m in _imports(p) if m.startswith(f"{PACKAGE}.fakeazure"))
+        for p in modules
+    }
+
+    assert modules and {path: found for path, found in fake.items() if found} == {}
