@@ -10,7 +10,8 @@ resources managed elsewhere), that the name is not taken, that the region is a r
 VM size is known to the catalog and not retired, offered in the region and allowed for the
 subscription (when a `az vm list-skus` file is given), that the vCPUs fit the quota (when a
 `az vm list-usage` file is given; for Azure ML computes, a `az ml compute list-usage` file: see
-`quota`), that every enum-typed input is one of the values Azure publishes (`enums`), plus the
+`quota`), that every enum-typed input is one of the values Azure publishes (`enums`), that the REST
+body meets the constraints Azure's spec states (`spec`: patterns, bounds, required, JSON types), plus the
 per-type checks of each namespace module in `models`. Refusals carry the codes Azure returns to a
 direct PUT (`errors`).
 
@@ -51,6 +52,7 @@ from azure_gpu_stacks.fakeazure.models import INVOKES, RESOURCE_TYPES, resource_
 from azure_gpu_stacks.fakeazure.models.resources import RESOURCE_GROUP as ResourceGroupType
 from azure_gpu_stacks.fakeazure.models.resources import RESOURCE_GROUP_ARM_TYPE as ResourceGroupArmType
 from azure_gpu_stacks.fakeazure.quota import Charge, Ledger, Provider, Taking, charges
+from azure_gpu_stacks.fakeazure.spec import refuse_spec_violations
 
 FAKE_SUBSCRIPTION_ID = "00000000-0000-0000-0000-0000000000aa"
 FAKE_TENANT_ID = "00000000-0000-0000-0000-0000000000bb"
@@ -103,6 +105,7 @@ class FakeArm:
         now: dt.datetime | None = None,
         deployer_principal_type: str = "User",
         check_enums: bool = True,
+        check_spec: bool = True,
     ):
         self.subscription_id = FAKE_SUBSCRIPTION_ID
         self.tenant_id = FAKE_TENANT_ID
@@ -111,6 +114,7 @@ class FakeArm:
         # the deployer with the other type are refused, as ARM refuses them.
         self.deployer_principal_type = deployer_principal_type
         self.check_enums = check_enums  # Azure's published enums as an outside check (`enums`)
+        self.check_spec = check_spec  # the REST spec's constraints as an outside check (`spec`)
         self.default_location = default_location
         self.usage = usage  # Microsoft.Compute's counters (`az vm list-usage`)
         self.aml_usage = aml_usage  # Azure ML's own counters (`az ml compute list-usage`)
@@ -247,6 +251,8 @@ class FakeArm:
             self.parent_of(rtype, props)
         self._check_sizes(rtype, props, location)
         rtype.check(self, name, props)
+        if self.check_spec:  # after the type's own checks: where Azure has a more specific code, it wins
+            refuse_spec_violations(token, name, props, location)
         self._take_quota(rtype, props, location)
         res = Resource(
             id=resource_id,
