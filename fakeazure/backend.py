@@ -36,7 +36,7 @@ from azure_gpu_stacks.catalog import Catalog, catalog, normalize_region, normali
 from azure_gpu_stacks.catalog.az_files import SkuOffer, Usage
 from azure_gpu_stacks.catalog.clock import now as clock_now
 from azure_gpu_stacks.catalog.shapes import read as read_shapes
-from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource
+from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource, identity_answer, scope_id
 from azure_gpu_stacks.fakeazure.enums import refuse_values_outside_enums
 from azure_gpu_stacks.fakeazure.errors import (
     ArmError,
@@ -206,7 +206,7 @@ class FakeArm:
         if rtype.token == ResourceGroupType:
             return f"/subscriptions/{self.subscription_id}/resourceGroups/{name}"
         if rtype.scoped:
-            return f"{str(props.get('scope', '')).rstrip('/')}/providers/{namespace}/{types[0]}/{name}"
+            return f"{str(scope_id(props.get('scope', ''))).rstrip('/')}/providers/{namespace}/{types[0]}/{name}"
         names = [str(props.get(key)) for key in rtype.parent_inputs] + [name]
         path = "/".join(f"{t}/{n}" for t, n in zip(types, names, strict=True))
         rg = props.get("resourceGroupName")
@@ -236,6 +236,7 @@ class FakeArm:
         name = props.get(rtype.name_input) if rtype.name_input else None
         name = str(name) if name else self.autoname(logical_name, rtype, urn)
         location = self._location(rtype, props)
+        rtype.check_first(self, name, props)
         if self.check_enums:
             refuse_values_outside_enums(token, rtype.arm_type, name, props)
         resource_id = self._resource_id(rtype, props, name)
@@ -253,7 +254,10 @@ class FakeArm:
         rtype.check(self, name, props)
         if self.check_spec:  # after the type's own checks: where Azure has a more specific code, it wins
             refuse_spec_violations(token, name, props, location)
-        self._take_quota(rtype, props, location)
+        try:
+            self._take_quota(rtype, props, location)
+        except ArmError as error:
+            raise rtype.quota_refusal(name, props, error) from None
         res = Resource(
             id=resource_id,
             type=rtype.arm_type,
@@ -294,6 +298,8 @@ class FakeArm:
             resource_id, rtype.arm_type, name, props.get("resourceGroupName"), props.get("location"), props, failed=True
         )
         res.outputs = {**props, "name": name, "provisioningState": "Failed"}
+        if isinstance(props.get("identity"), dict):  # read back by the SDK as the map ARM answers
+            res.outputs["identity"] = identity_answer(self, res, props["identity"])
         self.subscription.resources[resource_id.lower()] = res
         return res
 
@@ -301,7 +307,7 @@ class FakeArm:
         if rtype.token == ResourceGroupType:
             return {rg.group.id.lower(): rg.group for rg in self.subscription.resource_groups.values()}
         if rtype.scoped:
-            scope = props.get("scope")
+            scope = scope_id(props.get("scope"))
             target = self.require(scope, "scope")
             if target is not None and target.type == ResourceGroupArmType:
                 return self._resource_group(target.name).resources
@@ -388,7 +394,10 @@ class FakeArm:
         base = {**res.properties, "name": res.name, "type": res.type}
         if res.location is not None:
             base["location"] = res.location
-        return {**base, **rtype.computed(self, res)}
+        out = {**base, **rtype.computed(self, res)}
+        if isinstance(out.get("identity"), dict):
+            out["identity"] = identity_answer(self, res, out["identity"])
+        return out
 
     # --- provider functions ------------------------------------------------------------------
 
