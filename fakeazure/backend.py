@@ -10,17 +10,15 @@ resources managed elsewhere), that the name is not taken, that the region is a r
 VM size is known to the catalog and not retired, offered in the region and allowed for the
 subscription (when a `az vm list-skus` file is given), that the vCPUs fit the quota (when a
 `az vm list-usage` file is given; for Azure ML computes, a `az ml compute list-usage` file: see
-`quota`), that every enum-typed input is one of the values Azure publishes (`enums`), that the REST
-body meets the constraints Azure's spec states (`spec`: patterns, bounds, required, JSON types), plus the
-per-type checks of each namespace module in `models`. Refusals carry the codes Azure returns to a
-direct PUT (`errors`).
+`quota`), that every enum-typed input is one of the values Azure publishes (`enums`) and the REST body
+meets the constraints Azure's spec states (`spec`), plus the per-type checks of each namespace module in
+`models`. Refusals carry the codes Azure returns to a direct PUT (`errors`).
 
 Not faked: see `models`; also management groups, billing scopes, cross-subscription state, capacity
 (`AllocationFailed`), proximity placement intents Azure cannot satisfy
 (`OverconstrainedAllocationRequest`), unregistered resource providers
 (`MissingSubscriptionRegistration`), the deployer's own permissions (`AuthorizationFailed`) and the
-minutes a new role assignment takes to apply, and Kubernetes
-versions AKS no longer offers (`AgentPoolK8sVersionNotSupported`; needs the dated version list).
+minutes a new role assignment takes to apply.
 """
 
 from __future__ import annotations
@@ -105,7 +103,6 @@ class FakeArm:
         now: dt.datetime | None = None,
         deployer_principal_type: str = "User",
         check_enums: bool = True,
-        check_spec: bool = True,
     ):
         self.subscription_id = FAKE_SUBSCRIPTION_ID
         self.tenant_id = FAKE_TENANT_ID
@@ -114,7 +111,6 @@ class FakeArm:
         # the deployer with the other type are refused, as ARM refuses them.
         self.deployer_principal_type = deployer_principal_type
         self.check_enums = check_enums  # Azure's published enums as an outside check (`enums`)
-        self.check_spec = check_spec  # the REST spec's constraints as an outside check (`spec`)
         self.default_location = default_location
         self.usage = usage  # Microsoft.Compute's counters (`az vm list-usage`)
         self.aml_usage = aml_usage  # Azure ML's own counters (`az ml compute list-usage`)
@@ -125,9 +121,7 @@ class FakeArm:
         self.subscriptions = {self.subscription_id: SubscriptionState(self.subscription_id)}
         self.refusals: list[Refusal] = []
         self.unknown_reads: list[str] = []
-        self.az_subscription: str | None = (
-            None  # the deployer's subscription, once --existing files named it  # `<Resource>.get` of ids the subscription does not hold
-        )
+        self.az_subscription: str | None = None  # the deployer's subscription, once --existing files named it
         self.skipped: list[tuple[str, str]] = []  # (logical name, refused dependency id)
         self.quota = Ledger()  # vCPUs the PUTs so far have taken
         self._allocated: dict[str, int] = defaultdict(int)
@@ -252,8 +246,7 @@ class FakeArm:
             self.parent_of(rtype, props)
         self._check_sizes(rtype, props, location)
         rtype.check(self, name, props)
-        if self.check_spec:  # after the type's own checks: where Azure has a more specific code, it wins
-            refuse_spec_violations(token, name, props, location)
+        refuse_spec_violations(token, name, props, location)  # after the type's own, more specific codes
         try:
             self._take_quota(rtype, props, location)
         except ArmError as error:
@@ -297,9 +290,7 @@ class FakeArm:
         res = Resource(
             resource_id, rtype.arm_type, name, props.get("resourceGroupName"), props.get("location"), props, failed=True
         )
-        res.outputs = {**props, "name": name, "provisioningState": "Failed"}
-        if isinstance(props.get("identity"), dict):  # read back by the SDK as the map ARM answers
-            res.outputs["identity"] = identity_answer(self, res, props["identity"])
+        res.outputs = identity_answer({**props, "name": name, "provisioningState": "Failed"})
         self.subscription.resources[resource_id.lower()] = res
         return res
 
@@ -394,10 +385,7 @@ class FakeArm:
         base = {**res.properties, "name": res.name, "type": res.type}
         if res.location is not None:
             base["location"] = res.location
-        out = {**base, **rtype.computed(self, res)}
-        if isinstance(out.get("identity"), dict):
-            out["identity"] = identity_answer(self, res, out["identity"])
-        return out
+        return identity_answer({**base, **rtype.computed(self, res)})
 
     # --- provider functions ------------------------------------------------------------------
 

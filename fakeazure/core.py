@@ -93,20 +93,21 @@ def system_identity(arm: FakeArm, res: Resource) -> dict[str, Any]:
     return {}
 
 
-def identity_answer(arm: FakeArm, res: Resource, identity: dict[str, Any]) -> dict[str, Any]:
-    """`identity` as ARM answers it: user-assigned identities as a map keyed by each identity's id, each
+def identity_answer(outputs: dict[str, Any]) -> dict[str, Any]:
+    """`outputs` with `identity` as ARM answers it: user-assigned identities as a map keyed by each identity's id, each
     with its principal and client ids. pulumi-azure-native takes them as a list of ids and sends the map
     (the REST body's `userAssignedIdentities` is an object keyed by resource id, e.g. the spec's
     `ManagedServiceIdentity` in common-types v5 managedidentity.json); its outputs are typed as that map,
     so answering the list back is what a real ARM never does (and the SDK cannot read)."""
-    assigned = identity.get("userAssignedIdentities")
-    if not isinstance(assigned, list):
-        return identity
+    identity = outputs.get("identity")
+    assigned = identity.get("userAssignedIdentities") if isinstance(identity, dict) else None
+    if not isinstance(identity, dict) or not isinstance(assigned, list):
+        return outputs
     answered = {
         str(uid): {"principalId": stable_uuid(str(uid), "principal"), "clientId": stable_uuid(str(uid), "client")}
         for uid in assigned
     }
-    return {**identity, "userAssignedIdentities": answered}
+    return {**outputs, "identity": {**identity, "userAssignedIdentities": answered}}
 
 
 def scope_id(scope: Any) -> Any:
