@@ -290,6 +290,48 @@ STALE: tuple[Stale, ...] = (
 )
 
 
+# The refusals this work added or changed, with the public source each rests on ("none" is said in the
+# refusal's message too). The per-type refusals of fakeazure/models cite theirs beside the code.
+REFUSALS: tuple[tuple[str, str, str, str], ...] = (
+    (
+        "InvalidParameter",
+        "every modelled type",
+        "a pattern, length, bound, item count, required property or JSON type of the REST body",
+        "Azure/azure-rest-api-specs via autorest.bicep (catalog/arm/constraints.json names file and commits)",
+    ),
+    (
+        "InvalidParameter",
+        "every azure-native type",
+        "a value outside its enum",
+        "the SDK's enums, generated from the specs (fakeazure/enums.py)",
+    ),
+    (
+        "SkuNotAvailable",
+        "ManagedCluster",
+        "`sku.name: Basic`",
+        "Azure/azure-rest-api-specs issue 27263 (AKS's answer quoted)",
+    ),
+    (
+        "QuotaExceeded",
+        "ManagedCluster, AgentPool",
+        "nodes beyond a vCPU quota",
+        "mspnp/aks-baseline issue 377; MicrosoftDocs/azure-docs issue 62378",
+    ),
+    (
+        "InvalidParameter",
+        "Budget",
+        "start before 2017-06-01, start not before the end",
+        "BudgetTimePeriod on Microsoft Learn (azure.resourcemanager.consumption, observed 2026-11-25)",
+    ),
+    (
+        "InvalidParameter",
+        "VirtualMachineExtension",
+        "no publisher, type or typeHandlerVersion",
+        "none (the spec marks them optional; labelled in the message)",
+    ),
+)
+
+
 def stale_of(verdict: Verdict) -> Stale | None:
     return next((s for s in STALE if s.applies(verdict.example, verdict)), None)
 
@@ -325,6 +367,14 @@ def page(verdicts: list[Verdict]) -> str:
     for rule in STALE:
         count = sum(1 for v in verdicts if v.code and stale_of(v) is rule)
         lines.append(f"| {rule.reason} | {'yes' if rule.stale else 'no'} | {count} | {rule.code} | {rule.azure} |")
+    lines += [
+        "",
+        "## Refusals and their sources",
+        "",
+        "| code | type | refused | source |",
+        "| --- | --- | --- | --- |",
+    ]
+    lines += [f"| {code} | {kind} | {what} | {source} |" for code, kind, what, source in REFUSALS]
     unexplained = [v for v in verdicts if v.code and stale_of(v) is None]
     lines += ["", "## Refused for no listed reason", ""]
     lines += [f"- `{v.example.token}` {v.example.title}: {v.code}: {v.message}" for v in unexplained] or ["None."]
