@@ -37,6 +37,7 @@ COMMAND_EXIT_CODES: dict[str, tuple[tuple[int, str], ...]] = {
         (130, INTERRUPTED),
         (141, PIPE_CLOSED),
     ),
+    "export-arm": ((0, "written"), (2, INPUT), (130, INTERRUPTED), (141, PIPE_CLOSED)),
     "stacks": ((0, "listed"), (2, INPUT), (130, INTERRUPTED), (141, PIPE_CLOSED)),
     "policy-pack": (
         (0, "done"),
