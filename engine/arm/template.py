@@ -374,7 +374,7 @@ ID_IN_TEXT = re.compile(r"/subscriptions/[^/\s'\"]+/[^\s'\"]+", re.IGNORECASE)
 
 def _ids_in(text: str) -> list[str]:
     """Resource ids in `text`, each with every shorter id it starts with (a subnet's id names its network)."""
-    out = []
+    out: list[str] = []
     for match in ID_IN_TEXT.findall(text):
         parts = match.rstrip("/").split("/")
         out.extend("/".join(parts[:end]) for end in range(len(parts), 4, -2))

@@ -25,8 +25,9 @@ from azure_gpu_stacks.engine.run.plan import Plan
 from azure_gpu_stacks.engine.run.program_values import masked
 
 QUOTED = re.compile(r"'([^'\n]{1,200})'")
+# `key: value` or `key:` (keys may hold colons: `azure-gpu-stacks:trainingCluster`), a list item's first key too
 KEY_LINE = re.compile(
-    r"""^(?P<indent>\s*)(?:-\s+)?(?P<key>[^\s#:][^#:]*?):(?:\s+(?P<q>['"]?)(?P<value>[^'"#]*?)(?P=q))?\s*(?:#.*)?$"""
+    r"""^(?P<indent>\s*)(?:-\s+)?(?P<key>[^\s#][^#]*?):(?:\s+(?P<q>['"]?)(?P<value>[^'"#]*?)(?P=q))?\s*(?:#.*)?$"""
 )
 AGREE = "agree"
 OFFLINE_ONLY = "refused offline only"
@@ -104,9 +105,12 @@ def resource_of(error: AzureError, template: Template) -> TemplateResource | Non
 
 
 def quota_families(res: TemplateResource) -> list[str]:
-    """The vCPU quota families of the sizes `res` asks for (the catalog's `quotaFamily`)."""
+    """The vCPU quota families of the sizes whose nodes `res` counts (the catalog's `quotaFamily`); a size
+    that only reserves placement (a proximity placement group's intent) draws on no quota."""
     families = []
     for pool in read_pools(res.token, res.inputs):
+        if not pool.pool.counted:
+            continue
         size = catalog().find(str(pool.size)) if isinstance(pool.size, str) else None
         if size is not None and size.quota_family:
             families.append(size.quota_family)
@@ -121,7 +125,7 @@ def _id_tail(res: TemplateResource) -> str:
 def _quoted_values(error: AzureError, res: TemplateResource | None) -> list[str]:
     values = QUOTED.findall(error.message)
     if res is not None and any(f.lower() in error.message.lower() for f in quota_families(res)):
-        values += [str(p.size) for p in read_pools(res.token, res.inputs)]
+        values += [str(p.size) for p in read_pools(res.token, res.inputs) if p.pool.counted]
     return values
 
 

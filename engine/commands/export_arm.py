@@ -7,9 +7,15 @@ import json
 import os
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from azure_gpu_stacks.engine.commands import options
 from azure_gpu_stacks.engine.errors import InputError
+
+if TYPE_CHECKING:
+    from azure_gpu_stacks.engine.arm.template import Template
+    from azure_gpu_stacks.engine.run.plan import Plan
+    from azure_gpu_stacks.engine.run.project import Project
 
 NAME = "export-arm"
 HELP = "the plan as an ARM deployment template for `az deployment sub validate` / `what-if`, offline"
@@ -28,7 +34,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     options.add_as_of(p)
 
 
-def template_of(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def template_of(args: argparse.Namespace) -> tuple[Project, Plan, Template]:
     """The plan of `args.stack` and its template (shared with `preflight`)."""
     from azure_gpu_stacks.engine.arm.template import export
     from azure_gpu_stacks.engine.run.plan import plan_stack
