@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from azure_gpu_stacks.catalog.arm.bodies import arm_type
 from azure_gpu_stacks.engine.arm.template import Template, export, literal
 from azure_gpu_stacks.engine.cli import main
 from azure_gpu_stacks.fakeazure.models import resource_type
@@ -75,22 +76,29 @@ def test_every_azure_resource_of_the_plan_is_in_the_template_with_its_type_and_a
 
 @pytest.mark.parametrize("stack", STACKS)
 def test_envelope_at_the_top_and_the_rest_under_properties(shipped_plans: dict[str, Any], stack: str) -> None:
+    """Where each input lands, by the spec's own data (catalog/arm/mapping.json: the envelope and the
+    renames of each type), never by the exporter."""
     plan = shipped_plans[stack]
     inside = entries(template_of(shipped_plans, stack).document)
     for record in (r for r in plan.resources if r.custom and r.type.startswith("azure-native:")):
         rtype = resource_type(record.type)
+        spec = arm_type(record.type)
+        assert spec is not None, record.type
         entry = next(
             e for e in inside if e["type"] == rtype.arm_type and e["name"].split("/")[-1].startswith(_name(record))
         )
-        inputs = record.plain_inputs()
-        if "tags" in inputs:
-            assert entry["tags"] == inputs["tags"]
-        if "location" in inputs and isinstance(inputs["location"], str):
-            assert entry["location"] == inputs["location"]
-        path = {rtype.name_input, *rtype.parent_inputs, "resourceGroupName", "scope"}
-        inner = [k for k in inputs if k not in path and k not in entry]
-        for key in inner:  # what is not envelope nor a URL segment is a property of the body
-            assert key in entry.get("properties", {}) or key == "properties", (record.name, key)
+        renamed = spec.body.get("renamed", {})
+        lifted = spec.body.get("lifted")  # None: azure-native keeps `properties` as an input of its own
+        for key, value in record.plain_inputs().items():
+            if key in spec.path_inputs:
+                continue
+            wire = renamed.get(key, key)
+            if lifted is not None and wire in lifted:
+                assert wire in entry["properties"], (record.name, wire)
+            else:
+                assert wire in entry, (record.name, wire)
+                if key in ("location", "tags") and isinstance(value, (str, dict)):
+                    assert entry[wire] == value
 
 
 def _name(record: Any) -> str:

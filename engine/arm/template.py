@@ -8,6 +8,12 @@ budget of the subscription) sit in the outer template.
 Source: learn.microsoft.com/azure/azure-resource-manager/templates/deploy-to-subscription, "Create
 resource group and resources" and "Deploy to resource group" (observed 2026-11-25).
 
+Bodies: the envelope at the top and the rest under `properties` as REST nests them, by the one mapping of
+azure-native inputs to ARM bodies (`azure_gpu_stacks.catalog.arm.bodies`, generated from Azure's spec
+data); where ARM places a resource (parents, `scope`) by the fake ARM's type registry. Resources that
+are not Azure's, and azure-native types the mapping does not cover, are listed under
+`metadata.outsideTemplate`.
+
 Values: ids of this plan's fake subscription become `subscription().subscriptionId`, its tenant
 `subscription().tenantId`, so the template validates in any subscription; a literal string that starts
 with `[` is escaped as `[[` (templates/template-expressions, "Escape characters"). Secrets become
@@ -24,7 +30,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from azure_gpu_stacks.engine.arm import body as mapping
+from azure_gpu_stacks.catalog.arm import bodies
 from azure_gpu_stacks.engine.run.runtime import RecordedResource
 from azure_gpu_stacks.fakeazure import FAKE_SUBSCRIPTION_ID, FAKE_TENANT_ID, FakeArm
 from azure_gpu_stacks.fakeazure.models import resource_type
@@ -33,6 +39,9 @@ from azure_gpu_stacks.sdk.internals import is_output_unknown, is_secret, unwrap_
 AZURE_NATIVE = "azure-native:"
 PROVIDER_PREFIX = "pulumi:providers:"
 RESOURCE_GROUP_TOKEN = "azure-native:resources:ResourceGroup"
+RESOURCE_GROUP_INPUT = "resourceGroupName"
+SCOPE_INPUT = "scope"
+ENTRY_KEYS = ("type", "apiVersion", "name")  # set by the template from the resource, not from the body
 RESOURCE_GROUP_TYPE = "Microsoft.Resources/resourceGroups"
 DEPLOYMENT_TYPE = "Microsoft.Resources/deployments"
 # Schemas: learn.microsoft.com/azure/azure-resource-manager/templates/syntax (observed 2026-11-25).
@@ -82,13 +91,13 @@ def export(resources: Iterable[RecordedResource], *, project: str, stack: str) -
     """The template of a plan's recorded resources."""
     recorded = list(resources)
     builder = _Builder(recorded)
-    for r in recorded:
-        if r.custom and r.type.startswith(AZURE_NATIVE):
-            builder.add(r)
+    unmapped = {r.urn for r in recorded if r.custom and r.type.startswith(AZURE_NATIVE) and not builder.add(r)}
     outside = tuple(
         (r.urn, r.type)
         for r in recorded
-        if r.custom and not r.type.startswith(AZURE_NATIVE) and not r.type.startswith(PROVIDER_PREFIX)
+        if r.custom
+        and (not r.type.startswith(AZURE_NATIVE) or r.urn in unmapped)
+        and not r.type.startswith(PROVIDER_PREFIX)
     )
     document = builder.document(project, stack, outside)
     return Template(document, tuple(builder.resources), outside, dict(builder.secrets))
@@ -110,21 +119,24 @@ class _Builder:
 
     # --- resources ---------------------------------------------------------------------------
 
-    def add(self, r: RecordedResource) -> None:
-        shape = mapping.shape(r.type)
+    def add(self, r: RecordedResource) -> bool:
+        """Add `r`; False when the body mapping (catalog.arm) does not cover its type."""
+        shape = bodies.arm_type(r.type)
+        if shape is None:
+            return False
         plain = _plain(r.inputs)
-        rtype = resource_type(r.type)
+        rtype = resource_type(r.type)  # where ARM places it: parents, scope (the fake ARM's registry)
         own = plain.get(shape.name_input) if shape.name_input else None
         # the name the plan gave a resource without one: the fake ARM's auto-naming, seeded as the mocks seed it
         name = str(own) if own else self.arm.autoname(r.name, rtype, f"{r.type}::{r.name}")
-        parents = [str(plain.get(key)) for key in shape.parent_inputs]
-        group = None if r.type == RESOURCE_GROUP_TOKEN else plain.get(mapping.RESOURCE_GROUP_INPUT)
-        scope = plain.get(mapping.SCOPE_INPUT) if shape.scoped else None
-        if shape.scoped and isinstance(scope, str):
+        parents = [str(plain.get(key)) for key in rtype.parent_inputs]
+        group = None if r.type == RESOURCE_GROUP_TOKEN else plain.get(RESOURCE_GROUP_INPUT)
+        scope = plain.get(SCOPE_INPUT) if rtype.scoped else None
+        if rtype.scoped and isinstance(scope, str):
             group = _group_of(scope)
             if _is_group_id(scope) or group is None and _is_subscription_id(scope):
                 scope = None
-        resource_id = _resource_id(shape.arm_type, parents + [name], group, shape.scoped, plain.get("scope"))
+        resource_id = _resource_id(shape.arm_type, parents + [name], group, rtype.scoped, plain.get(SCOPE_INPUT))
         self.resources.append(
             TemplateResource(
                 urn=r.urn,
@@ -136,17 +148,18 @@ class _Builder:
                 resource_id=resource_id,
                 resource_group=str(group) if group is not None else None,
                 scope=scope if isinstance(scope, str) else None,
-                body=mapping.to_body(r.type, plain),
+                body=arm_body(r.type, plain),
                 inputs=plain,
             )
         )
+        return True
 
     def _entry(self, res: TemplateResource, record: RecordedResource, same_group: bool) -> dict[str, Any]:
-        body = self._values(mapping.to_body(res.token, record.inputs), res.logical_name, record.secret_values)
+        body = self._values(arm_body(res.token, record.inputs), res.logical_name, record.secret_values)
         entry: dict[str, Any] = {"type": res.arm_type, "apiVersion": res.api_version, "name": res.name}
         if res.scope is not None:
             entry["scope"] = _scope_expression(res.scope, same_group)
-        if mapping.shape(res.token).located and "location" not in body and res.resource_group is not None:
+        if resource_type(res.token).located and "location" not in body and res.resource_group is not None:
             body = {"location": "[resourceGroup().location]", **body}  # as azure-native defaults it
         entry.update(body)
         return entry
@@ -258,7 +271,7 @@ class _Builder:
         used = [name for name in self.secrets if _mentions(inner, name)]
         return {
             "type": DEPLOYMENT_TYPE,
-            "apiVersion": mapping.sdk_api_version(RESOURCE_GROUP_TOKEN),
+            "apiVersion": _api_version(RESOURCE_GROUP_TOKEN),
             "name": deployment_name(stack, group),
             "resourceGroup": group,
             "dependsOn": sorted(set(outer_deps.values())),
@@ -274,6 +287,16 @@ class _Builder:
                 },
             },
         }
+
+
+def arm_body(token: str, inputs: dict[str, Any]) -> dict[str, Any]:
+    """The request body of `token` (envelope and `properties`), from the one mapping (catalog.arm.bodies)."""
+    return {k: v for k, v in bodies.to_arm_body(token, inputs).items() if k not in ENTRY_KEYS}
+
+
+def _api_version(token: str) -> str | None:
+    found = bodies.arm_type(token)
+    return found.api_version if found else None
 
 
 def deployment_name(stack: str, group: str) -> str:
