@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import importlib.util
 import json
+import os
 import re
 from typing import Any
 
@@ -114,9 +116,26 @@ def run(args: argparse.Namespace) -> int:
         "exitCode": code,
     }
     if args.record is not None:
-        export_arm.write_file(args.record, json.dumps(fidelity(plan, template, found, answer), indent=2) + "\n")
+        record = fidelity(plan, template, found, answer)
+        # where the project and its --existing files are, from the directory preflight ran in (the repository
+        # root in CI), so that tests/test_fidelity_records.py can plan the same stack again
+        record["projectDir"] = _relative(project.root)
+        record["references"] = {
+            "usage": _relative(args.usage) if args.usage else None,
+            "amlUsage": _relative(args.aml_usage) if args.aml_usage else None,
+            "skus": _relative(args.skus) if args.skus else None,
+            "existing": [_relative(path) for path in args.existing],
+        }
+        record["source"] = (
+            f"Azure Deployments Validate, {answer.cloud}, {dt.datetime.now(dt.timezone.utc):%Y-%m-%dT%H:%MZ}"
+        )
+        export_arm.write_file(args.record, json.dumps(record, indent=2) + "\n")
     _print(report, args.format)
     return code
+
+
+def _relative(path: export_arm.Path) -> str:
+    return os.path.relpath(path.resolve(), export_arm.Path.cwd().resolve()).replace(os.sep, "/")
 
 
 def _location(document: dict[str, Any]) -> str | None:
