@@ -10,16 +10,15 @@ resources managed elsewhere), that the name is not taken, that the region is a r
 VM size is known to the catalog and not retired, offered in the region and allowed for the
 subscription (when a `az vm list-skus` file is given), that the vCPUs fit the quota (when a
 `az vm list-usage` file is given; for Azure ML computes, a `az ml compute list-usage` file: see
-`quota`), that every enum-typed input is one of the values Azure publishes (`enums`), plus the
-per-type checks of each namespace module in `models`. Refusals carry the codes Azure returns to a
-direct PUT (`errors`).
+`quota`), that every enum-typed input is one of the values Azure publishes (`enums`) and the REST body
+meets the constraints Azure's spec states (`spec`), plus the per-type checks of each namespace module in
+`models`. Refusals carry the codes Azure returns to a direct PUT (`errors`).
 
 Not faked: see `models`; also management groups, billing scopes, cross-subscription state, capacity
 (`AllocationFailed`), proximity placement intents Azure cannot satisfy
 (`OverconstrainedAllocationRequest`), unregistered resource providers
 (`MissingSubscriptionRegistration`), the deployer's own permissions (`AuthorizationFailed`) and the
-minutes a new role assignment takes to apply, and Kubernetes
-versions AKS no longer offers (`AgentPoolK8sVersionNotSupported`; needs the dated version list).
+minutes a new role assignment takes to apply.
 """
 
 from __future__ import annotations
@@ -35,7 +34,7 @@ from azure_gpu_stacks.catalog import Catalog, catalog, normalize_region, normali
 from azure_gpu_stacks.catalog.az_files import SkuOffer, Usage
 from azure_gpu_stacks.catalog.clock import now as clock_now
 from azure_gpu_stacks.catalog.shapes import read as read_shapes
-from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource
+from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource, identity_answer, scope_id
 from azure_gpu_stacks.fakeazure.enums import refuse_values_outside_enums
 from azure_gpu_stacks.fakeazure.errors import (
     ArmError,
@@ -51,6 +50,7 @@ from azure_gpu_stacks.fakeazure.models import INVOKES, RESOURCE_TYPES, resource_
 from azure_gpu_stacks.fakeazure.models.resources import RESOURCE_GROUP as ResourceGroupType
 from azure_gpu_stacks.fakeazure.models.resources import RESOURCE_GROUP_ARM_TYPE as ResourceGroupArmType
 from azure_gpu_stacks.fakeazure.quota import Charge, Ledger, Provider, Taking, charges
+from azure_gpu_stacks.fakeazure.spec import refuse_spec_violations
 
 FAKE_SUBSCRIPTION_ID = "00000000-0000-0000-0000-0000000000aa"
 FAKE_TENANT_ID = "00000000-0000-0000-0000-0000000000bb"
@@ -121,9 +121,7 @@ class FakeArm:
         self.subscriptions = {self.subscription_id: SubscriptionState(self.subscription_id)}
         self.refusals: list[Refusal] = []
         self.unknown_reads: list[str] = []
-        self.az_subscription: str | None = (
-            None  # the deployer's subscription, once --existing files named it  # `<Resource>.get` of ids the subscription does not hold
-        )
+        self.az_subscription: str | None = None  # the deployer's subscription, once --existing files named it
         self.skipped: list[tuple[str, str]] = []  # (logical name, refused dependency id)
         self.quota = Ledger()  # vCPUs the PUTs so far have taken
         self._allocated: dict[str, int] = defaultdict(int)
@@ -202,7 +200,7 @@ class FakeArm:
         if rtype.token == ResourceGroupType:
             return f"/subscriptions/{self.subscription_id}/resourceGroups/{name}"
         if rtype.scoped:
-            return f"{str(props.get('scope', '')).rstrip('/')}/providers/{namespace}/{types[0]}/{name}"
+            return f"{str(scope_id(props.get('scope', ''))).rstrip('/')}/providers/{namespace}/{types[0]}/{name}"
         names = [str(props.get(key)) for key in rtype.parent_inputs] + [name]
         path = "/".join(f"{t}/{n}" for t, n in zip(types, names, strict=True))
         rg = props.get("resourceGroupName")
@@ -232,6 +230,7 @@ class FakeArm:
         name = props.get(rtype.name_input) if rtype.name_input else None
         name = str(name) if name else self.autoname(logical_name, rtype, urn)
         location = self._location(rtype, props)
+        rtype.check_first(self, name, props)
         if self.check_enums:
             refuse_values_outside_enums(token, rtype.arm_type, name, props)
         resource_id = self._resource_id(rtype, props, name)
@@ -247,7 +246,11 @@ class FakeArm:
             self.parent_of(rtype, props)
         self._check_sizes(rtype, props, location)
         rtype.check(self, name, props)
-        self._take_quota(rtype, props, location)
+        refuse_spec_violations(token, name, props, location)  # after the type's own, more specific codes
+        try:
+            self._take_quota(rtype, props, location)
+        except ArmError as error:
+            raise rtype.quota_refusal(name, props, error) from None
         res = Resource(
             id=resource_id,
             type=rtype.arm_type,
@@ -287,7 +290,7 @@ class FakeArm:
         res = Resource(
             resource_id, rtype.arm_type, name, props.get("resourceGroupName"), props.get("location"), props, failed=True
         )
-        res.outputs = {**props, "name": name, "provisioningState": "Failed"}
+        res.outputs = identity_answer({**props, "name": name, "provisioningState": "Failed"})
         self.subscription.resources[resource_id.lower()] = res
         return res
 
@@ -295,7 +298,7 @@ class FakeArm:
         if rtype.token == ResourceGroupType:
             return {rg.group.id.lower(): rg.group for rg in self.subscription.resource_groups.values()}
         if rtype.scoped:
-            scope = props.get("scope")
+            scope = scope_id(props.get("scope"))
             target = self.require(scope, "scope")
             if target is not None and target.type == ResourceGroupArmType:
                 return self._resource_group(target.name).resources
@@ -382,7 +385,7 @@ class FakeArm:
         base = {**res.properties, "name": res.name, "type": res.type}
         if res.location is not None:
             base["location"] = res.location
-        return {**base, **rtype.computed(self, res)}
+        return identity_answer({**base, **rtype.computed(self, res)})
 
     # --- provider functions ------------------------------------------------------------------
 

@@ -286,7 +286,9 @@ def _cite(types: Types) -> str:
 JSON_TYPES = {
     "StringType": "string",
     "StringLiteralType": "string",
-    "IntegerType": "integer",
+    # Bicep has no fractional type: the spec's `integer` and `number` (a budget's amount) both arrive as
+    # IntegerType, so the JSON type said is `number`
+    "IntegerType": "number",
     "BooleanType": "boolean",
     "ArrayType": "array",
     "ObjectType": "object",

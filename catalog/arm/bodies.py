@@ -22,6 +22,9 @@ from importlib import resources
 from typing import Any
 
 MAPPING_FILE = "mapping.json"
+# azure-native takes user-assigned identities as a list of resource ids and sends ARM's map keyed by
+# them (each value `{}`: the principal and client ids are ARM's to fill in), on every type.
+USER_ASSIGNED = "userAssignedIdentities"
 
 
 @dataclass(frozen=True)
@@ -106,6 +109,8 @@ def _to_wire(value: dict[str, Any], shape: dict[str, Any]) -> dict[str, Any]:
         wire = renamed.get(key, key)
         child = fields.get(key)
         converted = _convert(item, child, _to_wire) if child else item
+        if key == USER_ASSIGNED and isinstance(item, list):
+            converted = {str(identity): {} for identity in item}
         # where `properties` is flattened, an input the spec does not list (newer than it) goes inside
         (inner if lifted is not None and (wire in lifted or wire not in envelope) else top)[wire] = converted
     if inner:
@@ -124,6 +129,8 @@ def _from_wire(value: dict[str, Any], shape: dict[str, Any]) -> dict[str, Any]:
         name = names.get(wire, wire)
         child = fields.get(name)
         out[name] = _convert(item, child, _from_wire) if child else item
+        if wire == USER_ASSIGNED and isinstance(item, dict):
+            out[name] = list(item)
     return out
 
 

@@ -203,7 +203,10 @@ class VirtualMachineExtension(ArmResourceType):
     def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
         for key in ("publisher", "type", "typeHandlerVersion"):
             if not props.get(key):
-                raise InvalidParameter(f"Extension '{name}' needs {key}.")
+                raise InvalidParameter(
+                    f"Extension '{name}' needs {key} (the fake's rule: the spec marks it optional and no public "
+                    "source gives Azure's refusal)."
+                )
         vm = arm.parent_of(self, props)
         subnets = []
         for ref in dig(vm.properties, "networkProfile", "networkInterfaces") or []:
