@@ -100,7 +100,7 @@ def deployment_body(template: Template, location: str, *, what_if: bool = False)
         "parameters": {name: {"value": value} for name, value in template.secret_values.items()},
     }
     if what_if:
-        properties["whatIfSettings"] = {"resultFormat": "ResourceIdOnly"}
+        properties["whatIfSettings"] = {"resultFormat": "FullResourcePayloads"}  # with each change's delta
     return json.dumps({"location": location, "properties": properties}).encode()
 
 

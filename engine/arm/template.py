@@ -67,11 +67,7 @@ class TemplateResource:
     scope: str | None  # an extension resource's scope (a resource id), when it is not its resource group
     body: dict[str, Any]  # the request body ARM receives, secrets in place (never written)
     inputs: dict[str, Any]  # the plan's inputs, secrets unwrapped (never written)
-
-    @property
-    def body_hash(self) -> str:
-        """sha256 of the body as sent: the same body hashes the same, and no secret can be read back."""
-        return hashlib.sha256(json.dumps(self.body, sort_keys=True, default=str).encode()).hexdigest()
+    body_hash: str = ""  # sha256 of the body with each secret as "[secret]": no secret can be guessed from it
 
 
 @dataclass(frozen=True)
@@ -150,6 +146,7 @@ class _Builder:
                 scope=scope if isinstance(scope, str) else None,
                 body=arm_body(r.type, plain),
                 inputs=plain,
+                body_hash=_sha256(arm_body(r.type, _plain(r.shown_inputs()))),
             )
         )
         return True
@@ -292,6 +289,10 @@ class _Builder:
 def arm_body(token: str, inputs: dict[str, Any]) -> dict[str, Any]:
     """The request body of `token` (envelope and `properties`), from the one mapping (catalog.arm.bodies)."""
     return {k: v for k, v in bodies.to_arm_body(token, inputs).items() if k not in ENTRY_KEYS}
+
+
+def _sha256(value: Any) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def _api_version(token: str) -> str | None:
