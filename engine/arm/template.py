@@ -101,7 +101,6 @@ def export(resources: Iterable[RecordedResource], *, project: str, stack: str) -
 
 class _Builder:
     def __init__(self, recorded: list[RecordedResource]):
-        self.recorded = recorded
         self.children: dict[str, list[str]] = {}
         for r in recorded:
             if r.parent:
@@ -109,7 +108,6 @@ class _Builder:
         self.custom = {r.urn for r in recorded if r.custom}
         self.resources: list[TemplateResource] = []
         self.secrets: dict[str, Any] = {}
-        self.entries: dict[str, dict[str, Any]] = {}  # urn -> template resource entry
         self.recorded_by_urn = {r.urn: r for r in recorded}
         self.arm = FakeArm()
 
@@ -181,7 +179,11 @@ class _Builder:
         return value
 
     def _parameter(self, where: str, path: str, value: Any) -> str:
-        name = SECRET_PARAMETER.sub("_", f"{where}_{path}").strip("_")
+        base = name = SECRET_PARAMETER.sub("_", f"{where}_{path}").strip("_")
+        number = 1
+        while name in self.secrets and self.secrets[name] != value:  # two resources of one logical name
+            number += 1
+            name = f"{base}_{number}"
         self.secrets[name] = value
         return f"[parameters('{name}')]"
 
