@@ -265,3 +265,17 @@ def test_a_subscription_that_is_not_an_id_is_refused_before_anything_runs(
 
     assert code == 2 and out == "" and fake.replay.sent == []
     assert err.count("\n") == 1 and "'my-subscription'" in err and "allowed:" in err
+
+
+def test_a_what_if_change_is_mapped_to_the_resource_s_urn(shipped_plans: dict[str, Any]) -> None:
+    from azure_gpu_stacks.engine.arm.template import export
+    from azure_gpu_stacks.engine.arm.verdict import resource_by_id
+
+    plan = shipped_plans["training-a100"]
+    group = next(r for r in plan.resources if r.type.endswith(":ResourceGroup"))
+    change_id = f"/subscriptions/{SUBSCRIPTION}/resourceGroups/{group.plain_inputs()['resourceGroupName']}"
+    template = export(plan.resources, project=plan.project, stack=plan.stack)
+
+    found = resource_by_id(change_id, template)
+    assert found is not None and found.urn == group.urn
+    assert resource_by_id(f"/subscriptions/{SUBSCRIPTION}/resourceGroups/someone-elses", template) is None

@@ -104,6 +104,12 @@ def resource_of(error: AzureError, template: Template) -> TemplateResource | Non
     return None
 
 
+def resource_by_id(resource_id: str, template: Template) -> TemplateResource | None:
+    """The template resource a What-If change names (its id in the real subscription)."""
+    wanted = resource_id.lower()
+    return next((r for r in template.resources if wanted.endswith("/" + _id_tail(r))), None)
+
+
 def quota_families(res: TemplateResource) -> list[str]:
     """The vCPU quota families of the sizes whose nodes `res` counts (the catalog's `quotaFamily`); a size
     that only reserves placement (a proximity placement group's intent) draws on no quota."""

@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         )
     from azure_gpu_stacks.engine.arm.client import AzureRequestFailed, ask_azure
     from azure_gpu_stacks.engine.arm.template import deployment_name
-    from azure_gpu_stacks.engine.arm.verdict import fidelity, findings
+    from azure_gpu_stacks.engine.arm.verdict import fidelity, findings, resource_by_id
 
     project, plan, template = export_arm.template_of(args)
     location = args.location or _location(template.document)
@@ -96,6 +96,11 @@ def run(args: argparse.Namespace) -> int:
     secrets = _secret_strings(template.secret_values.values())
     found = findings(answer, template, lines, secrets)
     code = 1 if found or not answer.accepted else 0
+
+    def _urn(resource_id: str) -> str | None:
+        changed = resource_by_id(resource_id, template)
+        return changed.urn if changed else None
+
     report = {
         "project": plan.project,
         "stack": plan.stack,
@@ -108,7 +113,12 @@ def run(args: argparse.Namespace) -> int:
             "changes": None
             if answer.changes is None
             else [
-                {"resourceId": c.resource_id, "changeType": c.change_type, "paths": list(c.paths)}
+                {
+                    "resourceId": c.resource_id,
+                    "urn": _urn(c.resource_id),
+                    "changeType": c.change_type,
+                    "paths": list(c.paths),
+                }
                 for c in answer.changes
             ],
         },
