@@ -45,12 +45,9 @@ def run(args: argparse.Namespace) -> int:
 
         options.out(json.dumps(render_sarif(plans, root=args.project), indent=2))
     else:
-        from azure_gpu_stacks.engine.report.text import verdict, violation_line
+        from azure_gpu_stacks.engine.report.text import check_lines
 
         for p in plans:
-            options.out(verdict(p))
-            for r in p.refusals:
-                options.out(f"  - {r.resource} [{r.type}]: {r.code}: {r.message}")
-            for v in p.violations:
-                options.out(f"  - {violation_line(v)}")
+            for line in check_lines(p):
+                options.out(line)
     return worst

@@ -123,7 +123,8 @@ def _fmt(value: Any) -> str:
 
 def render_text(plan: Plan) -> str:
     lines = [
-        f"Plan of {plan.project}/{plan.stack} ({plan.stack_file}), offline, as of {plan.as_of}: {len(plan.resources)} resources",
+        f"Plan of {plan.project}/{plan.stack} ({plan.stack_file}), offline, as of {plan.as_of}: "
+        f"{len(plan.resources)} resources",
         "",
     ]
     children: dict[str | None, list[RecordedResource]] = {}
@@ -162,6 +163,14 @@ def render_text(plan: Plan) -> str:
         lines += ["", "Policy violations:"] + [f"  - {violation_line(v)}" for v in plan.violations]
     lines += ["", verdict(plan)]
     return "\n".join(lines)
+
+
+def check_lines(plan: Plan) -> list[str]:
+    """One stack in `gpu-stacks check`'s text report: its verdict, then what Azure would refuse and each violation."""
+    lines = [verdict(plan)]
+    lines += [f"  - {r.resource} [{r.type}]: {r.code}: {r.message}" for r in plan.refusals]
+    lines += [f"  - {violation_line(v)}" for v in plan.violations]
+    return lines
 
 
 def violation_line(v: Violation) -> str:
