@@ -8,6 +8,6 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from azure_gpu_stacks.engine.commands import check, cost, diff, plan, policy_pack, quota, stacks
+from azure_gpu_stacks.engine.commands import check, cost, diff, merge, plan, policy_pack, quota, stacks
 
-TABLE: tuple[ModuleType, ...] = (plan, check, cost, quota, diff, stacks, policy_pack)
+TABLE: tuple[ModuleType, ...] = (plan, check, merge, cost, quota, diff, stacks, policy_pack)
