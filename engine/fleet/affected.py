@@ -237,9 +237,9 @@ def _follow_references(
                     continue
                 hit = next((i for i in by_name.get((parts[1], parts[2]), []) if i in reasons and i != stack.id), None)
                 if hit is not None:
-                    shown = "--stack-outputs" if via is None else via.name
+                    where = "--stack-outputs" if via is None else shown(via)
                     reasons[stack.id] = [
-                        f"references {target} ({hit}, which is checked) through a StackReference ({shown})"
+                        f"references {target} ({hit}, which is checked) through a StackReference ({where})"
                     ]
                     changed = True
                     break
