@@ -161,7 +161,8 @@ class Keys:
         """Every file under the fleet's root, stacks' files included."""
         if self._root is None:
             root = self.fleet.root.resolve()
-            self._root = combine(p for path in _files(root, root) for p in (str(path), file_digest(path)))
+            files = _files(root, root)
+            self._root = combine(p for path in files for p in (path.relative_to(root).as_posix(), file_digest(path)))
         return self._root
 
     def key(self, stack: FleetStack) -> str:
