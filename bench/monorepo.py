@@ -57,7 +57,7 @@ from azure_gpu_stacks.stack.program import main
 
 import naming
 
-network = pulumi.Config("network").get("stack")
+network = naming.network(pulumi.get_stack())
 if network:
     pulumi.export(naming.output("subnet"), pulumi.StackReference(network).get_output("subnetId"))
 main()
@@ -72,6 +72,15 @@ def group(stack: str) -> str:
 
 def output(name: str) -> str:
     return f"network-{name}"
+
+
+def network(stack: str) -> str | None:
+    """The network stack a stack tPP-sSSS reads: tPP-1-sSSS's, for even SSS (the shipped program's namespace
+    takes no other keys, so the name is the program's)."""
+    project, place = int(stack[1:3]), int(stack[5:8])
+    if project == 0 or place % 2:
+        return None
+    return f"organization/azure-gpu-stacks/t{project - 1:02d}-s{place:03d}"
 '''
 
 
@@ -114,8 +123,8 @@ def write_monorepo(root: Path, projects: int, stacks: int, *, full: bool = False
                 document = {"config": config}
             if p > 0 and s % 2 == 0:  # references the stack of the same place in the project before
                 referenced = f"{ORGANIZATION}/{_project_name(p - 1, full)}/{stack_name(p - 1, s)}"
-                key = "network:stack" if full else f"{name}:network"
-                document.setdefault("config", {})[key] = referenced
+                if not full:  # the full program names the stack itself (naming.network)
+                    document.setdefault("config", {})[f"{name}:network"] = referenced
                 outputs = directory / "stack-outputs" / f"{referenced}.json"
                 outputs.parent.mkdir(parents=True, exist_ok=True)
                 outputs.write_text(json.dumps({"subnetId": f"/subscriptions/0/subnets/{stack_name(p - 1, s)}"}))

@@ -23,7 +23,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--format",
         choices=options.FORMATS,
-        default=None,
+        default="text",
         help="text; json (one document); markdown (a pull-request comment); sarif (GitHub code scanning)",
     )
     p.add_argument("--json", action="store_true", help="same as --format json")
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         return fleet.run(args)
     plans = options.plan_many(args)
     worst = max(p.exit_code for p in plans)
-    fmt = "json" if args.json else args.format or "text"
+    fmt = "json" if args.json else args.format
     if fmt == "json":
         from azure_gpu_stacks.engine.report.verdicts import summary
 

@@ -44,7 +44,7 @@ def wanted(args: argparse.Namespace) -> bool:
 def run(args: argparse.Namespace) -> int:
     if args.root is not None and args.project is not None:
         raise InputError("--root and --project: allowed: one of them (--root checks every project under DIR)")
-    if args.shard is not None and (args.json or args.format not in (None, "json")):
+    if args.shard is not None and (args.json or args.format != "text"):
         raise InputError(
             f"--shard with --format {'json' if args.json else args.format}: allowed: --shard alone "
             "(a shard writes JSON Lines; `gpu-stacks merge` writes the report in any format)"
@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         for (place, _), (record, why) in zip(chosen, entries):
             options.out(json.dumps(line(place, why, record)))
         return max((record["exitCode"] for record, _ in entries), default=0)
-    fmt = "json" if args.json else args.format or "text"
+    fmt = "json" if args.json else args.format
     return write_report(fmt, lambda: iter(entries), rules, affected, options.out)
 
 
