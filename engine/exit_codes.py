@@ -23,6 +23,13 @@ COMMAND_EXIT_CODES: dict[str, tuple[tuple[int, str], ...]] = {
         (130, INTERRUPTED),
         (141, PIPE_CLOSED),
     ),
+    "merge": (
+        (0, "every stack of the shards clean"),
+        (1, f"any stack: {PLAN_PROBLEMS}"),
+        (2, "a shard file is missing, unreadable, not a shard, or of another run; the shards are not all N; bad flags"),
+        (130, INTERRUPTED),
+        (141, PIPE_CLOSED),
+    ),
     "cost": ((0, "priced (cost is information, never a failure)"), (2, INPUT), (130, INTERRUPTED), (141, PIPE_CLOSED)),
     "quota": (
         (0, "the free quota covers the stack at full scale"),

@@ -166,6 +166,14 @@ def render_text(plan: Plan) -> str:
     return "\n".join(lines)
 
 
+def check_lines(plan: Plan) -> list[str]:
+    """One stack in `gpu-stacks check`'s text report: its verdict, then what Azure would refuse and each violation."""
+    lines = [verdict(plan)]
+    lines += [f"  - {r.resource} [{r.type}]: {r.code}: {r.message}" for r in plan.refusals]
+    lines += [f"  - {violation_line(v)}" for v in plan.violations]
+    return lines
+
+
 def violation_line(v: Violation) -> str:
     return f"[{v.level}] {v.policy}: {v.resource}: {v.message}"
 
