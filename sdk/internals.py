@@ -25,7 +25,7 @@ github.com/pulumi/pulumi `sdk/python/lib/pulumi/` and github.com/pulumi/pulumi-p
 | `invoke_failure` | the message of a failed invoke, `invoke of {tok} failed: {reason} ({property})` (`runtime/invoke.py`) | the plan shows a provider function's refusal as Azure's answer, not a program bug | none: a plain `Exception` |
 | `component_provider` | `pulumi.provider.experimental.component.ComponentProvider(components, name, version=)`, a `pulumi.provider.Provider` | `components.package` reads the package schema and constructs components in-process | partly: `pulumi.provider.experimental.component_provider_host`, public, only serves the package (and is used for that) |
 | `input_property_error` | `pulumi.provider.server.InputPropertyError` | tests: what `construct` raises for a missing required input | none: not exported by `pulumi.provider` |
-| `analyzer_pb2`, `analyzer_pb2_grpc`, `provider_pb2`, `provider_pb2_grpc` | the generated modules under `pulumi.runtime.proto` | the engine's requests to a policy pack and a provider | the protocol (`proto/pulumi/analyzer.proto`, `provider.proto`) is public; this import path is not |
+| `analyzer_pb2`, `analyzer_pb2_grpc`, `provider_pb2`, `provider_pb2_grpc`, `resource_pb2`, `resource_pb2_grpc`, `engine_pb2`, `engine_pb2_grpc` | the generated modules under `pulumi.runtime.proto` | the engine's requests to a policy pack and a provider; the resource monitor and engine services a program talks to (`engine.run.monitor`) | the protocol (`proto/pulumi/analyzer.proto`, `provider.proto`, `resource.proto`, `engine.proto`) is public; this import path is not |
 | `policy_servicer` | `pulumi_policy.policy._PolicyAnalyzerServicer(name, version, policies, level)` with `Configure`, `Analyze`, `AnalyzeStack`, `GetAnalyzerInfo` | `engine.run.policy_run` sends the pack the engine's requests in-process, through the servicer `PolicyPack` serves | none: `PolicyPack` only serves over gRPC, blocking |
 | `UnknownValueError` | `pulumi_policy.proxy.UnknownValueError` | raised when a policy reads a preview unknown through the servicer's proxies | none: not exported by `pulumi_policy` |
 | `violation_message` | the diagnostic message format, the policy's description, a newline, then the violation's message (`policy.py`, `_create_report_violation`) | the plan shows the violation's own message | none |
@@ -60,7 +60,16 @@ from pulumi.runtime import config as _config
 from pulumi.runtime import mocks as _mocks
 from pulumi.runtime import rpc as _rpc
 from pulumi.runtime import settings as _settings
-from pulumi.runtime.proto import analyzer_pb2, analyzer_pb2_grpc, provider_pb2, provider_pb2_grpc
+from pulumi.runtime.proto import (
+    analyzer_pb2,
+    analyzer_pb2_grpc,
+    engine_pb2,
+    engine_pb2_grpc,
+    provider_pb2,
+    provider_pb2_grpc,
+    resource_pb2,
+    resource_pb2_grpc,
+)
 
 if TYPE_CHECKING:
     import pulumi_policy
@@ -78,6 +87,8 @@ __all__ = [
     "analyzer_pb2",
     "analyzer_pb2_grpc",
     "component_provider",
+    "engine_pb2",
+    "engine_pb2_grpc",
     "input_property_error",
     "getter_name",
     "invoke_failure",
@@ -88,6 +99,8 @@ __all__ = [
     "provider_pb2",
     "provider_pb2_grpc",
     "recorded_inputs",
+    "resource_pb2",
+    "resource_pb2_grpc",
     "runtime_config",
     "secret",
     "set_root_directory",
