@@ -49,6 +49,7 @@ from azure_gpu_stacks.engine.run.violation import Violation
 from azure_gpu_stacks.fakeazure import FakeArm, Refusal
 from azure_gpu_stacks.fakeazure.existing import Existing, ExistingFileError, adopt
 from azure_gpu_stacks.fakeazure.existing import parse as parse_existing
+from azure_gpu_stacks.fakeazure.other_providers import is_modeled
 from azure_gpu_stacks.inputs.files import InputFileError, escaped, load_json
 from azure_gpu_stacks.sdk.internals import invoke_failure
 from azure_gpu_stacks.stack.config import ConfigError
@@ -90,6 +91,12 @@ class Plan:
         return sum(1 for v in self.violations if v.mandatory)
 
     @cached_property
+    def not_checked(self) -> tuple[str, ...]:
+        """URNs of resources of providers the offline engine does not model (random, tls, azuread,
+        kubernetes...): recorded and answered as Pulumi's mocks answer them, but nothing they ask for is checked."""
+        return tuple(r.urn for r in self.resources if not is_modeled(r.type, r.custom))
+
+    @cached_property
     def advisory(self) -> int:
         """Policy violations that do not stop the stack."""
         return len(self.violations) - self.mandatory
@@ -106,6 +113,9 @@ class Plan:
         return {k: (SECRET_SHOWN_AS if k in self.secret_outputs else shown(v)) for k, v in self.outputs.items()}
 
     def to_json(self) -> dict[str, Any]:
+        # `notChecked` only where there is something to say, so the JSON of a plan of Azure resources
+        # alone is what it was before the key existed.
+        not_checked = {"notChecked": list(self.not_checked)} if self.not_checked else {}
         return {
             "project": self.project,
             "stack": self.stack,
@@ -118,6 +128,7 @@ class Plan:
             "warnings": list(self.warnings),
             "programOutput": self.program_output,
             "errors": list(self.errors),
+            **not_checked,
         }
 
 
