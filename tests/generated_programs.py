@@ -6,6 +6,7 @@ import textwrap
 from pathlib import Path
 
 LOCATION = "eastus"
+TEST_SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGVuZXJhdGVkLWZvci10ZXN0cy1vbmx5 generated"
 
 
 def write_project(root: Path, program: str, config: str = "config: {}\n") -> Path:
@@ -37,9 +38,9 @@ def gpu_vms(root: Path, count: int) -> Path:
         from azure_gpu_stacks.components import GpuVm
         from pulumi_azure_native import resources
 
+        KEY = "{TEST_SSH_KEY}"
         rg = resources.ResourceGroup("rg", location="{LOCATION}")
         for i in range({count}):
-            GpuVm(f"vm{{i}}", {{"resource_group_name": rg.name, "location": "{LOCATION}",
-                             "ssh_public_key": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGVuZXJhdGVkLWZvci10ZXN0cy1vbmx5 t"}})
+            GpuVm(f"vm{{i}}", {{"resource_group_name": rg.name, "location": "{LOCATION}", "ssh_public_key": KEY}})
         """,
     )

@@ -50,5 +50,6 @@ def test_program_cannot_lift_its_memory_limit(tmp_path: Path, capsys: pytest.Cap
 
     assert code == 2
     assert err.strip() == (
-        "gpu-stacks: error: Pulumi.dev.yaml: the program ran out of memory: it needed more than 200 MiB (--memory-limit)"
+        "gpu-stacks: error: Pulumi.dev.yaml: the program ran out of memory: "
+        "it needed more than 200 MiB (--memory-limit)"
     )
