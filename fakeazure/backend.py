@@ -293,7 +293,9 @@ class FakeArm:
 
     def _container(self, rtype: ArmResourceType, props: dict[str, Any]) -> dict[str, Resource]:
         if rtype.token == ResourceGroupType:
-            return {rg.group.id.lower(): rg.group for rg in self.subscription.resource_groups.values()}
+            # Groups are kept, and found in conflict, by name (`put`, `_store`): no map of every group
+            # by id is built for each new one (that made a program of n groups cost n² steps).
+            return {}
         if rtype.scoped:
             scope = props.get("scope")
             target = self.require(scope, "scope")

@@ -41,6 +41,27 @@ import pulumi
 import pulumi.runtime
 
 PARALLEL = 1  # stored by the SDK and otherwise unused; see the module's docstring
+DEBUG = 0  # LogSeverity.DEBUG (pulumi/pulumi proto/pulumi/engine.proto)
+
+
+class _WithoutDebugLines:
+    """The SDK's engine stub, keeping to itself the debug lines it would send (four per resource).
+
+    `pulumi preview` shows them only when asked (`--debug`, pulumi/pulumi `pkg/cmd/pulumi`, observed
+    2026-11-25) and a plan never does; sent, they were four of every five requests of a registration."""
+
+    def __init__(self, stub: Any):
+        self._stub = stub
+
+    def Log(self, request: Any, *args: Any, **kwargs: Any) -> Any:
+        if request.severity == DEBUG:
+            return None
+        return self._stub.Log(request, *args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stub, name)
+
+
 # The SDK's own message limit (pulumi/runtime/_grpc_settings.py: 400 MiB); the SDK's channels set it too.
 CHANNEL_OPTIONS = [("grpc.max_receive_message_length", 400 * 1024 * 1024)]
 
@@ -87,18 +108,18 @@ def run(
     """Run `program` inside a new root Stack against the engine at `address`; raise what it raises."""
     pulumi.runtime.reset_options()  # a new root Stack (and nothing of an earlier run in this process)
     pulumi.runtime.set_all_config(dict(config), list(secret_keys))
-    pulumi.runtime.configure(
-        pulumi.runtime.Settings(
-            monitor=address,
-            engine=address,
-            project=project,
-            stack=stack,
-            parallel=PARALLEL,
-            dry_run=dry_run,
-            organization=organization,
-            root_directory=root_directory,
-        )
+    settings = pulumi.runtime.Settings(
+        monitor=address,
+        engine=address,
+        project=project,
+        stack=stack,
+        parallel=PARALLEL,
+        dry_run=dry_run,
+        organization=organization,
+        root_directory=root_directory,
     )
+    settings.engine = _WithoutDebugLines(settings.engine)
+    pulumi.runtime.configure(settings)
     loop = asyncio.new_event_loop()
     loop.set_default_executor(_InlineExecutor())
     loop.set_exception_handler(_drop_unretrieved_future_errors)
