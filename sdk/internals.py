@@ -18,7 +18,6 @@ github.com/pulumi/pulumi `sdk/python/lib/pulumi/` and github.com/pulumi/pulumi-p
 | `recorded_inputs` | `pulumi.runtime.rpc.deserialize_properties(..., keep_unknowns=True)` | a registration's inputs as the engine gets them, unknowns kept | none (`rpc` is undocumented) |
 | `MockMonitor` | `pulumi.runtime.mocks.MockMonitor`: `RegisterResource(request)`, `make_urn(parent, type_, name)`, and the fields of `RegisterResourceRequest` read | `engine.run.runtime.RecordingMonitor` records each registration | partly: `pulumi.runtime.set_mocks(monitor=...)` is public; the class and its methods are not documented |
 | `stack_outputs` | the `outputs` dict of the root `Stack` resource (`runtime/stack.py`) that `pulumi.export` fills | the plan shows what the program exported | partly: `pulumi.runtime.get_root_resource` is public, the attribute is not |
-| `set_root_directory` | `pulumi.runtime.settings.SETTINGS.root_directory` | `set_mocks` leaves it unset; the CLI sets it from `--root_directory` | none to set it (`pulumi.runtime.get_root_directory` only reads it) |
 | `is_output_unknown` | that an unknown input deserializes to an instance of `type(pulumi.UNKNOWN)` | recorded inputs hold one per unknown value | the sentinel `pulumi.UNKNOWN` is public, its class (`pulumi.output.Unknown`) is not |
 | `type_hints` | the namespace of `pulumi.output`, where `pulumi.Input[T]`'s forward reference `"Output[T]"` (and its `T`) resolve | `components.inputs` reads a component's Args types | none: `pulumi.Output` is public, the `T` the reference names is not |
 | `getter_name` | the `_pulumi_name` attribute `pulumi.getter` puts on an Args property's getter | `fakeazure.enums` maps a Python property to its wire name | none |
@@ -59,7 +58,6 @@ from pulumi import output as _output
 from pulumi.runtime import config as _config
 from pulumi.runtime import mocks as _mocks
 from pulumi.runtime import rpc as _rpc
-from pulumi.runtime import settings as _settings
 from pulumi.runtime.proto import (
     analyzer_pb2,
     analyzer_pb2_grpc,
@@ -103,7 +101,6 @@ __all__ = [
     "resource_pb2_grpc",
     "runtime_config",
     "secret",
-    "set_root_directory",
     "stack_outputs",
     "type_hints",
     "unwrap_secret",
@@ -189,11 +186,6 @@ def stack_outputs() -> dict[str, Any]:
     """What the running program exported (`pulumi.export`), by name, as given (Outputs unresolved)."""
     root = pulumi.runtime.get_root_resource()
     return {} if root is None else dict(_internal(root, "outputs") or {})
-
-
-def set_root_directory(path: str) -> None:
-    """What `pulumi.runtime.get_root_directory()` answers, for a run `set_mocks` has configured."""
-    _internal(_settings, "SETTINGS").root_directory = path
 
 
 _UNKNOWN_OUTPUT: Final = type(pulumi.UNKNOWN)

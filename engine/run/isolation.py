@@ -1,11 +1,14 @@
 """Run a user's program in a child process, so that nothing it does can break the report.
 
 The child is forked from this process after the SDK's imports (as `--jobs` forks its workers), so
-it starts with pulumi and the azure-native modules loaded and costs a fork, not an import. In it:
+it starts with pulumi and the azure-native modules loaded and costs a fork, not an import. The
+engine's side of the run (its gRPC server, `engine.run.monitor`) stays in this process and starts
+once the child exists; the child connects to it, and only then are its limits set. In it:
 - stdout and stderr (Python's and the file descriptors) go to a pipe; what the program printed comes
   back as its output, never mixed into `--json` or SARIF;
-- a memory limit (`RLIMIT_AS`, the given MiB above what the imports already take) turns runaway
-  allocation into a MemoryError;
+- a memory limit (`RLIMIT_AS`, the given MiB above what the imports and the connection already take,
+  set as the soft and the hard limit, with the right to raise a hard limit dropped) turns runaway
+  allocation into a MemoryError that the program cannot lift;
 - Ctrl-C is left to this process, which kills the child; the child also dies with its parent
   (`PR_SET_PDEATHSIG`), so no worker outlives an interrupted run;
 - `sys.exit`, any BaseException, threads left running, a value that cannot cross back and an

@@ -1,13 +1,17 @@
-"""Run a Pulumi program in-process under Pulumi's mock runtime, recording what the engine receives.
+"""Run a Pulumi program against the offline engine, recording what the engine receives.
 
-This is the seam every offline check stands on: the program runs exactly as the Pulumi CLI's
-Python host runs it (`set_all_config`, then `runpy.run_path` of the main file), but each resource
-registration reaches a `RecordingMonitor` and is answered by the fake ARM. What is recorded is what
-the engine would see: type, logical name, parent, custom or component, `protect`, and the inputs
-with camelCase names as nested plain values.
+This is the seam every offline check stands on. As under `pulumi preview`, the engine and the program
+are two sides of Pulumi's own protocols: the engine (`ProgramEngine`: a `RecordingMonitor` answering
+through Pulumi's mock monitor and the fake ARM, served by `engine.run.monitor.MonitorServer`) keeps
+what was registered, Azure's answers and the program's log; the program runs as Pulumi's Python
+language host runs it (`engine.run.program_host`) and reaches the engine only over gRPC. A plan runs
+the program in a forked child (`engine.run.plan`, `engine.run.isolation`); `run_program`, for tests
+of components, runs it in this process against an engine served from this process. What is recorded
+is what the engine would see: type, logical name, parent, custom or component, `protect`, and the
+inputs with camelCase names as nested plain values.
 
-Isolation: the Pulumi runtime keeps its root Stack, config and settings in context variables;
-`run_program` resets them before every run, so runs do not leak into each other.
+Each run starts from a fresh root Stack, config and settings (`program_host.run`), so runs do not
+leak into each other.
 """
 
 from __future__ import annotations
