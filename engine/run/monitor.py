@@ -18,6 +18,7 @@ that raises answers the program with a gRPC error; the exception itself is kept 
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import tempfile
 from concurrent import futures
@@ -28,6 +29,10 @@ from typing import Any
 import grpc
 from azure_gpu_stacks.sdk.internals import engine_pb2, engine_pb2_grpc, resource_pb2_grpc
 from google.protobuf import empty_pb2
+
+# gRPC's own log lines (a connection closed at the end of a run, garbage on the socket) are not the
+# program's output nor the report's: errors only (github.com/grpc/grpc doc/environment_variables.md).
+os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
 
 # What the SDK may ask the resource monitor (resource.proto's `service ResourceMonitor`); a method not
 # listed answers UNIMPLEMENTED, which the SDK treats as an older engine.
