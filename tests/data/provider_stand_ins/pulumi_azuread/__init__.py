@@ -1,6 +1,6 @@
 """Stand-in for pulumi-azuread 5.x (see ../README.md): an application, its service principal and a password."""
 
-from _pulumi_stand_in import resource_class
+from provider_stand_in import resource_class
 
 Application = resource_class(
     "azuread:index/application:Application",

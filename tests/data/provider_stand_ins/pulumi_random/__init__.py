@@ -1,6 +1,6 @@
 """Stand-in for pulumi-random (see ../README.md): the resources azure-py-aks style programs use."""
 
-from _pulumi_stand_in import resource_class
+from provider_stand_in import resource_class
 
 _CHARACTERS = {
     "length": "length",

@@ -1,6 +1,6 @@
 """Stand-in for pulumi-tls (see ../README.md)."""
 
-from _pulumi_stand_in import resource_class
+from provider_stand_in import resource_class
 
 PrivateKey = resource_class(
     "tls:index/privateKey:PrivateKey",
