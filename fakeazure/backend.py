@@ -299,9 +299,7 @@ class FakeArm:
 
     def _container(self, rtype: ArmResourceType, props: dict[str, Any]) -> dict[str, Resource]:
         if rtype.token == ResourceGroupType:
-            # Groups are kept, and found in conflict, by name (`put`, `_store`): no map of every group
-            # by id is built for each new one (that made a program of n groups cost n² steps).
-            return {}
+            return {}  # groups are kept and found by name (`put`, `_store`); a map by id cost n² for n groups
         if rtype.scoped:
             scope = scope_id(props.get("scope"))
             target = self.require(scope, "scope")

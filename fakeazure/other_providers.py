@@ -8,7 +8,8 @@ plausible and the same every run (derived from the resource's name), so the valu
 Azure resources that are checked: a `RandomPassword`'s `result` of the asked length, a `RandomPet`'s
 words, a tls `PrivateKey`'s OpenSSH public key line. Property names and defaults are the providers'
 schemas: github.com/pulumi/pulumi-random `provider/cmd/pulumi-resource-random/schema.json` and
-github.com/pulumi/pulumi-tls `provider/cmd/pulumi-resource-tls/schema.json` (observed 2026-11-25).
+github.com/pulumi/pulumi-tls `provider/cmd/pulumi-resource-tls/schema.json` and github.com/pulumi/pulumi-azuread
+`provider/cmd/pulumi-resource-azuread/schema.json` (observed 2026-11-25).
 """
 
 from __future__ import annotations
@@ -120,6 +121,20 @@ def _private_key(seed: str, inputs: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def _application(seed: str, inputs: Mapping[str, Any]) -> dict[str, Any]:
+    """An Entra ID application's ids (azuread 5.x `applicationId`, 6.x `clientId`), which Azure resources name."""
+    client_id = _random_uuid(seed, inputs)["result"]
+    return {
+        "applicationId": client_id,
+        "clientId": client_id,
+        "objectId": _random_uuid(seed + "object", inputs)["result"],
+    }
+
+
+def _service_principal_password(seed: str, inputs: Mapping[str, Any]) -> dict[str, Any]:
+    return {"value": secret(_characters(seed, 40, {"special": False})), "keyId": _random_uuid(seed, inputs)["result"]}
+
+
 PLAUSIBLE_OUTPUTS: dict[str, Callable[[str, Mapping[str, Any]], dict[str, Any]]] = {
     "random:index/randomString:RandomString": _random_string,
     "random:index/randomPassword:RandomPassword": _random_password,
@@ -128,6 +143,11 @@ PLAUSIBLE_OUTPUTS: dict[str, Callable[[str, Mapping[str, Any]], dict[str, Any]]]
     "random:index/randomInteger:RandomInteger": _random_integer,
     "random:index/randomUuid:RandomUuid": _random_uuid,
     "tls:index/privateKey:PrivateKey": _private_key,
+    "azuread:index/application:Application": _application,
+    "azuread:index/servicePrincipal:ServicePrincipal": lambda seed, inputs: {
+        "objectId": _random_uuid(seed, inputs)["result"]
+    },
+    "azuread:index/servicePrincipalPassword:ServicePrincipalPassword": _service_principal_password,
 }
 
 
