@@ -104,6 +104,7 @@ def inputs_of(res: TemplateResource, entry: dict[str, Any], group: str | None, t
 def replay(plan: Plan, template: Template, project_dir: Path, extra: tuple[str, ...]) -> tuple[set[Any], set[Any]]:
     project = load_project(project_dir)
     existing = tuple(Path(extra[i + 1]) for i, flag in enumerate(extra) if flag == "--existing")
+    # the day the plan was made for, passed as the engine passes it (no module-level clock)
     arm = make_arm(load_stack(project, plan.stack), ReferenceFiles(existing=existing), plan.as_of)
     entries = placed(template)
     for res in template.resources:
