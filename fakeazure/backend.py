@@ -7,8 +7,9 @@ case-insensitively, as ARM's do). Every run starts from an empty subscription; u
 What it checks before accepting a resource: that its resource group and parents exist, that every
 resource id it references in this subscription exists (ids in other subscriptions are taken to be
 resources managed elsewhere), that the name is not taken, that the region is a real one, that each
-VM size is known to the catalog and not retired, offered in the region and allowed for the
-subscription (when a `az vm list-skus` file is given), that the vCPUs fit the quota (when a
+VM size is a size and not retired (`catalog.verdict`: a well-formed name the catalog does not
+know is taken), offered in the region and allowed for the subscription (when a `az vm list-skus`
+file is given), that the vCPUs fit the quota (when a
 `az vm list-usage` file is given; for Azure ML computes, a `az ml compute list-usage` file: see
 `quota`), that every enum-typed input is one of the values Azure publishes (`enums`) and the REST body
 meets the constraints Azure's spec states (`spec`), plus the per-type checks of each namespace module in
@@ -32,8 +33,10 @@ from typing import Any
 
 from azure_gpu_stacks.catalog import Catalog, catalog, normalize_region, normalize_size_name
 from azure_gpu_stacks.catalog.az_files import SkuOffer, Usage
-from azure_gpu_stacks.catalog.clock import now as clock_now
+from azure_gpu_stacks.catalog.clock import instant_on
+from azure_gpu_stacks.catalog.quota_counters import Charge, Provider, charges
 from azure_gpu_stacks.catalog.shapes import read as read_shapes
+from azure_gpu_stacks.catalog.verdict import size_verdict
 from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource, identity_answer, scope_id
 from azure_gpu_stacks.fakeazure.enums import refuse_values_outside_enums
 from azure_gpu_stacks.fakeazure.errors import (
@@ -49,7 +52,7 @@ from azure_gpu_stacks.fakeazure.errors import (
 from azure_gpu_stacks.fakeazure.models import INVOKES, RESOURCE_TYPES, resource_type
 from azure_gpu_stacks.fakeazure.models.resources import RESOURCE_GROUP as ResourceGroupType
 from azure_gpu_stacks.fakeazure.models.resources import RESOURCE_GROUP_ARM_TYPE as ResourceGroupArmType
-from azure_gpu_stacks.fakeazure.quota import Charge, Ledger, Provider, Taking, charges
+from azure_gpu_stacks.fakeazure.quota import Ledger, Taking
 from azure_gpu_stacks.fakeazure.spec import refuse_spec_violations
 
 FAKE_SUBSCRIPTION_ID = "00000000-0000-0000-0000-0000000000aa"
@@ -116,11 +119,11 @@ class FakeArm:
         self.aml_usage = aml_usage  # Azure ML's own counters (`az ml compute list-usage`)
         self.skus = skus
         self.catalog = sizes or catalog()
-        # One clock: sizes are judged on now's date, which defaults to the clock's day (today in UTC).
-        self.now = now or clock_now()
+        # Sizes are judged on now's date: the caller's day (`gpu-stacks --as-of`), else today in UTC.
+        self.now = now or instant_on(None)
         self.subscriptions = {self.subscription_id: SubscriptionState(self.subscription_id)}
         self.refusals: list[Refusal] = []
-        self.unknown_reads: list[str] = []
+        self.unknown_reads: list[str] = []  # `<Resource>.get` of ids the subscription does not hold
         self.az_subscription: str | None = None  # the deployer's subscription, once --existing files named it
         self.skipped: list[tuple[str, str]] = []  # (logical name, refused dependency id)
         self.quota = Ledger()  # vCPUs the PUTs so far have taken
@@ -336,38 +339,40 @@ class FakeArm:
         return normalize_region(location)
 
     def _check_sizes(self, rtype: ArmResourceType, props: dict[str, Any], location: str | None) -> None:
+        # The one size verdict (`catalog.verdict`); a well-formed size the catalog does not know: only --skus refuses it
         for reading in read_shapes(rtype.token, props):
             path, size_name = reading.path, reading.size
             if not isinstance(size_name, str):
                 continue
-            size = self.catalog.find(size_name)
-            if size is None:
-                close = self.catalog.close_matches(size_name)
-                hint = f" Did you mean {', '.join(close)}?" if close else ""
+            verdict = size_verdict(size_name, self.now.date(), self.catalog)
+            if verdict.standing == "not-a-size":
+                hint = f" {verdict.did_you_mean[0].upper()}{verdict.did_you_mean[1:]}" if verdict.suggestions else ""
                 raise InvalidParameter(f"The value '{size_name}' provided for the VM size is not valid ({path}).{hint}")
-            if size.is_retired_on(self.now.date()):
+            if verdict.standing == "retired":
                 raise SkuNotAvailable(
-                    f"The requested VM size '{size.name}' ({path}) is retired since {size.lifecycle.date} and can no "
-                    f"longer be provisioned. Use {size.lifecycle.replacement}."
+                    f"The requested VM size '{verdict.canonical}' ({path}) is retired since {verdict.date} and can no "
+                    f"longer be provisioned. Use {verdict.replacement}."
                 )
             if self.skus is not None and location is not None:
-                offer = self.skus.get(normalize_size_name(size.name))
+                offer = self.skus.get(normalize_size_name(verdict.canonical))
                 why = offer.refusal(location) if offer else "not listed in the SKU file"
                 if why:
                     raise SkuNotAvailable(
-                        f"The requested VM size '{size.name}' ({path}) is currently not available in location "
+                        f"The requested VM size '{verdict.canonical}' ({path}) is currently not available in location "
                         f"'{location}': {why}. Please try another size or deploy to a different location."
                     )
 
     def _take_quota(self, rtype: ArmResourceType, props: dict[str, Any], location: str | None) -> None:
         # Where each type keeps its sizes, counts and priority: the one shape table; which counters
-        # its nodes draw on, and how many of them a PUT takes: `fakeazure.quota`.
+        # its nodes draw on: `catalog.quota_counters`; the ledger of what PUTs took: `fakeazure.quota`.
         found: list[Charge] = []
         nodes = at_creation = 0
         for reading in read_shapes(rtype.token, props):
             if not reading.pool.counted or not isinstance(reading.size, str):
                 continue
-            size = self.catalog.get(reading.size)
+            size = self.catalog.find(reading.size)
+            if size is None:  # a size the catalog does not know: its vCPUs and family cannot be counted
+                continue
             found += charges(
                 reading.pool.quota, size.quota_family, reading.priority != "Regular", size.vcpus * reading.full_count
             )

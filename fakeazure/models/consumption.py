@@ -63,9 +63,10 @@ class Budget(ArmResourceType):
             )
         for key, n in notifications.items():
             threshold = n.get("threshold")
-            if not isinstance(threshold, (int, float)) or not 0 < threshold <= 1000:
+            most = LIMITS.choices.budget_threshold_percent_max
+            if not isinstance(threshold, (int, float)) or not 0 < threshold <= most:
                 raise InvalidParameter(
-                    f"Budget notification '{key}': threshold {threshold!r}; allowed: 0 to 1000 percent."
+                    f"Budget notification '{key}': threshold {threshold!r}; allowed: 0 to {most:g} percent."
                 )
             if not (n.get("contactEmails") or n.get("contactGroups")):
                 raise InvalidParameter(
