@@ -49,6 +49,14 @@ COMMAND_EXIT_CODES: dict[str, tuple[tuple[int, str], ...]] = {
         (130, INTERRUPTED),
         (141, PIPE_CLOSED),
     ),
+    "export-arm": ((0, "written"), (2, INPUT), (130, INTERRUPTED), (141, PIPE_CLOSED)),
+    "preflight": (
+        (0, "Azure accepted the template (Validate, and What-If with --what-if)"),
+        (1, "Azure refused the template: each error is listed with its resource"),
+        (2, f"{INPUT}; the `azure` extra is not installed; Azure sign-in failed"),
+        (130, INTERRUPTED),
+        (141, PIPE_CLOSED),
+    ),
     "stacks": ((0, "listed"), (2, INPUT), (130, INTERRUPTED), (141, PIPE_CLOSED)),
     "policy-pack": (
         (0, "done"),

@@ -36,6 +36,8 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
     "cost": (("prices.md", "where prices come from"), ("inputs.md", "input files and their limits")),
     "quota": (("quota.md", "quota files, counters and remedies"), ("inputs.md", "input files and their limits")),
     "diff": (("diff.md", "reading a diff"), ("inputs.md", "input files and their limits")),
+    "export-arm": (("preflight.md", "Azure's own verdict: the template, preflight, fidelity records"),),
+    "preflight": (("preflight.md", "running it, fidelity records, what only Azure shows"),),
     "stacks": (),
     "policy-pack": (("policies.md", "the policies and their config"),),
 }

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from azure_gpu_stacks.catalog.shapes import VMSS
 from azure_gpu_stacks.engine.report.cost import cost_section
 from azure_gpu_stacks.engine.run.plan import Plan
 from azure_gpu_stacks.engine.run.runtime import RecordedResource
@@ -25,7 +26,7 @@ KEY_PROPERTIES: dict[str, list[tuple[str, tuple[str | int, ...]]]] = {
     ],
     "azure-native:compute:VirtualMachineExtension": [("type", ("type",)), ("version", ("typeHandlerVersion",))],
     "azure-native:compute:ProximityPlacementGroup": [("for", ("intent", "vmSizes", 0)), ("zone", ("zones", 0))],
-    "azure-native:compute:VirtualMachineScaleSet": [
+    VMSS: [
         ("size", ("sku", "name")),
         ("nodes", ("sku", "capacity")),
         ("mode", ("orchestrationMode",)),
@@ -99,7 +100,7 @@ def _summary(resource: RecordedResource) -> str:
             parts.append(f"{label}={_fmt(value)}")
     if resource.type == "azure-native:network:NetworkSecurityGroup":
         parts.append(f"rules={len(inputs.get('securityRules') or [])}")
-    if resource.type == "azure-native:compute:VirtualMachineScaleSet":
+    if resource.type == VMSS:
         profile = inputs.get("virtualMachineProfile") or {}
         extensions = dig(profile, "extensionProfile", "extensions") or []
         parts += [f"extension={e.get('type')}" for e in extensions if isinstance(e, dict)]
