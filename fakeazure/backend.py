@@ -1,25 +1,23 @@
 """The fake Azure Resource Manager: an in-memory subscription that accepts or refuses PUTs as ARM would.
 
-State is held per subscription, then per resource group, then per resource id (ids compare
-case-insensitively, as ARM's do). Every run starts from an empty subscription; use `fake_arm()`
-(a context manager) or the `fake_arm` pytest fixture to get a fresh one.
+State is held per subscription, then per resource group, then per resource id (ids compare case-insensitively, as
+ARM's do). Every run starts from an empty subscription; use `fake_arm()` (a context manager) or the `fake_arm`
+pytest fixture to get a fresh one.
 
-What it checks before accepting a resource: that its resource group and parents exist, that every
-resource id it references in this subscription exists (ids in other subscriptions are taken to be
-resources managed elsewhere), that the name is not taken, that the region is a real one, that each
-VM size is a size and not retired (`catalog.verdict`: a well-formed name the catalog does not
-know is taken), offered in the region and allowed for the subscription (when a `az vm list-skus`
-file is given), that the vCPUs fit the quota (when a
-`az vm list-usage` file is given; for Azure ML computes, a `az ml compute list-usage` file: see
-`quota`), that every enum-typed input is one of the values Azure publishes (`enums`) and the REST body
-meets the constraints Azure's spec states (`spec`), plus the per-type checks of each namespace module in
-`models`. Refusals carry the codes Azure returns to a direct PUT (`errors`).
+What it checks before accepting a resource: that its resource group and parents exist, that every resource id it
+references in this subscription exists (ids in other subscriptions are taken to be resources managed elsewhere),
+that the name is not taken, that the region is a real one, that each VM size is a size and not retired
+(`catalog.verdict`: a well-formed name the catalog does not know is taken), offered in the region and allowed for
+the subscription (when a `az vm list-skus` file is given), that the vCPUs fit the quota (when a `az vm list-usage`
+file is given; for Azure ML computes, a `az ml compute list-usage` file: see `quota`), that every enum-typed input
+is one of the values Azure publishes (`enums`) and the REST body meets the constraints Azure's spec states
+(`spec`), plus the per-type checks of each namespace module in `models`. Refusals carry the codes Azure returns to
+a direct PUT (`errors`).
 
 Not faked: see `models`; also management groups, billing scopes, cross-subscription state, capacity
-(`AllocationFailed`), proximity placement intents Azure cannot satisfy
-(`OverconstrainedAllocationRequest`), unregistered resource providers
-(`MissingSubscriptionRegistration`), the deployer's own permissions (`AuthorizationFailed`) and the
-minutes a new role assignment takes to apply.
+(`AllocationFailed`), proximity placement intents Azure cannot satisfy (`OverconstrainedAllocationRequest`),
+unregistered resource providers (`MissingSubscriptionRegistration`), the deployer's own permissions
+(`AuthorizationFailed`) and the minutes a new role assignment takes to apply.
 """
 
 from __future__ import annotations
@@ -254,14 +252,8 @@ class FakeArm:
             self._take_quota(rtype, props, location)
         except ArmError as error:
             raise rtype.quota_refusal(name, props, error) from None
-        res = Resource(
-            id=resource_id,
-            type=rtype.arm_type,
-            name=name,
-            resource_group=props.get("resourceGroupName") if token != ResourceGroupType else name,
-            location=location,
-            properties=props,
-        )
+        group = props.get("resourceGroupName") if token != ResourceGroupType else name
+        res = Resource(resource_id, rtype.arm_type, name, group, location, props)
         res.outputs = self._outputs(rtype, res)
         self._store(token, res, container)
         return res

@@ -281,11 +281,10 @@ STALE: tuple[Stale, ...] = (
         stale=False,
     ),
     Stale(
-        "VM size the catalog does not list (refused until unknown sizes stop being refused: issue 29's size part)",
-        "accepted where offered (`az vm list-skus`)",
+        "an autoscaling pool whose count is outside minCount..maxCount (`count: 3`, min and max 2; an update example)",
+        "not verified; the fake's rule (AKS's bounds: catalog limits)",
         "InvalidParameter",
-        lambda e, v: "provided for the VM size is not valid" in v.message,
-        stale=False,
+        lambda e, v: "is outside minCount..maxCount" in v.message,
     ),
 )
 

@@ -231,7 +231,8 @@ def test_fake_agent_pool_takes_quota_at_full_scale(arm: FakeArm) -> None:
     assert isinstance(error, QuotaExceeded)  # AKS wraps Compute's refusal (mspnp/aks-baseline issue 377)
     assert error.message.startswith("Provisioning of resource(s) for Agent Pool idle failed. Message: Operation could")
     assert error.message.endswith(
-        "Current Limit: 8, Current Usage: 8, Additional Required: 12, (Minimum) New Limit Required: 20. Submit a request "
-        "for Quota increase by specifying parameters listed in the 'Details' section for deployment to succeed. The fake "
-        "ARM counts the pool at full scale (3 nodes); Azure checks 0 at creation, and the autoscaler stops at the quota."
+        "Current Limit: 8, Current Usage: 8, Additional Required: 12, (Minimum) New Limit Required: 20. "
+        "Submit a request for Quota increase by specifying parameters listed in the 'Details' section for "
+        "deployment to succeed. The fake ARM counts the pool at full scale (3 nodes); Azure checks 0 at creation, "
+        "and the autoscaler stops at the quota."
     )

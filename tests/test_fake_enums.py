@@ -234,7 +234,8 @@ def test_without_the_check_the_same_body_is_accepted(arm: FakeArm) -> None:
             "resourceGroupName": RG,
             "location": "eastus",
             "status": "On",
-            "targetResourceId": "/subscriptions/11111111-2222-3333-4444-555555555555/resourceGroups/other/providers/Microsoft.Compute/virtualMachines/v",
+            "targetResourceId": "/subscriptions/11111111-2222-3333-4444-555555555555/resourceGroups/other"
+            "/providers/Microsoft.Compute/virtualMachines/v",
         },
         "s",
     )

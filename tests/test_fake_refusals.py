@@ -328,7 +328,8 @@ def test_admin_kubeconfig_of_a_cluster_without_local_accounts_is_refused(record:
 
     with pytest.raises(
         Exception,
-        match="BadRequest: Getting static credential is not allowed because this cluster is set to disable local accounts",
+        match="BadRequest: Getting static credential is not allowed because this cluster is set to disable local "
+        "accounts",
     ):
         record(in_resource_group(build))
 
@@ -425,6 +426,7 @@ def test_kubernetes_version_outside_aks_supported_list_on_the_day_is_refused(
     )
     if refused:
         assert arm.refusals[0].message.startswith(
-            f"Managed cluster 'aks1': version {version} is not supported in this region. Please use [az aks get-versions]"
+            f"Managed cluster 'aks1': version {version} is not supported in this region. "
+            "Please use [az aks get-versions]"
         )
         assert arm.refusals[0].message.endswith(f"(supported on {day}: 1.34, 1.35, 1.36, 1.37).")

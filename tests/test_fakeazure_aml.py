@@ -142,7 +142,10 @@ def test_fake_workspace_refused_when_a_dependency_is_of_another_type(record: Cal
 
 
 def test_fake_workspace_accepts_dependencies_in_another_subscription(record: Callable[..., Recording]) -> None:
-    other = "/subscriptions/11111111-2222-3333-4444-555555555555/resourceGroups/shared/providers/Microsoft.Storage/storageAccounts/shared"
+    other = (
+        "/subscriptions/11111111-2222-3333-4444-555555555555/resourceGroups/shared/providers/"
+        "Microsoft.Storage/storageAccounts/shared"
+    )
 
     def build(rg: Any) -> None:
         workspace(rg, **{**dependencies(rg), "storage_account": other})
@@ -210,7 +213,8 @@ def test_fake_compute_returns_provisioning_state_and_idle_node_counts(record: Ca
         (
             {"vm_priority": "Spot"},
             "InvalidParameter",
-            "The value 'Spot' of properties.properties.vmPriority is not valid for Microsoft.MachineLearningServices/workspaces/computes 'gpu-cluster'; allowed: Dedicated, LowPriority.",
+            "The value 'Spot' of properties.properties.vmPriority is not valid for "
+            "Microsoft.MachineLearningServices/workspaces/computes 'gpu-cluster'; allowed: Dedicated, LowPriority.",
         ),
         ({"name": "gpu_cluster"}, "InvalidParameter", "'gpu_cluster' is not a valid compute name"),
         (

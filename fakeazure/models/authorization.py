@@ -37,7 +37,8 @@ class RoleAssignment(ArmResourceType):
         if props.get("principalId") == deployer_object_id(arm) and wanted and wanted != arm.deployer_principal_type:
             # Seen in Azure/modern-web-app-pattern-dotnet#129 (observed 2026-11-22).
             raise UnmatchedPrincipalType(
-                f"The PrincipalId '{props['principalId']}' has type '{arm.deployer_principal_type}' , which is different "
+                f"The PrincipalId '{props['principalId']}' has type '{arm.deployer_principal_type}' , "
+                "which is different "
                 f"from specified PrincipalType '{wanted}'."
             )
 

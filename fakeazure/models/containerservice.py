@@ -77,7 +77,8 @@ def _check_agent_pool(arm: FakeArm, name: str, pool: dict[str, Any], where: str)
             )
         if counts["minCount"] > counts["maxCount"]:
             raise InvalidParameter(
-                f"{where}: minCount {counts['minCount']:g} of agent pool '{name}' is greater than maxCount {counts['maxCount']:g}."
+                f"{where}: minCount {counts['minCount']:g} of agent pool '{name}' is greater than "
+                f"maxCount {counts['maxCount']:g}."
             )
         if "count" in counts and not counts["minCount"] <= counts["count"] <= counts["maxCount"]:
             raise InvalidParameter(
@@ -125,7 +126,8 @@ def _check_spot(name: str, pool: dict[str, Any], where: str) -> None:
 def _check_api_server_access(where: str, profile: dict[str, Any]) -> None:
     """What AKS refuses in `apiServerAccessProfile` (https://learn.microsoft.com/azure/aks/api-server-authorized-ip-ranges,
     observed 2026-11-22). The 0.0.0.0/32 refusal is ARM's own code and words (Azure/terraform-azurerm-aks#378);
-    for ranges on a private cluster only the Azure CLI's client-side refusal is public ("--api-server-authorized-ip-ranges
+    for ranges on a private cluster only the Azure CLI's client-side refusal is public
+    ("--api-server-authorized-ip-ranges
     is not supported for private cluster"), so ARM's code there is assumed to be InvalidParameter as well."""
     ranges = [str(r) for r in profile.get("authorizedIPRanges") or []]
     if not ranges:
@@ -136,7 +138,8 @@ def _check_api_server_access(where: str, profile: dict[str, Any]) -> None:
         )
     if len(ranges) > MAX_AUTHORIZED_IP_RANGES:
         raise InvalidParameter(
-            f"{where}: {len(ranges)} apiServerAccessProfile.authorizedIPRanges; at most {MAX_AUTHORIZED_IP_RANGES} are allowed."
+            f"{where}: {len(ranges)} apiServerAccessProfile.authorizedIPRanges; "
+            f"at most {MAX_AUTHORIZED_IP_RANGES} are allowed."
         )
     if "0.0.0.0/32" in ranges and len(ranges) > 1:
         raise InvalidParameter(
@@ -192,7 +195,8 @@ class ManagedCluster(ArmResourceType):
         aad = props.get("aadProfile") or {}
         if (props.get("disableLocalAccounts") or aad.get("enableAzureRBAC")) and not aad.get("managed"):
             raise InvalidParameter(
-                f"{where}: disableLocalAccounts and aadProfile.enableAzureRBAC need AKS-managed Entra ID (aadProfile.managed)."
+                f"{where}: disableLocalAccounts and aadProfile.enableAzureRBAC need AKS-managed Entra ID "
+                "(aadProfile.managed)."
             )
         _check_api_server_access(where, props.get("apiServerAccessProfile") or {})
 
@@ -255,7 +259,8 @@ def kubeconfig(cluster_name: str, fqdn: str) -> str:
     text = (
         "apiVersion: v1\nkind: Config\n"
         f"clusters:\n- cluster:\n    server: https://{fqdn}:443\n  name: {cluster_name}\n"
-        f"contexts:\n- context:\n    cluster: {cluster_name}\n    user: clusterUser_{cluster_name}\n  name: {cluster_name}\n"
+        f"contexts:\n- context:\n    cluster: {cluster_name}\n    user: clusterUser_{cluster_name}\n"
+        f"  name: {cluster_name}\n"
         f"current-context: {cluster_name}\n"
         f"users:\n- name: clusterUser_{cluster_name}\n  user:\n    token: fake-offline-token\n"
     )
