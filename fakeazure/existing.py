@@ -75,7 +75,8 @@ class Existing:
 
 
 def arm_type_of(resource_id: str) -> str:
-    """`Microsoft.Network/virtualNetworks/subnets` for a subnet's id; `Microsoft.Resources/resourceGroups` for a group's."""
+    """`Microsoft.Network/virtualNetworks/subnets` for a subnet's id; `Microsoft.Resources/resourceGroups`
+    for a group's."""
     match = RESOURCE_ID.match(resource_id)
     if match is None:
         raise ValueError(resource_id)
@@ -102,7 +103,8 @@ def _resource(item: Any, where: str) -> list[Existing]:
     match = RESOURCE_ID.match(resource_id) if isinstance(resource_id, str) else None
     if match is None or not isinstance(resource_id, str):
         raise ExistingFileError(
-            f"{where}: id: {resource_id!r}; allowed: an ARM resource id (/subscriptions/<id>/resourceGroups/<group>/providers/...)"
+            f"{where}: id: {resource_id!r}; allowed: an ARM resource id "
+            "(/subscriptions/<id>/resourceGroups/<group>/providers/...)"
         )
     arm_type = arm_type_of(resource_id)
     given = item.get("type")

@@ -234,8 +234,9 @@ def test_a_read_by_id_resolves_and_an_unknown_one_is_exit_2(tmp_path: Path, caps
     assert main(["plan", "dev", "--project", str(root), "--existing", str(existing)]) == 2
     assert capsys.readouterr().err == (
         f"gpu-stacks: error: azure-native:network:VirtualNetwork.get('hub', id): ResourceNotFound: The Resource "
-        f"'{RG}/providers/Microsoft.Network/virtualNetworks/spoke' was not found; offline, save it with `az resource show "
-        f"--ids {RG}/providers/Microsoft.Network/virtualNetworks/spoke -o json > FILE` and pass --existing FILE.\n"
+        f"'{RG}/providers/Microsoft.Network/virtualNetworks/spoke' was not found; offline, save it with "
+        f"`az resource show --ids {RG}/providers/Microsoft.Network/virtualNetworks/spoke -o json > FILE` "
+        "and pass --existing FILE.\n"
     )
 
 
@@ -253,8 +254,8 @@ def test_existing_resources_are_where_the_program_deploys(tmp_path: Path, capsys
     assert main(["plan", "dev", "--project", str(root), "--existing", str(existing_file(tmp_path))]) == 1
     out = capsys.readouterr().out
     assert (
-        "NetcfgSubnetRangeOutsideVnet: Subnet 'spare' is not valid because its IP address range 10.99.0.0/24 is outside the IP "
-        "address range of virtual network 'hub'." in out
+        "NetcfgSubnetRangeOutsideVnet: Subnet 'spare' is not valid because its IP address range 10.99.0.0/24 "
+        "is outside the IP address range of virtual network 'hub'." in out
     )
 
 
@@ -274,8 +275,9 @@ def test_a_resource_group_name_derived_from_the_stack_must_be_valid(
 
     assert main(["plan", "dev.", "--project", str(root)]) == 1
     assert (
-        "  - rg [azure-native:resources:ResourceGroup]: InvalidParameter: 'rg-dev.' is not a valid resource group name; "
-        "allowed: 1 to 90 letters, digits, '_', '-', '.', '(' and ')', not ending in '.'." in capsys.readouterr().out
+        "  - rg [azure-native:resources:ResourceGroup]: InvalidParameter: 'rg-dev.' is not a valid resource "
+        "group name; allowed: 1 to 90 letters, digits, '_', '-', '.', '(' and ')', not ending in '.'."
+        in capsys.readouterr().out
     )
 
 
