@@ -30,6 +30,7 @@ from typing import Any
 import pulumi
 from azure_gpu_stacks.engine.errors import InputError
 from azure_gpu_stacks.engine.run.pulumi_config import stack_name_problem
+from azure_gpu_stacks.engine.secrets import secret_output_leaves
 from azure_gpu_stacks.inputs.files import InputFileError, load_json
 
 STACK_REFERENCE = "pulumi:pulumi:StackReference"
@@ -100,6 +101,7 @@ class StackReferences:
     used: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)  # references with no outputs offline, in order
     unreadable: list[InputError] = field(default_factory=list)  # outputs files that could not be read
+    secret_leaves: set[str] = field(default_factory=set)  # the values inside secret outputs read
 
     def check(self) -> None:
         """After a run: refuse it when it referenced a stack whose outputs were not supplied.
@@ -138,6 +140,7 @@ class StackReferences:
             self.unreadable.append(exc)
             return {"name": name, "outputs": {}, "secretOutputNames": []}
         self.used.append(qualified)
+        self.secret_leaves |= secret_output_leaves(outputs)
         secrets = sorted(k for k, v in outputs.items() if _holds_secret(v))
         return {"name": name, "outputs": outputs, "secretOutputNames": secrets}
 
