@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from azure_gpu_stacks.engine.cli import main
 
+from tests.test_diff import commit, git
 from tests.test_secrets import EVERY_FORMAT as SECRET_FORMATS
 
 CANARIES = {
@@ -97,7 +98,8 @@ def project(tmp_path: Path) -> Path:
     )
     (root / "__main__.py").write_text(textwrap.dedent(PROGRAM))
     (root / "Pulumi.dev.yaml").write_text(
-        f"config:\n  canaries:apiKey:\n    secure: {CANARIES['ciphertext']}\n  canaries:apiToken: {CANARIES['plain-declared']}\n"
+        f"config:\n  canaries:apiKey:\n    secure: {CANARIES['ciphertext']}\n"
+        f"  canaries:apiToken: {CANARIES['plain-declared']}\n"
         f"  canaries:dbHost: {CANARIES['declared-get-input']}\n"
     )
     (root / "existing.json").write_text(json.dumps(EXISTING))
@@ -184,3 +186,38 @@ def test_canary_declared_typed_secret_in_plain_text_is_refused_unshown(
 
     assert "canaries:apiToken: Stack 'dev' with configuration key 'apiToken' must be encrypted as it's secret" in err
     assert CANARIES["plain-typed"] not in out + err
+
+
+DIFF_CANARIES = {"old": "CANARY-DIFF-OLD-2f8a", "new": "CANARY-DIFF-NEW-7c3e"}
+DIFF_PROGRAM = """
+import pulumi
+from pulumi_azure_native import resources
+config = pulumi.Config()
+resources.ResourceGroup("rg", location="eastus", tags={"host": config.get("dbHost"), "team": "ml"})
+resources.ResourceGroup("vault", location="eastus", tags={"key": pulumi.Output.secret(config.require("vaultKey"))})
+"""
+
+
+@pytest.fixture(scope="module")
+def diffed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A committed project whose declared secret and secret input change in the working tree."""
+    root = tmp_path_factory.mktemp("diff-secrets") / "repo"
+    root.mkdir()
+    (root / "Pulumi.yaml").write_text("name: canaries\nruntime: python\nconfig:\n  dbHost:\n    secret: true\n")
+    (root / "__main__.py").write_text(DIFF_PROGRAM)
+    stack = "config:\n  canaries:dbHost: {host}\n  canaries:vaultKey: {key}\n"
+    (root / "Pulumi.dev.yaml").write_text(stack.format(host=DIFF_CANARIES["old"], key=DIFF_CANARIES["old"] + "-key"))
+    git(root, "init", "-q")
+    commit(root)
+    (root / "Pulumi.dev.yaml").write_text(stack.format(host=DIFF_CANARIES["new"], key=DIFF_CANARIES["new"] + "-key"))
+    return root
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "markdown"])
+def test_diff_shows_no_old_or_new_secret(diffed: Path, capfdbinary: pytest.CaptureFixture[bytes], fmt: str) -> None:
+    code = main(["diff", "HEAD", "--project", str(diffed), "--format", fmt, "-j", "1"])
+    out, err = capfdbinary.readouterr()
+
+    assert code in (0, 1), err
+    assert b"[secret]" in out  # the change is there, masked
+    assert not [name for name, canary in DIFF_CANARIES.items() if canary.encode() in out + err]
