@@ -20,6 +20,7 @@ from typing import NoReturn
 from azure_gpu_stacks.engine.commands import TABLE
 from azure_gpu_stacks.engine.errors import InputError
 from azure_gpu_stacks.engine.exit_codes import epilog
+from azure_gpu_stacks.engine.secrets import EDGE
 from azure_gpu_stacks.inputs.files import elided, escaped
 
 
@@ -52,7 +53,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()  # a closed pipe or a full disk is met here, not at interpreter exit
         return code
     except InputError as exc:
-        print(f"gpu-stacks: error: {escaped(elided(str(exc)), keep_newlines=True)}", file=sys.stderr)
+        print(f"gpu-stacks: error: {escaped(elided(EDGE(str(exc))), keep_newlines=True)}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C while leaving prints no traceback

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import json
 import sys
+from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from azure_gpu_stacks.engine.errors import InputError
+from azure_gpu_stacks.engine.secrets import EDGE
 from azure_gpu_stacks.inputs.files import escaped
 
 if TYPE_CHECKING:
@@ -17,7 +20,10 @@ if TYPE_CHECKING:
     from azure_gpu_stacks.engine.run.policy_config import PolicySettings
 
 FORMATS = ("text", "json", "markdown", "sarif")
-PROJECT_HELP = "Pulumi project directory (default: the nearest Pulumi.yaml from the current directory upward, as `pulumi` finds it)"
+PROJECT_HELP = (
+    "Pulumi project directory (default: the nearest Pulumi.yaml from the current directory upward, "
+    "as `pulumi` finds it)"
+)
 STACK_HELP = "stack name, or a path to a Pulumi.<stack>.yaml"
 
 
@@ -114,13 +120,25 @@ def add_jobs(p: argparse.ArgumentParser) -> None:
 
 
 def out(text: str, end: str = "\n") -> None:
-    """Print part of the report, with control characters from the input (NUL, terminal escapes) escaped."""
-    sys.stdout.write(escaped(text, keep_newlines=True) + end)
+    """Print part of the report: every secret the run knows of masked (`engine.secrets.EDGE`), control
+    characters from the input (NUL, terminal escapes) escaped."""
+    sys.stdout.write(escaped(EDGE(text), keep_newlines=True) + end)
+
+
+def out_json(document: Any) -> None:
+    """Print a JSON report: secrets masked in its values (a secret number too) before it is written."""
+    sys.stdout.write(json.dumps(EDGE.values(document), indent=2) + "\n")
+
+
+def learn_secrets(plans: Iterable[Plan]) -> None:
+    """Teach the output edge the secrets of plans made here or in workers (a plan carries its own)."""
+    for plan in plans:
+        EDGE.add(plan.secret_values)
 
 
 def progress(message: str) -> None:
     if sys.stderr.isatty():
-        print(f"gpu-stacks: {message}", file=sys.stderr, flush=True)
+        print(f"gpu-stacks: {EDGE(message)}", file=sys.stderr, flush=True)
 
 
 def project_dir(given: Path | None) -> Path:
@@ -192,4 +210,6 @@ def plan_many(args: argparse.Namespace) -> list[Plan]:
     names = args.stacks or project.stacks()
     if not names:
         raise InputError(f"{project.relative(project.stack_dir) or '.'}/: no stack files to {args.command}")
-    return plan_stacks(project, names, reference(args), settings, args.jobs, progress, limits(args))
+    plans = plan_stacks(project, names, reference(args), settings, args.jobs, progress, limits(args))
+    learn_secrets(plans)
+    return plans

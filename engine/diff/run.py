@@ -34,6 +34,7 @@ from azure_gpu_stacks.engine.run.parallel import run_forked
 from azure_gpu_stacks.engine.run.plan import LOCATION_KEY, Plan, ReferenceFiles, plan_stack
 from azure_gpu_stacks.engine.run.policy_config import PolicySettings
 from azure_gpu_stacks.engine.run.project import PROJECT_FILE, Project, find_stack, load_project, load_stack
+from azure_gpu_stacks.engine.secrets import EDGE
 from azure_gpu_stacks.inputs.files import InputFileError, read_text
 
 RENAME_SIMILARITY = 0.5
@@ -109,6 +110,8 @@ def run_diff(
                     ) from None
 
         sides = dict(zip(tasks, run_forked(plan, tasks, jobs, progress, str), strict=True))
+    for side in sides.values():  # the output edge masks both revisions' secrets (old and new values)
+        EDGE.add(side.plan.secret_values)
     costs = [side.plan.cost for side in sides.values()]
     prices = prices_note(costs)
     if unpriced := unpriced_sizes(costs):

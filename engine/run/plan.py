@@ -39,6 +39,7 @@ from azure_gpu_stacks.engine.run.runtime import (
 )
 from azure_gpu_stacks.engine.run.stack_references import StackReferences
 from azure_gpu_stacks.engine.run.violation import Violation
+from azure_gpu_stacks.engine.secrets import Mask, credential_leaves
 from azure_gpu_stacks.fakeazure import FakeArm, Refusal
 from azure_gpu_stacks.fakeazure.existing import Existing, ExistingFileError, adopt
 from azure_gpu_stacks.fakeazure.existing import parse as parse_existing
@@ -70,12 +71,15 @@ class Plan:
     cost: CostEstimate = NO_COST
     program_output: str = ""  # what the program printed (stdout and stderr), secrets masked
     errors: tuple[str, ...] = ()  # what the program logged with pulumi.log.error
+    # every secret the run knows of (`engine.secrets`), for the output edge to mask wherever it shows
+    secret_values: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         # Sequences handed in as lists are kept as tuples: nothing can append to a plan.
         for name in ("resources", "refusals", "skipped", "warnings", "placeholders", "violations", "errors"):
             object.__setattr__(self, name, tuple(getattr(self, name)))
         object.__setattr__(self, "secret_outputs", frozenset(self.secret_outputs))
+        object.__setattr__(self, "secret_values", frozenset(self.secret_values))
 
     @cached_property
     def mandatory(self) -> int:
@@ -148,7 +152,7 @@ def deployer_type(environ: Mapping[str, str]) -> str:
     return "ServicePrincipal" if environ.get("ARM_CLIENT_ID") else "User"
 
 
-def make_arm(settings: StackSettings, reference: ReferenceFiles) -> FakeArm:
+def make_arm(settings: StackSettings, reference: ReferenceFiles, existing: list[Existing] | None = None) -> FakeArm:
     try:
         usage = read_usage(reference.usage) if reference.usage else None
         aml_usage = read_aml_usage(reference.aml_usage) if reference.aml_usage else None
@@ -163,8 +167,10 @@ def make_arm(settings: StackSettings, reference: ReferenceFiles) -> FakeArm:
         skus=skus,
         deployer_principal_type=deployer,
     )
-    if reference.existing:
-        adopt(arm, [item for path in reference.existing for item in read_existing(path)])
+    if existing is None:
+        existing = [item for path in reference.existing for item in read_existing(path)]
+    if existing:
+        adopt(arm, existing)
     return arm
 
 
@@ -209,11 +215,36 @@ def _plan(
 ) -> Plan:
     settings = load_stack(project, stack)
     reference = reference or ReferenceFiles()
-    arm = make_arm(settings, reference)
+    existing = [item for path in reference.existing for item in read_existing(path)]
+    # What is secret before the program runs: a program's failure, however it is said, masks these.
+    known = Mask({v for k, v in settings.config.items() if k in settings.secret_keys} | existing_secrets(existing))
+    try:
+        return _planned(project, settings, reference, existing, preview, policy_settings, day, limits, known)
+    except InputError as exc:
+        raise type(exc)(known(str(exc))) from None
+
+
+def existing_secrets(existing: list[Existing]) -> set[str]:
+    """The credentials an `--existing` file holds (`az ... show` prints no secret markers)."""
+    return {leaf for item in existing for leaf in credential_leaves(item.properties)}
+
+
+def _planned(
+    project: Project,
+    settings: StackSettings,
+    reference: ReferenceFiles,
+    existing: list[Existing],
+    preview: bool,
+    policy_settings: Mapping[str, PolicySettings],
+    day: dt.date,
+    limits: Limits | None,
+    known: Mask,
+) -> Plan:
+    arm = make_arm(settings, reference, existing)
     references = StackReferences(project.root, project.name, reference.organization, reference.stack_outputs)
     stack_file = project.relative(settings.file)
 
-    def run() -> tuple[RunResult, list[Refusal], list[tuple[str, str]]]:
+    def run() -> tuple[RunResult, list[Refusal], list[tuple[str, str]], frozenset[str]]:
         try:
             result = _run(settings, arm, reference, references, project, preview)
         except (Exception, SystemExit):  # the program's own failure, reported as bad input
@@ -223,10 +254,10 @@ def _plan(
         references.check()
         _check_reads(arm)
         result.outputs = {key: exportable(key, value) for key, value in result.outputs.items()}
-        return result, list(arm.refusals), list(arm.skipped)
+        return result, list(arm.refusals), list(arm.skipped), frozenset(references.secret_leaves)
 
     try:
-        (result, refusals, skipped), output = run_isolated(
+        (result, refusals, skipped, referenced_secrets), output = run_isolated(
             run,
             lambda exc: describe_program_error(exc, project, stack_file),
             limits or Limits(),
@@ -236,7 +267,7 @@ def _plan(
         raise
     except (Exception, SystemExit) as exc:  # where the program runs in this process (no fork)
         raise InputError(describe_program_error(exc, project, stack_file)) from None
-    secrets = secret_strings(result, (v for k, v in settings.config.items() if k in settings.secret_keys))
+    secrets = secret_strings(result, known.secrets, referenced_secrets)
     warnings = settings.warnings + [masked(log.message, secrets) for log in result.logs if log.severity == "warning"]
     errors = [masked(log.message, secrets) for log in result.logs if log.severity != "warning"]
     warnings += [f"{name}: not created, it depends on a refused resource ({dep})" for name, dep in skipped]
@@ -259,6 +290,7 @@ def _plan(
         cost=cost,
         program_output=masked(output, secrets),
         errors=tuple(errors),
+        secret_values=secrets,
     )
 
 

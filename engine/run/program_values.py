@@ -17,12 +17,12 @@ from typing import Any
 
 import pulumi
 from azure_gpu_stacks.engine.errors import InputError
-from azure_gpu_stacks.engine.run.runtime import SECRET_SHOWN_AS, RunResult
+from azure_gpu_stacks.engine.run.runtime import RunResult
+from azure_gpu_stacks.engine.secrets import Mask, leaves, marked_leaves, worth_masking
 from azure_gpu_stacks.inputs.files import MAX_DEPTH
-from azure_gpu_stacks.sdk.internals import is_output_unknown, is_secret, unwrap_secret
+from azure_gpu_stacks.sdk.internals import is_output_unknown
 
 EXPORTABLE = "strings, numbers, booleans, None, lists, dicts with string keys, resources, assets and Outputs of them"
-MIN_SECRET_LENGTH = 4  # shorter strings would mask ordinary words
 
 
 def exportable(key: str, value: Any, path: str = "", depth: int = 1) -> Any:
@@ -53,48 +53,27 @@ def exportable(key: str, value: Any, path: str = "", depth: int = 1) -> Any:
     )
 
 
-def secret_strings(result: RunResult, config_secrets: Iterable[str] = ()) -> frozenset[str]:
-    """Every secret string the run knows of: the secret config values, and each string that was
-    itself made secret (an input or an output). Pulumi also marks a whole structure secret when
-    one value inside it is; the ordinary words around that value are not secrets and stay."""
-    found: set[str] = set(config_secrets)
+def secret_strings(
+    result: RunResult, config_secrets: Iterable[str] = (), known: Iterable[str] = ()
+) -> frozenset[str]:
+    """Every secret the run knows of (`azure_gpu_stacks.engine.secrets`): the secret config values
+    (however the program read them), every value inside anything made secret (an input or an output
+    of any type), the leaves of each secret output, and what the run was told is secret (`known`:
+    existing resources' credentials, other stacks' secret outputs)."""
+    found: set[str] = {*config_secrets, *known}
     for resource in result.resources:
         found |= resource.secret_values
-        _collect(resource.inputs, found)
+        found |= marked_leaves(resource.inputs)
     for key in result.secret_outputs:
-        if isinstance(result.outputs.get(key), str):
-            found.add(result.outputs[key])
-    return frozenset(s for s in found if len(s) >= MIN_SECRET_LENGTH)
-
-
-def _collect(value: Any, found: set[str]) -> None:
-    if is_secret(value):
-        inner = unwrap_secret(value)
-        if isinstance(inner, str):
-            found.add(inner)
-        else:
-            _collect(inner, found)
-    elif isinstance(value, dict):
-        for v in value.values():
-            _collect(v, found)
-    elif isinstance(value, list):
-        for v in value:
-            _collect(v, found)
+        found |= leaves(result.outputs.get(key))
+    return worth_masking(found)
 
 
 def masked_values(value: Any, secrets: frozenset[str]) -> Any:
     """`value` with every string holding a secret masked (a secret read with `config.get` and exported)."""
-    if isinstance(value, str):
-        return masked(value, secrets)
-    if isinstance(value, dict):
-        return {k: masked_values(v, secrets) for k, v in value.items()}
-    if isinstance(value, list):
-        return [masked_values(v, secrets) for v in value]
-    return value
+    return Mask(secrets).values(value)
 
 
 def masked(text: str, secrets: frozenset[str]) -> str:
-    """`text` with each secret (longest first, so a secret inside another goes with it) masked."""
-    for secret in sorted(secrets, key=len, reverse=True):
-        text = text.replace(secret, SECRET_SHOWN_AS)
-    return text
+    """`text` with each secret masked."""
+    return Mask(secrets)(text)

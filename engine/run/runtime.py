@@ -17,7 +17,6 @@ import concurrent.futures
 import gc
 import logging
 import os
-import re
 import runpy
 import sys
 import warnings
@@ -30,6 +29,7 @@ from typing import Any
 import pulumi
 from azure_gpu_stacks.engine.run import heap
 from azure_gpu_stacks.engine.run.stack_references import ReferenceMocks, StackReferences
+from azure_gpu_stacks.engine.secrets import CREDENTIAL_KEY, SECRET_SHOWN_AS
 from azure_gpu_stacks.fakeazure import FakeArm
 from azure_gpu_stacks.fakeazure.mocks import FakeArmMocks
 from azure_gpu_stacks.sdk.internals import (
@@ -45,7 +45,6 @@ from azure_gpu_stacks.sdk.values import unwrap_secrets
 
 STACK_TYPE = "pulumi:pulumi:Stack"
 DIY_ORGANIZATION = "organization"  # what a DIY (file, S3, Azure Blob) backend names every stack's organization
-SECRET_SHOWN_AS = "[secret]"
 
 
 @dataclass(frozen=True)
@@ -119,9 +118,8 @@ def _holds_secret(value: Any, secrets: frozenset[str]) -> bool:
     return False
 
 
-# Inside an unmasked structure, leaves under these keys stay hidden whatever their value: they may
+# Inside an unmasked structure, leaves under `CREDENTIAL_KEY` stay hidden whatever their value: they may
 # hold a secret that came from somewhere other than the stack's config.
-CREDENTIAL_KEY = re.compile(r"(?i)(password|secret|token|credentials?|connectionstring|privatekey|keydata|customdata)$")
 
 
 def _masked(value: Any, secrets: frozenset[str]) -> Any:
