@@ -155,8 +155,15 @@ def test_catalog_nd96asr_v4_quota_family() -> None:
     assert catalog().get("Standard_ND96asr_v4").quota_family == "standardNDASv4_A100Family"
 
 
-def test_catalog_nc4as_t4_v3_payg_price() -> None:
-    assert catalog().get("Standard_NC4as_T4_v3").payg_usd_per_hour == pytest.approx(0.526)
+def test_catalog_payg_and_spot_prices_are_the_files_for_every_size() -> None:
+    # A price refresh rewrites the file; the model must hand out exactly what the file says, size by size.
+    written = {
+        s["name"]: (s.get("payg", {}).get("usdPerHour"), s.get("spot", {}).get("usdPerHour"))
+        for s in _raw_catalog()["sizes"]
+    }
+
+    assert {s.name: (s.payg_usd_per_hour, s.spot_usd_per_hour) for s in catalog().sizes} == written
+    assert any(payg for payg, _ in written.values())
 
 
 def test_catalog_nc6s_v3_retired_on_2025_09_30() -> None:
