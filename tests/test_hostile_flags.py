@@ -43,9 +43,20 @@ def test_a_memory_limit_past_the_machine_is_refused_not_blamed_on_the_program(
 
     assert line == (
         "gpu-stacks: error: argument --memory-limit: '1e15' MiB is more than this machine's memory; "
-        f"allowed: a number of MiB greater than 0, at most {memory_mib:,}"
+        f"allowed: a number of MiB from 1 to {memory_mib:,}"
     )
     assert "program" not in line
+
+
+@pytest.mark.parametrize("value", ["0", "0.5", "-3", "nan", "lots"])
+def test_a_memory_limit_below_one_mib_or_not_a_number_is_refused(
+    capsys: pytest.CaptureFixture[str], value: str
+) -> None:
+    line = refused(capsys, ["plan", "inference-t4", f"--memory-limit={value}"])
+
+    assert line.startswith(
+        f"gpu-stacks: error: argument --memory-limit: '{value}'; allowed: a number of MiB from 1 to "
+    )
 
 
 @pytest.mark.parametrize("value", ["a b", "-acme", "ac", "x" * 41, "acme\n", "org/name", "acme."])

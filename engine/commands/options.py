@@ -158,17 +158,16 @@ def machine_memory_mib() -> int | None:
 
 
 def memory_limit(text: str) -> float:
-    """argparse type for --memory-limit: MiB above 0 and at most the machine's memory (a limit past it
-    limits nothing, and past 2^63 bytes the kernel's own limit overflows)."""
-    from azure_gpu_stacks.engine.run.isolation import positive_number
-
-    value = positive_number(text)
+    """argparse type for --memory-limit: whole MiB from 1 to the machine's memory (a limit past it limits
+    nothing, and past 2^63 bytes the kernel's own limit overflows)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
     most = machine_memory_mib() or 2**43  # 2^63 bytes
-    if value > most:
-        raise argparse.ArgumentTypeError(
-            f"{shown(text)} MiB is more than this machine's memory; allowed: a number of MiB greater than 0, "
-            f"at most {most:,}"
-        )
+    if not 1 <= value <= most:
+        said = f"{shown(text)} MiB is more than this machine's memory" if value > most else shown(text)
+        raise argparse.ArgumentTypeError(f"{said}; allowed: a number of MiB from 1 to {most:,}")
     return value
 
 
