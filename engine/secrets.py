@@ -5,7 +5,8 @@ read 2026-11-25): a config value that is `secure:` or whose key the project decl
 (read with `config.get` as well as `config.get_secret`); a value made secret (`Output.secret`) of any
 type, and every value inside it (Pulumi marks a whole structure secret); a stack output marked secret,
 including another stack's (`pulumi stack output --json` writes each secret as "[secret]", and the
-structure holding one is secret). An existing resource read from an `--existing` file has no secret
+structure holding one is secret). A value inside a secret structure that the run also uses in plain
+sight is not masked (`run_secrets`): Pulumi's marking sweeps ordinary words in with the secret. An existing resource read from an `--existing` file has no secret
 markers: its values under keys that name a credential (`CREDENTIAL_KEY`, our own rule: no public list of
 which `az show` fields are secret exists) are taken as secrets.
 
@@ -50,19 +51,49 @@ def leaves(value: Any) -> set[str]:
     return found
 
 
-def marked_leaves(value: Any) -> set[str]:
-    """The leaves of every part of `value` that carries a secret marker."""
+def marked_leaves(value: Any) -> tuple[set[str], set[str]]:
+    """The leaves of the parts of `value` that carry a secret marker: (those marked one by one, those
+    inside a marked structure). Pulumi marks a whole top-level input secret when one value inside it is,
+    so the second set holds ordinary words beside the secret as well (see `run_secrets`)."""
+    scalars: set[str] = set()
+    inside: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if is_secret(item):
+            inner = unwrap_secret(item)
+            (inside if isinstance(inner, (Mapping, list, tuple)) else scalars).update(leaves(inner))
+        elif isinstance(item, Mapping):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return scalars, inside
+
+
+def plain_leaves(value: Any) -> set[str]:
+    """The leaves of `value` outside every secret marker: what the program itself shows unmasked."""
     found: set[str] = set()
     stack = [value]
     while stack:
         item = stack.pop()
         if is_secret(item):
-            found |= leaves(item)
-        elif isinstance(item, Mapping):
+            continue
+        if isinstance(item, Mapping):
             stack.extend(item.values())
         elif isinstance(item, (list, tuple)):
             stack.extend(item)
+        else:
+            found |= leaves(item)
     return found
+
+
+def run_secrets(direct: Iterable[str], inside: Iterable[str], plain: Iterable[str]) -> frozenset[str]:
+    """What a run masks: every value that is itself secret (`direct`: secret config however read, values
+    marked one by one, credentials of existing resources), and every value inside a secret structure
+    (`inside`: `Output.secret({...})`, a secret output, another stack's output holding a "[secret]")
+    except those the run also uses in plain sight (`plain`): a word beside the secret that Pulumi's
+    whole-structure marking swept in ("team": "research") is no secret where the program shows it."""
+    return worth_masking({*direct, *(set(inside) - set(plain))})
 
 
 def credential_leaves(value: Any) -> set[str]:

@@ -221,3 +221,29 @@ def test_diff_shows_no_old_or_new_secret(diffed: Path, capfdbinary: pytest.Captu
     assert code in (0, 1), err
     assert b"[secret]" in out  # the change is there, masked
     assert not [name for name, canary in DIFF_CANARIES.items() if canary.encode() in out + err]
+
+
+def test_a_word_beside_a_secret_in_one_structure_stays_where_the_program_shows_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Pulumi marks the whole `tags` input secret for its one secret value; "research", which the program
+    also exports in plain, is not masked everywhere for it, while the secret is."""
+    root = tmp_path / "p"
+    root.mkdir()
+    (root / "Pulumi.yaml").write_text("name: words\nruntime: python\n")
+    (root / "Pulumi.dev.yaml").write_text("config: {}\n")
+    (root / "__main__.py").write_text(
+        textwrap.dedent("""
+            import pulumi
+            from pulumi_azure_native import resources
+            owner = pulumi.Output.secret("CANARY-BESIDE-9e0a")
+            resources.ResourceGroup("rg", location="eastus", tags={"owner": owner, "team": "research"})
+            pulumi.export("team", "research")
+        """)
+    )
+
+    main(["plan", "dev", "--project", str(root), "--json"])
+    out = capsys.readouterr().out
+
+    assert json.loads(out)["outputs"]["team"] == "research"
+    assert "CANARY-BESIDE-9e0a" not in out

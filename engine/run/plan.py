@@ -267,7 +267,7 @@ def _planned(
         raise
     except (Exception, SystemExit) as exc:  # where the program runs in this process (no fork)
         raise InputError(describe_program_error(exc, project, stack_file)) from None
-    secrets = secret_strings(result, known.secrets, referenced_secrets)
+    secrets = secret_strings(result, known.secrets, referenced=referenced_secrets)
     warnings = settings.warnings + [masked(log.message, secrets) for log in result.logs if log.severity == "warning"]
     errors = [masked(log.message, secrets) for log in result.logs if log.severity != "warning"]
     warnings += [f"{name}: not created, it depends on a refused resource ({dep})" for name, dep in skipped]

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import enum
+import functools
 import math
 from collections.abc import Iterable
 from typing import Any
@@ -18,7 +19,7 @@ from typing import Any
 import pulumi
 from azure_gpu_stacks.engine.errors import InputError
 from azure_gpu_stacks.engine.run.runtime import RunResult
-from azure_gpu_stacks.engine.secrets import Mask, leaves, marked_leaves, worth_masking
+from azure_gpu_stacks.engine.secrets import Mask, leaves, marked_leaves, plain_leaves, run_secrets
 from azure_gpu_stacks.inputs.files import MAX_DEPTH
 from azure_gpu_stacks.sdk.internals import is_output_unknown
 
@@ -54,26 +55,40 @@ def exportable(key: str, value: Any, path: str = "", depth: int = 1) -> Any:
 
 
 def secret_strings(
-    result: RunResult, config_secrets: Iterable[str] = (), known: Iterable[str] = ()
+    result: RunResult, config_secrets: Iterable[str] = (), known: Iterable[str] = (), referenced: Iterable[str] = ()
 ) -> frozenset[str]:
-    """Every secret the run knows of (`azure_gpu_stacks.engine.secrets`): the secret config values
-    (however the program read them), every value inside anything made secret (an input or an output
-    of any type), the leaves of each secret output, and what the run was told is secret (`known`:
-    existing resources' credentials, other stacks' secret outputs)."""
-    found: set[str] = {*config_secrets, *known}
+    """Every secret the run knows of (`azure_gpu_stacks.engine.secrets.run_secrets`): the secret config
+    values (however the program read them), what the run was told is secret (`known`: existing resources'
+    credentials), every value made secret (an input or an output of any type) and what is inside it, and
+    the values beside a "[secret]" in another stack's outputs (`referenced`)."""
+    direct: set[str] = {*config_secrets, *known}
+    inside: set[str] = set(referenced)
+    plain: set[str] = set()
     for resource in result.resources:
-        found |= resource.secret_values
-        found |= marked_leaves(resource.inputs)
-    for key in result.secret_outputs:
-        found |= leaves(result.outputs.get(key))
-    return worth_masking(found)
+        direct |= resource.secret_values
+        scalars, structures = marked_leaves(resource.inputs)
+        direct |= scalars
+        inside |= structures
+        plain |= plain_leaves(resource.inputs)
+    for key, value in result.outputs.items():
+        if key in result.secret_outputs:
+            (inside if isinstance(value, (dict, list)) else direct).update(leaves(value))
+        else:
+            plain |= plain_leaves(value)
+    return run_secrets(direct, inside, plain)
 
 
 def masked_values(value: Any, secrets: frozenset[str]) -> Any:
     """`value` with every string holding a secret masked (a secret read with `config.get` and exported)."""
-    return Mask(secrets).values(value)
+    return _mask(secrets).values(value)
 
 
 def masked(text: str, secrets: frozenset[str]) -> str:
     """`text` with each secret masked."""
-    return Mask(secrets)(text)
+    return _mask(secrets)(text)
+
+
+@functools.lru_cache(maxsize=4)
+def _mask(secrets: frozenset[str]) -> Mask:
+    """One compiled mask per run's secrets, not one per message."""
+    return Mask(secrets)
