@@ -152,7 +152,8 @@ def deployer_type(environ: Mapping[str, str]) -> str:
     return "ServicePrincipal" if environ.get("ARM_CLIENT_ID") else "User"
 
 
-def make_arm(settings: StackSettings, reference: ReferenceFiles, existing: list[Existing] | None = None) -> FakeArm:
+def make_arm(settings: StackSettings, reference: ReferenceFiles, existing: list[Existing]) -> FakeArm:
+    """The fake ARM of one run: the subscription facts of the reference files, `existing` adopted."""
     try:
         usage = read_usage(reference.usage) if reference.usage else None
         aml_usage = read_aml_usage(reference.aml_usage) if reference.aml_usage else None
@@ -167,8 +168,6 @@ def make_arm(settings: StackSettings, reference: ReferenceFiles, existing: list[
         skus=skus,
         deployer_principal_type=deployer,
     )
-    if existing is None:
-        existing = [item for path in reference.existing for item in read_existing(path)]
     if existing:
         adopt(arm, existing)
     return arm
