@@ -6,9 +6,11 @@ read 2026-11-25): a config value that is `secure:` or whose key the project decl
 type, and every value inside it (Pulumi marks a whole structure secret); a stack output marked secret,
 including another stack's (`pulumi stack output --json` writes each secret as "[secret]", and the
 structure holding one is secret). A value inside a secret structure that the run also uses in plain
-sight is not masked (`run_secrets`): Pulumi's marking sweeps ordinary words in with the secret. An existing resource read from an `--existing` file has no secret
-markers: its values under keys that name a credential (`CREDENTIAL_KEY`, our own rule: no public list of
-which `az show` fields are secret exists) are taken as secrets.
+sight is not masked (`run_secrets`), nor the rest of a structure Pulumi marked for a secret the run
+already knows (`structure_secrets`): Pulumi's marking sweeps ordinary words in with the secret. An
+existing resource read from an `--existing` file has no secret markers: its values under keys that name
+a credential (`CREDENTIAL_KEY`, our own rule: no public list of which `az show` fields are secret
+exists) are taken as secrets.
 
 Each secret's text is collected as a leaf (strings, and numbers written out; booleans, None and text
 shorter than `MIN_SECRET_LENGTH` are not: they would mask ordinary words). `Mask` replaces each
@@ -51,23 +53,40 @@ def leaves(value: Any) -> set[str]:
     return found
 
 
-def marked_leaves(value: Any) -> tuple[set[str], set[str]]:
-    """The leaves of the parts of `value` that carry a secret marker: (those marked one by one, those
-    inside a marked structure). Pulumi marks a whole top-level input secret when one value inside it is,
-    so the second set holds ordinary words beside the secret as well (see `run_secrets`)."""
+def marked_parts(value: Any) -> tuple[set[str], list[Any]]:
+    """The parts of `value` that carry a secret marker: (the leaves of those marked one by one, the
+    structures marked as a whole). Pulumi marks a whole top-level input secret when one value inside it
+    is, so a marked structure holds ordinary words beside the secret too (see `structure_secrets`)."""
     scalars: set[str] = set()
-    inside: set[str] = set()
+    structures: list[Any] = []
     stack = [value]
     while stack:
         item = stack.pop()
         if is_secret(item):
             inner = unwrap_secret(item)
-            (inside if isinstance(inner, (Mapping, list, tuple)) else scalars).update(leaves(inner))
+            if isinstance(inner, (Mapping, list, tuple)):
+                structures.append(inner)
+            else:
+                scalars |= leaves(inner)
         elif isinstance(item, Mapping):
             stack.extend(item.values())
         elif isinstance(item, (list, tuple)):
             stack.extend(item)
-    return scalars, inside
+    return scalars, structures
+
+
+def structure_secrets(structure: Any, known: Iterable[str]) -> set[str]:
+    """What is secret in a structure marked secret as a whole. Where it holds a secret the run already
+    knows (a secret config value) or values under credential keys (`keyData`, `password`), those are why
+    it is marked: only they are secret, not the rest (a VM's whole `osProfile` is marked for its one SSH
+    key; "azureuser" beside it is no secret). Otherwise nothing says which part is the secret (the program
+    made a list or a mapping secret itself), and every value inside it is."""
+    inside = leaves(structure)
+    credentials = credential_leaves(structure)
+    known = set(known)
+    if credentials or any(secret in leaf for leaf in inside for secret in known):
+        return credentials
+    return inside
 
 
 def plain_leaves(value: Any) -> set[str]:

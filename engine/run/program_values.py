@@ -19,7 +19,15 @@ from typing import Any
 import pulumi
 from azure_gpu_stacks.engine.errors import InputError
 from azure_gpu_stacks.engine.run.runtime import RunResult
-from azure_gpu_stacks.engine.secrets import Mask, leaves, marked_leaves, plain_leaves, run_secrets
+from azure_gpu_stacks.engine.secrets import (
+    Mask,
+    leaves,
+    marked_parts,
+    plain_leaves,
+    run_secrets,
+    structure_secrets,
+    worth_masking,
+)
 from azure_gpu_stacks.inputs.files import MAX_DEPTH
 from azure_gpu_stacks.sdk.internals import is_output_unknown
 
@@ -64,17 +72,23 @@ def secret_strings(
     direct: set[str] = {*config_secrets, *known}
     inside: set[str] = set(referenced)
     plain: set[str] = set()
+    structures: list[Any] = []
     for resource in result.resources:
         direct |= resource.secret_values
-        scalars, structures = marked_leaves(resource.inputs)
+        scalars, marked = marked_parts(resource.inputs)
         direct |= scalars
-        inside |= structures
+        structures += marked
         plain |= plain_leaves(resource.inputs)
     for key, value in result.outputs.items():
-        if key in result.secret_outputs:
-            (inside if isinstance(value, (dict, list)) else direct).update(leaves(value))
-        else:
+        if key not in result.secret_outputs:
             plain |= plain_leaves(value)
+        elif isinstance(value, (dict, list)):
+            structures.append(value)
+        else:
+            direct |= leaves(value)
+    known_now = worth_masking(direct)
+    for structure in structures:
+        inside |= structure_secrets(structure, known_now)
     return run_secrets(direct, inside, plain)
 
 
