@@ -28,26 +28,40 @@ SKUS_FILE = "the JSON list that `az vm list-skus --all -o json` writes"
 
 # case (tests/data/bad_az/<case>.json) -> what the one message must say after the file name
 BAD_AZ_FILES: dict[str, str] = {
-    "usage-negative": f"entry [0].currentValue: '-40' is not allowed: Input should be greater than or equal to 0; allowed: {USAGE_FILE}",
+    "usage-negative": (
+        f"entry [0].currentValue: '-40' is not allowed: Input should be greater than or equal to 0; "
+        f"allowed: {USAGE_FILE}"
+    ),
     "usage-empty": f"no quota counters; allowed: {USAGE_FILE}, which lists at least `cores`",
     "usage-latin1": "not UTF-8: byte 0xf6 at line 1, column 86; allowed: UTF-8 text",
-    "usage-huge-number": "[0].limit: a number of 5,000 digits is out of range; allowed: whole numbers from -2^63 to 2^63-1",
+    "usage-huge-number": (
+        "[0].limit: a number of 5,000 digits is out of range; allowed: whole numbers from -2^63 to 2^63-1"
+    ),
     "usage-deep": "nested deeper than 64 levels; allowed: at most 64",
     "usage-nan": "[0].currentValue: NaN is not allowed; allowed: finite numbers",
     "usage-overflowing-float": "[0].currentValue: 1e999 is not allowed; allowed: finite numbers",
-    "usage-name-is-a-string": f"entry [0].name: 'cores' is not allowed: Input should be a valid dictionary; allowed: {USAGE_FILE}",
-    "skus-locations-a-string": f"entry [0].locations: 'eastus' is not allowed: Input should be a valid list; allowed: {SKUS_FILE}",
-    "skus-restriction-info-a-list": (
-        f"entry [0].restrictions[0].restrictionInfo: ['eastus'] is not allowed: Input should be a valid dictionary; allowed: {SKUS_FILE}"
+    "usage-name-is-a-string": (
+        f"entry [0].name: 'cores' is not allowed: Input should be a valid dictionary; allowed: {USAGE_FILE}"
     ),
-    "skus-number-for-restriction": f"entry [0].restrictions[0]: 3 is not allowed: Input should be a valid dictionary; allowed: {SKUS_FILE}",
+    "skus-locations-a-string": (
+        f"entry [0].locations: 'eastus' is not allowed: Input should be a valid list; allowed: {SKUS_FILE}"
+    ),
+    "skus-restriction-info-a-list": (
+        f"entry [0].restrictions[0].restrictionInfo: ['eastus'] is not allowed: Input should be a valid dictionary; "
+        f"allowed: {SKUS_FILE}"
+    ),
+    "skus-number-for-restriction": (
+        f"entry [0].restrictions[0]: 3 is not allowed: Input should be a valid dictionary; allowed: {SKUS_FILE}"
+    ),
     "skus-utf16": "UTF-16 text (it starts with a UTF-16 byte-order mark); allowed: UTF-8 text",
 }
 
 BAD_POLICY_CONFIGS: dict[str, str] = {
     "latin1-bytes": "not UTF-8: byte 0xe9 at line 1, column 90; allowed: UTF-8 text",
     "utf16-text": "UTF-16 text (it starts with a UTF-16 byte-order mark); allowed: UTF-8 text",
-    "huge-number": "warn-retiring-vm-sizes.retiringWindowDays: a number of 5,000 digits is out of range; allowed: whole numbers",
+    "huge-number": (
+        "warn-retiring-vm-sizes.retiringWindowDays: a number of 5,000 digits is out of range; allowed: whole numbers"
+    ),
     "deep-nesting": "nested deeper than 64 levels; allowed: at most 64",
     "infinity": "warn-retiring-vm-sizes.retiringWindowDays: Infinity is not allowed; allowed: finite numbers",
 }
