@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from azure_gpu_stacks.catalog import catalog
 from azure_gpu_stacks.engine.cli import main
-from azure_gpu_stacks.engine.estimate.cost import HOURS_PER_MONTH, budget_warnings, estimate_resources
+from azure_gpu_stacks.engine.estimate.cost import budget_warnings, estimate_resources
 from azure_gpu_stacks.engine.estimate.demand import hours_before_shutdown
 from azure_gpu_stacks.engine.run.project import load_project
 from azure_gpu_stacks.engine.run.runtime import RecordedResource
@@ -27,6 +27,7 @@ T4 = "Standard_NC4as_T4_v3"
 A100 = "Standard_NC24ads_A100_v4"
 ND = "Standard_ND96asr_v4"
 SYSTEM = "Standard_D4s_v5"
+HOURS_PER_MONTH = 730  # the month every cost output states ("730 h a month")
 
 
 def payg(size: str) -> float:
@@ -142,7 +143,9 @@ def test_cost_disabled_shutdown_schedule_does_not_shorten_the_day() -> None:
             "taskType": "ComputeVmShutdownTask",
             "status": "Disabled",
             "dailyRecurrence": {"time": "1900"},
-            "targetResourceId": "/subscriptions/000/resourceGroups/rg-test/providers/Microsoft.Compute/virtualMachines/vm1",
+            "targetResourceId": (
+                "/subscriptions/000/resourceGroups/rg-test/providers/Microsoft.Compute/virtualMachines/vm1"
+            ),
         },
     )
 
@@ -158,7 +161,9 @@ def test_cost_shutdown_schedule_found_by_target_id_when_not_a_dependency() -> No
             "taskType": "ComputeVmShutdownTask",
             "status": "Enabled",
             "dailyRecurrence": {"time": "2100"},
-            "targetResourceId": "/subscriptions/000/resourceGroups/rg-test/providers/Microsoft.Compute/virtualMachines/VM1",
+            "targetResourceId": (
+                "/subscriptions/000/resourceGroups/rg-test/providers/Microsoft.Compute/virtualMachines/VM1"
+            ),
         },
     )
 
@@ -563,8 +568,8 @@ def test_cost_training_stack_with_working_hours_is_idle_only_in_them(
     idle_hourly = 2 * payg(ND) * 60 / 168  # 12 h x 5 days of the week's 168 h
     assert "2 (idle 2 for 8.57 h/day)" in out  # 60 h a week / 7
     assert (
-        "(a scale set on an autoscale schedule runs each profile's minimum from its start until the next profile starts)"
-        in out
+        "(a scale set on an autoscale schedule runs each profile's minimum from its start "
+        "until the next profile starts)" in out
     )
     assert f"idle {idle_hourly:.4f} USD/h = {idle_hourly * HOURS_PER_MONTH:,.2f} USD/month" in out
     assert main(["cost", stack, "--format", "markdown"]) == 0
