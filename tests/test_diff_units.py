@@ -3,9 +3,7 @@ the create-only table, renamed stack files, and reading the toolkit's components
 
 from __future__ import annotations
 
-import datetime as dt
 import importlib
-import shutil
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -271,18 +269,3 @@ def test_diff_json_of_a_removed_stack_writes_its_money_as_decimals() -> None:
     text = json.dumps(d.to_json()["cost"])
     assert '"busyMonthlyUsdAfter": 0.0' in text and '"idleMonthlyUsdAfter": 0.0' in text
     assert d.cost.busy_before == 0.0 and d.to_json()["violations"] == {"new": [], "resolved": []}
-
-
-def test_the_base_copy_of_the_clock_is_pinned_to_the_day_of_the_working_tree(tmp_path: Path) -> None:
-    """`diff --as-of`: BASE's components read BASE's own catalog.clock; it judges on the same day."""
-    from azure_gpu_stacks.catalog import clock as installed
-    from azure_gpu_stacks.engine.diff.revision import base_clock_pinned
-
-    base = tmp_path / "catalog"
-    shutil.copytree(REPO / "catalog", base, ignore=shutil.ignore_patterns("__pycache__"))
-    day = dt.date(2027, 6, 1)
-    with installed.pinned(day), toolkit_from({"azure_gpu_stacks.catalog": base}), base_clock_pinned(day):
-        at_base = importlib.import_module("azure_gpu_stacks.catalog.clock")
-        assert at_base is not installed and at_base.__file__.startswith(str(base))
-        assert at_base.today() == installed.today() == day
-    assert installed.today() == installed.utc_today()
