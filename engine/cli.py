@@ -20,13 +20,21 @@ from typing import NoReturn
 from azure_gpu_stacks.engine.commands import TABLE
 from azure_gpu_stacks.engine.errors import InputError
 from azure_gpu_stacks.engine.exit_codes import epilog
+from azure_gpu_stacks.engine.secrets import EDGE
 from azure_gpu_stacks.inputs.files import elided, escaped
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:  # argparse exits 2 already; keep its one-line form
-        self.print_usage(sys.stderr)
-        self.exit(2, f"gpu-stacks: error: {message}\n")
+    def error(self, message: str) -> NoReturn:
+        """A bad command line: a short usage hint, then the one error line (exit 2), instead of argparse's
+        full usage of every option."""
+        self.exit(2, f"{self.hint()}\ngpu-stacks: error: {escaped(message)}\n")
+
+    def hint(self) -> str:
+        """`usage: gpu-stacks check [STACK ...] [OPTIONS] (gpu-stacks check --help lists them)`."""
+        positionals = [a for a in self._actions if not a.option_strings and a.help != argparse.SUPPRESS]
+        words = [self._get_formatter()._format_args(a, a.dest.upper()) for a in positionals]
+        return f"usage: {' '.join([self.prog, *words])} [OPTIONS] ({self.prog} --help lists them)"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -52,7 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()  # a closed pipe or a full disk is met here, not at interpreter exit
         return code
     except InputError as exc:
-        print(f"gpu-stacks: error: {escaped(elided(str(exc)), keep_newlines=True)}", file=sys.stderr)
+        print(f"gpu-stacks: error: {escaped(elided(EDGE(str(exc))), keep_newlines=True)}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C while leaving prints no traceback

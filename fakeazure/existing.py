@@ -29,6 +29,7 @@ from azure_gpu_stacks.fakeazure.backend import FakeArm, ResourceGroupState, Subs
 from azure_gpu_stacks.fakeazure.core import Resource
 from azure_gpu_stacks.fakeazure.lookups import answer
 from azure_gpu_stacks.fakeazure.models.resources import RESOURCE_GROUP_ARM_TYPE
+from azure_gpu_stacks.inputs.files import shown
 
 # Keys of ARM's resource envelope; everything else `az` prints at the top level is a property.
 ENVELOPE = frozenset(
@@ -74,7 +75,8 @@ class Existing:
 
 
 def arm_type_of(resource_id: str) -> str:
-    """`Microsoft.Network/virtualNetworks/subnets` for a subnet's id; `Microsoft.Resources/resourceGroups` for a group's."""
+    """`Microsoft.Network/virtualNetworks/subnets` for a subnet's id; `Microsoft.Resources/resourceGroups`
+    for a group's."""
     match = RESOURCE_ID.match(resource_id)
     if match is None:
         raise ValueError(resource_id)
@@ -101,7 +103,8 @@ def _resource(item: Any, where: str) -> list[Existing]:
     match = RESOURCE_ID.match(resource_id) if isinstance(resource_id, str) else None
     if match is None or not isinstance(resource_id, str):
         raise ExistingFileError(
-            f"{where}: id: {resource_id!r}; allowed: an ARM resource id (/subscriptions/<id>/resourceGroups/<group>/providers/...)"
+            f"{where}: id: {resource_id!r}; allowed: an ARM resource id "
+            "(/subscriptions/<id>/resourceGroups/<group>/providers/...)"
         )
     arm_type = arm_type_of(resource_id)
     given = item.get("type")
@@ -125,9 +128,14 @@ def _resource(item: Any, where: str) -> list[Existing]:
             tags=dict(tags or {}),
         )
     ]
-    for child in properties.get("subnets") or []:  # a VNet lists its subnets, each with its id
+    subnets = properties.get("subnets")
+    if subnets is not None and not isinstance(subnets, list):
+        raise ExistingFileError(
+            f"{where}: subnets: {shown(subnets)}; allowed: a list of subnet objects, as `az network vnet show` prints"
+        )
+    for index, child in enumerate(subnets or []):  # a VNet lists its subnets, each with its id
         if isinstance(child, dict) and isinstance(child.get("id"), str):
-            found += _resource({**child, "location": location}, f"{where}: subnets")
+            found += _resource({**child, "location": location}, f"{where}: subnets[{index}]")
     return found
 
 
@@ -149,8 +157,10 @@ def adopt(arm: FakeArm, existing: Sequence[Existing]) -> None:
     if len(subscriptions) == 1 and not arm.resources():
         arm.subscription_id = arm.az_subscription = next(iter(subscriptions.values()))
         arm.subscriptions = {arm.subscription_id: SubscriptionState(arm.subscription_id)}
+    # ARM compares subscription ids without case; one index of them keeps adopting linear in the file
+    keys = {k.lower(): k for k in arm.subscriptions}
     for item in sorted(existing, key=lambda e: e.type != RESOURCE_GROUP_ARM_TYPE):  # groups first
-        key = next((k for k in arm.subscriptions if k.lower() == item.subscription.lower()), item.subscription)
+        key = keys.setdefault(item.subscription.lower(), item.subscription)
         state = arm.subscriptions.setdefault(key, SubscriptionState(key))
         res = as_resource(item)
         if item.type == RESOURCE_GROUP_ARM_TYPE:

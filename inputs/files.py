@@ -2,18 +2,22 @@
 untrusted input: every failure is one `InputFileError` line naming the file, the key path, the value
 (escaped, and elided when long) and what is allowed; never a traceback, a hang or runaway memory.
 
-- Size: a file is read in chunks up to its kind's cap (`MAX_BYTES`) and refused past it, so a path
-  that never ends (`/dev/zero`, a pipe) stops at the cap and Ctrl-C is seen between chunks.
-- What a path is: a directory, a symbolic link loop or a dangling link is said as such.
+- What a path is: only a regular file is read. It is opened without blocking and checked on the open
+  descriptor, so a FIFO, a device (`/dev/zero`, a terminal) or a socket is refused at once, named as
+  such, instead of hanging or reading forever; so is a path through /proc (`/proc/self/fd/0`). A
+  directory, a symbolic link loop or a dangling link is said as such.
+- Size: a file is read in chunks up to its kind's cap (`MAX_BYTES`) and refused past it (one that grows
+  while it is read too), and Ctrl-C is seen between chunks.
 - Encoding: UTF-8 only (a UTF-8 byte-order mark is dropped); other bytes are refused with where.
 - YAML: read as the Pulumi CLI's gopkg.in/yaml.v3 reads it (`pulumi_yaml`: its booleans, numbers
   and nulls; a key given twice is refused); nesting deeper than `MAX_DEPTH`, aliases that expand
-  past `MAX_NODES` nodes ("billion laughs") and recursive aliases are refused before anything is built from them; so are whole
-  numbers outside 64 bits and the tags a configuration cannot hold (`!!binary`, `!!set`, `!!omap`,
-  `!!pairs`, local tags). Dates stay the text they were written as (how the Pulumi CLI itself hands
-  an unquoted date to a program is not verified here: gopkg.in/yaml.v3 resolves it to a time). The
-  CLI's YAML library caps alias expansion too (gopkg.in/yaml.v3 decode.go, `allowedAliasRatio`,
-  "document contains excessive aliasing", read 2026-11-22).
+  past `MAX_NODES` nodes ("billion laughs") and recursive aliases are refused before anything is
+  built from them; so are whole numbers outside 64 bits and the tags a configuration cannot hold
+  (`!!binary`, `!!set`, `!!omap`, `!!pairs`, local tags). Dates stay the text they were written as
+  (how the Pulumi CLI itself hands an unquoted date to a program is not verified here:
+  gopkg.in/yaml.v3 resolves it to a time). The CLI's YAML library caps alias expansion too
+  (gopkg.in/yaml.v3 decode.go, `allowedAliasRatio`, "document contains excessive aliasing", read
+  2026-11-22).
 - JSON: whole numbers outside 64 bits, NaN/Infinity and nesting past `MAX_DEPTH` are refused.
 
 This module imports nothing of ours but `pulumi_yaml`, so the components, the fake ARM and the CLI share it.
@@ -27,7 +31,7 @@ import math
 import os
 import re
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +48,7 @@ MAX_BYTES: dict[str, int] = {
     "usage": 16 * MIB,  # az vm list-usage -o json
     "existing": 16 * MIB,  # az resource show / az resource list -o json (--existing)
     "skus": 512 * MIB,  # az vm list-skus --all -o json
+    "stack-outputs": 16 * MIB,  # pulumi stack output --json (--stack-outputs, stack-outputs/)
     "prices": 16 * MIB,  # one saved Retail Prices API page (scripts/refresh_catalog.py; about 100 items)
 }
 CHUNK = 1 * MIB
@@ -96,34 +101,84 @@ def elided(message: str) -> str:
 
 
 def read_bytes(path: Path, kind: str, label: str | None = None) -> bytes | bytearray:
-    """The file's bytes, at most `MAX_BYTES[kind]`; InputFileError saying what is wrong otherwise."""
+    """The file's bytes, at most `MAX_BYTES[kind]`; InputFileError saying what is wrong otherwise.
+
+    Opened without blocking (O_NONBLOCK: a FIFO with no writer would wait forever), then asked what it
+    is (fstat on the open descriptor, so what is checked is what is read): only a regular file is read.
+    A path that leads through /proc (`/proc/self/fd/0`, `/dev/stdin`) is refused before it is opened: what
+    it holds depends on the process that opens it (in CI, stdin and stdout are pipes)."""
     label = label or str(path)
     cap = MAX_BYTES[kind]
+    if (proc := _through_proc(path)) is not None:
+        raise InputFileError(
+            f"{label}: a link into /proc ({shown(proc)}), whose content depends on the process reading it; "
+            "allowed: a regular file"
+        )
     try:
-        info = os.stat(path)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     except OSError as exc:
-        raise InputFileError(f"{label}: {_stat_problem(path, exc)}") from None
-    if stat.S_ISDIR(info.st_mode):
-        raise InputFileError(f"{label}: is a directory; allowed: a file")
-    if stat.S_ISREG(info.st_mode) and info.st_size > cap:
-        raise InputFileError(f"{label}: {info.st_size:,} bytes; allowed: at most {_size(cap)}")
+        raise InputFileError(f"{label}: {_open_problem(path, exc)}") from None
     try:
-        with open(path, "rb") as fh:
-            data = bytearray()
-            for chunk in iter(lambda: fh.read(CHUNK), b""):
-                data += chunk
-                if len(data) > cap:
-                    raise InputFileError(f"{label}: more than {_size(cap)}; allowed: at most {_size(cap)}")
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise InputFileError(f"{label}: {_not_regular(info.st_mode)}")
+        if info.st_size > cap:
+            raise InputFileError(f"{label}: {info.st_size:,} bytes; allowed: at most {_size(cap)}")
+        data = bytearray()
+        while chunk := os.read(fd, CHUNK):  # a file that grows while read still stops at the cap
+            data += chunk
+            if len(data) > cap:
+                raise InputFileError(f"{label}: more than {_size(cap)}; allowed: at most {_size(cap)}")
     except OSError as exc:
         raise InputFileError(f"{label}: cannot read: {exc.strerror}") from None
+    finally:
+        os.close(fd)
     return data  # not copied into bytes: a file near the cap would be held twice
 
 
-def _stat_problem(path: Path, exc: OSError) -> str:
+# What a path that is not a regular file is, in the words of its refusal.
+_FILE_TYPES: tuple[tuple[Callable[[int], bool], str], ...] = (
+    (stat.S_ISDIR, "is a directory; allowed: a file"),
+    (stat.S_ISFIFO, "is a FIFO (named pipe), not a regular file; allowed: a regular file"),
+    (stat.S_ISCHR, "is a character device, not a regular file; allowed: a regular file"),
+    (stat.S_ISBLK, "is a block device, not a regular file; allowed: a regular file"),
+    (stat.S_ISSOCK, "is a socket, not a regular file; allowed: a regular file"),
+)
+
+
+def _not_regular(mode: int) -> str:
+    return next((said for test, said in _FILE_TYPES if test(mode)), "is not a regular file; allowed: a regular file")
+
+
+def _in_proc(path: str) -> bool:
+    return path == "/proc" or path.startswith("/proc/")
+
+
+def _through_proc(path: Path) -> str | None:
+    """The first place in /proc that `path` or a symbolic link it follows names; None if it stays outside."""
+    current = os.path.abspath(path)
+    for _ in range(40):  # the kernel's own limit on links followed (MAXSYMLINKS)
+        if _in_proc(current):
+            return current
+        try:
+            target = os.readlink(current)
+        except OSError:
+            break
+        current = os.path.normpath(os.path.join(os.path.dirname(current), target))
+    real = os.path.realpath(path)  # a directory on the way that is a link (/dev/fd -> /proc/self/fd)
+    return real if _in_proc(real) else None
+
+
+def _open_problem(path: Path, exc: OSError) -> str:
     if exc.errno == errno.ELOOP:
         return "a symbolic link that loops; allowed: a file"
     if exc.errno == errno.ENOENT and path.is_symlink():
         return f"a symbolic link to {shown(os.readlink(path))}, which does not exist; allowed: a file"
+    if exc.errno == errno.ENXIO:  # a socket, or a device with nothing behind it
+        try:
+            return _not_regular(os.stat(path).st_mode)
+        except OSError:
+            pass
     return f"cannot read: {exc.strerror}"
 
 
@@ -224,7 +279,10 @@ def _at(text: str, position: int) -> str:
 
 def _reader_problem(exc: yaml.reader.ReaderError) -> str:
     char = exc.character if isinstance(exc.character, str) else chr(exc.character)
-    return f"character {shown(char)} is not allowed in YAML; allowed: printable characters (in double quotes, write it as an escape)"
+    return (
+        f"character {shown(char)} is not allowed in YAML; "
+        "allowed: printable characters (in double quotes, write it as an escape)"
+    )
 
 
 class _Walk:
@@ -251,7 +309,8 @@ class _Walk:
             mark = node.start_mark
             raise _Refused(
                 where,
-                f"an alias refers to the value that holds it (line {mark.line + 1}); allowed: aliases of values defined before",
+                f"an alias refers to the value that holds it (line {mark.line + 1}); "
+                "allowed: aliases of values defined before",
             )
         else:
             self.open.add(id(node))

@@ -159,7 +159,10 @@ def write_project(root: Path, stacks: dict[str, str]) -> None:
 
 
 def test_diff_stack_files_renamed_removed_and_added_are_told_apart(tmp_path: Path) -> None:
-    training = "config:\n  azure-native:location: eastus\n  proj:trainingCluster:\n    vmSize: Standard_ND96asr_v4\n    nodeCount: 2\n"
+    training = (
+        "config:\n  azure-native:location: eastus\n  proj:trainingCluster:\n    vmSize: Standard_ND96asr_v4\n"
+        "    nodeCount: 2\n"
+    )
     old = "config:\n  azure-native:location: westus2\n  proj:amlCluster:\n    computeName: a100\n    maxNodeCount: 4\n"
     new = "config:\n  proj:aksGpuPool:\n    poolName: gpu\n    minCount: 0\n    maxCount: 3\n"
     write_project(tmp_path / "base", {"train": training, "old": old})

@@ -234,8 +234,9 @@ def test_a_read_by_id_resolves_and_an_unknown_one_is_exit_2(tmp_path: Path, caps
     assert main(["plan", "dev", "--project", str(root), "--existing", str(existing)]) == 2
     assert capsys.readouterr().err == (
         f"gpu-stacks: error: azure-native:network:VirtualNetwork.get('hub', id): ResourceNotFound: The Resource "
-        f"'{RG}/providers/Microsoft.Network/virtualNetworks/spoke' was not found; offline, save it with `az resource show "
-        f"--ids {RG}/providers/Microsoft.Network/virtualNetworks/spoke -o json > FILE` and pass --existing FILE.\n"
+        f"'{RG}/providers/Microsoft.Network/virtualNetworks/spoke' was not found; offline, save it with "
+        f"`az resource show --ids {RG}/providers/Microsoft.Network/virtualNetworks/spoke -o json > FILE` "
+        "and pass --existing FILE.\n"
     )
 
 
@@ -253,8 +254,8 @@ def test_existing_resources_are_where_the_program_deploys(tmp_path: Path, capsys
     assert main(["plan", "dev", "--project", str(root), "--existing", str(existing_file(tmp_path))]) == 1
     out = capsys.readouterr().out
     assert (
-        "NetcfgSubnetRangeOutsideVnet: Subnet 'spare' is not valid because its IP address range 10.99.0.0/24 is outside the IP "
-        "address range of virtual network 'hub'." in out
+        "NetcfgSubnetRangeOutsideVnet: Subnet 'spare' is not valid because its IP address range 10.99.0.0/24 "
+        "is outside the IP address range of virtual network 'hub'." in out
     )
 
 
@@ -274,6 +275,32 @@ def test_a_resource_group_name_derived_from_the_stack_must_be_valid(
 
     assert main(["plan", "dev.", "--project", str(root)]) == 1
     assert (
-        "  - rg [azure-native:resources:ResourceGroup]: InvalidParameter: 'rg-dev.' is not a valid resource group name; "
-        "allowed: 1 to 90 letters, digits, '_', '-', '.', '(' and ')', not ending in '.'." in capsys.readouterr().out
+        "  - rg [azure-native:resources:ResourceGroup]: InvalidParameter: 'rg-dev.' is not a valid resource "
+        "group name; allowed: 1 to 90 letters, digits, '_', '-', '.', '(' and ')', not ending in '.'."
+        in capsys.readouterr().out
     )
+
+
+# tests/data/hostile_existing/<case>.json -> its one line after the file name
+HOSTILE_EXISTING = {
+    "subnets-a-number": "subnets: 5; allowed: a list of subnet objects, as `az network vnet show` prints",
+    "subnets-a-mapping": "subnets: {'id': ",
+    "a-string-in-the-list": "[1]: a str; allowed: the JSON object `az resource show` prints",
+}
+
+
+def test_hostile_existing_corpus_is_the_table() -> None:
+    corpus = Path(__file__).parent / "data" / "hostile_existing"
+    assert sorted(p.stem for p in corpus.iterdir()) == sorted(HOSTILE_EXISTING)
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_EXISTING))
+def test_a_hostile_existing_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str) -> None:
+    given = tmp_path / f"{case}.json"
+    given.write_bytes((Path(__file__).parent / "data" / "hostile_existing" / given.name).read_bytes())
+
+    assert main(["plan", "inference-t4", "--existing", str(given)]) == 2
+    out, err = capsys.readouterr()
+
+    assert out == "" and err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith(f"gpu-stacks: error: {given}: ") and HOSTILE_EXISTING[case] in err, err

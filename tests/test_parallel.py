@@ -103,6 +103,6 @@ def test_parallel_jobs_must_be_a_positive_whole_number(capsys: pytest.CaptureFix
 
     assert exit_.value.code == 2
     assert (
-        f"argument --jobs/-j: '{jobs}'; allowed: a whole number of worker processes, at least 1"
+        f"argument --jobs/-j: '{jobs}'; allowed: a whole number of worker processes from 1 to "
         in capsys.readouterr().err
     )

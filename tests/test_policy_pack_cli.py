@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sys
@@ -124,7 +125,7 @@ def test_export_refuses_a_requirement_of_another_distribution(
     assert (code, out) == (2, "")
     assert err == (
         "gpu-stacks: error: --requirement: 'pulumi-policy==1.21.0' is not a requirement of azure-gpu-stacks; "
-        "allowed: 'azure-gpu-stacks==<version>' or 'azure-gpu-stacks @ <url>'\n"
+        "allowed: one line, 'azure-gpu-stacks==<version>' or 'azure-gpu-stacks @ <url>' (PEP 508)\n"
     )
     assert not (tmp_path / "pack").exists()
 
@@ -160,3 +161,26 @@ def test_policy_pack_needs_an_action(capsys: pytest.CaptureFixture[str]) -> None
 
     assert exit_.value.code == 2
     assert capsys.readouterr().err.endswith("gpu-stacks: error: the following arguments are required: ACTION\n")
+
+
+# tests/data/hostile_requirements.json: what `--requirement` was given, and whether it is written as given
+HOSTILE_REQUIREMENTS = json.loads((Path(__file__).parent / "data" / "hostile_requirements.json").read_text())
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_REQUIREMENTS))
+def test_export_writes_a_requirement_literally_or_refuses_it_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str
+) -> None:
+    """The text is never a regex replacement: `\\n` cannot add a package line, `\\1` cannot crash."""
+    given = HOSTILE_REQUIREMENTS[case]["requirement"]
+    code, out, err = run(capsys, "export", str(tmp_path / "pack"), "--requirement", given)
+
+    if HOSTILE_REQUIREMENTS[case]["expected"] == "written":
+        assert (code, err) == (0, "")
+        written = (tmp_path / "pack" / "requirements.txt").read_text().splitlines()
+        assert [line for line in written if not line.startswith("#")] == [given]
+    else:
+        assert (code, out) == (2, "")
+        assert err.count("\n") == 1 and err.startswith("gpu-stacks: error: --requirement: "), err
+        assert "allowed: one line, 'azure-gpu-stacks==<version>' or 'azure-gpu-stacks @ <url>' (PEP 508)" in err
+        assert not (tmp_path / "pack").exists()

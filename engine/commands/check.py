@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from azure_gpu_stacks.engine.commands import options
@@ -77,9 +76,7 @@ def run(args: argparse.Namespace) -> int:
     if fmt == "json":
         from azure_gpu_stacks.engine.report.verdicts import summary
 
-        options.out(
-            json.dumps({"stacks": [p.to_json() for p in plans], "summary": summary(plans), "exitCode": worst}, indent=2)
-        )
+        options.out_json({"stacks": [p.to_json() for p in plans], "summary": summary(plans), "exitCode": worst})
     elif fmt == "markdown":
         from azure_gpu_stacks.engine.report.markdown import render_markdown
 
@@ -87,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     elif fmt == "sarif":
         from azure_gpu_stacks.engine.report.sarif import render_sarif
 
-        options.out(json.dumps(render_sarif(plans, root=args.project), indent=2))
+        options.out_json(render_sarif(plans, root=args.project))
     else:
         from azure_gpu_stacks.engine.report.text import check_lines
 

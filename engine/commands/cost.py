@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from azure_gpu_stacks.engine.commands import options
 
@@ -26,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
     """Cost is information, not a verdict: exit 0 whatever the stacks cost."""
     plans = options.plan_many(args)
     if args.format == "json":
-        options.out(json.dumps({"stacks": [{"stack": p.stack, "cost": p.cost.to_json()} for p in plans]}, indent=2))
+        options.out_json({"stacks": [{"stack": p.stack, "cost": p.cost.to_json()} for p in plans]})
     else:
         from azure_gpu_stacks.engine.report.cost import cost_table
 

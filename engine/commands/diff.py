@@ -33,7 +33,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from azure_gpu_stacks.engine.diff.command import diff_report
 
-    text, code = diff_report(
+    report, code = diff_report(
         args,
         options.project_dir(args.project),
         options.policy_settings(args.policy_config, args.as_of),
@@ -41,5 +41,8 @@ def run(args: argparse.Namespace) -> int:
         options.reference(args),
         options.limits(args),
     )
-    options.out(text, end="")
+    if isinstance(report, dict):
+        options.out_json(report)
+    else:
+        options.out(report, end="")
     return code

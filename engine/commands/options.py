@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import json
+import os
+import re
+import resource
 import sys
+from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from azure_gpu_stacks.engine.errors import InputError
-from azure_gpu_stacks.inputs.files import escaped
+from azure_gpu_stacks.engine.secrets import EDGE
+from azure_gpu_stacks.inputs.files import escaped, shown
 
 if TYPE_CHECKING:
     from azure_gpu_stacks.engine.run.isolation import Limits
@@ -17,7 +23,10 @@ if TYPE_CHECKING:
     from azure_gpu_stacks.engine.run.policy_config import PolicySettings
 
 FORMATS = ("text", "json", "markdown", "sarif")
-PROJECT_HELP = "Pulumi project directory (default: the nearest Pulumi.yaml from the current directory upward, as `pulumi` finds it)"
+PROJECT_HELP = (
+    "Pulumi project directory (default: the nearest Pulumi.yaml from the current directory upward, "
+    "as `pulumi` finds it)"
+)
 STACK_HELP = "stack name, or a path to a Pulumi.<stack>.yaml"
 
 
@@ -60,7 +69,7 @@ def add_common(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--memory-limit",
-        type=positive_number,
+        type=memory_limit,
         default=DEFAULT_MEMORY_MIB,
         metavar="MIB",
         help=f"memory a program may take beyond the SDK's imports, per stack (default: {DEFAULT_MEMORY_MIB})",
@@ -84,9 +93,12 @@ def add_common(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--organization",
+        type=organization,
         default="organization",
         metavar="ORG",
-        help="what pulumi.get_organization() answers (default: organization, as for a DIY backend)",
+        help="what pulumi.get_organization() answers (default: organization, as for a DIY backend); "
+        "named as Pulumi Cloud names organizations: 3 to 40 letters, digits, '-' and '_', "
+        "starting and ending with a letter or digit",
     )
 
 
@@ -101,26 +113,110 @@ def add_as_of(p: argparse.ArgumentParser) -> None:
 
 
 def add_jobs(p: argparse.ArgumentParser) -> None:
-    from azure_gpu_stacks.engine.run.parallel import default_jobs, positive_jobs
+    from azure_gpu_stacks.engine.run.parallel import default_jobs
 
     p.add_argument(
         "--jobs",
         "-j",
-        type=positive_jobs,
+        type=jobs,
         default=default_jobs(),
         metavar="N",
         help="plan N stacks at a time in forked workers (default: the number of cores); output is the same for any N",
     )
 
 
+# --- flags, validated where they are read ------------------------------------------------------
+
+# Pulumi Cloud's rule for an organization (a stack's owner): pulumi/pulumi pkg/backend/httpstate/backend.go,
+# `stackOwnerRegexp` ("Name validation rules enforced by the Pulumi Service"), read 2026-11-25. The DIY
+# backend's one organization, "organization", follows it too.
+ORGANIZATION = re.compile(r"[a-zA-Z0-9][a-zA-Z0-9_-]{1,38}[a-zA-Z0-9]")
+# The parent holds per worker a process sentinel and a spare (pool pipes are shared), and keeps this
+# many descriptors for itself (its files, the program child's pipes); more workers than 4 per core only
+# add switching (our rule, no published source).
+FDS_PER_WORKER = 2
+FDS_KEPT = 32
+WORKERS_PER_CORE = 4
+
+
+def organization(text: str) -> str:
+    """argparse type for --organization."""
+    if not ORGANIZATION.fullmatch(text):
+        raise argparse.ArgumentTypeError(
+            f"{shown(text)}; allowed: an organization as Pulumi names them: 3 to 40 letters, digits, '-' and '_', "
+            "starting and ending with a letter or digit"
+        )
+    return text
+
+
+def machine_memory_mib() -> int | None:
+    """The machine's physical memory in MiB; None where the system does not say."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2**20
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def memory_limit(text: str) -> float:
+    """argparse type for --memory-limit: whole MiB from 1 to the machine's memory (a limit past it limits
+    nothing, and past 2^63 bytes the kernel's own limit overflows)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    most = machine_memory_mib() or 2**43  # 2^63 bytes
+    if not 1 <= value <= most:
+        said = f"{shown(text)} MiB is more than this machine's memory" if value > most else shown(text)
+        raise argparse.ArgumentTypeError(f"{said}; allowed: a number of MiB from 1 to {most:,}")
+    return value
+
+
+def max_jobs() -> tuple[int, str]:
+    """The most workers this machine allows, and why: open files (RLIMIT_NOFILE) and cores."""
+    from azure_gpu_stacks.engine.run.parallel import default_jobs
+
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    cores = default_jobs()
+    by_cores = WORKERS_PER_CORE * cores
+    if soft == resource.RLIM_INFINITY or (soft - FDS_KEPT) // FDS_PER_WORKER >= by_cores:
+        return by_cores, f"{WORKERS_PER_CORE} per core, {cores} cores"
+    return max(1, (soft - FDS_KEPT) // FDS_PER_WORKER), f"open files limited to {soft} (ulimit -n)"
+
+
+def jobs(text: str) -> int:
+    """argparse type for --jobs: a whole number from 1 to what the machine allows (`max_jobs`)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    most, why = max_jobs()
+    if not 1 <= value <= most:
+        raise argparse.ArgumentTypeError(
+            f"{shown(text)}; allowed: a whole number of worker processes from 1 to {most} ({why})"
+        )
+    return value
+
+
 def out(text: str, end: str = "\n") -> None:
-    """Print part of the report, with control characters from the input (NUL, terminal escapes) escaped."""
-    sys.stdout.write(escaped(text, keep_newlines=True) + end)
+    """Print part of the report: every secret the run knows of masked (`engine.secrets.EDGE`), control
+    characters from the input (NUL, terminal escapes) escaped."""
+    sys.stdout.write(escaped(EDGE(text), keep_newlines=True) + end)
+
+
+def out_json(document: Any) -> None:
+    """Print a JSON report: secrets masked in its values (a secret number too) before it is written."""
+    sys.stdout.write(json.dumps(EDGE.values(document), indent=2) + "\n")
+
+
+def learn_secrets(plans: Iterable[Plan]) -> None:
+    """Teach the output edge the secrets of plans made here or in workers (a plan carries its own)."""
+    for plan in plans:
+        EDGE.add(plan.secret_values)
 
 
 def progress(message: str) -> None:
     if sys.stderr.isatty():
-        print(f"gpu-stacks: {message}", file=sys.stderr, flush=True)
+        print(f"gpu-stacks: {EDGE(message)}", file=sys.stderr, flush=True)
 
 
 def project_dir(given: Path | None) -> Path:
@@ -189,4 +285,6 @@ def plan_many(args: argparse.Namespace) -> list[Plan]:
     names = args.stacks or project.stacks()
     if not names:
         raise InputError(f"{project.relative(project.stack_dir) or '.'}/: no stack files to {args.command}")
-    return plan_stacks(project, names, reference(args), settings, args.jobs, progress, limits(args))
+    plans = plan_stacks(project, names, reference(args), settings, args.jobs, progress, limits(args))
+    learn_secrets(plans)
+    return plans

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from azure_gpu_stacks.engine.commands import options
 
@@ -34,5 +33,9 @@ def run(args: argparse.Namespace) -> int:
     plan = plan_stack(
         project, args.stack, reference, preview=args.preview, policy_settings=settings, limits=options.limits(args)
     )
-    options.out(json.dumps(plan.to_json(), indent=2) if args.json else render_text(plan))
+    options.learn_secrets([plan])
+    if args.json:
+        options.out_json(plan.to_json())
+    else:
+        options.out(render_text(plan))
     return plan.exit_code

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from azure_gpu_stacks.engine.commands import options
 
@@ -48,5 +47,8 @@ def run(args: argparse.Namespace) -> int:
         run_limits=options.limits(args),
         reference=reference,
     )
-    options.out(json.dumps(report.to_json(), indent=2) if args.format == "json" else render(report, args.format))
+    if args.format == "json":
+        options.out_json(report.to_json())
+    else:
+        options.out(render(report, args.format))
     return report.exit_code

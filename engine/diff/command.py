@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from azure_gpu_stacks.engine.diff.report import render_json, render_text
 from azure_gpu_stacks.engine.diff.run import run_diff
@@ -21,9 +21,9 @@ def diff_report(
     progress: Callable[[str], None],
     reference: ReferenceFiles,
     limits: Limits,
-) -> tuple[str, int]:
-    """The report to print, and the exit code: 0 when the change introduces no problem, 1 when it
-    does (see `DiffReport.exit_code`)."""
+) -> tuple[str | dict[str, Any], int]:
+    """The report to print (text, or the JSON document), and the exit code: 0 when the change
+    introduces no problem, 1 when it does (see `DiffReport.exit_code`)."""
     report = run_diff(
         project_dir,
         args.base,
@@ -36,11 +36,9 @@ def diff_report(
         limits,
     )
     if args.format == "json":
-        text = json.dumps(render_json(report), indent=2) + "\n"
-    elif args.format == "markdown":
+        return render_json(report), report.exit_code
+    if args.format == "markdown":
         from azure_gpu_stacks.engine.diff.markdown import render_markdown
 
-        text = render_markdown(report)
-    else:
-        text = render_text(report) + "\n"
-    return text, report.exit_code
+        return render_markdown(report), report.exit_code
+    return render_text(report) + "\n", report.exit_code

@@ -15,18 +15,25 @@ ones installed, shared by both plans (one import of the SDKs).
 
 from __future__ import annotations
 
+import datetime as dt
+import importlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
+import io
+import os
 import shutil
+import signal
 import subprocess
 import sys
+import tarfile
 import tempfile
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
+from types import FrameType, ModuleType
 
 from azure_gpu_stacks.engine.errors import InputError
 
@@ -74,22 +81,126 @@ def resolve(repo: Path, name: str) -> Revision:
     return Revision(name, done.stdout.strip())
 
 
+# Signals that end a run the way Ctrl-C does (a CI job cancelled, a terminal closed): the worktree is
+# removed first, then the process ends by the same signal, as it would have without us.
+ENDING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
+class _Ended(BaseException):
+    """SIGTERM or SIGHUP arrived while a worktree existed."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextmanager
+def _ended_by_signals() -> Iterator[None]:
+    """Inside the block, SIGTERM and SIGHUP unwind the stack (so `finally` blocks run) in this process;
+    a process forked inside it (a worker, a program) still ends at once, as by default."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    owner = os.getpid()
+
+    def end(signum: int, frame: FrameType | None) -> None:
+        if os.getpid() != owner:
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
+        raise _Ended(signum)
+
+    previous = {signum: signal.signal(signum, end) for signum in ENDING_SIGNALS}
+    try:
+        yield
+    except _Ended as ended:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        signal.signal(ended.signum, signal.SIG_DFL)
+        os.kill(os.getpid(), ended.signum)  # end as the signal would have, now that nothing is left behind
+        raise  # where the signal is ignored or handled elsewhere after all
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
 @contextmanager
 def checkout(repo: Path, revision: Revision) -> Iterator[Path]:
-    """A temporary detached worktree of `revision`, removed afterwards; yields its root."""
-    parent = Path(tempfile.mkdtemp(prefix="gpu-stacks-diff-"))
-    tree = parent / "base"
-    done = _git(repo, "worktree", "add", "--detach", "--quiet", str(tree), revision.commit)
-    if done.returncode != 0:
-        shutil.rmtree(parent, ignore_errors=True)
-        message = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "git worktree add failed"
-        raise InputError(f"BASE {revision.name!r}: cannot check it out: {message}")
-    try:
-        yield tree
-    finally:
-        _git(repo, "worktree", "remove", "--force", str(tree))
-        shutil.rmtree(parent, ignore_errors=True)
-        _git(repo, "worktree", "prune")
+    """A temporary detached worktree of `revision` with its submodules, removed afterwards (on Ctrl-C,
+    SIGTERM and SIGHUP too); yields its root."""
+    with _ended_by_signals():
+        parent = Path(tempfile.mkdtemp(prefix="gpu-stacks-diff-"))
+        tree = parent / "base"
+        try:
+            done = _git(repo, "worktree", "add", "--detach", "--quiet", str(tree), revision.commit)
+            if done.returncode != 0:
+                message = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "git worktree add failed"
+                raise InputError(f"BASE {revision.name!r}: cannot check it out: {message}")
+            fill_submodules(_git_dir(repo), revision.commit, tree, revision)
+            yield tree
+        finally:
+            if tree.exists():
+                _git(repo, "worktree", "remove", "--force", str(tree))
+            shutil.rmtree(parent, ignore_errors=True)
+            _git(repo, "worktree", "prune")
+
+
+def _git_dir(repo: Path) -> Path:
+    """The repository's common git directory (the main one's, from a linked worktree too)."""
+    done = _git(repo, "rev-parse", "--path-format=absolute", "--git-common-dir")
+    return Path(done.stdout.strip())
+
+
+def fill_submodules(git_dir: Path, commit: str, tree: Path, revision: Revision, where: str = "") -> None:
+    """Put each submodule of `commit` into `tree` as BASE records it (the gitlink's commit), offline
+    and read-only: from the module repositories this clone already has (`<git dir>/modules/<name>`,
+    where `git submodule update --init` keeps them), with `git archive`; nested ones the same way."""
+    listing = subprocess.run(
+        ["git", f"--git-dir={git_dir}", "ls-tree", "-r", "-z", commit], capture_output=True, check=False
+    ).stdout.decode("utf-8", "surrogateescape")
+    links = {}
+    for entry in filter(None, listing.split("\0")):
+        meta, _, path = entry.partition("\t")
+        mode, kind, sha = meta.split()
+        if kind == "commit":
+            links[path] = sha
+    if not links:
+        return
+    names = _submodule_names(git_dir, commit)
+    for path, sha in sorted(links.items()):
+        name = names.get(path, path)
+        module = git_dir / "modules" / name
+        shown_path = f"{where}{path}"
+        has = subprocess.run(
+            ["git", f"--git-dir={module}", "cat-file", "-e", f"{sha}^{{commit}}"], capture_output=True, check=False
+        )
+        if not module.is_dir() or has.returncode != 0:
+            raise InputError(
+                f"BASE {revision.name!r}: submodule {shown_path} ({sha[:7]}) is not in this clone; allowed: fetch it "
+                "once with `git submodule update --init --recursive` (diff reads submodules offline)"
+            )
+        target = tree / path
+        target.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(
+            ["git", f"--git-dir={module}", "archive", "--format=tar", sha], capture_output=True, check=False
+        )
+        with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+            tar.extractall(target, filter="data")
+        fill_submodules(module, sha, target, revision, f"{shown_path}/")
+
+
+def _submodule_names(git_dir: Path, commit: str) -> dict[str, str]:
+    """{path: name} from `.gitmodules` at `commit` (a module's directory is named by its name)."""
+    done = subprocess.run(
+        ["git", f"--git-dir={git_dir}", "config", f"--blob={commit}:.gitmodules", "-z", "--get-regexp", r"\.path$"],
+        capture_output=True,
+        check=False,
+    )
+    names = {}
+    for entry in filter(None, done.stdout.decode("utf-8", "surrogateescape").split("\0")):
+        key, _, path = entry.partition("\n")
+        names[path] = key.removeprefix("submodule.").removesuffix(".path")
+    return names
 
 
 def _installed(package: str) -> Path | None:
@@ -175,3 +286,20 @@ def toolkit_from(directories: dict[str, Path]) -> Iterator[None]:
         for name, attribute in saved_attributes.items():
             if root is not None and attribute is not None:
                 setattr(root, name.rsplit(".", 1)[1], attribute)
+
+
+@contextmanager
+def base_clock_pinned(day: dt.date) -> Iterator[None]:
+    """Inside `toolkit_from`: BASE's own copy of the clock (its components judge sizes with it) pinned to
+    `day`, the day the installed copy judges on, so both revisions are planned on one day (--as-of)."""
+    try:
+        clock = importlib.import_module(f"{PACKAGE}.catalog.clock")
+    except ImportError:  # a BASE from before the catalog had a clock: nothing to pin
+        yield
+        return
+    pinned = getattr(clock, "pinned", None)
+    if pinned is None:
+        yield
+        return
+    with pinned(day):
+        yield

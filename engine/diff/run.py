@@ -17,10 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from azure_gpu_stacks.catalog import clock
 from azure_gpu_stacks.catalog.az_files import AzFileError, Usage, read_aml_usage, read_usage
 from azure_gpu_stacks.engine.diff.compare import Side, StackDiff, diff_stack
 from azure_gpu_stacks.engine.diff.revision import (
     Revision,
+    base_clock_pinned,
     checkout,
     repository_root,
     resolve,
@@ -32,8 +34,9 @@ from azure_gpu_stacks.engine.report.cost import prices_note, unpriced_sizes
 from azure_gpu_stacks.engine.run.isolation import Limits
 from azure_gpu_stacks.engine.run.parallel import run_forked
 from azure_gpu_stacks.engine.run.plan import LOCATION_KEY, Plan, ReferenceFiles, plan_stack
-from azure_gpu_stacks.engine.run.policy_config import PolicySettings
+from azure_gpu_stacks.engine.run.policy_config import PolicySettings, settings_day
 from azure_gpu_stacks.engine.run.project import PROJECT_FILE, Project, find_stack, load_project, load_stack
+from azure_gpu_stacks.engine.secrets import EDGE
 from azure_gpu_stacks.inputs.files import InputFileError, read_text
 
 RENAME_SIMILARITY = 0.5
@@ -87,6 +90,8 @@ def run_diff(
     repo = repository_root(project_dir)
     revision = resolve(repo, base_name)
     usage = _usage(reference.usage, reference.aml_usage)
+    # the day both revisions are judged on: --as-of (the settings' asOf), else today, fixed now
+    day = (settings_day(policy_settings) if policy_settings else None) or clock.today()
     with checkout(repo, revision) as tree:
         base = _base_project(head, repo, tree, revision)
         toolkit = toolkit_packages_at(repo, tree)
@@ -100,7 +105,7 @@ def run_diff(
         def plan(task: _Task) -> Side:
             if task.where == "head":
                 return _side(head, task.stack, reference, policy_settings, limits)
-            with toolkit_from(toolkit):
+            with toolkit_from(toolkit), base_clock_pinned(day):
                 try:
                     return _side(base, task.stack, reference, policy_settings, limits)
                 except InputError as exc:
@@ -109,6 +114,8 @@ def run_diff(
                     ) from None
 
         sides = dict(zip(tasks, run_forked(plan, tasks, jobs, progress, str), strict=True))
+    for side in sides.values():  # the output edge masks both revisions' secrets (old and new values)
+        EDGE.add(side.plan.secret_values)
     costs = [side.plan.cost for side in sides.values()]
     prices = prices_note(costs)
     if unpriced := unpriced_sizes(costs):

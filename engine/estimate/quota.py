@@ -54,6 +54,7 @@ from azure_gpu_stacks.engine.report.tables import Format, table
 from azure_gpu_stacks.engine.run.isolation import Limits
 from azure_gpu_stacks.engine.run.plan import LOCATION_KEY, ReferenceFiles, plan_stack
 from azure_gpu_stacks.engine.run.project import Project, load_stack
+from azure_gpu_stacks.engine.secrets import EDGE
 
 COMPUTE: Provider = PROVIDERS["compute"]
 MACHINE_LEARNING: Provider = PROVIDERS["machinelearning"]
@@ -402,6 +403,7 @@ def quota_report(
         else None
     )
     plan = plan_stack(project, stack, runs_with, limits=run_limits)
+    EDGE.add(plan.secret_values)  # the report names resources: the output edge masks the run's secrets
     region = load_stack(project, stack).config.get(LOCATION_KEY)
     demands = collect(plan.resources, region)
     quota_needs, unknown = needs(demands)

@@ -22,6 +22,7 @@ from urllib.parse import unquote, urlparse
 
 from azure_gpu_stacks.engine.run.plan import Plan
 from azure_gpu_stacks.engine.run.policy_run import pack_policies
+from azure_gpu_stacks.inputs.files import InputFileError, read_text
 from azure_gpu_stacks.policies.registry import PACK_VERSION
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -104,9 +105,9 @@ class _Locator:
         self.plan = plan
         stack_path = root / plan.stack_file
         self.stack_uri = _repository_path(stack_path) or plan.stack_file
-        try:
-            self.stack_lines = stack_path.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError):
+        try:  # read as the plan read it (a regular file, capped); gone or changed since: no lines to point at
+            self.stack_lines = read_text(stack_path, "stack").splitlines()
+        except InputFileError:
             self.stack_lines = []
         self.sources = {r.name: r.source for r in plan.resources if r.source is not None}
 

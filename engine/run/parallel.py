@@ -4,9 +4,10 @@ Most of an offline plan's fixed cost is importing pulumi and the azure-native mo
 and most of its variable cost is Pulumi's runtime evaluating the program (pure Python, one core).
 So the parent loads every module a plan needs, plans the first stack itself (an error in the first
 stack named is the one reported), and only then forks its workers: each starts with the imports
-done, shares their memory copy-on-write, and plans whole stacks. A plan is a picklable `Plan`; results come back in the order the stacks were named,
-so the output is byte-for-byte the serial output. `fork` is Linux's default start method and the
-only one that inherits the loaded modules; where it is unavailable (macOS, Windows) plans run serially.
+done, shares their memory copy-on-write, and plans whole stacks. A plan is a picklable `Plan`;
+results come back in the order the stacks were named, so the output is byte-for-byte the serial
+output. `fork` is Linux's default start method and the only one that inherits the loaded modules;
+where it is unavailable (macOS, Windows) plans run serially.
 
 Each program runs in its own child process forked from the parent or the worker
 (`azure_gpu_stacks.engine.run.isolation`), so nothing of one stack leaks into the next. Workers ignore
@@ -54,19 +55,6 @@ def default_jobs() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
-
-
-def positive_jobs(text: str) -> int:
-    """argparse type for --jobs: a whole number of at least 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        import argparse
-
-        raise argparse.ArgumentTypeError(f"{text!r}; allowed: a whole number of worker processes, at least 1")
-    return value
 
 
 def plan_stacks(

@@ -47,6 +47,7 @@ from azure_gpu_stacks.engine.run.runtime import (
 )
 from azure_gpu_stacks.engine.run.stack_references import StackReferences
 from azure_gpu_stacks.engine.run.violation import Violation
+from azure_gpu_stacks.engine.secrets import credential_leaves
 from azure_gpu_stacks.fakeazure import FakeArm, Refusal
 from azure_gpu_stacks.fakeazure.existing import Existing, ExistingFileError, adopt
 from azure_gpu_stacks.fakeazure.existing import parse as parse_existing
@@ -77,12 +78,15 @@ class Plan:
     cost: CostEstimate = NO_COST
     program_output: str = ""  # what the program printed (stdout and stderr), secrets masked
     errors: tuple[str, ...] = ()  # what the program logged with pulumi.log.error
+    # every secret the run knows of (`engine.secrets`), for the output edge to mask wherever it shows
+    secret_values: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         # Sequences handed in as lists are kept as tuples: nothing can append to a plan.
         for name in ("resources", "refusals", "skipped", "warnings", "placeholders", "violations", "errors"):
             object.__setattr__(self, name, tuple(getattr(self, name)))
         object.__setattr__(self, "secret_outputs", frozenset(self.secret_outputs))
+        object.__setattr__(self, "secret_values", frozenset(self.secret_values))
 
     @cached_property
     def mandatory(self) -> int:
@@ -277,7 +281,13 @@ def _plan(
     result = engine.result()
     result.outputs = {key: exportable(key, value) for key, value in result.outputs.items()}
     refusals, skipped = list(arm.refusals), list(arm.skipped)
-    secrets = secret_strings(result, (v for k, v in settings.config.items() if k in settings.secret_keys))
+    existing = [item for path in reference.existing for item in read_existing(path)]
+    secrets = secret_strings(
+        result,
+        (v for k, v in settings.config.items() if k in settings.secret_keys),
+        {leaf for item in existing for leaf in credential_leaves(item.properties)},
+        referenced=references.secret_leaves,
+    )
     warnings = settings.warnings + [masked(log.message, secrets) for log in result.logs if log.severity == "warning"]
     errors = [masked(log.message, secrets) for log in result.logs if log.severity != "warning"]
     warnings += [f"{name}: not created, it depends on a refused resource ({dep})" for name, dep in skipped]
@@ -300,6 +310,7 @@ def _plan(
         cost=cost,
         program_output=masked(output, secrets),
         errors=tuple(errors),
+        secret_values=secrets,
     )
 
 

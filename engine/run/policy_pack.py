@@ -14,20 +14,22 @@ come from the `azure-gpu-stacks` distribution its requirements.txt pins. The Pul
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
 from azure_gpu_stacks import policies
 from azure_gpu_stacks.engine.errors import InputError
+from azure_gpu_stacks.inputs.files import shown
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
 
 PACK_FILES = ("PulumiPolicy.yaml", "requirements.txt", "__main__.py")
 VENV = "venv"  # PulumiPolicy.yaml's runtime.options.virtualenv; a test keeps the two equal
 EXPORT_GITIGNORE = (
     "# The pack's local virtual environment: never part of `pulumi policy publish`.\nvenv/\n__pycache__/\n"
 )
-_REQUIREMENT = re.compile(r"^azure-gpu-stacks\s*(==\s*\d[\w.]*|@\s*\S+)\s*$")
-_PINNED = re.compile(r"^azure-gpu-stacks==.*$", flags=re.MULTILINE)
+DISTRIBUTION = "azure-gpu-stacks"
+REQUIREMENT_FORMS = f"one line, '{DISTRIBUTION}==<version>' or '{DISTRIBUTION} @ <url>' (PEP 508)"
 _PYTHON_IN_VENV = (Path("bin", "python"), Path("Scripts", "python.exe"))  # POSIX, Windows
 
 
@@ -74,11 +76,8 @@ def export(dest: Path, requirement: str | None = None) -> Path:
     `requirement` replaces the pinned `azure-gpu-stacks==<version>` line of requirements.txt, for
     machines whose package index lacks the distribution: `azure-gpu-stacks @ git+https://...@v<version>`.
     """
-    if requirement is not None and not _REQUIREMENT.match(requirement):
-        raise InputError(
-            f"--requirement: {requirement!r} is not a requirement of azure-gpu-stacks; allowed: "
-            f"'azure-gpu-stacks==<version>' or 'azure-gpu-stacks @ <url>'"
-        )
+    if requirement is not None:
+        _check_requirement(requirement)
     if dest.exists() and not dest.is_dir():
         raise InputError(f"{dest}: is a file; export writes a directory (a new or empty one)")
     if dest.is_dir() and any(dest.iterdir()):
@@ -86,7 +85,7 @@ def export(dest: Path, requirement: str | None = None) -> Path:
     source = pack_dir()
     files = {name: (source / name).read_text(encoding="utf-8") for name in PACK_FILES}
     if requirement is not None:
-        files["requirements.txt"] = _PINNED.sub(requirement, files["requirements.txt"])
+        files["requirements.txt"] = _with_requirement(files["requirements.txt"], requirement)
     files[".gitignore"] = EXPORT_GITIGNORE
     try:
         dest.mkdir(parents=True, exist_ok=True)
@@ -95,3 +94,33 @@ def export(dest: Path, requirement: str | None = None) -> Path:
     except OSError as exc:
         raise InputError(f"{dest}: cannot write the pack there ({exc.strerror})") from None
     return dest
+
+
+def _check_requirement(text: str) -> None:
+    """`--requirement`: one PEP 508 requirement line (as pip reads requirements.txt, packaging's parser)
+    of our distribution, pinned to a version or a URL; no other line, option or control character."""
+    problem = None
+    if not text.isprintable():  # a newline would add a line of its own to requirements.txt
+        problem = "holds a line break or a control character"
+    else:
+        try:
+            parsed = Requirement(text)
+        except InvalidRequirement as exc:
+            problem = f"is not a PEP 508 requirement ({str(exc).splitlines()[0]})"
+        else:
+            pinned = len(parsed.specifier) == 1 and next(iter(parsed.specifier)).operator == "=="
+            if canonicalize_name(parsed.name) != DISTRIBUTION:
+                problem = f"is not a requirement of {DISTRIBUTION}"
+            elif parsed.extras or parsed.marker is not None or not (parsed.url or pinned):
+                problem = f"is not a pinned requirement of {DISTRIBUTION}"
+    if problem:
+        raise InputError(f"--requirement: {shown(text)} {problem}; allowed: {REQUIREMENT_FORMS}")
+
+
+def _with_requirement(text: str, requirement: str) -> str:
+    """requirements.txt with its pinned line of the distribution replaced by `requirement`, as written."""
+    lines = text.splitlines(keepends=True)
+    pinned = [i for i, line in enumerate(lines) if line.startswith(f"{DISTRIBUTION}==")]
+    assert len(pinned) == 1, "the pack's requirements.txt pins the distribution once (tests/test_policy_pack.py)"
+    lines[pinned[0]] = requirement + "\n"
+    return "".join(lines)

@@ -11,18 +11,27 @@
 from __future__ import annotations
 
 import enum
+import functools
 import math
 from collections.abc import Callable, Iterable
 from typing import Any
 
 import pulumi
 from azure_gpu_stacks.engine.errors import InputError
-from azure_gpu_stacks.engine.run.runtime import SECRET_SHOWN_AS, RunResult
+from azure_gpu_stacks.engine.run.runtime import RunResult
+from azure_gpu_stacks.engine.secrets import (
+    Mask,
+    leaves,
+    marked_parts,
+    plain_leaves,
+    run_secrets,
+    structure_secrets,
+    worth_masking,
+)
 from azure_gpu_stacks.inputs.files import MAX_DEPTH
-from azure_gpu_stacks.sdk.internals import is_output_unknown, is_secret, stack_outputs, unwrap_secret
+from azure_gpu_stacks.sdk.internals import is_output_unknown, stack_outputs
 
 EXPORTABLE = "strings, numbers, booleans, None, lists, dicts with string keys, resources, assets and Outputs of them"
-MIN_SECRET_LENGTH = 4  # shorter strings would mask ordinary words
 
 
 def exportable(key: str, value: Any, path: str = "", depth: int = 1) -> Any:
@@ -77,48 +86,47 @@ def exports_checked(program: Callable[[], Any]) -> Callable[[], Any]:
     return run
 
 
-def secret_strings(result: RunResult, config_secrets: Iterable[str] = ()) -> frozenset[str]:
-    """Every secret string the run knows of: the secret config values, and each string that was
-    itself made secret (an input or an output). Pulumi also marks a whole structure secret when
-    one value inside it is; the ordinary words around that value are not secrets and stay."""
-    found: set[str] = set(config_secrets)
+def secret_strings(
+    result: RunResult, config_secrets: Iterable[str] = (), known: Iterable[str] = (), referenced: Iterable[str] = ()
+) -> frozenset[str]:
+    """Every secret the run knows of (`azure_gpu_stacks.engine.secrets.run_secrets`): the secret config
+    values (however the program read them), what the run was told is secret (`known`: existing resources'
+    credentials), every value made secret (an input or an output of any type) and what is inside it, and
+    the values beside a "[secret]" in another stack's outputs (`referenced`)."""
+    direct: set[str] = {*config_secrets, *known}
+    inside: set[str] = set(referenced)
+    plain: set[str] = set()
+    structures: list[Any] = []
     for resource in result.resources:
-        found |= resource.secret_values
-        _collect(resource.inputs, found)
-    for key in result.secret_outputs:
-        if isinstance(result.outputs.get(key), str):
-            found.add(result.outputs[key])
-    return frozenset(s for s in found if len(s) >= MIN_SECRET_LENGTH)
-
-
-def _collect(value: Any, found: set[str]) -> None:
-    if is_secret(value):
-        inner = unwrap_secret(value)
-        if isinstance(inner, str):
-            found.add(inner)
+        direct |= resource.secret_values
+        scalars, marked = marked_parts(resource.inputs)
+        direct |= scalars
+        structures += marked
+        plain |= plain_leaves(resource.inputs)
+    for key, value in result.outputs.items():
+        if key not in result.secret_outputs:
+            plain |= plain_leaves(value)
+        elif isinstance(value, (dict, list)):
+            structures.append(value)
         else:
-            _collect(inner, found)
-    elif isinstance(value, dict):
-        for v in value.values():
-            _collect(v, found)
-    elif isinstance(value, list):
-        for v in value:
-            _collect(v, found)
+            direct |= leaves(value)
+    known_now = worth_masking(direct)
+    for structure in structures:
+        inside |= structure_secrets(structure, known_now)
+    return run_secrets(direct, inside, plain)
 
 
 def masked_values(value: Any, secrets: frozenset[str]) -> Any:
     """`value` with every string holding a secret masked (a secret read with `config.get` and exported)."""
-    if isinstance(value, str):
-        return masked(value, secrets)
-    if isinstance(value, dict):
-        return {k: masked_values(v, secrets) for k, v in value.items()}
-    if isinstance(value, list):
-        return [masked_values(v, secrets) for v in value]
-    return value
+    return _mask(secrets).values(value)
 
 
 def masked(text: str, secrets: frozenset[str]) -> str:
-    """`text` with each secret (longest first, so a secret inside another goes with it) masked."""
-    for secret in sorted(secrets, key=len, reverse=True):
-        text = text.replace(secret, SECRET_SHOWN_AS)
-    return text
+    """`text` with each secret masked."""
+    return _mask(secrets)(text)
+
+
+@functools.lru_cache(maxsize=4)
+def _mask(secrets: frozenset[str]) -> Mask:
+    """One compiled mask per run's secrets, not one per message."""
+    return Mask(secrets)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import gc
 import os
-import re
 import runpy
 import sys
 import warnings
@@ -32,6 +31,7 @@ import pulumi
 from azure_gpu_stacks.engine.run import heap, program_host
 from azure_gpu_stacks.engine.run.monitor import MonitorServer
 from azure_gpu_stacks.engine.run.stack_references import ReferenceMocks, StackReferences
+from azure_gpu_stacks.engine.secrets import CREDENTIAL_KEY, SECRET_SHOWN_AS
 from azure_gpu_stacks.fakeazure import FakeArm
 from azure_gpu_stacks.fakeazure.mocks import FakeArmMocks
 from azure_gpu_stacks.sdk.internals import (
@@ -46,7 +46,6 @@ from azure_gpu_stacks.sdk.values import unwrap_secrets
 
 STACK_TYPE = "pulumi:pulumi:Stack"
 DIY_ORGANIZATION = "organization"  # what a DIY (file, S3, Azure Blob) backend names every stack's organization
-SECRET_SHOWN_AS = "[secret]"
 
 
 @dataclass(frozen=True)
@@ -120,9 +119,8 @@ def _holds_secret(value: Any, secrets: frozenset[str]) -> bool:
     return False
 
 
-# Inside an unmasked structure, leaves under these keys stay hidden whatever their value: they may
+# Inside an unmasked structure, leaves under `CREDENTIAL_KEY` stay hidden whatever their value: they may
 # hold a secret that came from somewhere other than the stack's config.
-CREDENTIAL_KEY = re.compile(r"(?i)(password|secret|token|credentials?|connectionstring|privatekey|keydata|customdata)$")
 
 
 def _masked(value: Any, secrets: frozenset[str]) -> Any:

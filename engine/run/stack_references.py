@@ -21,7 +21,7 @@ project in ORG, `ORG/PROJECT/STACK` is fully qualified.
 
 from __future__ import annotations
 
-import json
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +30,8 @@ from typing import Any
 import pulumi
 from azure_gpu_stacks.engine.errors import InputError
 from azure_gpu_stacks.engine.run.pulumi_config import stack_name_problem
+from azure_gpu_stacks.engine.secrets import secret_output_leaves
+from azure_gpu_stacks.inputs.files import InputFileError, load_json
 
 STACK_REFERENCE = "pulumi:pulumi:StackReference"
 CONVENTIONAL_DIR = "stack-outputs"
@@ -75,12 +77,12 @@ def _holds_secret(value: Any) -> bool:
 
 
 def read_outputs(path: Path, label: str) -> dict[str, Any]:
+    """One outputs file, read as every input file is (`inputs.files`: a regular file, capped, numbers and
+    nesting bounded), its problem one line naming it."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InputError(f"{label}: cannot read: {exc.strerror}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputError(f"{label}: not the JSON of `pulumi stack output --json`: {exc}") from None
+        data = load_json(path, "stack-outputs", label)
+    except InputFileError as exc:
+        raise InputError(str(exc)) from None
     if not isinstance(data, dict):
         raise InputError(
             f"{label}: a JSON {type(data).__name__}; allowed: the object `pulumi stack output --json` writes"
@@ -99,6 +101,7 @@ class StackReferences:
     used: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)  # references with no outputs offline, in order
     unreadable: list[InputError] = field(default_factory=list)  # outputs files that could not be read
+    secret_leaves: set[str] = field(default_factory=set)  # the values inside secret outputs read
 
     def check(self) -> None:
         """After a run: refuse it when it referenced a stack whose outputs were not supplied.
@@ -111,7 +114,8 @@ class StackReferences:
         if self.missing:
             qualified = self.missing[0]
             raise InputError(
-                f"StackReference '{qualified}': no outputs of that stack offline; allowed: save them in the project with "
+                f"StackReference '{qualified}': no outputs of that stack offline; "
+                "allowed: save them in the project with "
                 f"`pulumi stack output --json --stack {qualified} > {CONVENTIONAL_DIR}/{qualified}.json`, "
                 f"or pass --stack-outputs {qualified}=FILE"
             )
@@ -120,7 +124,8 @@ class StackReferences:
         if qualified in self.files:
             return self.files[qualified]
         conventional = self.project_root / CONVENTIONAL_DIR / f"{qualified}.json"
-        return conventional if conventional.is_file() else None
+        # anything at that name is read (and refused by what it is), not taken for a missing file
+        return conventional if os.path.lexists(conventional) else None
 
     def state(self, name: str) -> dict[str, Any]:
         """What the engine answers a StackReference read with: its outputs and which are secret."""
@@ -135,6 +140,7 @@ class StackReferences:
             self.unreadable.append(exc)
             return {"name": name, "outputs": {}, "secretOutputNames": []}
         self.used.append(qualified)
+        self.secret_leaves |= secret_output_leaves(outputs)
         secrets = sorted(k for k, v in outputs.items() if _holds_secret(v))
         return {"name": name, "outputs": outputs, "secretOutputNames": secrets}
 
