@@ -59,7 +59,9 @@ class RegionPrices(CatalogModel):
 
     payg: float | None = Field(default=None, gt=0, description="Pay-as-you-go USD per hour; None: no row.")
     spot: float | None = Field(
-        default=None, gt=0, description="Spot USD per hour; None: no Spot row, or the source's Spot price is not a discount."
+        default=None,
+        gt=0,
+        description="Spot USD per hour; None: no Spot row, or the source's Spot price is not a discount.",
     )
     observed: dt.date | Literal["unknown"] = Field(
         description="Day the prices were read from their source; `unknown` when the source does not say."

@@ -63,7 +63,8 @@ def fetch_price_pages(region: str, out: Path, opener: Callable[[str], Any] = url
             body = response.read(input_files.MAX_BYTES["prices"] + 1)  # a page is about 100 items
         if len(body) > input_files.MAX_BYTES["prices"]:
             raise RefreshError(
-                f"{url}: a page larger than {input_files.MAX_BYTES['prices']:,} bytes; allowed: a Retail Prices API page"
+                f"{url}: a page larger than {input_files.MAX_BYTES['prices']:,} bytes; "
+                "allowed: a Retail Prices API page"
             )
         try:
             page = input_files.parse_json(input_files.decode(body, url), url)

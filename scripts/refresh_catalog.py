@@ -56,11 +56,11 @@ from scripts.price_pages import (  # noqa: E402
     RefreshError,
     fetch_price_pages,
     linux_prices,
-    read_snapshot_csv,
     load_json,
     price_page_files,
     prices_url,
     read_price_pages,
+    read_snapshot_csv,
 )
 
 __all__ = ["fetch_price_pages", "main", "prices_url", "refresh"]
@@ -68,6 +68,19 @@ __all__ = ["fetch_price_pages", "main", "prices_url", "refresh"]
 CATALOG_FILE = REPO / "catalog" / "vm_sizes.yaml"
 API_SOURCE = "retail-prices-api"
 DEFAULTS = {"cpuArchitecture": "x64"}  # what a size without the key has (the catalog model's defaults)
+# What each count of a price read says in the summary.
+COUNT_LABELS = {
+    "payg": "Linux pay-as-you-go rows used",
+    "spot": "Spot rows used",
+    "low_priority": "Low Priority rows told apart and not used",
+    "spot_at_payg": "Spot prices equal to pay-as-you-go left out",
+    "no_price": "rows without a price",
+    "windows": "Windows rows ignored",
+    "devtest": "DevTest rows ignored",
+    "reservation": "reservation rows ignored",
+    "other_region": "other-region rows ignored",
+    "other": "other rows ignored",
+}
 BLOCK_KEYS = ("prices",)  # written as a block, one `region: {...}` line each
 PLAIN_SCALAR = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_./+-]*")  # written without quotes
 
@@ -300,7 +313,9 @@ def refresh(
                 old = old_prices.get(region) or {}
                 for kind, value in entry.items():
                     if old.get(kind) != value:  # same price, newer date: not worth a summary line
-                        summary.append(f"{name}: {region} {kind} {_shown(old, kind)} -> {yaml_value(value)}")
+                        summary.append(
+                            f"{name}: {region} {kind} {_shown(old, kind)} -> {yaml_value(value)} (observed {price_date})"
+                        )
             if new_prices == old_prices and not any(key in read.sizes for read in prices.values()):
                 kept = sorted(old_prices)
                 unpriced.append(f"{name} (kept: {', '.join(kept)})" if kept else f"{name} (no price)")
@@ -318,7 +333,7 @@ def refresh(
                 API_SOURCE, PRICES_API, f"Azure Retail Prices API, pages saved {observed} ({pages_text})"
             )
         for region, read in sorted(prices.items()):
-            counts = ", ".join(f"{n} {kind.replace('_', ' ')}" for kind, n in read.counts.items() if n)
+            counts = "; ".join(f"{n} {COUNT_LABELS[kind]}" for kind, n in read.counts.items() if n)
             summary.append(f"prices in {region}: {counts or 'no rows'}")
         if unpriced:
             summary.append(f"no price row, the catalog's prices kept: {', '.join(unpriced)}")

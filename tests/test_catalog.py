@@ -6,6 +6,8 @@ fact a user's deployment or cost report depends on.
 
 from __future__ import annotations
 
+import csv
+
 import copy
 import datetime as dt
 from pathlib import Path
@@ -75,7 +77,7 @@ def test_catalog_shipped_file_validates() -> None:
     shipped = load_catalog(DATA_FILE)
 
     assert shipped.sizes
-    assert shipped.prices.region == "eastus"
+    assert shipped.prices.currency == "USD"
 
 
 def test_catalog_replacements_are_current_catalog_sizes() -> None:
@@ -155,8 +157,18 @@ def test_catalog_nd96asr_v4_quota_family() -> None:
     assert catalog().get("Standard_ND96asr_v4").quota_family == "standardNDASv4_A100Family"
 
 
-def test_catalog_nc4as_t4_v3_payg_price() -> None:
-    assert catalog().get("Standard_NC4as_T4_v3").payg_usd_per_hour == pytest.approx(0.526)
+REPO_ROOT = Path(__file__).resolve().parents[1]
+SNAPSHOT_CSV = "data/prices/skypilot-catalog-v6-azure-vms-098741e-n-series.csv"
+
+
+def test_catalog_prices_a_gpu_size_in_each_region_its_source_lists() -> None:
+    rows = list(csv.DictReader((REPO_ROOT / SNAPSHOT_CSV).open(encoding="utf-8")))
+    t4 = [r for r in rows if r["InstanceType"] == "Standard_NC4as_T4_v3"]
+    size = catalog().get("Standard_NC4as_T4_v3")
+
+    assert len(t4) > 1 and set(size.prices) == {r["Region"] for r in t4}
+    assert {r["Region"]: size.usd_per_hour(r["Region"]) for r in t4} == {r["Region"]: float(r["Price"]) for r in t4}
+    assert size.price("westeurope") is None  # a region the source does not cover has no price
 
 
 def test_catalog_nc6s_v3_retired_on_2025_09_30() -> None:

@@ -21,11 +21,19 @@ HOW_TO_PARK = (
 )
 
 
+REGION = "eastus"
+
+
 def scale_set(name: str, size: str = ND, capacity: float = 2.0, **extra: Any) -> Res:
     return Res(
         VMSS,
         name,
-        {"resourceGroupName": "rg", "sku": {"name": size, "capacity": capacity, "tier": "Standard"}, **extra},
+        {
+            "resourceGroupName": "rg",
+            "location": REGION,
+            "sku": {"name": size, "capacity": capacity, "tier": "Standard"},
+            **extra,
+        },
     )
 
 
@@ -43,7 +51,7 @@ def schedule(target: str, minimum: str = "0", enabled: bool = True, depends: boo
 
 
 def test_always_on_cluster_names_its_idle_day_cost_and_how_to_park_it() -> None:
-    price = catalog().get(ND).payg_usd_per_hour
+    price = catalog().get(ND).usd_per_hour(REGION)
     assert price is not None
 
     assert found([scale_set("fail_vmss")], POLICY) == [
@@ -51,20 +59,20 @@ def test_always_on_cluster_names_its_idle_day_cost_and_how_to_park_it() -> None:
             "advisory",
             "fail_vmss",
             f"'fail_vmss' runs 2 x {ND} around the clock: about {2 * 24 * price:,.2f} USD for every day nothing "
-            f"trains (2 x {price:g} USD/h x 24 h, the catalog's approximate East US pay-as-you-go price); {HOW_TO_PARK}",
+            f"trains (2 x {price:g} USD/h x 24 h, the catalog's approximate pay-as-you-go price in {REGION}); {HOW_TO_PARK}",
         )
     ]
     assert f"{2 * 24 * price:,.2f}" == "1,305.46"  # the README's "about 1,300 USD a day"
 
 
 def test_always_on_spot_cluster_is_costed_at_the_spot_price() -> None:
-    price = catalog().get(ND).spot_usd_per_hour
+    price = catalog().get(ND).usd_per_hour(REGION, spot=True)
     assert price is not None
 
     [(_, _, message)] = found([scale_set("fail_vmss", virtualMachineProfile={"priority": "Spot"})], POLICY)
 
     assert f"about {2 * 24 * price:,.2f} USD for every day nothing trains" in message
-    assert "approximate East US Spot price" in message
+    assert f"approximate Spot price in {REGION}" in message
 
 
 def test_always_on_cluster_without_a_price_still_says_how_to_park_it() -> None:

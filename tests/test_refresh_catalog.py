@@ -44,6 +44,9 @@ def price_row(size: str, sku_name: str, **match: str) -> dict[str, Any]:
     return max(rows, key=lambda i: i["effectiveStartDate"])
 
 
+REGION = "eastus"  # the region the saved pages are for
+
+
 @pytest.fixture
 def stale_catalog(tmp_path: Path) -> Path:
     path = tmp_path / "vm_sizes.yaml"
@@ -60,8 +63,8 @@ def test_refresh_takes_linux_consumption_prices_not_windows_devtest_or_other_reg
 
     refreshed = load_catalog(stale_catalog).get(T4)
     linux = price_row(T4, "NC4as T4 v3", type="Consumption", productName="Virtual Machines NCasT4 v3 Series")
-    assert refreshed.payg_usd_per_hour == linux["retailPrice"]
-    assert refreshed.spot_usd_per_hour == price_row(T4, "NC4as T4 v3 Spot")["retailPrice"]
+    assert refreshed.usd_per_hour(REGION) == linux["retailPrice"]
+    assert refreshed.usd_per_hour(REGION, spot=True) == price_row(T4, "NC4as T4 v3 Spot")["retailPrice"]
 
 
 def test_refresh_tells_low_priority_rows_from_spot_rows(
@@ -71,7 +74,7 @@ def test_refresh_tells_low_priority_rows_from_spot_rows(
 
     apply(stale_catalog, "--prices", *map(str, PAGES))
 
-    assert load_catalog(stale_catalog).get(T4).spot_usd_per_hour != low
+    assert load_catalog(stale_catalog).get(T4).usd_per_hour(REGION, spot=True) != low
     assert "1 Low Priority rows told apart and not used" in capsys.readouterr().out
 
 
@@ -79,19 +82,19 @@ def test_refresh_latest_effective_start_date_wins(stale_catalog: Path) -> None:
     apply(stale_catalog, "--prices", str(DATA))  # a directory of saved pages reads the same
 
     assert (
-        load_catalog(stale_catalog).get(A100).payg_usd_per_hour
+        load_catalog(stale_catalog).get(A100).usd_per_hour(REGION)
         == price_row(A100, "NC24ads A100 v4", type="Consumption")["retailPrice"]
     )
 
 
 def test_refresh_adds_a_price_the_catalog_lacked_and_keeps_fractional_gpus(stale_catalog: Path) -> None:
-    assert catalog().get(NV6).payg_usd_per_hour is None
+    assert catalog().get(NV6).usd_per_hour(REGION) is None
 
     apply(stale_catalog, "--prices", *map(str, PAGES), "--skus", str(SKUS))
 
     refreshed = load_catalog(stale_catalog).get(NV6)
-    assert refreshed.payg_usd_per_hour == price_row(NV6, "NV6ads A10 v5")["retailPrice"]
-    assert refreshed.spot_usd_per_hour is None  # the only Spot row is priced 0: not a price
+    assert refreshed.usd_per_hour(REGION) == price_row(NV6, "NV6ads A10 v5")["retailPrice"]
+    assert refreshed.usd_per_hour(REGION, spot=True) is None  # the only Spot row is priced 0: not a price
     assert refreshed.gpus == catalog().get(NV6).gpus  # list-skus says 1 for a 1/6 GPU
 
 
@@ -99,19 +102,20 @@ def test_refresh_gives_each_fresh_price_its_date_and_source_and_keeps_the_rest_a
     stale_catalog: Path,
 ) -> None:
     stale = load_catalog(stale_catalog)
-    assert stale.get(T4).payg is not None and stale.get(T4).payg.observed == "unknown"  # the old snapshot's
+    assert stale.get(T4).prices[REGION].observed == "unknown"  # the old snapshot's
 
     apply(stale_catalog, "--prices", *map(str, PAGES))
 
     fresh = load_catalog(stale_catalog)
-    for price in (fresh.get(T4).payg, fresh.get(T4).spot, fresh.get(A100).payg):
+    for price in (fresh.get(T4).price(REGION), fresh.get(T4).price(REGION, spot=True), fresh.get(A100).price(REGION)):
         assert price is not None and (price.observed, price.source) == (dt.date(2026, 12, 1), "retail-prices-api")
     api = fresh.prices.sources["retail-prices-api"]
     assert api.url == "https://prices.azure.com/api/retail/prices"
     assert api.description == "Azure Retail Prices API, pages saved 2026-12-01 (prices-0001.json, prices-0002.json)"
-    assert fresh.prices.region == "eastus"
-    untouched = [s for s in stale.sizes if s.payg is not None and items_for(s.name) == []]
-    assert untouched and all(fresh.get(s.name).payg == s.payg for s in untouched)  # old price, old date, old source
+    untouched = [s for s in stale.sizes if s.prices and items_for(s.name) == []]
+    assert untouched and all(fresh.get(s.name).prices == s.prices for s in untouched)  # old price, date and source
+    other_regions = {r: p for r, p in stale.get(T4).prices.items() if r != REGION}
+    assert other_regions and all(fresh.get(T4).prices[r] == p for r, p in other_regions.items())  # pages: one region
 
 
 def test_refresh_corrects_stale_specs_from_list_skus(stale_catalog: Path) -> None:
@@ -151,8 +155,10 @@ def test_refresh_summary_lists_every_change(stale_catalog: Path, tmp_path: Path)
 
     lines = summary.read_text().splitlines()
     new_spot = price_row(T4, "NC4as T4 v3 Spot")["retailPrice"]
-    assert f"{T4}: spot {old.get(T4).spot_usd_per_hour} (observed unknown) -> {new_spot} (observed 2026-12-01)" in lines
-    assert f"{NV6}: payg (none) -> {price_row(NV6, 'NV6ads A10 v5')['retailPrice']} (observed 2026-12-01)" in lines
+    old_spot = old.get(T4).usd_per_hour(REGION, spot=True)
+    assert f"{T4}: {REGION} spot {old_spot} (observed unknown) -> {new_spot} (observed 2026-12-01)" in lines
+    nv6 = price_row(NV6, "NV6ads A10 v5")["retailPrice"]
+    assert f"{NV6}: {REGION} payg (none) -> {nv6} (observed 2026-12-01)" in lines
     assert (
         "in list-skus, not in the catalog (not added; need a series, lifecycle and source): Standard_D8as_v5" in lines
     )

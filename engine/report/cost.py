@@ -1,6 +1,7 @@
 """The cost of plans as people read it: a section of the plan report, and a table across stacks.
 
-Both read the plan's typed `cost` (a `CostEstimate`, see `azure_gpu_stacks.engine.estimate.cost`), so JSON, text and markdown agree.
+Both read the plan's typed `cost` (a `CostEstimate`, see `azure_gpu_stacks.catalog.pricing`), so JSON, text
+and markdown agree.
 """
 
 from __future__ import annotations
@@ -8,17 +9,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from azure_gpu_stacks.catalog.prices import UNKNOWN
-from azure_gpu_stacks.engine.estimate.cost import HOURS_PER_MONTH, CostEstimate, ResourceCost
+from azure_gpu_stacks.catalog.pricing import HOURS_PER_MONTH, PRICE_BASIS, SPOT_CAVEAT, CostEstimate, ResourceCost
 from azure_gpu_stacks.engine.report.tables import Format, table
 from azure_gpu_stacks.engine.run.plan import Plan
 
-LOW_PRIORITY_NOTE = (
-    "AML low-priority nodes are priced at the Spot rate, an assumption: the catalog has no low-priority price"
-)
-# What the idle hours of each kind of schedule assume (see azure_gpu_stacks.engine.estimate.demand).
+# What the idle hours of each kind of schedule assume (see azure_gpu_stacks.catalog.demand).
 SCHEDULE_NOTES = {
     "auto-shutdown": "a VM with a daily auto-shutdown is taken to be started at 09:00 and to run until the shutdown",
-    "autoscale": "a scale set on an autoscale schedule runs each profile's minimum from its start until the next profile starts",
+    "autoscale": (
+        "a scale set on an autoscale schedule runs each profile's minimum from its start until the next profile starts"
+    ),
 }
 
 
@@ -46,10 +46,12 @@ def provenance(cost: CostEstimate | None) -> str:
 
 def prices_note(costs: Sequence[CostEstimate]) -> str:
     """`catalog list prices (REGION Linux; oldest price used: ...)` over several stacks' costs."""
-    regions = sorted({c.prices_region for c in costs if c.resources or c.prices_region})
+    regions = sorted({region for c in costs for region in c.regions})
     priced = [c for c in costs if c.prices_source is not None]
     first = min(priced, key=_age, default=None)
-    return f"catalog list prices ({', '.join(regions) or 'unknown'} Linux; {provenance(first)})"
+    return (
+        f"catalog list prices (each resource in its region: {', '.join(regions) or 'none'}; Linux; {provenance(first)})"
+    )
 
 
 def _age(cost: CostEstimate) -> tuple[bool, str]:
@@ -58,9 +60,9 @@ def _age(cost: CostEstimate) -> tuple[bool, str]:
     return observed != UNKNOWN, observed
 
 
-def unpriced_sizes(costs: Sequence[CostEstimate]) -> list[str]:
-    """Sizes the costs could not price: their totals are lower bounds."""
-    return sorted({size for c in costs for size in c.unpriced_sizes})
+def unpriced(costs: Sequence[CostEstimate]) -> list[str]:
+    """Each size and region the costs could not price ("size in region"): their totals are lower bounds."""
+    return sorted({where for c in costs for where in c.unpriced})
 
 
 def cost_section(cost: CostEstimate) -> list[str]:
@@ -68,14 +70,23 @@ def cost_section(cost: CostEstimate) -> list[str]:
     if not cost.resources:
         return []
     rows = [
-        [r.demand.resource, r.demand.size, r.demand.priority, _nodes(r), usd(r.hourly, 4), usd(r.idle_hourly, 4)]
+        [
+            r.demand.resource,
+            r.demand.size,
+            r.demand.region or "none",
+            PRICE_BASIS[r.demand.priority],
+            _nodes(r),
+            usd(r.hourly, 4),
+            usd(r.idle_hourly, 4),
+        ]
         for r in cost.resources
     ]
     lines = [
         "",
-        f"Cost (catalog list prices for {cost.prices_region}, Linux; {provenance(cost)}; {HOURS_PER_MONTH} h a month):",
+        f"Cost (catalog list prices, each resource in its region, Linux; {provenance(cost)}; {HOURS_PER_MONTH} h a "
+        "month):",
     ]
-    body = table(["resource", "size", "priority", "nodes", "USD/h", "idle USD/h"], rows, right=(4, 5))
+    body = table(["resource", "size", "region", "price", "nodes", "USD/h", "idle USD/h"], rows, right=(5, 6))
     lines += ["  " + line for line in body.splitlines()]
     least = "" if cost.complete else "at least "
     lines.append(
@@ -87,8 +98,8 @@ def cost_section(cost: CostEstimate) -> list[str]:
     unpriced = [f"{r.demand.resource} ({r.why_unpriced})" for r in cost.resources if r.why_unpriced]
     if unpriced:
         lines.append("  lower bound: not in the totals, no price known: " + "; ".join(unpriced))
-    if cost.low_priority:
-        lines.append(f"  ({LOW_PRIORITY_NOTE})")
+    if cost.spot:
+        lines.append(f"  ({SPOT_CAVEAT})")
     lines += [f"  ({note})" for kind, note in SCHEDULE_NOTES.items() if kind in cost.idle_schedules]
     return lines
 
@@ -116,10 +127,10 @@ def cost_table(plans: Sequence[Plan], fmt: Format = "text") -> str:
     notes = [
         f"{note[:1].upper()}{note[1:]}; {HOURS_PER_MONTH} h a month; VMs only (no disks, network or service fees)."
     ]
-    unpriced = unpriced_sizes(costs)
-    if unpriced:
-        notes.append(f">= a lower bound: no price is known for {', '.join(unpriced)} (see `gpu-stacks plan`).")
-    if any(c.low_priority for c in costs):
-        notes.append(LOW_PRIORITY_NOTE + ".")
+    missing = unpriced(costs)
+    if missing:
+        notes.append(f">= a lower bound: no price is known for {', '.join(missing)} (see `gpu-stacks plan`).")
+    if any(c.spot for c in costs):
+        notes.append(SPOT_CAVEAT[:1].upper() + SPOT_CAVEAT[1:] + ".")
     separator = "\n\n" if fmt == "markdown" else "\n"
     return out + separator + separator.join(notes)

@@ -20,8 +20,8 @@ from typing import Any
 import pulumi
 from azure_gpu_stacks.catalog import clock
 from azure_gpu_stacks.catalog.az_files import AzFileError, read_aml_usage, read_skus, read_usage
+from azure_gpu_stacks.catalog.pricing import NO_COST, CostEstimate, cost_warnings, estimate_resources
 from azure_gpu_stacks.engine.errors import InputError
-from azure_gpu_stacks.engine.estimate.cost import NO_COST, CostEstimate, budget_warnings, estimate_resources
 from azure_gpu_stacks.engine.run.isolation import Limits, run_isolated
 from azure_gpu_stacks.engine.run.policy_config import PolicySettings, resolve, settings_day, with_day
 from azure_gpu_stacks.engine.run.policy_run import analyze, pack_policies
@@ -252,7 +252,7 @@ def _plan(
         secret_outputs=frozenset(result.secret_outputs),
         refusals=tuple(refusals),
         skipped=tuple(skipped),
-        warnings=(*warnings, *budget_warnings(result.resources, cost)),
+        warnings=(*warnings, *cost_warnings(result.resources, cost)),
         placeholders=tuple(settings.placeholders),
         as_of=day,
         violations=violations,
