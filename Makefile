@@ -51,9 +51,10 @@ bench: $(STAMP)  ## benchmarks, on demand (see bench/README.md)
 	$(BIN)/python bench/policy_bench.py
 	$(BIN)/python bench/isolation_bench.py
 
-docs: $(STAMP)  ## regenerate docs/components.md from the code, and the dated lines of docs/policies.md from the catalog (tests fail when stale)
+docs: $(STAMP)  ## regenerate docs/components.md and docs/commands/ from the code, and the dated lines of docs/policies.md from the catalog (tests fail when stale)
 	$(BIN)/python -m azure_gpu_stacks.components.docs
 	$(BIN)/python -m azure_gpu_stacks.policies.docs
+	$(BIN)/python -m azure_gpu_stacks.engine.commands.reference
 
 clean:
 	rm -rf $(VENV) .tools .pytest_cache *.egg-info

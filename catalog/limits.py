@@ -26,6 +26,7 @@ class LimitsModel(BaseModel):
 class Taints(LimitsModel):
     gpu: str = Field(description="The taint of AKS GPU pools, key=value:Effect.")
     spot: str = Field(description="The taint AKS puts on Spot nodes.")
+    nvidia_gpu: str = Field(description="The taint NVIDIA's charts tolerate on GPU nodes, key:Effect.")
     effects: tuple[str, ...] = Field(description="Taint effects Kubernetes knows.")
     sources: tuple[str, ...] = Field(min_length=1, description="Where these come from.")
 
@@ -206,6 +207,9 @@ LIMITS = AzureLimits(
     taints=Taints(
         gpu="sku=gpu:NoSchedule",  # what the AKS GPU docs put on GPU pools, so pods that need no GPU stay off
         spot="kubernetes.azure.com/scalesetpriority=spot:NoSchedule",  # what AKS puts on every Spot node
+        # what the GPU Operator's operands and NVIDIA's AKS recipes tolerate (gpu-operator values.yaml
+        # `daemonsets.tolerations`; NVIDIA/aicr aks-gpu-setup.md `--accelerated-node-toleration`, 2026-11-25)
+        nvidia_gpu="nvidia.com/gpu:NoSchedule",
         effects=("NoSchedule", "PreferNoSchedule", "NoExecute"),
         sources=(
             "https://learn.microsoft.com/azure/aks/use-nvidia-gpu",

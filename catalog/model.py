@@ -18,14 +18,12 @@ from typing import Literal
 
 import yaml
 from azure_gpu_stacks.catalog.limits import normalize_region
+from azure_gpu_stacks.catalog.mig import mig_slices
 from azure_gpu_stacks.catalog.prices import CatalogModel, Price, Prices, RegionPrices
 from pydantic import Field, model_validator
 
 DATA_FILE = Path(__file__).with_name("vm_sizes.yaml")
 STANDARD_PREFIX = "standard_"
-# GPUs NVIDIA's Multi-Instance GPU can split, as AKS offers it (gpuInstanceProfile MIG1g..MIG7g on
-# A100 and H100 sizes; AKS gpu-multi-instance docs, observed 2026-11-22).
-MIG_GPU_MODELS = ("A100", "H100")
 CLOSE_MATCHES = 3
 
 
@@ -191,8 +189,8 @@ class VmSize(CatalogModel):
 
     @property
     def supports_mig(self) -> bool:
-        """Its GPUs can be split into Multi-Instance GPU slices."""
-        return self.is_nvidia and any(model in (self.gpu_model or "") for model in MIG_GPU_MODELS)
+        """Its GPUs can be split into Multi-Instance GPU slices (NVIDIA's table in catalog/mig.py)."""
+        return self.is_nvidia and bool(mig_slices(self.gpu_model))
 
     def retirement_note(self, day: dt.date) -> str:
         """A one-line human note on `day`: `retired on 2023-09-06; use Standard_NC4as_T4_v3`."""

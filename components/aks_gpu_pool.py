@@ -3,13 +3,15 @@
 Builds: (a new cluster with a small CPU system pool, managed identity, Azure RBAC for Kubernetes
 and local accounts disabled, plus a role assignment letting the deploying identity manage it; or
 an existing cluster, by id or by name and resource group) -> a user-mode GPU agent pool tainted
-`sku=gpu:NoSchedule`, labelled with its accelerator, autoscaled from 0 nodes -> the NVIDIA device
-plugin (a pinned DaemonSet in `gpu-resources` that tolerates the taint), deployed through
-pulumi-kubernetes with the cluster's kubeconfig, unless the GPU Operator (driver mode `None`) or
-another tool manages it.
+`sku=gpu:NoSchedule`, labelled with its accelerator, autoscaled from 0 nodes -> exactly one owner of
+the NVIDIA stack, deployed through pulumi-kubernetes with the cluster's kubeconfig: the NVIDIA device
+plugin (a pinned DaemonSet in `gpu-resources` that tolerates the pool's taints), or with
+`gpu_operator` the NVIDIA GPU Operator configured for the pool's driver owner and MIG strategy, or
+neither when another tool manages it (docs/aks-gpu-modes.md).
 
-GPU pods need the taint's toleration and an `nvidia.com/gpu` request: `AksGpuPool.pod_scheduling()`
-(or `gpu_pod_scheduling()` in `azure_gpu_stacks.components.aks_gpu_scheduling`) returns both. The
+GPU pods need the taint's toleration and a GPU request (`nvidia.com/gpu`, or `nvidia.com/mig-<slice>`
+under the mixed MIG strategy): `AksGpuPool.pod_scheduling()` returns both and a node selector
+(`gpu_pod_scheduling()` in `azure_gpu_stacks.components.aks_gpu_scheduling` builds them). The
 cluster is `azure_gpu_stacks.components.aks_cluster`, the device plugin
 `azure_gpu_stacks.components.nvidia_device_plugin`.
 
@@ -31,6 +33,8 @@ from typing import Any, Literal, NotRequired, TypedDict
 import pulumi
 from azure_gpu_stacks.catalog import catalog
 from azure_gpu_stacks.catalog.limits import LIMITS
+from azure_gpu_stacks.catalog.mig import AKS_MIG_SIZES, MIG_STRATEGIES, mig_slice, mig_slices
+from azure_gpu_stacks.catalog.spot import SPOT_NO_PRICE_CAP
 from azure_gpu_stacks.components.aks_cluster import (
     check_authorized_ip_ranges,
     create_cluster,
@@ -38,7 +42,9 @@ from azure_gpu_stacks.components.aks_cluster import (
     existing_cluster,
     user_kubeconfig,
 )
+from azure_gpu_stacks.components.aks_cluster_owner import claim
 from azure_gpu_stacks.components.aks_gpu_scheduling import (
+    GPU_RESOURCE,
     GPU_TAINT,
     SPOT_TAINT,
     GpuPodScheduling,
@@ -61,7 +67,12 @@ from azure_gpu_stacks.components.checks import (
     raise_problems,
     spot_max_price,
 )
-from azure_gpu_stacks.components.nvidia_device_plugin import ACCELERATOR_LABEL, create_device_plugin
+from azure_gpu_stacks.components.nvidia_device_plugin import (
+    ACCELERATOR_LABEL,
+    create_device_plugin,
+    kubernetes_provider,
+)
+from azure_gpu_stacks.components.nvidia_gpu_operator import create_gpu_operator, gpu_operator_values
 from pulumi_azure_native import containerservice
 
 TYPE_TOKEN = "azure-gpu-stacks:index:AksGpuPool"
@@ -72,7 +83,6 @@ DEFAULT_SYSTEM_NODE_COUNT = 2  # one node down (upgrade, failure) leaves CoreDNS
 DEFAULT_MIN_COUNT = 0  # idle costs nothing: the autoscaler adds GPU nodes only for pending GPU pods
 DEFAULT_MAX_COUNT = 2
 MAX_POOL_NODES = LIMITS.node_counts.aks_pool_max  # count, minCount and maxCount
-SPOT_NO_PRICE_CAP = -1  # pay up to the pay-as-you-go price, never evicted for price
 MIG_PROFILES = LIMITS.choices.aks_mig_profiles
 GPU_DRIVER_MODES = LIMITS.choices.aks_gpu_driver_modes
 EVICTION_POLICIES = LIMITS.choices.eviction_policies
@@ -151,9 +161,13 @@ class AksGpuPoolArgs(TypedDict):
     node_labels: NotRequired[Mapping[str, str]]
     """Extra labels of the GPU nodes. Default: none (accelerator and gpu-model are always set)."""
     gpu_driver: NotRequired[Literal["Install", "None"]]
-    """Install: AKS installs the NVIDIA driver; None: the NVIDIA GPU Operator brings driver and plugin. Default: Install."""
+    """Install: AKS installs the NVIDIA driver and toolkit; None: the NVIDIA GPU Operator does (needs gpu_operator). Default: Install."""
+    gpu_operator: NotRequired[bool]
+    """Deploy the NVIDIA GPU Operator (pinned Helm chart) configured for gpu_driver, instead of the device plugin; once per cluster. Default: false."""
     mig_profile: NotRequired[Literal["MIG1g", "MIG2g", "MIG3g", "MIG4g", "MIG7g"]]
-    """Split each GPU into Multi-Instance GPU slices: MIG1g, MIG2g, MIG3g, MIG4g or MIG7g (A100 and H100 sizes only). Default: whole GPUs."""
+    """Split each GPU into Multi-Instance GPU slices: MIG1g, MIG2g, MIG3g, MIG4g or MIG7g (the A100 sizes, NC40ads_H100_v5 and ND96isr_H100_v5). Default: whole GPUs."""
+    mig_strategy: NotRequired[Literal["single", "mixed"]]
+    """How MIG slices are advertised, with mig_profile: single (each slice is one nvidia.com/gpu) or mixed (nvidia.com/mig-<slice>). Default: single."""
     spot: NotRequired[bool]
     """GPU nodes on Spot (evictable, much cheaper); AKS adds its own taint. Default: false."""
     eviction_policy: NotRequired[Literal["Deallocate", "Delete"]]
@@ -161,7 +175,7 @@ class AksGpuPoolArgs(TypedDict):
     spot_max_price: NotRequired[float]
     """Spot price cap, USD per hour; -1 means up to the pay-as-you-go price. Default: -1."""
     install_device_plugin: NotRequired[bool]
-    """Deploy the NVIDIA device plugin (once per cluster: false on further pools). Default: true with gpu_driver Install, false with None."""
+    """Deploy the NVIDIA device plugin (once per cluster: false on further pools). Default: true with gpu_driver Install and no gpu_operator, else false."""
     tags: NotRequired[Mapping[str, str]]
     """Tags on the Azure resources. Default: none."""
 
@@ -189,6 +203,10 @@ class AksGpuPool(pulumi.ComponentResource):
     def __init__(self, name: str, args: AksGpuPoolArgs, opts: pulumi.ResourceOptions | None = None):
         # Validated before anything is registered, so a bad input leaves nothing behind.
         self._args = raise_problems("AksGpuPool", name, check_inputs(args))
+        if self._args["existing_cluster"]:  # one owner of the NVIDIA stack per cluster of the program
+            problems = Problems()
+            claim(name, self._args["existing_cluster"], args, self._args, problems)
+            raise_problems("AksGpuPool", name, problems.checked(self._args))
         super().__init__(TYPE_TOKEN, name, None, opts)
         self._name = name
         self._child = pulumi.ResourceOptions(parent=self)
@@ -213,15 +231,30 @@ class AksGpuPool(pulumi.ComponentResource):
                 resource=self,
             )
         self.kubeconfig = user_kubeconfig(cluster_rg, cluster_name)
-        if a["install_device_plugin"]:
+        after = [r for r in (deployer_role, pool) if r is not None]
+        if a["install_device_plugin"] or a["gpu_operator"]:
             pulumi.log.warn(KUBELOGIN_WARNING.format(name=name), resource=self)
-            create_device_plugin(
-                name,
-                self.kubeconfig,
-                after=[r for r in (deployer_role,) if r is not None],
-                parent=self,
-                node_taints=a["node_taints"],
-                mig=bool(a.get("mig_profile")),
+            provider = kubernetes_provider(name, self.kubeconfig, self)
+            if a["gpu_operator"]:
+                values = gpu_operator_values(
+                    gpu_driver=a["gpu_driver"], node_taints=a["node_taints"], mig_strategy=a["mig_strategy"]
+                )
+                create_gpu_operator(name, provider, after=after, parent=self, values=values)
+            else:
+                create_device_plugin(
+                    name,
+                    provider,
+                    after=after,
+                    parent=self,
+                    node_taints=a["node_taints"],
+                    mig_strategy=a["mig_strategy"],
+                )
+        elif a["gpu_driver"] == "None":
+            pulumi.log.warn(
+                f"AksGpuPool '{name}': gpu_driver None leaves the NVIDIA driver, toolkit and device plugin to a GPU "
+                "Operator this stack does not deploy; until one runs on the cluster the pool's nodes advertise no GPUs "
+                "(set gpu_operator: true to deploy it here)",
+                resource=self,
             )
 
         self.cluster_name = pulumi.Output.from_input(cluster_name)
@@ -245,8 +278,17 @@ class AksGpuPool(pulumi.ComponentResource):
         )
 
     def pod_scheduling(self, gpus: int = 1) -> GpuPodScheduling:
-        """Tolerations of this pool's taints (and Spot's) and the `nvidia.com/gpu` request for `gpus` GPUs."""
-        return gpu_pod_scheduling(gpus=gpus, spot=self._args["spot"], taints=self._args["node_taints"])
+        """What a pod needs to get `gpus` GPUs of this pool: tolerations of its taints (and Spot's), the
+        request (`nvidia.com/gpu`, or `nvidia.com/mig-<slice>` for a MIG pool with the mixed strategy,
+        where `gpus` counts slices) and a node selector on the pool's GPU model."""
+        a = self._args
+        return gpu_pod_scheduling(
+            gpus=gpus,
+            spot=a["spot"],
+            taints=a["node_taints"],
+            resource=advertised_resource(a["vm_size"], a.get("mig_profile"), a["mig_strategy"]),
+            node_selector={GPU_MODEL_LABEL: a["node_labels"][GPU_MODEL_LABEL]},
+        )
 
     def _create_gpu_pool(
         self, cluster_rg: pulumi.Input[str], cluster_name: pulumi.Input[str]
@@ -282,6 +324,15 @@ class AksGpuPool(pulumi.ComponentResource):
         )
 
 
+def advertised_resource(vm_size: str, mig_profile: str | None, mig_strategy: str | None) -> str:
+    """The extended resource a pool's nodes advertise: whole GPUs, or MIG slices under the mixed strategy."""
+    if mig_profile is None or mig_strategy != "mixed":
+        return GPU_RESOURCE
+    found = mig_slice(catalog().get(vm_size).gpu_model, mig_profile)
+    assert found is not None, "check_inputs allows MIG profiles only on sizes whose GPU model has slices"
+    return found.mixed_resource
+
+
 def gpu_model_label(gpu_model: str | None) -> str:
     """`NVIDIA A100 80GB PCIe` -> `nvidia-a100-80gb-pcie`: a valid Kubernetes label value."""
     return "-".join((gpu_model or "gpu").lower().split())[:63]
@@ -305,6 +356,7 @@ def check_inputs(args: Mapping[str, Any]) -> Checked:
         "node_taints": [GPU_TAINT],
         "node_labels": {},
         "gpu_driver": "Install",
+        "gpu_operator": False,
         "spot": False,
         "eviction_policy": "Delete",
         "spot_max_price": SPOT_NO_PRICE_CAP,
@@ -348,14 +400,16 @@ def check_inputs(args: Mapping[str, Any]) -> Checked:
         problems.check("node_taints", gpu_pool_taints, a["node_taints"])
     if a["gpu_driver"] not in GPU_DRIVER_MODES:
         problems.add("gpu_driver", f"{a['gpu_driver']!r}; allowed: {', '.join(GPU_DRIVER_MODES)}")
-    if a.get("install_device_plugin") and a["gpu_driver"] == "None":
-        problems.add(
-            "install_device_plugin",
-            "true with gpu_driver None: the NVIDIA GPU Operator brings its own device plugin; allowed: false or unset",
-        )
-    a.setdefault("install_device_plugin", a["gpu_driver"] == "Install")
+    _check_driver_owner(problems, a)
+    a.setdefault("install_device_plugin", a["gpu_driver"] == "Install" and not a["gpu_operator"])
     if a.get("mig_profile") is not None:
         _check_mig(problems, a["mig_profile"], size_name)
+        a.setdefault("mig_strategy", "single")
+    elif a.get("mig_strategy") is not None:
+        problems.add("mig_strategy", f"{a['mig_strategy']!r} without mig_profile; allowed: unset, or set mig_profile")
+    a.setdefault("mig_strategy", None)
+    if a["mig_strategy"] is not None and a["mig_strategy"] not in MIG_STRATEGIES:
+        problems.add("mig_strategy", f"{a['mig_strategy']!r}; allowed: {', '.join(MIG_STRATEGIES)}")
     if a["eviction_policy"] not in EVICTION_POLICIES:
         problems.add("eviction_policy", f"{a['eviction_policy']!r}; allowed: {', '.join(EVICTION_POLICIES)}")
     problems.check("spot_max_price", spot_max_price, a["spot_max_price"])
@@ -396,13 +450,34 @@ def _check_counts(problems: Problems, low: Any, high: Any) -> None:
         problems.add("min_count", f"{low} is above max_count {high}; allowed: min_count <= max_count")
 
 
+def _check_driver_owner(problems: Problems, a: Mapping[str, Any]) -> None:
+    """Exactly one party advertises the GPUs and owns the driver (NVIDIA/aicr docs/integrator/aks-gpu-setup.md,
+    "GPU Driver Setup" and "Device Plugin vs DRA", observed 2026-11-25): never two device plugins, and a
+    pool without the AKS driver needs the GPU Operator."""
+    if a.get("install_device_plugin") and a["gpu_operator"]:
+        problems.add(
+            "install_device_plugin",
+            "true with gpu_operator true: the GPU Operator runs its own device plugin, and two plugins would "
+            "advertise the same GPUs twice; allowed: false or unset",
+        )
+    elif a.get("install_device_plugin") and a["gpu_driver"] == "None":
+        problems.add(
+            "install_device_plugin",
+            "true with gpu_driver None: with no AKS driver the NVIDIA GPU Operator must install driver, toolkit and "
+            "its own device plugin; allowed: false or unset, with gpu_operator true",
+        )
+
+
 def _check_mig(problems: Problems, profile: Any, size_name: str | None) -> None:
     if profile not in MIG_PROFILES:
         problems.add("mig_profile", f"{profile!r}; allowed: {', '.join(MIG_PROFILES)}")
-    elif size_name and not catalog().get(size_name).supports_mig:
-        size = catalog().get(size_name)
+        return
+    if not size_name:
+        return
+    size = catalog().get(size_name)
+    if size.name not in AKS_MIG_SIZES or not mig_slices(size.gpu_model):
         problems.add(
             "mig_profile",
-            f"{profile} on '{size.name}' ({size.gpu_model}): only A100 and H100 GPUs can be split; "
-            "allowed: an A100 or H100 size, e.g. Standard_NC24ads_A100_v4, or no mig_profile",
+            f"{profile} on '{size.name}' ({size.gpu_model}): AKS splits GPUs only on "
+            f"{', '.join(sorted(AKS_MIG_SIZES))}; allowed: one of those sizes, or no mig_profile",
         )

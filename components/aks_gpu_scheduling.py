@@ -14,14 +14,15 @@ https://learn.microsoft.com/azure/aks/use-nvidia-gpu, https://learn.microsoft.co
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TypedDict
+from collections.abc import Mapping, Sequence
+from typing import NotRequired, TypedDict
 
 from azure_gpu_stacks.catalog.limits import LIMITS
 
 # The taints, from the one home of Azure constants (kept here by name: teams import them for pod specs).
 GPU_TAINT = LIMITS.taints.gpu
 SPOT_TAINT = LIMITS.taints.spot
+NVIDIA_GPU_TAINT = LIMITS.taints.nvidia_gpu
 GPU_RESOURCE = "nvidia.com/gpu"
 
 
@@ -38,7 +39,9 @@ class GpuPodScheduling(TypedDict):
     tolerations: list[Toleration]
     """Pod spec `tolerations`: one per taint of the pool."""
     resources: dict[str, dict[str, int]]
-    """Container `resources`: the GPUs requested, as request and limit (they must be equal)."""
+    """Container `resources`: the GPUs (or MIG slices) requested, as request and limit (they must be equal)."""
+    nodeSelector: NotRequired[dict[str, str]]
+    """Pod spec `nodeSelector`: the pool's GPU model, where the pool sets its label."""
 
 
 def split_taint(taint: str) -> tuple[str, str, str]:
@@ -49,21 +52,36 @@ def split_taint(taint: str) -> tuple[str, str, str]:
 
 
 def toleration(taint: str) -> Toleration:
-    """The toleration matching one `key=value:Effect` taint exactly."""
+    """The toleration matching one `key=value:Effect` taint exactly; a `key:Effect` taint is tolerated
+    whatever its value (operator Exists), as NVIDIA's charts tolerate `nvidia.com/gpu`."""
     key, value, effect = split_taint(taint)
+    if not value:
+        return {"key": key, "operator": "Exists", "value": "", "effect": effect}
     return {"key": key, "operator": "Equal", "value": value, "effect": effect}
 
 
-def gpu_pod_scheduling(*, gpus: int = 1, spot: bool = False, taints: Sequence[str] = (GPU_TAINT,)) -> GpuPodScheduling:
-    """Tolerations and the `nvidia.com/gpu` request for a pod on a GPU pool.
+def gpu_pod_scheduling(
+    *,
+    gpus: int = 1,
+    spot: bool = False,
+    taints: Sequence[str] = (GPU_TAINT,),
+    resource: str = GPU_RESOURCE,
+    node_selector: Mapping[str, str] | None = None,
+) -> GpuPodScheduling:
+    """Tolerations, the GPU request and (when given) the node selector for a pod on a GPU pool.
 
     `taints` are the pool's own taints (default: the GPU taint alone); with `spot`, AKS's Spot taint
-    is tolerated too. Kubernetes requires GPU requests to equal limits, so both are set.
+    is tolerated too. `resource` is what the pool advertises: `nvidia.com/gpu` for whole GPUs and
+    for MIG slices under the `single` strategy, `nvidia.com/mig-<slice>` under `mixed`. Kubernetes
+    requires extended-resource requests to equal limits, so both are set.
     """
     if gpus < 1:
         raise ValueError(f"gpus: {gpus}; allowed: a whole number of GPUs, at least 1")
     wanted = list(dict.fromkeys([*taints, *([SPOT_TAINT] if spot else [])]))
-    return {
+    scheduling: GpuPodScheduling = {
         "tolerations": [toleration(t) for t in wanted],
-        "resources": {"requests": {GPU_RESOURCE: gpus}, "limits": {GPU_RESOURCE: gpus}},
+        "resources": {"requests": {resource: gpus}, "limits": {resource: gpus}},
     }
+    if node_selector:
+        scheduling["nodeSelector"] = dict(node_selector)
+    return scheduling

@@ -16,6 +16,7 @@ import pulumi
 from azure_gpu_stacks.catalog import UnknownVmSize, VmSize, catalog, clock
 from azure_gpu_stacks.catalog.durations import iso_duration_between
 from azure_gpu_stacks.catalog.limits import LIMITS
+from azure_gpu_stacks.catalog.spot import MAX_SPOT_PRICE_DECIMALS, is_spot_price_cap
 from azure_gpu_stacks.components.aks_gpu_scheduling import GPU_TAINT
 from azure_gpu_stacks.components.args import Checked
 
@@ -153,7 +154,6 @@ AKS_CLUSTER_ID_PATTERN = re.compile(
     r"(?i)^/subscriptions/(?P<subscription>[^/]+)/resourceGroups/(?P<rg>[^/]+)/providers/"
     r"Microsoft\.ContainerService/managedClusters/(?P<name>[^/]+)$"
 )
-MAX_SPOT_PRICE_DECIMALS = 5
 
 
 def aks_cluster_name(value: str) -> str:
@@ -230,7 +230,7 @@ def aks_cluster_id(value: str) -> str:
 def spot_max_price(value: float) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ValueError(f"{value!r} is not a price; allowed: -1 (up to the pay-as-you-go price) or USD per hour")
-    if value != -1 and (value <= 0 or round(value, MAX_SPOT_PRICE_DECIMALS) != value):
+    if not is_spot_price_cap(value):
         raise ValueError(
             f"{value:g} is not a Spot price cap; allowed: -1 (up to the pay-as-you-go price) or a positive "
             f"USD per hour with at most {MAX_SPOT_PRICE_DECIMALS} decimals"

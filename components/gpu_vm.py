@@ -18,6 +18,7 @@ from typing import Any, Literal, NotRequired, TypedDict
 import pulumi
 from azure_gpu_stacks.catalog import catalog
 from azure_gpu_stacks.catalog.limits import LIMITS
+from azure_gpu_stacks.catalog.spot import SPOT_NO_PRICE_CAP
 from azure_gpu_stacks.catalog.time_zones import windows_time_zone
 from azure_gpu_stacks.components.args import Checked, check_shape
 from azure_gpu_stacks.components.checks import (
@@ -57,7 +58,6 @@ DEFAULT_SHUTDOWN_TIME = "1900"
 DEFAULT_TIME_ZONE = "UTC"
 SHUTDOWN_WARNING_MINUTES = 30
 SSH_RULE_BASE_PRIORITY = 100
-SPOT_NO_PRICE_CAP = -1  # pay up to the pay-as-you-go price, never evicted for price
 
 
 class GpuVmArgs(TypedDict):

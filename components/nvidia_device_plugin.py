@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pulumi
-from azure_gpu_stacks.components.aks_gpu_scheduling import SPOT_TAINT, toleration
+from azure_gpu_stacks.components.aks_gpu_scheduling import NVIDIA_GPU_TAINT, SPOT_TAINT, toleration
 
 DEVICE_PLUGIN_IMAGE = "nvcr.io/nvidia/k8s-device-plugin:v0.18.0"
 DEVICE_PLUGIN_NAMESPACE = "gpu-resources"
@@ -24,20 +24,26 @@ DEVICE_PLUGIN_HOST_PATH = "/var/lib/kubelet/device-plugins"
 ACCELERATOR_LABEL = "accelerator"  # = nvidia on every GPU node: the device plugin's node selector
 
 
+def kubernetes_provider(name: str, kubeconfig: pulumi.Output[str], parent: pulumi.Resource) -> pulumi.ProviderResource:
+    """The Kubernetes provider for the cluster the pool is on: the device plugin or the GPU Operator goes through it."""
+    # pulumi-kubernetes costs a second of import time; only stacks that deploy to the cluster pay it.
+    import pulumi_kubernetes as k8s
+
+    return k8s.Provider(f"{name}-k8s", kubeconfig=kubeconfig, opts=pulumi.ResourceOptions(parent=parent))
+
+
 def create_device_plugin(
     name: str,
-    kubeconfig: pulumi.Output[str],
+    provider: pulumi.ProviderResource,
     *,
     after: list[pulumi.Resource],
     parent: pulumi.Resource,
     node_taints: Sequence[str],
-    mig: bool,
+    mig_strategy: str | None,
 ) -> None:
-    """The plugin's namespace and DaemonSet, through a Kubernetes provider for `kubeconfig`."""
-    # pulumi-kubernetes costs a second of import time; only stacks that deploy the plugin pay it.
+    """The plugin's namespace and DaemonSet, through the cluster's Kubernetes provider."""
     import pulumi_kubernetes as k8s
 
-    provider = k8s.Provider(f"{name}-k8s", kubeconfig=kubeconfig, opts=pulumi.ResourceOptions(parent=parent))
     on_cluster = pulumi.ResourceOptions(parent=parent, provider=provider, depends_on=after)
     namespace = k8s.core.v1.Namespace(
         f"{name}-gpu-resources", metadata={"name": DEVICE_PLUGIN_NAMESPACE}, opts=on_cluster
@@ -45,21 +51,21 @@ def create_device_plugin(
     k8s.apps.v1.DaemonSet(  # type: ignore[call-overload]  # the spec is a plain dict, a valid Input
         f"{name}-device-plugin",
         metadata={"name": DEVICE_PLUGIN_NAME, "namespace": namespace.metadata["name"]},
-        spec=device_plugin_spec(node_taints, mig=mig),
+        spec=device_plugin_spec(node_taints, mig_strategy=mig_strategy),
         opts=on_cluster,
     )
 
 
-def device_plugin_spec(node_taints: Sequence[str], *, mig: bool) -> dict[str, Any]:
+def device_plugin_spec(node_taints: Sequence[str], *, mig_strategy: str | None) -> dict[str, Any]:
     """The DaemonSet spec of the AKS docs, narrowed to GPU nodes and tolerating every GPU-pool taint."""
     selector = {"name": "nvidia-device-plugin-ds"}
-    # Spot is tolerated even on a regular pool: the one plugin then also serves Spot GPU pools
-    # added to the cluster later.
-    taints = list(dict.fromkeys([*node_taints, SPOT_TAINT]))
+    # Spot and nvidia.com/gpu are tolerated even where the pool does not use them: the one plugin then
+    # also serves GPU pools added to the cluster later.
+    taints = list(dict.fromkeys([*node_taints, SPOT_TAINT, NVIDIA_GPU_TAINT]))
     env = [{"name": "FAIL_ON_INIT_ERROR", "value": "false"}]
-    if mig:
-        # "single": every MIG slice is advertised as one nvidia.com/gpu, so pod specs do not change.
-        env.append({"name": "MIG_STRATEGY", "value": "single"})
+    if mig_strategy is not None:
+        # single: every MIG slice is one nvidia.com/gpu; mixed: nvidia.com/mig-<slice> per slice size.
+        env.append({"name": "MIG_STRATEGY", "value": mig_strategy})
     return {
         "selector": {"matchLabels": selector},
         "updateStrategy": {"type": "RollingUpdate"},

@@ -10,6 +10,7 @@ from collections import Counter
 
 from azure_gpu_stacks.components.version import __version__
 from azure_gpu_stacks.policies import (
+    aks_gpu_driver_ownership,
     disallow_internet_ssh_rdp,
     disallow_linux_password_login,
     disallow_retired_vm_sizes,
@@ -36,6 +37,7 @@ REGISTRY: list[Policy] = [
     warn_unknown_vm_sizes.POLICY,
     require_cost_alerts.POLICY,
     require_aks_gpu_node_taint.POLICY,
+    aks_gpu_driver_ownership.POLICY,
     require_aml_gpu_scale_to_zero.POLICY,
     require_infiniband_scale_set_placement.POLICY,
     warn_always_on_infiniband_cluster.POLICY,

@@ -1,20 +1,28 @@
 """Drive the policy pack in tests as the engine does (Configure, Analyze, AnalyzeStack), in-process.
 
 Fixture resources are named `pass_*` when the test expects no violation from them and `fail_*` when
-it expects one.
+it expects one. Each policy's tests (tests/policies/test_<policy>.py) start from a compliant resource
+and change one thing (`changed`); facts about sizes come from the catalog's data file as written
+(`catalog_size`), not from the catalog's code under test.
 """
 
 from __future__ import annotations
 
+import copy
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import yaml
 from azure_gpu_stacks.engine.run.policy_config import resolve
 from azure_gpu_stacks.engine.run.policy_run import analyze, pack_policies
 from azure_gpu_stacks.engine.run.runtime import RecordedResource
 
+from tests.conftest import REPO
+
 STACK = "urn:pulumi:test::azure-gpu-stacks::"
+UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9"  # a value not known before deployment, as the engine sends it
 
 
 @dataclass
@@ -53,3 +61,32 @@ def run_pack(resources: Sequence[Res], config: Mapping[str, Any] | None = None) 
 def found(resources: Sequence[Res], policy: str, config: Mapping[str, Any] | None = None) -> list[tuple[str, str, str]]:
     """(level, resource, message) of each violation of `policy`."""
     return [(v["level"], v["resource"], v["message"]) for v in run_pack(resources, config) if v["policy"] == policy]
+
+
+def changed(props: dict[str, Any], path: tuple[str | int, ...], value: Any) -> dict[str, Any]:
+    """A deep copy of `props` with `path` set to `value` (or removed when value is ...): the one change."""
+    result = copy.deepcopy(props)
+    target = result
+    for key in path[:-1]:
+        target = target[key]
+    if value is ...:
+        del target[path[-1]]
+    else:
+        target[path[-1]] = value
+    return result
+
+
+@functools.cache
+def _catalog_sizes() -> dict[str, dict[str, Any]]:
+    data = yaml.safe_load((REPO / "catalog" / "vm_sizes.yaml").read_text(encoding="utf-8"))
+    return {entry["name"]: entry for entry in data["sizes"]}
+
+
+def catalog_size(name: str) -> dict[str, Any]:
+    """The catalog's entry for `name` as catalog/vm_sizes.yaml writes it (prices under prices.<region>.payg/spot)."""
+    return _catalog_sizes()[name]
+
+
+def catalog_entries() -> list[dict[str, Any]]:
+    """Every size entry of catalog/vm_sizes.yaml, in the file's order."""
+    return list(_catalog_sizes().values())

@@ -1,5 +1,5 @@
-"""The AKS API server's authorized IP ranges: the component's option, the stack key, the fake ARM's
-refusals and the advisory policy for a cluster whose API server anyone on the internet can reach."""
+"""The AKS API server's authorized IP ranges: the component's option, the stack key and the fake ARM's
+refusals (the advisory policy's tests: tests/policies/test_warn_public_aks_api_server.py)."""
 
 from __future__ import annotations
 
@@ -14,11 +14,9 @@ from azure_gpu_stacks.fakeazure.errors import ArmError, InvalidParameter
 from azure_gpu_stacks.stack.config import PROJECT, ConfigError, load_stack_config
 
 from tests.conftest import Recording
-from tests.policy_helpers import Res, found
 from tests.test_aks_gpu_pool import CLUSTER, EXISTING_ID, build_pool, existing_cluster_program
 from tests.test_fake_aks import cluster_props
 
-POLICY = "warn-public-aks-api-server"
 RANGES_201 = [f"73.{i // 256}.{i % 256}.0/24" for i in range(201)]
 
 
@@ -43,7 +41,8 @@ def test_without_ranges_the_cluster_has_no_access_profile(record: Callable[..., 
     [
         (
             ["137.117.106.90/29"],
-            "api_server_authorized_ip_ranges[0]: '137.117.106.90/29' does not start at its range's first address; allowed: '137.117.106.88/29'",
+            "api_server_authorized_ip_ranges[0]: '137.117.106.90/29' does not start at its range's first address; "
+            "allowed: '137.117.106.88/29'",
         ),
         (
             ["2001:db8::/32"],
@@ -51,15 +50,18 @@ def test_without_ranges_the_cluster_has_no_access_profile(record: Callable[..., 
         ),
         (
             ["office"],
-            "api_server_authorized_ip_ranges[0]: 'office' is not an IPv4 address or CIDR range; allowed: e.g. 73.140.245.0/24",
+            "api_server_authorized_ip_ranges[0]: 'office' is not an IPv4 address or CIDR range; "
+            "allowed: e.g. 73.140.245.0/24",
         ),
         (
             ["10.0.0.0/8"],
-            "api_server_authorized_ip_ranges[0]: '10.0.0.0/8' is a private or reserved range, which never reaches the public API server",
+            "api_server_authorized_ip_ranges[0]: '10.0.0.0/8' is a private or reserved range, "
+            "which never reaches the public API server",
         ),
         (
             ["0.0.0.0/0"],
-            "api_server_authorized_ip_ranges[0]: '0.0.0.0/0' authorizes every address, as leaving the ranges unset does",
+            "api_server_authorized_ip_ranges[0]: '0.0.0.0/0' authorizes every address, "
+            "as leaving the ranges unset does",
         ),
         (
             ["0.0.0.0/32", "73.140.245.0/24"],
@@ -134,52 +136,3 @@ def test_fake_arm_refuses_what_aks_refuses(profile: dict[str, Any], message: str
 def test_fake_arm_accepts_ranges_on_a_public_cluster_and_a_private_cluster_without_them() -> None:
     assert put(FakeArm(default_location="eastus"), {"authorizedIPRanges": ["73.140.245.0/24"]}).outputs["fqdn"]
     assert put(FakeArm(default_location="eastus"), {"enablePrivateCluster": True}).outputs["fqdn"]
-
-
-def cluster(name: str, profile: Any) -> Res:
-    props: dict[str, Any] = {"resourceName": name, "dnsPrefix": name}
-    if profile is not None:
-        props["apiServerAccessProfile"] = profile
-    return Res(CLUSTER, name, props)
-
-
-OPEN = (
-    "the cluster's Kubernetes API server is reachable from the whole internet (no "
-    "apiServerAccessProfile.authorizedIPRanges and it is not private); list the public ranges you administer it from "
-    "in apiServerAccessProfile.authorizedIPRanges (aksGpuPool.apiServerAuthorizedIpRanges), e.g. 73.140.245.0/24."
-)
-
-
-def test_policy_warns_about_an_open_api_server() -> None:
-    resources = [
-        cluster("fail_none", None),
-        cluster("fail_empty", {"authorizedIPRanges": []}),
-        cluster("fail_all", {"authorizedIPRanges": ["73.140.245.0/24", "0.0.0.0/0"]}),
-        cluster("pass_ranges", {"authorizedIPRanges": ["73.140.245.0/24"]}),
-        cluster("pass_outbound_only", {"authorizedIPRanges": ["0.0.0.0/32"]}),
-        cluster("pass_private", {"enablePrivateCluster": True}),
-    ]
-
-    assert found(resources, POLICY) == [
-        ("advisory", "fail_none", OPEN),
-        ("advisory", "fail_empty", OPEN),
-        (
-            "advisory",
-            "fail_all",
-            OPEN.replace(
-                "no apiServerAccessProfile.authorizedIPRanges and it is not private",
-                "authorizedIPRanges lists 0.0.0.0/0, which is every address",
-            ),
-        ),
-    ]
-
-
-def test_policy_leaves_values_known_only_after_deployment() -> None:
-    from azure_gpu_stacks.sdk.internals import UNKNOWN_STRING_VALUE
-
-    resources = [
-        cluster("pass_unknown_ranges", {"authorizedIPRanges": [UNKNOWN_STRING_VALUE]}),
-        cluster("pass_unknown_private", {"enablePrivateCluster": UNKNOWN_STRING_VALUE}),
-    ]
-
-    assert found(resources, POLICY) == []

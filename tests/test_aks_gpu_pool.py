@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 import yaml
+from azure_gpu_stacks.catalog import catalog
 from azure_gpu_stacks.components.checks import ComponentInputError
 from azure_gpu_stacks.fakeazure import FAKE_SUBSCRIPTION_ID, FakeArm
 
@@ -226,9 +227,11 @@ def test_aks_gpu_pool_device_plugin_tolerates_spot_nodes(record: Callable[..., R
 def test_aks_gpu_pool_regular_pool_pods_need_only_the_gpu_toleration(record: Callable[..., Recording]) -> None:
     scheduling = record(build_pool()).outputs["podScheduling"]
 
+    t4 = catalog().get("Standard_NC4as_T4_v3").gpu_model
     assert scheduling == {
         "tolerations": [GPU_TOLERATION],
         "resources": {"requests": {"nvidia.com/gpu": 1}, "limits": {"nvidia.com/gpu": 1}},
+        "nodeSelector": {"gpu-model": "-".join(str(t4).lower().split())},
     }
 
 
@@ -307,7 +310,7 @@ def test_aks_gpu_pool_children_are_parented_to_the_component(record: Callable[..
         ({"node_taints": ["sku=gpu:Sometimes"]}, "node_taints[0]: 'sku=gpu:Sometimes' is not a taint"),
         (
             {"mig_profile": "MIG1g"},
-            "mig_profile: MIG1g on 'Standard_NC4as_T4_v3' (NVIDIA T4): only A100 and H100 GPUs can be split",
+            "mig_profile: MIG1g on 'Standard_NC4as_T4_v3' (NVIDIA T4): AKS splits GPUs only on",
         ),
         (
             {"mig_profile": "MIG5g", "vm_size": "Standard_NC24ads_A100_v4"},

@@ -131,7 +131,7 @@ def test_aks_gpu_stack_cli_exits_zero_as_a_process() -> None:
         ),
         (
             "    migProfile: MIG1g\n",
-            "azure-gpu-stacks:aksGpuPool.migProfile: MIG1g on 'Standard_NC4as_T4_v3' (NVIDIA T4): only A100 and H100",
+            "azure-gpu-stacks:aksGpuPool.migProfile: MIG1g on 'Standard_NC4as_T4_v3' (NVIDIA T4): AKS splits GPUs only on",
         ),
         (
             "    gpuDriver: None\n    installDevicePlugin: true\n",

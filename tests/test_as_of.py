@@ -106,18 +106,7 @@ def test_retirement_sources_follow_microsofts_new_lifecycle_locations() -> None:
     )
 
 
-# --- the policy pack: day from its config, new capacity policy --------------------------------------
-
-
-def test_capacity_restricted_policy_names_restriction_retirement_and_replacement() -> None:
-    vm = Res(VM, "fail_vm", {"hardwareProfile": {"vmSize": D2V3}})
-
-    assert found([vm], CAPACITY, {CAPACITY: {"asOf": "2026-11-22"}}) == [
-        ("advisory", "fail_vm", "hardwareProfile.vmSize is 'Standard_D2s_v3', which Azure has restricted since 2026-07-01: "
-         "new subscriptions cannot deploy it and its quota will not be increased; Azure retires it on 2029-11-15. "
-         "Move to Standard_D2s_v5."),
-    ]  # fmt: skip
-    assert found([vm], CAPACITY, {CAPACITY: {"asOf": "2026-06-30"}}) == []
+# --- the policy pack: day from its config (each size policy's own tests: tests/policies/) --------------
 
 
 def test_policy_config_as_of_pins_the_pack_as_pulumi_preview_would() -> None:
@@ -200,8 +189,8 @@ def test_as_of_refuses_a_bad_date_with_one_line_and_exit_2(capsys: pytest.Captur
 
     assert exit_.value.code == 2
     assert (
-        err
-        == "gpu-stacks: error: argument --as-of: '2027-13-01' is not a date; allowed: a calendar date as YYYY-MM-DD, e.g. 2027-01-31"
+        err == "gpu-stacks: error: argument --as-of: '2027-13-01' is not a date; "
+        "allowed: a calendar date as YYYY-MM-DD, e.g. 2027-01-31"
     )
 
 
@@ -258,7 +247,8 @@ def test_a_minute_before_utc_midnight_everything_judges_the_utc_day(
     assert (code, err) == (0, "")  # the components took it (the local date would refuse it)
     assert plan["asOf"] == "2026-09-29" and plan["refusals"] == []  # the fake ARM took it
     assert [v["message"] for v in plan["violations"] if v["policy"] == "warn-retiring-vm-sizes"] == [
-        f"hardwareProfile.vmSize is '{NV3}', which Azure retires on 2026-09-30 (in 1 days); move to Standard_NV12ads_A10_v5 before then."
+        f"hardwareProfile.vmSize is '{NV3}', which Azure retires on 2026-09-30 (in 1 days); "
+        "move to Standard_NV12ads_A10_v5 before then."
     ]
 
 

@@ -171,6 +171,23 @@ def test_catalog_prices_a_gpu_size_in_each_region_its_source_lists() -> None:
     assert size.price("westeurope") is None  # a region the source does not cover has no price
 
 
+def test_catalog_payg_and_spot_prices_are_the_files_for_every_size_and_region() -> None:
+    # A price refresh rewrites the file; the model must hand out exactly what the file says, size by size.
+    written = {
+        (s["name"], region): (entry.get("payg"), entry.get("spot"))
+        for s in _raw_catalog()["sizes"]
+        for region, entry in (s.get("prices") or {}).items()
+    }
+
+    handed_out = {
+        (s.name, region): (s.usd_per_hour(region), s.usd_per_hour(region, spot=True))
+        for s in catalog().sizes
+        for region in s.prices
+    }
+    assert handed_out == written
+    assert any(payg for payg, _ in written.values())
+
+
 def test_catalog_nc6s_v3_retired_on_2025_09_30() -> None:
     size = catalog().get("Standard_NC6s_v3")
 

@@ -1,5 +1,6 @@
-"""What a new user meets on day one: the README's commands work as written after `make plan`,
-every command's --help names the exit codes it can give, and the README's synopsis lists every option."""
+"""What a new user meets on day one: the README's commands work as written after `make plan`, every
+command's --help names the exit codes it can give, and the README leads to every command's page
+(docs/commands/, where each option is: tests/test_command_docs.py) and to pages that exist."""
 
 from __future__ import annotations
 
@@ -21,15 +22,6 @@ README = (REPO / "README.md").read_text()
 def subcommands() -> dict[str, argparse.ArgumentParser]:
     action = next(a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction))
     return dict(action.choices)
-
-
-def options(parser: argparse.ArgumentParser) -> set[str]:
-    found = {o for a in parser._actions for o in a.option_strings if o.startswith("--") and o != "--help"}
-    for a in parser._actions:
-        if isinstance(a, argparse._SubParsersAction):
-            for child in a.choices.values():
-                found |= options(child)
-    return found
 
 
 def test_every_command_is_in_the_exit_code_table() -> None:
@@ -70,17 +62,20 @@ def test_a_quota_shortfall_is_exit_1_as_the_help_says(tmp_path: Path, capsys: py
     assert "results in exceeding approved standardNCASv3_T4Family Cores quota" in capsys.readouterr().out
 
 
-def synopsis() -> str:
-    section = README.split("## `gpu-stacks`", 1)[1]
-    return section.split("```sh", 1)[1].split("```", 1)[0]
+def test_readme_links_the_page_of_every_command() -> None:
+    linked = set(re.findall(r"\(docs/commands/([\w-]+)\.md\)", README)) - {"README"}
+
+    assert linked == set(subcommands())
 
 
-def test_readme_synopsis_lists_every_command_and_option() -> None:
-    text = synopsis()
-    for name, parser in subcommands().items():
-        assert f"gpu-stacks {name}" in text, name
-        for option in options(parser):
-            assert option in text, f"{name} {option}"
+@pytest.mark.parametrize(
+    "page", ["README.md", "ARCHITECTURE.md", *sorted(p.name for p in (REPO / "docs").glob("*.md"))]
+)
+def test_links_between_the_pages_lead_to_files_that_exist(page: str) -> None:
+    path = REPO / page if (REPO / page).is_file() else REPO / "docs" / page
+    targets = re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", path.read_text(encoding="utf-8"))
+
+    assert [t for t in targets if not (path.parent / t).exists()] == []
 
 
 def test_readme_says_how_gpu_stacks_is_found_after_make() -> None:

@@ -20,8 +20,41 @@ from azure_gpu_stacks.engine.diff.run import DiffReport, run_diff
 from azure_gpu_stacks.engine.run.plan import ReferenceFiles
 
 from tests.conftest import REPO
+from tests.policy_helpers import catalog_size
 
-AKS_POOL_URN = "urn:pulumi:aks-gpu::azure-gpu-stacks::azure-gpu-stacks:index:AksGpuPool$azure-native:containerservice:AgentPool::aks-gpu-pool"
+AKS_POOL_URN = (
+    "urn:pulumi:aks-gpu::azure-gpu-stacks::azure-gpu-stacks:index:AksGpuPool"
+    "$azure-native:containerservice:AgentPool::aks-gpu-pool"
+)
+
+
+REGION = "eastus"  # every shipped stack's azure-native:location
+
+
+def payg(size: str) -> float:
+    return float(catalog_size(size)["prices"][REGION]["payg"])
+
+
+def month(usd_per_hour: float) -> float:
+    return usd_per_hour * 730  # the reports' month, as they say: "730 h a month"
+
+
+def usd(amount: float, sign: bool = False) -> str:
+    return f"{amount:+,.2f}" if sign else f"{amount:,.2f}"
+
+
+# What the stacks the pull request edits cost a month, from the catalog's prices and what each stack file
+# runs: aks-gpu 0..3 GPU nodes beside 2 Standard_D4s_v5 system nodes (the pull request: T4 -> 8-core T4);
+# training-a100 2 -> 3 ND96asr_v4 nodes around the clock; inference-t4 one T4 VM, idle from the 19:00
+# shutdown to 09:00 (10 h on a day); aml-gpu 0..4 NC24ads_A100_v4 nodes (removed).
+T4, T4_8, SYSTEM = payg("Standard_NC4as_T4_v3"), payg("Standard_NC8as_T4_v3"), payg("Standard_D4s_v5")
+ND = payg("Standard_ND96asr_v4")
+AKS_BUSY, AKS_BUSY_AFTER, AKS_IDLE = month(3 * T4 + 2 * SYSTEM), month(3 * T4_8 + 2 * SYSTEM), month(2 * SYSTEM)
+ND_2, ND_3 = month(2 * ND), month(3 * ND)
+T4_BUSY, T4_IDLE = month(T4), month(T4 * 10 / 24)
+AML_BUSY = month(4 * payg("Standard_NC24ads_A100_v4"))
+TOTAL_BUSY = (AKS_BUSY_AFTER - AKS_BUSY) + (ND_3 - ND_2) + T4_BUSY - AML_BUSY
+TOTAL_IDLE = (ND_3 - ND_2) + T4_IDLE
 
 
 def git(repo: Path, *args: str) -> str:
@@ -116,12 +149,15 @@ def test_diff_leaves_the_checkout_index_and_worktrees_untouched(pr: PullRequest)
 
 def test_diff_size_change_of_the_aks_gpu_pool_replaces_it_and_is_called_out(pr: PullRequest) -> None:
     assert pr.text("aks-gpu") == (
-        "aks-gpu: +0 ~0 -0, replaces 1, +494.94 USD/month busy, +0.00 idle\n"
+        f"aks-gpu: +0 ~0 -0, replaces 1, {usd(AKS_BUSY_AFTER - AKS_BUSY, sign=True)} USD/month busy, +0.00 idle\n"
         "  +- aks-gpu-pool [azure-native:containerservice:AgentPool] replace\n"
-        '       vmSize: "Standard_NC4as_T4_v3" -> "Standard_NC8as_T4_v3"  [forces replacement: the provider replaces it; '
+        '       vmSize: "Standard_NC4as_T4_v3" -> "Standard_NC8as_T4_v3"  '
+        "[forces replacement: the provider replaces it; "
         "pulumi/pulumi-azure-native provider/pkg/gen/replacement.go (forceNewMap)]\n"
         "  9 resource(s) unchanged\n"
-        "  cost: busy 1,432.26 -> 1,927.20 USD/month (+494.94); idle 280.32 -> 280.32 (+0.00)\n"
+        f"  cost: busy {usd(AKS_BUSY)} -> {usd(AKS_BUSY_AFTER)} USD/month "
+        f"({usd(AKS_BUSY_AFTER - AKS_BUSY, sign=True)}); "
+        f"idle {usd(AKS_IDLE)} -> {usd(AKS_IDLE)} (+0.00)\n"
         "  quota standardNCASv3_T4Family in eastus: 12 -> 24 vCPUs\n"
         "  quota cores in eastus: 20 -> 32 vCPUs"
     )
@@ -139,16 +175,17 @@ def test_diff_node_count_of_the_training_cluster_updates_it_in_place(pr: PullReq
     text = pr.text("training-a100")
 
     assert text.startswith(
-        "training-a100: +0 ~1 -0, +19,853.81 USD/month busy, +19,853.81 idle\n"
+        f"training-a100: +0 ~1 -0, {usd(ND_3 - ND_2, sign=True)} USD/month busy, {usd(ND_3 - ND_2, sign=True)} idle\n"
         "  ~ train-vmss [azure-native:compute:VirtualMachineScaleSet] update\n"
         "       sku.capacity: 2 -> 3\n"
         "  7 resource(s) unchanged\n"
-        "  cost: busy 39,707.62 -> 59,561.43 USD/month (+19,853.81); idle 39,707.62 -> 59,561.43 (+19,853.81)\n"
+        f"  cost: busy {usd(ND_2)} -> {usd(ND_3)} USD/month ({usd(ND_3 - ND_2, sign=True)}); "
+        f"idle {usd(ND_2)} -> {usd(ND_3)} ({usd(ND_3 - ND_2, sign=True)})\n"
     )
     # The always-on advisory names the new idle-day cost.
     assert (
         "  new [advisory] warn-always-on-infiniband-cluster: train-vmss: 'train-vmss' runs 3 x Standard_ND96asr_v4 "
-        "around the clock: about 1,958.18 USD for every day nothing trains" in text
+        f"around the clock: about {usd(3 * 24 * ND)} USD for every day nothing trains" in text
     )
     assert text.endswith(
         "  quota standardNDASv4_A100Family in eastus: 192 -> 288 vCPUs\n  quota cores in eastus: 192 -> 288 vCPUs"
@@ -161,14 +198,15 @@ def test_diff_budget_change_updates_the_budget_and_shows_it_beside_the_cost(pr: 
         "  ~ cost-alert-budget [azure-native:consumption:Budget] update\n"
         "       amount: 300 -> 450\n"
         "  10 resource(s) unchanged\n"
-        "  cost: busy 383.98 -> 383.98 USD/month (+0.00); idle 159.99 -> 159.99 (+0.00)\n"
+        f"  cost: busy {usd(T4_BUSY)} -> {usd(T4_BUSY)} USD/month (+0.00); "
+        f"idle {usd(T4_IDLE)} -> {usd(T4_IDLE)} (+0.00)\n"
         "  budget: 300.00 -> 450.00 USD/month"
     )
 
 
 def test_diff_new_stack_adds_every_resource_and_its_cost(pr: PullRequest) -> None:
     assert pr.text("team2-t4") == (
-        "team2-t4 (new stack): +11 ~0 -0, +383.98 USD/month busy, +159.99 idle\n"
+        f"team2-t4 (new stack): +11 ~0 -0, {usd(T4_BUSY, sign=True)} USD/month busy, {usd(T4_IDLE, sign=True)} idle\n"
         "  + cost-alert [azure-gpu-stacks:index:CostAlert]\n"
         "  + gpu-vm [azure-gpu-stacks:index:GpuVm]\n"
         "  + rg [azure-native:resources:ResourceGroup]\n"
@@ -180,7 +218,8 @@ def test_diff_new_stack_adds_every_resource_and_its_cost(pr: PullRequest) -> Non
         "  + gpu-vm-vm [azure-native:compute:VirtualMachine]\n"
         "  + gpu-vm-shutdown [azure-native:devtestlab:GlobalSchedule]\n"
         "  + gpu-vm-gpu-driver [azure-native:compute:VirtualMachineExtension]\n"
-        "  cost: busy 0.00 -> 383.98 USD/month (+383.98); idle 0.00 -> 159.99 (+159.99)\n"
+        f"  cost: busy 0.00 -> {usd(T4_BUSY)} USD/month ({usd(T4_BUSY, sign=True)}); "
+        f"idle 0.00 -> {usd(T4_IDLE)} ({usd(T4_IDLE, sign=True)})\n"
         "  budget: none -> 450.00 USD/month\n"
         "  quota standardNCASv3_T4Family in eastus: 0 -> 4 vCPUs\n"
         "  quota cores in eastus: 0 -> 4 vCPUs"
@@ -189,7 +228,7 @@ def test_diff_new_stack_adds_every_resource_and_its_cost(pr: PullRequest) -> Non
 
 def test_diff_removed_stack_removes_every_resource_and_its_cost(pr: PullRequest) -> None:
     assert pr.text("aml-gpu") == (
-        "aml-gpu (stack removed): +0 ~0 -11, -10,725.16 USD/month busy, +0.00 idle\n"
+        f"aml-gpu (stack removed): +0 ~0 -11, {usd(-AML_BUSY, sign=True)} USD/month busy, +0.00 idle\n"
         "  - cost-alert [azure-gpu-stacks:index:CostAlert]\n"
         "  - aml [azure-gpu-stacks:index:AmlCluster]\n"
         "  - rg [azure-native:resources:ResourceGroup]\n"
@@ -201,7 +240,7 @@ def test_diff_removed_stack_removes_every_resource_and_its_cost(pr: PullRequest)
         "  - aml-appi [azure-native:applicationinsights:Component]\n"
         "  - aml-ws [azure-native:machinelearningservices:Workspace]\n"
         "  - aml-cluster [azure-native:machinelearningservices:Compute]\n"
-        "  cost: busy 10,725.16 -> 0.00 USD/month (-10,725.16); idle 0.00 -> 0.00 (+0.00)\n"
+        f"  cost: busy {usd(AML_BUSY)} -> 0.00 USD/month ({usd(-AML_BUSY, sign=True)}); idle 0.00 -> 0.00 (+0.00)\n"
         "  budget: 1,000.00 -> none USD/month\n"
         # Azure ML's own counters, not Microsoft.Compute's family and `cores`.
         "  quota Standard NCADSA100v4 Family Cluster Dedicated vCPUs in eastus: 96 -> 0 vCPUs\n"
@@ -213,11 +252,13 @@ def test_diff_ssh_opened_to_the_internet_is_a_new_mandatory_violation(pr: PullRe
     assert pr.text("dev-t4") == (
         "dev-t4: +0 ~1 -0, +0.00 USD/month busy, +0.00 idle\n"
         "  ~ gpu-vm-nsg [azure-native:network:NetworkSecurityGroup] update\n"
-        '       securityRules: [] -> [{"access": "Allow", "destinationAddressPrefix": "*", "destinationPortRange": "22", '
+        '       securityRules: [] -> [{"access": "Allow", "destinationAddressPrefix": "*", '
+        '"destinationPortRange": "22", '
         '"direction": "Inbound", "name": "allow-ssh-0", "priority": 100, "protocol": "Tcp", '
         '"sourceAddressPrefix": "0.0.0.0/0", "sourcePortRange": "*"}]\n'
         "  10 resource(s) unchanged\n"
-        "  cost: busy 383.98 -> 383.98 USD/month (+0.00); idle 159.99 -> 159.99 (+0.00)\n"
+        f"  cost: busy {usd(T4_BUSY)} -> {usd(T4_BUSY)} USD/month (+0.00); "
+        f"idle {usd(T4_IDLE)} -> {usd(T4_IDLE)} (+0.00)\n"
         "  new [mandatory] disallow-internet-ssh-rdp: gpu-vm-nsg: rule 'allow-ssh-0' allows SSH (22) from any internet "
         "address; allow only known ranges (e.g. 203.0.113.0/24) or reach the VMs through Azure Bastion or a VPN."
     )
@@ -225,7 +266,7 @@ def test_diff_ssh_opened_to_the_internet_is_a_new_mandatory_violation(pr: PullRe
 
 # What every money figure of the diff says of its prices: the oldest price used and its source.
 PRICES = (
-    "catalog list prices (eastus Linux; oldest price used: date unknown, third-party snapshot (SkyPilot's catalog, "
+    "catalog list prices (each resource in its region: eastus; Linux; oldest price used: date unknown, third-party snapshot (SkyPilot's catalog, "
     "built from the Azure Retail Prices API) of unknown date, probably 2023-24 (https://github.com/skypilot-org/"
     "skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv))"
 )
@@ -234,7 +275,8 @@ PRICES = (
 def test_diff_verdict_totals_and_exit_code(pr: PullRequest) -> None:
     text = render_text(pr.report)
     assert text.endswith(
-        f"total: +10,007.57 USD/month busy, +20,013.80 USD/month idle ({PRICES}, 730 h a month)\n"
+        f"total: {usd(TOTAL_BUSY, sign=True)} USD/month busy, {usd(TOTAL_IDLE, sign=True)} USD/month idle "
+        f"({PRICES}, 730 h a month)\n"
         "FAILED: the change introduces problems: aks-gpu (1 unacknowledged GPU pool/cluster replacement(s)); "
         "dev-t4 (1 new mandatory violation(s))."
     )
@@ -248,7 +290,11 @@ def test_diff_verdict_totals_and_exit_code(pr: PullRequest) -> None:
         ("team2-t4", "added"),
         ("training-a100", "changed"),
     ]
-    assert document["total"] == {"busyMonthlyUsdDelta": 10007.57, "idleMonthlyUsdDelta": 20013.8, "prices": PRICES}
+    assert document["total"] == {
+        "busyMonthlyUsdDelta": round(TOTAL_BUSY, 2),
+        "idleMonthlyUsdDelta": round(TOTAL_IDLE, 2),
+        "prices": PRICES,
+    }
     assert document["gpuReplacements"][0]["urn"] == AKS_POOL_URN
     assert document["gpuReplacements"][0]["changes"] == [
         {
@@ -324,7 +370,8 @@ def test_diff_retired_size_introduced_exits_2_naming_the_stack_file(
     code, out, err = run(capsys, "diff", "HEAD", "--project", str(repo), "-j", "1")
     assert (code, out) == (2, "")
     assert err == (
-        "gpu-stacks: error: stacks/Pulumi.inference-t4.yaml: azure-gpu-stacks:vm.vmSize: 'Standard_NC6s_v3' was retired "
+        "gpu-stacks: error: stacks/Pulumi.inference-t4.yaml: azure-gpu-stacks:vm.vmSize: "
+        "'Standard_NC6s_v3' was retired "
         "on 2025-09-30 and can no longer be deployed; allowed: a current size, e.g. Standard_NC40ads_H100_v5\n"
     )
 
@@ -339,27 +386,31 @@ def test_diff_markdown_puts_the_verdict_gpu_warning_and_one_row_per_stack_first(
         "<!-- gpu-stacks diff -->\n"
         "### gpu-stacks diff: 2 of 6 stack(s) introduce problems\n"
         "\n"
-        f"Against `HEAD` ({short}), offline. Cost: **+10,007.57 USD/month busy**, +20,013.80 USD/month idle "
+        f"Against `HEAD` ({short}), offline. Cost: **{usd(TOTAL_BUSY, sign=True)} USD/month busy**, "
+        f"{usd(TOTAL_IDLE, sign=True)} USD/month idle "
         f"({PRICES}, 730 h a month).\n"
         "\n"
         "> [!WARNING]\n"
         "> **GPU pools and clusters replaced** (deleted, then created):\n"
-        "> - `aks-gpu`: `aks-gpu-pool` (azure-native:containerservice:AgentPool): every node of the pool is drained and "
+        "> - `aks-gpu`: `aks-gpu-pool` (azure-native:containerservice:AgentPool): "
+        "every node of the pool is drained and "
         "deleted; GPU pods are evicted and wait until the new pool's nodes are up; **not acknowledged**: "
         f"`--allow-replace '{AKS_POOL_URN}'` or `# gpu-stacks: allow-replace {AKS_POOL_URN}` in the stack file\n"
         "\n"
         "| Stack | Change | Busy USD/month | Idle USD/month | Problems |\n"
         "| --- | --- | ---: | ---: | --- |\n"
-        "| `aks-gpu` | +0 ~0 -0, replaces 1 | +494.94 | +0.00 | 1 unacknowledged GPU pool/cluster replacement(s) |\n"
-        "| `aml-gpu (stack removed)` | +0 ~0 -11 | -10,725.16 | +0.00 | none |\n"
+        f"| `aks-gpu` | +0 ~0 -0, replaces 1 | {usd(AKS_BUSY_AFTER - AKS_BUSY, sign=True)} | +0.00 "
+        "| 1 unacknowledged GPU pool/cluster replacement(s) |\n"
+        f"| `aml-gpu (stack removed)` | +0 ~0 -11 | {usd(-AML_BUSY, sign=True)} | +0.00 | none |\n"
         "| `dev-t4` | +0 ~1 -0 | +0.00 | +0.00 | 1 new mandatory violation(s) |\n"
         "| `inference-t4` | +0 ~1 -0 | +0.00 | +0.00 | none |\n"
-        "| `team2-t4 (new stack)` | +11 ~0 -0 | +383.98 | +159.99 | none |\n"
-        "| `training-a100` | +0 ~1 -0 | +19,853.81 | +19,853.81 | none |"
+        f"| `team2-t4 (new stack)` | +11 ~0 -0 | {usd(T4_BUSY, sign=True)} | {usd(T4_IDLE, sign=True)} | none |\n"
+        f"| `training-a100` | +0 ~1 -0 | {usd(ND_3 - ND_2, sign=True)} | {usd(ND_3 - ND_2, sign=True)} | none |"
     )
     assert comment.count("<details>") == comment.count("</details>") == 6
     assert (
-        "<details><summary><code>training-a100</code>: +0 ~1 -0, +19,853.81 USD/month busy, +19,853.81 idle</summary>\n"
+        f"<details><summary><code>training-a100</code>: +0 ~1 -0, {usd(ND_3 - ND_2, sign=True)} USD/month busy, "
+        f"{usd(ND_3 - ND_2, sign=True)} idle</summary>\n"
         "\n"
         "| Action | Resource | Type | Property | Old → new | Note |\n"
         "| --- | --- | --- | --- | --- | --- |\n"
@@ -367,7 +418,8 @@ def test_diff_markdown_puts_the_verdict_gpu_warning_and_one_row_per_stack_first(
         "\n"
         "7 resource(s) unchanged.\n"
         "\n"
-        "Cost: busy 39,707.62 → 59,561.43 USD/month (+19,853.81); idle 39,707.62 → 59,561.43 (+19,853.81).\n"
+        f"Cost: busy {usd(ND_2)} → {usd(ND_3)} USD/month ({usd(ND_3 - ND_2, sign=True)}); "
+        f"idle {usd(ND_2)} → {usd(ND_3)} ({usd(ND_3 - ND_2, sign=True)}).\n"
     ) in comment
     # Between them, the always-on advisory: new at 3 nodes, resolved at 2 (its message names the idle-day cost).
     assert (

@@ -163,12 +163,40 @@ def test_fake_cluster_without_local_accounts_needs_managed_entra_id(arm: FakeArm
             "gpuInstanceProfile MIG1g is not supported on VM size 'Standard_NC4as_T4_v3'",
         ),
         ({"agentPoolName": "GPU_pool"}, "agent pool name 'GPU_pool' must be 1 to 12 lower-case letters and digits"),
+        # MIG on a size NVIDIA can split but AKS does not offer MIG pools on (Learn gpu-multi-instance)
+        (
+            {"vmSize": "Standard_ND96isr_H200_v5", "gpuInstanceProfile": "MIG1g"},
+            "gpuInstanceProfile MIG1g is not supported on VM size 'Standard_ND96isr_H200_v5'",
+        ),
+        (
+            {"vmSize": "Standard_NC24ads_A100_v4", "gpuInstanceProfile": "MIG1g", "osSKU": "AzureLinux"},
+            "gpuInstanceProfile MIG1g is not supported with osSKU AzureLinux",
+        ),
+        # the 2025-09-01 spec: "cannot be specified unless the scaleSetPriority is 'Spot'"
+        ({"scaleSetEvictionPolicy": "Delete"}, "sets scaleSetEvictionPolicy without scaleSetPriority Spot"),
+        # the spec: "any decimal value greater than zero or -1"
+        ({"scaleSetPriority": "Spot", "spotMaxPrice": 0.0}, "spotMaxPrice 0.0 of agent pool 'gpu'"),
     ],
 )
 def test_fake_agent_pool_refuses_what_aks_refuses(arm: FakeArm, overrides: dict[str, Any], expected: str) -> None:
     put_cluster(arm)
 
     assert expected in refusal(lambda: arm.put(POOL, "gpu", gpu_pool_props(**overrides), "gpu")).message
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {"vmSize": "Standard_NC24ads_A100_v4", "gpuInstanceProfile": "MIG3g"},
+        {"vmSize": "Standard_NC40ads_H100_v5", "gpuInstanceProfile": "MIG1g"},
+        {"scaleSetPriority": "Spot", "scaleSetEvictionPolicy": "Delete", "spotMaxPrice": -1.0},
+        {"scaleSetPriority": "Spot", "spotMaxPrice": 0.25},
+    ],
+)
+def test_fake_agent_pool_accepts_mig_and_spot_as_aks_does(arm: FakeArm, overrides: dict[str, Any]) -> None:
+    put_cluster(arm)
+
+    assert arm.put(POOL, "gpu", gpu_pool_props(**overrides), "gpu").outputs["provisioningState"] == "Succeeded"
 
 
 def test_fake_agent_pool_refuses_a_retired_size(arm: FakeArm) -> None:

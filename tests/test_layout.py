@@ -1,16 +1,16 @@
-"""The package layout: dependencies run one way (ARCHITECTURE.md draws it).
+"""The package layout: dependencies run one way, as ARCHITECTURE.md's table of rooms says.
 
-`sdk` (the adapter over pulumi's and pulumi-policy's internals, and values as the SDK hands them)
-and `inputs` (the capped readers of outside files) are leaves. `catalog` (Azure's facts) reads
-only them. `components` read the catalog; `stack` (the schema and the one program) reads the
-components. `policies` and `fakeazure` read the catalog, never each other, the components or
-`engine`; `engine` uses all of them. Read from the source with `ast`, so an import added anywhere
-(inside a function too) is held to the rule.
+The table is read from ARCHITECTURE.md itself (the room, what it holds, what it may import), so the
+document and the rule cannot drift: a new import direction is a new cell there. Imports are read from
+the source with `ast`, so an import added anywhere (inside a function too) is held to the rule. One
+case per room, naming every module that breaks it.
 """
 
 from __future__ import annotations
 
 import ast
+import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -18,25 +18,24 @@ import pytest
 from tests.conftest import REPO
 
 PACKAGE = "azure_gpu_stacks"
-SDK = "azure_gpu_stacks.sdk"
-INPUTS = "azure_gpu_stacks.inputs"
-CATALOG = "azure_gpu_stacks.catalog"
-# folder -> the modules of ours it may import (a prefix allows everything under it)
-ALLOWED: dict[str, tuple[str, ...]] = {
-    "sdk": (SDK,),
-    "inputs": (INPUTS,),
-    "catalog": (CATALOG, INPUTS, SDK),
-    "components": ("azure_gpu_stacks.components", CATALOG, SDK),
-    "stack": ("azure_gpu_stacks.stack", "azure_gpu_stacks.components", CATALOG, INPUTS, SDK),
-    "policies": (
-        "azure_gpu_stacks.policies",
-        CATALOG,
-        SDK,
-        "azure_gpu_stacks.components.version",  # the pack's version is the package's
-    ),
-    "fakeazure": ("azure_gpu_stacks.fakeazure", CATALOG, INPUTS, SDK),
-    "engine": (PACKAGE,),
-}
+ARCHITECTURE = REPO / "ARCHITECTURE.md"
+
+
+def rooms() -> dict[str, tuple[str, ...]]:
+    """room -> the modules of ours it may import (a prefix allows everything under it), from ARCHITECTURE.md."""
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    table = text.split("\n## Rooms\n", 1)[1].split("\n## ", 1)[0]
+    found: dict[str, tuple[str, ...]] = {}
+    for line in table.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
+        if len(cells) != 3 or not re.fullmatch(r"`\w+`", cells[0]):
+            continue
+        allowed = re.findall(r"`([\w.*]+)`", cells[2])
+        found[cells[0].strip("`")] = tuple(PACKAGE if a == "*" else f"{PACKAGE}.{a}" for a in allowed)
+    return found
+
+
+ROOMS = rooms()
 
 
 def _imports(path: Path) -> set[str]:
@@ -49,21 +48,26 @@ def _imports(path: Path) -> set[str]:
     return {name for name in found if name == PACKAGE or name.startswith(f"{PACKAGE}.")}
 
 
-def _folder(path: Path) -> str:
-    return path.relative_to(REPO).as_posix().split("/", 1)[0]
-
-
 def _ours(folder: str) -> list[Path]:
     """The package's modules under `folder` (not the virtualenv policies/venv links to)."""
     return sorted(p for p in (REPO / folder).rglob("*.py") if not {"venv", ".venv"} & set(p.relative_to(REPO).parts))
 
 
-MODULES = [p for folder in ALLOWED for p in _ours(folder)]
+def test_architecture_table_names_every_folder_the_distribution_installs() -> None:
+    package_dir = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"]
+
+    assert set(ROOMS) == set(package_dir.values())
+    assert all(ROOMS.values())
 
 
-@pytest.mark.parametrize("path", MODULES, ids=[p.relative_to(REPO).as_posix() for p in MODULES])
-def test_layout_imports_run_one_way(path: Path) -> None:
-    allowed = ALLOWED[_folder(path)]
-    wrong = sorted(m for m in _imports(path) if not any(m == a or m.startswith(f"{a}.") for a in allowed))
+@pytest.mark.parametrize("room", sorted(ROOMS))
+def test_layout_imports_run_one_way(room: str) -> None:
+    allowed = ROOMS[room]
+    wrong = {
+        path.relative_to(REPO).as_posix(): sorted(
+            m for m in _imports(path) if not any(m == a or m.startswith(f"{a}.") for a in allowed)
+        )
+        for path in _ours(room)
+    }
 
-    assert wrong == []
+    assert {path: imports for path, imports in wrong.items() if imports} == {}

@@ -50,6 +50,9 @@ CHECKS = [
     ("k8s-team", "dev", ("--existing", str(TEAMS / "k8s-team" / "existing.json")), 0),
     ("k8s-team", "clash", ("--existing", str(TEAMS / "k8s-team" / "existing.json")), 1),
     ("k8s-team", "dev", (), 2),
+    ("k8s-team", "operator", ("--existing", str(TEAMS / "k8s-team" / "existing.json")), 0),
+    ("k8s-team", "byo", ("--existing", str(TEAMS / "k8s-team" / "existing.json")), 0),
+    ("k8s-team", "handrolled", ("--existing", str(TEAMS / "k8s-team" / "existing.json")), 1),
 ]
 
 
@@ -216,3 +219,14 @@ def test_existing_files_are_checked(tmp_path: Path, capsys: pytest.CaptureFixtur
         f"gpu-stacks: error: {bad}: id: 'vnet-hub'; allowed: an ARM resource id "
         "(/subscriptions/<id>/resourceGroups/<group>/providers/...)\n"
     )
+
+
+def test_k8s_team_hand_rolled_operator_beside_the_device_plugin_is_found_by_the_ownership_policy(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(capsys, "check", "handrolled", "--project", str(TEAMS / "k8s-team"), *K8S, "--format", "json")
+    violations = [v for v in json.loads(out)["stacks"][0]["violations"] if v["policy"] == "aks-gpu-driver-ownership"]
+
+    assert code == 1
+    assert any("2 GPU advertisers" in v["message"] for v in violations)
+    assert any("driver.enabled=True, toolkit.enabled=True" in v["message"] for v in violations)

@@ -8,6 +8,7 @@ import ipaddress
 from typing import TYPE_CHECKING, Any
 
 from azure_gpu_stacks.catalog.limits import LIMITS
+from azure_gpu_stacks.catalog.mig import AKS_MIG_SIZES
 from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke, Resource
 from azure_gpu_stacks.fakeazure.errors import (
     AgentPoolK8sVersionNotSupported,
@@ -79,10 +80,40 @@ def _check_agent_pool(arm: FakeArm, name: str, pool: dict[str, Any], where: str)
     profile = pool.get("gpuInstanceProfile")
     if profile is not None:
         size = arm.catalog.find(str(pool.get("vmSize")))
-        if size is not None and not size.supports_mig:
+        if size is not None and size.name not in AKS_MIG_SIZES:
+            # The rule is Learn's (gpu-multi-instance: MIG on the A100 sizes, NC40ads_H100_v5 and
+            # ND96isr_H100_v5, observed 2026-11-25); AKS's code and words for it are not public.
             raise InvalidParameter(
-                f"{where}: gpuInstanceProfile {profile} is not supported on VM size '{size.name}'; MIG needs an A100 or H100 size."
+                f"{where}: gpuInstanceProfile {profile} is not supported on VM size '{size.name}' "
+                f"(MIG node pools: {', '.join(sorted(AKS_MIG_SIZES))}; code and wording not public)."
             )
+        if pool.get("osSKU") == "AzureLinux":
+            raise InvalidParameter(
+                f"{where}: gpuInstanceProfile {profile} is not supported with osSKU AzureLinux "
+                "(Learn gpu-multi-instance: no MIG node pools on Azure Linux; code and wording not public)."
+            )
+    _check_spot(name, pool, where)
+
+
+def _check_spot(name: str, pool: dict[str, Any], where: str) -> None:
+    """The agent pool's Spot rules as the 2025-09-01 spec states them (Microsoft.ContainerService
+    managedClusters.json, ManagedClusterAgentPoolProfileProperties, observed 2026-11-25):
+    `scaleSetEvictionPolicy` "cannot be specified unless the scaleSetPriority is 'Spot'", and
+    `spotMaxPrice` is "any decimal value greater than zero or -1". AKS's codes and words for these
+    refusals are not public."""
+    if pool.get("scaleSetEvictionPolicy") is not None and pool.get("scaleSetPriority") != "Spot":
+        raise InvalidParameter(
+            f"{where}: agent pool '{name}' sets scaleSetEvictionPolicy without scaleSetPriority Spot "
+            "(code and wording not public)."
+        )
+    price = pool.get("spotMaxPrice")
+    if price is not None and (
+        isinstance(price, bool) or not isinstance(price, (int, float)) or not (price > 0 or price == -1)
+    ):
+        raise InvalidParameter(
+            f"{where}: spotMaxPrice {price!r} of agent pool '{name}'; allowed: a price greater than zero, or -1 "
+            "(code and wording not public)."
+        )
 
 
 def _check_api_server_access(where: str, profile: dict[str, Any]) -> None:

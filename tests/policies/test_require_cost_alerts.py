@@ -1,4 +1,5 @@
-"""require-cost-alerts: GPU billing needs a budget that covers it and notifies a contact."""
+"""require-cost-alerts: GPU billing needs a budget that covers it and notifies a contact. From a GPU VM with a
+budget on its resource group, one change per test; the message is built once (`no_cover`)."""
 
 from __future__ import annotations
 
@@ -6,15 +7,15 @@ from typing import Any
 
 import pytest
 
-from tests.policy_helpers import Res, found
+from tests.policy_helpers import UNKNOWN, Res, catalog_size, found
 
 POLICY = "require-cost-alerts"
 SUB = "/subscriptions/00000000-0000-0000-0000-0000000000aa"
 RG_SCOPE = f"{SUB}/resourceGroups/rg-gpu"
-UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9"
+T4 = "Standard_NC4as_T4_v3"
 ADVICE = (
-    " Add a budget on the resource group or the subscription (azure_gpu_stacks.components.cost_alert.CostAlert), or list a central "
-    "budget's scope in this policy's externalBudgetScopes."
+    " Add a budget on the resource group or the subscription (azure_gpu_stacks.components.cost_alert.CostAlert), "
+    "or list a central budget's scope in this policy's externalBudgetScopes."
 )
 
 
@@ -22,7 +23,7 @@ def rg() -> Res:
     return Res("azure-native:resources:ResourceGroup", "pass_rg", {"resourceGroupName": "rg-gpu", "location": "eastus"})
 
 
-def gpu_vm(name: str = "fail_vm", size: str = "Standard_NC4as_T4_v3", group: Any = "rg-gpu") -> Res:
+def gpu_vm(name: str = "fail_vm", size: str = T4, group: Any = "rg-gpu") -> Res:
     return Res(
         "azure-native:compute:VirtualMachine",
         name,
@@ -49,7 +50,8 @@ def budget(scope: Any = RG_SCOPE, notifications: Any = None, name: str = "pass_b
 
 def no_cover(found_text: str = "", vm: str = "fail_vm") -> str:
     head = (
-        f"'{vm}' (hardwareProfile.vmSize 'Standard_NC4as_T4_v3', NVIDIA T4) is billed by GPU in resource group 'rg-gpu', "
+        f"'{vm}' (hardwareProfile.vmSize '{T4}', {catalog_size(T4)['gpuModel']}) is billed by GPU in resource group "
+        "'rg-gpu', "
         "but no budget with an enabled notification to a contact covers it."
     )
     return head + (f" Found: {found_text}." if found_text else "") + ADVICE
@@ -149,16 +151,17 @@ def test_cost_alerts_ignore_cpu_vms_and_placement_groups() -> None:
 
 
 def test_cost_alerts_cover_aks_gpu_pools_too() -> None:
+    a100 = "Standard_NC24ads_A100_v4"
     pool = Res(
         "azure-native:containerservice:AgentPool",
         "fail_pool",
-        {"resourceGroupName": "rg-gpu", "vmSize": "Standard_NC24ads_A100_v4", "nodeTaints": ["sku=gpu:NoSchedule"]},
+        {"resourceGroupName": "rg-gpu", "vmSize": a100, "nodeTaints": ["sku=gpu:NoSchedule"]},
     )
 
     [(_, resource, message)] = found([rg(), pool], POLICY)
     assert (resource, message.split(" is billed")[0]) == (
         "fail_pool",
-        "'fail_pool' (vmSize 'Standard_NC24ads_A100_v4', NVIDIA A100 80GB PCIe)",
+        f"'fail_pool' (vmSize '{a100}', {catalog_size(a100)['gpuModel']})",
     )
 
 

@@ -1,14 +1,13 @@
 """warn-always-on-infiniband-cluster: an InfiniBand GPU cluster with no way to idle at zero is named,
-with what it costs per idle day (from the catalog's prices) and how to park it."""
+with what it costs per idle day (from the catalog's prices as the data file writes them) and how to park it."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from azure_gpu_stacks.catalog import catalog
 
-from tests.policy_helpers import Res, found
+from tests.policy_helpers import Res, catalog_entries, catalog_size, found
 
 POLICY = "warn-always-on-infiniband-cluster"
 VMSS = "azure-native:compute:VirtualMachineScaleSet"
@@ -21,7 +20,7 @@ HOW_TO_PARK = (
 )
 
 
-REGION = "eastus"
+REGION = "eastus"  # where the test's scale sets run; the violation prices them there
 
 
 def scale_set(name: str, size: str = ND, capacity: float = 2.0, **extra: Any) -> Res:
@@ -50,37 +49,36 @@ def schedule(target: str, minimum: str = "0", enabled: bool = True, depends: boo
     return Res(AUTOSCALE, f"{target}-autoscale", props, depends_on=(target,) if depends else ())
 
 
-def test_always_on_cluster_names_its_idle_day_cost_and_how_to_park_it() -> None:
-    price = catalog().get(ND).usd_per_hour(REGION)
-    assert price is not None
-
-    assert found([scale_set("fail_vmss")], POLICY) == [
-        (
-            "advisory",
-            "fail_vmss",
-            f"'fail_vmss' runs 2 x {ND} around the clock: about {2 * 24 * price:,.2f} USD for every day nothing "
-            f"trains (2 x {price:g} USD/h x 24 h, the catalog's approximate pay-as-you-go price in {REGION}); {HOW_TO_PARK}",
+def always_on(name: str, count: int, size: str, price: float | None, kind: str = "pay-as-you-go") -> str:
+    if price is None:
+        return (
+            f"'{name}' runs {count} x {size} around the clock, at full price on every day nothing trains; {HOW_TO_PARK}"
         )
-    ]
-    assert f"{2 * 24 * price:,.2f}" == "1,305.46"  # the README's "about 1,300 USD a day"
+    return (
+        f"'{name}' runs {count} x {size} around the clock: about {count * 24 * price:,.2f} USD for every day nothing "
+        f"trains ({count} x {price:g} USD/h x 24 h, the catalog's approximate {kind} price in {REGION}); {HOW_TO_PARK}"
+    )
+
+
+def test_always_on_cluster_names_its_idle_day_cost_and_how_to_park_it() -> None:
+    price = catalog_size(ND)["prices"][REGION]["payg"]
+
+    assert found([scale_set("fail_vmss")], POLICY) == [("advisory", "fail_vmss", always_on("fail_vmss", 2, ND, price))]
 
 
 def test_always_on_spot_cluster_is_costed_at_the_spot_price() -> None:
-    price = catalog().get(ND).usd_per_hour(REGION, spot=True)
-    assert price is not None
+    price = catalog_size(ND)["prices"][REGION]["spot"]
+    spot = scale_set("fail_vmss", virtualMachineProfile={"priority": "Spot"})
 
-    [(_, _, message)] = found([scale_set("fail_vmss", virtualMachineProfile={"priority": "Spot"})], POLICY)
-
-    assert f"about {2 * 24 * price:,.2f} USD for every day nothing trains" in message
-    assert f"approximate Spot price in {REGION}" in message
+    assert found([spot], POLICY) == [("advisory", "fail_vmss", always_on("fail_vmss", 2, ND, price, kind="Spot"))]
 
 
 def test_always_on_cluster_without_a_price_still_says_how_to_park_it() -> None:
-    [(_, _, message)] = found([scale_set("fail_vmss", size="Standard_ND96isr_H200_v5", capacity=1.0)], POLICY)
+    unpriced = next(e["name"] for e in catalog_entries() if e["gpus"] and e.get("infinibandGbps") and "payg" not in e)
 
-    assert message == (
-        f"'fail_vmss' runs 1 x Standard_ND96isr_H200_v5 around the clock, at full price on every day nothing trains; {HOW_TO_PARK}"
-    )
+    assert found([scale_set("fail_vmss", size=unpriced, capacity=1.0)], POLICY) == [
+        ("advisory", "fail_vmss", always_on("fail_vmss", 1, unpriced, None))
+    ]
 
 
 @pytest.mark.parametrize(
@@ -111,4 +109,8 @@ def test_parked_or_scheduled_or_non_ib_gpu_scale_sets_pass(resources: list[Res])
     ids=["disabled", "never-zero"],
 )
 def test_schedule_that_never_reaches_zero_nodes_is_no_idle_plan(setting: Res) -> None:
-    assert len(found([scale_set("fail_vmss"), setting], POLICY)) == 1
+    price = catalog_size(ND)["prices"][REGION]["payg"]
+
+    assert found([scale_set("fail_vmss"), setting], POLICY) == [
+        ("advisory", "fail_vmss", always_on("fail_vmss", 2, ND, price))
+    ]

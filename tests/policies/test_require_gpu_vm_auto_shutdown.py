@@ -1,0 +1,63 @@
+"""require-gpu-vm-auto-shutdown: from a GPU VM with an enabled daily shutdown schedule, one change per test."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.policy_helpers import Res, found
+
+POLICY = "require-gpu-vm-auto-shutdown"
+VM = "azure-native:compute:VirtualMachine"
+SCHEDULE = "azure-native:devtestlab:GlobalSchedule"
+GPU_SIZE = "Standard_NC4as_T4_v3"
+VM_ID = "/subscriptions/x/resourceGroups/rg/providers/Microsoft.Compute/virtualMachines/t4-vm1234"
+
+
+def no_schedule(vm: str) -> str:
+    return (
+        f"'{vm}' ({GPU_SIZE}) has no enabled daily shutdown schedule; add a devtestlab GlobalSchedule "
+        "named shutdown-computevm-<vm name> with taskType ComputeVmShutdownTask targeting it."
+    )
+
+
+def shutdown_for(vm_name: str, depends: bool = True, **changes: Any) -> Res:
+    props = {
+        "name": "shutdown-computevm-t4-vm1234",
+        "taskType": "ComputeVmShutdownTask",
+        "status": "Enabled",
+        "dailyRecurrence": {"time": "1900"},
+        "timeZoneId": "UTC",
+        "targetResourceId": VM_ID,
+        **changes,
+    }
+    return Res(SCHEDULE, "pass_shutdown", props, [vm_name] if depends else [])
+
+
+def gpu_vm(name: str) -> Res:
+    return Res(VM, name, {"resourceGroupName": "rg", "hardwareProfile": {"vmSize": GPU_SIZE}})
+
+
+def test_passes_a_gpu_vm_with_an_enabled_schedule() -> None:
+    assert found([gpu_vm("pass_vm"), shutdown_for("pass_vm")], POLICY) == []
+
+
+def test_flags_a_gpu_vm_without_a_schedule() -> None:
+    assert found([gpu_vm("fail_vm")], POLICY) == [("advisory", "fail_vm", no_schedule("fail_vm"))]
+
+
+def test_flags_a_disabled_schedule() -> None:
+    assert found([gpu_vm("fail_vm"), shutdown_for("fail_vm", status="Disabled")], POLICY) == [
+        ("advisory", "fail_vm", no_schedule("fail_vm"))
+    ]
+
+
+def test_matches_a_schedule_by_target_id_without_dependencies() -> None:
+    vm = Res(VM, "pass_vm", {"vmName": "T4-VM1234", "hardwareProfile": {"vmSize": GPU_SIZE}})
+
+    assert found([vm, shutdown_for("pass_vm", depends=False)], POLICY) == []
+
+
+def test_ignores_cpu_vms() -> None:
+    cpu = Res(VM, "pass_cpu", {"hardwareProfile": {"vmSize": "Standard_D4s_v5"}})
+
+    assert found([cpu], POLICY) == []
