@@ -40,10 +40,12 @@ from typing import Any
 
 from azure_gpu_stacks.catalog.demand import HOURS_PER_DAY, Demand, RecordedResource, collect
 from azure_gpu_stacks.catalog.model import Catalog, catalog
-from azure_gpu_stacks.catalog.prices import Price, PriceSource, oldest
+from azure_gpu_stacks.catalog.prices import UNKNOWN, Price, PriceSource, oldest
 
 HOURS_PER_MONTH = 730
-FAR_ABOVE_FACTOR = 3.0  # a budget above this many times the full-scale cost would never alert
+# How far above the full-scale monthly cost a budget may be (a fraction: 2.0 allows up to 3x) before it
+# "can never fire"; the budget-coherence policy's `aboveFullScaleMargin` overrides it.
+DEFAULT_ABOVE_FULL_SCALE_MARGIN = 2.0
 BUDGET = "azure-native:consumption:Budget"
 # Budget periods as months, to compare any time grain with a monthly cost.
 MONTHS_PER_GRAIN = {
@@ -288,23 +290,40 @@ def budgets(resources: Sequence[RecordedResource]) -> list[BudgetAmount]:
     return found
 
 
-def budget_warnings(resources: Sequence[RecordedResource], cost: CostEstimate) -> list[str]:
-    """A warning for each budget below the idle monthly cost, or far above the full-scale one."""
-    warnings = []
-    for b in budgets(resources):
-        if b.monthly_usd < cost.idle_monthly:
-            warnings.append(
-                f"{b.resource}: the budget ({b.monthly_usd:,.2f} USD a month) is below the idle cost "
-                f"({cost.idle_monthly:,.2f} USD a month): it will alert every month even when nothing runs; "
-                f"raise it above the idle cost or cut what runs idle"
-            )
-        elif cost.complete and cost.monthly > 0 and b.monthly_usd > FAR_ABOVE_FACTOR * cost.monthly:
-            warnings.append(
-                f"{b.resource}: the budget ({b.monthly_usd:,.2f} USD a month) is more than {FAR_ABOVE_FACTOR:g}x the "
-                f"full-scale cost ({cost.monthly:,.2f} USD a month): it would never alert; lower it to about "
-                f"the full-scale cost"
-            )
-    return warnings
+def _budget_basis(cost: CostEstimate) -> str:
+    """What a budget was judged against: the resources counted and how old their prices are."""
+    counted = ", ".join(r.demand.resource for r in cost.resources) or "none"
+    first = cost.oldest_price
+    when = "unknown" if first is None or first.observed_text == UNKNOWN else first.observed_text
+    basis = f"resources counted: {counted}; oldest price observed: {when}"
+    if not cost.complete:
+        basis += f"; a lower bound, no price for {', '.join(cost.unpriced)}"
+    return basis
+
+
+def budget_problem(
+    label: str, monthly_usd: float, cost: CostEstimate, margin: float = DEFAULT_ABOVE_FULL_SCALE_MARGIN
+) -> str | None:
+    """Why a budget of `monthly_usd` a month cannot work for the resources `cost` counts, or None.
+
+    Below their idle monthly cost it fires every month; above their full-scale monthly cost by more
+    than `margin` (a fraction) it can never fire. The message names the amounts, the resources
+    counted and the date of the oldest price used."""
+    basis = _budget_basis(cost)
+    if monthly_usd < cost.idle_monthly:
+        return (
+            f"{label}: fires every month: the budget ({monthly_usd:,.2f} USD a month) is below the idle cost "
+            f"({cost.idle_monthly:,.2f} USD a month) even when nothing runs ({basis}); raise it above the idle "
+            "cost or cut what runs idle"
+        )
+    ceiling = (1 + margin) * cost.monthly
+    if cost.complete and cost.monthly > 0 and monthly_usd > ceiling:
+        return (
+            f"{label}: can never fire: the budget ({monthly_usd:,.2f} USD a month) is more than {margin:.0%} above "
+            f"the full-scale cost ({cost.monthly:,.2f} USD a month, so at most {ceiling:,.2f}) ({basis}); lower "
+            "it to about the full-scale cost"
+        )
+    return None
 
 
 def low_priority_warnings(cost: CostEstimate) -> list[str]:
@@ -318,11 +337,6 @@ def low_priority_warnings(cost: CostEstimate) -> list[str]:
         for r in cost.resources
         if r.demand.priority == "LowPriority"
     ]
-
-
-def cost_warnings(resources: Sequence[RecordedResource], cost: CostEstimate) -> list[str]:
-    """What a plan warns about its money: budgets that cannot work, low-priority clusters that bill as Spot."""
-    return [*budget_warnings(resources, cost), *low_priority_warnings(cost)]
 
 
 def budget_amount(resources: Sequence[RecordedResource]) -> float | None:

@@ -313,9 +313,8 @@ def refresh(
                 old = old_prices.get(region) or {}
                 for kind, value in entry.items():
                     if old.get(kind) != value:  # same price, newer date: not worth a summary line
-                        summary.append(
-                            f"{name}: {region} {kind} {_shown(old, kind)} -> {yaml_value(value)} (observed {price_date})"
-                        )
+                        change = f"{_shown(old, kind)} -> {yaml_value(value)} (observed {price_date})"
+                        summary.append(f"{name}: {region} {kind} {change}")
             if new_prices == old_prices and not any(key in read.sizes for read in prices.values()):
                 kept = sorted(old_prices)
                 unpriced.append(f"{name} (kept: {', '.join(kept)})" if kept else f"{name} (no price)")

@@ -6,9 +6,8 @@ fact a user's deployment or cost report depends on.
 
 from __future__ import annotations
 
-import csv
-
 import copy
+import csv
 import datetime as dt
 from pathlib import Path
 from typing import Any

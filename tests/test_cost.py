@@ -14,10 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from azure_gpu_stacks.catalog import catalog
+from azure_gpu_stacks.catalog import catalog, pricing
 from azure_gpu_stacks.catalog.demand import hours_before_shutdown
-from azure_gpu_stacks.catalog import pricing
-from azure_gpu_stacks.catalog.pricing import HOURS_PER_MONTH, budget_warnings
+from azure_gpu_stacks.catalog.pricing import HOURS_PER_MONTH
 from azure_gpu_stacks.engine.cli import main
 from azure_gpu_stacks.engine.run.project import load_project
 from azure_gpu_stacks.engine.run.runtime import RecordedResource
@@ -42,6 +41,7 @@ def spot(size: str, region: str = "eastus") -> float:
     return price
 
 
+RG_ID = "/subscriptions/000/resourceGroups/rg-test"
 REGION = "eastus"  # the stack's `azure-native:location` where a test's resources name none
 
 
@@ -65,19 +65,6 @@ def recorded(type_token: str, name: str, inputs: dict[str, Any], *, deps: tuple[
 def rg(location: str = "eastus") -> RecordedResource:
     return recorded(
         "azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": "rg-test", "location": location}
-    )
-
-
-def budget(amount: float, grain: str = "Monthly") -> RecordedResource:
-    return recorded(
-        "azure-native:consumption:Budget",
-        "cost-alert-budget",
-        {
-            "amount": amount,
-            "category": "Cost",
-            "timeGrain": grain,
-            "scope": "/subscriptions/000/resourceGroups/rg-test",
-        },
     )
 
 
@@ -151,7 +138,7 @@ def test_cost_disabled_shutdown_schedule_does_not_shorten_the_day() -> None:
             "taskType": "ComputeVmShutdownTask",
             "status": "Disabled",
             "dailyRecurrence": {"time": "1900"},
-            "targetResourceId": "/subscriptions/000/resourceGroups/rg-test/providers/Microsoft.Compute/virtualMachines/vm1",
+            "targetResourceId": f"{RG_ID}/providers/Microsoft.Compute/virtualMachines/vm1",
         },
     )
 
@@ -167,7 +154,7 @@ def test_cost_shutdown_schedule_found_by_target_id_when_not_a_dependency() -> No
             "taskType": "ComputeVmShutdownTask",
             "status": "Enabled",
             "dailyRecurrence": {"time": "2100"},
-            "targetResourceId": "/subscriptions/000/resourceGroups/rg-test/providers/Microsoft.Compute/virtualMachines/VM1",
+            "targetResourceId": f"{RG_ID}/providers/Microsoft.Compute/virtualMachines/VM1",
         },
     )
 
@@ -459,60 +446,8 @@ def test_cost_region_without_a_price_is_a_lower_bound_naming_it() -> None:
     assert cost["hourlyUsd"] == pytest.approx(payg(T4, REGION))  # the priced VM only, never another region's rate
 
 
-# --- budget against the estimate ----------------------------------------------------------------
-
-
-def _aml(min_nodes: float, max_nodes: float) -> RecordedResource:
-    return recorded(
-        "azure-native:machinelearningservices:Compute",
-        "gpu-cluster",
-        {
-            "properties": {
-                "computeType": "AmlCompute",
-                "properties": {"vmSize": T4, "scaleSettings": {"minNodeCount": min_nodes, "maxNodeCount": max_nodes}},
-            }
-        },
-    )
-
-
-def test_cost_budget_below_the_idle_cost_warns() -> None:
-    resources = [rg(), _aml(1, 2), budget(100)]
-    idle_monthly = payg(T4) * HOURS_PER_MONTH
-
-    warnings = budget_warnings(resources, cost_of(resources))
-
-    assert warnings == [
-        f"cost-alert-budget: the budget (100.00 USD a month) is below the idle cost ({idle_monthly:,.2f} USD a month): "
-        "it will alert every month even when nothing runs; raise it above the idle cost or cut what runs idle"
-    ]
-
-
-def test_cost_budget_far_above_the_full_scale_cost_warns() -> None:
-    full_monthly = 2 * payg(T4) * HOURS_PER_MONTH
-    amount = round(3 * full_monthly + 1)
-    resources = [rg(), _aml(0, 2), budget(amount)]
-
-    warnings = budget_warnings(resources, cost_of(resources))
-
-    assert warnings == [
-        f"cost-alert-budget: the budget ({amount:,.2f} USD a month) is more than 3x the full-scale cost "
-        f"({full_monthly:,.2f} USD a month): it would never alert; lower it to about the full-scale cost"
-    ]
-
-
-@pytest.mark.parametrize("months_of_full_cost", [0.5, 1, 2.9])
-def test_cost_budget_between_idle_and_three_times_full_is_quiet(months_of_full_cost: float) -> None:
-    amount = months_of_full_cost * 2 * payg(T4) * HOURS_PER_MONTH
-    resources = [rg(), _aml(0, 2), budget(amount)]
-
-    assert budget_warnings(resources, cost_of(resources)) == []
-
-
-def test_cost_quarterly_budget_is_compared_per_month() -> None:
-    quarterly = 3 * 0.5 * payg(T4) * HOURS_PER_MONTH  # half of the idle month, for a quarter
-    resources = [rg(), _aml(1, 1), budget(quarterly, "Quarterly")]
-
-    assert len(budget_warnings(resources, cost_of(resources))) == 1
+# The budget's verdict (fires every month, can never fire) is the budget policy's:
+# tests/policies/test_warn_incoherent_budgets.py.
 
 
 # --- shipped stacks, end to end -----------------------------------------------------------------
@@ -572,7 +507,7 @@ def test_cost_every_shipped_stack_budget_fits_its_estimate(
     assert 0 <= cost["idleHourlyUsd"] <= cost["hourlyUsd"]
     assert cost["budgetMonthlyUsd"] is not None
     assert cost["idleMonthlyUsd"] <= cost["budgetMonthlyUsd"] <= 3 * cost["monthlyUsd"]
-    assert not [w for w in document["warnings"] if "the budget" in w]
+    assert not [v for v in document["violations"] if v["policy"] == "warn-incoherent-budgets"]
 
 
 def write_training_stack(tmp_path: Path, cluster: str) -> str:
@@ -607,8 +542,8 @@ def test_cost_training_stack_with_working_hours_is_idle_only_in_them(
     idle_hourly = 2 * payg(ND) * 60 / 168  # 12 h x 5 days of the week's 168 h
     assert "2 (idle 2 for 8.57 h/day)" in out  # 60 h a week / 7
     assert (
-        "(a scale set on an autoscale schedule runs each profile's minimum from its start until the next profile starts)"
-        in out
+        "(a scale set on an autoscale schedule runs each profile's minimum from its start until the next profile "
+        "starts)" in out
     )
     assert f"idle {idle_hourly:.4f} USD/h = {idle_hourly * HOURS_PER_MONTH:,.2f} USD/month" in out
     assert main(["cost", stack, "--format", "markdown"]) == 0

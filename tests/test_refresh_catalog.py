@@ -180,7 +180,8 @@ def test_refresh_refuses_pages_that_stop_before_the_last(
     assert apply(stale_catalog, "--prices", str(PAGES[0])) == 2
 
     assert capsys.readouterr().err == (
-        f"refresh_catalog: error: {PAGES[0]}: NextPageLink is set, so the saved pages stop before the last one; fetch them all\n"
+        f"refresh_catalog: error: {PAGES[0]}: NextPageLink is set, so the saved pages stop before the last one; "
+        "fetch them all\n"
     )
     assert stale_catalog.read_text() == before
 
