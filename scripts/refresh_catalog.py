@@ -405,7 +405,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             observed=observed,
             pages=[p.name for p in price_page_files(args.prices)] if args.prices else [],
             price_source=args.snapshot_source if args.snapshot else API_SOURCE,
-            prices_observed=(str(args.observed) if args.observed else "unknown") if args.snapshot else None,
+            prices_observed="unknown" if args.snapshot else None,  # a snapshot does not say when it was read
         )
     except (RefreshError, OSError) as exc:
         print(f"refresh_catalog: error: {exc}", file=sys.stderr)

@@ -5,6 +5,7 @@ Retail Prices API pages (tests/data/prices-000N.json) and `az vm list-skus --all
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
 import io
 import json
@@ -310,3 +311,56 @@ def test_refresh_takes_trusted_launch_from_the_trusted_launch_disabled_capabilit
     after = load_catalog(stale_catalog)
     assert after.get("Standard_ND96asr_v4").trusted_launch is False
     assert after.get(A100).trusted_launch is True  # no capability in its record: unchanged
+
+
+# --- a saved SkyPilot snapshot: every region it lists -------------------------------------------
+
+SNAPSHOT = REPO / "data" / "prices" / "skypilot-catalog-v6-azure-vms-098741e-n-series.csv"
+SNAPSHOT_SOURCE = "skypilot-v6-098741e"
+
+
+def snapshot_rows(size: str) -> list[dict[str, str]]:
+    with SNAPSHOT.open(encoding="utf-8") as fh:
+        return [r for r in csv.DictReader(fh) if r["InstanceType"] == size]
+
+
+def test_refresh_from_a_snapshot_writes_every_region_it_lists_with_an_unknown_date(
+    stale_catalog: Path, tmp_path: Path
+) -> None:
+    text = stale_catalog.read_text()
+    stale_catalog.write_text(text.replace("      westus2: {payg: 0.526,", "      westus2: {payg: 9.999,", 1))
+    assert load_catalog(stale_catalog).get(T4).usd_per_hour("westus2") == 9.999
+
+    assert apply(stale_catalog, "--snapshot", str(SNAPSHOT), "--snapshot-source", SNAPSHOT_SOURCE) == 0
+
+    refreshed = load_catalog(stale_catalog).get(T4)
+    rows = snapshot_rows(T4)
+    assert {r["Region"]: refreshed.usd_per_hour(r["Region"]) for r in rows} == {
+        r["Region"]: float(r["Price"]) for r in rows
+    }
+    assert {p.observed for p in refreshed.prices.values()} == {"unknown"}  # the snapshot gives no date
+
+
+def test_refresh_leaves_out_a_snapshot_spot_price_equal_to_pay_as_you_go(stale_catalog: Path) -> None:
+    h100 = "Standard_ND96isr_H100_v5"
+    rows = snapshot_rows(h100)
+    assert rows and all(r["SpotPrice"] == r["Price"] for r in rows)  # no Spot meter: the snapshot repeats payg
+
+    apply(stale_catalog, "--snapshot", str(SNAPSHOT), "--snapshot-source", SNAPSHOT_SOURCE)
+
+    assert all(load_catalog(stale_catalog).get(h100).usd_per_hour(r["Region"], spot=True) is None for r in rows)
+
+
+def test_refresh_refuses_a_snapshot_price_that_is_not_a_number_in_one_line(
+    stale_catalog: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "vms.csv"
+    bad.write_text("InstanceType,Price,SpotPrice,Region\nStandard_NC4as_T4_v3,cheap,,eastus\n", encoding="utf-8")
+    before = stale_catalog.read_text()
+
+    assert apply(stale_catalog, "--snapshot", str(bad), "--snapshot-source", SNAPSHOT_SOURCE) == 2
+
+    assert capsys.readouterr().err == (
+        f"refresh_catalog: error: {bad}: line 2: Price 'cheap' is not a number; allowed: USD per hour\n"
+    )
+    assert stale_catalog.read_text() == before
