@@ -74,7 +74,11 @@ def test_always_on_spot_cluster_is_costed_at_the_spot_price() -> None:
 
 
 def test_always_on_cluster_without_a_price_still_says_how_to_park_it() -> None:
-    unpriced = next(e["name"] for e in catalog_entries() if e["gpus"] and e.get("infinibandGbps") and "payg" not in e)
+    unpriced = next(
+        e["name"]
+        for e in catalog_entries()
+        if e["gpus"] and e.get("infinibandGbps") and "payg" not in e.get("prices", {}).get(REGION, {})
+    )
 
     assert found([scale_set("fail_vmss", size=unpriced, capacity=1.0)], POLICY) == [
         ("advisory", "fail_vmss", always_on("fail_vmss", 1, unpriced, None))
