@@ -2,7 +2,6 @@
 
 from azure_gpu_stacks.catalog import clock
 from azure_gpu_stacks.catalog.model import (
-    ANNOUNCED,
     Catalog,
     Lifecycle,
     Status,
@@ -14,9 +13,13 @@ from azure_gpu_stacks.catalog.model import (
     normalize_region,
     normalize_size_name,
 )
+from azure_gpu_stacks.catalog.verdict import ANNOUNCED, SizeVerdict, Standing, size_verdict
 
 __all__ = [
     "ANNOUNCED",
+    "SizeVerdict",
+    "Standing",
+    "size_verdict",
     "Catalog",
     "Lifecycle",
     "Status",

@@ -1,25 +1,21 @@
-"""The one clock: the day every size verdict is computed for.
+"""The day a size verdict is for: today in UTC unless the caller passes another (`--as-of`).
 
 Whether a size is current, capacity-restricted, retiring or retired depends on the day it is asked
-on. Every layer asks this module (the components' size checks, the fake ARM, the policy pack's
-default, the cost and plan reports), so one run judges every resource on the same day:
+on. There is no module-level clock: the day is a parameter, passed down from where a run starts.
 
-- by default the current date in UTC, the same day whatever the machine's time zone;
-- `pinned(day)` fixes the day for everything run inside it (`gpu-stacks plan --as-of 2027-06-01`),
-  so a pull request's verdict is reproducible and a team can ask what breaks next year.
-
-The policy pack runs in its own process under `pulumi preview`; it takes its day from the `asOf`
-property of its config (`azure_gpu_stacks.policies.vm_size_lifecycle`) and falls back to `today()`.
+- `gpu-stacks` takes it from `--as-of` (else `utc_today()`) and hands it to the program (the
+  components read it from the program's config, `azure_gpu_stacks.components.checks.deployment_day`),
+  to the fake ARM (`FakeArm(now=instant_on(day))`) and to the policy pack (each size policy's `asOf`,
+  written once by `engine.run.policy_config.with_day`);
+- under `pulumi preview`/`up` nothing sets it, and every layer judges on today in UTC: the same day
+  whatever the machine's time zone.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 AS_OF_FORMAT = "YYYY-MM-DD"
-_pinned: list[dt.date] = []
 
 
 def utc_today() -> dt.date:
@@ -27,25 +23,10 @@ def utc_today() -> dt.date:
     return dt.datetime.now(dt.timezone.utc).date()
 
 
-def today() -> dt.date:
-    """The day verdicts are computed for: the pinned day, else today in UTC."""
-    return _pinned[-1] if _pinned else utc_today()
-
-
-def now() -> dt.datetime:
-    """The current UTC time of day on the clock's day (to the second): timestamps agree with verdicts."""
+def instant_on(day: dt.date | None) -> dt.datetime:
+    """The current UTC time of day on `day` (to the second; None: today): timestamps agree with verdicts."""
     real = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
-    return dt.datetime.combine(_pinned[-1], real.timetz()) if _pinned else real
-
-
-@contextmanager
-def pinned(day: dt.date | None) -> Iterator[dt.date]:
-    """Judge everything inside on `day` (None: today in UTC, fixed for the whole block)."""
-    _pinned.append(day or utc_today())
-    try:
-        yield _pinned[-1]
-    finally:
-        _pinned.pop()
+    return real if day is None else dt.datetime.combine(day, real.timetz())
 
 
 def parse_day(text: str) -> dt.date:

@@ -25,12 +25,13 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from azure_gpu_stacks.catalog.shapes import VMSS
+
 How = Literal["provider", "refused"]
 
 ANY_TYPE = "*"
 AKS_POOL = "azure-native:containerservice:AgentPool"
 AKS_CLUSTER = "azure-native:containerservice:ManagedCluster"
-VMSS = "azure-native:compute:VirtualMachineScaleSet"
 VM = "azure-native:compute:VirtualMachine"
 AML_COMPUTE = "azure-native:machinelearningservices:Compute"
 
@@ -152,7 +153,8 @@ TABLE: tuple[CreateOnly, ...] = (
         AKS_CLUSTER,
         "agentPoolProfiles[].vmSize",
         "refused",
-        "MicrosoftDocs/azure-aks-docs articles/aks/use-nvidia-gpu.md (the VM size of a node pool is set only at its creation)",
+        "MicrosoftDocs/azure-aks-docs articles/aks/use-nvidia-gpu.md (the VM size of a node pool is set only at its "
+        "creation)",
     ),
     CreateOnly(
         AKS_CLUSTER,
@@ -165,14 +167,16 @@ TABLE: tuple[CreateOnly, ...] = (
         VMSS,
         "zones",
         "refused",
-        'Azure REST API, VirtualMachineScaleSet.zones: "Availability zones can only be set when you create the scale set" '
+        'Azure REST API, VirtualMachineScaleSet.zones: "Availability zones can only be set when you create the scale '
+        'set" '
         "(https://learn.microsoft.com/javascript/api/@azure-rest/arm-compute/virtualmachinescaleset)",
     ),
     CreateOnly(
         VMSS,
         "orchestrationMode",
         "refused",
-        "MicrosoftDocs/azure-compute-docs articles/virtual-machine-scale-sets/virtual-machine-scale-sets-orchestration-modes.md "
+        "MicrosoftDocs/azure-compute-docs "
+        "articles/virtual-machine-scale-sets/virtual-machine-scale-sets-orchestration-modes.md "
         "(the mode is fixed at creation)",
     ),
     CreateOnly(
@@ -187,8 +191,10 @@ TABLE: tuple[CreateOnly, ...] = (
             VMSS,
             f"virtualMachineProfile.storageProfile.imageReference.{part}",
             "refused",
-            "MicrosoftDocs/azure-compute-docs articles/virtual-machine-scale-sets/virtual-machine-scale-sets-upgrade-scale-set.md "
-            "(create-time properties); Azure/azure-powershell#11911 (\"Changing property 'imageReference.sku' is not allowed\")",
+            "MicrosoftDocs/azure-compute-docs "
+            "articles/virtual-machine-scale-sets/virtual-machine-scale-sets-upgrade-scale-set.md "
+            "(create-time properties); Azure/azure-powershell#11911 (\"Changing property 'imageReference.sku' is not "
+            'allowed")',
         )
         for part in ("publisher", "offer", "sku")
     ),
@@ -197,7 +203,8 @@ TABLE: tuple[CreateOnly, ...] = (
         VM,
         "storageProfile.imageReference",
         "refused",
-        "pulumi/pulumi-azure-native#1117 (PropertyChangeNotAllowed: \"Changing property 'imageReference.id' is not allowed\")",
+        "pulumi/pulumi-azure-native#1117 (PropertyChangeNotAllowed: \"Changing property 'imageReference.id' is not "
+        'allowed")',
     ),
     # Azure ML compute clusters: only the scale settings change in place.
     CreateOnly(
@@ -211,7 +218,8 @@ TABLE: tuple[CreateOnly, ...] = (
         AML_COMPUTE,
         "properties.properties.vmPriority",
         "refused",
-        "hashicorp/terraform-provider-azurerm internal/services/machinelearning/machine_learning_compute_cluster_resource.go "
+        "hashicorp/terraform-provider-azurerm "
+        "internal/services/machinelearning/machine_learning_compute_cluster_resource.go "
         "(vm_priority ForceNew)",
     ),
     # Other types the stacks use, from the provider's own force-new list.
@@ -245,7 +253,8 @@ TABLE: tuple[CreateOnly, ...] = (
         "kubernetes:apps/v1:DaemonSet",
         "spec.selector",
         "refused",
-        "https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/ (.spec.selector cannot change after creation)",
+        "https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/ (.spec.selector cannot change after "
+        "creation)",
     ),
 )
 

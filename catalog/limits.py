@@ -46,6 +46,8 @@ class Choices(LimitsModel):
     eviction_policies: tuple[str, ...] = Field(description="What evicting a Spot VM does.")
     aml_vm_priorities: tuple[str, ...] = Field(description="Azure ML vmPriority values.")
     budget_notifications_max: int = Field(gt=0, description="Most notifications of one consumption budget.")
+    budget_threshold_percent_max: float = Field(gt=0, description="Highest threshold of a budget notification, %.")
+    os_disk_gib_max: int = Field(gt=0, description="Largest managed OS disk, GiB.")
     aks_authorized_ip_ranges_max: int = Field(gt=0, description="Most IP ranges authorized on one AKS API server.")
     sources: tuple[str, ...] = Field(min_length=1, description="Where these come from.")
 
@@ -235,6 +237,8 @@ LIMITS = AzureLimits(
         eviction_policies=("Deallocate", "Delete"),
         aml_vm_priorities=("Dedicated", "LowPriority"),
         budget_notifications_max=5,
+        budget_threshold_percent_max=1000,  # a budget notification's threshold: percent, above 0, at most 1000
+        os_disk_gib_max=4095,  # a managed OS disk's maximum capacity (managed disks overview, OS disk; 2026-11-25)
         aks_authorized_ip_ranges_max=200,  # "The upper limit for the number of IP ranges you can specify is 200."
         sources=(
             "https://learn.microsoft.com/azure/reliability/availability-zones-overview",
@@ -243,6 +247,7 @@ LIMITS = AzureLimits(
             "https://learn.microsoft.com/azure/virtual-machines/spot-vms",
             "https://learn.microsoft.com/rest/api/consumption/budgets/create-or-update",
             "https://learn.microsoft.com/azure/aks/api-server-authorized-ip-ranges",
+            "https://learn.microsoft.com/azure/virtual-machines/managed-disks-overview#os-disk",
         ),
     ),
     names=_NAMES,

@@ -28,8 +28,6 @@ CLOSE_MATCHES = 3
 
 
 Status = Literal["current", "capacity-restricted", "retiring", "retired"]
-# Still deployable, with a retirement announced: worth a note wherever the size is chosen.
-ANNOUNCED: frozenset[Status] = frozenset({"retiring", "capacity-restricted"})
 
 
 class Lifecycle(CatalogModel):
@@ -168,9 +166,6 @@ class VmSize(CatalogModel):
             return "capacity-restricted"
         return "retiring"
 
-    def is_retired_on(self, day: dt.date) -> bool:
-        return self.status_on(day) == "retired"
-
     @property
     def supports_trusted_launch(self) -> bool | None:
         """Whether ARM takes securityType TrustedLaunch on this size: never on a Gen1-only size (Trusted Launch
@@ -191,20 +186,6 @@ class VmSize(CatalogModel):
     def supports_mig(self) -> bool:
         """Its GPUs can be split into Multi-Instance GPU slices (NVIDIA's table in catalog/mig.py)."""
         return self.is_nvidia and bool(mig_slices(self.gpu_model))
-
-    def retirement_note(self, day: dt.date) -> str:
-        """A one-line human note on `day`: `retired on 2023-09-06; use Standard_NC4as_T4_v3`."""
-        status = self.status_on(day)
-        lc = self.lifecycle
-        if status == "current":
-            return "current"
-        if status == "capacity-restricted":
-            return (
-                f"capacity-restricted since {lc.restricted_from} (new subscriptions cannot deploy it, quota "
-                f"increases are refused) and retiring on {lc.date}; use {lc.replacement}"
-            )
-        verb = "retired on" if status == "retired" else "retiring on"
-        return f"{verb} {lc.date}; use {lc.replacement}"
 
 
 class UnconfirmedSize(CatalogModel):

@@ -27,11 +27,13 @@ https://learn.microsoft.com/azure/aks/spot-node-pool, https://learn.microsoft.co
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NotRequired, TypedDict
 
 import pulumi
 from azure_gpu_stacks.catalog import catalog
+from azure_gpu_stacks.catalog.defaults import DEFAULT_CPU_VM_SIZE, DEFAULT_GPU_VM_SIZE
 from azure_gpu_stacks.catalog.limits import LIMITS
 from azure_gpu_stacks.catalog.mig import AKS_MIG_SIZES, MIG_STRATEGIES, mig_slice, mig_slices
 from azure_gpu_stacks.catalog.spot import SPOT_NO_PRICE_CAP
@@ -52,13 +54,12 @@ from azure_gpu_stacks.components.aks_gpu_scheduling import (
 )
 from azure_gpu_stacks.components.args import Checked, check_shape
 from azure_gpu_stacks.components.checks import (
-    DEFAULT_CPU_VM_SIZE,
-    DEFAULT_GPU_VM_SIZE,
     Problems,
     aks_cluster_id,
     aks_cluster_name,
     aks_pool_name,
     cpu_size,
+    deployment_day,
     gpu_pool_taints,
     guid,
     kubernetes_version,
@@ -338,8 +339,10 @@ def gpu_model_label(gpu_model: str | None) -> str:
     return "-".join((gpu_model or "gpu").lower().split())[:63]
 
 
-def check_inputs(args: Mapping[str, Any]) -> Checked:
-    """The inputs with defaults filled in, and every problem found (pure: registers nothing)."""
+def check_inputs(args: Mapping[str, Any], day: dt.date | None = None) -> Checked:
+    """The inputs with defaults filled in, and every problem found (pure: registers nothing); sizes are judged
+    on `day` (default: `deployment_day()`, the program's `gpu-stacks:asOf` or today in UTC)."""
+    day = day or deployment_day()
     problems = Problems()
     given = check_shape(AksGpuPoolArgs, args, problems)
     a: dict[str, Any] = {
@@ -374,7 +377,7 @@ def check_inputs(args: Mapping[str, Any]) -> Checked:
             problems.check("cluster_name", aks_cluster_name, a["cluster_name"])
         if a.get("kubernetes_version") is not None:
             problems.check("kubernetes_version", kubernetes_version, a["kubernetes_version"])
-        problems.check("system_vm_size", cpu_size, a["system_vm_size"])
+        problems.check("system_vm_size", lambda n: cpu_size(n, day), a["system_vm_size"])
         if not _whole(a["system_node_count"]) or not 1 <= a["system_node_count"] <= MAX_POOL_NODES:
             problems.add(
                 "system_node_count", f"{a['system_node_count']!r}; allowed: a whole number from 1 to {MAX_POOL_NODES}"
@@ -390,7 +393,7 @@ def check_inputs(args: Mapping[str, Any]) -> Checked:
                 problems, "api_server_authorized_ip_ranges", a["api_server_authorized_ip_ranges"]
             )
     problems.check("pool_name", aks_pool_name, a["pool_name"])
-    size_name = problems.check("vm_size", nvidia_gpu_size, a["vm_size"])
+    size_name = problems.check("vm_size", lambda n: nvidia_gpu_size(n, day), a["vm_size"])
     if size_name:
         a["vm_size"] = size_name
     _check_counts(problems, a["min_count"], a["max_count"])

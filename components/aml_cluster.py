@@ -15,11 +15,13 @@ https://learn.microsoft.com/azure/templates/microsoft.machinelearningservices/wo
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Mapping
 from typing import Any, Literal, NotRequired, TypedDict
 
 import pulumi
+from azure_gpu_stacks.catalog.defaults import DEFAULT_GPU_VM_SIZE
 from azure_gpu_stacks.catalog.limits import LIMITS
 from azure_gpu_stacks.components.args import Checked, check_shape
 from azure_gpu_stacks.components.checks import (
@@ -31,6 +33,7 @@ from azure_gpu_stacks.components.checks import (
     aml_workspace_id,
     aml_workspace_name,
     deployable_size_name,
+    deployment_day,
     gpu_size,
     raise_problems,
     subnet_id,
@@ -49,7 +52,7 @@ from pulumi_azure_native import machinelearningservices as ml
 
 TYPE_TOKEN = "azure-gpu-stacks:index:AmlCluster"
 
-DEFAULT_VM_SIZE = "Standard_NC4as_T4_v3"  # the cheapest current GPU size: development first, the stack decides
+DEFAULT_VM_SIZE = DEFAULT_GPU_VM_SIZE
 DEFAULT_COMPUTE_NAME = "gpu-cluster"
 DEFAULT_MIN_NODES = 0  # scale to zero: an idle cluster bills no node hours
 DEFAULT_MAX_NODES = DEFAULT_AML_MAX_NODES
@@ -304,8 +307,10 @@ class AmlCluster(pulumi.ComponentResource):
         )
 
 
-def check_inputs(args: Mapping[str, Any]) -> Checked:
-    """The inputs with defaults filled in, and every problem found (pure: registers nothing)."""
+def check_inputs(args: Mapping[str, Any], day: dt.date | None = None) -> Checked:
+    """The inputs with defaults filled in, and every problem found (pure: registers nothing); sizes are judged
+    on `day` (default: `deployment_day()`, the program's `gpu-stacks:asOf` or today in UTC)."""
+    day = day or deployment_day()
     problems = Problems()
     given = check_shape(AmlClusterArgs, args, problems)
     a: dict[str, Any] = {
@@ -336,7 +341,7 @@ def check_inputs(args: Mapping[str, Any]) -> Checked:
             problems.check("workspace_name", aml_workspace_name, a["workspace_name"])
     problems.check("compute_name", aml_compute_name, a["compute_name"])
     size_check = gpu_size if a["require_gpu"] else deployable_size_name
-    a["vm_size"] = problems.check("vm_size", size_check, a["vm_size"]) or a["vm_size"]
+    a["vm_size"] = problems.check("vm_size", lambda n: size_check(n, day), a["vm_size"]) or a["vm_size"]
     low, high = a["min_node_count"], a["max_node_count"]
     for key, least in (("min_node_count", 0), ("max_node_count", 1)):
         value = a[key]

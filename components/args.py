@@ -69,10 +69,6 @@ def keys_of(args_type: Any) -> dict[str, Any]:
     return {key: _unwrap(hint) for key, hint in hints.items()}
 
 
-def required_keys(args_type: Any) -> frozenset[str]:
-    return frozenset(getattr(args_type, "__required_keys__", frozenset()))
-
-
 def _unwrap(hint: Any) -> Any:
     while get_origin(hint) in (NotRequired, Required):
         hint = get_args(hint)[0]

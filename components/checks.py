@@ -7,44 +7,56 @@ one `ComponentInputError` before they register anything.
 
 from __future__ import annotations
 
+import datetime as dt
 import ipaddress
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import pulumi
-from azure_gpu_stacks.catalog import UnknownVmSize, VmSize, catalog, clock
+from azure_gpu_stacks.catalog import VmSize, catalog
+from azure_gpu_stacks.catalog.clock import parse_day, utc_today
+from azure_gpu_stacks.catalog.defaults import DEFAULT_CPU_VM_SIZE, DEFAULT_GPU_VM_SIZE, DEFAULT_IB_VM_SIZE
 from azure_gpu_stacks.catalog.durations import iso_duration_between
 from azure_gpu_stacks.catalog.limits import LIMITS
 from azure_gpu_stacks.catalog.spot import MAX_SPOT_PRICE_DECIMALS, is_spot_price_cap
+from azure_gpu_stacks.catalog.verdict import SizeVerdict, size_verdict
 from azure_gpu_stacks.components.aks_gpu_scheduling import GPU_TAINT
 from azure_gpu_stacks.components.args import Checked
 
 T = TypeVar("T")
 
-DEFAULT_GPU_VM_SIZE = "Standard_NC4as_T4_v3"
-DEFAULT_CPU_VM_SIZE = "Standard_D4s_v5"
 EMAIL_PATTERN = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 HHMM_PATTERN = re.compile(r"^([01]\d|2[0-3])[0-5]\d$")
+# The day the components judge sizes on: the program's config `gpu-stacks:asOf` (`YYYY-MM-DD`), which
+# `gpu-stacks plan/check/cost/diff --as-of` sets for the program it runs; unset (`pulumi up`): today in UTC.
+AS_OF_CONFIG_KEY = "gpu-stacks:asOf"
 
 
-def deployable_size(name: str) -> VmSize:
-    """A size from the catalog that can still be deployed on the clock's day."""
-    try:
-        size = catalog().get(name)
-    except UnknownVmSize as exc:
-        raise ValueError(f"{exc}; allowed: a size from the catalog, e.g. {DEFAULT_GPU_VM_SIZE}") from None
-    if size.is_retired_on(clock.today()):
-        raise ValueError(
-            f"'{size.name}' was retired on {size.lifecycle.date} and can no longer be deployed; "
-            f"allowed: a current size, e.g. {size.lifecycle.replacement}"
-        )
-    return size
+def deployment_day(config: Mapping[str, str] | None = None) -> dt.date:
+    """The day sizes are judged on: `AS_OF_CONFIG_KEY` of `config` (default: the program's config), else today."""
+    given = config.get(AS_OF_CONFIG_KEY) if config is not None else pulumi.runtime.get_config(AS_OF_CONFIG_KEY)
+    return parse_day(given) if given else utc_today()
+
+
+def deployable_size(name: str, day: dt.date) -> SizeVerdict:
+    """The verdict on `name` for `day` when it can be deployed (a catalog size not retired, or a well-formed
+    name the catalog does not know); ValueError naming what is allowed otherwise."""
+    verdict = size_verdict(name, day)
+    refusal = verdict.refusal()
+    if refusal is None:
+        return verdict
+    example = verdict.replacement if verdict.standing == "retired" else DEFAULT_GPU_VM_SIZE
+    allowed = "a current size" if verdict.standing == "retired" else "an Azure VM size name"
+    raise ValueError(f"{refusal}; allowed: {allowed}, e.g. {example}")
 
 
 def x64_size(name: str, image: str) -> str:
-    """A catalog size whose CPUs boot the x64 image `image` (GB200/GB300 sizes have Arm CPUs); its name."""
-    size = catalog().get(name)
+    """A size whose CPUs boot the x64 image `image` (GB200/GB300 sizes have Arm CPUs); its name.
+    A size the catalog does not know is taken as written: its architecture cannot be told."""
+    size = catalog().find(name)
+    if size is None:
+        return name
     if size.cpu_architecture != "x64":
         raise ValueError(
             f"'{size.name}' has {size.cpu_architecture} CPUs and cannot boot the x64 image {image}; "
@@ -53,17 +65,31 @@ def x64_size(name: str, image: str) -> str:
     return size.name
 
 
-def gpu_size(name: str) -> str:
+def _confirmed(verdict: SizeVerdict) -> SizeVerdict:
+    """The verdict, unless the size is one Azure's SKU list names but no size page confirms (its GPUs are unknown)."""
+    if verdict.unconfirmed is not None:
+        raise ValueError(
+            f"unknown VM size '{verdict.name}': Azure's SKU list offers it, but no size page confirms its facts "
+            f"({verdict.unconfirmed.why}); allowed: a GPU size of the catalog, e.g. {DEFAULT_GPU_VM_SIZE}"
+        )
+    return verdict
+
+
+def _gpu_entry(name: str, day: dt.date) -> VmSize:
+    """A deployable GPU size of the catalog (the catalog lists every GPU size, so an unknown one has none)."""
+    verdict = _confirmed(deployable_size(name, day))
+    if verdict.entry is None or not verdict.entry.is_gpu:
+        raise ValueError(f"'{verdict.canonical}' has no GPU; allowed: a GPU size, e.g. {DEFAULT_GPU_VM_SIZE}")
+    return verdict.entry
+
+
+def gpu_size(name: str, day: dt.date) -> str:
     """A deployable GPU size; its canonical name."""
-    size = deployable_size(name)
-    if not size.is_gpu:
-        raise ValueError(f"'{size.name}' has no GPU; allowed: a GPU size, e.g. {DEFAULT_GPU_VM_SIZE}")
-    return size.name
+    return _gpu_entry(name, day).name
 
 
 # InfiniBand training clusters (observed 2026-11-22: https://learn.microsoft.com/azure/virtual-machines/setup-infiniband
 # and https://learn.microsoft.com/azure/virtual-machine-scale-sets/virtual-machine-scale-sets-placement-groups).
-DEFAULT_IB_VM_SIZE = "Standard_ND96asr_v4"
 # The InfiniBand fabric's own addresses; a VNet that overlaps them breaks RDMA routing.
 INFINIBAND_RESERVED_RANGE = ipaddress.ip_network("172.16.0.0/16")
 # One placement group holds at most 100 VMs by default; InfiniBand needs a single placement group.
@@ -71,16 +97,18 @@ MAX_SINGLE_PLACEMENT_GROUP_NODES = LIMITS.node_counts.single_placement_group_max
 AVAILABILITY_ZONES = LIMITS.choices.availability_zones
 
 
-def infiniband_gpu_size(name: str) -> str:
+def infiniband_gpu_size(name: str, day: dt.date) -> str:
     """A deployable NVIDIA GPU size with InfiniBand; its canonical name."""
-    size = deployable_size(name)
-    missing = [what for what, has in (("GPU", size.is_gpu), ("InfiniBand", size.has_infiniband)) if not has]
-    if missing:
+    verdict = _confirmed(deployable_size(name, day))
+    size = verdict.entry
+    has = {"GPU": size is not None and size.is_gpu, "InfiniBand": size is not None and size.has_infiniband}
+    missing = [what for what, present in has.items() if not present]
+    if missing or size is None:
         raise ValueError(
-            f"'{size.name}' has no {' or '.join(missing)}; allowed: a GPU size with InfiniBand, e.g. {DEFAULT_IB_VM_SIZE}, "
-            "Standard_ND96amsr_A100_v4, Standard_ND96isr_H100_v5, Standard_ND96isr_H200_v5"
+            f"'{verdict.canonical}' has no {' or '.join(missing)}; allowed: a GPU size with InfiniBand, e.g. "
+            f"{DEFAULT_IB_VM_SIZE}, Standard_ND96amsr_A100_v4, Standard_ND96isr_H100_v5, Standard_ND96isr_H200_v5"
         )
-    if not (size.gpu_model or "").startswith("NVIDIA"):
+    if not size.is_nvidia:
         raise ValueError(
             f"'{size.name}' has {size.gpu_model} GPUs; allowed: an NVIDIA size with InfiniBand, e.g. "
             f"{DEFAULT_IB_VM_SIZE} (the driver extension and the node health check are NVIDIA's)"
@@ -115,32 +143,32 @@ def single_zone(zones: Sequence[str]) -> list[str]:
     return values
 
 
-def deployable_size_name(name: str) -> str:
-    """A size from the catalog that can still be deployed, GPU or not; its canonical name."""
-    return deployable_size(name).name
+def deployable_size_name(name: str, day: dt.date) -> str:
+    """A size that can be deployed on `day`, GPU or not, known to the catalog or well-formed; its name."""
+    return deployable_size(name, day).canonical
 
 
-def nvidia_gpu_size(name: str) -> str:
+def nvidia_gpu_size(name: str, day: dt.date) -> str:
     """A deployable NVIDIA GPU size (AKS GPU pools use the NVIDIA driver and device plugin)."""
-    canonical = gpu_size(name)
-    size = catalog().get(canonical)
+    size = _gpu_entry(name, day)
     if not size.is_nvidia:
         raise ValueError(
             f"'{size.name}' has {size.gpu_model} GPUs, which the NVIDIA driver and device plugin do not serve; "
             f"allowed: an NVIDIA GPU size, e.g. {DEFAULT_GPU_VM_SIZE}"
         )
-    return canonical
-
-
-def cpu_size(name: str) -> str:
-    """A deployable size without a GPU, for pools that run cluster services."""
-    size = deployable_size(name)
-    if size.is_gpu:
-        raise ValueError(
-            f"'{size.name}' has a GPU; the system pool runs cluster services and GPU settings belong on the "
-            f"GPU pool; allowed: a CPU size, e.g. {DEFAULT_CPU_VM_SIZE}"
-        )
     return size.name
+
+
+def cpu_size(name: str, day: dt.date) -> str:
+    """A deployable size without a GPU, for pools that run cluster services (a size the catalog does not
+    know has none: the catalog lists every GPU size)."""
+    verdict = deployable_size(name, day)
+    if verdict.entry is not None and verdict.entry.is_gpu:
+        raise ValueError(
+            f"'{verdict.canonical}' has a GPU; the system pool runs cluster services and GPU settings belong on "
+            f"the GPU pool; allowed: a CPU size, e.g. {DEFAULT_CPU_VM_SIZE}"
+        )
+    return verdict.canonical
 
 
 KUBERNETES_VERSION_PATTERN = re.compile(r"^1\.\d{1,2}(\.\d{1,3})?$")
@@ -248,12 +276,6 @@ def cidr(value: str) -> str:
 def email(value: str) -> str:
     if not EMAIL_PATTERN.match(value):
         raise ValueError(f"'{value}' is not an email address")
-    return value
-
-
-def percent(value: float) -> float:
-    if not 0 < value <= 1000:
-        raise ValueError(f"{value:g} is out of range; allowed: a percent greater than 0 and at most 1000")
     return value
 
 

@@ -14,10 +14,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NotRequired, TypedDict
 
 import pulumi
-from azure_gpu_stacks.catalog import clock
 from azure_gpu_stacks.catalog.limits import LIMITS
 from azure_gpu_stacks.components.args import Checked, check_shape
-from azure_gpu_stacks.components.checks import Problems, email, raise_problems
+from azure_gpu_stacks.components.checks import Problems, deployment_day, email, raise_problems
 from pulumi_azure_native import consumption
 
 TYPE_TOKEN = "azure-gpu-stacks:index:CostAlert"
@@ -25,7 +24,7 @@ TYPE_TOKEN = "azure-gpu-stacks:index:CostAlert"
 DEFAULT_ACTUAL_THRESHOLDS = (80.0, 100.0)
 DEFAULT_FORECAST_THRESHOLDS = (100.0,)
 MAX_NOTIFICATIONS = LIMITS.choices.budget_notifications_max
-MAX_THRESHOLD_PERCENT = 1000
+MAX_THRESHOLD_PERCENT = LIMITS.choices.budget_threshold_percent_max
 CONTACT_ROLES = ("Owner", "Contributor", "Reader")
 
 
@@ -102,7 +101,7 @@ class CostAlert(pulumi.ComponentResource):
 
 
 def first_of_month(today: dt.date | None = None) -> str:
-    today = today or clock.today()
+    today = today or deployment_day()
     return today.replace(day=1).isoformat()
 
 
@@ -137,7 +136,8 @@ def check_inputs(args: Mapping[str, Any]) -> Checked:
     for key in ("actual_thresholds", "forecast_thresholds"):
         for i, t in enumerate(a[key]):
             if not isinstance(t, (int, float)) or not 0 < t <= MAX_THRESHOLD_PERCENT:
-                problems.add(f"{key}[{i}]", f"{t!r}; allowed: a percent greater than 0 and at most 1000")
+                most = MAX_THRESHOLD_PERCENT
+                problems.add(f"{key}[{i}]", f"{t!r}; allowed: a percent greater than 0 and at most {most:g}")
     count = len(a["actual_thresholds"]) + len(a["forecast_thresholds"])
     if not 1 <= count <= MAX_NOTIFICATIONS:
         problems.add(

@@ -11,12 +11,14 @@ and https://learn.microsoft.com/azure/virtual-machines/extensions/hpccompute-gpu
 
 from __future__ import annotations
 
+import datetime as dt
 import ipaddress
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NotRequired, TypedDict
 
 import pulumi
 from azure_gpu_stacks.catalog import catalog
+from azure_gpu_stacks.catalog.defaults import DEFAULT_GPU_VM_SIZE
 from azure_gpu_stacks.catalog.limits import LIMITS
 from azure_gpu_stacks.catalog.spot import SPOT_NO_PRICE_CAP
 from azure_gpu_stacks.catalog.time_zones import windows_time_zone
@@ -25,6 +27,7 @@ from azure_gpu_stacks.components.checks import (
     Problems,
     admin_username,
     cidr,
+    deployment_day,
     email,
     gpu_size,
     raise_problems,
@@ -49,7 +52,7 @@ GPU_DRIVER_VERSION = "1.6"
 UBUNTU_2204_GEN2 = {"publisher": "Canonical", "offer": "0001-com-ubuntu-server-jammy", "sku": "22_04-lts-gen2"}
 IMAGE_LABEL = "Canonical:0001-com-ubuntu-server-jammy:22_04-lts-gen2"
 
-DEFAULT_VM_SIZE = "Standard_NC4as_T4_v3"
+DEFAULT_VM_SIZE = DEFAULT_GPU_VM_SIZE
 DEFAULT_ADMIN_USERNAME = "azureuser"
 DEFAULT_VNET_RANGE = "10.40.0.0/16"
 DEFAULT_SUBNET_RANGE = "10.40.1.0/24"
@@ -319,8 +322,10 @@ def spot_priority(eviction_policy: str) -> dict[str, Any]:
     }
 
 
-def check_inputs(args: Mapping[str, Any]) -> Checked:
-    """The inputs with defaults filled in, and every problem found (pure: registers nothing)."""
+def check_inputs(args: Mapping[str, Any], day: dt.date | None = None) -> Checked:
+    """The inputs with defaults filled in, and every problem found (pure: registers nothing); sizes are judged
+    on `day` (default: `deployment_day()`, the program's `gpu-stacks:asOf` or today in UTC)."""
+    day = day or deployment_day()
     problems = Problems()
     given = check_shape(GpuVmArgs, args, problems)
     a: dict[str, Any] = {
@@ -344,7 +349,7 @@ def check_inputs(args: Mapping[str, Any]) -> Checked:
     for key in ("resource_group_name", "location", "ssh_public_key"):
         if not a.get(key):
             problems.add(key, "required key is missing")
-    size_name = problems.check("vm_size", gpu_size, a["vm_size"])
+    size_name = problems.check("vm_size", lambda n: gpu_size(n, day), a["vm_size"])
     if size_name is not None:
         a["vm_size"] = size_name
         problems.check("vm_size", lambda n: x64_size(n, IMAGE_LABEL), size_name)
@@ -366,8 +371,9 @@ def check_inputs(args: Mapping[str, Any]) -> Checked:
         subnet = problems.check("subnet_prefix", cidr, a["subnet_prefix"])
         if space and subnet and not _inside(subnet, space):
             problems.add("subnet_prefix", f"'{subnet}' is not inside the VNet's address space {space}")
-    if not isinstance(a["os_disk_size_gb"], int) or not 30 <= a["os_disk_size_gb"] <= 4095:
-        problems.add("os_disk_size_gb", f"{a['os_disk_size_gb']!r}; allowed: a whole number of GiB from 30 to 4095")
+    most = LIMITS.choices.os_disk_gib_max
+    if not isinstance(a["os_disk_size_gb"], int) or not 30 <= a["os_disk_size_gb"] <= most:
+        problems.add("os_disk_size_gb", f"{a['os_disk_size_gb']!r}; allowed: a whole number of GiB from 30 to {most}")
     if a["eviction_policy"] not in (policies := LIMITS.choices.eviction_policies):
         problems.add("eviction_policy", f"{a['eviction_policy']!r}; allowed: {', '.join(policies)}")
     problems.check("shutdown_time", time_of_day, a["shutdown_time"])

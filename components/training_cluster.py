@@ -21,6 +21,7 @@ https://learn.microsoft.com/azure/virtual-machines/azure-hpc-vm-images
 
 from __future__ import annotations
 
+import datetime as dt
 import ipaddress
 import re
 from collections.abc import Mapping, Sequence
@@ -28,13 +29,14 @@ from typing import Any, Literal, NotRequired, TypedDict
 
 import pulumi
 from azure_gpu_stacks.catalog import VmSize, catalog
+from azure_gpu_stacks.catalog.defaults import DEFAULT_IB_VM_SIZE
 from azure_gpu_stacks.catalog.limits import LIMITS
 from azure_gpu_stacks.components.args import Checked, check_shape
 from azure_gpu_stacks.components.checks import (
-    DEFAULT_IB_VM_SIZE,
     MAX_SINGLE_PLACEMENT_GROUP_NODES,
     Problems,
     admin_username,
+    deployment_day,
     infiniband_gpu_size,
     outside_infiniband_range,
     raise_problems,
@@ -313,8 +315,10 @@ def node_expectations(size: VmSize, wait_seconds: int) -> NodeExpectations:
     )
 
 
-def check_inputs(args: Mapping[str, Any]) -> Checked:
-    """The inputs with defaults filled in, and every problem found (pure: registers nothing)."""
+def check_inputs(args: Mapping[str, Any], day: dt.date | None = None) -> Checked:
+    """The inputs with defaults filled in, and every problem found (pure: registers nothing); sizes are judged
+    on `day` (default: `deployment_day()`, the program's `gpu-stacks:asOf` or today in UTC)."""
+    day = day or deployment_day()
     problems = Problems()
     given = check_shape(TrainingClusterArgs, args, problems)
     a: dict[str, Any] = {
@@ -336,7 +340,7 @@ def check_inputs(args: Mapping[str, Any]) -> Checked:
     for key in ("resource_group_name", "location", "ssh_public_key"):
         if not a.get(key):
             problems.add(key, "required key is missing")
-    a["vm_size"] = problems.check("vm_size", infiniband_gpu_size, a["vm_size"]) or a["vm_size"]
+    a["vm_size"] = problems.check("vm_size", lambda n: infiniband_gpu_size(n, day), a["vm_size"]) or a["vm_size"]
     problems.check("node_count", cluster_node_count, a["node_count"])
     hours = (
         validated_working_hours(problems, "working_hours", a["working_hours"])
@@ -368,8 +372,9 @@ def check_inputs(args: Mapping[str, Any]) -> Checked:
     elif catalog().find(a["vm_size"]) is not None:  # the image is x64: GB200/GB300's Arm CPUs cannot boot them
         image = ":".join(IMAGES[a["image"]][k] for k in ("publisher", "offer", "sku"))
         problems.check("vm_size", lambda n: x64_size(n, image), a["vm_size"])
-    if not isinstance(a["os_disk_size_gb"], int) or not 64 <= a["os_disk_size_gb"] <= 4095:
-        problems.add("os_disk_size_gb", f"{a['os_disk_size_gb']!r}; allowed: a whole number of GiB from 64 to 4095")
+    most = LIMITS.choices.os_disk_gib_max
+    if not isinstance(a["os_disk_size_gb"], int) or not 64 <= a["os_disk_size_gb"] <= most:
+        problems.add("os_disk_size_gb", f"{a['os_disk_size_gb']!r}; allowed: a whole number of GiB from 64 to {most}")
     if a["eviction_policy"] not in (policies := LIMITS.choices.eviction_policies):
         problems.add("eviction_policy", f"{a['eviction_policy']!r}; allowed: {', '.join(policies)}")
     wait = a["health_check_wait_minutes"]

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-INPUT = "the input cannot be evaluated: bad flags, project, stack file, a file a flag names, or a program that raises; one line on stderr"
+INPUT = (
+    "the input cannot be evaluated: bad flags, project, stack file, a file a flag names, or a program that raises; "
+    "one line on stderr"
+)
 INTERRUPTED = "interrupted (Ctrl-C)"
 PIPE_CLOSED = "the reader of the output went away (`| head`, a closed pipe); nothing more is written"
 PLAN_PROBLEMS = (
     "Azure would refuse a resource (a size unavailable or retired; a quota shortfall or a size not offered, "
-    "with --usage/--aml-usage/--skus; a bad name or reference), a mandatory policy fails, or the program logged an error"
+    "with --usage/--aml-usage/--skus; a bad name or reference), a mandatory policy fails, "
+    "or the program logged an error"
 )
 
 COMMAND_EXIT_CODES: dict[str, tuple[tuple[int, str], ...]] = {
@@ -16,6 +20,13 @@ COMMAND_EXIT_CODES: dict[str, tuple[tuple[int, str], ...]] = {
         (0, "every stack clean"),
         (1, f"any stack: {PLAN_PROBLEMS}"),
         (2, INPUT),
+        (130, INTERRUPTED),
+        (141, PIPE_CLOSED),
+    ),
+    "merge": (
+        (0, "every stack of the shards clean"),
+        (1, f"any stack: {PLAN_PROBLEMS}"),
+        (2, "a shard file is missing, unreadable, not a shard, or of another run; the shards are not all N; bad flags"),
         (130, INTERRUPTED),
         (141, PIPE_CLOSED),
     ),
@@ -31,9 +42,18 @@ COMMAND_EXIT_CODES: dict[str, tuple[tuple[int, str], ...]] = {
         (0, "the change introduces no problem"),
         (
             1,
-            "the change introduces a problem: a new refusal or violation, more quota, an unacknowledged replacement of a GPU pool or cluster",
+            "the change introduces a problem: a new refusal or violation, more quota, "
+            "an unacknowledged replacement of a GPU pool or cluster",
         ),
         (2, INPUT),
+        (130, INTERRUPTED),
+        (141, PIPE_CLOSED),
+    ),
+    "export-arm": ((0, "written"), (2, INPUT), (130, INTERRUPTED), (141, PIPE_CLOSED)),
+    "preflight": (
+        (0, "Azure accepted the template (Validate, and What-If with --what-if)"),
+        (1, "Azure refused the template: each error is listed with its resource"),
+        (2, f"{INPUT}; the `azure` extra is not installed; Azure sign-in failed"),
         (130, INTERRUPTED),
         (141, PIPE_CLOSED),
     ),

@@ -7,19 +7,19 @@ case-insensitively, as ARM's do). Every run starts from an empty subscription; u
 What it checks before accepting a resource: that its resource group and parents exist, that every
 resource id it references in this subscription exists (ids in other subscriptions are taken to be
 resources managed elsewhere), that the name is not taken, that the region is a real one, that each
-VM size is known to the catalog and not retired, offered in the region and allowed for the
-subscription (when a `az vm list-skus` file is given), that the vCPUs fit the quota (when a
+VM size is a size and not retired (`catalog.verdict`: a well-formed name the catalog does not
+know is taken), offered in the region and allowed for the subscription (when a `az vm list-skus`
+file is given), that the vCPUs fit the quota (when a
 `az vm list-usage` file is given; for Azure ML computes, a `az ml compute list-usage` file: see
-`quota`), that every enum-typed input is one of the values Azure publishes (`enums`), plus the
-per-type checks of each namespace module in `models`. Refusals carry the codes Azure returns to a
-direct PUT (`errors`).
+`quota`), that every enum-typed input is one of the values Azure publishes (`enums`) and the REST body
+meets the constraints Azure's spec states (`spec`), plus the per-type checks of each namespace module in
+`models`. Refusals carry the codes Azure returns to a direct PUT (`errors`).
 
 Not faked: see `models`; also management groups, billing scopes, cross-subscription state, capacity
 (`AllocationFailed`), proximity placement intents Azure cannot satisfy
 (`OverconstrainedAllocationRequest`), unregistered resource providers
 (`MissingSubscriptionRegistration`), the deployer's own permissions (`AuthorizationFailed`) and the
-minutes a new role assignment takes to apply, and Kubernetes
-versions AKS no longer offers (`AgentPoolK8sVersionNotSupported`; needs the dated version list).
+minutes a new role assignment takes to apply.
 """
 
 from __future__ import annotations
@@ -33,9 +33,11 @@ from typing import Any
 
 from azure_gpu_stacks.catalog import Catalog, catalog, normalize_region, normalize_size_name
 from azure_gpu_stacks.catalog.az_files import SkuOffer, Usage
-from azure_gpu_stacks.catalog.clock import now as clock_now
+from azure_gpu_stacks.catalog.clock import instant_on
+from azure_gpu_stacks.catalog.quota_counters import Charge, Provider, charges
 from azure_gpu_stacks.catalog.shapes import read as read_shapes
-from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource
+from azure_gpu_stacks.catalog.verdict import size_verdict
+from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource, identity_answer, scope_id
 from azure_gpu_stacks.fakeazure.enums import refuse_values_outside_enums
 from azure_gpu_stacks.fakeazure.errors import (
     ArmError,
@@ -50,7 +52,8 @@ from azure_gpu_stacks.fakeazure.errors import (
 from azure_gpu_stacks.fakeazure.models import INVOKES, RESOURCE_TYPES, resource_type
 from azure_gpu_stacks.fakeazure.models.resources import RESOURCE_GROUP as ResourceGroupType
 from azure_gpu_stacks.fakeazure.models.resources import RESOURCE_GROUP_ARM_TYPE as ResourceGroupArmType
-from azure_gpu_stacks.fakeazure.quota import Charge, Ledger, Provider, Taking, charges
+from azure_gpu_stacks.fakeazure.quota import Ledger, Taking
+from azure_gpu_stacks.fakeazure.spec import refuse_spec_violations
 
 FAKE_SUBSCRIPTION_ID = "00000000-0000-0000-0000-0000000000aa"
 FAKE_TENANT_ID = "00000000-0000-0000-0000-0000000000bb"
@@ -116,14 +119,12 @@ class FakeArm:
         self.aml_usage = aml_usage  # Azure ML's own counters (`az ml compute list-usage`)
         self.skus = skus
         self.catalog = sizes or catalog()
-        # One clock: sizes are judged on now's date, which defaults to the clock's day (today in UTC).
-        self.now = now or clock_now()
+        # Sizes are judged on now's date: the caller's day (`gpu-stacks --as-of`), else today in UTC.
+        self.now = now or instant_on(None)
         self.subscriptions = {self.subscription_id: SubscriptionState(self.subscription_id)}
         self.refusals: list[Refusal] = []
-        self.unknown_reads: list[str] = []
-        self.az_subscription: str | None = (
-            None  # the deployer's subscription, once --existing files named it  # `<Resource>.get` of ids the subscription does not hold
-        )
+        self.unknown_reads: list[str] = []  # `<Resource>.get` of ids the subscription does not hold
+        self.az_subscription: str | None = None  # the deployer's subscription, once --existing files named it
         self.skipped: list[tuple[str, str]] = []  # (logical name, refused dependency id)
         self.quota = Ledger()  # vCPUs the PUTs so far have taken
         self._allocated: dict[str, int] = defaultdict(int)
@@ -202,7 +203,7 @@ class FakeArm:
         if rtype.token == ResourceGroupType:
             return f"/subscriptions/{self.subscription_id}/resourceGroups/{name}"
         if rtype.scoped:
-            return f"{str(props.get('scope', '')).rstrip('/')}/providers/{namespace}/{types[0]}/{name}"
+            return f"{str(scope_id(props.get('scope', ''))).rstrip('/')}/providers/{namespace}/{types[0]}/{name}"
         names = [str(props.get(key)) for key in rtype.parent_inputs] + [name]
         path = "/".join(f"{t}/{n}" for t, n in zip(types, names, strict=True))
         rg = props.get("resourceGroupName")
@@ -232,6 +233,7 @@ class FakeArm:
         name = props.get(rtype.name_input) if rtype.name_input else None
         name = str(name) if name else self.autoname(logical_name, rtype, urn)
         location = self._location(rtype, props)
+        rtype.check_first(self, name, props)
         if self.check_enums:
             refuse_values_outside_enums(token, rtype.arm_type, name, props)
         resource_id = self._resource_id(rtype, props, name)
@@ -247,7 +249,11 @@ class FakeArm:
             self.parent_of(rtype, props)
         self._check_sizes(rtype, props, location)
         rtype.check(self, name, props)
-        self._take_quota(rtype, props, location)
+        refuse_spec_violations(token, name, props, location)  # after the type's own, more specific codes
+        try:
+            self._take_quota(rtype, props, location)
+        except ArmError as error:
+            raise rtype.quota_refusal(name, props, error) from None
         res = Resource(
             id=resource_id,
             type=rtype.arm_type,
@@ -287,7 +293,7 @@ class FakeArm:
         res = Resource(
             resource_id, rtype.arm_type, name, props.get("resourceGroupName"), props.get("location"), props, failed=True
         )
-        res.outputs = {**props, "name": name, "provisioningState": "Failed"}
+        res.outputs = identity_answer({**props, "name": name, "provisioningState": "Failed"})
         self.subscription.resources[resource_id.lower()] = res
         return res
 
@@ -295,7 +301,7 @@ class FakeArm:
         if rtype.token == ResourceGroupType:
             return {rg.group.id.lower(): rg.group for rg in self.subscription.resource_groups.values()}
         if rtype.scoped:
-            scope = props.get("scope")
+            scope = scope_id(props.get("scope"))
             target = self.require(scope, "scope")
             if target is not None and target.type == ResourceGroupArmType:
                 return self._resource_group(target.name).resources
@@ -333,38 +339,40 @@ class FakeArm:
         return normalize_region(location)
 
     def _check_sizes(self, rtype: ArmResourceType, props: dict[str, Any], location: str | None) -> None:
+        # The one size verdict (`catalog.verdict`); a well-formed size the catalog does not know: only --skus refuses it
         for reading in read_shapes(rtype.token, props):
             path, size_name = reading.path, reading.size
             if not isinstance(size_name, str):
                 continue
-            size = self.catalog.find(size_name)
-            if size is None:
-                close = self.catalog.close_matches(size_name)
-                hint = f" Did you mean {', '.join(close)}?" if close else ""
+            verdict = size_verdict(size_name, self.now.date(), self.catalog)
+            if verdict.standing == "not-a-size":
+                hint = f" {verdict.did_you_mean[0].upper()}{verdict.did_you_mean[1:]}" if verdict.suggestions else ""
                 raise InvalidParameter(f"The value '{size_name}' provided for the VM size is not valid ({path}).{hint}")
-            if size.is_retired_on(self.now.date()):
+            if verdict.standing == "retired":
                 raise SkuNotAvailable(
-                    f"The requested VM size '{size.name}' ({path}) is retired since {size.lifecycle.date} and can no "
-                    f"longer be provisioned. Use {size.lifecycle.replacement}."
+                    f"The requested VM size '{verdict.canonical}' ({path}) is retired since {verdict.date} and can no "
+                    f"longer be provisioned. Use {verdict.replacement}."
                 )
             if self.skus is not None and location is not None:
-                offer = self.skus.get(normalize_size_name(size.name))
+                offer = self.skus.get(normalize_size_name(verdict.canonical))
                 why = offer.refusal(location) if offer else "not listed in the SKU file"
                 if why:
                     raise SkuNotAvailable(
-                        f"The requested VM size '{size.name}' ({path}) is currently not available in location "
+                        f"The requested VM size '{verdict.canonical}' ({path}) is currently not available in location "
                         f"'{location}': {why}. Please try another size or deploy to a different location."
                     )
 
     def _take_quota(self, rtype: ArmResourceType, props: dict[str, Any], location: str | None) -> None:
         # Where each type keeps its sizes, counts and priority: the one shape table; which counters
-        # its nodes draw on, and how many of them a PUT takes: `fakeazure.quota`.
+        # its nodes draw on: `catalog.quota_counters`; the ledger of what PUTs took: `fakeazure.quota`.
         found: list[Charge] = []
         nodes = at_creation = 0
         for reading in read_shapes(rtype.token, props):
             if not reading.pool.counted or not isinstance(reading.size, str):
                 continue
-            size = self.catalog.get(reading.size)
+            size = self.catalog.find(reading.size)
+            if size is None:  # a size the catalog does not know: its vCPUs and family cannot be counted
+                continue
             found += charges(
                 reading.pool.quota, size.quota_family, reading.priority != "Regular", size.vcpus * reading.full_count
             )
@@ -382,7 +390,7 @@ class FakeArm:
         base = {**res.properties, "name": res.name, "type": res.type}
         if res.location is not None:
             base["location"] = res.location
-        return {**base, **rtype.computed(self, res)}
+        return identity_answer({**base, **rtype.computed(self, res)})
 
     # --- provider functions ------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from azure_gpu_stacks.catalog.limits import NameRule
-from azure_gpu_stacks.fakeazure.errors import InvalidParameter
+from azure_gpu_stacks.fakeazure.errors import ArmError, InvalidParameter
 from azure_gpu_stacks.sdk.values import dig, stable_uuid
 
 if TYPE_CHECKING:
@@ -49,8 +49,15 @@ class ArmResourceType:
     located: ClassVar[bool] = True  # takes a `location`
     autoname_max: ClassVar[int] = 64
 
+    def check_first(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        """Raise what ARM answers before its generic checks (a retired enum value's own code)."""
+
     def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
         """Raise the ArmError ARM would return for this PUT."""
+
+    def quota_refusal(self, name: str, props: dict[str, Any], error: ArmError) -> ArmError:
+        """The error this type's provider returns when its nodes exceed a vCPU quota (Compute's by default)."""
+        return error
 
     def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
         """Read-only properties ARM returns."""
@@ -84,6 +91,33 @@ def system_identity(arm: FakeArm, res: Resource) -> dict[str, Any]:
     if isinstance(identity, dict) and "SystemAssigned" in str(identity.get("type", "")):
         return {"identity": {**identity, "principalId": stable_uuid(res.id, "principal"), "tenantId": arm.tenant_id}}
     return {}
+
+
+def identity_answer(outputs: dict[str, Any]) -> dict[str, Any]:
+    """`outputs` with `identity` as ARM answers it: user-assigned identities as a map keyed by each identity's id, each
+    with its principal and client ids. pulumi-azure-native takes them as a list of ids and sends the map
+    (the REST body's `userAssignedIdentities` is an object keyed by resource id, e.g. the spec's
+    `ManagedServiceIdentity` in common-types v5 managedidentity.json); its outputs are typed as that map,
+    so answering the list back is what a real ARM never does (and the SDK cannot read)."""
+    identity = outputs.get("identity")
+    assigned = identity.get("userAssignedIdentities") if isinstance(identity, dict) else None
+    if not isinstance(identity, dict) or not isinstance(assigned, list):
+        return outputs
+    answered = {
+        str(uid): {"principalId": stable_uuid(str(uid), "principal"), "clientId": stable_uuid(str(uid), "client")}
+        for uid in assigned
+    }
+    return {**outputs, "identity": {**identity, "userAssignedIdentities": answered}}
+
+
+def scope_id(scope: Any) -> Any:
+    """An extension resource's `scope` as an id: azure-native and the spec's `/{scope}/providers/...`
+    path take it with or without the leading slash (`subscriptions/...`), ARM's ids have one."""
+    return (
+        f"/{scope.lstrip('/')}"
+        if isinstance(scope, str) and scope.lstrip("/").lower().startswith("subscriptions/")
+        else scope
+    )
 
 
 def expect_type(found: Resource | None, arm_type: str, path: str) -> None:

@@ -121,7 +121,9 @@ def args_class(token: str) -> type | None:
         package = importlib.import_module(f"pulumi_azure_native.{module.replace('/', '.')}")
     except (ValueError, ImportError):
         return None
-    found = getattr(package, f"{kind}Args", None)
+    # `<Kind>InitArgs` where an input type took the name `<Kind>Args` (network.SubnetArgs is the inline
+    # subnet of a VirtualNetwork; the Subnet resource's own is SubnetInitArgs)
+    found = getattr(package, f"{kind}InitArgs", None) or getattr(package, f"{kind}Args", None)
     return found if isinstance(found, type) else None
 
 

@@ -49,6 +49,14 @@ class OperationNotAllowed(ArmError):
     status = 409
 
 
+class QuotaExceeded(ArmError):
+    """AKS's answer to a cluster or node pool whose nodes exceed a vCPU quota: Compute's message wrapped
+    in "Provisioning of resource(s) for container service ... failed" (mspnp/aks-baseline issue 377,
+    MicrosoftDocs/azure-docs issue 62378: code `QuotaExceeded`; Azure/azure-cli issue 15013: 400)."""
+
+    code = "QuotaExceeded"
+
+
 class ClusterMinNodesExceedCoreQuota(ArmError):
     """Azure ML's answer to a compute whose nodes its own quota cannot hold.
 

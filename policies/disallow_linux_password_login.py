@@ -9,7 +9,7 @@ Azure doc: https://learn.microsoft.com/azure/virtual-machines/linux/create-ssh-k
 
 from __future__ import annotations
 
-from azure_gpu_stacks.catalog.shapes import canonical_type
+from azure_gpu_stacks.catalog.shapes import VMSS, canonical_type
 from azure_gpu_stacks.policies import config
 from azure_gpu_stacks.policies.values import UNKNOWN, flag, get
 from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
@@ -17,7 +17,7 @@ from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationA
 NAME = "disallow-linux-password-login"
 LINUX_CONFIGURATION: dict[str, tuple[str, ...]] = {
     "azure-native:compute:VirtualMachine": ("osProfile", "linuxConfiguration"),
-    "azure-native:compute:VirtualMachineScaleSet": ("virtualMachineProfile", "osProfile", "linuxConfiguration"),
+    VMSS: ("virtualMachineProfile", "osProfile", "linuxConfiguration"),
 }
 CONFIG = config.schema({})
 

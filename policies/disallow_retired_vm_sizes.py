@@ -21,14 +21,12 @@ CONFIG = config.schema({AS_OF_KEY: AS_OF_PROPERTY})  # nothing else to tune: Azu
 def validate(args: ResourceValidationArgs, report_violation: ReportViolation) -> None:
     day = as_of(config.values(args, CONFIG))
     for verdict in classify(args.resource_type, args.props, day=day):
-        if verdict.status != "retired" or verdict.entry is None:
-            continue
-        lifecycle = verdict.entry.lifecycle
-        report_violation(
-            f"{verdict.path} is '{verdict.size}', which Azure retired on {lifecycle.date} and can no longer "
-            f"deploy; use {lifecycle.replacement} or another current size.",
-            None,
-        )
+        if verdict.status == "retired":
+            report_violation(
+                f"{verdict.path} is '{verdict.size}', which Azure retired on {verdict.verdict.date} and can no longer "
+                f"deploy; use {verdict.verdict.replacement} or another current size.",
+                None,
+            )
 
 
 POLICY = ResourceValidationPolicy(

@@ -13,7 +13,9 @@ import re
 import sys
 from pathlib import Path
 
-from azure_gpu_stacks.catalog import VmSize, catalog, clock
+from azure_gpu_stacks.catalog import VmSize, catalog
+from azure_gpu_stacks.catalog.clock import utc_today
+from azure_gpu_stacks.catalog.verdict import size_verdict
 from azure_gpu_stacks.policies import warn_retiring_vm_sizes
 
 DOC_FILE = Path(__file__).resolve().parents[1] / "docs" / "policies.md"
@@ -35,7 +37,7 @@ def retiring_example(day: dt.date) -> VmSize:
 
 def _warn_retiring_message(day: dt.date) -> str:
     size = retiring_example(day)
-    message = warn_retiring_vm_sizes.message("hardwareProfile.vmSize", size.name, size, day)
+    message = warn_retiring_vm_sizes.message("hardwareProfile.vmSize", size_verdict(size.name, day))
     return f"- **Message** (on {day}): `{message}`\n"
 
 
@@ -65,7 +67,7 @@ def untrue_blocks(text: str, day: dt.date) -> list[str]:
 
 
 def main() -> int:
-    DOC_FILE.write_text(render(DOC_FILE.read_text(encoding="utf-8"), clock.today()), encoding="utf-8")
+    DOC_FILE.write_text(render(DOC_FILE.read_text(encoding="utf-8"), utc_today()), encoding="utf-8")
     print(f"wrote {DOC_FILE}")
     return 0
 

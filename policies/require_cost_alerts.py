@@ -22,7 +22,7 @@ from azure_gpu_stacks.catalog.shapes import canonical_type
 from azure_gpu_stacks.policies import config
 from azure_gpu_stacks.policies.resource_groups import Coverage, resource_group_of, scope_coverage
 from azure_gpu_stacks.policies.values import UNKNOWN, elements, entries, flag, get, text
-from azure_gpu_stacks.policies.vm_size_lifecycle import SizeVerdict, classify
+from azure_gpu_stacks.policies.vm_size_lifecycle import SizeAtPath, classify
 from pulumi_policy import EnforcementLevel, ReportViolation, Severity, StackValidationArgs, StackValidationPolicy
 
 NAME = "require-cost-alerts"
@@ -91,7 +91,7 @@ def _has_contact(value: Any) -> bool:
     return any(item is UNKNOWN or text(item) is not None for item in elements(value))
 
 
-def _message(resource: Any, gpu: SizeVerdict, group: str | None, budgets: list[_Budget]) -> str:
+def _message(resource: Any, gpu: SizeAtPath, group: str | None, budgets: list[_Budget]) -> str:
     assert gpu.entry is not None
     where = f"resource group '{group}'" if group else "its resource group"
     text_ = (
@@ -109,9 +109,9 @@ def _message(resource: Any, gpu: SizeVerdict, group: str | None, budgets: list[_
     if reasons:
         text_ += " Found: " + "; ".join(reasons) + "."
     return (
-        text_
-        + " Add a budget on the resource group or the subscription (azure_gpu_stacks.components.cost_alert.CostAlert), or list "
-        "a central budget's scope in this policy's externalBudgetScopes."
+        text_ + " Add a budget on the resource group or the subscription "
+        "(azure_gpu_stacks.components.cost_alert.CostAlert), or list a central budget's scope in this policy's "
+        "externalBudgetScopes."
     )
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from azure_gpu_stacks.catalog.shapes import canonical_type
+from azure_gpu_stacks.catalog.shapes import VMSS, canonical_type
 from azure_gpu_stacks.policies import config
 from azure_gpu_stacks.policies.values import UNKNOWN, flag, get, same, text
 from azure_gpu_stacks.policies.vm_size_lifecycle import catalog_entry
@@ -25,7 +25,7 @@ CONFIG = config.schema({})
 
 
 def validate(args: ResourceValidationArgs, report_violation: ReportViolation) -> None:
-    if canonical_type(args.resource_type) != "azure-native:compute:VirtualMachineScaleSet":
+    if canonical_type(args.resource_type) != VMSS:
         return
     entry = catalog_entry(get(args.props, "sku", "name"))
     if entry is None or not entry.has_infiniband:
@@ -52,7 +52,8 @@ def _problems(props: Any, size: str) -> list[str]:
 
 POLICY = ResourceValidationPolicy(
     name=NAME,
-    description="InfiniBand scale sets must use one placement group, Uniform orchestration and a proximity placement group.",
+    description="InfiniBand scale sets must use one placement group, Uniform orchestration and a proximity "
+    "placement group.",
     validate=validate,
     enforcement_level=EnforcementLevel.MANDATORY,
     severity=Severity.HIGH,

@@ -1,4 +1,5 @@
-"""Where each VM size a resource asks for stands in Azure's lifecycle, from the catalog, on one day.
+"""Where each VM size a resource asks for stands in Azure's lifecycle on one day: the catalog's one verdict
+(`azure_gpu_stacks.catalog.verdict.size_verdict`) at each place the resource names a size.
 
 Shared by the VM size policies (retired, capacity-restricted, retiring, unknown): CrossGuard gives
 each policy a single enforcement level, so the verdicts are several policies over one
@@ -6,8 +7,8 @@ classification. Sizes compare case-insensitively and without the `Standard_` pre
 catalog does.
 
 The day: each size policy has an `asOf` config property (`YYYY-MM-DD`). Empty (the default) means
-the clock's day, today in UTC (`azure_gpu_stacks.catalog.clock`); `gpu-stacks --as-of`
-fills it for every size policy, and `pulumi preview --policy-pack-config` can pin it the same way.
+today in UTC; `gpu-stacks --as-of` fills it for every size policy (once, where the engine configures
+the pack), and `pulumi preview --policy-pack-config` can pin it the same way.
 """
 
 from __future__ import annotations
@@ -15,13 +16,14 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
-from azure_gpu_stacks.catalog import VmSize, catalog, clock
+from azure_gpu_stacks.catalog import VmSize, catalog
+from azure_gpu_stacks.catalog.clock import parse_day, utc_today
+from azure_gpu_stacks.catalog.verdict import SizeVerdict, Standing, size_verdict
 from azure_gpu_stacks.policies.values import text
 from azure_gpu_stacks.policies.vm_size_locations import vm_sizes
 
-Status = Literal["current", "capacity-restricted", "retiring", "retired", "unknown"]
 AS_OF_KEY = "asOf"
 AS_OF_PATTERN = r"^([0-9]{4}-[0-9]{2}-[0-9]{2})?$"
 AS_OF_PROPERTY: dict[str, Any] = {
@@ -34,36 +36,49 @@ AS_OF_PROPERTY: dict[str, Any] = {
 
 
 @dataclass(frozen=True)
-class SizeVerdict:
+class SizeAtPath:
+    """The verdict on the size a resource names at `path`."""
+
     path: str
-    size: str  # as written in the resource
-    status: Status
-    entry: VmSize | None  # the catalog's entry; None for an unknown size
-    day: dt.date  # the day the status is for
+    verdict: SizeVerdict
+
+    @property
+    def size(self) -> str:  # as written in the resource
+        return self.verdict.name
+
+    @property
+    def status(self) -> Standing:
+        return self.verdict.standing
+
+    @property
+    def entry(self) -> VmSize | None:  # the catalog's entry; None for a size it does not know
+        return self.verdict.entry
+
+    @property
+    def day(self) -> dt.date:
+        return self.verdict.day
 
 
 def as_of(values: Mapping[str, Any]) -> dt.date:
-    """The day a policy judges on: its `asOf` config when set and a date, else the clock's day."""
+    """The day a policy judges on: its `asOf` config when set and a date, else today in UTC."""
     given = values.get(AS_OF_KEY)
     if isinstance(given, str) and given:
         try:
-            return clock.parse_day(given)
+            return parse_day(given)
         except ValueError:
             pass  # the CLI checks the pattern first; a policy never crashes on its config
-    return clock.today()
+    return utc_today()
 
 
 def classify(
     resource_type: str, props: Any, *, day: dt.date | None = None, billed_only: bool = False
-) -> Iterator[SizeVerdict]:
-    """A verdict per known VM size in the resource on `day` (default: the clock's); unknown preview values are skipped."""
-    day = day or clock.today()
+) -> Iterator[SizeAtPath]:
+    """The verdict on each size in the resource on `day` (default: today in UTC); unknown preview values are skipped."""
+    day = day or utc_today()
     for found in vm_sizes(resource_type, props):
         if found.size is None or (billed_only and not found.billed):
             continue
-        entry = catalog().find(found.size)
-        status: Status = "unknown" if entry is None else entry.status_on(day)
-        yield SizeVerdict(found.path, found.size, status, entry, day)
+        yield SizeAtPath(found.path, size_verdict(found.size, day))
 
 
 def catalog_entry(size: Any) -> VmSize | None:

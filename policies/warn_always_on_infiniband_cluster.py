@@ -16,7 +16,7 @@ from typing import Any
 
 from azure_gpu_stacks.catalog import VmSize
 from azure_gpu_stacks.catalog.limits import normalize_region
-from azure_gpu_stacks.catalog.shapes import canonical_type
+from azure_gpu_stacks.catalog.shapes import VMSS, canonical_type
 from azure_gpu_stacks.policies import config
 from azure_gpu_stacks.policies.resource_groups import dependencies_of
 from azure_gpu_stacks.policies.values import elements, flag, get, number, same, text
@@ -24,7 +24,6 @@ from azure_gpu_stacks.policies.vm_size_lifecycle import catalog_entry
 from pulumi_policy import EnforcementLevel, ReportViolation, Severity, StackValidationArgs, StackValidationPolicy
 
 NAME = "warn-always-on-infiniband-cluster"
-SCALE_SET_TYPE = "azure-native:compute:VirtualMachineScaleSet"
 AUTOSCALE_TYPE = "azure-native:monitor:AutoscaleSetting"
 HOURS_PER_DAY = 24
 CONFIG = config.schema({})
@@ -44,7 +43,7 @@ def validate(args: StackValidationArgs, report_violation: ReportViolation) -> No
         and _scales_to_zero(r)
     ]
     for scale_set in args.resources:
-        if canonical_type(scale_set.resource_type) != SCALE_SET_TYPE:
+        if canonical_type(scale_set.resource_type) != VMSS:
             continue
         entry = catalog_entry(get(scale_set.props, "sku", "name"))
         nodes = number(get(scale_set.props, "sku", "capacity"))

@@ -24,9 +24,9 @@ CONFIG = config.schema({AS_OF_KEY: AS_OF_PROPERTY})
 def validate(args: ResourceValidationArgs, report_violation: ReportViolation) -> None:
     day = as_of(config.values(args, CONFIG))
     for verdict in classify(args.resource_type, args.props, day=day):
-        if verdict.status != "capacity-restricted" or verdict.entry is None:
+        if verdict.status != "capacity-restricted":
             continue
-        lifecycle = verdict.entry.lifecycle
+        lifecycle = verdict.verdict
         report_violation(
             f"{verdict.path} is '{verdict.size}', which Azure has restricted since {lifecycle.restricted_from}: "
             f"new subscriptions cannot deploy it and its quota will not be increased; Azure retires it on "

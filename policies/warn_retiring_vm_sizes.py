@@ -10,9 +10,7 @@ Azure doc: https://learn.microsoft.com/azure/virtual-machines/sizes/lifecycle/re
 
 from __future__ import annotations
 
-import datetime as dt
-
-from azure_gpu_stacks.catalog import VmSize
+from azure_gpu_stacks.catalog.verdict import SizeVerdict
 from azure_gpu_stacks.policies import config
 from azure_gpu_stacks.policies.vm_size_lifecycle import AS_OF_KEY, AS_OF_PROPERTY, as_of, classify
 from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
@@ -33,13 +31,11 @@ CONFIG = config.schema(
 )
 
 
-def message(path: str, size: str, entry: VmSize, day: dt.date) -> str:
-    """The violation for `size` (a retiring catalog entry) at `path`, as seen on `day`; docs/policies.md shows it."""
-    lifecycle = entry.lifecycle
-    assert lifecycle.date is not None  # the catalog gives every retiring size its date
+def message(path: str, verdict: SizeVerdict) -> str:
+    """The violation for a retiring size at `path`, as seen on the verdict's day; docs/policies.md shows it."""
     return (
-        f"{path} is '{size}', which Azure retires on {lifecycle.date} "
-        f"(in {(lifecycle.date - day).days} days); move to {lifecycle.replacement} before then."
+        f"{path} is '{verdict.name}', which Azure retires on {verdict.date} "
+        f"(in {verdict.days_left} days); move to {verdict.replacement} before then."
     )
 
 
@@ -47,12 +43,10 @@ def validate(args: ResourceValidationArgs, report_violation: ReportViolation) ->
     values = config.values(args, CONFIG)
     window = int(values["retiringWindowDays"])
     day = as_of(values)
-    for verdict in classify(args.resource_type, args.props, day=day):
-        date = verdict.entry.lifecycle.date if verdict.entry is not None else None
-        if verdict.status != "retiring" or verdict.entry is None or date is None:
-            continue
-        if (date - day).days <= window:
-            report_violation(message(verdict.path, verdict.size, verdict.entry, day), None)
+    for found in classify(args.resource_type, args.props, day=day):
+        days_left = found.verdict.days_left
+        if found.status == "retiring" and days_left is not None and days_left <= window:
+            report_violation(message(found.path, found.verdict), None)
 
 
 POLICY = ResourceValidationPolicy(

@@ -1,7 +1,8 @@
 """warn-unknown-vm-sizes: say when a VM size is not in the catalog, so its status cannot be checked.
 
 Rule: a VM size the catalog does not know (after case-insensitive matching, `Standard_` prefix
-optional) is a violation (advisory by default), with close matches when there are any. Sizes listed in
+optional) is a violation (advisory by default), with close matches when there are any: a well-formed
+name is taken offline (`azure_gpu_stacks.catalog.verdict`), so this advisory is what a plan says of it. Sizes listed in
 `ignoredSizes` are accepted as they are.
 Why: a misspelt size fails only at deployment, and a size unknown to the catalog escapes the retirement
 and cost checks.
@@ -10,7 +11,7 @@ Azure doc: https://learn.microsoft.com/azure/virtual-machines/sizes/overview
 
 from __future__ import annotations
 
-from azure_gpu_stacks.catalog import catalog, normalize_size_name
+from azure_gpu_stacks.catalog import normalize_size_name
 from azure_gpu_stacks.policies import config
 from azure_gpu_stacks.policies.vm_size_lifecycle import classify
 from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
@@ -31,21 +32,20 @@ CONFIG = config.schema(
 
 def validate(args: ResourceValidationArgs, report_violation: ReportViolation) -> None:
     ignored = {normalize_size_name(s) for s in config.values(args, CONFIG)["ignoredSizes"]}
-    for verdict in classify(args.resource_type, args.props):
-        if verdict.status != "unknown" or normalize_size_name(verdict.size) in ignored:
+    for found in classify(args.resource_type, args.props):
+        verdict = found.verdict
+        if verdict.standing not in ("unknown", "not-a-size") or normalize_size_name(verdict.name) in ignored:
             continue
-        unconfirmed = catalog().unconfirmed(verdict.size)
-        if unconfirmed is not None:
+        if verdict.unconfirmed is not None:
             report_violation(
-                f"{verdict.path} is '{verdict.size}', which Azure's SKU list offers but the size catalog lists as "
-                f"unconfirmed ({unconfirmed.why}); its retirement and GPU cost cannot be checked.",
+                f"{found.path} is '{verdict.name}', which Azure's SKU list offers but the size catalog lists as "
+                f"unconfirmed ({verdict.unconfirmed.why}); its retirement and GPU cost cannot be checked.",
                 None,
             )
             continue
-        close = catalog().close_matches(verdict.size)
-        hint = f" (did you mean {', '.join(close)}?)" if close else ""
+        hint = f" ({verdict.did_you_mean})" if verdict.suggestions else ""
         report_violation(
-            f"{verdict.path} is '{verdict.size}', which the size catalog does not know{hint}; its retirement "
+            f"{found.path} is '{verdict.name}', which the size catalog does not know{hint}; its retirement "
             "and GPU cost cannot be checked.",
             None,
         )

@@ -23,11 +23,9 @@ from dataclasses import dataclass
 from typing import Any, is_typeddict
 
 import pulumi
-from azure_gpu_stacks.catalog import ANNOUNCED as NOTED_STATES
-from azure_gpu_stacks.catalog import catalog, clock
+from azure_gpu_stacks.catalog import catalog
 from azure_gpu_stacks.catalog.limits import LIMITS, normalize_region
 from azure_gpu_stacks.components.args import camel_message, camel_path, keys_of, shown, unknown_key_message
-from azure_gpu_stacks.components.checks import DEFAULT_GPU_VM_SIZE
 from azure_gpu_stacks.sdk.internals import runtime_config
 from azure_gpu_stacks.stack.sections import SECTIONS, Section
 from pydantic import (
@@ -196,7 +194,8 @@ class StackConfig(ConfigModel):
         return found
 
     def warnings(self) -> list[str]:
-        """Things worth saying that do not stop the stack."""
+        """Things worth saying that do not stop the stack (a size's lifecycle is not among them: the policy pack's
+        size policies say it, once per plan)."""
         notes: list[str] = []
         if self.ssh_public_key == EXAMPLE_SSH_KEY:
             notes.append(
@@ -204,9 +203,6 @@ class StackConfig(ConfigModel):
                 '`pulumi config set --secret sshPublicKey "$(cat ~/.ssh/id_ed25519.pub)"`'
             )
         if self.vm is not None:
-            size = catalog().get(self.vm.vm_size or DEFAULT_GPU_VM_SIZE)
-            if size.status_on(clock.today()) in NOTED_STATES:
-                notes.append(f"{PROJECT}:vm.vmSize: '{size.name}' is {size.retirement_note(clock.today())}")
             if self.vm.spot:
                 notes.append(
                     f"{PROJECT}:vm.spot: Spot VMs can be evicted with 30 seconds' notice; checkpoint work often"
@@ -214,10 +210,6 @@ class StackConfig(ConfigModel):
             if self.vm.public_ip and not self.vm.ssh_allowed_cidrs:
                 notes.append(f"{PROJECT}:vm.publicIp: a public IP without sshAllowedCidrs accepts no SSH from outside")
         notes += _aml_warnings(self.aml_cluster)
-        if self.aks_gpu_pool is not None:
-            size = catalog().get(self.aks_gpu_pool.vm_size or DEFAULT_GPU_VM_SIZE)
-            if size.status_on(clock.today()) in NOTED_STATES:
-                notes.append(f"{PROJECT}:aksGpuPool.vmSize: '{size.name}' is {size.retirement_note(clock.today())}")
         return notes
 
 
@@ -226,9 +218,6 @@ def _aml_warnings(aml: SectionInputs | None) -> list[str]:
         return []
     key = f"{PROJECT}:amlCluster"
     notes = []
-    size = catalog().get(aml.vm_size or DEFAULT_GPU_VM_SIZE)
-    if size.status_on(clock.today()) in NOTED_STATES:
-        notes.append(f"{key}.vmSize: '{size.name}' is {size.retirement_note(clock.today())}")
     if aml.min_node_count:
         notes.append(f"{key}.minNodeCount: {aml.min_node_count} node(s) run, and bill, even when no job does")
     if aml.vm_priority == "LowPriority":

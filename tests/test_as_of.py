@@ -238,7 +238,7 @@ def test_a_minute_before_utc_midnight_everything_judges_the_utc_day(
 ) -> None:
     frozen("2026-09-29T23:59:30+00:00", "Pacific/Kiritimati")  # local time: 2026-09-30 13:59, a day ahead
     assert clock.dt.datetime.now().date() == dt.date(2026, 9, 30)  # noqa: DTZ005 - the local date, on purpose
-    assert clock.today() == dt.date(2026, 9, 29)
+    assert clock.utc_today() == dt.date(2026, 9, 29)
 
     stack = stack_copy(tmp_path, "inference-t4", lambda c: c["azure-gpu-stacks:vm"].update(vmSize=NV3))
     code, out, err = run(capsys, "plan", stack, "--json")
@@ -257,10 +257,10 @@ def test_a_minute_after_utc_midnight_everything_refuses_the_retired_size(
 ) -> None:
     frozen("2026-09-30T00:00:30+00:00", "Etc/GMT+12")  # local time: 2026-09-29 12:00, a day behind
     assert clock.dt.datetime.now().date() == dt.date(2026, 9, 29)  # noqa: DTZ005 - the local date, on purpose
-    assert clock.today() == dt.date(2026, 9, 30)
+    assert clock.utc_today() == dt.date(2026, 9, 30)
 
     with pytest.raises(ValueError, match="was retired on 2026-09-30"):
-        deployable_size(NV3)  # the components
+        deployable_size(NV3, clock.utc_today())  # the components
     with pytest.raises(SkuNotAvailable, match="retired since 2026-09-30"):
         arm_with_group().put(
             VM, "vm", {"resourceGroupName": "rg", "location": "eastus", "hardwareProfile": {"vmSize": NV3}}, "urn:vm"

@@ -190,8 +190,8 @@ def test_catalog_payg_and_spot_prices_are_the_files_for_every_size_and_region() 
 def test_catalog_nc6s_v3_retired_on_2025_09_30() -> None:
     size = catalog().get("Standard_NC6s_v3")
 
-    assert size.is_retired_on(dt.date(2025, 9, 30))
-    assert not size.is_retired_on(dt.date(2025, 9, 29))
+    assert size.status_on(dt.date(2025, 9, 30)) == "retired"
+    assert size.status_on(dt.date(2025, 9, 29)) != "retired"
     assert size.lifecycle.date == dt.date(2025, 9, 30)
 
 

@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 from azure_gpu_stacks.catalog import catalog, pricing
 from azure_gpu_stacks.catalog.demand import hours_before_shutdown
-from azure_gpu_stacks.catalog.pricing import HOURS_PER_MONTH
 from azure_gpu_stacks.engine.cli import main
 from azure_gpu_stacks.engine.run.project import load_project
 from azure_gpu_stacks.engine.run.runtime import RecordedResource
@@ -27,6 +26,7 @@ T4 = "Standard_NC4as_T4_v3"
 A100 = "Standard_NC24ads_A100_v4"
 ND = "Standard_ND96asr_v4"
 SYSTEM = "Standard_D4s_v5"
+HOURS_PER_MONTH = 730  # the month every cost output states ("730 h a month")
 
 
 def payg(size: str, region: str = "eastus") -> float:

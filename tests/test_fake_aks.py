@@ -14,8 +14,8 @@ from azure_gpu_stacks.fakeazure.errors import (
     ArmError,
     Conflict,
     InvalidParameter,
-    OperationNotAllowed,
     ParentResourceNotFound,
+    QuotaExceeded,
     SkuNotAvailable,
 )
 
@@ -228,7 +228,8 @@ def test_fake_agent_pool_takes_quota_at_full_scale(arm: FakeArm) -> None:
     )  # count: 4
     error = refusal(lambda: arm.put(POOL, "idle", gpu_pool_props(agentPoolName="idle"), "idle"))  # count 0, maxCount 3
 
-    assert isinstance(error, OperationNotAllowed)
+    assert isinstance(error, QuotaExceeded)  # AKS wraps Compute's refusal (mspnp/aks-baseline issue 377)
+    assert error.message.startswith("Provisioning of resource(s) for Agent Pool idle failed. Message: Operation could")
     assert error.message.endswith(
         "Current Limit: 8, Current Usage: 8, Additional Required: 12, (Minimum) New Limit Required: 20. Submit a request "
         "for Quota increase by specifying parameters listed in the 'Details' section for deployment to succeed. The fake "

@@ -238,3 +238,12 @@ def test_without_the_check_the_same_body_is_accepted(arm: FakeArm) -> None:
         },
         "s",
     )
+
+
+def test_a_resource_whose_args_name_an_input_type_is_checked_with_its_own_args() -> None:
+    import pulumi_azure_native.network as network
+
+    assert args_class("azure-native:network:Subnet") is network.SubnetInitArgs
+    assert [
+        v.path for v in violations("azure-native:network:Subnet", {"privateEndpointNetworkPolicies": "Sometimes"})
+    ] == ["privateEndpointNetworkPolicies"]

@@ -372,6 +372,7 @@ def test_role_assignment_for_the_deployer_with_the_wrong_principal_type_is_refus
     ("error", "code", "status"),
     [
         (errors.OperationNotAllowed, "OperationNotAllowed", 409),
+        (errors.QuotaExceeded, "QuotaExceeded", 400),
         (errors.InvalidParameter, "InvalidParameter", 400),
         (errors.SkuNotAvailable, "SkuNotAvailable", 409),
         (errors.BadRequest, "BadRequest", 400),

@@ -7,10 +7,11 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from azure_gpu_stacks.fakeazure import FAKE_SUBSCRIPTION_ID
+from azure_gpu_stacks.fakeazure import FAKE_SUBSCRIPTION_ID, FAKE_TENANT_ID
 
 from tests.conftest import TEST_RG, Recording, in_resource_group
 
+TENANT = FAKE_TENANT_ID  # a key vault names its Entra tenant by GUID (the spec's pattern)
 RG_ID = f"/subscriptions/{FAKE_SUBSCRIPTION_ID}/resourceGroups/{TEST_RG}"
 MISSING = {
     "storage_account": f"{RG_ID}/providers/Microsoft.Storage/storageAccounts/nosuchaccount",
@@ -35,7 +36,7 @@ def dependencies(rg: Any) -> dict[str, Any]:
         "kv",
         vault_name="kv-fake-001",
         resource_group_name=rg.name,
-        properties=keyvault.VaultPropertiesArgs(tenant_id="t", sku=keyvault.SkuArgs(family="A", name="standard")),
+        properties=keyvault.VaultPropertiesArgs(tenant_id=TENANT, sku=keyvault.SkuArgs(family="A", name="standard")),
     )
     appi = applicationinsights.Component(
         "appi", resource_name_="appi-fake", resource_group_name=rg.name, kind="web", application_type="web"
@@ -272,7 +273,7 @@ def test_fake_refuses_invalid_names(
                 vault_name="9-vault",
                 resource_group_name=rg.name,
                 properties=keyvault.VaultPropertiesArgs(
-                    tenant_id="t", sku=keyvault.SkuArgs(family="A", name="standard")
+                    tenant_id=TENANT, sku=keyvault.SkuArgs(family="A", name="standard")
                 ),
             )
         elif build_name == "registry":
@@ -297,7 +298,7 @@ def test_fake_key_vault_refuses_purge_protection_set_to_false(record: Callable[.
             vault_name="kv-fake",
             resource_group_name=rg.name,
             properties=keyvault.VaultPropertiesArgs(
-                tenant_id="t", sku=keyvault.SkuArgs(family="A", name="standard"), enable_purge_protection=False
+                tenant_id=TENANT, sku=keyvault.SkuArgs(family="A", name="standard"), enable_purge_protection=False
             ),
         )
 

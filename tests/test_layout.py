@@ -71,3 +71,29 @@ def test_layout_imports_run_one_way(room: str) -> None:
     }
 
     assert {path: imports for path, imports in wrong.items() if imports} == {}
+
+
+def test_every_policy_of_the_pack_has_its_own_test_file() -> None:
+    """One hop from a policy to its tests (ARCHITECTURE.md): tests/policies/test_<module>.py, and nothing else there."""
+    from azure_gpu_stacks.policies.registry import REGISTRY
+
+    modules = {p.name.replace("-", "_") for p in REGISTRY}
+    test_files = {p.stem.removeprefix("test_") for p in (REPO / "tests" / "policies").glob("test_*.py")}
+
+    assert modules <= {p.stem for p in (REPO / "policies").glob("*.py")}
+    assert test_files == modules
+
+
+COST_PATH = ("engine/estimate", "engine/report")
+
+
+@pytest.mark.parametrize("room", COST_PATH)
+def test_the_cost_path_stands_without_the_fake_arm(room: str) -> None:
+    """Cost and quota estimates read plans and the catalog: a real estimate never depends on the fake ARM."""
+    modules = sorted((REPO / room).rglob("*.py"))
+    fake = {
+        p.relative_to(REPO).as_posix(): sorted(m for m in _imports(p) if m.startswith(f"{PACKAGE}.fakeazure"))
+        for p in modules
+    }
+
+    assert modules and {path: found for path, found in fake.items() if found} == {}

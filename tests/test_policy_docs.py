@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from azure_gpu_stacks.catalog.clock import today
+from azure_gpu_stacks.catalog.clock import utc_today
 from azure_gpu_stacks.policies.docs import BLOCK, DOC_FILE, render, render_block, untrue_blocks
 
 from tests.conftest import REPO
@@ -22,7 +22,9 @@ def test_dated_lines_are_what_the_catalog_renders_on_their_day() -> None:
 
 
 def test_dated_lines_still_hold_today() -> None:
-    assert untrue_blocks(committed(), today()) == [], "docs/policies.md says what is no longer true: run `make docs`"
+    assert untrue_blocks(committed(), utc_today()) == [], (
+        "docs/policies.md says what is no longer true: run `make docs`"
+    )
 
 
 def test_a_line_rendered_before_a_retirement_is_untrue_after_it() -> None:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import base64
+import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 import yaml
-from azure_gpu_stacks.catalog import catalog
+from azure_gpu_stacks.catalog import SizeVerdict, catalog
 from azure_gpu_stacks.catalog.az_files import Usage, family_key
 from azure_gpu_stacks.components.checks import ComponentInputError
 from azure_gpu_stacks.components.node_health import SCRIPT_FILE
@@ -280,7 +281,10 @@ def test_training_cluster_single_zone_pins_nodes_and_placement_group(record: Cal
 
 
 def test_training_cluster_joins_a_given_subnet_without_creating_a_vnet(record: Callable[..., Recording]) -> None:
-    subnet = "/subscriptions/11111111-2222-3333-4444-555555555555/resourceGroups/net/providers/Microsoft.Network/virtualNetworks/hub/subnets/ib"
+    subnet = (
+        "/subscriptions/11111111-2222-3333-4444-555555555555/resourceGroups/net/providers/Microsoft.Network/"
+        "virtualNetworks/hub/subnets/ib"
+    )
     rec = record(build_cluster(subnet_id=subnet))
 
     assert rec.of_type("azure-native:network:VirtualNetwork") == []
@@ -400,7 +404,8 @@ def test_training_cluster_children_are_parented_to_the_component(record: Callabl
         ({"node_count": -1}, "node_count: -1 nodes; allowed: 0 (parked: no nodes run) to 100"),
         (
             {"working_hours": {"start": "1900", "end": "0800"}},
-            "working_hours: end 0800 is not after start 1900; allowed: start and end on the same day, e.g. 0800 to 1900",
+            "working_hours: end 0800 is not after start 1900; allowed: start and end on the same day, "
+            "e.g. 0800 to 1900",
         ),
         (
             {"working_hours": {"start": "8:00", "end": "1900"}},
@@ -408,7 +413,8 @@ def test_training_cluster_children_are_parented_to_the_component(record: Callabl
         ),
         (
             {"working_hours": {"start": "0800", "end": "1900", "days": ["Monday", "Funday"]}},
-            "working_hours.days: 'Funday' not a day; allowed: Monday, Tuesday, Wednesday, Thursday, Friday, Saturday, Sunday",
+            "working_hours.days: 'Funday' not a day; allowed: Monday, Tuesday, Wednesday, Thursday, Friday, "
+            "Saturday, Sunday",
         ),
         (
             {"working_hours": {"start": "0800", "end": "1900", "days": []}},
@@ -416,7 +422,8 @@ def test_training_cluster_children_are_parented_to_the_component(record: Callabl
         ),
         (
             {"working_hours": {"start": "0800", "end": "1900", "time_zone": "Europe/Berlin"}},
-            "working_hours.time_zone: 'Europe/Berlin' is an IANA time zone name (did you mean W. Europe Standard Time?); "
+            "working_hours.time_zone: 'Europe/Berlin' is an IANA time zone name "
+            "(did you mean W. Europe Standard Time?); "
             "allowed: a Windows time zone id",
         ),
         (
@@ -464,7 +471,7 @@ def test_training_cluster_refuses_a_size_without_gen2(monkeypatch: pytest.Monkey
     import azure_gpu_stacks.components.checks as checks
 
     gen1 = catalog().get("Standard_ND96asr_v4").model_copy(update={"hyperv_generations": ("V1",)})
-    monkeypatch.setattr(checks, "deployable_size", lambda name: gen1)
+    monkeypatch.setattr(checks, "deployable_size", lambda name, day: SizeVerdict(name, day, "current", gen1))
 
     with pytest.raises(ValueError, match="^'Standard_ND96asr_v4' does not boot Gen2 images; allowed: a Gen2 size"):
-        checks.infiniband_gpu_size("Standard_ND96asr_v4")
+        checks.infiniband_gpu_size("Standard_ND96asr_v4", dt.date(2026, 11, 25))

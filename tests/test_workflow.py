@@ -84,3 +84,63 @@ def test_workflow_diffs_against_the_base_branch_into_the_summary_and_one_comment
     assert f"const marker = '{MARKER}';" in comment["with"]["script"]
     assert "updateComment" in comment["with"]["script"] and "createComment" in comment["with"]["script"]
     assert job["steps"][-1]["run"] == 'exit "$CODE"'
+
+
+def _preflight_step() -> dict[str, Any]:
+    [step] = [s for s in workflow()["jobs"]["preflight"]["steps"] if s.get("id") == "preflight"]
+    return step
+
+
+def _run_preflight_step(tmp_path: Any, signed_in: bool, stub_exit: int = 0) -> tuple[int, str, str, str]:
+    """The step's script under bash, with a stub `gpu-stacks` that logs its arguments."""
+    import os
+    import subprocess
+
+    bin_dir = tmp_path / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    stub = bin_dir / "gpu-stacks"
+    stub.write_text(f'#!/bin/sh\necho "$@" >> calls.log\necho "verdict of $2"\nexit {stub_exit}\n')
+    stub.chmod(0o755)
+    summary, output = tmp_path / "summary.md", tmp_path / "output.txt"
+    env = {
+        **os.environ,
+        "STACK": "inference-t4",
+        "AZURE_SUBSCRIPTION_ID": "00000000-0000-0000-0000-000000000001",
+        "SIGNED_IN": "true" if signed_in else "false",
+        "GITHUB_STEP_SUMMARY": str(summary),
+        "GITHUB_OUTPUT": str(output),
+    }
+    done = subprocess.run(["bash", "-e", "-c", _preflight_step()["run"]], cwd=tmp_path, env=env, timeout=60)
+    return (
+        done.returncode,
+        (tmp_path / "calls.log").read_text(),
+        (tmp_path / "comment.md").read_text(),
+        output.read_text(),
+    )
+
+
+def test_preflight_job_signs_in_with_openid_connect_only_where_the_repository_has_the_variables() -> None:
+    job = workflow()["jobs"]["preflight"]
+    [login] = [s for s in job["steps"] if str(s.get("uses", "")).startswith("azure/login@")]
+
+    assert job["permissions"]["id-token"] == "write"
+    assert job["strategy"]["matrix"]["stack"] == "${{ fromJSON(needs.offline.outputs.stacks) }}"
+    assert all(f"env.{v} != ''" in login["if"] for v in ("AZURE_CLIENT_ID", "AZURE_TENANT_ID", "AZURE_SUBSCRIPTION_ID"))
+    assert _preflight_step()["env"]["SIGNED_IN"] == "${{ steps.login.outcome == 'success' }}"
+
+
+def test_preflight_step_asks_azure_when_signed_in(tmp_path: Any) -> None:
+    code, calls, comment, output = _run_preflight_step(tmp_path, signed_in=True, stub_exit=1)
+
+    assert code == 0 and "code=1" in output  # the verdict step fails the job after the comment is written
+    assert calls.split()[:4] == ["preflight", "inference-t4", "--subscription", "00000000-0000-0000-0000-000000000001"]
+    assert "--format markdown" in calls and "--record fidelity-inference-t4.json" in calls
+    assert comment.startswith("<!-- gpu-stacks preflight inference-t4 -->") and "verdict of inference-t4" in comment
+
+
+def test_preflight_step_without_credentials_says_azure_did_not_run(tmp_path: Any) -> None:
+    code, calls, comment, output = _run_preflight_step(tmp_path, signed_in=False)
+
+    assert code == 0 and "code=0" in output
+    assert calls.split()[:2] == ["check", "inference-t4"]
+    assert "verdict of inference-t4" in comment and "Azure's preflight did not run" in comment

@@ -8,6 +8,17 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from azure_gpu_stacks.engine.commands import check, cost, diff, plan, policy_pack, quota, stacks
+from azure_gpu_stacks.engine.commands import (
+    check,
+    cost,
+    diff,
+    export_arm,
+    merge,
+    plan,
+    policy_pack,
+    preflight,
+    quota,
+    stacks,
+)
 
-TABLE: tuple[ModuleType, ...] = (plan, check, cost, quota, diff, stacks, policy_pack)
+TABLE: tuple[ModuleType, ...] = (plan, check, merge, cost, quota, diff, export_arm, preflight, stacks, policy_pack)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 from azure_gpu_stacks.engine.commands import options
 
@@ -13,7 +14,12 @@ DESCRIPTION = None
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("stacks", metavar="STACK", nargs="*", help="stacks to check (default: all in the project)")
+    p.add_argument(
+        "stacks",
+        metavar="STACK",
+        nargs="*",
+        help="stacks to check (default: all in the project); with --root, DIR:STACK as the report names them",
+    )
     p.add_argument(
         "--format",
         choices=options.FORMATS,
@@ -24,9 +30,47 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     options.add_common(p)
     options.add_as_of(p)
     options.add_jobs(p)
+    add_fleet(p)
+
+
+def add_fleet(p: argparse.ArgumentParser) -> None:
+    """The options of a check of many projects (docs/fleet.md)."""
+    from azure_gpu_stacks.engine.fleet.shards import parse_shard
+
+    group = p.add_argument_group("many projects (docs/fleet.md)")
+    group.add_argument(
+        "--root",
+        type=Path,
+        metavar="DIR",
+        help="check every Pulumi project under DIR (each Pulumi.yaml, its stackConfigDir) with one verdict",
+    )
+    group.add_argument(
+        "--affected",
+        metavar="BASE",
+        help="check only the stacks a change since the git revision BASE can alter, with the reasons; "
+        "the others are listed as unchanged",
+    )
+    group.add_argument(
+        "--shard",
+        type=parse_shard,
+        metavar="K/N",
+        help="check the K-th of N deterministic shares of the stacks and write its JSON Lines for `gpu-stacks merge`",
+    )
+    group.add_argument(
+        "--cache-dir",
+        type=Path,
+        metavar="DIR",
+        help="where stack results are cached, keyed by everything that can change them "
+        "(default: $XDG_CACHE_HOME/gpu-stacks/check)",
+    )
+    group.add_argument("--no-cache", action="store_true", help="plan every stack; neither read nor write the cache")
 
 
 def run(args: argparse.Namespace) -> int:
+    from azure_gpu_stacks.engine.fleet import check as fleet
+
+    if fleet.wanted(args):
+        return fleet.run(args)
     plans = options.plan_many(args)
     worst = max(p.exit_code for p in plans)
     fmt = "json" if args.json else args.format
@@ -45,12 +89,9 @@ def run(args: argparse.Namespace) -> int:
 
         options.out(json.dumps(render_sarif(plans, root=args.project), indent=2))
     else:
-        from azure_gpu_stacks.engine.report.text import verdict, violation_line
+        from azure_gpu_stacks.engine.report.text import check_lines
 
         for p in plans:
-            options.out(verdict(p))
-            for r in p.refusals:
-                options.out(f"  - {r.resource} [{r.type}]: {r.code}: {r.message}")
-            for v in p.violations:
-                options.out(f"  - {violation_line(v)}")
+            for line in check_lines(p):
+                options.out(line)
     return worst

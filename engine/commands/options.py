@@ -170,16 +170,13 @@ def _day(text: str) -> dt.date:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def policy_settings(path: Path | None, as_of: dt.date | None) -> dict[str, PolicySettings] | None:
-    """The checked `--policy-config` file with `--as-of` as every size policy's day; None for the pack's defaults."""
-    if path is None and as_of is None:
-        return None
-    from azure_gpu_stacks.engine.run.policy_config import load, resolve, with_day
+def policy_settings(path: Path | None, as_of: dt.date | None) -> dict[str, PolicySettings]:
+    """The checked `--policy-config` file (else the pack's defaults) with the run's one day (`--as-of`, else the
+    file's `asOf`, else today in UTC) as every size policy's `asOf`: every plan of the command judges on it."""
+    from azure_gpu_stacks.engine.run.policy_config import configure
     from azure_gpu_stacks.engine.run.policy_run import pack_policies
 
-    pack = list(pack_policies())
-    settings = load(path, pack) if path is not None else resolve(pack)
-    return with_day(pack, settings, as_of) if as_of is not None else settings
+    return configure(list(pack_policies()), path, as_of)
 
 
 def plan_many(args: argparse.Namespace) -> list[Plan]:

@@ -27,10 +27,17 @@ GENERATED = (
 # command -> the hand-written pages (under docs/) that hold what the command's options refer to
 SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
     "plan": (("inputs.md", "input files and their limits"), ("quota.md", "quota files")),
-    "check": (("inputs.md", "input files and their limits"), ("quota.md", "quota files")),
+    "check": (
+        ("inputs.md", "input files and their limits"),
+        ("quota.md", "quota files"),
+        ("fleet.md", "many projects: --root, --affected, the cache, --shard"),
+    ),
+    "merge": (("fleet.md", "shards in CI: GitHub Actions, GitLab, Azure Pipelines"),),
     "cost": (("prices.md", "where prices come from"), ("inputs.md", "input files and their limits")),
     "quota": (("quota.md", "quota files, counters and remedies"), ("inputs.md", "input files and their limits")),
     "diff": (("diff.md", "reading a diff"), ("inputs.md", "input files and their limits")),
+    "export-arm": (("preflight.md", "Azure's own verdict: the template, preflight, fidelity records"),),
+    "preflight": (("preflight.md", "running it, fidelity records, what only Azure shows"),),
     "stacks": (),
     "policy-pack": (("policies.md", "the policies and their config"),),
 }

@@ -1,7 +1,7 @@
 """Quota before `pulumi up`: the vCPUs a stack needs at full scale, per quota counter and region,
 compared with the subscription's limits; and whether each size is offered there at all.
 
-Which counters each pool draws on is one rule, `azure_gpu_stacks.fakeazure.quota` (the fake ARM
+Which counters each pool draws on is one rule, `azure_gpu_stacks.catalog.quota_counters` (the fake ARM
 charges the same counters): VMs, scale sets and AKS pools draw on Microsoft.Compute's quota (their
 family and `cores`, or `lowPriorityCores` for Spot); Azure ML clusters and compute instances on
 Azure ML's own (their family's `... Family Cluster Dedicated vCPUs` and `Total Cluster Dedicated
@@ -41,12 +41,7 @@ from azure_gpu_stacks.catalog.az_files import (
     read_usage,
 )
 from azure_gpu_stacks.catalog.demand import Demand, collect
-from azure_gpu_stacks.engine.errors import InputError
-from azure_gpu_stacks.engine.report.tables import Format, table
-from azure_gpu_stacks.engine.run.isolation import Limits
-from azure_gpu_stacks.engine.run.plan import LOCATION_KEY, ReferenceFiles, plan_stack
-from azure_gpu_stacks.engine.run.project import Project, load_stack
-from azure_gpu_stacks.fakeazure.quota import (
+from azure_gpu_stacks.catalog.quota_counters import (
     COMPUTE_SPOT_POOL,
     COMPUTE_TOTAL,
     LOW_PRIORITY_COUNTERS,
@@ -54,6 +49,11 @@ from azure_gpu_stacks.fakeazure.quota import (
     Provider,
     charges,
 )
+from azure_gpu_stacks.engine.errors import InputError
+from azure_gpu_stacks.engine.report.tables import Format, table
+from azure_gpu_stacks.engine.run.isolation import Limits
+from azure_gpu_stacks.engine.run.plan import LOCATION_KEY, ReferenceFiles, plan_stack
+from azure_gpu_stacks.engine.run.project import Project, load_stack
 
 COMPUTE: Provider = PROVIDERS["compute"]
 MACHINE_LEARNING: Provider = PROVIDERS["machinelearning"]
@@ -288,7 +288,8 @@ def _request_steps(row: QuotaRow, subscription_id: str | None) -> list[str]:
         head,
         f"    az quota update --resource-name {need.family} --scope {scope} "
         f"--limit-object value={new_limit} --resource-type {need.resource_type}",
-        f"    or in the portal: Quotas > Compute > region {need.region} > {need.family} > New quota request > {new_limit}",
+        f"    or in the portal: Quotas > Compute > region {need.region} > {need.family} > New quota request > "
+        f"{new_limit}",
     ]
 
 

@@ -7,6 +7,7 @@ and markdown agree.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from azure_gpu_stacks.catalog.prices import UNKNOWN
 from azure_gpu_stacks.catalog.pricing import HOURS_PER_MONTH, PRICE_BASIS, SPOT_CAVEAT, CostEstimate, ResourceCost
@@ -45,13 +46,8 @@ def provenance(cost: CostEstimate | None) -> str:
 
 
 def prices_note(costs: Sequence[CostEstimate]) -> str:
-    """`catalog list prices (REGION Linux; oldest price used: ...)` over several stacks' costs."""
-    regions = sorted({region for c in costs for region in c.regions})
-    priced = [c for c in costs if c.prices_source is not None]
-    first = min(priced, key=_age, default=None)
-    return (
-        f"catalog list prices (each resource in its region: {', '.join(regions) or 'none'}; Linux; {provenance(first)})"
-    )
+    """`catalog list prices (each resource in its region: REGIONS; Linux; oldest price used: ...)` over costs."""
+    return CostNotes.over(costs).prices()
 
 
 def _age(cost: CostEstimate) -> tuple[bool, str]:
@@ -104,33 +100,86 @@ def cost_section(cost: CostEstimate) -> list[str]:
     return lines
 
 
+def cost_row(plan: Plan) -> list[str]:
+    """One stack's row of `cost_table`."""
+    c = plan.cost
+    least = "" if c.complete else ">= "
+    return [
+        plan.stack,
+        least + usd(c.hourly_usd, 4),
+        least + usd(c.monthly_usd),
+        least + usd(c.idle_hourly_usd, 4),
+        least + usd(c.idle_monthly_usd),
+        "none" if c.budget_monthly_usd is None else usd(c.budget_monthly_usd),
+    ]
+
+
+COST_HEADERS = ["stack", "USD/h", "USD/month", "idle USD/h", "idle USD/month", "budget USD/month"]
+COST_RIGHT = (1, 2, 3, 4, 5)
+
+
+@dataclass(frozen=True)
+class CostNotes:
+    """What the notes under a cost table say, reduced over stacks in order (a fleet's merge streams them):
+    the regions, the first stack's cost with the oldest price (its age and provenance), each size and region
+    without a price, and whether any stack is priced at a Spot rate (Spot VMs and pools, AML low priority)."""
+
+    regions: frozenset[str] = frozenset()
+    oldest: tuple[tuple[bool, str], str] | None = None
+    unpriced: frozenset[str] = frozenset()
+    spot: bool = False
+
+    @classmethod
+    def of(cls, cost: CostEstimate) -> CostNotes:
+        return cls(
+            frozenset(cost.regions),
+            None if cost.prices_source is None else (_age(cost), provenance(cost)),
+            frozenset(cost.unpriced),
+            cost.spot,
+        )
+
+    def then(self, later: CostNotes) -> CostNotes:
+        """These notes followed by a later stack's (the first of equally old prices stays)."""
+        oldest = self.oldest
+        if later.oldest is not None and (oldest is None or later.oldest[0] < oldest[0]):
+            oldest = later.oldest
+        return CostNotes(
+            self.regions | later.regions,
+            oldest,
+            self.unpriced | later.unpriced,
+            self.spot or later.spot,
+        )
+
+    @classmethod
+    def over(cls, costs: Sequence[CostEstimate]) -> CostNotes:
+        notes = cls()
+        for cost in costs:
+            notes = notes.then(cls.of(cost))
+        return notes
+
+    def prices(self) -> str:
+        """`catalog list prices (each resource in its region: REGIONS; Linux; oldest price used: ...)`."""
+        oldest = self.oldest[1] if self.oldest else provenance(None)
+        regions = ", ".join(sorted(self.regions)) or "none"
+        return f"catalog list prices (each resource in its region: {regions}; Linux; {oldest})"
+
+    def text(self, fmt: Format) -> str:
+        note = self.prices()
+        notes = [
+            f"{note[:1].upper()}{note[1:]}; {HOURS_PER_MONTH} h a month; VMs only (no disks, network or service fees)."
+        ]
+        if self.unpriced:
+            notes.append(
+                f">= a lower bound: no price is known for {', '.join(sorted(self.unpriced))} (see `gpu-stacks plan`)."
+            )
+        if self.spot:
+            notes.append(SPOT_CAVEAT[:1].upper() + SPOT_CAVEAT[1:] + ".")
+        return ("\n\n" if fmt == "markdown" else "\n").join(notes)
+
+
 def cost_table(plans: Sequence[Plan], fmt: Format = "text") -> str:
     """One row per stack: full-scale and idle cost per hour and month, and its budget."""
-    rows = []
-    for p in plans:
-        c = p.cost
-        least = "" if c.complete else ">= "
-        rows.append(
-            [
-                p.stack,
-                least + usd(c.hourly_usd, 4),
-                least + usd(c.monthly_usd),
-                least + usd(c.idle_hourly_usd, 4),
-                least + usd(c.idle_monthly_usd),
-                "none" if c.budget_monthly_usd is None else usd(c.budget_monthly_usd),
-            ]
-        )
-    headers = ["stack", "USD/h", "USD/month", "idle USD/h", "idle USD/month", "budget USD/month"]
-    out = table(headers, rows, fmt, right=(1, 2, 3, 4, 5))
-    costs = [p.cost for p in plans]
-    note = prices_note(costs)
-    notes = [
-        f"{note[:1].upper()}{note[1:]}; {HOURS_PER_MONTH} h a month; VMs only (no disks, network or service fees)."
-    ]
-    missing = unpriced(costs)
-    if missing:
-        notes.append(f">= a lower bound: no price is known for {', '.join(missing)} (see `gpu-stacks plan`).")
-    if any(c.spot for c in costs):
-        notes.append(SPOT_CAVEAT[:1].upper() + SPOT_CAVEAT[1:] + ".")
+    out = table(COST_HEADERS, [cost_row(p) for p in plans], fmt, right=COST_RIGHT)
+    notes = CostNotes.over([p.cost for p in plans])
     separator = "\n\n" if fmt == "markdown" else "\n"
-    return out + separator + separator.join(notes)
+    return out + separator + notes.text(fmt)

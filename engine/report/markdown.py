@@ -7,6 +7,7 @@ refuse and each policy violation with its level, resource and message.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from azure_gpu_stacks.engine.report.cost import cost_table
 from azure_gpu_stacks.engine.report.verdicts import counts, summary
@@ -21,47 +22,64 @@ def cell(text: str) -> str:
 
 
 def _days(plans: Sequence[Plan]) -> str:
-    return ", ".join(sorted({p.as_of.isoformat() for p in plans})) or "today"
+    return days_text({p.as_of.isoformat() for p in plans})
+
+
+def days_text(days: set[str]) -> str:
+    """The days the plans judged on, for the heading."""
+    return ", ".join(sorted(days)) or "today"
 
 
 def render_markdown(plans: Sequence[Plan]) -> str:
-    total = summary(plans)
+    lines = heading(summary(plans), _days(plans))
+    lines += [stack_row(plan) for plan in plans]
+    for plan in plans:
+        lines += stack_details(plan)
+    lines += ["", "#### Cost", "", cost_table(plans, "markdown")]
+    return "\n".join(lines) + "\n"
+
+
+def heading(total: dict[str, Any], days: str) -> list[str]:
+    """The verdict line, the totals and the head of the stack table, from `verdicts.summary`'s totals."""
     failed = total["failed"]
     head = (
         f"### gpu-stacks check: {len(failed)} of {total['stacks']} stack(s) fail"
         if failed
         else f"### gpu-stacks check: all {total['stacks']} stack(s) pass"
     )
-    lines = [
+    return [
         head,
         "",
         (
-            f"Offline plan and policy pack as of {_days(plans)}; {total['mandatory']} mandatory violation(s), "
+            f"Offline plan and policy pack as of {days}; {total['mandatory']} mandatory violation(s), "
             f"{total['advisory']} advisory, {total['refusals']} Azure refusal(s)."
         ),
         "",
         "| Stack | Verdict | Resources | Azure would refuse | Mandatory | Advisory |",
         "| --- | --- | ---: | ---: | ---: | ---: |",
     ]
-    for plan in plans:
-        c = counts(plan)
-        verdict = "**fail**" if plan.exit_code else "pass"
-        lines.append(
-            f"| `{cell(plan.stack)}` | {verdict} | {c['resources']} | {c['refusals']} | {c['mandatory']} | {c['advisory']} |"
-        )
-    for plan in plans:
-        if not plan.refusals and not plan.violations:
-            continue
-        lines += ["", f"#### `{cell(plan.stack)}` ({cell(plan.stack_file)})", ""]
-        if plan.refusals:
-            lines += ["| Azure would refuse | Code | Message |", "| --- | --- | --- |"]
-            lines += [f"| `{cell(r.resource)}` | {cell(r.code)} | {cell(r.message)} |" for r in plan.refusals]
-            lines.append("")
-        if plan.violations:
-            lines += ["| Level | Policy | Resource | Message |", "| --- | --- | --- | --- |"]
-            ordered = sorted(plan.violations, key=lambda v: LEVEL_ORDER.get(v.level, 2))
-            lines += [
-                f"| {cell(v.level)} | `{cell(v.policy)}` | `{cell(v.resource)}` | {cell(v.message)} |" for v in ordered
-            ]
-    lines += ["", "#### Cost", "", cost_table(plans, "markdown")]
-    return "\n".join(lines) + "\n"
+
+
+def stack_row(plan: Plan) -> str:
+    c = counts(plan)
+    verdict = "**fail**" if plan.exit_code else "pass"
+    numbers = f"{c['resources']} | {c['refusals']} | {c['mandatory']} | {c['advisory']}"
+    return f"| `{cell(plan.stack)}` | {verdict} | {numbers} |"
+
+
+def stack_details(plan: Plan) -> list[str]:
+    """What Azure would refuse and each violation of one stack; nothing for a stack without findings."""
+    if not plan.refusals and not plan.violations:
+        return []
+    lines = ["", f"#### `{cell(plan.stack)}` ({cell(plan.stack_file)})", ""]
+    if plan.refusals:
+        lines += ["| Azure would refuse | Code | Message |", "| --- | --- | --- |"]
+        lines += [f"| `{cell(r.resource)}` | {cell(r.code)} | {cell(r.message)} |" for r in plan.refusals]
+        lines.append("")
+    if plan.violations:
+        lines += ["| Level | Policy | Resource | Message |", "| --- | --- | --- | --- |"]
+        ordered = sorted(plan.violations, key=lambda v: LEVEL_ORDER.get(v.level, 2))
+        lines += [
+            f"| {cell(v.level)} | `{cell(v.policy)}` | `{cell(v.resource)}` | {cell(v.message)} |" for v in ordered
+        ]
+    return lines

@@ -34,37 +34,53 @@ KEY_VALUE = re.compile(r"""^\s*(?:-\s+)?[^\s#][^#]*?:\s+(?P<q>['"]?)(?P<value>[^
 
 def render_sarif(plans: Sequence[Plan], *, version: str = PACK_VERSION, root: Path | None = None) -> dict[str, Any]:
     """SARIF for `plans`; `root` is the project directory the stack files are relative to."""
-    rules: dict[str, dict[str, Any]] = {}
-    for policy in pack_policies():
-        rules[policy.name] = {
+    rules = pack_rules()
+    results: list[dict[str, Any]] = []
+    for plan in plans:
+        plan_rules, plan_results = findings(plan, root or Path.cwd())
+        for rule in plan_rules:
+            rules.setdefault(rule["id"], rule)
+        results += plan_results
+    return sarif_document(rules, results, version)
+
+
+def pack_rules() -> dict[str, dict[str, Any]]:
+    """One rule per policy of the pack, by name."""
+    return {
+        policy.name: {
             "id": policy.name,
             "shortDescription": {"text": policy.description},
             "help": {"text": policy.remediation_steps or policy.description},
             "helpUri": policy.url,
             "properties": {"severity": policy.severity.value if policy.severity else "unspecified"},
         }
-    results: list[dict[str, Any]] = []
-    for plan in plans:
-        locate = _Locator(plan, root or Path.cwd())
-        for v in plan.violations:
-            results.append(_result(v.policy, LEVELS.get(v.level, "note"), v.message, plan, v.resource, locate))
-        for r in plan.refusals:
-            rule = f"{REFUSAL_RULE_PREFIX}{r.code}"
-            rules.setdefault(
-                rule, {"id": rule, "shortDescription": {"text": f"Azure Resource Manager refuses: {r.code}"}}
-            )
-            results.append(_result(rule, "error", r.message, plan, r.resource, locate))
+        for policy in pack_policies()
+    }
+
+
+def findings(plan: Plan, root: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The rules of the ARM error codes one plan's refusals name, and its results (violations, then refusals)."""
+    locate = _Locator(plan, root)
+    rules: list[dict[str, Any]] = []
+    results = [
+        _result(v.policy, LEVELS.get(v.level, "note"), v.message, plan, v.resource, locate) for v in plan.violations
+    ]
+    for r in plan.refusals:
+        rule = f"{REFUSAL_RULE_PREFIX}{r.code}"
+        rules.append({"id": rule, "shortDescription": {"text": f"Azure Resource Manager refuses: {r.code}"}})
+        results.append(_result(rule, "error", r.message, plan, r.resource, locate))
+    return rules, results
+
+
+def sarif_document(rules: dict[str, dict[str, Any]], results: Any, version: str = PACK_VERSION) -> dict[str, Any]:
+    """The SARIF log of one run: `rules` by id (listed sorted), and `results`."""
     return {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
         "runs": [
             {
                 "tool": {
-                    "driver": {
-                        "name": "gpu-stacks",
-                        "version": version,
-                        "rules": [rules[k] for k in sorted(rules)],
-                    }
+                    "driver": {"name": "gpu-stacks", "version": version, "rules": [rules[k] for k in sorted(rules)]}
                 },
                 "results": results,
             }

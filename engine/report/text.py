@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from azure_gpu_stacks.catalog.shapes import VMSS
 from azure_gpu_stacks.engine.report.cost import cost_section
 from azure_gpu_stacks.engine.run.plan import Plan
 from azure_gpu_stacks.engine.run.runtime import RecordedResource
@@ -25,7 +26,7 @@ KEY_PROPERTIES: dict[str, list[tuple[str, tuple[str | int, ...]]]] = {
     ],
     "azure-native:compute:VirtualMachineExtension": [("type", ("type",)), ("version", ("typeHandlerVersion",))],
     "azure-native:compute:ProximityPlacementGroup": [("for", ("intent", "vmSizes", 0)), ("zone", ("zones", 0))],
-    "azure-native:compute:VirtualMachineScaleSet": [
+    VMSS: [
         ("size", ("sku", "name")),
         ("nodes", ("sku", "capacity")),
         ("mode", ("orchestrationMode",)),
@@ -99,7 +100,7 @@ def _summary(resource: RecordedResource) -> str:
             parts.append(f"{label}={_fmt(value)}")
     if resource.type == "azure-native:network:NetworkSecurityGroup":
         parts.append(f"rules={len(inputs.get('securityRules') or [])}")
-    if resource.type == "azure-native:compute:VirtualMachineScaleSet":
+    if resource.type == VMSS:
         profile = inputs.get("virtualMachineProfile") or {}
         extensions = dig(profile, "extensionProfile", "extensions") or []
         parts += [f"extension={e.get('type')}" for e in extensions if isinstance(e, dict)]
@@ -123,7 +124,8 @@ def _fmt(value: Any) -> str:
 
 def render_text(plan: Plan) -> str:
     lines = [
-        f"Plan of {plan.project}/{plan.stack} ({plan.stack_file}), offline, as of {plan.as_of}: {len(plan.resources)} resources",
+        f"Plan of {plan.project}/{plan.stack} ({plan.stack_file}), offline, as of {plan.as_of}: "
+        f"{len(plan.resources)} resources",
         "",
     ]
     children: dict[str | None, list[RecordedResource]] = {}
@@ -162,6 +164,14 @@ def render_text(plan: Plan) -> str:
         lines += ["", "Policy violations:"] + [f"  - {violation_line(v)}" for v in plan.violations]
     lines += ["", verdict(plan)]
     return "\n".join(lines)
+
+
+def check_lines(plan: Plan) -> list[str]:
+    """One stack in `gpu-stacks check`'s text report: its verdict, then what Azure would refuse and each violation."""
+    lines = [verdict(plan)]
+    lines += [f"  - {r.resource} [{r.type}]: {r.code}: {r.message}" for r in plan.refusals]
+    lines += [f"  - {violation_line(v)}" for v in plan.violations]
+    return lines
 
 
 def violation_line(v: Violation) -> str:

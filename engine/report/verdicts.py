@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from azure_gpu_stacks.engine.run.plan import Plan
@@ -19,12 +19,17 @@ def counts(plan: Plan) -> dict[str, int]:
 
 def summary(plans: Sequence[Plan]) -> dict[str, Any]:
     """`{"stacks": 2, "failed": ["aks-gpu"], "refusals": 0, "mandatory": 1, "advisory": 3, "exitCode": 1}`."""
-    per_stack = [counts(p) for p in plans]
-    return {
-        "stacks": len(plans),
-        "failed": [p.stack for p in plans if p.exit_code != 0],
-        "refusals": sum(c["refusals"] for c in per_stack),
-        "mandatory": sum(c["mandatory"] for c in per_stack),
-        "advisory": sum(c["advisory"] for c in per_stack),
-        "exitCode": max((p.exit_code for p in plans), default=0),
-    }
+    return total((p.stack, p.exit_code, counts(p)) for p in plans)
+
+
+def total(entries: Iterable[tuple[str, int, dict[str, int]]]) -> dict[str, Any]:
+    """The summary over `(stack, exit code, counts)` entries, read once in order (a fleet's merge streams them)."""
+    result: dict[str, Any] = {"stacks": 0, "failed": [], "refusals": 0, "mandatory": 0, "advisory": 0, "exitCode": 0}
+    for stack, exit_code, per_stack in entries:
+        result["stacks"] += 1
+        if exit_code != 0:
+            result["failed"].append(stack)
+        for key in ("refusals", "mandatory", "advisory"):
+            result[key] += per_stack[key]
+        result["exitCode"] = max(result["exitCode"], exit_code)
+    return result

@@ -18,12 +18,13 @@ from pathlib import Path
 from typing import Any
 
 import pulumi
-from azure_gpu_stacks.catalog import clock
 from azure_gpu_stacks.catalog.az_files import AzFileError, read_aml_usage, read_skus, read_usage
+from azure_gpu_stacks.catalog.clock import instant_on, utc_today
 from azure_gpu_stacks.catalog.pricing import NO_COST, CostEstimate, estimate_resources, low_priority_warnings
+from azure_gpu_stacks.components.checks import AS_OF_CONFIG_KEY
 from azure_gpu_stacks.engine.errors import InputError
 from azure_gpu_stacks.engine.run.isolation import Limits, run_isolated
-from azure_gpu_stacks.engine.run.policy_config import PolicySettings, resolve, settings_day, with_day
+from azure_gpu_stacks.engine.run.policy_config import PolicySettings, configure, settings_day
 from azure_gpu_stacks.engine.run.policy_run import analyze, pack_policies
 from azure_gpu_stacks.engine.run.program_values import exportable, masked, masked_values, secret_strings
 from azure_gpu_stacks.engine.run.project import Project, StackSettings, load_stack
@@ -44,9 +45,7 @@ from azure_gpu_stacks.fakeazure.existing import Existing, ExistingFileError, ado
 from azure_gpu_stacks.fakeazure.existing import parse as parse_existing
 from azure_gpu_stacks.inputs.files import InputFileError, escaped, load_json
 from azure_gpu_stacks.sdk.internals import invoke_failure
-from azure_gpu_stacks.stack.config import ConfigError
-
-LOCATION_KEY = "azure-native:location"
+from azure_gpu_stacks.stack.config import LOCATION_KEY, ConfigError
 
 
 @dataclass(frozen=True)
@@ -65,7 +64,7 @@ class Plan:
     skipped: tuple[tuple[str, str], ...]
     warnings: tuple[str, ...]
     placeholders: tuple[str, ...]
-    as_of: dt.date = field(default_factory=clock.today)  # the day every verdict of the plan is for
+    as_of: dt.date = field(default_factory=utc_today)  # the day every verdict of the plan is for
     violations: tuple[Violation, ...] = ()
     cost: CostEstimate = NO_COST
     program_output: str = ""  # what the program printed (stdout and stderr), secrets masked
@@ -148,7 +147,7 @@ def deployer_type(environ: Mapping[str, str]) -> str:
     return "ServicePrincipal" if environ.get("ARM_CLIENT_ID") else "User"
 
 
-def make_arm(settings: StackSettings, reference: ReferenceFiles) -> FakeArm:
+def make_arm(settings: StackSettings, reference: ReferenceFiles, day: dt.date | None = None) -> FakeArm:
     try:
         usage = read_usage(reference.usage) if reference.usage else None
         aml_usage = read_aml_usage(reference.aml_usage) if reference.aml_usage else None
@@ -162,6 +161,7 @@ def make_arm(settings: StackSettings, reference: ReferenceFiles) -> FakeArm:
         aml_usage=aml_usage,
         skus=skus,
         deployer_principal_type=deployer,
+        now=instant_on(day),
     )
     if reference.existing:
         adopt(arm, [item for path in reference.existing for item in read_existing(path)])
@@ -187,15 +187,14 @@ def plan_stack(
 ) -> Plan:
     """Plan one stack and run it through the policy pack; raises InputError when it cannot be evaluated.
 
-    One clock: the day of `policy_settings`' `asOf` (what `--as-of` sets), else today in UTC, is the day
-    the components, the fake ARM, the policies and the cost report all judge on. The program runs in a
-    child process (`azure_gpu_stacks.engine.run.isolation`) under `limits`.
+    One day: the `asOf` that `policy_config.configure` wrote into `policy_settings` (what `--as-of` sets;
+    without settings, the pack's defaults on today in UTC) is the day the components (the program's
+    `gpu-stacks:asOf` config), the fake ARM, the policies and the cost report all judge on. The program runs
+    in a child process (`azure_gpu_stacks.engine.run.isolation`) under `limits`.
     """
-    pack = list(pack_policies())
-    settings = dict(policy_settings) if policy_settings is not None else resolve(pack)
-    day = settings_day(settings) or clock.today()
-    with clock.pinned(day):
-        return _plan(project, stack, reference, preview, with_day(pack, settings, day), day, limits)
+    settings = dict(policy_settings) if policy_settings is not None else configure(list(pack_policies()), None, None)
+    day = settings_day(settings) or utc_today()
+    return _plan(project, stack, reference, preview, settings, day, limits)
 
 
 def _plan(
@@ -209,13 +208,13 @@ def _plan(
 ) -> Plan:
     settings = load_stack(project, stack)
     reference = reference or ReferenceFiles()
-    arm = make_arm(settings, reference)
+    arm = make_arm(settings, reference, day)
     references = StackReferences(project.root, project.name, reference.organization, reference.stack_outputs)
     stack_file = project.relative(settings.file)
 
     def run() -> tuple[RunResult, list[Refusal], list[tuple[str, str]]]:
         try:
-            result = _run(settings, arm, reference, references, project, preview)
+            result = _run(settings, arm, reference, references, project, preview, day)
         except (Exception, SystemExit):  # the program's own failure, reported as bad input
             references.check()  # a missing StackReference is the cause, not what followed from it
             _check_reads(arm)
@@ -275,13 +274,15 @@ def _run(
     references: StackReferences,
     project: Project,
     preview: bool,
+    day: dt.date,
 ) -> RunResult:
     with program_environment(project.program, project.root):
         return run_program(
             main_file_runner(project.program),
             project=project.name,
             stack=settings.name,
-            config=settings.config,
+            # the components judge sizes on the run's day (`components.checks.deployment_day`)
+            config={**settings.config, AS_OF_CONFIG_KEY: day.isoformat()},
             secret_keys=settings.secret_keys,
             arm=arm,
             preview=preview,
@@ -293,8 +294,8 @@ def _run(
 
 def describe_program_error(exc: BaseException, project: Project, stack_file: str) -> str:
     """One line for a program that raised: the clean message of errors meant for users, else where."""
-    if isinstance(exc, InputError):  # raised by the run itself (a StackReference with no outputs...)
-        return str(exc)
+    if isinstance(exc, InputError):  # raised by the run itself (a StackReference with no outputs, an export
+        return str(exc)  # Pulumi cannot send...)
     if isinstance(exc, ModuleNotFoundError) and project.virtualenv:
         where = _where(exc, project)
         return (
@@ -307,8 +308,6 @@ def describe_program_error(exc: BaseException, project: Project, stack_file: str
         # name the file that was actually read.
         return str(ConfigError(stack_file, exc.problems))
     if isinstance(exc, (pulumi.RunError, pulumi.ConfigMissingError, pulumi.ConfigTypeError)):
-        return str(exc)
-    if isinstance(exc, InputError):  # raised for the program's values (an export Pulumi cannot send)
         return str(exc)
     if isinstance(exc, SystemExit):
         return f"the program called sys.exit({exc.code!r})"

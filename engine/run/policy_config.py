@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from azure_gpu_stacks.catalog import clock
+from azure_gpu_stacks.catalog.clock import parse_day, utc_today
 from azure_gpu_stacks.engine.errors import InputError
 from azure_gpu_stacks.inputs.files import InputFileError, load_json, shown
 from azure_gpu_stacks.policies.vm_size_lifecycle import AS_OF_KEY
@@ -152,18 +152,29 @@ def settings_day(settings: Mapping[str, PolicySettings], *, source: str = "polic
     if len(set(days.values())) > 1:
         given = ", ".join(f"{name}.{AS_OF_KEY}={day}" for name, day in sorted(days.items()))
         raise InputError(
-            f"{source}: {given}: the size policies judge on different days; allowed: one {AS_OF_KEY} for all, or --as-of"
+            f"{source}: {given}: the size policies judge on different days; "
+            f"allowed: one {AS_OF_KEY} for all, or --as-of"
         )
     for name, day in days.items():
         try:
-            return clock.parse_day(str(day))
+            return parse_day(str(day))
         except ValueError as exc:
             raise InputError(f"{source}: {name}.{AS_OF_KEY}: {exc}") from None
     return None
 
 
+def configure(policies: list[Policy], path: Path | None, as_of: dt.date | None) -> dict[str, PolicySettings]:
+    """The pack's settings for one run: the `--policy-config` file's (else the defaults), with the run's day as
+    every size policy's `asOf`, written here and only here: `as_of` (`--as-of`), else the file's `asOf`, else
+    today in UTC. Every plan of the run (both sides of a diff) takes this one day (`settings_day`)."""
+    settings = load(path, policies) if path is not None else resolve(policies)
+    return with_day(
+        policies, settings, as_of or settings_day(settings, source=str(path or "policy config")) or utc_today()
+    )
+
+
 def with_day(policies: list[Policy], settings: Mapping[str, PolicySettings], day: dt.date) -> dict[str, PolicySettings]:
-    """The settings with `day` as the `asOf` of every policy that takes one: one clock for the whole run."""
+    """The settings with `day` as the `asOf` of every policy that takes one (`configure` calls it, once a run)."""
     result = dict(settings)
     for policy in policies:
         schema = (policy.config_schema.properties if policy.config_schema else {}) or {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import TYPE_CHECKING, Any
 
-from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke, Resource
+from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke, Resource, scope_id
 from azure_gpu_stacks.fakeazure.errors import InvalidParameter, UnmatchedPrincipalType
 from azure_gpu_stacks.sdk.values import stable_uuid
 
@@ -23,7 +23,7 @@ class RoleAssignment(ArmResourceType):
     located = False
 
     def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
-        arm.require(props.get("scope"), "scope")
+        arm.require(scope_id(props.get("scope")), "scope")
         role = str(props.get("roleDefinitionId") or "")
         if "/providers/Microsoft.Authorization/roleDefinitions/" not in role:
             raise InvalidParameter(f"Role assignment '{name}': roleDefinitionId {role!r} is not a role definition id.")

@@ -6,6 +6,7 @@ import base64
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from azure_gpu_stacks.catalog.limits import LIMITS
+from azure_gpu_stacks.catalog.shapes import VMSS
 from azure_gpu_stacks.fakeazure.core import (
     ArmResourceType,
     Resource,
@@ -80,7 +81,7 @@ MAX_CUSTOM_DATA_BYTES = 65535
 class VirtualMachineScaleSet(ArmResourceType):
     """A VM scale set; the fake knows Uniform orchestration, placement groups and capacity."""
 
-    token = "azure-native:compute:VirtualMachineScaleSet"
+    token = VMSS
     arm_type = "Microsoft.Compute/virtualMachineScaleSets"
     name_input = "vmScaleSetName"
     autoname_max = 64
@@ -203,7 +204,10 @@ class VirtualMachineExtension(ArmResourceType):
     def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
         for key in ("publisher", "type", "typeHandlerVersion"):
             if not props.get(key):
-                raise InvalidParameter(f"Extension '{name}' needs {key}.")
+                raise InvalidParameter(
+                    f"Extension '{name}' needs {key} (the fake's rule: the spec marks it optional and no public "
+                    "source gives Azure's refusal)."
+                )
         vm = arm.parent_of(self, props)
         subnets = []
         for ref in dig(vm.properties, "networkProfile", "networkInterfaces") or []:

@@ -6,12 +6,15 @@ import datetime as dt
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from azure_gpu_stacks.catalog.limits import LIMITS
-from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource
+from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource, scope_id
 from azure_gpu_stacks.fakeazure.errors import InvalidParameter
 from azure_gpu_stacks.sdk.values import dig, stable_uuid
 
 if TYPE_CHECKING:
     from azure_gpu_stacks.fakeazure.backend import FakeArm
+
+
+EARLIEST_BUDGET_START = dt.date(2017, 6, 1)
 
 
 class Budget(ArmResourceType):
@@ -25,7 +28,7 @@ class Budget(ArmResourceType):
     max_notifications: ClassVar[int] = LIMITS.choices.budget_notifications_max
 
     def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
-        arm.require(props.get("scope"), "scope")
+        arm.require(scope_id(props.get("scope")), "scope")
         if not (props.get("amount") or 0) > 0:
             raise InvalidParameter(f"Budget '{name}': amount must be greater than 0, got {props.get('amount')!r}.")
         start = dig(props, "timePeriod", "startDate") or ""
@@ -35,6 +38,24 @@ class Budget(ArmResourceType):
             raise InvalidParameter(f"Budget '{name}': timePeriod.startDate {start!r} is not a date.") from None
         if day.day != 1:
             raise InvalidParameter(f"Budget '{name}': the start date must be the first day of a month, got {day}.")
+        # "Budget start date must be on or after June 1, 2017" and "should be less than the end date"
+        # (the REST API's BudgetTimePeriod, https://learn.microsoft.com/dotnet/api/azure.resourcemanager.consumption.
+        # consumptionbudgetdata.timeperiod, observed 2026-11-25)
+        if day < EARLIEST_BUDGET_START:
+            raise InvalidParameter(
+                f"Budget '{name}': timePeriod.startDate {day} is before {EARLIEST_BUDGET_START}; budget start date "
+                "must be on or after June 1, 2017."
+            )
+        end = dig(props, "timePeriod", "endDate")
+        if end is not None:
+            try:
+                end_day = dt.date.fromisoformat(str(end)[:10])
+            except ValueError:
+                raise InvalidParameter(f"Budget '{name}': timePeriod.endDate {end!r} is not a date.") from None
+            if end_day <= day:
+                raise InvalidParameter(
+                    f"Budget '{name}': timePeriod.startDate {day} should be less than the end date {end_day}."
+                )
         notifications = props.get("notifications") or {}
         if len(notifications) > self.max_notifications:
             raise InvalidParameter(
@@ -42,9 +63,10 @@ class Budget(ArmResourceType):
             )
         for key, n in notifications.items():
             threshold = n.get("threshold")
-            if not isinstance(threshold, (int, float)) or not 0 < threshold <= 1000:
+            most = LIMITS.choices.budget_threshold_percent_max
+            if not isinstance(threshold, (int, float)) or not 0 < threshold <= most:
                 raise InvalidParameter(
-                    f"Budget notification '{key}': threshold {threshold!r}; allowed: 0 to 1000 percent."
+                    f"Budget notification '{key}': threshold {threshold!r}; allowed: 0 to {most:g} percent."
                 )
             if not (n.get("contactEmails") or n.get("contactGroups")):
                 raise InvalidParameter(

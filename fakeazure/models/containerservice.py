@@ -12,10 +12,13 @@ from azure_gpu_stacks.catalog.mig import AKS_MIG_SIZES
 from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke, Resource
 from azure_gpu_stacks.fakeazure.errors import (
     AgentPoolK8sVersionNotSupported,
+    ArmError,
     BadRequest,
     Conflict,
     InvalidParameter,
+    QuotaExceeded,
     ResourceNotFound,
+    SkuNotAvailable,
 )
 from azure_gpu_stacks.fakeazure.lookups import lookup
 from azure_gpu_stacks.sdk.values import stable_uuid
@@ -30,8 +33,11 @@ MAX_AUTHORIZED_IP_RANGES = LIMITS.choices.aks_authorized_ip_ranges_max
 
 
 def _check_kubernetes_version(arm: FakeArm, where: str, version: Any) -> None:
-    """AKS refuses a Kubernetes version it does not support on the day of the PUT (the dated list in the limits)."""
-    if version is None:
+    """AKS refuses a Kubernetes version it does not support on the day of the PUT (the dated list in the limits).
+    None or "" is no version: AKS picks its default, as every create example of the 2025-09-01 spec sends
+    `kubernetesVersion: ""` (Azure/azure-rest-api-specs, specification/containerservice/.../aks/stable/
+    2025-09-01/examples/ManagedClustersCreate_*.json; tests/data/azure-specs)."""
+    if version is None or version == "":
         return
     day = arm.now.date()
     listed = LIMITS.kubernetes_version(str(version))
@@ -154,6 +160,18 @@ class ManagedCluster(ArmResourceType):
     name_input = "resourceName"
     autoname_max = 63
 
+    def check_first(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        """`sku.name: Basic`, which the SDK's enum no longer lists, is AKS's SkuNotAvailable, in its words
+        (Azure/azure-rest-api-specs issue 27263, pulumi/pulumi-azure-native issue 2600)."""
+        sku_name = (props.get("sku") or {}).get("name")
+        if isinstance(sku_name, str) and sku_name.lower() == "basic":
+            raise SkuNotAvailable(
+                "Basic managed cluster SKU name is invalid. 'Basic' has been replaced by 'Base' since v2023-02-01."
+            )
+
+    def quota_refusal(self, name: str, props: dict[str, Any], error: ArmError) -> ArmError:
+        return _aks_quota(f"container service {name} in resource group {props.get('resourceGroupName')}", error)
+
     def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
         where = f"Managed cluster '{name}'"
         if not (props.get("dnsPrefix") or props.get("fqdnSubdomain")):
@@ -218,8 +236,18 @@ class AgentPool(ArmResourceType):
             raise Conflict(f"Managed cluster '{cluster.name}' already has an agent pool named '{name}'.")
         _check_agent_pool(arm, name, props, f"Managed cluster '{cluster.name}'")
 
+    def quota_refusal(self, name: str, props: dict[str, Any], error: ArmError) -> ArmError:
+        return _aks_quota(f"Agent Pool {name}", error)
+
     def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
         return {"provisioningState": "Succeeded", "powerState": {"code": "Running"}}
+
+
+def _aks_quota(what: str, error: ArmError) -> ArmError:
+    """AKS wraps Compute's quota refusal in its own code and words (see `errors.QuotaExceeded`)."""
+    if error.code != "OperationNotAllowed":
+        return error
+    return QuotaExceeded(f"Provisioning of resource(s) for {what} failed. Message: {error.message}")
 
 
 def kubeconfig(cluster_name: str, fqdn: str) -> str:

@@ -21,7 +21,10 @@ class GlobalSchedule(ArmResourceType):
     name_input = "name"
 
     def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
-        target = arm.require(props.get("targetResourceId"), "targetResourceId")
+        # targetResourceId is optional in the spec's ScheduleProperties; its GlobalSchedules_CreateOrUpdate
+        # example (a LabVmsStartupTask) sends none (tests/data/azure-specs, devtestlab 2018-09-15)
+        target_id = props.get("targetResourceId")
+        target = arm.require(target_id, "targetResourceId") if target_id is not None else None
         if props.get("taskType") == "ComputeVmShutdownTask" and target is not None:
             expected = f"shutdown-computevm-{target.name}"
             group = str(props.get("resourceGroupName") or "")

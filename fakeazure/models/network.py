@@ -20,6 +20,13 @@ if TYPE_CHECKING:
     from azure_gpu_stacks.fakeazure.backend import FakeArm
 
 
+def subnet_prefixes(props: dict[str, Any]) -> list[tuple[str, Any]]:
+    """(path, prefix) of a subnet's `addressPrefix` and each of its `addressPrefixes`."""
+    found = [("addressPrefix", props["addressPrefix"])] if props.get("addressPrefix") is not None else []
+    found += [(f"addressPrefixes[{i}]", p) for i, p in enumerate(props.get("addressPrefixes") or [])]
+    return found
+
+
 class VirtualNetwork(ArmResourceType):
     token = "azure-native:network:VirtualNetwork"
     arm_type = "Microsoft.Network/virtualNetworks"
@@ -41,17 +48,20 @@ class Subnet(ArmResourceType):
     located = False
 
     def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
-        prefix = props.get("addressPrefix")
-        if prefix is None:
-            raise InvalidParameter(f"Subnet '{name}' needs addressPrefix.")
-        subnet = _network(prefix, "addressPrefix")
+        # `addressPrefix` or `addressPrefixes`: both are in the spec's SubnetPropertiesFormat and in
+        # azure-native's inputs (virtualNetwork.json, 2024-05-01; catalog/arm/constraints.json)
+        prefixes = subnet_prefixes(props)
+        if not prefixes:
+            raise InvalidParameter(f"Subnet '{name}' needs addressPrefix or addressPrefixes.")
         vnet = arm.parent_of(self, props)
         spaces = [_network(p, "addressSpace") for p in dig(vnet.properties, "addressSpace", "addressPrefixes") or []]
-        if spaces and not any(subnet.subnet_of(space) for space in spaces):  # type: ignore[arg-type]
-            raise NetcfgSubnetRangeOutsideVnet(
-                f"Subnet '{name}' is not valid because its IP address range {prefix} is outside the "
-                f"IP address range of virtual network '{vnet.name}'."
-            )
+        for path, prefix in prefixes:
+            subnet = _network(prefix, path)
+            if spaces and not any(subnet.subnet_of(space) for space in spaces):  # type: ignore[arg-type]
+                raise NetcfgSubnetRangeOutsideVnet(
+                    f"Subnet '{name}' is not valid because its IP address range {prefix} is outside the "
+                    f"IP address range of virtual network '{vnet.name}'."
+                )
 
     def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
         return {"provisioningState": "Succeeded"}
@@ -115,7 +125,8 @@ class NetworkInterface(ArmResourceType):
         configs = []
         for cfg in res.properties.get("ipConfigurations") or []:
             subnet = arm.find(dig(cfg, "subnet", "id") or "")
-            prefix = dig(subnet.properties, "addressPrefix") if subnet else None
+            prefixes = subnet_prefixes(subnet.properties) if subnet else []
+            prefix = prefixes[0][1] if prefixes else None
             address = cfg.get("privateIPAddress") or (arm.next_address(prefix) if prefix else None)
             configs.append({**cfg, "privateIPAddress": address, "provisioningState": "Succeeded"})
         mac = hashlib.sha256(res.id.encode()).hexdigest()[:12].upper()

@@ -1,0 +1,182 @@
+"""Benchmark: a monorepo of 50 projects and 1,000 stacks checked whole, affected-only, from a warm cache,
+and in 8 shards merged (issue 26). Ratios within one run; each check is a fresh process (spawn to exit),
+its peak RSS from the kernel (`wait4`).
+
+    python bench/fleet_bench.py [--projects 50] [--stacks 20] [--shards 8] [--jobs N]
+
+Targets:
+- affected-only after one stack file changed, cold cache <= 1.5x checking that one stack alone;
+- a full run with a warm cache <= 0.1x the cold full run;
+- the slowest of N=8 shards plus the merge <= 0.2x the unsharded run (shards run one after another
+  here; each is reported), the merged report byte-identical to the unsharded one;
+- the merge's peak memory flat in the number of stacks (shards of 1x, 4x and 16x the stacks).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from monorepo import stack_name, write_monorepo
+
+GPU_STACKS = [sys.executable, "-m", "azure_gpu_stacks.engine"]
+
+
+@dataclass(frozen=True)
+class Run:
+    seconds: float
+    peak_rss_mb: float
+    code: int
+
+
+def timed(argv: list[str], cwd: Path, stdout: Path | None = None) -> Run:
+    """One fresh process to completion: wall time, peak RSS, exit code; stdout to a file or discarded."""
+    with open(stdout or os.devnull, "wb") as out:
+        start = time.perf_counter()
+        process = subprocess.Popen([*GPU_STACKS, *argv], cwd=cwd, stdout=out, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - start
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        raise RuntimeError(f"gpu-stacks {' '.join(argv)} exited {code}: {process.stderr.read().decode()}")  # type: ignore[union-attr]
+    return Run(seconds, usage.ru_maxrss / 1024, code)
+
+
+def scaled_shards(shards: list[Path], factor: int, directory: Path) -> list[Path]:
+    """The same shards holding `factor` times the stacks (each record repeated under new places)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    count = len(shards)
+    headers = [json.loads(p.open().readline()) for p in shards]
+    total = headers[0]["stacks"]
+    out = []
+    for path, header in zip(shards, headers):
+        index = int(header["shard"].split("/")[0])
+        target = directory / path.name
+        with path.open() as source, target.open("w") as sink:
+            sink.write(json.dumps({**header, "stacks": total * factor}) + "\n")
+            lines = source.readlines()[1:]
+            for copy in range(factor):
+                for line in lines:
+                    item = json.loads(line)
+                    place = copy * total + item["place"]
+                    # keep each place in its shard: K-1 modulo N (total is a multiple of N here or not)
+                    place = place - (place % count) + (index - 1)
+                    sink.write(json.dumps({**item, "place": place}) + "\n")
+        out.append(target)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--projects", type=int, default=50)
+    parser.add_argument("--stacks", type=int, default=20, help="stacks per project")
+    parser.add_argument("--shards", type=int, default=8)
+    parser.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)))
+    options = parser.parse_args()
+    jobs = ["--jobs", str(options.jobs)]
+    with tempfile.TemporaryDirectory(prefix="fleet-bench-") as temporary:
+        work = Path(temporary)
+        repo = write_monorepo(work / "repo", options.projects, options.stacks, full=True)
+        root = repo.name
+        total = options.projects * options.stacks
+        print(
+            f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {platform.machine()}, "
+            f"{len(os.sched_getaffinity(0))} cores, Python {platform.python_version()}, load {os.getloadavg()}"
+        )
+        print(f"monorepo: {options.projects} projects, {total} stacks (bench/monorepo.py, full program)")
+
+        # The stack that changes: in the last project, at an odd place, so no other stack references it.
+        last = options.projects - 1
+        project_dir = next((repo / "teams").glob(f"team-{last:02d}"))
+        stack = stack_name(last, 1)
+        stack_id = f"teams/team-{last:02d}:{stack}"
+        stack_file = next(project_dir.rglob(f"Pulumi.{stack}.yaml"))
+
+        alone = timed(["check", "--root", root, "--no-cache", *jobs, stack_id], work)
+        print(f"one stack alone (--no-cache)           {alone.seconds:7.2f} s  {alone.peak_rss_mb:5.0f} MB")
+
+        cache = work / "cache"
+        cold = timed(
+            ["check", "--root", root, "--cache-dir", str(cache), "--format", "json", *jobs], work, work / "cold.json"
+        )
+        print(f"full run, cold cache                   {cold.seconds:7.2f} s  {cold.peak_rss_mb:5.0f} MB")
+        warm = timed(
+            ["check", "--root", root, "--cache-dir", str(cache), "--format", "json", *jobs], work, work / "warm.json"
+        )
+        same = (work / "cold.json").read_bytes() == (work / "warm.json").read_bytes()
+        print(
+            f"full run, warm cache                   {warm.seconds:7.2f} s  {warm.peak_rss_mb:5.0f} MB  "
+            f"{warm.seconds / cold.seconds:.3f}x cold (target <= 0.1x)  report {'identical' if same else 'DIFFERS'}"
+        )
+
+        stack_file.write_text(stack_file.read_text() + "# one change\n")
+        affected = timed(
+            [
+                "check",
+                "--root",
+                root,
+                "--cache-dir",
+                str(work / "empty-cache"),
+                "--affected",
+                "HEAD",
+                "--format",
+                "json",
+                *jobs,
+            ],
+            work,
+            work / "affected.json",
+        )
+        document = json.loads((work / "affected.json").read_text())
+        checked = [c["stack"] for c in document["affected"]["checked"]]
+        print(
+            f"affected-only, one stack file changed  {affected.seconds:7.2f} s  {affected.peak_rss_mb:5.0f} MB  "
+            f"{affected.seconds / alone.seconds:.2f}x one stack alone (target <= 1.5x)  checked {checked}, "
+            f"{len(document['affected']['unchanged'])} unchanged"
+        )
+        subprocess.run(["git", "-C", str(repo), "checkout", "-q", "--", "."], check=True)
+
+        shards = []
+        shard_runs = []
+        for index in range(1, options.shards + 1):
+            path = work / f"shard-{index}.jsonl"
+            run = timed(
+                ["check", "--root", root, "--no-cache", "--shard", f"{index}/{options.shards}", *jobs], work, path
+            )
+            shards.append(path)
+            shard_runs.append(run)
+        merge = timed(["merge", *map(str, shards), "--format", "json"], work, work / "merged.json")
+        identical = (work / "merged.json").read_bytes() == (work / "cold.json").read_bytes()
+        slowest = max(r.seconds for r in shard_runs)
+        print("shards (--no-cache, one after another): " + ", ".join(f"{r.seconds:.2f}" for r in shard_runs) + " s")
+        print(f"merge (json)                           {merge.seconds:7.2f} s  {merge.peak_rss_mb:5.0f} MB")
+        print(
+            f"slowest shard + merge                  {slowest + merge.seconds:7.2f} s  "
+            f"{(slowest + merge.seconds) / cold.seconds:.3f}x the unsharded cold run (target <= 0.2x)  "
+            f"merged report {'identical' if identical else 'DIFFERS'}"
+        )
+
+        for fmt in ("json", "markdown", "sarif"):
+            figures = []
+            for factor in (1, 4, 16):
+                scaled = scaled_shards(shards, factor, work / f"x{factor}")
+                figures.append((factor * total, timed(["merge", *map(str, scaled), "--format", fmt], work)))
+            print(
+                f"merge memory ({fmt:8}): "
+                + ", ".join(f"{n} stacks {r.peak_rss_mb:.0f} MB" for n, r in figures)
+                + f"  (+{figures[-1][1].peak_rss_mb - figures[0][1].peak_rss_mb:.0f} MB for "
+                f"{figures[-1][0] - figures[0][0]} more)"
+            )
+
+
+if __name__ == "__main__":
+    main()

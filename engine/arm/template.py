@@ -1,0 +1,435 @@
+"""A plan as an ARM deployment template that `az deployment sub validate` / `what-if` accept.
+
+Shape: a subscription-scope template (schema `subscriptionDeploymentTemplate.json`) that creates each
+resource group the stack creates and, per resource group, one nested `Microsoft.Resources/deployments`
+with `resourceGroup` set and an inline template of that group's resources (`expressionEvaluationOptions`
+scope `inner`, so the inner template sees its own parameters). Resources at subscription scope (a
+budget of the subscription) sit in the outer template.
+Source: learn.microsoft.com/azure/azure-resource-manager/templates/deploy-to-subscription, "Create
+resource group and resources" and "Deploy to resource group" (observed 2026-11-25).
+
+Bodies: the envelope at the top and the rest under `properties` as REST nests them, by the one mapping of
+azure-native inputs to ARM bodies (`azure_gpu_stacks.catalog.arm.bodies`, generated from Azure's spec
+data); where ARM places a resource (parents, `scope`) by the fake ARM's type registry. Resources that
+are not Azure's, and azure-native types the mapping does not cover, are listed under
+`metadata.outsideTemplate`.
+
+Values: ids of this plan's fake subscription become `subscription().subscriptionId`, its tenant
+`subscription().tenantId`, so the template validates in any subscription; a literal string that starts
+with `[` is escaped as `[[` (templates/template-expressions, "Escape characters"). Secrets become
+`secureString` parameters (`secureObject` for a secret object) whose values stay in memory for the one
+request that sends them and are never written.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from azure_gpu_stacks.catalog.arm import bodies
+from azure_gpu_stacks.engine.run.runtime import RecordedResource
+from azure_gpu_stacks.fakeazure import FAKE_SUBSCRIPTION_ID, FAKE_TENANT_ID, FakeArm
+from azure_gpu_stacks.fakeazure.models import resource_type
+from azure_gpu_stacks.sdk.internals import is_output_unknown, is_secret, unwrap_secret
+
+AZURE_NATIVE = "azure-native:"
+PROVIDER_PREFIX = "pulumi:providers:"
+RESOURCE_GROUP_TOKEN = "azure-native:resources:ResourceGroup"
+RESOURCE_GROUP_INPUT = "resourceGroupName"
+SCOPE_INPUT = "scope"
+ENTRY_KEYS = ("type", "apiVersion", "name")  # set by the template from the resource, not from the body
+RESOURCE_GROUP_TYPE = "Microsoft.Resources/resourceGroups"
+DEPLOYMENT_TYPE = "Microsoft.Resources/deployments"
+# Schemas: learn.microsoft.com/azure/azure-resource-manager/templates/syntax (observed 2026-11-25).
+SUBSCRIPTION_SCHEMA = "https://schema.management.azure.com/schemas/2018-05-01/subscriptionDeploymentTemplate.json#"
+GROUP_SCHEMA = "https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#"
+CONTENT_VERSION = "1.0.0.0"
+SECRET_PARAMETER = re.compile(r"[^A-Za-z0-9]+")
+FAKE_IDS = {FAKE_SUBSCRIPTION_ID: "subscription().subscriptionId", FAKE_TENANT_ID: "subscription().tenantId"}
+
+
+@dataclass(frozen=True)
+class TemplateResource:
+    """One azure-native resource of the plan as the template holds it."""
+
+    urn: str
+    token: str
+    logical_name: str
+    arm_type: str
+    api_version: str | None
+    name: str  # the template's `name`: parent names joined with `/` for child types
+    resource_id: str  # as the fake subscription named it (`FAKE_SUBSCRIPTION_ID`)
+    resource_group: str | None  # None: at subscription scope
+    scope: str | None  # an extension resource's scope (a resource id), when it is not its resource group
+    body: dict[str, Any]  # the request body ARM receives, secrets in place (never written)
+    inputs: dict[str, Any]  # the plan's inputs, secrets unwrapped (never written)
+    body_hash: str = ""  # sha256 of the body with each secret as "[secret]": no secret can be guessed from it
+
+
+@dataclass(frozen=True)
+class Template:
+    """The template document (no secret value anywhere in it) and what it was made from."""
+
+    document: dict[str, Any]
+    resources: tuple[TemplateResource, ...]
+    outside: tuple[tuple[str, str], ...]  # (urn, type) of resources that are not Azure's
+    secret_values: Mapping[str, Any] = field(default_factory=dict, repr=False)  # parameter -> value, sent only
+
+    def resource(self, urn: str) -> TemplateResource | None:
+        return next((r for r in self.resources if r.urn == urn), None)
+
+
+def export(resources: Iterable[RecordedResource], *, project: str, stack: str) -> Template:
+    """The template of a plan's recorded resources."""
+    recorded = list(resources)
+    builder = _Builder(recorded)
+    unmapped = {r.urn for r in recorded if r.custom and r.type.startswith(AZURE_NATIVE) and not builder.add(r)}
+    outside = tuple(
+        (r.urn, r.type)
+        for r in recorded
+        if r.custom
+        and (not r.type.startswith(AZURE_NATIVE) or r.urn in unmapped)
+        and not r.type.startswith(PROVIDER_PREFIX)
+    )
+    document = builder.document(project, stack, outside)
+    return Template(document, tuple(builder.resources), outside, dict(builder.secrets))
+
+
+class _Builder:
+    def __init__(self, recorded: list[RecordedResource]):
+        self.children: dict[str, list[str]] = {}
+        for r in recorded:
+            if r.parent:
+                self.children.setdefault(r.parent, []).append(r.urn)
+        self.custom = {r.urn for r in recorded if r.custom}
+        self.resources: list[TemplateResource] = []
+        self.secrets: dict[str, Any] = {}
+        self.recorded_by_urn = {r.urn: r for r in recorded}
+        self.arm = FakeArm()
+
+    # --- resources ---------------------------------------------------------------------------
+
+    def add(self, r: RecordedResource) -> bool:
+        """Add `r`; False when the body mapping (catalog.arm) does not cover its type."""
+        shape = bodies.arm_type(r.type)
+        if shape is None:
+            return False
+        plain = _plain(r.inputs)
+        rtype = resource_type(r.type)  # where ARM places it: parents, scope (the fake ARM's registry)
+        own = plain.get(shape.name_input) if shape.name_input else None
+        # the name the plan gave a resource without one: the fake ARM's auto-naming, seeded as the mocks seed it
+        name = str(own) if own else self.arm.autoname(r.name, rtype, f"{r.type}::{r.name}")
+        parents = [str(plain.get(key)) for key in rtype.parent_inputs]
+        group = None if r.type == RESOURCE_GROUP_TOKEN else plain.get(RESOURCE_GROUP_INPUT)
+        scope = plain.get(SCOPE_INPUT) if rtype.scoped else None
+        if rtype.scoped and isinstance(scope, str):
+            group = _group_of(scope)
+            if _is_group_id(scope) or group is None and _is_subscription_id(scope):
+                scope = None
+        resource_id = _resource_id(shape.arm_type, parents + [name], group, rtype.scoped, plain.get(SCOPE_INPUT))
+        self.resources.append(
+            TemplateResource(
+                urn=r.urn,
+                token=r.type,
+                logical_name=r.name,
+                arm_type=shape.arm_type,
+                api_version=shape.api_version,
+                name="/".join(parents + [name]),
+                resource_id=resource_id,
+                resource_group=str(group) if group is not None else None,
+                scope=scope if isinstance(scope, str) else None,
+                body=arm_body(r.type, plain),
+                inputs=plain,
+                body_hash=_sha256(arm_body(r.type, _plain(r.shown_inputs()))),
+            )
+        )
+        return True
+
+    def _entry(self, res: TemplateResource, record: RecordedResource, same_group: bool) -> dict[str, Any]:
+        body = self._values(arm_body(res.token, record.inputs), res.logical_name, record.secret_values)
+        entry: dict[str, Any] = {"type": res.arm_type, "apiVersion": res.api_version, "name": res.name}
+        if res.scope is not None:
+            entry["scope"] = _scope_expression(res.scope, same_group)
+        if resource_type(res.token).located and "location" not in body and res.resource_group is not None:
+            body = {"location": "[resourceGroup().location]", **body}  # as azure-native defaults it
+        entry.update(body)
+        return entry
+
+    def _values(self, value: Any, where: str, secrets: frozenset[str], path: str = "") -> Any:
+        """`value` with ids and tenants as expressions, literal `[` escaped, secrets as parameters."""
+        if is_secret(value):
+            inner = unwrap_secret(value)
+            if isinstance(inner, (dict, list)) and _holds(inner, secrets):
+                return self._values(inner, where, secrets, path)
+            return self._parameter(where, path, _plain(inner))
+        if isinstance(value, dict):
+            return {k: self._values(v, where, secrets, f"{path}.{k}" if path else k) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self._values(v, where, secrets, f"{path}[{i}]") for i, v in enumerate(value)]
+        if isinstance(value, str):
+            if secrets and any(s in value for s in secrets):
+                return self._parameter(where, path, value)
+            return literal(value)
+        if is_output_unknown(value):
+            return None
+        return value
+
+    def _parameter(self, where: str, path: str, value: Any) -> str:
+        base = name = SECRET_PARAMETER.sub("_", f"{where}_{path}").strip("_")
+        number = 1
+        while name in self.secrets and self.secrets[name] != value:  # two resources of one logical name
+            number += 1
+            name = f"{base}_{number}"
+        self.secrets[name] = value
+        return f"[parameters('{name}')]"
+
+    # --- dependencies ------------------------------------------------------------------------
+
+    def _custom_urns(self, urn: str) -> list[str]:
+        """A dependency on a component is one on every custom resource under it."""
+        if urn in self.custom:
+            return [urn]
+        return [c for child in self.children.get(urn, []) for c in self._custom_urns(child)]
+
+    def dependencies(self, res: TemplateResource) -> list[TemplateResource]:
+        record = self.recorded_by_urn[res.urn]
+        by_urn = {t.urn: t for t in self.resources}
+        by_id = {t.resource_id.lower(): t for t in self.resources}
+        found: dict[str, TemplateResource] = {}
+        for dep in record.dependencies:
+            for urn in self._custom_urns(dep):
+                if urn in by_urn and urn != res.urn:
+                    found[urn] = by_urn[urn]
+        for text in _strings(res.inputs):
+            for candidate in _ids_in(text):
+                hit = by_id.get(candidate.lower())
+                if hit is not None and hit.urn != res.urn:
+                    found[hit.urn] = hit
+        if res.resource_group is not None:
+            group = by_id.get(f"/subscriptions/{FAKE_SUBSCRIPTION_ID}/resourcegroups/{res.resource_group}".lower())
+            found.pop(group.urn if group else "", None)  # the nested deployment depends on it instead
+        for parent in _parents(res, by_id):
+            found.setdefault(parent.urn, parent)
+        return sorted(found.values(), key=self.resources.index)
+
+    # --- the document ------------------------------------------------------------------------
+
+    def document(self, project: str, stack: str, outside: tuple[tuple[str, str], ...]) -> dict[str, Any]:
+        groups: dict[str, list[TemplateResource]] = {}
+        top: list[dict[str, Any]] = []
+        created_groups = {r.name.lower(): r for r in self.resources if r.arm_type == RESOURCE_GROUP_TYPE}
+        for res in self.resources:
+            if res.arm_type == RESOURCE_GROUP_TYPE:
+                top.append(self._entry(res, self.recorded_by_urn[res.urn], same_group=False))
+            elif res.resource_group is None:
+                entry = self._entry(res, self.recorded_by_urn[res.urn], same_group=False)
+                deps = self.dependencies(res)
+                if deps:
+                    entry["dependsOn"] = [_outer_reference(d, stack) for d in deps]
+                top.append(entry)
+            else:
+                groups.setdefault(res.resource_group, []).append(res)
+        for group, members in groups.items():
+            top.append(self._deployment(stack, group, members, created_groups))
+        document: dict[str, Any] = {
+            "$schema": SUBSCRIPTION_SCHEMA,
+            "contentVersion": CONTENT_VERSION,
+            "metadata": {
+                "generator": "gpu-stacks export-arm",
+                "project": project,
+                "stack": stack,
+                "outsideTemplate": [{"urn": urn, "type": kind} for urn, kind in outside],
+            },
+            "parameters": {name: _parameter_type(value) for name, value in self.secrets.items()},
+            "resources": top,
+        }
+        return document
+
+    def _deployment(
+        self, stack: str, group: str, members: list[TemplateResource], created: Mapping[str, TemplateResource]
+    ) -> dict[str, Any]:
+        inner: list[dict[str, Any]] = []
+        outer_deps: dict[str, str] = {}
+        if group.lower() in created:
+            outer_deps[group.lower()] = _resource_id_expression(created[group.lower()], outer=True)
+        for res in members:
+            entry = self._entry(res, self.recorded_by_urn[res.urn], same_group=True)
+            deps = []
+            for dep in self.dependencies(res):
+                if dep.resource_group == group:
+                    deps.append(_resource_id_expression(dep, outer=False))
+                else:
+                    outer_deps[dep.urn] = _outer_reference(dep, stack)
+            if deps:
+                entry["dependsOn"] = deps
+            inner.append(entry)
+        used = [name for name in self.secrets if _mentions(inner, name)]
+        return {
+            "type": DEPLOYMENT_TYPE,
+            "apiVersion": _api_version(RESOURCE_GROUP_TOKEN),
+            "name": deployment_name(stack, group),
+            "resourceGroup": group,
+            "dependsOn": sorted(set(outer_deps.values())),
+            "properties": {
+                "mode": "Incremental",
+                "expressionEvaluationOptions": {"scope": "inner"},
+                "parameters": {name: {"value": f"[parameters('{name}')]"} for name in used},
+                "template": {
+                    "$schema": GROUP_SCHEMA,
+                    "contentVersion": CONTENT_VERSION,
+                    "parameters": {name: _parameter_type(self.secrets[name]) for name in used},
+                    "resources": inner,
+                },
+            },
+        }
+
+
+def arm_body(token: str, inputs: dict[str, Any]) -> dict[str, Any]:
+    """The request body of `token` (envelope and `properties`), from the one mapping (catalog.arm.bodies)."""
+    return {k: v for k, v in bodies.to_arm_body(token, inputs).items() if k not in ENTRY_KEYS}
+
+
+def _sha256(value: Any) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def _api_version(token: str) -> str | None:
+    found = bodies.arm_type(token)
+    return found.api_version if found else None
+
+
+def deployment_name(stack: str, group: str) -> str:
+    """The nested deployment of one resource group (64 characters at most, Microsoft.Resources limits)."""
+    return SECRET_PARAMETER.sub("-", f"{stack}-{group}")[:64]
+
+
+def literal(text: str) -> str:
+    """A string as a template value: the fake's ids as the deployment's own, a leading `[` escaped."""
+    found = [fake for fake in FAKE_IDS if fake in text]
+    if found:
+        escaped = text.replace("'", "''").replace("{", "{{").replace("}", "}}")
+        for index, fake in enumerate(found):
+            escaped = escaped.replace(fake, f"{{{index}}}")
+        return f"[format('{escaped}', {', '.join(FAKE_IDS[f] for f in found)})]"
+    return f"[{text}" if text.startswith("[") else text
+
+
+def _parameter_type(value: Any) -> dict[str, str]:
+    return {"type": "secureObject" if isinstance(value, (dict, list)) else "secureString"}
+
+
+def _mentions(value: Any, name: str) -> bool:
+    return f"parameters('{name}')" in json.dumps(value)
+
+
+def _resource_id_expression(res: TemplateResource, *, outer: bool) -> str:
+    names = ", ".join(f"'{n}'" for n in res.name.split("/"))
+    if res.arm_type == RESOURCE_GROUP_TYPE:
+        return f"[subscriptionResourceId('{RESOURCE_GROUP_TYPE}', '{res.name}')]"
+    if res.resource_group is None:
+        return f"[subscriptionResourceId('{res.arm_type}', {names})]"
+    if outer:
+        return f"[resourceId('{res.resource_group}', '{res.arm_type}', {names})]"
+    return f"[resourceId('{res.arm_type}', {names})]"
+
+
+def _outer_reference(res: TemplateResource, stack: str) -> str:
+    """What an outer resource depends on for `res`: the group or subscription resource itself, else the
+    nested deployment holding `res`, by name (`dependsOn` takes a name where it is unambiguous:
+    templates/resource-dependency, observed 2026-11-25)."""
+    if res.arm_type == RESOURCE_GROUP_TYPE or res.resource_group is None:
+        return _resource_id_expression(res, outer=True)
+    return deployment_name(stack, res.resource_group)
+
+
+def _scope_expression(scope: str, same_group: bool) -> str:
+    """An extension resource's `scope`: the target's relative name inside its group, else its full id."""
+    parts = scope.strip("/").split("/")
+    if same_group and len(parts) >= 8 and parts[4].lower() == "providers":
+        namespace, rest = parts[5], parts[6:]
+        types, names = rest[0::2], rest[1::2]
+        return f"{namespace}/{'/'.join(types)}/{'/'.join(names)}"
+    return literal(scope)
+
+
+def _resource_id(
+    arm_type: str, names: list[str], group: Any, scoped: bool, scope: Any, subscription: str = FAKE_SUBSCRIPTION_ID
+) -> str:
+    namespace, *types = arm_type.split("/")
+    if arm_type == RESOURCE_GROUP_TYPE:
+        return f"/subscriptions/{subscription}/resourceGroups/{names[-1]}"
+    if scoped:
+        return f"{str(scope or '').rstrip('/')}/providers/{namespace}/{types[0]}/{names[-1]}"
+    path = "/".join(f"{t}/{n}" for t, n in zip(types, names, strict=False))
+    where = f"/resourceGroups/{group}" if group is not None else ""
+    return f"/subscriptions/{subscription}{where}/providers/{namespace}/{path}"
+
+
+def _group_of(resource_id: str) -> str | None:
+    parts = resource_id.strip("/").split("/")
+    return parts[3] if len(parts) >= 4 and parts[2].lower() == "resourcegroups" else None
+
+
+def _is_group_id(resource_id: str) -> bool:
+    parts = resource_id.strip("/").split("/")
+    return len(parts) == 4 and parts[2].lower() == "resourcegroups"
+
+
+def _is_subscription_id(resource_id: str) -> bool:
+    return len(resource_id.strip("/").split("/")) == 2
+
+
+def _parents(res: TemplateResource, by_id: Mapping[str, TemplateResource]) -> list[TemplateResource]:
+    """A child type depends on its parent (a subnet on its virtual network), as ARM requires."""
+    found = []
+    parent = res.resource_id
+    for _ in res.name.split("/")[:-1]:
+        parent = parent.rsplit("/", 2)[0]
+        hit = by_id.get(parent.lower())
+        if hit is not None:
+            found.append(hit)
+    return found
+
+
+ID_IN_TEXT = re.compile(r"/subscriptions/[^/\s'\"]+/[^\s'\"]+", re.IGNORECASE)
+
+
+def _ids_in(text: str) -> list[str]:
+    """Resource ids in `text`, each with every shorter id it starts with (a subnet's id names its network)."""
+    out: list[str] = []
+    for match in ID_IN_TEXT.findall(text):
+        parts = match.rstrip("/").split("/")
+        out.extend("/".join(parts[:end]) for end in range(len(parts), 4, -2))
+    return out
+
+
+def _strings(value: Any) -> Iterable[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+
+
+def _holds(value: Any, secrets: frozenset[str]) -> bool:
+    return any(any(s in text for s in secrets) for text in _strings(value))
+
+
+def _plain(value: Any) -> Any:
+    """Secret markers removed, unknowns as None: the values ARM would receive."""
+    if is_secret(value):
+        return _plain(unwrap_secret(value))
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if is_output_unknown(value):
+        return None
+    return value

@@ -1,0 +1,76 @@
+"""`gpu-stacks export-arm STACK`: the plan as an ARM deployment template, offline."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from azure_gpu_stacks.engine.commands import options
+from azure_gpu_stacks.engine.errors import InputError
+
+if TYPE_CHECKING:
+    from azure_gpu_stacks.engine.arm.template import Template
+    from azure_gpu_stacks.engine.run.plan import Plan
+    from azure_gpu_stacks.engine.run.project import Project
+
+NAME = "export-arm"
+HELP = "the plan as an ARM deployment template for `az deployment sub validate` / `what-if`, offline"
+DESCRIPTION = (
+    "Write the plan of one stack as a subscription-scope ARM deployment template: the resource groups it "
+    "creates, and per group a nested deployment of its resources. Secrets are secureString parameters whose "
+    "values are never written; resources that are not Azure's are listed under metadata.outsideTemplate.\n"
+    "Then: az deployment sub validate --location LOCATION --template-file FILE --parameters NAME=VALUE ..."
+)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("stack", metavar="STACK", help=options.STACK_HELP)
+    p.add_argument("--output", "-o", type=Path, metavar="FILE", help="write the template here (default: stdout)")
+    options.add_common(p)
+    options.add_as_of(p)
+
+
+def template_of(args: argparse.Namespace) -> tuple[Project, Plan, Template]:
+    """The plan of `args.stack` and its template (shared with `preflight`)."""
+    from azure_gpu_stacks.engine.arm.template import export
+    from azure_gpu_stacks.engine.run.plan import plan_stack
+    from azure_gpu_stacks.engine.run.project import load_project
+
+    project = load_project(options.project_dir(args.project))
+    settings = options.policy_settings(args.policy_config, args.as_of)
+    options.progress(f"planning {args.stack} offline…")
+    plan = plan_stack(
+        project, args.stack, options.reference(args), policy_settings=settings, limits=options.limits(args)
+    )
+    return project, plan, export(plan.resources, project=plan.project, stack=plan.stack)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.output is not None and args.output.is_dir():
+        raise InputError(f"--output {args.output}: is a directory; allowed: a file path")
+    _, _, template = template_of(args)
+    text = json.dumps(template.document, indent=2) + "\n"
+    if args.output is None:
+        options.out(text, end="")
+    else:
+        write_file(args.output, text)
+    return 0
+
+
+def write_file(path: Path, text: str) -> None:
+    """Write `text` whole or not at all (a temporary file beside it, renamed)."""
+    try:
+        fd, temporary = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", prefix=f".{path.name}.")
+    except OSError as exc:
+        raise InputError(f"--output {path}: cannot write: {exc.strerror}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,263 @@
+"""`gpu-stacks preflight STACK --subscription ID`: Azure's own Validate (and What-If) of the plan's template."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import importlib.util
+import json
+import os
+import re
+from typing import Any
+
+from azure_gpu_stacks.engine.arm.clouds import CLOUDS, DEFAULT_CLOUD
+from azure_gpu_stacks.engine.commands import export_arm, options
+from azure_gpu_stacks.engine.errors import InputError
+
+NAME = "preflight"
+HELP = "Azure's own verdict on the plan: Deployments Validate (and What-If), nothing created"
+DESCRIPTION = (
+    "Send the template of `export-arm` to Azure's Deployments Validate API at subscription scope (and What-If "
+    "with --what-if), signed in with azure-identity's DefaultAzureCredential (`az login`, a service principal, "
+    "workload identity). Nothing is created. Needs the `azure` extra: pip install 'azure-gpu-stacks[azure]'."
+)
+SUBSCRIPTION = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+RULE_PREFIX = "azure-preflight/"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("stack", metavar="STACK", help=options.STACK_HELP)
+    p.add_argument("--subscription", required=True, metavar="ID", help="the subscription id to validate in")
+    p.add_argument("--what-if", action="store_true", help="also ask What-If which resources would change")
+    p.add_argument(
+        "--cloud", choices=tuple(CLOUDS), default=DEFAULT_CLOUD, help="the Azure cloud, as `az cloud list` names it"
+    )
+    p.add_argument(
+        "--location", metavar="REGION", help="where the deployment's metadata is kept (default: the stack's)"
+    )
+    p.add_argument(
+        "--record",
+        type=export_arm.Path,
+        metavar="FILE",
+        help="write the fidelity record: per resource the offline verdict beside Azure's, body hashes, no secret",
+    )
+    p.add_argument("--format", choices=options.FORMATS, default="text", help="text; json; markdown; sarif")
+    options.add_common(p)
+    options.add_as_of(p)
+
+
+def azure_installed() -> bool:
+    return (
+        importlib.util.find_spec("azure.mgmt.resource") is not None
+        and importlib.util.find_spec("azure.identity") is not None
+    )
+
+
+def make_connection(args: argparse.Namespace) -> Any:
+    """How to reach Azure (tests replace it with recorded responses)."""
+    from azure_gpu_stacks.engine.arm.client import Connection
+
+    return Connection(subscription=args.subscription, cloud=args.cloud)
+
+
+def run(args: argparse.Namespace) -> int:
+    from azure_gpu_stacks.engine.arm.client import INSTALL_HINT
+
+    if not azure_installed():
+        raise InputError(INSTALL_HINT)
+    if not SUBSCRIPTION.match(args.subscription):
+        raise InputError(
+            f"--subscription {args.subscription!r}: not a subscription id; "
+            "allowed: a GUID as `az account show --query id` prints it"
+        )
+    from azure_gpu_stacks.engine.arm.client import AzureRequestFailed, ask_azure
+    from azure_gpu_stacks.engine.arm.template import deployment_name
+    from azure_gpu_stacks.engine.arm.verdict import fidelity, findings, resource_by_id
+
+    project, plan, template = export_arm.template_of(args)
+    location = args.location or _location(template.document)
+    if location is None:
+        raise InputError(f"{plan.stack_file}: no location in the stack; allowed: name one with --location REGION")
+    options.progress(f"asking Azure ({args.cloud}) to validate {plan.stack}…")
+    try:
+        answer = ask_azure(
+            template,
+            make_connection(args),
+            location=location,
+            deployment=deployment_name("gpu-stacks-preflight", plan.stack),
+            what_if=args.what_if,
+        )
+    except AzureRequestFailed as exc:
+        raise InputError(str(exc)) from None
+    try:
+        lines = (project.root / plan.stack_file).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        lines = []
+    secrets = _secret_strings(template.secret_values.values())
+    found = findings(answer, template, lines, secrets)
+    code = 1 if found or not answer.accepted else 0
+
+    def _urn(resource_id: str) -> str | None:
+        changed = resource_by_id(resource_id, template)
+        return changed.urn if changed else None
+
+    report = {
+        "project": plan.project,
+        "stack": plan.stack,
+        "stackFile": plan.stack_file,
+        "cloud": answer.cloud,
+        "azure": {
+            "verdict": "accepted" if code == 0 else "refused",
+            "findings": [f.to_json() for f in found],
+            "validated": list(answer.validated),
+            "changes": None
+            if answer.changes is None
+            else [
+                {
+                    "resourceId": c.resource_id,
+                    "urn": _urn(c.resource_id),
+                    "changeType": c.change_type,
+                    "paths": list(c.paths),
+                }
+                for c in answer.changes
+            ],
+        },
+        "offline": {"verdict": "clean" if plan.exit_code == 0 else "refused", "exitCode": plan.exit_code},
+        "exitCode": code,
+    }
+    if args.record is not None:
+        record = fidelity(plan, template, found, answer)
+        # where the project and its --existing files are, from the directory preflight ran in (the repository
+        # root in CI), so that tests/test_fidelity_records.py can plan the same stack again
+        record["projectDir"] = _relative(project.root)
+        record["references"] = {
+            "usage": _relative(args.usage) if args.usage else None,
+            "amlUsage": _relative(args.aml_usage) if args.aml_usage else None,
+            "skus": _relative(args.skus) if args.skus else None,
+            "existing": [_relative(path) for path in args.existing],
+        }
+        record["source"] = (
+            f"Azure Deployments Validate, {answer.cloud}, {dt.datetime.now(dt.timezone.utc):%Y-%m-%dT%H:%MZ}"
+        )
+        export_arm.write_file(args.record, json.dumps(record, indent=2) + "\n")
+    _print(report, args.format)
+    return code
+
+
+def _relative(path: export_arm.Path) -> str:
+    return os.path.relpath(path.resolve(), export_arm.Path.cwd().resolve()).replace(os.sep, "/")
+
+
+def _location(document: dict[str, Any]) -> str | None:
+    for entry in document.get("resources", []):
+        if isinstance(entry.get("location"), str) and not entry["location"].startswith("["):
+            return str(entry["location"])
+    return None
+
+
+def _secret_strings(values: Any) -> list[str]:
+    out: list[str] = []
+    for value in values:
+        if isinstance(value, str):
+            out.append(value)
+        elif isinstance(value, dict):
+            out += _secret_strings(value.values())
+        elif isinstance(value, list):
+            out += _secret_strings(value)
+    return [s for s in out if s]
+
+
+def _print(report: dict[str, Any], fmt: str) -> None:
+    if fmt == "json":
+        options.out(json.dumps(report, indent=2))
+    elif fmt == "markdown":
+        options.out(render_markdown(report), end="")
+    elif fmt == "sarif":
+        options.out(json.dumps(render_sarif(report), indent=2))
+    else:
+        options.out(render_text(report), end="")
+
+
+def _where(f: dict[str, Any]) -> str:
+    where = f"{f['resource']}" if f["resource"] else "the deployment"
+    if f["line"]:
+        where += f" ({f['stackKey']} at line {f['line']})"
+    return where
+
+
+def render_text(report: dict[str, Any]) -> str:
+    azure = report["azure"]
+    lines = [
+        f"{report['stack']}: Azure ({report['cloud']}) {azure['verdict']} the template; "
+        f"offline: {report['offline']['verdict']}"
+    ]
+    lines += [f"  - {_where(f)}: {f['code']}: {f['message']}" for f in azure["findings"]]
+    for change in azure["changes"] or []:
+        lines.append(f"  {change['changeType']}: {change['resourceId']}")
+    return "\n".join(lines) + "\n"
+
+
+def render_markdown(report: dict[str, Any]) -> str:
+    from azure_gpu_stacks.engine.report.markdown import cell
+
+    azure = report["azure"]
+    lines = [
+        f"#### Azure preflight of `{report['stack']}` ({report['cloud']})",
+        "",
+        "| offline | Azure |",
+        "|---|---|",
+        f"| {report['offline']['verdict']} | {azure['verdict']} |",
+        "",
+    ]
+    if azure["findings"]:
+        lines += ["| resource | code | message |", "|---|---|---|"]
+        lines += [f"| {cell(_where(f))} | {cell(f['code'])} | {cell(f['message'])} |" for f in azure["findings"]]
+        lines.append("")
+    if azure["changes"]:
+        lines += ["| change | resource |", "|---|---|"]
+        lines += [f"| {c['changeType']} | {cell(c['resourceId'])} |" for c in azure["changes"]]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def render_sarif(report: dict[str, Any]) -> dict[str, Any]:
+    from azure_gpu_stacks.engine.report.sarif import SARIF_SCHEMA
+    from azure_gpu_stacks.policies.registry import PACK_VERSION
+
+    results = []
+    codes = sorted({f["code"] for f in report["azure"]["findings"]})
+    for f in report["azure"]["findings"]:
+        results.append(
+            {
+                "ruleId": f"{RULE_PREFIX}{f['code']}",
+                "level": "error",
+                "message": {"text": f"{report['stack']}: {_where(f)}: {f['message']}"},
+                "locations": [
+                    {
+                        "physicalLocation": {
+                            "artifactLocation": {"uri": report["stackFile"], "uriBaseId": "%SRCROOT%"},
+                            "region": {"startLine": f["line"] or 1},
+                        },
+                        "logicalLocations": [
+                            {
+                                "name": f["resource"] or report["stack"],
+                                "fullyQualifiedName": f["urn"] or report["stack"],
+                            }
+                        ],
+                    }
+                ],
+            }
+        )
+    rules = [
+        {"id": f"{RULE_PREFIX}{c}", "shortDescription": {"text": f"Azure's preflight refuses: {c}"}} for c in codes
+    ]
+    return {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {"driver": {"name": "gpu-stacks preflight", "version": PACK_VERSION, "rules": rules}},
+                "results": results,
+            }
+        ],
+    }

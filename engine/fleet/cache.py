@@ -1,0 +1,210 @@
+"""A cache of stack results that cannot lie: each record is stored under a key made of everything
+that can change it, so a hit is the record a fresh run would make, byte for byte.
+
+The key of a stack (`stack_key`) is a SHA-256 over
+- the environment: this cache's format, the Python version, every installed distribution and its
+  version, and the bytes of every file of the installed azure-gpu-stacks (its catalog included);
+- the run: the day verdicts are judged on, every option that changes a plan, and the bytes of each
+  file an option names (`--usage`, `--aml-usage`, `--skus`, `--existing`, `--policy-config`,
+  `--stack-outputs`), the identity `pulumi up` runs as (as the environment decides it), and where the
+  fleet's root is from the working directory (SARIF paths are relative to it);
+- the stack: its name and project directory, its stack file, and every other file of its project
+  (the program, its modules, `stack-outputs/`, data files) but the other stacks' files; the
+  modules it imports from elsewhere under the root; and, when the program has dependencies that
+  cannot be read statically (`imports`), every file under the root, other stacks' included.
+A program that reads files outside the root at run time is the one thing the key cannot see.
+
+The cache is a directory of `<key>.json` files, written whole to a temporary name and renamed, so
+runs sharing it (GitHub Actions' cache restores one directory into each job) never see half a
+file; a file that does not parse or whose key differs is a miss. It holds records (`records`): what
+the reports print, secrets already masked there, and no file's contents; files are named by hashes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.metadata
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Iterable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from azure_gpu_stacks.engine.fleet.discover import SKIPPED_DIRECTORIES, Fleet, FleetStack, Member
+from azure_gpu_stacks.engine.fleet.imports import program_graph
+from azure_gpu_stacks.engine.fleet.records import Record, record_problem
+from azure_gpu_stacks.engine.run.project import STACK_FILE
+
+CACHE_FORMAT = "gpu-stacks-fleet-cache/1"
+# The import packages of the installed azure-gpu-stacks (pyproject.toml's [tool.setuptools] packages).
+PACKAGES = ("catalog", "components", "engine", "fakeazure", "inputs", "policies", "sdk", "stack")
+CHUNK = 1024 * 1024
+
+
+def default_directory() -> Path:
+    """`$XDG_CACHE_HOME/gpu-stacks/check`, else `~/.cache/gpu-stacks/check`."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "gpu-stacks" / "check"
+
+
+def file_digest(path: Path) -> str:
+    """SHA-256 of the file's bytes; "missing" or "unreadable" when there are none to read."""
+    digest = hashlib.sha256()
+    try:
+        with path.open("rb") as handle:
+            while chunk := handle.read(CHUNK):
+                digest.update(chunk)
+    except FileNotFoundError:
+        return "missing"
+    except OSError:
+        return "unreadable"
+    return digest.hexdigest()
+
+
+def combine(parts: Iterable[str]) -> str:
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part.encode("utf-8", "surrogateescape"))
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def package_directories() -> list[Path]:
+    """Where the installed azure-gpu-stacks' packages are (an editable install: the repository's folders)."""
+    found = []
+    for name in PACKAGES:
+        module = importlib.import_module(f"azure_gpu_stacks.{name}")
+        found.append(Path(module.__file__ or "").resolve().parent)
+    return found
+
+
+@cache
+def environment_digest() -> str:
+    parts = [CACHE_FORMAT, sys.version]
+    parts += sorted(f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions())
+    for directory in package_directories():
+        for path in sorted(_files(directory, directory)):
+            parts += [path.relative_to(directory.parent).as_posix(), file_digest(path)]
+    return combine(parts)
+
+
+def _files(directory: Path, root: Path, skip: frozenset[Path] = frozenset()) -> Iterable[Path]:
+    """Regular files under `directory`, not in skipped, hidden or nested-project directories (`skip`)."""
+    for current, subdirectories, names in os.walk(directory):
+        here = Path(current)
+        subdirectories[:] = sorted(
+            d
+            for d in subdirectories
+            if not d.startswith(".") and d not in SKIPPED_DIRECTORIES and (here / d).resolve() not in skip
+        )
+        for name in sorted(names):
+            if not name.endswith((".pyc", ".pyo")):
+                yield here / name
+
+
+def run_digest(args: Any, day: str, root: Path) -> str:
+    """Everything about the run, beyond the projects, that can change a stack's result."""
+    from azure_gpu_stacks.engine.run.plan import IDENTITIES, deployer_type
+
+    files = [("usage", args.usage), ("aml-usage", args.aml_usage), ("skus", args.skus)]
+    files += [("policy-config", args.policy_config)]
+    files += [("existing", path) for path in args.existing]
+    parts = [day, args.organization, str(args.timeout), str(args.memory_limit)]
+    parts.append(IDENTITIES[args.identity] if args.identity else deployer_type(os.environ))
+    for option, path in files:
+        parts += [option, "" if path is None else f"{path}={file_digest(path)}"]
+    for value in args.stack_outputs:
+        name, _, file = value.partition("=")
+        parts += ["stack-outputs", name, file, file_digest(Path(file))]
+    parts.append(os.path.relpath(root.resolve(), Path.cwd().resolve()))
+    return combine(parts)
+
+
+class Keys:
+    """The cache key of each stack of a fleet, hashing each project's files once."""
+
+    def __init__(self, fleet: Fleet, environment: str, run: str):
+        self.fleet = fleet
+        self.base = combine([environment, run])
+        nested = frozenset(m.project.root.resolve() for m in fleet.members)
+        self._nested = nested
+        self._projects: dict[str, tuple[list[str], dict[str, list[str]]]] = {}
+        self._root: str | None = None
+
+    def _project(self, member: Member) -> tuple[list[str], dict[str, list[str]]]:
+        """(digest parts of the project's files but its stack files, {stack: digest parts of its files})."""
+        if member.directory not in self._projects:
+            project = member.project
+            root = project.root.resolve()
+            stack_dir = project.stack_dir.resolve()
+            parts: list[str] = []
+            stack_files: dict[str, list[str]] = {}
+            for path in _files(root, root, self._nested - {root}):
+                relative = path.relative_to(root).as_posix()
+                match = STACK_FILE.match(path.name) if path.parent.resolve() == stack_dir else None
+                held = stack_files.setdefault(match["stack"], []) if match else parts
+                held += [relative, file_digest(path)]
+            graph = program_graph(project)
+            for module in graph.files:
+                if not module.is_relative_to(root):
+                    parts += [str(module), file_digest(module)]
+            if graph.unknown:
+                parts += ["unknown", *graph.unknown, self._everything()]
+            self._projects[member.directory] = (parts, stack_files)
+        return self._projects[member.directory]
+
+    def _everything(self) -> str:
+        """Every file under the fleet's root, stacks' files included."""
+        if self._root is None:
+            root = self.fleet.root.resolve()
+            files = _files(root, root)
+            self._root = combine(p for path in files for p in (path.relative_to(root).as_posix(), file_digest(path)))
+        return self._root
+
+    def key(self, stack: FleetStack) -> str:
+        parts, stack_files = self._project(stack.member)
+        own = stack_files.get(stack.name, [])
+        return combine([self.base, stack.member.directory, stack.name, *parts, "stack", *own])
+
+
+class Cache:
+    def __init__(self, directory: Path):
+        self.directory = directory
+
+    def _path(self, key: str) -> Path:
+        return self.directory / f"{key}.json"
+
+    def get(self, key: str) -> Record | None:
+        record = self.get_document(key)
+        return record if record_problem(record) is None else None
+
+    def put(self, key: str, record: Record) -> None:
+        self.put_document(key, record)
+
+    def get_document(self, key: str) -> Any:
+        """The JSON stored under `key`; None when there is none, or it is not whole, or it is another key's."""
+        try:
+            data = json.loads(self._path(key).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if not isinstance(data, dict) or data.get("format") != CACHE_FORMAT or data.get("key") != key:
+            return None
+        return data.get("record")
+
+    def put_document(self, key: str, record: Any) -> None:
+        """Store `record` whole or not at all; a cache that cannot be written is only slower."""
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(dir=self.directory, prefix=".tmp-", suffix=".json")
+        except OSError:
+            return
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                json.dump({"format": CACHE_FORMAT, "key": key, "record": record}, out)
+            os.replace(temporary, self._path(key))
+        except OSError:
+            Path(temporary).unlink(missing_ok=True)

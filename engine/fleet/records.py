@@ -1,0 +1,118 @@
+"""A stack's result as the parts of every report, in JSON: what a cache holds and a shard carries.
+
+A record is made once from a `Plan` (renamed to its fleet id, its stack file relative to the fleet's
+root) by the functions the one-project reports are made of, so a fleet's report is the same text a
+one-project check prints for the same plans. It holds only what the reports print: secrets are
+already masked there (`Plan.to_json`, the program's output), and nothing of the stack's config
+beyond that.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any
+
+from azure_gpu_stacks.engine.report.cost import CostNotes, cost_row
+from azure_gpu_stacks.engine.report.markdown import stack_details, stack_row
+from azure_gpu_stacks.engine.report.sarif import findings
+from azure_gpu_stacks.engine.report.text import check_lines
+from azure_gpu_stacks.engine.report.verdicts import counts
+from azure_gpu_stacks.engine.run.plan import Plan
+
+Record = dict[str, Any]
+
+
+def make_record(plan: Plan, stack_id: str, stack_file: str, root: Path) -> Record:
+    """The record of `plan`, named `stack_id` with `stack_file` relative to `root`, as JSON would read it back."""
+    plan = dataclasses.replace(plan, stack=stack_id, stack_file=stack_file)
+    rules, results = findings(plan, root)
+    record = {
+        "stack": plan.stack,
+        "exitCode": plan.exit_code,
+        "counts": counts(plan),
+        "asOf": plan.as_of.isoformat(),
+        "text": check_lines(plan),
+        "json": plan.to_json(),
+        "markdownRow": stack_row(plan),
+        "markdownDetails": stack_details(plan),
+        "costRow": cost_row(plan),
+        "costNotes": notes_json(CostNotes.of(plan.cost)),
+        "sarifRules": rules,
+        "sarifResults": results,
+    }
+    # What a cache or a shard gives back is JSON read back: a fresh record is the same, so every path
+    # to a report renders the same values (tuples as lists, keys as strings).
+    return json.loads(json.dumps(record))
+
+
+def notes_json(notes: CostNotes) -> dict[str, Any]:
+    return {
+        "regions": sorted(notes.regions),
+        "oldest": notes.oldest,
+        "unpriced": sorted(notes.unpriced),
+        "spot": notes.spot,
+    }
+
+
+def notes_of(record: Record) -> CostNotes:
+    data = record["costNotes"]
+    oldest = data["oldest"]
+    return CostNotes(
+        frozenset(data["regions"]),
+        None if oldest is None else ((bool(oldest[0][0]), str(oldest[0][1])), str(oldest[1])),
+        frozenset(data["unpriced"]),
+        bool(data["spot"]),
+    )
+
+
+RECORD_KEYS = frozenset(
+    {
+        "stack",
+        "exitCode",
+        "counts",
+        "asOf",
+        "text",
+        "json",
+        "markdownRow",
+        "markdownDetails",
+        "costRow",
+        "costNotes",
+        "sarifRules",
+        "sarifResults",
+    }
+)
+
+
+def record_problem(record: Any) -> str | None:
+    """What is wrong with a record read from a file (None when it has the shape `make_record` gives)."""
+    if not isinstance(record, dict) or set(record) != RECORD_KEYS:
+        return f"allowed: a mapping with the keys {', '.join(sorted(RECORD_KEYS))}"
+    shapes = {
+        "stack": str,
+        "exitCode": int,
+        "counts": dict,
+        "asOf": str,
+        "text": list,
+        "json": dict,
+        "markdownRow": str,
+        "markdownDetails": list,
+        "costRow": list,
+        "costNotes": dict,
+        "sarifRules": list,
+        "sarifResults": list,
+    }
+    for key, kind in shapes.items():
+        if not isinstance(record[key], kind):
+            return f"{key}: allowed: a {kind.__name__}"
+    if record["exitCode"] not in (0, 1):
+        return f"exitCode: {record['exitCode']!r}; allowed: 0 or 1"
+    if not all(isinstance(record["counts"].get(k), int) for k in ("resources", "refusals", "mandatory", "advisory")):
+        return "counts: allowed: resources, refusals, mandatory and advisory as whole numbers"
+    if not all(isinstance(x, str) for x in [*record["text"], *record["markdownDetails"], *record["costRow"]]):
+        return "text, markdownDetails, costRow: allowed: lists of strings"
+    notes = record["costNotes"]
+    if set(notes) != {"regions", "oldest", "unpriced", "spot"}:
+        return "costNotes: allowed: regions, oldest, unpriced and spot"
+    return None

@@ -1,0 +1,165 @@
+"""One report out of records, streamed: the text, JSON, markdown or SARIF `gpu-stacks check` prints.
+
+The records are read in passes (the totals first, as the markdown heading and SARIF's rules come
+before the stacks), each pass a new iteration over where they are (a list, or shard files on disk),
+so merging shards holds one record at a time, whatever the number of stacks. JSON documents are
+written by `json.dumps` around the list of stacks or results, which is streamed element by element in
+the layout `json.dumps(..., indent=2)` gives it; the bytes are those of dumping the whole document.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from azure_gpu_stacks.engine.fleet.records import Record, notes_of
+from azure_gpu_stacks.engine.report.cost import COST_HEADERS, COST_RIGHT, CostNotes
+from azure_gpu_stacks.engine.report.markdown import cell, days_text, heading
+from azure_gpu_stacks.engine.report.sarif import sarif_document
+from azure_gpu_stacks.engine.report.tables import table
+from azure_gpu_stacks.engine.report.verdicts import total
+
+Entry = tuple[Record, list[str]]  # a stack's record and why it was checked (--affected), in report order
+Entries = Callable[[], Iterator[Entry]]  # a new pass over the entries each call
+Write = Callable[[str, str], None]  # options.out: text, end
+
+
+@dataclass(frozen=True)
+class Affected:
+    """What `--affected BASE` left out: the stacks a change cannot alter, by id."""
+
+    base: str
+    unchanged: tuple[str, ...]
+
+
+@dataclass
+class Totals:
+    """What one pass over the entries reduces to: the summary, the days, the cost notes and SARIF's rules."""
+
+    summary: dict[str, Any]
+    days: set[str] = field(default_factory=set)
+    notes: CostNotes = field(default_factory=CostNotes)
+    rules: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+def totals(entries: Entries, pack_rules: dict[str, dict[str, Any]]) -> Totals:
+    found = Totals(summary={}, rules=dict(pack_rules))
+
+    def each() -> Iterator[tuple[str, int, dict[str, int]]]:
+        for record, _ in entries():
+            found.days.add(record["asOf"])
+            found.notes = found.notes.then(notes_of(record))
+            for rule in record["sarifRules"]:
+                found.rules.setdefault(rule["id"], rule)
+            yield record["stack"], record["exitCode"], record["counts"]
+
+    found.summary = total(each())
+    return found
+
+
+def write_report(
+    fmt: str,
+    entries: Entries,
+    pack_rules: Callable[[], dict[str, dict[str, Any]]],
+    affected: Affected | None,
+    write: Write,
+) -> int:
+    """Write the report in `fmt`; returns its exit code (the worst stack's)."""
+    found = totals(entries, pack_rules() if fmt == "sarif" else {})
+    if fmt == "json":
+        document: dict[str, Any] = {
+            "stacks": _STREAMED,
+            "summary": found.summary,
+            "exitCode": found.summary["exitCode"],
+        }
+        if affected is not None:
+            document["affected"] = _affected_json(entries, affected)
+        dump_streamed(document, (record["json"] for record, _ in entries()), write)
+        write("", "\n")
+    elif fmt == "markdown":
+        _markdown(entries, found, affected, write)
+    elif fmt == "sarif":
+        results = (result for record, _ in entries() for result in record["sarifResults"])
+        dump_streamed(sarif_document(found.rules, _STREAMED), results, write)
+        write("", "\n")
+    else:
+        for record, _ in entries():
+            for line in record["text"]:
+                write(line, "\n")
+        if affected is not None:
+            for line in _affected_text(entries, affected):
+                write(line, "\n")
+    return int(found.summary["exitCode"])
+
+
+# Where the streamed list goes in a document dumped around it: a string json.dumps writes as itself.
+_STREAMED = "\u0000streamed\u0000"
+
+
+def dump_streamed(document: Any, items: Iterable[Any], write: Write) -> None:
+    """`json.dumps(document, indent=2)` with `items` in place of the one `_STREAMED` value, item by item."""
+    text = json.dumps(document, indent=2)
+    head, tail = text.split(json.dumps(_STREAMED))
+    line = head.rsplit("\n", 1)[-1]
+    outer = " " * (len(line) - len(line.lstrip(" ")))
+    inner = outer + "  "
+    write(head, "")
+    first = True
+    for item in items:
+        write(("[\n" if first else ",\n") + inner + json.dumps(item, indent=2).replace("\n", "\n" + inner), "")
+        first = False
+    write("[]" if first else f"\n{outer}]", "")
+    write(tail, "")
+
+
+def _markdown(entries: Entries, found: Totals, affected: Affected | None, write: Write) -> None:
+    for line in heading(found.summary, days_text(found.days)):
+        write(line, "\n")
+    for record, _ in entries():
+        write(record["markdownRow"], "\n")
+    for record, _ in entries():
+        for line in record["markdownDetails"]:
+            write(line, "\n")
+    for line in ["", "#### Cost", "", *table(COST_HEADERS, [], "markdown", right=COST_RIGHT).split("\n")]:
+        write(line, "\n")
+    for record, _ in entries():
+        write(table(COST_HEADERS, [record["costRow"]], "markdown", right=COST_RIGHT).split("\n")[-1], "\n")
+    write("", "\n")
+    write(found.notes.text("markdown"), "\n")
+    if affected is not None:
+        write("", "\n")
+        checked = [(record["stack"], reasons) for record, reasons in entries()]
+        write(f"#### Affected since `{cell(affected.base)}`: {len(checked)} stack(s) checked", "\n")
+        write("", "\n")
+        if checked:
+            write("| Stack | Why it was checked |", "\n")
+            write("| --- | --- |", "\n")
+            for stack, reasons in checked:
+                write(f"| `{cell(stack)}` | {cell('; '.join(reasons))} |", "\n")
+            write("", "\n")
+        write(f"<details><summary>{len(affected.unchanged)} stack(s) unchanged, not checked</summary>", "\n")
+        write("", "\n")
+        for stack in affected.unchanged:
+            write(f"- `{cell(stack)}`", "\n")
+        write("", "\n")
+        write("</details>", "\n")
+
+
+def _affected_json(entries: Entries, affected: Affected) -> dict[str, Any]:
+    return {
+        "base": affected.base,
+        "checked": [{"stack": record["stack"], "reasons": reasons} for record, reasons in entries()],
+        "unchanged": list(affected.unchanged),
+    }
+
+
+def _affected_text(entries: Entries, affected: Affected) -> Iterator[str]:
+    checked = [(record["stack"], reasons) for record, reasons in entries()]
+    yield ""
+    yield f"Affected since {affected.base}: {len(checked)} stack(s) checked, {len(affected.unchanged)} unchanged."
+    for stack, reasons in checked:
+        yield f"  checked {stack}: {'; '.join(reasons)}"
+    for stack in affected.unchanged:
+        yield f"  unchanged {stack}"
