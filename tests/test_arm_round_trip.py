@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from azure_gpu_stacks.catalog import clock
 from azure_gpu_stacks.catalog.arm.bodies import from_arm_body
 from azure_gpu_stacks.engine.arm.template import Template, TemplateResource, export
 from azure_gpu_stacks.engine.errors import InputError
@@ -105,20 +104,19 @@ def inputs_of(res: TemplateResource, entry: dict[str, Any], group: str | None, t
 def replay(plan: Plan, template: Template, project_dir: Path, extra: tuple[str, ...]) -> tuple[set[Any], set[Any]]:
     project = load_project(project_dir)
     existing = tuple(Path(extra[i + 1]) for i, flag in enumerate(extra) if flag == "--existing")
-    arm = make_arm(load_stack(project, plan.stack), ReferenceFiles(existing=existing))
+    # the day the plan was made for, passed as the engine passes it (no module-level clock)
+    arm = make_arm(load_stack(project, plan.stack), ReferenceFiles(existing=existing), plan.as_of)
     entries = placed(template)
-    with clock.pinned(plan.as_of):
-        arm.now = clock.now()
-        for res in template.resources:
-            entry, group = entries[(res.arm_type, res.name.lower())]
-            inputs = inputs_of(res, entry, group, template)
-            seed = f"{res.token}::{res.logical_name}"
-            try:
-                arm.put(res.token, res.logical_name, inputs, seed)
-            except ArmError as error:
-                arm.refuse(res.token, res.logical_name, inputs, seed, error)
-            except DependencyFailed as cause:
-                arm.skip(res.token, res.logical_name, inputs, seed, cause)
+    for res in template.resources:
+        entry, group = entries[(res.arm_type, res.name.lower())]
+        inputs = inputs_of(res, entry, group, template)
+        seed = f"{res.token}::{res.logical_name}"
+        try:
+            arm.put(res.token, res.logical_name, inputs, seed)
+        except ArmError as error:
+            arm.refuse(res.token, res.logical_name, inputs, seed, error)
+        except DependencyFailed as cause:
+            arm.skip(res.token, res.logical_name, inputs, seed, cause)
     refusals = {(r.resource, r.type, r.code) for r in arm.refusals}
     return refusals, {name for name, _ in arm.skipped}
 
