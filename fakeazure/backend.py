@@ -299,7 +299,7 @@ class FakeArm:
 
     def _container(self, rtype: ArmResourceType, props: dict[str, Any]) -> dict[str, Resource]:
         if rtype.token == ResourceGroupType:
-            return {rg.group.id.lower(): rg.group for rg in self.subscription.resource_groups.values()}
+            return {}  # groups are kept and found by name (`put`, `_store`); a map by id cost n² for n groups
         if rtype.scoped:
             scope = scope_id(props.get("scope"))
             target = self.require(scope, "scope")

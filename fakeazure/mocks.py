@@ -3,7 +3,8 @@
 Under Pulumi's mock runtime the program runs as it would under `pulumi up`, but instead of the
 azure-native provider answering each registration, the fake ARM does: it returns the id and the
 outputs Azure would, or records the error Azure would give and lets the run go on, so that one run
-reports every problem. Resources of other providers (and components) are echoed back unchanged.
+reports every problem. Components are echoed back unchanged; resources of other providers are answered
+as Pulumi's mocks answer them, with plausible outputs for random and tls (`fakeazure.other_providers`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pulumi
+from azure_gpu_stacks.fakeazure import other_providers
 from azure_gpu_stacks.fakeazure.backend import DependencyFailed, FakeArm, Refusal
 from azure_gpu_stacks.fakeazure.errors import ArmError
 from azure_gpu_stacks.fakeazure.lookups import answer, read
@@ -28,8 +30,10 @@ class FakeArmMocks(pulumi.runtime.Mocks):
         self.preview = preview
 
     def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str | None, dict[str, Any]]:
-        if not args.typ.startswith(AZURE_NATIVE) or args.custom is False:
-            return (f"{args.name}-id" if args.custom else None), dict(args.inputs)
+        if args.custom is False:
+            return None, dict(args.inputs)
+        if not args.typ.startswith(AZURE_NATIVE):
+            return other_providers.answer(args.typ, args.name, args.inputs)
         if args.resource_id:  # `<Resource>.get(name, id)`: a read of what exists, never a create
             return self._read(args)
         props = unwrap_secrets(dict(args.inputs))

@@ -18,14 +18,13 @@ github.com/pulumi/pulumi `sdk/python/lib/pulumi/` and github.com/pulumi/pulumi-p
 | `recorded_inputs` | `pulumi.runtime.rpc.deserialize_properties(..., keep_unknowns=True)` | a registration's inputs as the engine gets them, unknowns kept | none (`rpc` is undocumented) |
 | `MockMonitor` | `pulumi.runtime.mocks.MockMonitor`: `RegisterResource(request)`, `make_urn(parent, type_, name)`, and the fields of `RegisterResourceRequest` read | `engine.run.runtime.RecordingMonitor` records each registration | partly: `pulumi.runtime.set_mocks(monitor=...)` is public; the class and its methods are not documented |
 | `stack_outputs` | the `outputs` dict of the root `Stack` resource (`runtime/stack.py`) that `pulumi.export` fills | the plan shows what the program exported | partly: `pulumi.runtime.get_root_resource` is public, the attribute is not |
-| `set_root_directory` | `pulumi.runtime.settings.SETTINGS.root_directory` | `set_mocks` leaves it unset; the CLI sets it from `--root_directory` | none to set it (`pulumi.runtime.get_root_directory` only reads it) |
 | `is_output_unknown` | that an unknown input deserializes to an instance of `type(pulumi.UNKNOWN)` | recorded inputs hold one per unknown value | the sentinel `pulumi.UNKNOWN` is public, its class (`pulumi.output.Unknown`) is not |
 | `type_hints` | the namespace of `pulumi.output`, where `pulumi.Input[T]`'s forward reference `"Output[T]"` (and its `T`) resolve | `components.inputs` reads a component's Args types | none: `pulumi.Output` is public, the `T` the reference names is not |
 | `getter_name` | the `_pulumi_name` attribute `pulumi.getter` puts on an Args property's getter | `fakeazure.enums` maps a Python property to its wire name | none |
 | `invoke_failure` | the message of a failed invoke, `invoke of {tok} failed: {reason} ({property})` (`runtime/invoke.py`) | the plan shows a provider function's refusal as Azure's answer, not a program bug | none: a plain `Exception` |
 | `component_provider` | `pulumi.provider.experimental.component.ComponentProvider(components, name, version=)`, a `pulumi.provider.Provider` | `components.package` reads the package schema and constructs components in-process | partly: `pulumi.provider.experimental.component_provider_host`, public, only serves the package (and is used for that) |
 | `input_property_error` | `pulumi.provider.server.InputPropertyError` | tests: what `construct` raises for a missing required input | none: not exported by `pulumi.provider` |
-| `analyzer_pb2`, `analyzer_pb2_grpc`, `provider_pb2`, `provider_pb2_grpc` | the generated modules under `pulumi.runtime.proto` | the engine's requests to a policy pack and a provider | the protocol (`proto/pulumi/analyzer.proto`, `provider.proto`) is public; this import path is not |
+| `analyzer_pb2`, `analyzer_pb2_grpc`, `provider_pb2`, `provider_pb2_grpc`, `resource_pb2`, `resource_pb2_grpc`, `engine_pb2`, `engine_pb2_grpc` | the generated modules under `pulumi.runtime.proto` | the engine's requests to a policy pack and a provider; the resource monitor and engine services a program talks to (`engine.run.monitor`) | the protocol (`proto/pulumi/analyzer.proto`, `provider.proto`, `resource.proto`, `engine.proto`) is public; this import path is not |
 | `policy_servicer` | `pulumi_policy.policy._PolicyAnalyzerServicer(name, version, policies, level)` with `Configure`, `Analyze`, `AnalyzeStack`, `GetAnalyzerInfo` | `engine.run.policy_run` sends the pack the engine's requests in-process, through the servicer `PolicyPack` serves | none: `PolicyPack` only serves over gRPC, blocking |
 | `UnknownValueError` | `pulumi_policy.proxy.UnknownValueError` | raised when a policy reads a preview unknown through the servicer's proxies | none: not exported by `pulumi_policy` |
 | `violation_message` | the diagnostic message format, the policy's description, a newline, then the violation's message (`policy.py`, `_create_report_violation`) | the plan shows the violation's own message | none |
@@ -59,8 +58,16 @@ from pulumi import output as _output
 from pulumi.runtime import config as _config
 from pulumi.runtime import mocks as _mocks
 from pulumi.runtime import rpc as _rpc
-from pulumi.runtime import settings as _settings
-from pulumi.runtime.proto import analyzer_pb2, analyzer_pb2_grpc, provider_pb2, provider_pb2_grpc
+from pulumi.runtime.proto import (
+    analyzer_pb2,
+    analyzer_pb2_grpc,
+    engine_pb2,
+    engine_pb2_grpc,
+    provider_pb2,
+    provider_pb2_grpc,
+    resource_pb2,
+    resource_pb2_grpc,
+)
 
 if TYPE_CHECKING:
     import pulumi_policy
@@ -78,6 +85,8 @@ __all__ = [
     "analyzer_pb2",
     "analyzer_pb2_grpc",
     "component_provider",
+    "engine_pb2",
+    "engine_pb2_grpc",
     "input_property_error",
     "getter_name",
     "invoke_failure",
@@ -88,9 +97,10 @@ __all__ = [
     "provider_pb2",
     "provider_pb2_grpc",
     "recorded_inputs",
+    "resource_pb2",
+    "resource_pb2_grpc",
     "runtime_config",
     "secret",
-    "set_root_directory",
     "stack_outputs",
     "type_hints",
     "unwrap_secret",
@@ -176,11 +186,6 @@ def stack_outputs() -> dict[str, Any]:
     """What the running program exported (`pulumi.export`), by name, as given (Outputs unresolved)."""
     root = pulumi.runtime.get_root_resource()
     return {} if root is None else dict(_internal(root, "outputs") or {})
-
-
-def set_root_directory(path: str) -> None:
-    """What `pulumi.runtime.get_root_directory()` answers, for a run `set_mocks` has configured."""
-    _internal(_settings, "SETTINGS").root_directory = path
 
 
 _UNKNOWN_OUTPUT: Final = type(pulumi.UNKNOWN)

@@ -197,5 +197,6 @@ def test_a_typed_program_with_a_user_assigned_identity_plans(record: Callable[..
     rec = record(in_resource_group(build))
 
     assert rec.refusals == []
-    answered = rec.outputs["identity"]["user_assigned_identities"]
+    # An export reaches the engine with the wire's (camelCase) names, as `pulumi stack output` shows it.
+    answered = rec.outputs["identity"]["userAssignedIdentities"]
     assert list(answered) == [rec.outputs["uai"]]

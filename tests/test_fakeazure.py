@@ -97,7 +97,8 @@ def test_fakeazure_nic_gets_the_first_free_address_of_its_subnet(record: Callabl
 
     [config] = record(in_resource_group(build)).outputs["configs"]
 
-    assert config["private_ip_address"] == "10.0.1.4"  # Azure keeps .0 to .3
+    # An export reaches the engine with the wire's (camelCase) names, as `pulumi stack output` shows it.
+    assert config["privateIPAddress"] == "10.0.1.4"  # Azure keeps .0 to .3
 
 
 def test_fakeazure_retired_size_is_sku_not_available(record: Callable[..., Recording]) -> None:

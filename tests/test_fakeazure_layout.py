@@ -68,8 +68,3 @@ def test_no_import_cycle_in_the_fake_arm() -> None:
 
     for name in sorted(graph):
         visit(name, [])
-
-
-def test_every_fake_arm_module_is_under_400_lines() -> None:
-    long = {p.name: n for p in FAKEAZURE.rglob("*.py") if (n := len(p.read_text().splitlines())) > 400}
-    assert long == {}

@@ -122,6 +122,10 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
+# After a resource of a provider the offline engine does not model (Plan.not_checked).
+NOT_CHECKED = "(not checked: the offline engine does not model this provider)"
+
+
 def render_text(plan: Plan) -> str:
     lines = [
         f"Plan of {plan.project}/{plan.stack} ({plan.stack_file}), offline, as of {plan.as_of}: "
@@ -132,9 +136,11 @@ def render_text(plan: Plan) -> str:
     for r in plan.resources:
         children.setdefault(r.parent, []).append(r)
 
+    not_checked = set(plan.not_checked)
+
     def walk(parent: str | None, depth: int) -> None:
         for r in children.get(parent, []):
-            summary = _summary(r)
+            summary = "  ".join(part for part in (_summary(r), NOT_CHECKED if r.urn in not_checked else "") if part)
             lines.append(f"{'  ' * (depth + 1)}{r.name}  [{r.type}]" + (f"  {summary}" if summary else ""))
             walk(r.urn, depth + 1)
 

@@ -1,11 +1,14 @@
 """Run a user's program in a child process, so that nothing it does can break the report.
 
 The child is forked from this process after the SDK's imports (as `--jobs` forks its workers), so
-it starts with pulumi and the azure-native modules loaded and costs a fork, not an import. In it:
+it starts with pulumi and the azure-native modules loaded and costs a fork, not an import. The
+engine's side of the run (its gRPC server, `engine.run.monitor`) stays in this process and starts
+once the child exists; the child connects to it, and only then are its limits set. In it:
 - stdout and stderr (Python's and the file descriptors) go to a pipe; what the program printed comes
   back as its output, never mixed into `--json` or SARIF;
-- a memory limit (`RLIMIT_AS`, the given MiB above what the imports already take) turns runaway
-  allocation into a MemoryError;
+- a memory limit (`RLIMIT_AS`, the given MiB above what the imports and the connection already take,
+  set as the soft and the hard limit, with the right to raise a hard limit dropped) turns runaway
+  allocation into a MemoryError that the program cannot lift;
 - Ctrl-C is left to this process, which kills the child; the child also dies with its parent
   (`PR_SET_PDEATHSIG`), so no worker outlives an interrupted run;
 - `sys.exit`, any BaseException, threads left running, a value that cannot cross back and an
@@ -31,7 +34,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from azure_gpu_stacks.engine.errors import InputError
 from azure_gpu_stacks.engine.run import heap
@@ -70,22 +73,47 @@ def positive_number(text: str) -> float:
     return value
 
 
+class Server(Protocol):
+    """The engine's side of a run, served from this process while the child runs (`engine.run.monitor`)."""
+
+    def start(self) -> None: ...
+    def stop(self) -> None: ...
+
+
 def isolation_available() -> bool:
     return hasattr(os, "fork") and sys.platform.startswith("linux")
 
 
 def run_isolated(
-    work: Callable[[], T], describe: Callable[[BaseException], str], limits: Limits, label: str
+    work: Callable[[], T],
+    describe: Callable[[BaseException], str],
+    limits: Limits,
+    label: str,
+    *,
+    server: Server | None = None,
+    connect: Callable[[], object] | None = None,
 ) -> tuple[T, str]:
     """`work()` run in a forked child: its result and what it printed; ProgramFailed otherwise.
 
     `describe` turns what the program raised into the one line to show (it runs in the child, where
-    the traceback is); `label` names the program in the other lines ("the program").
+    the traceback is); `label` names the program in the other lines ("the program"). `server` is
+    started in this process once the child exists (so the child is forked before the server's threads)
+    and stopped when the child is gone; the child waits for it, then runs `connect()` before its
+    limits are set (what connecting maps, threads and their stacks, is not the program's to pay).
     """
     if not isolation_available():  # pragma: no cover - macOS and Windows run the program in-process
-        return work(), ""
+        if server is not None:
+            server.start()
+        try:
+            if connect is not None:
+                connect()
+            return work(), ""
+        finally:
+            if server is not None:
+                server.stop()
     out_r, out_w = os.pipe()
     res_r, res_w = os.pipe()
+    ready_r, ready_w = os.pipe()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):
             stream.flush()
@@ -93,17 +121,25 @@ def run_isolated(
     if pid == 0:  # pragma: no cover - the child; what it does is seen through the parent's tests
         os.close(out_r)
         os.close(res_r)
-        _child(work, describe, limits, out_w, res_w, label)
+        os.close(ready_w)
+        _child(work, describe, limits, out_w, res_w, label, ready_r, connect)
     os.close(out_w)
     os.close(res_w)
+    os.close(ready_r)
     try:
+        if server is not None:
+            server.start()
+        os.write(ready_w, b"1")
         output, messages_data, status = _collect(pid, out_r, res_r, limits.timeout_s)
         pid = 0
     finally:
         os.close(out_r)
         os.close(res_r)
+        os.close(ready_w)
         if pid:  # interrupted, or failed while collecting: the child must not outlive this call
             _kill(pid)
+        if server is not None:
+            server.stop()
     text = output.decode("utf-8", "replace")
     messages = dict(pickle.loads(m) for m in messages_data)
     if "ok" in messages:
@@ -205,6 +241,8 @@ def _child(  # pragma: no cover - runs in the forked child only
     out_w: int,
     res_w: int,
     label: str,
+    ready_r: int,
+    connect: Callable[[], object] | None,
 ) -> None:
     code = 0
     try:
@@ -212,6 +250,11 @@ def _child(  # pragma: no cover - runs in the forked child only
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         die_with_parent()
+        if os.read(ready_r, 1) != b"1":  # the parent ended before its server started
+            os._exit(70)
+        os.close(ready_r)
+        if connect is not None:
+            connect()
         _limit_memory(limits.memory_mib)
         os.dup2(out_w, 1)
         os.dup2(out_w, 2)
@@ -272,11 +315,44 @@ def die_with_parent() -> None:  # pragma: no cover - children only
 
 
 def _limit_memory(mib: int) -> None:  # pragma: no cover - child only
-    """Address space: what this process maps now (the imports) plus `mib`."""
+    """Address space: what this process maps now (the imports) plus `mib`, as the soft and the hard
+    limit, so the program cannot raise it (setrlimit(2): only a privileged process raises a hard limit;
+    as root, the privilege, CAP_SYS_RESOURCE, is dropped first)."""
     with open("/proc/self/statm") as fh:
         pages = int(fh.read().split()[0])
     limit = pages * resource.getpagesize() + mib * 1024 * 1024
     _, hard = resource.getrlimit(resource.RLIMIT_AS)
     if hard != resource.RLIM_INFINITY:
         limit = min(limit, hard)
-    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    drop_resource_privilege()
+
+
+_CAP_SYS_RESOURCE = 24  # linux/capability.h
+_PR_CAPBSET_DROP = 24  # linux/prctl.h
+_LINUX_CAPABILITY_VERSION_3 = 0x20080522
+
+
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+
+
+def drop_resource_privilege() -> None:  # pragma: no cover - children only
+    """Linux: this process (and what it starts) loses CAP_SYS_RESOURCE, the right to raise hard limits
+    (capabilities(7); capget/capset(2)). Nothing to do where the process never had it."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    with contextlib.suppress(OSError, AttributeError):
+        libc.prctl(_PR_CAPBSET_DROP, _CAP_SYS_RESOURCE, 0, 0, 0)  # not for programs it executes either
+    header = _CapHeader(_LINUX_CAPABILITY_VERSION_3, 0)
+    data = (_CapData * 2)()
+    if libc.capget(ctypes.byref(header), data) != 0:
+        return
+    bit = 1 << _CAP_SYS_RESOURCE
+    data[0].effective &= ~bit
+    data[0].permitted &= ~bit
+    data[0].inheritable &= ~bit
+    libc.capset(ctypes.byref(header), data)

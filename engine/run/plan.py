@@ -23,19 +23,26 @@ from azure_gpu_stacks.catalog.clock import instant_on, utc_today
 from azure_gpu_stacks.catalog.pricing import NO_COST, CostEstimate, estimate_resources, low_priority_warnings
 from azure_gpu_stacks.components.checks import AS_OF_CONFIG_KEY
 from azure_gpu_stacks.engine.errors import InputError
+from azure_gpu_stacks.engine.run import program_host
 from azure_gpu_stacks.engine.run.isolation import Limits, run_isolated
 from azure_gpu_stacks.engine.run.policy_config import PolicySettings, configure, settings_day
 from azure_gpu_stacks.engine.run.policy_run import analyze, pack_policies
-from azure_gpu_stacks.engine.run.program_values import exportable, masked, masked_values, secret_strings
+from azure_gpu_stacks.engine.run.program_values import (
+    exportable,
+    exports_checked,
+    masked,
+    masked_values,
+    secret_strings,
+)
 from azure_gpu_stacks.engine.run.project import Project, StackSettings, load_stack
 from azure_gpu_stacks.engine.run.runtime import (
     DIY_ORGANIZATION,
     SECRET_SHOWN_AS,
+    ProgramEngine,
     RecordedResource,
-    RunResult,
     main_file_runner,
     program_environment,
-    run_program,
+    run_hosted,
     shown,
 )
 from azure_gpu_stacks.engine.run.stack_references import StackReferences
@@ -43,6 +50,7 @@ from azure_gpu_stacks.engine.run.violation import Violation
 from azure_gpu_stacks.fakeazure import FakeArm, Refusal
 from azure_gpu_stacks.fakeazure.existing import Existing, ExistingFileError, adopt
 from azure_gpu_stacks.fakeazure.existing import parse as parse_existing
+from azure_gpu_stacks.fakeazure.other_providers import is_modeled
 from azure_gpu_stacks.inputs.files import InputFileError, escaped, load_json
 from azure_gpu_stacks.sdk.internals import invoke_failure
 from azure_gpu_stacks.stack.config import LOCATION_KEY, ConfigError
@@ -82,6 +90,12 @@ class Plan:
         return sum(1 for v in self.violations if v.mandatory)
 
     @cached_property
+    def not_checked(self) -> tuple[str, ...]:
+        """URNs of resources of providers the offline engine does not model (random, tls, azuread,
+        kubernetes...): recorded and answered as Pulumi's mocks answer them, but nothing they ask for is checked."""
+        return tuple(r.urn for r in self.resources if not is_modeled(r.type, r.custom))
+
+    @cached_property
     def advisory(self) -> int:
         """Policy violations that do not stop the stack."""
         return len(self.violations) - self.mandatory
@@ -98,6 +112,9 @@ class Plan:
         return {k: (SECRET_SHOWN_AS if k in self.secret_outputs else shown(v)) for k, v in self.outputs.items()}
 
     def to_json(self) -> dict[str, Any]:
+        # `notChecked` only where there is something to say, so the JSON of a plan of Azure resources
+        # alone is what it was before the key existed.
+        not_checked = {"notChecked": list(self.not_checked)} if self.not_checked else {}
         return {
             "project": self.project,
             "stack": self.stack,
@@ -110,6 +127,7 @@ class Plan:
             "warnings": list(self.warnings),
             "programOutput": self.program_output,
             "errors": list(self.errors),
+            **not_checked,
         }
 
 
@@ -212,29 +230,53 @@ def _plan(
     references = StackReferences(project.root, project.name, reference.organization, reference.stack_outputs)
     stack_file = project.relative(settings.file)
 
-    def run() -> tuple[RunResult, list[Refusal], list[tuple[str, str]]]:
-        try:
-            result = _run(settings, arm, reference, references, project, preview, day)
-        except (Exception, SystemExit):  # the program's own failure, reported as bad input
-            references.check()  # a missing StackReference is the cause, not what followed from it
-            _check_reads(arm)
-            raise
-        references.check()
+    engine = ProgramEngine(
+        project=project.name,
+        stack=settings.name,
+        # the components judge sizes on the run's day (`components.checks.deployment_day`)
+        config={**settings.config, AS_OF_CONFIG_KEY: day.isoformat()},
+        secret_keys=settings.secret_keys,
+        arm=arm,
+        preview=preview,
+        organization=reference.organization,
+        root_directory=project.root,
+        references=references,
+    )
+    warm: list[Any] = []  # the child's first connection to the engine, made before its limits are set
+
+    def run_in_child() -> None:
+        with program_environment(project.program, project.root):
+            run_hosted(exports_checked(main_file_runner(project.program)), engine.host_arguments())
+
+    def check_engine() -> None:
+        """What the engine's side found is the cause of whatever the program then did."""
+        failure = engine.engine_failure()
+        if failure is not None and not isinstance(failure, InputError):
+            raise InputError(f"{stack_file}: the offline engine failed: {type(failure).__name__}: {failure}")
+        if failure is not None:
+            raise failure
+        references.check()  # a missing StackReference is the cause, not what followed from it
         _check_reads(arm)
-        result.outputs = {key: exportable(key, value) for key, value in result.outputs.items()}
-        return result, list(arm.refusals), list(arm.skipped)
 
     try:
-        (result, refusals, skipped), output = run_isolated(
-            run,
+        _, output = run_isolated(
+            run_in_child,
             lambda exc: describe_program_error(exc, project, stack_file),
             limits or Limits(),
             f"{stack_file}: the program",
+            server=engine.server,
+            connect=lambda: warm.append(program_host.connect(engine.server.address)),
         )
     except InputError:
+        check_engine()
         raise
     except (Exception, SystemExit) as exc:  # where the program runs in this process (no fork)
+        check_engine()
         raise InputError(describe_program_error(exc, project, stack_file)) from None
+    check_engine()
+    result = engine.result()
+    result.outputs = {key: exportable(key, value) for key, value in result.outputs.items()}
+    refusals, skipped = list(arm.refusals), list(arm.skipped)
     secrets = secret_strings(result, (v for k, v in settings.config.items() if k in settings.secret_keys))
     warnings = settings.warnings + [masked(log.message, secrets) for log in result.logs if log.severity == "warning"]
     errors = [masked(log.message, secrets) for log in result.logs if log.severity != "warning"]
@@ -265,31 +307,6 @@ def _check_reads(arm: FakeArm) -> None:
     """A `<Resource>.get` of an id no --existing file held: the run cannot be evaluated."""
     if arm.unknown_reads:
         raise InputError(arm.unknown_reads[0])
-
-
-def _run(
-    settings: StackSettings,
-    arm: FakeArm,
-    reference: ReferenceFiles,
-    references: StackReferences,
-    project: Project,
-    preview: bool,
-    day: dt.date,
-) -> RunResult:
-    with program_environment(project.program, project.root):
-        return run_program(
-            main_file_runner(project.program),
-            project=project.name,
-            stack=settings.name,
-            # the components judge sizes on the run's day (`components.checks.deployment_day`)
-            config={**settings.config, AS_OF_CONFIG_KEY: day.isoformat()},
-            secret_keys=settings.secret_keys,
-            arm=arm,
-            preview=preview,
-            organization=reference.organization,
-            root_directory=project.root,
-            references=references,
-        )
 
 
 def describe_program_error(exc: BaseException, project: Project, stack_file: str) -> str:

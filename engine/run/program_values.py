@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import enum
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import pulumi
 from azure_gpu_stacks.engine.errors import InputError
 from azure_gpu_stacks.engine.run.runtime import SECRET_SHOWN_AS, RunResult
 from azure_gpu_stacks.inputs.files import MAX_DEPTH
-from azure_gpu_stacks.sdk.internals import is_output_unknown, is_secret, unwrap_secret
+from azure_gpu_stacks.sdk.internals import is_output_unknown, is_secret, stack_outputs, unwrap_secret
 
 EXPORTABLE = "strings, numbers, booleans, None, lists, dicts with string keys, resources, assets and Outputs of them"
 MIN_SECRET_LENGTH = 4  # shorter strings would mask ordinary words
@@ -51,6 +51,30 @@ def exportable(key: str, value: Any, path: str = "", depth: int = 1) -> Any:
     raise InputError(
         f"{where}: a {type(value).__name__}, which Pulumi cannot send to the engine; allowed: {EXPORTABLE}"
     )
+
+
+def exports_checked(program: Callable[[], Any]) -> Callable[[], Any]:
+    """`program`, then each of its exports resolved and checked by `exportable`, in the program's own
+    process (where the values are): one Pulumi could not send to the engine is named by its key, before
+    the SDK fails to send it with a message that names neither key nor program."""
+
+    def run() -> Any:
+        program()
+        exported = stack_outputs()
+
+        # Each export as an Output, exported again, so that the SDK sends what is checked here (an
+        # exported coroutine, which the SDK accepts, can be awaited only once).
+        outputs = {key: pulumi.Output.from_input(value) for key, value in exported.items()}
+        for key, output in outputs.items():
+            pulumi.export(key, output)
+
+        async def check() -> None:
+            for key, output in outputs.items():
+                exportable(key, await output.future(with_unknowns=True))
+
+        return check()
+
+    return run
 
 
 def secret_strings(result: RunResult, config_secrets: Iterable[str] = ()) -> frozenset[str]:

@@ -1,21 +1,22 @@
-"""Run a Pulumi program in-process under Pulumi's mock runtime, recording what the engine receives.
+"""Run a Pulumi program against the offline engine, recording what the engine receives.
 
-This is the seam every offline check stands on: the program runs exactly as the Pulumi CLI's
-Python host runs it (`set_all_config`, then `runpy.run_path` of the main file), but each resource
-registration reaches a `RecordingMonitor` and is answered by the fake ARM. What is recorded is what
-the engine would see: type, logical name, parent, custom or component, `protect`, and the inputs
-with camelCase names as nested plain values.
+This is the seam every offline check stands on. As under `pulumi preview`, the engine and the program
+are two sides of Pulumi's own protocols: the engine (`ProgramEngine`: a `RecordingMonitor` answering
+through Pulumi's mock monitor and the fake ARM, served by `engine.run.monitor.MonitorServer`) keeps
+what was registered, Azure's answers and the program's log; the program runs as Pulumi's Python
+language host runs it (`engine.run.program_host`) and reaches the engine only over gRPC. A plan runs
+the program in a forked child (`engine.run.plan`, `engine.run.isolation`); `run_program`, for tests
+of components, runs it in this process against an engine served from this process. What is recorded
+is what the engine would see: type, logical name, parent, custom or component, `protect`, and the
+inputs with camelCase names as nested plain values.
 
-Isolation: the Pulumi runtime keeps its root Stack, config and settings in context variables;
-`run_program` resets them before every run, so runs do not leak into each other.
+Each run starts from a fresh root Stack, config and settings (`program_host.run`), so runs do not
+leak into each other.
 """
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import gc
-import logging
 import os
 import re
 import runpy
@@ -28,7 +29,8 @@ from pathlib import Path
 from typing import Any
 
 import pulumi
-from azure_gpu_stacks.engine.run import heap
+from azure_gpu_stacks.engine.run import heap, program_host
+from azure_gpu_stacks.engine.run.monitor import MonitorServer
 from azure_gpu_stacks.engine.run.stack_references import ReferenceMocks, StackReferences
 from azure_gpu_stacks.fakeazure import FakeArm
 from azure_gpu_stacks.fakeazure.mocks import FakeArmMocks
@@ -37,8 +39,7 @@ from azure_gpu_stacks.sdk.internals import (
     is_output_unknown,
     is_secret,
     recorded_inputs,
-    set_root_directory,
-    stack_outputs,
+    resource_pb2,
     unwrap_secret,
 )
 from azure_gpu_stacks.sdk.values import unwrap_secrets
@@ -145,19 +146,48 @@ def _source_position(request: Any) -> tuple[str, int] | None:
 
 
 class RecordingMonitor(MockMonitor):
-    """A mock resource monitor that keeps every registration request, in order."""
+    """The engine's resource monitor, offline: answers each request through Pulumi's mock monitor (and
+    so the fake ARM) and keeps every registration, in order, and the stack's outputs.
 
-    def __init__(self, mocks: pulumi.runtime.Mocks, secret_values: frozenset[str] = frozenset()):
+    It lives in the engine's process and is reached only through `engine.run.monitor.MonitorServer`."""
+
+    def __init__(
+        self, mocks: pulumi.runtime.Mocks, *, project: str, stack: str, secret_values: frozenset[str] = frozenset()
+    ):
         super().__init__(mocks)
+        self.project = project
+        self.stack = stack
         self.recorded: list[RecordedResource] = []
         self.stack_urn = ""
         self.secret_values = secret_values
+        self.outputs: dict[str, Any] = {}
+        self.secret_outputs: set[str] = set()
 
     def make_urn(self, parent: str, type_: str, name: str) -> str:
         # The engine's URN: the parent's qualified type joins only for parents below the Stack.
         if parent and parent != self.stack_urn:
             type_ = parent.split("::")[2] + "$" + type_
-        return "urn:pulumi:" + "::".join([pulumi.get_stack(), pulumi.get_project(), type_, name])
+        return "urn:pulumi:" + "::".join([self.stack, self.project, type_, name])
+
+    def SupportsFeature(self, request: Any) -> Any:
+        # The mock monitor answers with an ad-hoc object; over gRPC the answer must be the message.
+        return resource_pb2.SupportsFeatureResponse(hasSupport=super().SupportsFeature(request).hasSupport)
+
+    def ExistsResource(self, request: Any) -> Any:
+        prefix = f"urn:pulumi:{self.stack}::{self.project}::"
+        exists = any(
+            r.id == request.id and r.urn[len(prefix) :].split("::")[0].split("$")[-1] == request.type
+            for r in self.resources.values()
+        )
+        return resource_pb2.ExistsResourceResponse(exists=exists)
+
+    def RegisterResourceOutputs(self, request: Any) -> Any:
+        if request.urn == self.stack_urn and self.stack_urn:  # `pulumi.export`s, sent once at the end
+            for key, value in recorded_inputs(request.outputs).items():
+                if holds_secret(value):
+                    self.secret_outputs.add(key)
+                self.outputs[key] = _whole_numbers(unwrap_secrets(value))
+        return super().RegisterResourceOutputs(request)
 
     def RegisterResource(self, request: Any) -> Any:
         response = super().RegisterResource(request)
@@ -183,20 +213,33 @@ class RecordingMonitor(MockMonitor):
         return response
 
 
+def _whole_numbers(value: Any) -> Any:
+    """Numbers as the engine shows them: the wire carries every number as a double, and Pulumi prints
+    a whole one without a fraction (`pulumi stack output --json` prints 3, not 3.0)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _whole_numbers(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_whole_numbers(v) for v in value]
+    return value
+
+
+def holds_secret(value: Any) -> bool:
+    """Whether a value as the engine received it is, or holds, a secret (Pulumi marks the whole export)."""
+    if is_secret(value):
+        return True
+    if isinstance(value, dict):
+        return any(holds_secret(v) for v in value.values())
+    if isinstance(value, list):
+        return any(holds_secret(v) for v in value)
+    return False
+
+
 @dataclass
 class LogRecord:
     severity: str
     message: str
-
-
-class _CollectingHandler(logging.Handler):
-    def __init__(self, sink: list[LogRecord]):
-        super().__init__(logging.DEBUG)
-        self.sink = sink
-
-    def emit(self, record: logging.LogRecord) -> None:
-        if record.levelno >= logging.WARNING:
-            self.sink.append(LogRecord(record.levelname.lower(), record.getMessage()))
 
 
 @dataclass
@@ -207,6 +250,58 @@ class RunResult:
     outputs: dict[str, Any]
     secret_outputs: set[str]
     logs: list[LogRecord] = field(default_factory=list)
+
+
+@dataclass
+class ProgramEngine:
+    """The engine's state for one run of a program: the monitor (and behind it the fake ARM) and the
+    server the program reaches it through. Made in the engine's process; the program, in this process
+    (`run_program`) or a child (`engine.run.plan`), runs `host_arguments()` against its address."""
+
+    project: str
+    stack: str
+    config: Mapping[str, str]
+    secret_keys: list[str]
+    arm: FakeArm
+    preview: bool = False
+    organization: str = DIY_ORGANIZATION
+    root_directory: Path | None = None
+    references: StackReferences | None = None
+    monitor: RecordingMonitor = field(init=False)
+    server: MonitorServer = field(init=False)
+
+    def __post_init__(self) -> None:
+        mocks: pulumi.runtime.Mocks = FakeArmMocks(self.arm, preview=self.preview)
+        if self.references is not None:
+            mocks = ReferenceMocks(mocks, self.references)
+        # Only non-empty values: an empty string would "appear" in every string.
+        secrets = frozenset(v for k, v in self.config.items() if k in self.secret_keys and v)
+        self.monitor = RecordingMonitor(mocks, project=self.project, stack=self.stack, secret_values=secrets)
+        self.server = MonitorServer(self.monitor)
+
+    def host_arguments(self) -> dict[str, Any]:
+        """`program_host.run`'s keyword arguments, as the Pulumi CLI gives them to its language host."""
+        return {
+            "address": self.server.address,
+            "project": self.project,
+            "stack": self.stack,
+            "config": dict(self.config),
+            "secret_keys": list(self.secret_keys),
+            "dry_run": self.preview,
+            "organization": self.organization,
+            "root_directory": None if self.root_directory is None else str(self.root_directory),
+        }
+
+    def engine_failure(self) -> BaseException | None:
+        """The first error the engine's side raised while answering the program (an unreadable
+        `--stack-outputs` file...): the cause of whatever the program then did."""
+        return self.server.failures[0] if self.server.failures else None
+
+    def result(self) -> RunResult:
+        logs = [LogRecord(severity, message) for severity, message in self.server.log.records]
+        return RunResult(
+            list(self.monitor.recorded), dict(self.monitor.outputs), set(self.monitor.secret_outputs), logs
+        )
 
 
 def run_program(
@@ -222,99 +317,46 @@ def run_program(
     root_directory: Path | None = None,
     references: StackReferences | None = None,
 ) -> RunResult:
-    """Run `program` once under the mock runtime with a fresh root Stack; raise what it raises.
+    """Run `program` in this process against an engine served from this process; raise what it raises.
 
-    `pulumi.get_organization()` answers `organization` (the DIY backend's fixed "organization"
-    unless told: pulumi/pulumi `pkg/backend/diy/backend.go`), `get_root_directory()` the project's
-    directory, and `StackReference`s are answered from `references`.
+    The same two sides as a plan's (`engine.run.plan`, where the program runs in a child): the
+    program talks to the engine only over gRPC. `pulumi.get_organization()` answers `organization`
+    (the DIY backend's fixed "organization" unless told: pulumi/pulumi `pkg/backend/diy/backend.go`),
+    `get_root_directory()` the project's directory, and `StackReference`s are answered from `references`.
     """
-    # A fresh event loop and fresh settings for every run: the SDK keeps both in module globals
-    # (pulumi/pulumi sdk/python/lib/pulumi/runtime/settings.py), which a previous run would leave behind.
-    loop = asyncio.new_event_loop()
-    # A failed invoke fails every Output derived from it; the first failure is raised to the caller,
-    # and the copies asyncio would print (with tracebacks) when those futures are collected are dropped.
-    loop.set_exception_handler(_drop_unretrieved_future_errors)
-    loop.set_default_executor(_InlineExecutor())
-    asyncio.set_event_loop(loop)
-    pulumi.runtime.reset_options()
-    pulumi.runtime.set_all_config(dict(config), list(secret_keys))
-    mocks: pulumi.runtime.Mocks = FakeArmMocks(arm, preview=preview)
-    if references is not None:
-        mocks = ReferenceMocks(mocks, references)
-    # Only non-empty values: an empty string would "appear" in every string.
-    monitor = RecordingMonitor(mocks, frozenset(v for k, v in config.items() if k in secret_keys and v))
-    logs: list[LogRecord] = []
-    # A Logger of this run only: one from logging.getLogger would stay in logging's registry, with
-    # its handler and records, for the life of the process (a leak per stack in a fleet's check).
-    logger = logging.Logger(f"azure_gpu_stacks.engine.program.{stack}")  # noqa: LOG001 - on purpose, see above
-    logger.propagate = False
-    logger.addHandler(_CollectingHandler(logs))
-    pulumi.runtime.set_mocks(
-        mocks, project=project, stack=stack, preview=preview, logger=logger, monitor=monitor, organization=organization
+    engine = ProgramEngine(
+        project=project,
+        stack=stack,
+        config=config,
+        secret_keys=secret_keys,
+        arm=arm,
+        preview=preview,
+        organization=organization,
+        root_directory=root_directory,
+        references=references,
     )
-    if root_directory is not None:  # set_mocks leaves it unset; the CLI passes --root_directory
-        set_root_directory(str(root_directory))
-    outputs: dict[str, Any] = {}
-    secrets: set[str] = set()
+    with engine.server:
+        program_host.connect(engine.server.address).close()
+        run_hosted(program, engine.host_arguments())
+    failure = engine.engine_failure()
+    if failure is not None:
+        raise failure
+    return engine.result()
 
-    @pulumi.runtime.test
-    def _run() -> Any:
-        program()
-        exported = stack_outputs()
 
-        async def resolve() -> None:
-            for key, value in exported.items():
-                out = pulumi.Output.from_input(value)
-                outputs[key] = await out.future(with_unknowns=True)
-                if await out.is_secret():
-                    secrets.add(key)
+def run_hosted(program: Callable[[], None], arguments: Mapping[str, Any]) -> None:
+    """`program_host.run` with what a failed program leaves behind kept quiet.
 
-        return pulumi.Output.from_input(asyncio.ensure_future(resolve()))
-
-    # A program that fails mid-run leaves the SDK's coroutines unawaited, and Python warns about each
-    # when it is collected; pulumi-language-python-exec silences asyncio's equivalent complaints
-    # for the same reason ("we simply turn off the logger for asyncio"). The failure itself is raised.
+    A program that fails mid-run leaves the SDK's coroutines unawaited, and Python warns about each
+    when it is collected; pulumi-language-python-exec silences asyncio's equivalent complaints for the
+    same reason ("we simply turn off the logger for asyncio"). The failure itself is raised."""
     with warnings.catch_warnings(), heap.only_new_objects_collectable():
         warnings.filterwarnings("ignore", message="coroutine .* was never awaited", category=RuntimeWarning)
         try:
-            _run()
+            program_host.run(program, **arguments)
         except BaseException:
-            _close(loop)
             gc.collect()  # now, while the filter holds, not in the middle of a later report
             raise
-    _close(loop)
-    return RunResult(monitor.recorded, outputs, secrets, logs)
-
-
-def _close(loop: asyncio.AbstractEventLoop) -> None:
-    pulumi.runtime.reset_options()
-    asyncio.set_event_loop(None)
-    loop.close()
-
-
-class _InlineExecutor(concurrent.futures.ThreadPoolExecutor):
-    """Runs each call the SDK hands an executor at once, on the event loop's thread.
-
-    The SDK sends every registration and invoke to the monitor through `run_in_executor`; with a
-    pool of threads, the order registrations reach the monitor (and so the order of the recorded
-    resources, refusals and violations) changed from run to run. The mock monitor answers at once
-    and never waits on the loop, so running it inline is safe, saves the thread hand-offs, and makes
-    a plan the same every time, which `--jobs` relies on to print what a serial run prints.
-    (asyncio only accepts a ThreadPoolExecutor as the default executor; no thread is ever started.)
-    """
-
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> concurrent.futures.Future[Any]:
-        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
-        try:
-            future.set_result(fn(*args, **kwargs))
-        except BaseException as exc:  # noqa: BLE001 - delivered to the awaiting coroutine, as a pool thread would
-            future.set_exception(exc)
-        return future
-
-
-def _drop_unretrieved_future_errors(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
-    if context.get("message") not in ("Future exception was never retrieved", "Task exception was never retrieved"):
-        loop.default_exception_handler(context)
 
 
 @contextmanager
