@@ -19,7 +19,7 @@ from typing import Literal
 import yaml
 from azure_gpu_stacks.catalog.limits import normalize_region
 from azure_gpu_stacks.catalog.mig import mig_slices
-from azure_gpu_stacks.catalog.prices import CatalogModel, Price, Prices
+from azure_gpu_stacks.catalog.prices import CatalogModel, Price, Prices, RegionPrices
 from pydantic import Field, model_validator
 
 DATA_FILE = Path(__file__).with_name("vm_sizes.yaml")
@@ -117,8 +117,11 @@ class VmSize(CatalogModel):
         description="ARM accepts securityType TrustedLaunch on it; None: not recorded (every GPU size records it).",
     )
     quota_family: str = Field(alias="quotaFamily", description="Quota family as `az vm list-usage` names it.")
-    payg: Price | None = Field(default=None, description="East US Linux pay-as-you-go price, with its date and source.")
-    spot: Price | None = Field(default=None, description="East US Linux Spot price, with its date and source.")
+    prices: dict[str, RegionPrices] = Field(
+        default_factory=dict,
+        description="Region (ARM `location`) -> Linux pay-as-you-go and Spot prices there, with date and source; "
+        "a region its price source does not cover is absent.",
+    )
     cpu_architecture: Literal["x64", "Arm64"] = Field(
         default="x64", alias="cpuArchitecture", description="CPU architecture; images must match it."
     )
@@ -134,13 +137,14 @@ class VmSize(CatalogModel):
         default=None, description="What in this entry is uncertain and why (preview names, sources that disagree...)."
     )
 
-    @property
-    def payg_usd_per_hour(self) -> float | None:
-        return None if self.payg is None else self.payg.usd_per_hour
+    def price(self, region: str, spot: bool = False) -> Price | None:
+        """The Linux price per hour in `region` (Spot or pay-as-you-go), or None where the catalog has none."""
+        found = self.prices.get(region)
+        return None if found is None else found.price(region, spot)
 
-    @property
-    def spot_usd_per_hour(self) -> float | None:
-        return None if self.spot is None else self.spot.usd_per_hour
+    def usd_per_hour(self, region: str, spot: bool = False) -> float | None:
+        price = self.price(region, spot)
+        return None if price is None else price.usd_per_hour
 
     @property
     def is_gpu(self) -> bool:
@@ -208,12 +212,14 @@ class CatalogFile(CatalogModel):
     @model_validator(mode="after")
     def _price_sources_exist(self) -> CatalogFile:
         for size in self.sizes:
-            for price in (size.payg, size.spot):
-                if price is not None and price.source not in self.prices.sources:
+            for region, price in size.prices.items():
+                if price.source not in self.prices.sources:
                     raise ValueError(
-                        f"{size.name}: price source {price.source!r} is not in prices.sources "
+                        f"{size.name}: prices.{region}: source {price.source!r} is not in prices.sources "
                         f"({', '.join(self.prices.sources)})"
                     )
+                if region not in self.regions:
+                    raise ValueError(f"{size.name}: prices.{region}: not a region of the catalog's `regions`")
         return self
 
 

@@ -1,10 +1,13 @@
-"""Prices in the catalog: each price with its own observed date and source, and where sources are described.
+"""Prices in the catalog: per size and region, each with its own observed date and source, and where
+sources are described.
 
-A price read from the Azure Retail Prices API carries the day its pages were saved. A price from the
-old third-party snapshot carries `observed: unknown`: the snapshot does not say when its prices were
-read (it still lists sizes retired in 2023, so probably 2023-24), and the catalog does not pretend to
-know. Every report that shows money names the oldest price it used and its source
-(`oldest_price`), unknown dates counting as the oldest.
+A size carries a price for every region its price source covers (`VmSize.prices`, region -> Linux
+pay-as-you-go and Spot USD per hour); a region the source does not cover has no price, and a stack
+there is priced as a lower bound that names it, never at another region's rate. A price read from
+the Azure Retail Prices API carries the day its pages were saved. A price from a third-party
+snapshot of unknown date carries `observed: unknown`: the catalog does not pretend to know. Every
+report that shows money names the oldest price it used and its source (`oldest_price`), unknown
+dates counting as the oldest.
 """
 
 from __future__ import annotations
@@ -32,11 +35,10 @@ class PriceSource(CatalogModel):
 
 
 class Price(CatalogModel):
-    """One USD/hour price with its own provenance."""
+    """One USD/hour price with its own provenance: what a cost line was priced at."""
 
-    usd_per_hour: float = Field(
-        alias="usdPerHour", gt=0, description="East US (the catalog's region) Linux USD per hour."
-    )
+    usd_per_hour: float = Field(alias="usdPerHour", gt=0, description="Linux USD per hour in `region`.")
+    region: str = Field(description="Region (ARM `location`) the price is for.")
     observed: dt.date | Literal["unknown"] = Field(
         description="Day the price was read from its source; `unknown` when the source does not say."
     )
@@ -52,10 +54,31 @@ class Price(CatalogModel):
         return UNKNOWN if self.observed == UNKNOWN else str(self.observed)
 
 
-class Prices(CatalogModel):
-    """Region, currency and the described sources of the catalog's prices."""
+class RegionPrices(CatalogModel):
+    """A size's Linux prices in one region, read from one source on one day."""
 
-    region: str = Field(description="Region the prices are for.")
+    payg: float | None = Field(default=None, gt=0, description="Pay-as-you-go USD per hour; None: no row.")
+    spot: float | None = Field(
+        default=None,
+        gt=0,
+        description="Spot USD per hour; None: no Spot row, or the source's Spot price is not a discount.",
+    )
+    observed: dt.date | Literal["unknown"] = Field(
+        description="Day the prices were read from their source; `unknown` when the source does not say."
+    )
+    source: str = Field(description="Key of the prices' source in `prices.sources`.")
+
+    def price(self, region: str, spot: bool) -> Price | None:
+        """The Spot or pay-as-you-go price as a `Price`, or None when the source has none."""
+        value = self.spot if spot else self.payg
+        if value is None:
+            return None
+        return Price(usdPerHour=value, region=region, observed=self.observed, source=self.source)
+
+
+class Prices(CatalogModel):
+    """Currency and the described sources of the catalog's prices."""
+
     currency: Literal["USD"] = Field(description="Currency of every price.")
     sources: dict[str, PriceSource] = Field(min_length=1, description="Every price source, by the key prices name.")
 

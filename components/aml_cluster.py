@@ -101,7 +101,15 @@ class AmlClusterArgs(TypedDict):
     idle_time_before_scale_down: NotRequired[str]
     """Idle time before a node is released, ISO 8601 duration from PT1M to PT24H. Default: PT15M."""
     vm_priority: NotRequired[Literal["Dedicated", "LowPriority"]]
-    """Dedicated nodes, or LowPriority nodes (much cheaper, can be preempted). Default: Dedicated."""
+    """Dedicated nodes, or LowPriority nodes. Low-priority VMs were retired for Azure ML on
+    2026-03-31: a LowPriority cluster still deploys, but its nodes are allocated as Spot VMs, billed at the
+    variable Spot rate of the size and region (up to the pay-as-you-go price), evicted at any time, and
+    billed while powered on during an eviction, so it can cost more than a Dedicated one
+    (https://learn.microsoft.com/azure/machine-learning/how-to-manage-optimize-cost, MicrosoftDocs/azure-ai-docs
+    PRs 806 and 791, observed 2026-11-25). `gpu-stacks` prices it at the catalog's Spot rate, labels it "Spot"
+    and warns. Quota: counted against the workspace's `Total Cluster LowPriority Regional vCPUs`, the counter
+    Azure ML's usage API reports; the retirement notes do not say whether the Spot-allocated nodes draw on it
+    or on a Spot quota, so that count is uncertain. Default: Dedicated."""
     enable_node_public_ip: NotRequired[bool]
     """Give each node a public IP. Default: false."""
     remote_login_port_public_access: NotRequired[Literal["Enabled", "Disabled", "NotSpecified"]]

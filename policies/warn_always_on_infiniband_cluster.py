@@ -3,8 +3,8 @@
 Rule: a `compute:VirtualMachineScaleSet` of a GPU size with InfiniBand and a capacity above 0 has an
 enabled `monitor:AutoscaleSetting` in the stack that targets it (its targetResourceUri comes from
 the scale set, or names it) with a profile of minimum capacity 0: a schedule that scales it to zero.
-The violation says what the cluster costs for each day it idles (the catalog's approximate East US
-price, Spot where the nodes are Spot) and how to park it.
+The violation says what the cluster costs for each day it idles (the catalog's approximate price in
+the scale set's region, Spot where the nodes are Spot) and how to park it.
 Why: ND-series nodes cost 27 to 98 USD an hour each; a cluster left up between training runs bills
 all of it. Parking keeps the network, placement group and scale set definition for the next run.
 Azure doc: https://learn.microsoft.com/azure/azure-monitor/autoscale/autoscale-multiprofile
@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from azure_gpu_stacks.catalog import VmSize
+from azure_gpu_stacks.catalog.limits import normalize_region
 from azure_gpu_stacks.catalog.shapes import VMSS, canonical_type
 from azure_gpu_stacks.policies import config
 from azure_gpu_stacks.policies.resource_groups import dependencies_of
@@ -62,7 +63,8 @@ def validate(args: StackValidationArgs, report_violation: ReportViolation) -> No
 
 def _idle_cost(entry: VmSize, nodes: int, scale_set: Any) -> str:
     spot = same(get(scale_set.props, "virtualMachineProfile", "priority"), "Spot")
-    price = entry.spot_usd_per_hour if spot else entry.payg_usd_per_hour
+    region = text(get(scale_set.props, "location"))
+    price = None if region is None else entry.usd_per_hour(normalize_region(region), spot)
     runs = f"runs {nodes} x {entry.name} around the clock"
     if price is None:
         return f"{runs}, at full price on every day nothing trains"
@@ -70,7 +72,7 @@ def _idle_cost(entry: VmSize, nodes: int, scale_set: Any) -> str:
     rate = "Spot" if spot else "pay-as-you-go"
     return (
         f"{runs}: about {daily:,.2f} USD for every day nothing trains ({nodes} x {price:g} USD/h x 24 h, the "
-        f"catalog's approximate East US {rate} price)"
+        f"catalog's approximate {rate} price in {region})"
     )
 
 

@@ -1,4 +1,5 @@
-"""Azure Retail Prices API pages: fetching them to files, and reading the saved files back.
+"""Azure prices for the catalog: Retail Prices API pages (fetching them to files, reading the saved
+files back) and a saved snapshot of a public catalog built from that API (SkyPilot's `vms.csv`).
 
 What counts (formats as the Retail Prices API documents them, https://learn.microsoft.com/rest/api/cost-management/retail-prices/azure-retail-prices,
 observed 2026-11-22): pages of `Items` linked by `NextPageLink` (the last page's link is null). A row
@@ -8,11 +9,20 @@ series use the short form), `Cloud Services` is not a VM. Spot rows (`skuName` e
 the Spot price; Low Priority rows (ending ` Low Priority`) are told apart and not used, since the
 catalog keeps one discounted price, the Spot one. DevTest (`DevTestConsumption`) and reservation rows
 are ignored. Where several rows remain, the latest `effectiveStartDate` wins.
+
+A SkyPilot catalog snapshot (`catalogs/v6/azure/vms.csv` of skypilot-org/skypilot-catalog, columns
+`InstanceType,...,Price,SpotPrice,Region,...`; one row per size and region, Linux pay-as-you-go and
+Spot USD per hour as SkyPilot's fetcher read them from the same API) gives prices for every region
+it lists: an empty price is no price, and a Spot price equal to the pay-as-you-go one is not a Spot
+discount (the snapshot writes the pay-as-you-go price where the API had no Spot meter), so it is left
+out. The snapshot does not say when it was read: its prices are `observed: unknown`.
 """
 
 from __future__ import annotations
 
+import csv
 import dataclasses
+import io
 import json
 import urllib.parse
 import urllib.request
@@ -53,7 +63,8 @@ def fetch_price_pages(region: str, out: Path, opener: Callable[[str], Any] = url
             body = response.read(input_files.MAX_BYTES["prices"] + 1)  # a page is about 100 items
         if len(body) > input_files.MAX_BYTES["prices"]:
             raise RefreshError(
-                f"{url}: a page larger than {input_files.MAX_BYTES['prices']:,} bytes; allowed: a Retail Prices API page"
+                f"{url}: a page larger than {input_files.MAX_BYTES['prices']:,} bytes; "
+                "allowed: a Retail Prices API page"
             )
         try:
             page = input_files.parse_json(input_files.decode(body, url), url)
@@ -175,3 +186,53 @@ def linux_prices(items: Iterable[dict[str, Any]], region: str) -> PriceRead:
             entry = sizes.setdefault(normalize_size_name(str(item["armSkuName"])), SizePrices())
             entry.offer(kind, float(price), str(item.get("effectiveStartDate") or ""))
     return PriceRead(sizes, counts)
+
+
+# --- reading a SkyPilot catalog snapshot ---------------------------------------------------------
+
+SNAPSHOT_COLUMNS = ("InstanceType", "Price", "SpotPrice", "Region")
+
+
+def _snapshot_price(value: str, path: Path, line: int, column: str) -> float | None:
+    if not value.strip():
+        return None
+    try:
+        price = float(value)
+    except ValueError:
+        raise RefreshError(f"{path}: line {line}: {column} {value!r} is not a number; allowed: USD per hour") from None
+    if not 0 < price < float("inf"):
+        raise RefreshError(f"{path}: line {line}: {column} {value!r}; allowed: a price above 0")
+    return price
+
+
+def read_snapshot_csv(path: Path) -> dict[str, PriceRead]:
+    """Region -> the Linux prices a SkyPilot `vms.csv` snapshot gives there (see the module docstring)."""
+    try:
+        text = input_files.read_text(path, "prices")
+    except input_files.InputFileError as exc:
+        raise RefreshError(str(exc)) from None
+    rows = csv.DictReader(io.StringIO(text))
+    missing = [c for c in SNAPSHOT_COLUMNS if c not in (rows.fieldnames or ())]
+    if missing:
+        raise RefreshError(f"{path}: no column {', '.join(missing)}; allowed: a SkyPilot azure vms.csv")
+    regions: dict[str, PriceRead] = {}
+    for line, row in enumerate(rows, start=2):
+        region = str(row["Region"] or "").strip()
+        name = str(row["InstanceType"] or "").strip()
+        if not region or not name:
+            raise RefreshError(f"{path}: line {line}: a row without InstanceType or Region")
+        read = regions.setdefault(region, PriceRead({}, dict.fromkeys(("payg", "spot", "no_price", "spot_at_payg"), 0)))
+        payg = _snapshot_price(row["Price"] or "", path, line, "Price")
+        spot = _snapshot_price(row["SpotPrice"] or "", path, line, "SpotPrice")
+        if payg is None:
+            read.counts["no_price"] += 1
+            continue
+        entry = read.sizes.setdefault(normalize_size_name(name), SizePrices())
+        entry.payg = payg
+        read.counts["payg"] += 1
+        if spot is not None and spot != payg:
+            entry.spot = spot
+            read.counts["spot"] += 1
+        elif spot is not None:
+            read.counts["spot_at_payg"] += 1
+    return regions

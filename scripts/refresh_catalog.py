@@ -37,7 +37,7 @@ import datetime as dt
 import json
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +60,7 @@ from scripts.price_pages import (  # noqa: E402
     price_page_files,
     prices_url,
     read_price_pages,
+    read_snapshot_csv,
 )
 
 __all__ = ["fetch_price_pages", "main", "prices_url", "refresh"]
@@ -67,12 +68,26 @@ __all__ = ["fetch_price_pages", "main", "prices_url", "refresh"]
 CATALOG_FILE = REPO / "catalog" / "vm_sizes.yaml"
 API_SOURCE = "retail-prices-api"
 DEFAULTS = {"cpuArchitecture": "x64"}  # what a size without the key has (the catalog model's defaults)
+# What each count of a price read says in the summary.
+COUNT_LABELS = {
+    "payg": "Linux pay-as-you-go rows used",
+    "spot": "Spot rows used",
+    "low_priority": "Low Priority rows told apart and not used",
+    "spot_at_payg": "Spot prices equal to pay-as-you-go left out",
+    "no_price": "rows without a price",
+    "windows": "Windows rows ignored",
+    "devtest": "DevTest rows ignored",
+    "reservation": "reservation rows ignored",
+    "other_region": "other-region rows ignored",
+    "other": "other rows ignored",
+}
+BLOCK_KEYS = ("prices",)  # written as a block, one `region: {...}` line each
 PLAIN_SCALAR = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_./+-]*")  # written without quotes
 
 # The catalog's keys in the order a size lists them (where a missing key is inserted).
 KEY_ORDER = (
     "name", "series", "vcpus", "memoryGib", "gpuModel", "gpus", "gpuMemoryGb", "infinibandGbps",
-    "acceleratedNetworking", "hypervGenerations", "trustedLaunch", "quotaFamily", "cpuArchitecture", "payg", "spot",
+    "acceleratedNetworking", "hypervGenerations", "trustedLaunch", "quotaFamily", "cpuArchitecture", "prices",
     "lifecycle", "ncclAllReduce", "source", "observed", "uncertain",
 )  # fmt: skip
 
@@ -165,9 +180,10 @@ def spec_updates(size: dict[str, Any], sku: SkuSpecs) -> tuple[dict[str, Any], l
     return changes, notes
 
 
-def _shown(value: Any) -> str:
-    if isinstance(value, dict) and "usdPerHour" in value:
-        return f"{yaml_value(value['usdPerHour'])} (observed {value.get('observed')})"
+def _shown(value: Any, price_kind: str | None = None) -> str:
+    if price_kind is not None:  # one region's prices: the old price of that kind and its date
+        old = value.get(price_kind) if isinstance(value, dict) else None
+        return "(none)" if old is None else f"{yaml_value(old)} (observed {value.get('observed')})"
     return "(none)" if value is None else yaml_value(value)
 
 
@@ -214,20 +230,28 @@ class CatalogText:
     def set(self, size_name: str, key: str, value: Any) -> None:
         start, end = self._block(size_name)
         keys = {m[1]: i for i in range(start + 1, end) if (m := self.KEY_LINE.match(self.lines[i]))}
-        line = f"    {key}: {yaml_value(value)}\n"
+        if key in BLOCK_KEYS:  # a mapping of mappings: one line per entry under the key
+            lines = [f"    {key}:\n"] + [f"      {k}: {yaml_value(v)}\n" for k, v in value.items()]
+        else:
+            lines = [f"    {key}: {yaml_value(value)}\n"]
         if key in keys:
-            self.lines[keys[key]] = line  # the old trailing comment described the old value
+            at = keys[key]
+            stop = at + 1
+            while stop < end and self.lines[stop].startswith("      "):
+                stop += 1
+            self.lines[at:stop] = lines  # the old trailing comment described the old value
             return
         before = KEY_ORDER[: KEY_ORDER.index(key)]
         anchor = max((keys[k] for k in before if k in keys), default=start)
-        self.lines.insert(anchor + 1, line)
+        while anchor + 1 < end and self.lines[anchor + 1].startswith("      "):
+            anchor += 1  # after the entries of a block key
+        self.lines[anchor + 1 : anchor + 1] = lines
 
-    def set_prices_block(self, region: str, source_key: str, url: str, description: str) -> None:
-        """The prices' region, and the price source `source_key` added or replaced under `sources:`."""
+    def set_price_source(self, source_key: str, url: str, description: str) -> None:
+        """The price source `source_key` added or replaced under `prices.sources:`."""
         start = self.lines.index("prices:\n")
         end = next(i for i in range(start + 1, len(self.lines)) if not self.lines[i].startswith("  "))
         block = self.lines[start:end]
-        block = [f"  region: {yaml_value(region)}\n" if line.startswith("  region:") else line for line in block]
         entry = [
             f"    {source_key}:\n",
             f"      url: {yaml_value(url)}\n",
@@ -249,20 +273,26 @@ class Refresh:
 
 def refresh(
     catalog_text: str,
-    prices: PriceRead | None,
+    prices: Mapping[str, PriceRead] | None,
     skus: dict[str, SkuSpecs] | None,
     *,
-    region: str,
     observed: dt.date,
     pages: Sequence[str] = (),
+    price_source: str = API_SOURCE,
+    prices_observed: str | None = None,
 ) -> Refresh:
-    """The rewritten catalog and a summary of every change; the catalog's model validates it."""
+    """The rewritten catalog and a summary of every change; the catalog's model validates it.
+
+    `prices` maps each region to the prices read for it: every price found is written for its
+    region with `prices_observed` (default `observed`) and `price_source`; a region without a row
+    for a size keeps what the catalog had there."""
     data = yaml.safe_load(catalog_text)
     doc = CatalogText(catalog_text)
     summary: list[str] = []
     notes: list[str] = []
     known = {normalize_size_name(s["name"]) for s in data["sizes"]}
     unpriced: list[str] = []
+    price_date = prices_observed or observed.isoformat()
     for size in data["sizes"]:
         name = size["name"]
         key = normalize_size_name(name)
@@ -272,38 +302,40 @@ def refresh(
             changes.update(spec_changes)
             notes += spec_notes
         if prices is not None:
-            found = prices.sizes.get(key)
-            if found is None or (found.payg is None and found.spot is None):
-                kept = size.get("payg") or size.get("spot")
-                unpriced.append(f"{name} (observed {kept['observed']})" if kept else f"{name} (no price)")
-            for field_name, value in (("payg", found and found.payg), ("spot", found and found.spot)):
-                if value:  # every price found is rewritten: a price that did not change was still observed today
-                    changes[field_name] = {"usdPerHour": value, "observed": observed.isoformat(), "source": API_SOURCE}
+            old_prices: dict[str, dict[str, Any]] = dict(size.get("prices") or {})
+            new_prices = dict(old_prices)
+            for region, read in prices.items():
+                found = read.sizes.get(key)
+                if found is None or (found.payg is None and found.spot is None):
+                    continue
+                entry = {k: v for k, v in (("payg", found.payg), ("spot", found.spot)) if v is not None}
+                new_prices[region] = {**entry, "observed": price_date, "source": price_source}
+                old = old_prices.get(region) or {}
+                for kind, value in entry.items():
+                    if old.get(kind) != value:  # same price, newer date: not worth a summary line
+                        change = f"{_shown(old, kind)} -> {yaml_value(value)} (observed {price_date})"
+                        summary.append(f"{name}: {region} {kind} {change}")
+            if new_prices == old_prices and not any(key in read.sizes for read in prices.values()):
+                kept = sorted(old_prices)
+                unpriced.append(f"{name} (kept: {', '.join(kept)})" if kept else f"{name} (no price)")
+            if new_prices != old_prices:
+                doc.set(name, "prices", dict(sorted(new_prices.items())))
         for field_name, value in changes.items():
             doc.set(name, field_name, value)
-            old = size.get(field_name)
-            if (
-                field_name in ("payg", "spot")
-                and isinstance(old, dict)
-                and old.get("usdPerHour") == value["usdPerHour"]
-            ):
-                continue  # same price, newer date: not worth a summary line
-            summary.append(f"{name}: {field_name} {_shown(old)} -> {_shown(value)}")
-        if any(k not in ("payg", "spot") for k in changes):
+            summary.append(f"{name}: {field_name} {_shown(size.get(field_name))} -> {_shown(value)}")
+        if changes:
             doc.set(name, "observed", observed.isoformat())
     if prices is not None:
-        pages_text = ", ".join(pages) or "saved pages"
-        doc.set_prices_block(
-            region, API_SOURCE, PRICES_API, f"Azure Retail Prices API, pages saved {observed} ({pages_text})"
-        )
-        c = prices.counts
-        summary.append(
-            f"prices: {c['payg']} Linux pay-as-you-go and {c['spot']} Spot rows used; {c['low_priority']} Low Priority rows "
-            f"told apart and not used; ignored {c['windows']} Windows, {c['devtest']} DevTest, {c['reservation']} "
-            f"reservation, {c['other_region']} other-region and {c['other']} other rows"
-        )
+        if price_source == API_SOURCE:
+            pages_text = ", ".join(pages) or "saved pages"
+            doc.set_price_source(
+                API_SOURCE, PRICES_API, f"Azure Retail Prices API, pages saved {observed} ({pages_text})"
+            )
+        for region, read in sorted(prices.items()):
+            counts = "; ".join(f"{n} {COUNT_LABELS[kind]}" for kind, n in read.counts.items() if n)
+            summary.append(f"prices in {region}: {counts or 'no rows'}")
         if unpriced:
-            summary.append(f"no price row, old price and its date kept: {', '.join(unpriced)}")
+            summary.append(f"no price row, the catalog's prices kept: {', '.join(unpriced)}")
     if skus is not None:
         new = sorted(s.name for k, s in skus.items() if k not in known)
         if new:
@@ -330,7 +362,13 @@ def _parser() -> argparse.ArgumentParser:
     apply = sub.add_parser("apply", help="rewrite the catalog from saved files and print what changed")
     apply.add_argument("--prices", type=Path, nargs="+", help="saved price pages, or directories of them")
     apply.add_argument("--skus", type=Path, help="saved `az vm list-skus --all -o json`")
-    apply.add_argument("--region", default="eastus", help="region the prices are taken for (default: eastus)")
+    apply.add_argument("--region", default="eastus", help="region the saved pages are for (default: eastus)")
+    apply.add_argument(
+        "--snapshot", type=Path, help="a saved SkyPilot azure vms.csv: prices for every region it lists, date unknown"
+    )
+    apply.add_argument(
+        "--snapshot-source", help="key of the snapshot's entry in prices.sources (its URL at a fixed commit)"
+    )
     apply.add_argument("--catalog", type=Path, default=CATALOG_FILE)
     apply.add_argument(
         "--observed", type=dt.date.fromisoformat, default=None, help="date the data was saved (default: today)"
@@ -347,17 +385,27 @@ def main(argv: Sequence[str] | None = None) -> int:
             for path in fetch_price_pages(args.region, args.out):
                 print(path)
             return 0
-        if not args.prices and not args.skus:
-            raise RefreshError("apply needs --prices PAGES, --skus FILE or both")
-        prices = linux_prices(read_price_pages(args.prices), args.region) if args.prices else None
+        if not args.prices and not args.skus and not args.snapshot:
+            raise RefreshError("apply needs --prices PAGES, --snapshot CSV, --skus FILE or some of them")
+        if args.prices and args.snapshot:
+            raise RefreshError("apply takes --prices or --snapshot, not both: each price names one source")
+        if args.snapshot and not args.snapshot_source:
+            raise RefreshError("--snapshot needs --snapshot-source KEY, the snapshot's entry in prices.sources")
+        prices: dict[str, PriceRead] | None = None
+        if args.prices:
+            prices = {args.region: linux_prices(read_price_pages(args.prices), args.region)}
+        elif args.snapshot:
+            prices = read_snapshot_csv(args.snapshot)
         skus = read_sku_specs(args.skus) if args.skus else None
+        observed = args.observed or utc_today()
         result = refresh(
             args.catalog.read_text(encoding="utf-8"),
             prices,
             skus,
-            region=args.region,
-            observed=args.observed or utc_today(),
+            observed=observed,
             pages=[p.name for p in price_page_files(args.prices)] if args.prices else [],
+            price_source=args.snapshot_source if args.snapshot else API_SOURCE,
+            prices_observed="unknown" if args.snapshot else None,  # a snapshot does not say when it was read
         )
     except (RefreshError, OSError) as exc:
         print(f"refresh_catalog: error: {exc}", file=sys.stderr)

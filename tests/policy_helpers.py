@@ -83,7 +83,7 @@ def _catalog_sizes() -> dict[str, dict[str, Any]]:
 
 
 def catalog_size(name: str) -> dict[str, Any]:
-    """The catalog's entry for `name` as catalog/vm_sizes.yaml writes it (prices under payg/spot.usdPerHour)."""
+    """The catalog's entry for `name` as catalog/vm_sizes.yaml writes it (prices under prices.<region>.payg/spot)."""
     return _catalog_sizes()[name]
 
 

@@ -7,6 +7,7 @@ fact a user's deployment or cost report depends on.
 from __future__ import annotations
 
 import copy
+import csv
 import datetime as dt
 from pathlib import Path
 from typing import Any
@@ -75,7 +76,7 @@ def test_catalog_shipped_file_validates() -> None:
     shipped = load_catalog(DATA_FILE)
 
     assert shipped.sizes
-    assert shipped.prices.region == "eastus"
+    assert shipped.prices.currency == "USD"
 
 
 def test_catalog_replacements_are_current_catalog_sizes() -> None:
@@ -155,14 +156,34 @@ def test_catalog_nd96asr_v4_quota_family() -> None:
     assert catalog().get("Standard_ND96asr_v4").quota_family == "standardNDASv4_A100Family"
 
 
-def test_catalog_payg_and_spot_prices_are_the_files_for_every_size() -> None:
+REPO_ROOT = Path(__file__).resolve().parents[1]
+SNAPSHOT_CSV = "data/prices/skypilot-catalog-v6-azure-vms-098741e-n-series.csv"
+
+
+def test_catalog_prices_a_gpu_size_in_each_region_its_source_lists() -> None:
+    rows = list(csv.DictReader((REPO_ROOT / SNAPSHOT_CSV).open(encoding="utf-8")))
+    t4 = [r for r in rows if r["InstanceType"] == "Standard_NC4as_T4_v3"]
+    size = catalog().get("Standard_NC4as_T4_v3")
+
+    assert len(t4) > 1 and set(size.prices) == {r["Region"] for r in t4}
+    assert {r["Region"]: size.usd_per_hour(r["Region"]) for r in t4} == {r["Region"]: float(r["Price"]) for r in t4}
+    assert size.price("westeurope") is None  # a region the source does not cover has no price
+
+
+def test_catalog_payg_and_spot_prices_are_the_files_for_every_size_and_region() -> None:
     # A price refresh rewrites the file; the model must hand out exactly what the file says, size by size.
     written = {
-        s["name"]: (s.get("payg", {}).get("usdPerHour"), s.get("spot", {}).get("usdPerHour"))
+        (s["name"], region): (entry.get("payg"), entry.get("spot"))
         for s in _raw_catalog()["sizes"]
+        for region, entry in (s.get("prices") or {}).items()
     }
 
-    assert {s.name: (s.payg_usd_per_hour, s.spot_usd_per_hour) for s in catalog().sizes} == written
+    handed_out = {
+        (s.name, region): (s.usd_per_hour(region), s.usd_per_hour(region, spot=True))
+        for s in catalog().sizes
+        for region in s.prices
+    }
+    assert handed_out == written
     assert any(payg for payg, _ in written.values())
 
 

@@ -265,7 +265,7 @@ def test_check_markdown_carries_the_cost_table(capsys: pytest.CaptureFixture[str
     from azure_gpu_stacks.catalog import catalog
 
     code, out, _ = run(capsys, "check", "inference-t4", "--format", "markdown")
-    monthly = catalog().get("Standard_NC4as_T4_v3").payg_usd_per_hour * 730  # type: ignore[operator]
+    monthly = catalog().get("Standard_NC4as_T4_v3").usd_per_hour("eastus") * 730  # type: ignore[operator]
 
     assert code == 0
     assert "#### Cost" in out

@@ -14,10 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from azure_gpu_stacks.catalog import catalog
+from azure_gpu_stacks.catalog import catalog, pricing
+from azure_gpu_stacks.catalog.demand import hours_before_shutdown
 from azure_gpu_stacks.engine.cli import main
-from azure_gpu_stacks.engine.estimate.cost import budget_warnings, estimate_resources
-from azure_gpu_stacks.engine.estimate.demand import hours_before_shutdown
 from azure_gpu_stacks.engine.run.project import load_project
 from azure_gpu_stacks.engine.run.runtime import RecordedResource
 
@@ -30,16 +29,24 @@ SYSTEM = "Standard_D4s_v5"
 HOURS_PER_MONTH = 730  # the month every cost output states ("730 h a month")
 
 
-def payg(size: str) -> float:
-    price = catalog().get(size).payg_usd_per_hour
+def payg(size: str, region: str = "eastus") -> float:
+    price = catalog().get(size).usd_per_hour(region)
     assert price is not None
     return price
 
 
-def spot(size: str) -> float:
-    price = catalog().get(size).spot_usd_per_hour
+def spot(size: str, region: str = "eastus") -> float:
+    price = catalog().get(size).usd_per_hour(region, spot=True)
     assert price is not None
     return price
+
+
+RG_ID = "/subscriptions/000/resourceGroups/rg-test"
+REGION = "eastus"  # the stack's `azure-native:location` where a test's resources name none
+
+
+def cost_of(resources: list[RecordedResource], default_region: str = REGION) -> pricing.CostEstimate:
+    return pricing.estimate_resources(resources, default_region)
 
 
 def recorded(type_token: str, name: str, inputs: dict[str, Any], *, deps: tuple[str, ...] = ()) -> RecordedResource:
@@ -61,19 +68,6 @@ def rg(location: str = "eastus") -> RecordedResource:
     )
 
 
-def budget(amount: float, grain: str = "Monthly") -> RecordedResource:
-    return recorded(
-        "azure-native:consumption:Budget",
-        "cost-alert-budget",
-        {
-            "amount": amount,
-            "category": "Cost",
-            "timeGrain": grain,
-            "scope": "/subscriptions/000/resourceGroups/rg-test",
-        },
-    )
-
-
 def build_vm(**overrides: Any) -> Callable[[], None]:
     def build(group: Any) -> None:
         from azure_gpu_stacks.components.gpu_vm import GpuVm
@@ -91,7 +85,7 @@ def build_vm(**overrides: Any) -> Callable[[], None]:
 def test_cost_vm_with_auto_shutdown_is_idle_only_from_nine_to_the_shutdown(record: Callable[..., Recording]) -> None:
     rec = record(build_vm(vm_size=T4, auto_shutdown=True, shutdown_time="1900"))
 
-    cost = estimate_resources(rec.resources).to_json()
+    cost = cost_of(rec.resources).to_json()
 
     on_hours = 19 - 9
     assert cost["resources"] == [
@@ -104,6 +98,7 @@ def test_cost_vm_with_auto_shutdown_is_idle_only_from_nine_to_the_shutdown(recor
             "idleCount": 1,
             "priority": "Regular",
             "priceBasis": "pay-as-you-go",
+            "region": REGION,
             "priceObserved": "unknown",
             "idleHoursPerDay": on_hours,
             "idleSchedule": "auto-shutdown",
@@ -118,7 +113,7 @@ def test_cost_vm_with_auto_shutdown_is_idle_only_from_nine_to_the_shutdown(recor
 def test_cost_vm_without_auto_shutdown_costs_the_same_idle(record: Callable[..., Recording]) -> None:
     rec = record(build_vm(vm_size=T4, auto_shutdown=False))
 
-    cost = estimate_resources(rec.resources)
+    cost = cost_of(rec.resources)
 
     assert cost.idle_hourly == pytest.approx(payg(T4))
     assert cost.hourly == pytest.approx(payg(T4))
@@ -127,7 +122,7 @@ def test_cost_vm_without_auto_shutdown_costs_the_same_idle(record: Callable[...,
 def test_cost_spot_vm_is_priced_at_the_spot_rate(record: Callable[..., Recording]) -> None:
     rec = record(build_vm(vm_size=T4, spot=True, auto_shutdown=False))
 
-    cost = estimate_resources(rec.resources).to_json()
+    cost = cost_of(rec.resources).to_json()
 
     assert cost["resources"][0]["priority"] == "Spot"
     assert cost["hourlyUsd"] == pytest.approx(spot(T4), abs=5e-5)
@@ -143,13 +138,11 @@ def test_cost_disabled_shutdown_schedule_does_not_shorten_the_day() -> None:
             "taskType": "ComputeVmShutdownTask",
             "status": "Disabled",
             "dailyRecurrence": {"time": "1900"},
-            "targetResourceId": (
-                "/subscriptions/000/resourceGroups/rg-test/providers/Microsoft.Compute/virtualMachines/vm1"
-            ),
+            "targetResourceId": f"{RG_ID}/providers/Microsoft.Compute/virtualMachines/vm1",
         },
     )
 
-    assert estimate_resources([rg(), vm, schedule]).idle_hourly == pytest.approx(payg(T4))
+    assert cost_of([rg(), vm, schedule]).idle_hourly == pytest.approx(payg(T4))
 
 
 def test_cost_shutdown_schedule_found_by_target_id_when_not_a_dependency() -> None:
@@ -161,13 +154,11 @@ def test_cost_shutdown_schedule_found_by_target_id_when_not_a_dependency() -> No
             "taskType": "ComputeVmShutdownTask",
             "status": "Enabled",
             "dailyRecurrence": {"time": "2100"},
-            "targetResourceId": (
-                "/subscriptions/000/resourceGroups/rg-test/providers/Microsoft.Compute/virtualMachines/VM1"
-            ),
+            "targetResourceId": f"{RG_ID}/providers/Microsoft.Compute/virtualMachines/VM1",
         },
     )
 
-    assert estimate_resources([rg(), vm, schedule]).idle_hourly == pytest.approx(payg(T4) * (21 - 9) / 24)
+    assert cost_of([rg(), vm, schedule]).idle_hourly == pytest.approx(payg(T4) * (21 - 9) / 24)
 
 
 @pytest.mark.parametrize(("shutdown", "hours"), [("1900", 10.0), ("1730", 8.5), ("0200", 17.0), ("0900", 24.0)])
@@ -189,7 +180,7 @@ def test_cost_scale_set_runs_its_capacity_busy_and_idle() -> None:
         },
     )
 
-    cost = estimate_resources([rg(), vmss]).to_json()
+    cost = cost_of([rg(), vmss]).to_json()
 
     assert cost["resources"][0] | {"hourlyUsd": None, "idleHourlyUsd": None} == {
         "resource": "train-vmss",
@@ -197,7 +188,8 @@ def test_cost_scale_set_runs_its_capacity_busy_and_idle() -> None:
         "count": 2,
         "idleCount": 2,
         "priority": "Spot",
-        "priceBasis": "spot",
+        "priceBasis": "Spot",
+        "region": REGION,
         "priceObserved": "unknown",
         "hourlyUsd": None,
         "idleHourlyUsd": None,
@@ -237,7 +229,7 @@ def test_cost_scale_set_scheduled_to_zero_is_idle_only_in_working_hours() -> Non
         deps=(vmss.urn,),
     )
 
-    cost = estimate_resources([rg(), vmss, setting]).to_json()
+    cost = cost_of([rg(), vmss, setting]).to_json()
 
     # 08:00-19:00 Monday to Friday: 55 of the week's 168 hours, 55 / 7 = 7.857 h a day.
     [row] = cost["resources"]
@@ -258,14 +250,14 @@ def test_cost_scale_set_with_a_disabled_autoscale_setting_runs_around_the_clock(
         "azure-native:monitor:AutoscaleSetting", "a", {"enabled": False, "profiles": profiles}, deps=(vmss.urn,)
     )
 
-    cost = estimate_resources([rg(), vmss, setting]).to_json()
+    cost = cost_of([rg(), vmss, setting]).to_json()
 
     assert cost["idleHourlyUsd"] == pytest.approx(2 * payg(ND), abs=5e-5)
     assert "idleHoursPerDay" not in cost["resources"][0]
 
 
 def test_cost_autoscale_schedule_runs_each_profile_until_the_next_one_starts() -> None:
-    from azure_gpu_stacks.engine.estimate.demand import scheduled_idle
+    from azure_gpu_stacks.catalog.demand import scheduled_idle
 
     # 4 nodes from Saturday 10:00 to Sunday 16:00 (30 h), 1 node the rest of the week (138 h): a peak
     # of 4, and 4 x 30 + 1 x 138 = 258 node-hours a week, so 4 nodes for 258 / 4 / 7 h a day.
@@ -293,7 +285,7 @@ def test_cost_autoscaled_aks_pool_is_max_count_busy_and_min_count_idle() -> None
         },
     )
 
-    cost = estimate_resources([rg(), pool])
+    cost = cost_of([rg(), pool])
 
     assert cost.hourly == pytest.approx(4 * payg(A100))
     assert cost.idle_hourly == 0
@@ -307,7 +299,7 @@ def test_cost_aks_pool_without_autoscaling_runs_count_nodes() -> None:
         {"vmSize": A100, "count": 3.0, "scaleSetPriority": "Spot"},
     )
 
-    cost = estimate_resources([rg(), pool])
+    cost = cost_of([rg(), pool])
 
     assert (cost.hourly, cost.idle_hourly) == (pytest.approx(3 * spot(A100)), pytest.approx(3 * spot(A100)))
 
@@ -319,7 +311,7 @@ def test_cost_managed_cluster_prices_each_agent_pool_profile() -> None:
         {
             "resourceGroupName": "rg-test",
             "resourceName": "aks",
-            "location": "westeurope",
+            "location": REGION,
             "agentPoolProfiles": [
                 {"name": "system", "mode": "System", "vmSize": SYSTEM, "count": 2.0},
                 {
@@ -335,7 +327,7 @@ def test_cost_managed_cluster_prices_each_agent_pool_profile() -> None:
         },
     )
 
-    cost = estimate_resources([rg(), cluster]).to_json()
+    cost = cost_of([rg(), cluster]).to_json()
 
     assert [(r["resource"], r["count"], r["idleCount"], r["priority"]) for r in cost["resources"]] == [
         ("aks/system", 2, 2, "Regular"),
@@ -364,7 +356,7 @@ def test_cost_aml_low_priority_cluster_scales_from_min_to_max_at_the_spot_rate()
         },
     )
 
-    cost = estimate_resources([rg(), compute]).to_json()
+    cost = cost_of([rg(), compute]).to_json()
 
     assert cost["resources"][0]["priority"] == "LowPriority"
     assert cost["hourlyUsd"] == pytest.approx(4 * spot(A100), abs=5e-5)
@@ -387,93 +379,75 @@ def test_cost_aml_dedicated_cluster_with_min_nodes_costs_them_idle() -> None:
         },
     )
 
-    cost = estimate_resources([rg(), compute])
+    cost = cost_of([rg(), compute])
 
     assert (cost.hourly, cost.idle_hourly) == (pytest.approx(2 * payg(T4)), pytest.approx(payg(T4)))
 
 
 def test_cost_size_without_price_is_reported_not_guessed() -> None:
     h200 = "Standard_ND96isr_H200_v5"
-    assert catalog().get(h200).payg_usd_per_hour is None
+    assert catalog().get(h200).prices == {}
     vmss = recorded("azure-native:compute:VirtualMachineScaleSet", "h200", {"sku": {"name": h200, "capacity": 2.0}})
     vm = recorded("azure-native:compute:VirtualMachine", "vm", {"hardwareProfile": {"vmSize": T4}})
 
-    cost = estimate_resources([rg(), vmss, vm]).to_json()
+    cost = cost_of([rg(), vmss, vm]).to_json()
 
     assert cost["complete"] is False
     assert (cost["lowerBound"], cost["unpricedSizes"]) == (True, [h200])
     assert cost["resources"][0]["hourlyUsd"] is None
-    assert cost["resources"][0]["unpriced"] == f"the catalog has no pay-as-you-go price for {h200}"
+    assert cost["resources"][0]["unpriced"].startswith(f"the catalog has no price for {h200} in {REGION}")
     assert cost["hourlyUsd"] == pytest.approx(payg(T4))
 
 
 def test_cost_spot_size_without_spot_price_is_unpriced() -> None:
     h100 = "Standard_NC40ads_H100_v5"
-    assert catalog().get(h100).spot_usd_per_hour is None
+    assert catalog().get(h100).usd_per_hour("eastus", spot=True) is None
     vm = recorded(
         "azure-native:compute:VirtualMachine", "vm", {"hardwareProfile": {"vmSize": h100}, "priority": "Spot"}
     )
 
-    cost = estimate_resources([rg(), vm]).to_json()
+    cost = cost_of([rg(), vm]).to_json()
 
-    assert cost["resources"][0]["unpriced"] == f"the catalog has no Spot price for {h100}"
+    assert cost["resources"][0]["unpriced"] == f"the catalog has no Spot price for {h100} in {REGION}"
     assert cost["hourlyUsd"] == 0
 
 
-# --- budget against the estimate ----------------------------------------------------------------
+# --- each resource in its own region ------------------------------------------------------------
 
 
-def _aml(min_nodes: float, max_nodes: float) -> RecordedResource:
+def t4_vm(location: str) -> RecordedResource:
     return recorded(
-        "azure-native:machinelearningservices:Compute",
-        "gpu-cluster",
-        {
-            "properties": {
-                "computeType": "AmlCompute",
-                "properties": {"vmSize": T4, "scaleSettings": {"minNodeCount": min_nodes, "maxNodeCount": max_nodes}},
-            }
-        },
+        "azure-native:compute:VirtualMachine", "vm", {"location": location, "hardwareProfile": {"vmSize": T4}}
     )
 
 
-def test_cost_budget_below_the_idle_cost_warns() -> None:
-    resources = [rg(), _aml(1, 2), budget(100)]
-    idle_monthly = payg(T4) * HOURS_PER_MONTH
+def test_cost_prices_a_resource_at_its_own_regions_price() -> None:
+    prices = catalog().get(T4).prices
+    dearer = max(prices, key=lambda region: prices[region].payg or 0)
+    assert payg(T4, dearer) != payg(T4, REGION)  # the regions the source covers do differ
 
-    warnings = budget_warnings(resources, estimate_resources(resources))
+    cost = cost_of([rg(), t4_vm(dearer)])
 
-    assert warnings == [
-        f"cost-alert-budget: the budget (100.00 USD a month) is below the idle cost ({idle_monthly:,.2f} USD a month): "
-        "it will alert every month even when nothing runs; raise it above the idle cost or cut what runs idle"
-    ]
-
-
-def test_cost_budget_far_above_the_full_scale_cost_warns() -> None:
-    full_monthly = 2 * payg(T4) * HOURS_PER_MONTH
-    amount = round(3 * full_monthly + 1)
-    resources = [rg(), _aml(0, 2), budget(amount)]
-
-    warnings = budget_warnings(resources, estimate_resources(resources))
-
-    assert warnings == [
-        f"cost-alert-budget: the budget ({amount:,.2f} USD a month) is more than 3x the full-scale cost "
-        f"({full_monthly:,.2f} USD a month): it would never alert; lower it to about the full-scale cost"
-    ]
+    assert cost.hourly == pytest.approx(payg(T4, dearer))
+    assert cost.to_json()["pricesRegions"] == [dearer]
 
 
-@pytest.mark.parametrize("months_of_full_cost", [0.5, 1, 2.9])
-def test_cost_budget_between_idle_and_three_times_full_is_quiet(months_of_full_cost: float) -> None:
-    amount = months_of_full_cost * 2 * payg(T4) * HOURS_PER_MONTH
-    resources = [rg(), _aml(0, 2), budget(amount)]
+def test_cost_region_without_a_price_is_a_lower_bound_naming_it() -> None:
+    uncovered = next(r for r in catalog().regions if r not in catalog().get(T4).prices)
+    priced = recorded(
+        "azure-native:compute:VirtualMachine", "priced", {"location": REGION, "hardwareProfile": {"vmSize": T4}}
+    )
 
-    assert budget_warnings(resources, estimate_resources(resources)) == []
+    cost = cost_of([rg(), priced, t4_vm(uncovered)]).to_json()
+
+    assert (cost["complete"], cost["lowerBound"]) == (False, True)
+    assert cost["unpriced"] == [f"{T4} in {uncovered}"]
+    assert uncovered in cost["resources"][1]["unpriced"]
+    assert cost["hourlyUsd"] == pytest.approx(payg(T4, REGION))  # the priced VM only, never another region's rate
 
 
-def test_cost_quarterly_budget_is_compared_per_month() -> None:
-    quarterly = 3 * 0.5 * payg(T4) * HOURS_PER_MONTH  # half of the idle month, for a quarter
-    resources = [rg(), _aml(1, 1), budget(quarterly, "Quarterly")]
-
-    assert len(budget_warnings(resources, estimate_resources(resources))) == 1
+# The budget's verdict (fires every month, can never fire) is the budget policy's:
+# tests/policies/test_warn_incoherent_budgets.py.
 
 
 # --- shipped stacks, end to end -----------------------------------------------------------------
@@ -533,7 +507,7 @@ def test_cost_every_shipped_stack_budget_fits_its_estimate(
     assert 0 <= cost["idleHourlyUsd"] <= cost["hourlyUsd"]
     assert cost["budgetMonthlyUsd"] is not None
     assert cost["idleMonthlyUsd"] <= cost["budgetMonthlyUsd"] <= 3 * cost["monthlyUsd"]
-    assert not [w for w in document["warnings"] if "the budget" in w]
+    assert not [v for v in document["violations"] if v["policy"] == "warn-incoherent-budgets"]
 
 
 def write_training_stack(tmp_path: Path, cluster: str) -> str:
@@ -568,8 +542,8 @@ def test_cost_training_stack_with_working_hours_is_idle_only_in_them(
     idle_hourly = 2 * payg(ND) * 60 / 168  # 12 h x 5 days of the week's 168 h
     assert "2 (idle 2 for 8.57 h/day)" in out  # 60 h a week / 7
     assert (
-        "(a scale set on an autoscale schedule runs each profile's minimum from its start "
-        "until the next profile starts)" in out
+        "(a scale set on an autoscale schedule runs each profile's minimum from its start until the next profile "
+        "starts)" in out
     )
     assert f"idle {idle_hourly:.4f} USD/h = {idle_hourly * HOURS_PER_MONTH:,.2f} USD/month" in out
     assert main(["cost", stack, "--format", "markdown"]) == 0

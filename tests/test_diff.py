@@ -28,8 +28,11 @@ AKS_POOL_URN = (
 )
 
 
+REGION = "eastus"  # every shipped stack's azure-native:location
+
+
 def payg(size: str) -> float:
-    return float(catalog_size(size)["payg"]["usdPerHour"])
+    return float(catalog_size(size)["prices"][REGION]["payg"])
 
 
 def month(usd_per_hour: float) -> float:
@@ -263,7 +266,8 @@ def test_diff_ssh_opened_to_the_internet_is_a_new_mandatory_violation(pr: PullRe
 
 # What every money figure of the diff says of its prices: the oldest price used and its source.
 PRICES = (
-    "catalog list prices (eastus Linux; oldest price used: date unknown, third-party snapshot (SkyPilot's catalog, "
+    "catalog list prices (each resource in its region: eastus; Linux; oldest price used: date unknown, "
+    "third-party snapshot (SkyPilot's catalog, "
     "built from the Azure Retail Prices API) of unknown date, probably 2023-24 (https://github.com/skypilot-org/"
     "skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv))"
 )

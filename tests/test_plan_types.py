@@ -8,7 +8,7 @@ import json
 import pickle
 
 import pytest
-from azure_gpu_stacks.engine.estimate.cost import CostEstimate
+from azure_gpu_stacks.catalog.pricing import CostEstimate
 from azure_gpu_stacks.engine.report.cost import cost_section
 from azure_gpu_stacks.engine.report.text import render_text, verdict
 from azure_gpu_stacks.engine.report.verdicts import summary
@@ -43,10 +43,12 @@ COST_KEYS = [
     "pricesObserved",
     "pricesSource",
     "pricesSourceDescription",
-    "pricesRegion",
+    "pricesRegions",
     "complete",
     "lowerBound",
     "unpricedSizes",
+    "unpriced",
+    "spotCaveat",
     "resources",
     "budgetMonthlyUsd",
 ]
@@ -59,6 +61,7 @@ COST_LINE_KEYS = [
     "idleCount",
     "priority",
     "priceBasis",
+    "region",
     "priceObserved",
 ]
 

@@ -122,7 +122,10 @@ BASELINE = [
         "budget",
         {
             "scope": "/subscriptions/0/resourceGroups/rg-gpu",
-            "amount": 100.0,
+            # Coherent for warn-incoherent-budgets: above the baseline's idle month (the ND scale set at
+            # capacity 2 runs around the clock, about 40,500 USD at the catalog's eastus price) and below
+            # three times its full-scale month.
+            "amount": 80000.0,
             "notifications": {"a": {"enabled": True, "threshold": 80.0, "contactEmails": ["a@example.com"]}},
         },
         ["rg"],

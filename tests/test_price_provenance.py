@@ -19,7 +19,7 @@ GB200 = "Standard_ND128isr_NDR_GB200_v6"
 
 
 def test_every_price_has_its_own_date_and_a_described_source() -> None:
-    prices = [p for s in catalog().sizes for p in (s.payg, s.spot) if p is not None]
+    prices = [p for s in catalog().sizes for p in s.prices.values()]
     assert len(prices) > 50
     assert all(p.source in catalog().prices.sources for p in prices)
     snapshot = [p for p in prices if p.source == "skypilot-v6-098741e"]
@@ -84,14 +84,22 @@ def test_check_markdown_shows_the_oldest_price_and_its_source(capsys: pytest.Cap
     assert f"oldest price used: date unknown, {SNAPSHOT.description} ({SNAPSHOT.url})" in out
 
 
-def test_low_priority_at_the_spot_rate_is_labelled_an_assumption(
+def test_aml_low_priority_is_priced_and_labelled_as_spot_with_the_eviction_caveat(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     stack = stack_copy(tmp_path, "aml-gpu", low_priority)
 
     _, out, _ = run(capsys, "plan", stack, "--json")
-    [resource] = json.loads(out)["cost"]["resources"]
-    assert resource["priceBasis"] == "spot rate (assumed for low priority)"
+    plan = json.loads(out)
+    [resource] = plan["cost"]["resources"]
+    spot = catalog().get(resource["size"]).usd_per_hour(resource["region"], spot=True)
+    assert spot is not None and resource["hourlyUsd"] == pytest.approx(spot * resource["count"], abs=5e-5)
+    assert resource["priceBasis"].startswith("Spot")
+    assert "evicted" in plan["cost"]["spotCaveat"]
+    assert any("low-priority VMs were retired for Azure ML on 2026-03-31" in w for w in plan["warnings"])
+
+    _, text, _ = run(capsys, "plan", stack)
+    assert "Spot (Azure ML low priority)" in text and "evicted" in text
 
     _, table, _ = run(capsys, "cost", stack)
-    assert "AML low-priority nodes are priced at the Spot rate, an assumption" in table
+    assert "evicted" in table and "2026-03-31" in table

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from azure_gpu_stacks.catalog import catalog
 from azure_gpu_stacks.catalog.az_files import read_usage
+from azure_gpu_stacks.catalog.demand import collect
 from azure_gpu_stacks.engine.cli import main
-from azure_gpu_stacks.engine.estimate.demand import collect
 from azure_gpu_stacks.engine.estimate.quota import compare, needs
 from pytest_mock import MockerFixture
 

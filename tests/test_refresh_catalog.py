@@ -5,6 +5,7 @@ Retail Prices API pages (tests/data/prices-000N.json) and `az vm list-skus --all
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
 import io
 import json
@@ -44,6 +45,9 @@ def price_row(size: str, sku_name: str, **match: str) -> dict[str, Any]:
     return max(rows, key=lambda i: i["effectiveStartDate"])
 
 
+REGION = "eastus"  # the region the saved pages are for
+
+
 @pytest.fixture
 def stale_catalog(tmp_path: Path) -> Path:
     path = tmp_path / "vm_sizes.yaml"
@@ -60,8 +64,8 @@ def test_refresh_takes_linux_consumption_prices_not_windows_devtest_or_other_reg
 
     refreshed = load_catalog(stale_catalog).get(T4)
     linux = price_row(T4, "NC4as T4 v3", type="Consumption", productName="Virtual Machines NCasT4 v3 Series")
-    assert refreshed.payg_usd_per_hour == linux["retailPrice"]
-    assert refreshed.spot_usd_per_hour == price_row(T4, "NC4as T4 v3 Spot")["retailPrice"]
+    assert refreshed.usd_per_hour(REGION) == linux["retailPrice"]
+    assert refreshed.usd_per_hour(REGION, spot=True) == price_row(T4, "NC4as T4 v3 Spot")["retailPrice"]
 
 
 def test_refresh_tells_low_priority_rows_from_spot_rows(
@@ -71,7 +75,7 @@ def test_refresh_tells_low_priority_rows_from_spot_rows(
 
     apply(stale_catalog, "--prices", *map(str, PAGES))
 
-    assert load_catalog(stale_catalog).get(T4).spot_usd_per_hour != low
+    assert load_catalog(stale_catalog).get(T4).usd_per_hour(REGION, spot=True) != low
     assert "1 Low Priority rows told apart and not used" in capsys.readouterr().out
 
 
@@ -79,19 +83,19 @@ def test_refresh_latest_effective_start_date_wins(stale_catalog: Path) -> None:
     apply(stale_catalog, "--prices", str(DATA))  # a directory of saved pages reads the same
 
     assert (
-        load_catalog(stale_catalog).get(A100).payg_usd_per_hour
+        load_catalog(stale_catalog).get(A100).usd_per_hour(REGION)
         == price_row(A100, "NC24ads A100 v4", type="Consumption")["retailPrice"]
     )
 
 
 def test_refresh_adds_a_price_the_catalog_lacked_and_keeps_fractional_gpus(stale_catalog: Path) -> None:
-    assert catalog().get(NV6).payg_usd_per_hour is None
+    assert catalog().get(NV6).usd_per_hour(REGION) is None
 
     apply(stale_catalog, "--prices", *map(str, PAGES), "--skus", str(SKUS))
 
     refreshed = load_catalog(stale_catalog).get(NV6)
-    assert refreshed.payg_usd_per_hour == price_row(NV6, "NV6ads A10 v5")["retailPrice"]
-    assert refreshed.spot_usd_per_hour is None  # the only Spot row is priced 0: not a price
+    assert refreshed.usd_per_hour(REGION) == price_row(NV6, "NV6ads A10 v5")["retailPrice"]
+    assert refreshed.usd_per_hour(REGION, spot=True) is None  # the only Spot row is priced 0: not a price
     assert refreshed.gpus == catalog().get(NV6).gpus  # list-skus says 1 for a 1/6 GPU
 
 
@@ -99,19 +103,20 @@ def test_refresh_gives_each_fresh_price_its_date_and_source_and_keeps_the_rest_a
     stale_catalog: Path,
 ) -> None:
     stale = load_catalog(stale_catalog)
-    assert stale.get(T4).payg is not None and stale.get(T4).payg.observed == "unknown"  # the old snapshot's
+    assert stale.get(T4).prices[REGION].observed == "unknown"  # the old snapshot's
 
     apply(stale_catalog, "--prices", *map(str, PAGES))
 
     fresh = load_catalog(stale_catalog)
-    for price in (fresh.get(T4).payg, fresh.get(T4).spot, fresh.get(A100).payg):
+    for price in (fresh.get(T4).price(REGION), fresh.get(T4).price(REGION, spot=True), fresh.get(A100).price(REGION)):
         assert price is not None and (price.observed, price.source) == (dt.date(2026, 12, 1), "retail-prices-api")
     api = fresh.prices.sources["retail-prices-api"]
     assert api.url == "https://prices.azure.com/api/retail/prices"
     assert api.description == "Azure Retail Prices API, pages saved 2026-12-01 (prices-0001.json, prices-0002.json)"
-    assert fresh.prices.region == "eastus"
-    untouched = [s for s in stale.sizes if s.payg is not None and items_for(s.name) == []]
-    assert untouched and all(fresh.get(s.name).payg == s.payg for s in untouched)  # old price, old date, old source
+    untouched = [s for s in stale.sizes if s.prices and items_for(s.name) == []]
+    assert untouched and all(fresh.get(s.name).prices == s.prices for s in untouched)  # old price, date and source
+    other_regions = {r: p for r, p in stale.get(T4).prices.items() if r != REGION}
+    assert other_regions and all(fresh.get(T4).prices[r] == p for r, p in other_regions.items())  # pages: one region
 
 
 def test_refresh_corrects_stale_specs_from_list_skus(stale_catalog: Path) -> None:
@@ -151,8 +156,10 @@ def test_refresh_summary_lists_every_change(stale_catalog: Path, tmp_path: Path)
 
     lines = summary.read_text().splitlines()
     new_spot = price_row(T4, "NC4as T4 v3 Spot")["retailPrice"]
-    assert f"{T4}: spot {old.get(T4).spot_usd_per_hour} (observed unknown) -> {new_spot} (observed 2026-12-01)" in lines
-    assert f"{NV6}: payg (none) -> {price_row(NV6, 'NV6ads A10 v5')['retailPrice']} (observed 2026-12-01)" in lines
+    old_spot = old.get(T4).usd_per_hour(REGION, spot=True)
+    assert f"{T4}: {REGION} spot {old_spot} (observed unknown) -> {new_spot} (observed 2026-12-01)" in lines
+    nv6 = price_row(NV6, "NV6ads A10 v5")["retailPrice"]
+    assert f"{NV6}: {REGION} payg (none) -> {nv6} (observed 2026-12-01)" in lines
     assert (
         "in list-skus, not in the catalog (not added; need a series, lifecycle and source): Standard_D8as_v5" in lines
     )
@@ -304,3 +311,56 @@ def test_refresh_takes_trusted_launch_from_the_trusted_launch_disabled_capabilit
     after = load_catalog(stale_catalog)
     assert after.get("Standard_ND96asr_v4").trusted_launch is False
     assert after.get(A100).trusted_launch is True  # no capability in its record: unchanged
+
+
+# --- a saved SkyPilot snapshot: every region it lists -------------------------------------------
+
+SNAPSHOT = REPO / "data" / "prices" / "skypilot-catalog-v6-azure-vms-098741e-n-series.csv"
+SNAPSHOT_SOURCE = "skypilot-v6-098741e"
+
+
+def snapshot_rows(size: str) -> list[dict[str, str]]:
+    with SNAPSHOT.open(encoding="utf-8") as fh:
+        return [r for r in csv.DictReader(fh) if r["InstanceType"] == size]
+
+
+def test_refresh_from_a_snapshot_writes_every_region_it_lists_with_an_unknown_date(
+    stale_catalog: Path, tmp_path: Path
+) -> None:
+    text = stale_catalog.read_text()
+    stale_catalog.write_text(text.replace("      westus2: {payg: 0.526,", "      westus2: {payg: 9.999,", 1))
+    assert load_catalog(stale_catalog).get(T4).usd_per_hour("westus2") == 9.999
+
+    assert apply(stale_catalog, "--snapshot", str(SNAPSHOT), "--snapshot-source", SNAPSHOT_SOURCE) == 0
+
+    refreshed = load_catalog(stale_catalog).get(T4)
+    rows = snapshot_rows(T4)
+    assert {r["Region"]: refreshed.usd_per_hour(r["Region"]) for r in rows} == {
+        r["Region"]: float(r["Price"]) for r in rows
+    }
+    assert {p.observed for p in refreshed.prices.values()} == {"unknown"}  # the snapshot gives no date
+
+
+def test_refresh_leaves_out_a_snapshot_spot_price_equal_to_pay_as_you_go(stale_catalog: Path) -> None:
+    h100 = "Standard_ND96isr_H100_v5"
+    rows = snapshot_rows(h100)
+    assert rows and all(r["SpotPrice"] == r["Price"] for r in rows)  # no Spot meter: the snapshot repeats payg
+
+    apply(stale_catalog, "--snapshot", str(SNAPSHOT), "--snapshot-source", SNAPSHOT_SOURCE)
+
+    assert all(load_catalog(stale_catalog).get(h100).usd_per_hour(r["Region"], spot=True) is None for r in rows)
+
+
+def test_refresh_refuses_a_snapshot_price_that_is_not_a_number_in_one_line(
+    stale_catalog: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "vms.csv"
+    bad.write_text("InstanceType,Price,SpotPrice,Region\nStandard_NC4as_T4_v3,cheap,,eastus\n", encoding="utf-8")
+    before = stale_catalog.read_text()
+
+    assert apply(stale_catalog, "--snapshot", str(bad), "--snapshot-source", SNAPSHOT_SOURCE) == 2
+
+    assert capsys.readouterr().err == (
+        f"refresh_catalog: error: {bad}: line 2: Price 'cheap' is not a number; allowed: USD per hour\n"
+    )
+    assert stale_catalog.read_text() == before

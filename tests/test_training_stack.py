@@ -102,7 +102,9 @@ def test_training_stack_outputs(plan_json: dict[str, Any]) -> None:
 
 def test_training_stack_budget_covers_a_month_of_the_cluster(plan_json: dict[str, Any]) -> None:
     budget = resource(plan_json, "azure-native:consumption:Budget")["inputs"]
-    monthly = catalog().get("Standard_ND96asr_v4").payg_usd_per_hour * 2 * HOURS_PER_MONTH  # type: ignore[operator]
+    hourly = catalog().get("Standard_ND96asr_v4").usd_per_hour("eastus")
+    assert hourly is not None
+    monthly = hourly * 2 * HOURS_PER_MONTH
 
     assert budget["amount"] == math.ceil(monthly) == 39708
 

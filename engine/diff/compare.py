@@ -21,9 +21,9 @@ from typing import Any, Literal
 from azure_gpu_stacks.catalog import catalog
 from azure_gpu_stacks.catalog.az_files import Usage, family_key
 from azure_gpu_stacks.catalog.create_only import AKS_CLUSTER, AKS_POOL, AML_COMPUTE, VM, VMSS, CreateOnly, create_only
+from azure_gpu_stacks.catalog.demand import collect
+from azure_gpu_stacks.catalog.pricing import NO_COST
 from azure_gpu_stacks.engine.diff.renames import renames
-from azure_gpu_stacks.engine.estimate.cost import NO_COST
-from azure_gpu_stacks.engine.estimate.demand import collect
 from azure_gpu_stacks.engine.estimate.quota import needs
 from azure_gpu_stacks.engine.run.plan import Plan, refusal_json
 from azure_gpu_stacks.engine.run.runtime import SECRET_SHOWN_AS, RecordedResource

@@ -30,7 +30,7 @@ from azure_gpu_stacks.engine.diff.revision import (
     toolkit_packages_at,
 )
 from azure_gpu_stacks.engine.errors import InputError
-from azure_gpu_stacks.engine.report.cost import prices_note, unpriced_sizes
+from azure_gpu_stacks.engine.report.cost import prices_note, unpriced
 from azure_gpu_stacks.engine.run.isolation import Limits
 from azure_gpu_stacks.engine.run.parallel import run_forked
 from azure_gpu_stacks.engine.run.plan import LOCATION_KEY, Plan, ReferenceFiles, plan_stack
@@ -118,8 +118,8 @@ def run_diff(
         EDGE.add(side.plan.secret_values)
     costs = [side.plan.cost for side in sides.values()]
     prices = prices_note(costs)
-    if unpriced := unpriced_sizes(costs):
-        prices += f"; lower bounds: no price is known for {', '.join(unpriced)}"
+    if missing := unpriced(costs):
+        prices += f"; lower bounds: no price is known for {', '.join(missing)}"
     report = DiffReport(revision, usage_file=str(reference.usage) if reference.usage else None, prices=prices)
     for b, h in pairs:
         before = sides[_Task("base", b)] if b else None

@@ -7,7 +7,7 @@ family and `cores`, or `lowPriorityCores` for Spot); Azure ML clusters and compu
 Azure ML's own (their family's `... Family Cluster Dedicated vCPUs` and `Total Cluster Dedicated
 Regional vCPUs`, or `Total Cluster LowPriority Regional vCPUs` for LowPriority nodes).
 Full scale: AKS pools at `maxCount`, Azure ML clusters at `maxNodeCount`, scale sets at capacity
-(see `azure_gpu_stacks.engine.estimate.demand`); the autoscaler fails to grow past the quota long after
+(see `azure_gpu_stacks.catalog.demand`); the autoscaler fails to grow past the quota long after
 `pulumi up` succeeds.
 
 Limits come from files the Azure CLI saves: `az vm list-usage -l REGION -o json` for Compute and
@@ -40,6 +40,7 @@ from azure_gpu_stacks.catalog.az_files import (
     read_skus,
     read_usage,
 )
+from azure_gpu_stacks.catalog.demand import Demand, collect
 from azure_gpu_stacks.catalog.quota_counters import (
     COMPUTE_SPOT_POOL,
     COMPUTE_TOTAL,
@@ -49,7 +50,6 @@ from azure_gpu_stacks.catalog.quota_counters import (
     charges,
 )
 from azure_gpu_stacks.engine.errors import InputError
-from azure_gpu_stacks.engine.estimate.demand import Demand, collect
 from azure_gpu_stacks.engine.report.tables import Format, table
 from azure_gpu_stacks.engine.run.isolation import Limits
 from azure_gpu_stacks.engine.run.plan import LOCATION_KEY, ReferenceFiles, plan_stack

@@ -52,7 +52,7 @@ def notes_json(notes: CostNotes) -> dict[str, Any]:
         "regions": sorted(notes.regions),
         "oldest": notes.oldest,
         "unpriced": sorted(notes.unpriced),
-        "lowPriority": notes.low_priority,
+        "spot": notes.spot,
     }
 
 
@@ -63,7 +63,7 @@ def notes_of(record: Record) -> CostNotes:
         frozenset(data["regions"]),
         None if oldest is None else ((bool(oldest[0][0]), str(oldest[0][1])), str(oldest[1])),
         frozenset(data["unpriced"]),
-        bool(data["lowPriority"]),
+        bool(data["spot"]),
     )
 
 
@@ -113,6 +113,6 @@ def record_problem(record: Any) -> str | None:
     if not all(isinstance(x, str) for x in [*record["text"], *record["markdownDetails"], *record["costRow"]]):
         return "text, markdownDetails, costRow: allowed: lists of strings"
     notes = record["costNotes"]
-    if set(notes) != {"regions", "oldest", "unpriced", "lowPriority"}:
-        return "costNotes: allowed: regions, oldest, unpriced and lowPriority"
+    if set(notes) != {"regions", "oldest", "unpriced", "spot"}:
+        return "costNotes: allowed: regions, oldest, unpriced and spot"
     return None

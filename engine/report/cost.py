@@ -1,7 +1,7 @@
 """The cost of plans as people read it: a section of the plan report, and a table across stacks.
 
-Both read the plan's typed `cost` (a `CostEstimate`, see `azure_gpu_stacks.engine.estimate.cost`), so JSON,
-text and markdown agree.
+Both read the plan's typed `cost` (a `CostEstimate`, see `azure_gpu_stacks.catalog.pricing`), so JSON, text
+and markdown agree.
 """
 
 from __future__ import annotations
@@ -10,14 +10,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from azure_gpu_stacks.catalog.prices import UNKNOWN
-from azure_gpu_stacks.engine.estimate.cost import HOURS_PER_MONTH, CostEstimate, ResourceCost
+from azure_gpu_stacks.catalog.pricing import HOURS_PER_MONTH, PRICE_BASIS, SPOT_CAVEAT, CostEstimate, ResourceCost
 from azure_gpu_stacks.engine.report.tables import Format, table
 from azure_gpu_stacks.engine.run.plan import Plan
 
-LOW_PRIORITY_NOTE = (
-    "AML low-priority nodes are priced at the Spot rate, an assumption: the catalog has no low-priority price"
-)
-# What the idle hours of each kind of schedule assume (see azure_gpu_stacks.engine.estimate.demand).
+# What the idle hours of each kind of schedule assume (see azure_gpu_stacks.catalog.demand).
 SCHEDULE_NOTES = {
     "auto-shutdown": "a VM with a daily auto-shutdown is taken to be started at 09:00 and to run until the shutdown",
     "autoscale": (
@@ -49,7 +46,7 @@ def provenance(cost: CostEstimate | None) -> str:
 
 
 def prices_note(costs: Sequence[CostEstimate]) -> str:
-    """`catalog list prices (REGION Linux; oldest price used: ...)` over several stacks' costs."""
+    """`catalog list prices (each resource in its region: REGIONS; Linux; oldest price used: ...)` over costs."""
     return CostNotes.over(costs).prices()
 
 
@@ -59,9 +56,9 @@ def _age(cost: CostEstimate) -> tuple[bool, str]:
     return observed != UNKNOWN, observed
 
 
-def unpriced_sizes(costs: Sequence[CostEstimate]) -> list[str]:
-    """Sizes the costs could not price: their totals are lower bounds."""
-    return sorted({size for c in costs for size in c.unpriced_sizes})
+def unpriced(costs: Sequence[CostEstimate]) -> list[str]:
+    """Each size and region the costs could not price ("size in region"): their totals are lower bounds."""
+    return sorted({where for c in costs for where in c.unpriced})
 
 
 def cost_section(cost: CostEstimate) -> list[str]:
@@ -69,14 +66,23 @@ def cost_section(cost: CostEstimate) -> list[str]:
     if not cost.resources:
         return []
     rows = [
-        [r.demand.resource, r.demand.size, r.demand.priority, _nodes(r), usd(r.hourly, 4), usd(r.idle_hourly, 4)]
+        [
+            r.demand.resource,
+            r.demand.size,
+            r.demand.region or "none",
+            PRICE_BASIS[r.demand.priority],
+            _nodes(r),
+            usd(r.hourly, 4),
+            usd(r.idle_hourly, 4),
+        ]
         for r in cost.resources
     ]
     lines = [
         "",
-        f"Cost (catalog list prices for {cost.prices_region}, Linux; {provenance(cost)}; {HOURS_PER_MONTH} h a month):",
+        f"Cost (catalog list prices, each resource in its region, Linux; {provenance(cost)}; {HOURS_PER_MONTH} h a "
+        "month):",
     ]
-    body = table(["resource", "size", "priority", "nodes", "USD/h", "idle USD/h"], rows, right=(4, 5))
+    body = table(["resource", "size", "region", "price", "nodes", "USD/h", "idle USD/h"], rows, right=(5, 6))
     lines += ["  " + line for line in body.splitlines()]
     least = "" if cost.complete else "at least "
     lines.append(
@@ -88,8 +94,8 @@ def cost_section(cost: CostEstimate) -> list[str]:
     unpriced = [f"{r.demand.resource} ({r.why_unpriced})" for r in cost.resources if r.why_unpriced]
     if unpriced:
         lines.append("  lower bound: not in the totals, no price known: " + "; ".join(unpriced))
-    if cost.low_priority:
-        lines.append(f"  ({LOW_PRIORITY_NOTE})")
+    if cost.spot:
+        lines.append(f"  ({SPOT_CAVEAT})")
     lines += [f"  ({note})" for kind, note in SCHEDULE_NOTES.items() if kind in cost.idle_schedules]
     return lines
 
@@ -115,21 +121,21 @@ COST_RIGHT = (1, 2, 3, 4, 5)
 @dataclass(frozen=True)
 class CostNotes:
     """What the notes under a cost table say, reduced over stacks in order (a fleet's merge streams them):
-    the regions, the first stack's cost with the oldest price (its age and provenance), the unpriced sizes,
-    and whether any stack has AML low-priority nodes."""
+    the regions, the first stack's cost with the oldest price (its age and provenance), each size and region
+    without a price, and whether any stack is priced at a Spot rate (Spot VMs and pools, AML low priority)."""
 
     regions: frozenset[str] = frozenset()
     oldest: tuple[tuple[bool, str], str] | None = None
     unpriced: frozenset[str] = frozenset()
-    low_priority: bool = False
+    spot: bool = False
 
     @classmethod
     def of(cls, cost: CostEstimate) -> CostNotes:
         return cls(
-            frozenset({cost.prices_region} if cost.resources or cost.prices_region else ()),
+            frozenset(cost.regions),
             None if cost.prices_source is None else (_age(cost), provenance(cost)),
-            frozenset(cost.unpriced_sizes),
-            cost.low_priority,
+            frozenset(cost.unpriced),
+            cost.spot,
         )
 
     def then(self, later: CostNotes) -> CostNotes:
@@ -141,7 +147,7 @@ class CostNotes:
             self.regions | later.regions,
             oldest,
             self.unpriced | later.unpriced,
-            self.low_priority or later.low_priority,
+            self.spot or later.spot,
         )
 
     @classmethod
@@ -152,9 +158,10 @@ class CostNotes:
         return notes
 
     def prices(self) -> str:
-        """`catalog list prices (REGION Linux; oldest price used: ...)`."""
+        """`catalog list prices (each resource in its region: REGIONS; Linux; oldest price used: ...)`."""
         oldest = self.oldest[1] if self.oldest else provenance(None)
-        return f"catalog list prices ({', '.join(sorted(self.regions)) or 'unknown'} Linux; {oldest})"
+        regions = ", ".join(sorted(self.regions)) or "none"
+        return f"catalog list prices (each resource in its region: {regions}; Linux; {oldest})"
 
     def text(self, fmt: Format) -> str:
         note = self.prices()
@@ -165,8 +172,8 @@ class CostNotes:
             notes.append(
                 f">= a lower bound: no price is known for {', '.join(sorted(self.unpriced))} (see `gpu-stacks plan`)."
             )
-        if self.low_priority:
-            notes.append(LOW_PRIORITY_NOTE + ".")
+        if self.spot:
+            notes.append(SPOT_CAVEAT[:1].upper() + SPOT_CAVEAT[1:] + ".")
         return ("\n\n" if fmt == "markdown" else "\n").join(notes)
 
 

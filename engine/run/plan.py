@@ -20,9 +20,9 @@ from typing import Any
 import pulumi
 from azure_gpu_stacks.catalog.az_files import AzFileError, read_aml_usage, read_skus, read_usage
 from azure_gpu_stacks.catalog.clock import instant_on, utc_today
+from azure_gpu_stacks.catalog.pricing import NO_COST, CostEstimate, estimate_resources, low_priority_warnings
 from azure_gpu_stacks.components.checks import AS_OF_CONFIG_KEY
 from azure_gpu_stacks.engine.errors import InputError
-from azure_gpu_stacks.engine.estimate.cost import NO_COST, CostEstimate, budget_warnings, estimate_resources
 from azure_gpu_stacks.engine.run import program_host
 from azure_gpu_stacks.engine.run.isolation import Limits, run_isolated
 from azure_gpu_stacks.engine.run.policy_config import PolicySettings, configure, settings_day
@@ -303,7 +303,7 @@ def _plan(
         secret_outputs=frozenset(result.secret_outputs),
         refusals=tuple(refusals),
         skipped=tuple(skipped),
-        warnings=(*warnings, *budget_warnings(result.resources, cost)),
+        warnings=(*warnings, *low_priority_warnings(cost)),
         placeholders=tuple(settings.placeholders),
         as_of=day,
         violations=violations,

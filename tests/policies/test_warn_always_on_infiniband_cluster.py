@@ -20,11 +20,19 @@ HOW_TO_PARK = (
 )
 
 
+REGION = "eastus"  # where the test's scale sets run; the violation prices them there
+
+
 def scale_set(name: str, size: str = ND, capacity: float = 2.0, **extra: Any) -> Res:
     return Res(
         VMSS,
         name,
-        {"resourceGroupName": "rg", "sku": {"name": size, "capacity": capacity, "tier": "Standard"}, **extra},
+        {
+            "resourceGroupName": "rg",
+            "location": REGION,
+            "sku": {"name": size, "capacity": capacity, "tier": "Standard"},
+            **extra,
+        },
     )
 
 
@@ -48,25 +56,29 @@ def always_on(name: str, count: int, size: str, price: float | None, kind: str =
         )
     return (
         f"'{name}' runs {count} x {size} around the clock: about {count * 24 * price:,.2f} USD for every day nothing "
-        f"trains ({count} x {price:g} USD/h x 24 h, the catalog's approximate East US {kind} price); {HOW_TO_PARK}"
+        f"trains ({count} x {price:g} USD/h x 24 h, the catalog's approximate {kind} price in {REGION}); {HOW_TO_PARK}"
     )
 
 
 def test_always_on_cluster_names_its_idle_day_cost_and_how_to_park_it() -> None:
-    price = catalog_size(ND)["payg"]["usdPerHour"]
+    price = catalog_size(ND)["prices"][REGION]["payg"]
 
     assert found([scale_set("fail_vmss")], POLICY) == [("advisory", "fail_vmss", always_on("fail_vmss", 2, ND, price))]
 
 
 def test_always_on_spot_cluster_is_costed_at_the_spot_price() -> None:
-    price = catalog_size(ND)["spot"]["usdPerHour"]
+    price = catalog_size(ND)["prices"][REGION]["spot"]
     spot = scale_set("fail_vmss", virtualMachineProfile={"priority": "Spot"})
 
     assert found([spot], POLICY) == [("advisory", "fail_vmss", always_on("fail_vmss", 2, ND, price, kind="Spot"))]
 
 
 def test_always_on_cluster_without_a_price_still_says_how_to_park_it() -> None:
-    unpriced = next(e["name"] for e in catalog_entries() if e["gpus"] and e.get("infinibandGbps") and "payg" not in e)
+    unpriced = next(
+        e["name"]
+        for e in catalog_entries()
+        if e["gpus"] and e.get("infinibandGbps") and "payg" not in e.get("prices", {}).get(REGION, {})
+    )
 
     assert found([scale_set("fail_vmss", size=unpriced, capacity=1.0)], POLICY) == [
         ("advisory", "fail_vmss", always_on("fail_vmss", 1, unpriced, None))
@@ -101,7 +113,7 @@ def test_parked_or_scheduled_or_non_ib_gpu_scale_sets_pass(resources: list[Res])
     ids=["disabled", "never-zero"],
 )
 def test_schedule_that_never_reaches_zero_nodes_is_no_idle_plan(setting: Res) -> None:
-    price = catalog_size(ND)["payg"]["usdPerHour"]
+    price = catalog_size(ND)["prices"][REGION]["payg"]
 
     assert found([scale_set("fail_vmss"), setting], POLICY) == [
         ("advisory", "fail_vmss", always_on("fail_vmss", 2, ND, price))

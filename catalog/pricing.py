@@ -1,25 +1,32 @@
 """The cost of a stack from the catalog's prices: per VM-billed resource and in total, at full scale
 and when idle, per hour and per month; and whether the stack's budget fits that cost.
 
+One home for the arithmetic: a pure function of the resources' inputs and the catalog, so the
+engine (`gpu-stacks cost`, plans, diffs) and the policy pack inside the Pulumi engine (the budget
+coherence policy) compute the same figures.
+
 - Full scale: every resource at its largest node count (AKS `maxCount`, AML `maxNodeCount`).
 - Idle: what still runs when nothing is scheduled (AML at `minNodeCount`, an autoscaled AKS pool at
   `minCount`, a scale set at its capacity or only in the hours its autoscale schedule runs it (0
   when parked), a VM only for the hours before its daily auto-shutdown),
-  as an average hourly rate. See `azure_gpu_stacks.engine.estimate.demand` for how each resource type is read and the
-  auto-shutdown assumption.
-- Spot VMs, Spot scale sets and AKS pools, and AML `LowPriority` clusters are priced at the
-  catalog's Spot price. AML low-priority nodes are taken to cost the Spot rate: an ASSUMPTION the
-  reports label (`priceBasis`), since the catalog holds one discounted price per size, from the
-  Retail Prices API's Spot meters.
+  as an average hourly rate. See `azure_gpu_stacks.catalog.demand` for how each resource type is
+  read and the auto-shutdown assumption.
+- Each resource is priced in its own region (`location`, else its cluster's or resource group's,
+  else the stack's `azure-native:location`), at the catalog's price for that size there. A region
+  the catalog has no price for (its source does not cover it), a size it has no price for, or a
+  missing Spot price when the nodes run as Spot leaves the resource unpriced, never guessed at
+  another region's rate; the totals are then a lower bound (`lowerBound: true`) and the reports
+  name each size and region without a price (`unpriced`).
+- Spot VMs, Spot scale sets and AKS pools are priced at the Spot rate. So are Azure ML clusters on
+  `LowPriority`: low-priority VMs were retired for Azure ML on 2026-03-31 and such clusters' nodes
+  are allocated as Spot VMs, billed at the variable Spot rate of the size and region (capped at
+  pay-as-you-go), evicted nodes billed while powered on, so a low-priority cluster can cost more
+  than a dedicated one (https://learn.microsoft.com/azure/machine-learning/how-to-manage-optimize-cost,
+  MicrosoftDocs/azure-ai-docs PRs 806 and 791, observed 2026-11-25). Every cost line says "Spot"
+  for them and the reports carry the eviction caveat (`SPOT_CAVEAT`).
 - A month is 730 hours (8,760 / 12), as Azure's pricing calculator counts it.
-- A size the catalog has no price for (or no Spot price, when it runs as Spot) is reported as
-  unpriced, never guessed; the totals are then a lower bound (`lowerBound: true`) and the reports
-  name the sizes without a price (`unpricedSizes`).
 - Every price has its own observed date and source; the cost names the oldest price it used and
   its source (`pricesObserved`, `pricesSource`): an old snapshot's price says its date is unknown.
-
-The catalog's prices are approximate East US Linux list prices (`catalog/vm_sizes.yaml`);
-resources in other regions are priced at those rates too, and the report says so.
 
 What this does not count: disks, networking, AKS/AML management fees, storage and reservations.
 """
@@ -31,13 +38,14 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from azure_gpu_stacks.catalog import Catalog, catalog
-from azure_gpu_stacks.catalog.prices import Price, PriceSource, oldest
-from azure_gpu_stacks.engine.estimate.demand import HOURS_PER_DAY, Demand, collect
-from azure_gpu_stacks.engine.run.runtime import RecordedResource
+from azure_gpu_stacks.catalog.demand import HOURS_PER_DAY, Demand, RecordedResource, collect
+from azure_gpu_stacks.catalog.model import Catalog, catalog
+from azure_gpu_stacks.catalog.prices import UNKNOWN, Price, PriceSource, oldest
 
 HOURS_PER_MONTH = 730
-FAR_ABOVE_FACTOR = 3.0  # a budget above this many times the full-scale cost would never alert
+# How far above the full-scale monthly cost a budget may be (a fraction: 2.0 allows up to 3x) before it
+# "can never fire"; the budget-coherence policy's `aboveFullScaleMargin` overrides it.
+DEFAULT_ABOVE_FULL_SCALE_MARGIN = 2.0
 BUDGET = "azure-native:consumption:Budget"
 # Budget periods as months, to compare any time grain with a monthly cost.
 MONTHS_PER_GRAIN = {
@@ -50,8 +58,13 @@ MONTHS_PER_GRAIN = {
 }
 
 
-# What a resource's unit price is, by priority; low priority at the Spot rate is an assumption.
-PRICE_BASIS = {"Regular": "pay-as-you-go", "Spot": "spot", "LowPriority": "spot rate (assumed for low priority)"}
+# What a resource's unit price is, by priority: Azure ML low priority is billed as Spot (module docstring).
+PRICE_BASIS = {"Regular": "pay-as-you-go", "Spot": "Spot", "LowPriority": "Spot (Azure ML low priority)"}
+SPOT_CAVEAT = (
+    "Spot prices vary with region and demand up to the pay-as-you-go price, and nodes can be evicted at any "
+    "time; Azure ML low-priority clusters are allocated as Spot VMs since 2026-03-31 and evicted nodes bill "
+    "while powered on (learn.microsoft.com/azure/machine-learning/how-to-manage-optimize-cost)"
+)
 
 
 @dataclass(frozen=True)
@@ -93,6 +106,7 @@ class ResourceCost:
             "idleCount": d.idle_count,
             "priority": d.priority,
             "priceBasis": PRICE_BASIS[d.priority],
+            "region": d.region,
             "priceObserved": None if self.price is None else self.price.observed_text,
         }
         if self.scheduled:
@@ -109,7 +123,6 @@ class CostEstimate:
     the stack's budget. Built complete once; each figure below is computed on first use and kept."""
 
     resources: tuple[ResourceCost, ...]
-    prices_region: str
     sources: Mapping[str, PriceSource]
     budget_monthly_usd: float | None = None  # the stack's budgets (summed) per month; None without one
 
@@ -127,6 +140,18 @@ class CostEstimate:
     @cached_property
     def unpriced_sizes(self) -> tuple[str, ...]:
         return tuple(sorted({r.demand.size for r in self.resources if r.price is None}))
+
+    @cached_property
+    def unpriced(self) -> tuple[str, ...]:
+        """Each size and region without a price, as "size in region": what makes the totals a lower bound."""
+        return tuple(
+            sorted({f"{r.demand.size} in {r.demand.region or 'no region'}" for r in self.resources if r.price is None})
+        )
+
+    @cached_property
+    def regions(self) -> tuple[str, ...]:
+        """The regions the resources run in (each priced at its own prices)."""
+        return tuple(sorted({r.demand.region for r in self.resources if r.demand.region}))
 
     @cached_property
     def priced(self) -> tuple[ResourceCost, ...]:
@@ -172,8 +197,13 @@ class CostEstimate:
 
     @cached_property
     def low_priority(self) -> bool:
-        """Whether an AML low-priority resource is priced at the Spot rate (an assumption the reports note)."""
+        """Whether an Azure ML low-priority cluster is priced (as Spot: retired for Azure ML 2026-03-31)."""
         return any(r.demand.priority == "LowPriority" for r in self.resources)
+
+    @cached_property
+    def spot(self) -> bool:
+        """Whether any resource is priced at a Spot rate (the reports then carry `SPOT_CAVEAT`)."""
+        return any(r.demand.discounted for r in self.resources)
 
     @cached_property
     def idle_schedules(self) -> frozenset[str]:
@@ -190,16 +220,18 @@ class CostEstimate:
             "pricesObserved": None if first is None else first.observed_text,
             "pricesSource": None if source is None else source.url,
             "pricesSourceDescription": None if source is None else source.description,
-            "pricesRegion": self.prices_region,
+            "pricesRegions": list(self.regions),
             "complete": self.complete,
             "lowerBound": not self.complete,
             "unpricedSizes": list(self.unpriced_sizes),
+            "unpriced": list(self.unpriced),
+            "spotCaveat": SPOT_CAVEAT if self.spot else None,
             "resources": [r.to_json() for r in self.resources],
             "budgetMonthlyUsd": self.budget_monthly_usd,
         }
 
 
-NO_COST = CostEstimate((), "", {})  # a stack that runs no VM and has no budget
+NO_COST = CostEstimate((), {})  # a stack that runs no VM and has no budget
 
 
 def _round_hour(value: float | None) -> float | None:
@@ -207,17 +239,20 @@ def _round_hour(value: float | None) -> float | None:
 
 
 def unit_price(demand: Demand, sizes: Catalog) -> tuple[Price | None, str | None]:
-    """The price per node-hour at the demand's priority, or None and why."""
+    """The price per node-hour at the demand's priority in its region, or None and why."""
     size = sizes.find(demand.size)
     if size is None:
         return None, f"{demand.size} is not in the catalog"
-    if demand.discounted:
-        if size.spot is None:
-            return None, f"the catalog has no Spot price for {size.name}"
-        return size.spot, None
-    if size.payg is None:
-        return None, f"the catalog has no pay-as-you-go price for {size.name}"
-    return size.payg, None
+    if demand.region is None:
+        return None, f"no region is set for {demand.resource}, and prices differ by region"
+    if demand.region not in size.prices:
+        covered = ", ".join(sorted(size.prices)) or "none"
+        return None, f"the catalog has no price for {size.name} in {demand.region} (priced regions: {covered})"
+    price = size.price(demand.region, spot=demand.discounted)
+    if price is None:
+        kind = "Spot" if demand.discounted else "pay-as-you-go"
+        return None, f"the catalog has no {kind} price for {size.name} in {demand.region}"
+    return price, None
 
 
 def estimate(
@@ -225,12 +260,14 @@ def estimate(
 ) -> CostEstimate:
     sizes = sizes or catalog()
     costs = tuple(ResourceCost(d, *unit_price(d, sizes)) for d in demands)
-    return CostEstimate(costs, sizes.prices.region, sizes.prices.sources, budget_monthly_usd)
+    return CostEstimate(costs, sizes.prices.sources, budget_monthly_usd)
 
 
-def estimate_resources(resources: Sequence[RecordedResource], default_region: str | None = None) -> CostEstimate:
-    """The cost of a recorded program, with its budget."""
-    return estimate(collect(resources, default_region), budget_monthly_usd=budget_amount(resources))
+def estimate_resources(
+    resources: Sequence[RecordedResource], default_region: str | None = None, sizes: Catalog | None = None
+) -> CostEstimate:
+    """The cost of a program's resources (recorded by the engine, or as a policy sees them), with its budget."""
+    return estimate(collect(resources, default_region), sizes, budget_monthly_usd=budget_amount(resources))
 
 
 @dataclass(frozen=True)
@@ -253,23 +290,53 @@ def budgets(resources: Sequence[RecordedResource]) -> list[BudgetAmount]:
     return found
 
 
-def budget_warnings(resources: Sequence[RecordedResource], cost: CostEstimate) -> list[str]:
-    """A warning for each budget below the idle monthly cost, or far above the full-scale one."""
-    warnings = []
-    for b in budgets(resources):
-        if b.monthly_usd < cost.idle_monthly:
-            warnings.append(
-                f"{b.resource}: the budget ({b.monthly_usd:,.2f} USD a month) is below the idle cost "
-                f"({cost.idle_monthly:,.2f} USD a month): it will alert every month even when nothing runs; "
-                f"raise it above the idle cost or cut what runs idle"
-            )
-        elif cost.complete and cost.monthly > 0 and b.monthly_usd > FAR_ABOVE_FACTOR * cost.monthly:
-            warnings.append(
-                f"{b.resource}: the budget ({b.monthly_usd:,.2f} USD a month) is more than {FAR_ABOVE_FACTOR:g}x the "
-                f"full-scale cost ({cost.monthly:,.2f} USD a month): it would never alert; lower it to about "
-                f"the full-scale cost"
-            )
-    return warnings
+def _budget_basis(cost: CostEstimate) -> str:
+    """What a budget was judged against: the resources counted and how old their prices are."""
+    counted = ", ".join(r.demand.resource for r in cost.resources) or "none"
+    first = cost.oldest_price
+    when = "unknown" if first is None or first.observed_text == UNKNOWN else first.observed_text
+    basis = f"resources counted: {counted}; oldest price observed: {when}"
+    if not cost.complete:
+        basis += f"; a lower bound, no price for {', '.join(cost.unpriced)}"
+    return basis
+
+
+def budget_problem(
+    label: str, monthly_usd: float, cost: CostEstimate, margin: float = DEFAULT_ABOVE_FULL_SCALE_MARGIN
+) -> str | None:
+    """Why a budget of `monthly_usd` a month cannot work for the resources `cost` counts, or None.
+
+    Below their idle monthly cost it fires every month; above their full-scale monthly cost by more
+    than `margin` (a fraction) it can never fire. The message names the amounts, the resources
+    counted and the date of the oldest price used."""
+    basis = _budget_basis(cost)
+    if monthly_usd < cost.idle_monthly:
+        return (
+            f"{label}: fires every month: the budget ({monthly_usd:,.2f} USD a month) is below the idle cost "
+            f"({cost.idle_monthly:,.2f} USD a month) even when nothing runs ({basis}); raise it above the idle "
+            "cost or cut what runs idle"
+        )
+    ceiling = (1 + margin) * cost.monthly
+    if cost.complete and cost.monthly > 0 and monthly_usd > ceiling:
+        return (
+            f"{label}: can never fire: the budget ({monthly_usd:,.2f} USD a month) is more than {margin:.0%} above "
+            f"the full-scale cost ({cost.monthly:,.2f} USD a month, so at most {ceiling:,.2f}) ({basis}); lower "
+            "it to about the full-scale cost"
+        )
+    return None
+
+
+def low_priority_warnings(cost: CostEstimate) -> list[str]:
+    """A warning for each Azure ML cluster on `LowPriority`: since 2026-03-31 it runs, and bills, as Spot."""
+    return [
+        f"{r.demand.resource}: vmPriority LowPriority: low-priority VMs were retired for Azure ML on 2026-03-31; "
+        f"the cluster still deploys but its nodes are allocated as Spot VMs, billed at the variable Spot rate of "
+        f"{r.demand.size} in {r.demand.region or 'its region'} up to the pay-as-you-go price, evicted nodes billing "
+        f"while powered on, so it can cost more than a Dedicated cluster; priced here at the catalog's Spot rate "
+        f"(learn.microsoft.com/azure/machine-learning/how-to-manage-optimize-cost)"
+        for r in cost.resources
+        if r.demand.priority == "LowPriority"
+    ]
 
 
 def budget_amount(resources: Sequence[RecordedResource]) -> float | None:

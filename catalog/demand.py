@@ -27,14 +27,45 @@ Profiles are taken to share one time zone; a default profile under recurring one
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from azure_gpu_stacks.catalog.limits import normalize_region
 from azure_gpu_stacks.catalog.shapes import AGENT_POOL, MANAGED_CLUSTER, VM, VMSS, Priority, Quota, read, shapes
-from azure_gpu_stacks.engine.run.runtime import RecordedResource
-from azure_gpu_stacks.sdk.values import dig
+from azure_gpu_stacks.sdk.values import dig, unwrap_secrets
+
+
+class RecordedResource(Protocol):
+    """What a demand is read from: a resource's type, names, inputs (engine names, camelCase) and the
+    URNs it depends on. The engine's recorded resources are these; a policy builds them from what the
+    Pulumi engine hands it (`ResourceInputs`), so both read the same demands and the same cost."""
+
+    @property
+    def urn(self) -> str: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def dependencies(self) -> tuple[str, ...]: ...
+    def plain_inputs(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class ResourceInputs:
+    """A resource as plain values (what a policy sees): one `RecordedResource`."""
+
+    urn: str
+    type: str
+    name: str
+    inputs: Mapping[str, Any] = field(default_factory=dict)
+    dependencies: tuple[str, ...] = ()
+
+    def plain_inputs(self) -> dict[str, Any]:
+        unwrapped = unwrap_secrets(dict(self.inputs))
+        return unwrapped if isinstance(unwrapped, dict) else {}
+
 
 RESOURCE_GROUP = "azure-native:resources:ResourceGroup"
 SCHEDULE = "azure-native:devtestlab:GlobalSchedule"

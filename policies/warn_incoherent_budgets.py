@@ -1,0 +1,156 @@
+"""warn-incoherent-budgets: a budget that can work: it neither fires every month nor can never fire.
+
+Rule: for each consumption budget of the stack (`consumption:Budget`, its `amount` per `timeGrain`
+as a monthly amount), and each central budget declared in this policy's `centralBudgets`, the VMs it
+covers (the resources in the resource groups its scope covers; a subscription scope covers them all)
+are priced with the catalog exactly as `gpu-stacks cost` prices them (`azure_gpu_stacks.catalog.pricing`,
+each resource in its own region):
+  - below their idle monthly cost, the budget fires every month, even when nothing runs;
+  - above their full-scale monthly cost by more than `aboveFullScaleMargin` (a fraction: 2.0 allows up
+    to 3x), it can never fire. A lower bound (a size or region without a price) is never called too high.
+The message names the amounts, the resources counted and the date of the oldest price used.
+Advisory; set `enforcementLevel: mandatory` in the policy config to block deployments.
+Why: a budget that fires every month teaches people to ignore it, and one that can never fire watches
+nothing; both pass require-cost-alerts.
+Azure doc: https://learn.microsoft.com/azure/cost-management-billing/costs/tutorial-acm-create-budgets
+(budget amount and time grain). A `costmanagement:Budget` is not judged: its amount is not read here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from azure_gpu_stacks.catalog.demand import ResourceInputs
+from azure_gpu_stacks.catalog.pricing import (
+    BUDGET,
+    DEFAULT_ABOVE_FULL_SCALE_MARGIN,
+    MONTHS_PER_GRAIN,
+    budget_problem,
+    estimate_resources,
+)
+from azure_gpu_stacks.catalog.shapes import canonical_type
+from azure_gpu_stacks.policies import config
+from azure_gpu_stacks.policies.resource_groups import (
+    RESOURCE_GROUP_TYPE,
+    Coverage,
+    resource_group_of,
+    scope_coverage,
+)
+from azure_gpu_stacks.policies.values import (
+    UNKNOWN,
+    elements,
+    entries,
+    get,
+    is_mapping,
+    is_sequence,
+    number,
+    text,
+)
+from pulumi_policy import EnforcementLevel, ReportViolation, Severity, StackValidationArgs, StackValidationPolicy
+
+NAME = "warn-incoherent-budgets"
+
+CONFIG = config.schema(
+    {
+        "aboveFullScaleMargin": {
+            "type": "number",
+            "minimum": 0,
+            "default": DEFAULT_ABOVE_FULL_SCALE_MARGIN,
+            "description": (
+                "How far above the covered resources' full-scale monthly cost a budget may be, as a fraction "
+                "(2.0: up to 3x), before it can never fire."
+            ),
+        },
+        "centralBudgets": {
+            "type": "array",
+            "items": {"type": "object"},
+            "default": [],
+            "description": (
+                "Budgets managed outside the stack, judged the same way: objects with `scope` "
+                "(/subscriptions/<id> or /subscriptions/<id>/resourceGroups/<rg>), `amount` (USD) and "
+                "`timeGrain` (Monthly, Quarterly, Annually, BillingMonth, BillingQuarter, BillingAnnual; "
+                "default Monthly)."
+            ),
+        },
+    }
+)
+
+
+def validate(args: StackValidationArgs, report_violation: ReportViolation) -> None:
+    settings = config.values(args, CONFIG)
+    margin = float(settings["aboveFullScaleMargin"])
+    for budget in args.resources:
+        if canonical_type(budget.resource_type) != BUDGET:
+            continue
+        monthly = _monthly(get(budget.props, "amount"), get(budget.props, "timeGrain"))
+        coverage = scope_coverage(get(budget.props, "scope"), budget)
+        if monthly is None or coverage is None:
+            continue  # unknown before deployment, or not a budget scope (require-cost-alerts says so)
+        problem = _problem(f"budget '{budget.name}'", monthly, coverage, args.resources, margin)
+        if problem:
+            report_violation(problem, budget.urn)
+    for central in settings["centralBudgets"]:
+        scope = text(central.get("scope")) if isinstance(central, dict) else None
+        monthly = _monthly(central.get("amount"), central.get("timeGrain")) if isinstance(central, dict) else None
+        coverage = scope_coverage(scope) if scope else None
+        if monthly is None or coverage is None:
+            continue
+        problem = _problem(f"central budget on {scope}", monthly, coverage, args.resources, margin)
+        if problem:
+            report_violation(problem, None)
+
+
+def _monthly(amount: Any, grain: Any) -> float | None:
+    value = number(amount)
+    months = MONTHS_PER_GRAIN.get(text(grain) or "Monthly")
+    return None if value is None or not months else value / months
+
+
+def _problem(label: str, monthly: float, coverage: Coverage, resources: Sequence[Any], margin: float) -> str | None:
+    covered = [
+        r
+        for r in resources
+        if canonical_type(r.resource_type) == RESOURCE_GROUP_TYPE or coverage.covers(resource_group_of(r))
+    ]
+    cost = estimate_resources([_inputs(r) for r in covered])
+    if not cost.resources:
+        return None  # no VM under the budget: require-cost-alerts and the plan say what it watches
+    return budget_problem(label, monthly, cost, margin)
+
+
+def _inputs(resource: Any) -> ResourceInputs:
+    """The resource as the costing reads it, from what the Pulumi engine hands a stack policy."""
+    dependencies = tuple(str(getattr(d, "urn", "")) for d in getattr(resource, "dependencies", None) or [])
+    props = _plain_copy(resource.props)
+    inputs = props if isinstance(props, dict) else {}
+    return ResourceInputs(resource.urn, canonical_type(resource.resource_type), resource.name, inputs, dependencies)
+
+
+MAX_DEPTH = 32  # deeper than any resource's inputs; a bound, so a cycle cannot hang
+
+
+def _plain_copy(value: Any, depth: int = 0) -> Any:
+    """The engine's read-only property proxies as plain dicts and lists; unknowns (and what is too deep) as None."""
+    if value is UNKNOWN or depth > MAX_DEPTH:
+        return None
+    if is_mapping(value):
+        return {key: _plain_copy(item, depth + 1) for key, item in entries(value)}
+    if is_sequence(value):
+        return [_plain_copy(item, depth + 1) for item in elements(value)]
+    return value
+
+
+POLICY = StackValidationPolicy(
+    name=NAME,
+    description="A budget should be able to fire: above the covered resources' idle cost, near their full-scale cost.",
+    validate=validate,
+    enforcement_level=EnforcementLevel.ADVISORY,
+    severity=Severity.MEDIUM,
+    config_schema=CONFIG,
+    remediation_steps=(
+        "Set the budget's amount (costAlert.amount in the stack file) between the idle and the full-scale monthly "
+        "cost that `gpu-stacks cost` prints for the stack, or cut what runs idle (scale to zero, auto-shutdown)."
+    ),
+    url="https://learn.microsoft.com/azure/cost-management-billing/costs/tutorial-acm-create-budgets",
+)
