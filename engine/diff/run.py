@@ -91,7 +91,7 @@ def run_diff(
     revision = resolve(repo, base_name)
     usage = _usage(reference.usage, reference.aml_usage)
     # the day both revisions are judged on: --as-of (the settings' asOf), else today, fixed now
-    day = (settings_day(policy_settings) if policy_settings else None) or clock.today()
+    day = (settings_day(policy_settings) if policy_settings else None) or clock.utc_today()
     with checkout(repo, revision) as tree:
         base = _base_project(head, repo, tree, revision)
         toolkit = toolkit_packages_at(repo, tree)
