@@ -198,3 +198,15 @@ def test_an_output_that_is_a_directory_is_refused_in_one_line(
 
     assert code == 2 and out == "" and list(tmp_path.iterdir()) == []
     assert err.count("\n") == 1 and str(tmp_path) in err and "allowed:" in err
+
+
+@pytest.mark.parametrize("stack", STACKS)
+def test_the_template_is_the_same_whatever_order_the_program_registered_in(
+    shipped_plans: dict[str, Any], stack: str
+) -> None:
+    # a program's registrations interleave differently from run to run; a reviewer diffs templates
+    plan = shipped_plans[stack]
+    registered = export(plan.resources, project=plan.project, stack=plan.stack).document
+    reversed_registration = export(list(reversed(plan.resources)), project=plan.project, stack=plan.stack).document
+
+    assert json.dumps(reversed_registration) == json.dumps(registered)

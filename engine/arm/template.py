@@ -24,6 +24,7 @@ request that sends them and are never written.
 from __future__ import annotations
 
 import hashlib
+import heapq
 import json
 import re
 from collections.abc import Iterable, Mapping
@@ -85,7 +86,7 @@ class Template:
 
 def export(resources: Iterable[RecordedResource], *, project: str, stack: str) -> Template:
     """The template of a plan's recorded resources."""
-    recorded = list(resources)
+    recorded = _stable_order(resources)
     builder = _Builder(recorded)
     unmapped = {r.urn for r in recorded if r.custom and r.type.startswith(AZURE_NATIVE) and not builder.add(r)}
     outside = tuple(
@@ -286,6 +287,35 @@ class _Builder:
                 },
             },
         }
+
+
+def _stable_order(resources: Iterable[RecordedResource]) -> list[RecordedResource]:
+    """Dependencies and parents first, otherwise by URN.
+
+    Registration order is already dependencies first, but which of two independent resources comes
+    first depends on how the program's awaits interleave; this order does not, so one plan gives
+    one template, byte for byte.
+    """
+    by_urn = {r.urn: r for r in resources}
+    waiting_on = {
+        urn: {d for d in (*r.dependencies, r.parent or "") if d in by_urn and d != urn} for urn, r in by_urn.items()
+    }
+    dependents: dict[str, list[str]] = {urn: [] for urn in by_urn}
+    for urn, needs in waiting_on.items():
+        for need in needs:
+            dependents[need].append(urn)
+    ready = [urn for urn, needs in waiting_on.items() if not needs]
+    heapq.heapify(ready)
+    ordered: list[RecordedResource] = []
+    while ready:
+        urn = heapq.heappop(ready)
+        ordered.append(by_urn[urn])
+        for dependent in dependents[urn]:
+            waiting_on[dependent].discard(urn)
+            if not waiting_on[dependent]:
+                heapq.heappush(ready, dependent)
+    placed = {r.urn for r in ordered}
+    return ordered + [r for r in by_urn.values() if r.urn not in placed]  # a cycle: as registered
 
 
 def arm_body(token: str, inputs: dict[str, Any]) -> dict[str, Any]:
