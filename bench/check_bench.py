@@ -51,14 +51,16 @@ def main() -> None:
 
     print(f"load average before the run: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(
-        f"parallel floor               {parallel_floor(args.jobs):7.2f}x  ({args.jobs} CPU-bound processes at once vs one after another; ideal {1 / args.jobs:.2f}x)"
+        f"parallel floor               {parallel_floor(args.jobs):7.2f}x  ({args.jobs} CPU-bound processes at "
+        f"once vs one after another; ideal {1 / args.jobs:.2f}x)"
     )
     imports = import_floor(args.repeat)
     shipped_floor = runtime_floor()
     print(f"import floor                 {imports.seconds:7.2f} s  {imports.peak_rss_mb:6.0f} MB")
     print(
         f"runtime floor, shipped       {shipped_floor.seconds:7.2f} s  ({len(shipped_floor.stacks)} stacks, "
-        f"{shipped_floor.resources} resources: {1000 * shipped_floor.seconds / shipped_floor.resources:.0f} ms/resource, "
+        f"{shipped_floor.resources} resources: {1000 * shipped_floor.seconds / shipped_floor.resources:.0f} "
+        "ms/resource, "
         f"{1000 * shipped_floor.seconds / len(shipped_floor.stacks):.0f} ms/stack)"
     )
     shipped = best([*CHECK, "--jobs", "1"], args.repeat)
@@ -69,7 +71,8 @@ def main() -> None:
     )
     shipped_parallel = best([*CHECK, "--jobs", str(args.jobs)], args.repeat)
     print(
-        f"check shipped (--jobs {args.jobs})     {shipped_parallel.seconds:7.2f} s  {shipped_parallel.peak_rss_mb:6.0f} MB"
+        f"check shipped (--jobs {args.jobs})     {shipped_parallel.seconds:7.2f} s  "
+        f"{shipped_parallel.peak_rss_mb:6.0f} MB"
     )
 
     base: tuple[int, Measured, float] | None = None

@@ -52,7 +52,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
     print(
-        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}"
     )
     print(f"load average before the run: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     imports = import_floor(args.repeat)
@@ -73,7 +74,8 @@ def main() -> None:
     print(f"import floor                  {imports.seconds:7.2f} s  {imports.peak_rss_mb:6.0f} MB")
     print(f"check shipped (--jobs {args.jobs})      {check.seconds:7.2f} s  {check.peak_rss_mb:6.0f} MB  (4 plans)")
     print(
-        f"diff HEAD shipped (--jobs {args.jobs})  {diff.seconds:7.2f} s  {diff.peak_rss_mb:6.0f} MB  (8 plans, one import)"
+        f"diff HEAD shipped (--jobs {args.jobs})  {diff.seconds:7.2f} s  {diff.peak_rss_mb:6.0f} MB  (8 plans, "
+        "one import)"
     )
     print(
         f"diff / check                  {ratio:7.2f}x  (target <= {TARGET}x)  {'met' if ratio <= TARGET else 'MISSED'}"

@@ -53,7 +53,10 @@ def main() -> None:
                 line = f"after {index:4d} stacks: {now:6.1f} MB resident"
                 if base[0]:
                     grown = now - base[1]
-                    line += f", +{grown:4.1f} MB since {base[0]} stacks = {1024 * grown / (index - base[0]):4.1f} KB per stack"
+                    line += (
+                        f", +{grown:4.1f} MB since {base[0]} stacks = {1024 * grown / (index - base[0]):4.1f} "
+                        "KB per stack"
+                    )
                 else:  # by then every kind of stack has run once and loaded its modules
                     base = (index, now)
                 print(line, flush=True)

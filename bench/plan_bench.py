@@ -30,7 +30,8 @@ def main() -> None:
     print(f"import floor            {floor.seconds:6.2f} s  {floor.peak_rss_mb:5.0f} MB", flush=True)
     plan = best([sys.executable, "-m", "azure_gpu_stacks.engine", "plan", args.stack], args.repeat)
     print(
-        f"plan {args.stack:<18} {plan.seconds:6.2f} s  {plan.peak_rss_mb:5.0f} MB   {plan.seconds / floor.seconds:4.2f}x the import floor"
+        f"plan {args.stack:<18} {plan.seconds:6.2f} s  {plan.peak_rss_mb:5.0f} MB   "
+        f"{plan.seconds / floor.seconds:4.2f}x the import floor"
     )
 
 

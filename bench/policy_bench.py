@@ -53,7 +53,8 @@ def main() -> None:
             analyze(resources)
     in_process = args.passes * count / (time.perf_counter() - start)
     print(
-        f"in-process   {in_process:8.0f} resources/s  ({args.passes} passes over {count} resources of {len(stacks)} stacks)"
+        f"in-process   {in_process:8.0f} resources/s  ({args.passes} passes over {count} resources of "
+        f"{len(stacks)} stacks)"
     )
 
     env = {

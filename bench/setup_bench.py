@@ -118,7 +118,8 @@ def main() -> None:
                 shutil.rmtree(workdir / "clone", ignore_errors=True)
             ratios.append(times[0] / times[1])
             print(
-                f"pair {pair}: make plan {times[0]:6.1f} s   pip install + plan {times[1]:6.1f} s   ratio {ratios[-1]:.2f}x",
+                f"pair {pair}: make plan {times[0]:6.1f} s   pip install + plan {times[1]:6.1f} s   ratio "
+                f"{ratios[-1]:.2f}x",
                 flush=True,
             )
         print(f"median ratio make plan / pip install: {statistics.median(ratios):.2f}x (target <= 0.30x)")

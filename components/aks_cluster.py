@@ -42,7 +42,10 @@ def existing_cluster(existing: Mapping[str, Any]) -> tuple[str, str, pulumi.Inpu
     # The agent pool lands in the provider's subscription, so the id is built from it too.
     subscription = authorization.get_client_config_output().subscription_id
     cluster_id = subscription.apply(
-        lambda sub: f"/subscriptions/{sub}/resourceGroups/{rg}/providers/Microsoft.ContainerService/managedClusters/{cluster_name}"
+        lambda sub: (
+            f"/subscriptions/{sub}/resourceGroups/{rg}"
+            f"/providers/Microsoft.ContainerService/managedClusters/{cluster_name}"
+        )
     )
     return rg, cluster_name, cluster_id
 
@@ -100,7 +103,9 @@ def create_deployer_role(
         principal_id=client.object_id,
         principal_type=principal_type,
         role_definition_id=client.subscription_id.apply(
-            lambda sub: f"/subscriptions/{sub}/providers/Microsoft.Authorization/roleDefinitions/{AKS_RBAC_CLUSTER_ADMIN_ROLE}"
+            lambda sub: (
+                f"/subscriptions/{sub}/providers/Microsoft.Authorization/roleDefinitions/{AKS_RBAC_CLUSTER_ADMIN_ROLE}"
+            )
         ),
         opts=opts,
     )
@@ -140,7 +145,8 @@ def authorized_ip_range(value: str) -> str:
         raise ValueError(f"'{value}' is IPv6; allowed: IPv4 addresses or CIDR ranges, {AUTHORIZED_RANGE_EXAMPLE}")
     if str(network.network_address) != str(value).split("/")[0]:
         raise ValueError(
-            f"'{value}' does not start at its range's first address; allowed: '{network}', the same range written from its start"
+            f"'{value}' does not start at its range's first address; allowed: '{network}', the same range written "
+            "from its start"
         )
     if network.prefixlen == 0:
         raise ValueError(

@@ -114,7 +114,8 @@ class ExistingClusterArgs(TypedDict):
     """An AKS cluster managed elsewhere: its `id`, or its `name` and `resource_group_name`."""
 
     id: NotRequired[str]
-    """ARM id of the cluster, /subscriptions/<id>/resourceGroups/<rg>/providers/Microsoft.ContainerService/managedClusters/<name>.
+    """ARM id of the cluster:
+    /subscriptions/<id>/resourceGroups/<rg>/providers/Microsoft.ContainerService/managedClusters/<name>.
 
     The pool is created through the azure-native provider, so the cluster must be in the provider's subscription.
     """
@@ -146,9 +147,12 @@ class AksGpuPoolArgs(TypedDict):
     grant_deployer_admin: NotRequired[bool]
     """Give the identity running Pulumi the AKS RBAC Cluster Admin role on the new cluster. Default: true."""
     deployer_principal_type: NotRequired[Literal["User", "ServicePrincipal"]]
-    """What the identity running Pulumi is: User or ServicePrincipal; ARM refuses a role assignment naming the wrong type. Default: User."""
+    """What the identity running Pulumi is: User or ServicePrincipal; ARM refuses a role assignment naming the wrong
+    type. Default: User."""
     api_server_authorized_ip_ranges: NotRequired[Sequence[str]]
-    """Public IPv4 addresses or CIDR ranges allowed to reach the new cluster's Kubernetes API server (at most 200; 0.0.0.0/32 alone: only the cluster's outbound IP). Default: none, the API server is reachable from the internet (Entra ID still guards it)."""
+    """Public IPv4 addresses or CIDR ranges allowed to reach the new cluster's Kubernetes API server (at most 200;
+    0.0.0.0/32 alone: only the cluster's outbound IP). Default: none, the API server is reachable from the internet
+    (Entra ID still guards it)."""
     pool_name: NotRequired[str]
     """Name of the GPU pool: 1 to 12 lower-case letters and digits. Default: gpu."""
     vm_size: NotRequired[str]
@@ -162,21 +166,27 @@ class AksGpuPoolArgs(TypedDict):
     node_labels: NotRequired[Mapping[str, str]]
     """Extra labels of the GPU nodes. Default: none (accelerator and gpu-model are always set)."""
     gpu_driver: NotRequired[Literal["Install", "None"]]
-    """Install: AKS installs the NVIDIA driver and toolkit; None: the NVIDIA GPU Operator does (needs gpu_operator). Default: Install."""
+    """Install: AKS installs the NVIDIA driver and toolkit; None: the NVIDIA GPU Operator does (needs gpu_operator).
+    Default: Install."""
     gpu_operator: NotRequired[bool]
-    """Deploy the NVIDIA GPU Operator (pinned Helm chart) configured for gpu_driver, instead of the device plugin; once per cluster. Default: false."""
+    """Deploy the NVIDIA GPU Operator (pinned Helm chart) configured for gpu_driver, instead of the device plugin; once
+    per cluster. Default: false."""
     mig_profile: NotRequired[Literal["MIG1g", "MIG2g", "MIG3g", "MIG4g", "MIG7g"]]
-    """Split each GPU into Multi-Instance GPU slices: MIG1g, MIG2g, MIG3g, MIG4g or MIG7g (the A100 sizes, NC40ads_H100_v5 and ND96isr_H100_v5). Default: whole GPUs."""
+    """Split each GPU into Multi-Instance GPU slices: MIG1g, MIG2g, MIG3g, MIG4g or MIG7g (the A100 sizes,
+    NC40ads_H100_v5 and ND96isr_H100_v5). Default: whole GPUs."""
     mig_strategy: NotRequired[Literal["single", "mixed"]]
-    """How MIG slices are advertised, with mig_profile: single (each slice is one nvidia.com/gpu) or mixed (nvidia.com/mig-<slice>). Default: single."""
+    """How MIG slices are advertised, with mig_profile: single (each slice is one nvidia.com/gpu) or mixed
+    (nvidia.com/mig-<slice>). Default: single."""
     spot: NotRequired[bool]
     """GPU nodes on Spot (evictable, much cheaper); AKS adds its own taint. Default: false."""
     eviction_policy: NotRequired[Literal["Deallocate", "Delete"]]
-    """What eviction does to a Spot node: Delete or Deallocate. Default: Delete (deallocated nodes still count against quota)."""
+    """What eviction does to a Spot node: Delete or Deallocate. Default: Delete (deallocated nodes still count against
+    quota)."""
     spot_max_price: NotRequired[float]
     """Spot price cap, USD per hour; -1 means up to the pay-as-you-go price. Default: -1."""
     install_device_plugin: NotRequired[bool]
-    """Deploy the NVIDIA device plugin (once per cluster: false on further pools). Default: true with gpu_driver Install and no gpu_operator, else false."""
+    """Deploy the NVIDIA device plugin (once per cluster: false on further pools). Default: true with gpu_driver Install
+    and no gpu_operator, else false."""
     tags: NotRequired[Mapping[str, str]]
     """Tags on the Azure resources. Default: none."""
 

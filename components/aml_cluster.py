@@ -81,9 +81,13 @@ class AmlClusterArgs(TypedDict):
     location: str
     """Azure region of the new workspace and of the cluster, e.g. eastus."""
     resource_group_name: NotRequired[pulumi.Input[str]]
-    """Resource group of the new workspace and its dependencies. Default: none; required unless workspace_id is given."""
+    """Resource group of the new workspace and its dependencies.
+
+    Default: none; required unless workspace_id is given."""
     workspace_id: NotRequired[str]
-    """ARM id of an existing workspace (in the provider's subscription) to add the cluster to. Default: a new workspace."""
+    """ARM id of an existing workspace (in the provider's subscription) to add the cluster to.
+
+    Default: a new workspace."""
     workspace_name: NotRequired[str]
     """Name of the new workspace. Default: generated from the component name."""
     container_registry: NotRequired[bool]
@@ -113,7 +117,8 @@ class AmlClusterArgs(TypedDict):
     enable_node_public_ip: NotRequired[bool]
     """Give each node a public IP. Default: false."""
     remote_login_port_public_access: NotRequired[Literal["Enabled", "Disabled", "NotSpecified"]]
-    """Open the nodes' SSH port to the internet: Enabled, Disabled, or NotSpecified (open unless the nodes are in a VNet). Default: Disabled."""
+    """Open the nodes' SSH port to the internet: Enabled, Disabled, or NotSpecified (open unless the nodes are in a
+    VNet). Default: Disabled."""
     subnet_id: NotRequired[pulumi.Input[str]]
     """Subnet to put the nodes in. Default: none (the new workspace's managed network)."""
     tags: NotRequired[Mapping[str, str]]

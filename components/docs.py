@@ -35,13 +35,15 @@ def render() -> str:
     lines = [
         "# Components reference",
         "",
-        f"<!-- Generated from the components' code by `{COMMAND}` (python -m azure_gpu_stacks.components.docs); do not edit. -->",
+        f"<!-- Generated from the components' code by `{COMMAND}` (python -m azure_gpu_stacks.components.docs); "
+        "do not edit. -->",
         "",
         f"azure-gpu-stacks {__version__}. Every component, with every input (type, default, unit) and output.",
         "",
         (
             '- **Python**: `pip install "azure-gpu-stacks @ git+https://github.com/<org>/azure-gpu-stacks'
-            f'@v{__version__}"`, then `from azure_gpu_stacks.components import {", ".join(c.__name__ for c in classes)}`. '
+            f'@v{__version__}"`, then `from azure_gpu_stacks.components import '
+            f"{', '.join(c.__name__ for c in classes)}`. "
             "Args are a dict with the snake_case names."
         ),
         (

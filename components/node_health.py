@@ -4,7 +4,8 @@ The check itself is `components/scripts/node_health_check.sh` (tested on its own
 module wraps it in a `#cloud-config` document that, on every node, writes the script, its settings
 (what this node size should show: GPUs, InfiniBand ports, port rate, the single-node NCCL all-reduce
 floor from the catalog) and a systemd unit, then starts the unit. The unit runs on every boot, so a
-node re-checks itself after a driver extension reboots it; its output goes to the journal and the serial console, which Azure keeps as the boot log.
+node re-checks itself after a driver extension reboots it; its output goes to the journal and the serial console, which
+Azure keeps as the boot log.
 
 What the check finds, its settings and its time bound: docs/node-health-check.md.
 

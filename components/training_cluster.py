@@ -69,7 +69,8 @@ IMAGE_REFUSALS = {
 }
 # One fault domain: Azure may then place every node on any rack with capacity, which scarce GPU
 # sizes need; the count cannot be changed after creation. Common HPC practice, not stated as a rule
-# in Microsoft's docs (https://learn.microsoft.com/azure/virtual-machine-scale-sets/virtual-machine-scale-sets-manage-fault-domains,
+# in Microsoft's docs
+# (https://learn.microsoft.com/azure/virtual-machine-scale-sets/virtual-machine-scale-sets-manage-fault-domains,
 # observed 2026-11-22).
 PLATFORM_FAULT_DOMAIN_COUNT = 1
 
@@ -124,7 +125,8 @@ class TrainingClusterArgs(TypedDict):
     zones: NotRequired[Sequence[str]]
     """At most one availability zone for the nodes and the placement group. Default: none (regional)."""
     image: NotRequired[Literal["ubuntu-hpc", "ubuntu"]]
-    """ubuntu-hpc: Azure HPC Ubuntu 22.04 (InfiniBand and NVIDIA drivers, NCCL, CUDA inside); ubuntu is refused (no InfiniBand driver for Ubuntu 22.04). Default: ubuntu-hpc."""
+    """ubuntu-hpc: Azure HPC Ubuntu 22.04 (InfiniBand and NVIDIA drivers, NCCL, CUDA inside); ubuntu is refused (no
+    InfiniBand driver for Ubuntu 22.04). Default: ubuntu-hpc."""
     os_disk_size_gb: NotRequired[int]
     """OS disk size in GiB (64 to 4095). Default: 256."""
     spot: NotRequired[bool]
@@ -136,7 +138,8 @@ class TrainingClusterArgs(TypedDict):
     health_check_wait_minutes: NotRequired[int]
     """How long the check waits for drivers and links to come up, minutes (0 to 240). Default: 30."""
     working_hours: NotRequired[WorkingHoursArgs]
-    """Scale to 0 nodes outside these hours (Azure Monitor autoscale); stops jobs still running at the end. Default: none (always on)."""
+    """Scale to 0 nodes outside these hours (Azure Monitor autoscale); stops jobs still running at the end. Default:
+    none (always on)."""
     tags: NotRequired[Mapping[str, str]]
     """Tags on every resource. Default: none."""
 

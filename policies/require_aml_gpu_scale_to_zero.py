@@ -81,7 +81,8 @@ def _problems(scale: Any, size: str, max_minutes: float) -> list[str]:
         )
     elif (seconds := duration_seconds(value)) is None:
         found.append(
-            f"{prefix}.nodeIdleTimeBeforeScaleDown is '{value}', not an ISO 8601 duration; use e.g. PT15M (at most {limit})."
+            f"{prefix}.nodeIdleTimeBeforeScaleDown is '{value}', not an ISO 8601 duration; use e.g. PT15M (at "
+            f"most {limit})."
         )
     elif seconds > max_minutes * 60:
         found.append(

@@ -12,22 +12,55 @@ list being checked again): pulumi 3.272.0 and pulumi-policy 1.21.0, observed 202
 github.com/pulumi/pulumi `sdk/python/lib/pulumi/` and github.com/pulumi/pulumi-policy
 `sdk/python/lib/pulumi_policy/`.
 
-| Here | Internal | Why it is needed | Public alternative |
-|---|---|---|---|
-| `runtime_config` | `pulumi.runtime.config.CONFIG`, the context variable `set_all_config` fills | `components.config` validates the whole stack's config at once | none: `pulumi.Config` and `pulumi.runtime.get_config` read one key already known; nothing lists the keys |
-| `recorded_inputs` | `pulumi.runtime.rpc.deserialize_properties(..., keep_unknowns=True)` | a registration's inputs as the engine gets them, unknowns kept | none (`rpc` is undocumented) |
-| `MockMonitor` | `pulumi.runtime.mocks.MockMonitor`: `RegisterResource(request)`, `make_urn(parent, type_, name)`, and the fields of `RegisterResourceRequest` read | `engine.run.runtime.RecordingMonitor` records each registration | partly: `pulumi.runtime.set_mocks(monitor=...)` is public; the class and its methods are not documented |
-| `stack_outputs` | the `outputs` dict of the root `Stack` resource (`runtime/stack.py`) that `pulumi.export` fills | the plan shows what the program exported | partly: `pulumi.runtime.get_root_resource` is public, the attribute is not |
-| `is_output_unknown` | that an unknown input deserializes to an instance of `type(pulumi.UNKNOWN)` | recorded inputs hold one per unknown value | the sentinel `pulumi.UNKNOWN` is public, its class (`pulumi.output.Unknown`) is not |
-| `type_hints` | the namespace of `pulumi.output`, where `pulumi.Input[T]`'s forward reference `"Output[T]"` (and its `T`) resolve | `components.inputs` reads a component's Args types | none: `pulumi.Output` is public, the `T` the reference names is not |
-| `getter_name` | the `_pulumi_name` attribute `pulumi.getter` puts on an Args property's getter | `fakeazure.enums` maps a Python property to its wire name | none |
-| `invoke_failure` | the message of a failed invoke, `invoke of {tok} failed: {reason} ({property})` (`runtime/invoke.py`) | the plan shows a provider function's refusal as Azure's answer, not a program bug | none: a plain `Exception` |
-| `component_provider` | `pulumi.provider.experimental.component.ComponentProvider(components, name, version=)`, a `pulumi.provider.Provider` | `components.package` reads the package schema and constructs components in-process | partly: `pulumi.provider.experimental.component_provider_host`, public, only serves the package (and is used for that) |
-| `input_property_error` | `pulumi.provider.server.InputPropertyError` | tests: what `construct` raises for a missing required input | none: not exported by `pulumi.provider` |
-| `analyzer_pb2`, `analyzer_pb2_grpc`, `provider_pb2`, `provider_pb2_grpc`, `resource_pb2`, `resource_pb2_grpc`, `engine_pb2`, `engine_pb2_grpc` | the generated modules under `pulumi.runtime.proto` | the engine's requests to a policy pack and a provider; the resource monitor and engine services a program talks to (`engine.run.monitor`) | the protocol (`proto/pulumi/analyzer.proto`, `provider.proto`, `resource.proto`, `engine.proto`) is public; this import path is not |
-| `policy_servicer` | `pulumi_policy.policy._PolicyAnalyzerServicer(name, version, policies, level)` with `Configure`, `Analyze`, `AnalyzeStack`, `GetAnalyzerInfo` | `engine.run.policy_run` sends the pack the engine's requests in-process, through the servicer `PolicyPack` serves | none: `PolicyPack` only serves over gRPC, blocking |
-| `UnknownValueError` | `pulumi_policy.proxy.UnknownValueError` | raised when a policy reads a preview unknown through the servicer's proxies | none: not exported by `pulumi_policy` |
-| `violation_message` | the diagnostic message format, the policy's description, a newline, then the violation's message (`policy.py`, `_create_report_violation`) | the plan shows the violation's own message | none |
+- `runtime_config`: `pulumi.runtime.config.CONFIG`, the context variable `set_all_config` fills.
+  Used for: `components.config` validates the whole stack's config at once. Public alternative:
+  none: `pulumi.Config` and `pulumi.runtime.get_config` read one key already known; nothing lists
+  the keys.
+- `recorded_inputs`: `pulumi.runtime.rpc.deserialize_properties(..., keep_unknowns=True)`. Used for:
+  a registration's inputs as the engine gets them, unknowns kept. Public alternative: none (`rpc` is
+  undocumented).
+- `MockMonitor`: `pulumi.runtime.mocks.MockMonitor`: `RegisterResource(request)`, `make_urn(parent,
+  type_, name)`, and the fields of `RegisterResourceRequest` read. Used for:
+  `engine.run.runtime.RecordingMonitor` records each registration. Public alternative: partly:
+  `pulumi.runtime.set_mocks(monitor=...)` is public; the class and its methods are not documented.
+- `stack_outputs`: the `outputs` dict of the root `Stack` resource (`runtime/stack.py`) that
+  `pulumi.export` fills. Used for: the plan shows what the program exported. Public alternative:
+  partly: `pulumi.runtime.get_root_resource` is public, the attribute is not.
+- `is_output_unknown`: that an unknown input deserializes to an instance of `type(pulumi.UNKNOWN)`.
+  Used for: recorded inputs hold one per unknown value. Public alternative: the sentinel
+  `pulumi.UNKNOWN` is public, its class (`pulumi.output.Unknown`) is not.
+- `type_hints`: the namespace of `pulumi.output`, where `pulumi.Input[T]`'s forward reference
+  `"Output[T]"` (and its `T`) resolve. Used for: `components.inputs` reads a component's Args types.
+  Public alternative: none: `pulumi.Output` is public, the `T` the reference names is not.
+- `getter_name`: the `_pulumi_name` attribute `pulumi.getter` puts on an Args property's getter.
+  Used for: `fakeazure.enums` maps a Python property to its wire name. Public alternative: none.
+- `invoke_failure`: the message of a failed invoke, `invoke of {tok} failed: {reason} ({property})`
+  (`runtime/invoke.py`). Used for: the plan shows a provider function's refusal as Azure's answer,
+  not a program bug. Public alternative: none: a plain `Exception`.
+- `component_provider`: `pulumi.provider.experimental.component.ComponentProvider(components, name,
+  version=)`, a `pulumi.provider.Provider`. Used for: `components.package` reads the package schema
+  and constructs components in-process. Public alternative: partly:
+  `pulumi.provider.experimental.component_provider_host`, public, only serves the package (and is
+  used for that).
+- `input_property_error`: `pulumi.provider.server.InputPropertyError`. Used for: tests: what
+  `construct` raises for a missing required input. Public alternative: none: not exported by
+  `pulumi.provider`.
+- `analyzer_pb2`, `analyzer_pb2_grpc`, `provider_pb2`, `provider_pb2_grpc`, `resource_pb2`,
+  `resource_pb2_grpc`, `engine_pb2`, `engine_pb2_grpc`: the generated modules under
+  `pulumi.runtime.proto`. Used for: the engine's requests to a policy pack and a provider; the
+  resource monitor and engine services a program talks to (`engine.run.monitor`). Public
+  alternative: the protocol (`proto/pulumi/analyzer.proto`, `provider.proto`, `resource.proto`,
+  `engine.proto`) is public; this import path is not.
+- `policy_servicer`: `pulumi_policy.policy._PolicyAnalyzerServicer(name, version, policies, level)`
+  with `Configure`, `Analyze`, `AnalyzeStack`, `GetAnalyzerInfo`. Used for: `engine.run.policy_run`
+  sends the pack the engine's requests in-process, through the servicer `PolicyPack` serves. Public
+  alternative: none: `PolicyPack` only serves over gRPC, blocking.
+- `UnknownValueError`: `pulumi_policy.proxy.UnknownValueError`. Used for: raised when a policy reads
+  a preview unknown through the servicer's proxies. Public alternative: none: not exported by
+  `pulumi_policy`.
+- `violation_message`: the diagnostic message format, the policy's description, a newline, then the
+  violation's message (`policy.py`, `_create_report_violation`). Used for: the plan shows the
+  violation's own message. Public alternative: none.
 
 Wire constants, not SDK internals: `SECRET_SIG_KEY`, `SECRET_SIG` (github.com/pulumi/pulumi
 `sdk/go/common/resource/sig/sig.go`) and `UNKNOWN_VALUES` (`sdk/go/common/resource/plugin/rpc.go`)

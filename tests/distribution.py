@@ -75,7 +75,8 @@ def add_third_party(python: Path, third_party: Path) -> None:
 def pip_install(python: Path, *args: str, cwd: Path | None = None) -> None:
     """`python -m pip install` offline, no dependencies resolved (they are the test environment's)."""
     done = subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-index", "--no-deps", *args],
+        [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+        + ["--no-index", "--no-deps", *args],
         cwd=cwd, capture_output=True, text=True, timeout=300, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr

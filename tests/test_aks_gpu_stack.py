@@ -131,7 +131,8 @@ def test_aks_gpu_stack_cli_exits_zero_as_a_process() -> None:
         ),
         (
             "    migProfile: MIG1g\n",
-            "azure-gpu-stacks:aksGpuPool.migProfile: MIG1g on 'Standard_NC4as_T4_v3' (NVIDIA T4): AKS splits GPUs only on",
+            "azure-gpu-stacks:aksGpuPool.migProfile: MIG1g on 'Standard_NC4as_T4_v3' (NVIDIA T4): AKS splits "
+            "GPUs only on",
         ),
         (
             "    gpuDriver: None\n    installDevicePlugin: true\n",
@@ -139,7 +140,8 @@ def test_aks_gpu_stack_cli_exits_zero_as_a_process() -> None:
         ),
         (
             "    existingCluster: {name: shared}\n",
-            "azure-gpu-stacks:aksGpuPool.existingCluster: {'name': 'shared'}; allowed: {id} or {name, resourceGroupName}",
+            "azure-gpu-stacks:aksGpuPool.existingCluster: {'name': 'shared'}; allowed: {id} or {name, "
+            "resourceGroupName}",
         ),
         ("    maxNodes: 3\n", "azure-gpu-stacks:aksGpuPool.maxNodes: unknown key"),
     ],
@@ -170,12 +172,16 @@ def test_aks_gpu_config_reports_every_problem_at_once(capsys: pytest.CaptureFixt
 def test_aks_gpu_stack_on_a_missing_existing_cluster_fails_with_azures_error(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    cluster = "/subscriptions/00000000-0000-0000-0000-0000000000aa/resourceGroups/rg-x/providers/Microsoft.ContainerService/managedClusters/shared"
+    cluster = (
+        "/subscriptions/00000000-0000-0000-0000-0000000000aa/resourceGroups/rg-x/providers/"
+        "Microsoft.ContainerService/managedClusters/shared"
+    )
     code = main(["plan", write_stack(tmp_path, f"    existingCluster:\n      id: {cluster}\n")])
     err = capsys.readouterr().err
 
     assert code == 2
     assert err.startswith(
-        f"gpu-stacks: error: invoke of azure-native:containerservice:listManagedClusterUserCredentials failed: ResourceNotFound: The Resource '{cluster}' was not found."
+        "gpu-stacks: error: invoke of azure-native:containerservice:listManagedClusterUserCredentials failed: "
+        f"ResourceNotFound: The Resource '{cluster}' was not found."
     )
     assert len(err.splitlines()) == 1

@@ -131,7 +131,8 @@ def test_aml_usage_cli_list_and_rest_value_read_the_same() -> None:
             'Microsoft.MachineLearningServices/locations/REGION/usages ({"value": [...]})',
         ),
         (
-            '{"value": [{"currentValue": 1, "limit": -2, "name": {"value": "Total Cluster Dedicated Regional vCPUs"}}]}',
+            '{"value": [{"currentValue": 1, "limit": -2, "name": {"value": "Total Cluster Dedicated Regional '
+            'vCPUs"}}]}',
             "value[0].limit: -2 is not allowed; allowed: -1 (no limit of its own) or a whole number from 0 to 2^63-1",
         ),
         (

@@ -126,7 +126,8 @@ def test_aml_stack_text_plan_shows_the_cluster_at_a_glance(capsys: pytest.Captur
     text = capsys.readouterr().out
 
     assert (
-        "aml-cluster  [azure-native:machinelearningservices:Compute]  size=Standard_NC24ads_A100_v4  priority=Dedicated  "
+        "aml-cluster  [azure-native:machinelearningservices:Compute]  size=Standard_NC24ads_A100_v4  "
+        "priority=Dedicated  "
         "min nodes=0  max nodes=4  idle=PT15M  node public IP=False  remote login=Disabled"
     ) in text
     assert "[azure-native:keyvault:Vault]  rbac=True  soft delete days=90  purge protection=True  protected" in text
@@ -164,7 +165,8 @@ def write_stack(tmp_path: Path, aml: dict[str, Any]) -> Path:
         ),
         (
             {
-                "workspaceId": "/subscriptions/s/resourceGroups/r/providers/Microsoft.MachineLearningServices/workspaces/w",
+                "workspaceId": "/subscriptions/s/resourceGroups/r/providers/Microsoft.MachineLearningServices/"
+                "workspaces/w",
                 "containerRegistry": True,
             },
             "amlCluster.containerRegistry: only for a new workspace; allowed: leave it unset when workspaceId is given",

@@ -239,8 +239,8 @@ def test_plan_text_lists_policy_violations(capsys: pytest.CaptureFixture[str], o
     _, out, _ = run(capsys, "plan", "dev", "--project", str(other_team))
 
     assert (
-        "Policy violations:\n  - [mandatory] disallow-retired-vm-sizes: trainer: hardwareProfile.vmSize is 'Standard_NC6'"
-        in out
+        "Policy violations:\n  - [mandatory] disallow-retired-vm-sizes: trainer: hardwareProfile.vmSize is "
+        "'Standard_NC6'" in out
     )
 
 

@@ -65,7 +65,10 @@ def test_cost_alert_default_notifications_actual_and_forecast(record: Callable[.
 
 
 def test_cost_alert_roles_and_action_group_are_told_too(record: Callable[..., Recording]) -> None:
-    group = "/subscriptions/11111111-1111-1111-1111-111111111111/resourceGroups/ops/providers/microsoft.insights/actionGroups/pager"
+    group = (
+        "/subscriptions/11111111-1111-1111-1111-111111111111/resourceGroups/ops/providers/microsoft.insights/"
+        "actionGroups/pager"
+    )
     notifications = record(build_alert(contact_roles=["Owner"], action_group_id=group, forecast_thresholds=[])).inputs(
         BUDGET
     )["notifications"]

@@ -35,7 +35,8 @@ TEAM_FILES = {
     "Pulumi.dev.yaml": """\
         config:
           azure-native:location: eastus
-          gpu-team:sshPublicKey: ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGV4YW1wbGUta2V5LXJlcGxhY2UtaXQtd2l0aC15b3Vy example-replace-me
+          gpu-team:sshPublicKey: ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGV4YW1wbGUta2V5LXJlcGxhY2UtaXQtd2l0aC15b3Vy
+            example-replace-me
           gpu-team:contactEmails: [ml-team@example.com]
         """,
     # The team's own packages, named as ours were before they moved under azure_gpu_stacks.

@@ -14,7 +14,10 @@ from tests.conftest import TEST_RG, Recording, in_resource_group
 
 AUTOSCALE = "azure-native:monitor:AutoscaleSetting"
 WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"]
-MISSING = f"/subscriptions/{FAKE_SUBSCRIPTION_ID}/resourceGroups/{TEST_RG}/providers/Microsoft.Compute/virtualMachineScaleSets/gone"
+MISSING = (
+    f"/subscriptions/{FAKE_SUBSCRIPTION_ID}/resourceGroups/{TEST_RG}"
+    "/providers/Microsoft.Compute/virtualMachineScaleSets/gone"
+)
 
 
 def schedule(**changes: Any) -> Any:
@@ -123,7 +126,8 @@ def test_autoscale_setting_of_a_missing_target_is_target_resource_not_found(reco
         ),
         (
             lambda: [profile("a", recurrence=None), profile("b", recurrence=None)],
-            "The autoscale setting 'scale' has 2 default profiles (a, b), profiles with neither fixedDate nor recurrence; "
+            "The autoscale setting 'scale' has 2 default profiles (a, b), profiles with neither fixedDate nor "
+            "recurrence; "
             "allowed: one.",
         ),
         (
@@ -132,7 +136,8 @@ def test_autoscale_setting_of_a_missing_target_is_target_resource_not_found(reco
         ),
         (
             lambda: [profile(capacity=("1", "three", "1"))],
-            "The autoscale profile profiles[0] 'working-hours': capacity.maximum 'three'; allowed: a whole number, 0 or more.",
+            "The autoscale profile profiles[0] 'working-hours': capacity.maximum 'three'; allowed: a whole "
+            "number, 0 or more.",
         ),
         (
             lambda: [profile(capacity=("6", "6", "1"))],  # Azure's own wording
@@ -150,14 +155,18 @@ def test_autoscale_setting_of_a_missing_target_is_target_resource_not_found(reco
         ),
         (
             lambda: [profile(recurrence=schedule(time_zone="Europe/Berlin"))],
-            "The autoscale profile profiles[0] 'working-hours': recurrence.schedule.timeZone 'Europe/Berlin' is an IANA "
-            "time zone name (did you mean W. Europe Standard Time?); allowed: a Windows time zone id, e.g. UTC, W. Europe "
-            "Standard Time, Eastern Standard Time (all of them: `tzutil /l` on Windows, or `Get-TimeZone -ListAvailable` "
+            "The autoscale profile profiles[0] 'working-hours': recurrence.schedule.timeZone 'Europe/Berlin' is "
+            "an IANA "
+            "time zone name (did you mean W. Europe Standard Time?); allowed: a Windows time zone id, e.g. UTC, "
+            "W. Europe "
+            "Standard Time, Eastern Standard Time (all of them: `tzutil /l` on Windows, or `Get-TimeZone "
+            "-ListAvailable` "
             "in PowerShell).",
         ),
         (
             lambda: [profile(recurrence=schedule(days=["Monday", "Funday"]))],
-            "The autoscale profile profiles[0] 'working-hours': recurrence.schedule.days ['Monday', 'Funday']; allowed: "
+            "The autoscale profile profiles[0] 'working-hours': recurrence.schedule.days ['Monday', 'Funday']; "
+            "allowed: "
             "one or more of Sunday, Monday, Tuesday, Wednesday, Thursday, Friday, Saturday.",
         ),
         (
@@ -170,13 +179,17 @@ def test_autoscale_setting_of_a_missing_target_is_target_resource_not_found(reco
         ),
         (
             lambda: [profile(recurrence=None, fixed_date=_fixed(start="next friday"))],
-            "The autoscale profile profiles[0] 'working-hours': fixedDate.start 'next friday'; allowed: an ISO 8601 date-time.",
+            "The autoscale profile profiles[0] 'working-hours': fixedDate.start 'next friday'; allowed: an ISO "
+            "8601 date-time.",
         ),
         (
             lambda: [profile(recurrence=None, fixed_date=_fixed(time_zone="Mars Standard Time"))],
-            "The autoscale profile profiles[0] 'working-hours': fixedDate.timeZone 'Mars Standard Time' is not a Windows "
-            "time zone id (did you mean Mauritius Standard Time, Marquesas Standard Time, Myanmar Standard Time?); allowed: a Windows time zone id, e.g. UTC, W. Europe Standard "
-            "Time, Eastern Standard Time (all of them: `tzutil /l` on Windows, or `Get-TimeZone -ListAvailable` in PowerShell).",
+            "The autoscale profile profiles[0] 'working-hours': fixedDate.timeZone 'Mars Standard Time' is not a "
+            "Windows "
+            "time zone id (did you mean Mauritius Standard Time, Marquesas Standard Time, Myanmar Standard "
+            "Time?); allowed: a Windows time zone id, e.g. UTC, W. Europe Standard "
+            "Time, Eastern Standard Time (all of them: `tzutil /l` on Windows, or `Get-TimeZone -ListAvailable` "
+            "in PowerShell).",
         ),
     ],
     ids=[

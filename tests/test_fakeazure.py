@@ -33,7 +33,10 @@ def vm(rg: Any, name: str = "vm", size: str = "Standard_NC4as_T4_v3", nic_id: An
 
 
 def _nic_id(name: str) -> str:
-    return f"/subscriptions/{FAKE_SUBSCRIPTION_ID}/resourceGroups/{TEST_RG}/providers/Microsoft.Network/networkInterfaces/{name}"
+    return (
+        f"/subscriptions/{FAKE_SUBSCRIPTION_ID}/resourceGroups/{TEST_RG}"
+        f"/providers/Microsoft.Network/networkInterfaces/{name}"
+    )
 
 
 def nic(rg: Any, name: str = "nic") -> Any:
@@ -139,7 +142,10 @@ def test_fakeazure_reference_to_missing_resource(record: Callable[..., Recording
 
 
 def test_fakeazure_references_into_other_subscriptions_are_taken_as_existing(record: Callable[..., Recording]) -> None:
-    elsewhere = "/subscriptions/11111111-1111-1111-1111-111111111111/resourceGroups/hub/providers/Microsoft.Network/networkInterfaces/n"
+    elsewhere = (
+        "/subscriptions/11111111-1111-1111-1111-111111111111/resourceGroups/hub/providers/"
+        "Microsoft.Network/networkInterfaces/n"
+    )
 
     assert record(in_resource_group(lambda rg: vm(rg, nic_id=elsewhere))).refusals == []
 
@@ -265,7 +271,8 @@ def test_fakeazure_quota_shortfall_is_operation_not_allowed(tmp_path: Path, reco
     assert refusal.code == "OperationNotAllowed"
     assert refusal.message == (
         "Operation could not be completed as it results in exceeding approved standardNCASv3_T4Family Cores quota. "
-        "Additional details - Deployment Model: Resource Manager, Location: eastus, Current Limit: 0, Current Usage: 0, "
+        "Additional details - Deployment Model: Resource Manager, Location: eastus, Current Limit: 0, Current "
+        "Usage: 0, "
         "Additional Required: 4, (Minimum) New Limit Required: 4. Submit a request for Quota increase by specifying "
         "parameters listed in the 'Details' section for deployment to succeed."
     )

@@ -127,7 +127,10 @@ def test_gpu_vm_spot_sets_priority_eviction_and_price_cap(record: Callable[..., 
 
 
 def test_gpu_vm_joins_a_given_subnet_without_creating_a_vnet(record: Callable[..., Recording]) -> None:
-    subnet = "/subscriptions/11111111-2222-3333-4444-555555555555/resourceGroups/net/providers/Microsoft.Network/virtualNetworks/hub/subnets/gpu"
+    subnet = (
+        "/subscriptions/11111111-2222-3333-4444-555555555555/resourceGroups/net/providers/Microsoft.Network/"
+        "virtualNetworks/hub/subnets/gpu"
+    )
     rec = record(build_vm(subnet_id=subnet))
 
     assert rec.of_type("azure-native:network:VirtualNetwork") == []

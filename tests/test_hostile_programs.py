@@ -34,7 +34,8 @@ MISBEHAVING: dict[str, tuple[str, str]] = {
     ),
     "interpreter-crash": (
         "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n",
-        "Pulumi.dev.yaml: the program died of signal SIGSEGV (its Python interpreter crashed or was killed) before it finished",
+        "Pulumi.dev.yaml: the program died of signal SIGSEGV (its Python interpreter crashed or was killed) "
+        "before it finished",
     ),
     "keyboard-interrupt": ("raise KeyboardInterrupt\n", "the program raised KeyboardInterrupt (at __main__.py:1)"),
     "base-exception": (
@@ -51,7 +52,8 @@ MISBEHAVING: dict[str, tuple[str, str]] = {
     ),
     "thread-left-running": (
         "import threading, time\nthreading.Thread(target=time.sleep, args=(3600,), name='poller').start()\n",
-        "Pulumi.dev.yaml: the program returned, but left threads running (poller) that did not end within 3 s (--timeout); "
+        "Pulumi.dev.yaml: the program returned, but left threads running (poller) that did not end within 3 s "
+        "(--timeout); "
         "Pulumi waits for them, so `pulumi up` would hang",
     ),
     "endless-loop": (

@@ -44,7 +44,8 @@ def test_outside_any_project_the_default_is_refused_as_the_cli_refuses_it(
     out, err = capsys.readouterr()
     assert out == ""
     assert err == (
-        f"gpu-stacks: error: no Pulumi.yaml project file found (searching upwards from {tmp_path}); allowed: run inside "
+        f"gpu-stacks: error: no Pulumi.yaml project file found (searching upwards from {tmp_path}); allowed: run "
+        "inside "
         "a Pulumi project, or name one with --project DIR\n"
     )
 
@@ -159,7 +160,8 @@ def test_structured_config_and_secrets_reach_pulumi_config(tmp_path: Path, capsy
     """,
     )
     (root / "Pulumi.dev.yaml").write_text(
-        "config:\n  team:db:\n    port: 5432\n    host: db.internal\n  team:replicas: 3\n  team:token:\n    secure: v1:dG9rZW4=\n"
+        "config:\n  team:db:\n    port: 5432\n    host: db.internal\n  team:replicas: 3\n  team:token:\n    "
+        "secure: v1:dG9rZW4=\n"
     )
 
     plan = plan_json(capsys, ["plan", "dev", "--project", str(root), "--json"])
@@ -199,6 +201,7 @@ def test_a_missing_module_names_the_virtualenv_pulumi_would_use(
     assert main(["plan", "dev", "--project", str(root)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(
-        "gpu-stacks: error: the program raised ModuleNotFoundError: No module named 'pulumi_somewhere_else' (at __main__.py:1); "
+        "gpu-stacks: error: the program raised ModuleNotFoundError: No module named 'pulumi_somewhere_else' (at "
+        "__main__.py:1); "
     )
     assert "Pulumi would run the program with the virtualenv 'venv' of Pulumi.yaml (runtime.options.virtualenv)" in err

@@ -126,7 +126,8 @@ def run_check(tmp_path: Path) -> Callable[..., Run]:
             (tmp_path / "fake_nvidia_smi.py").write_text(FAKE_NVIDIA_SMI)
             _fake(
                 bin_dir / "nvidia-smi",
-                f"exec '{sys.executable}' '{tmp_path / 'fake_nvidia_smi.py'}' '{tmp_path / 'nvidia-smi.json'}' \"$@\"\n",
+                f"exec '{sys.executable}' '{tmp_path / 'fake_nvidia_smi.py'}' '{tmp_path / 'nvidia-smi.json'}' "
+                '"$@"\n',
             )
         (tmp_path / "dmesg.txt").write_text(node.dmesg)
         _fake(bin_dir / "dmesg", f"cat '{tmp_path / 'dmesg.txt'}'\n")

@@ -63,7 +63,8 @@ def test_grpc_analyze_reports_a_retired_size_as_mandatory(stub: analyzer_pb2_grp
             "disallow-retired-vm-sizes",
             analyzer_pb2.MANDATORY,
             (
-                "VM sizes must not be retired by Azure.\nhardwareProfile.vmSize is 'standard_nc6', which Azure retired on "
+                "VM sizes must not be retired by Azure.\nhardwareProfile.vmSize is 'standard_nc6', which Azure "
+                "retired on "
                 "2023-09-06 and can no longer deploy; use Standard_NC4as_T4_v3 or another current size."
             ),
         )

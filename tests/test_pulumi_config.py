@@ -84,7 +84,8 @@ def test_the_bug_of_the_issue_is_refused_with_pulumis_words(tmp_path: Path, caps
 
     assert refused(capsys, ["plan", "dev", "--project", str(root)]) == (
         "Pulumi.dev.yaml: Stack 'dev' is missing configuration value 'sshPublicKey'; allowed: set it with "
-        "`pulumi config set sshPublicKey <value> --stack dev` (--secret for a secret), or give it a default in Pulumi.yaml"
+        "`pulumi config set sshPublicKey <value> --stack dev` (--secret for a secret), or give it a default in "
+        "Pulumi.yaml"
     )
 
 
@@ -144,7 +145,8 @@ def test_a_value_of_the_wrong_declared_type_is_refused(
     line = refused(capsys, ["plan", "dev", "--project", str(root)])
     assert line.startswith("Pulumi.dev.yaml: team:knob: ")
     assert line.endswith(
-        f"Stack 'dev' with configuration key 'knob' must be of type '{type_name}'; allowed: a value of that type, as Pulumi.yaml declares"
+        f"Stack 'dev' with configuration key 'knob' must be of type '{type_name}'; allowed: a value of that type, "
+        "as Pulumi.yaml declares"
     )
 
 
@@ -189,7 +191,8 @@ def test_a_secret_key_given_as_ciphertext_runs_with_a_secret_placeholder(
     root = project(
         tmp_path / "p",
         "dbPassword: {type: string, secret: true}\n",
-        "config:\n  team:dbPassword:\n    secure: v1:c2VjcmV0LWNpcGhlcnRleHQ=\n  team:settings:\n    user: admin\n    token:\n      secure: v1:dG9rZW4=\n",
+        "config:\n  team:dbPassword:\n    secure: v1:c2VjcmV0LWNpcGhlcnRleHQ=\n  team:settings:\n    user: "
+        "admin\n    token:\n      secure: v1:dG9rZW4=\n",
     )
 
     plan = outputs(capsys, root)
@@ -221,7 +224,8 @@ def test_an_untyped_secret_key_in_plain_text_is_a_warning_as_the_cli_checks_only
         ),
         (
             "a: {type: array}\n",
-            "config.a: The configuration key 'a' declares an array but does not specify the underlying type via the 'items' attribute",
+            "config.a: The configuration key 'a' declares an array but does not specify the underlying type via "
+            "the 'items' attribute",
         ),
         (
             "a: {type: integer, default: many}\n",
@@ -229,7 +233,8 @@ def test_an_untyped_secret_key_in_plain_text_is_a_warning_as_the_cli_checks_only
         ),
         (
             "aws:region: {type: string}\n",
-            "config.aws:region: Configuration key 'aws:region' is not namespaced by the project and should not define a type",
+            "config.aws:region: Configuration key 'aws:region' is not namespaced by the project and should not "
+            "define a type",
         ),
         (
             "aws:region: {default: us-east-1}\n",
@@ -242,7 +247,8 @@ def test_an_untyped_secret_key_in_plain_text_is_a_warning_as_the_cli_checks_only
         ("a: {type: float}\n", "config.a.type: 'float'; allowed: one of string, integer, boolean, array, object"),
         (
             "a: {tpye: string}\n",
-            "config.a: unknown attribute 'tpye'; did you mean 'type'? allowed: type, items, description, secret, default, value",
+            "config.a: unknown attribute 'tpye'; did you mean 'type'? allowed: type, items, description, secret, "
+            "default, value",
         ),
         ("a: 1.5\n", "config.a: 1.5 is not a declaration"),
     ],
@@ -347,11 +353,13 @@ def test_provider_and_declared_namespaces_are_known(tmp_path: Path, capsys: pyte
     [
         (
             "my stack",
-            "a stack name may only contain alphanumeric, hyphens, underscores, or periods: invalid character ' ' at position 2",
+            "a stack name may only contain alphanumeric, hyphens, underscores, or periods: invalid character ' ' "
+            "at position 2",
         ),
         (
             "dev!",
-            "a stack name may only contain alphanumeric, hyphens, underscores, or periods: invalid character '!' at position 3",
+            "a stack name may only contain alphanumeric, hyphens, underscores, or periods: invalid character '!' "
+            "at position 3",
         ),
         ("x" * 101, "a stack name cannot exceed 100 characters"),
     ],

@@ -277,7 +277,8 @@ def test_quota_live_error_from_azure_is_one_line_exit_2(
 
     assert main(["quota", "inference-t4", "--live", "--subscription", "sub"]) == 2
     assert capsys.readouterr().err == (
-        "gpu-stacks: error: --live: cannot read the quota of eastus in subscription sub: DefaultAzureCredential failed\n"
+        "gpu-stacks: error: --live: cannot read the quota of eastus in subscription sub: DefaultAzureCredential "
+        "failed\n"
     )
 
 
@@ -314,7 +315,8 @@ def test_quota_bad_usage_file_names_the_file_and_entry(tmp_path: Path, capsys: p
     assert main(["quota", "inference-t4", "--usage", str(usage)]) == 2
     assert (
         capsys.readouterr().err
-        == f"gpu-stacks: error: {usage}: entry [0].limit: 'eight' is not a whole number; allowed: a whole number from 0 to 2^63-1\n"
+        == f"gpu-stacks: error: {usage}: entry [0].limit: 'eight' is not a whole number; allowed: a whole number "
+        "from 0 to 2^63-1\n"
     )
 
 

@@ -85,7 +85,8 @@ def test_secrets_beside_a_config_secret_stay_hidden(tmp_path: Path, capsys: pyte
             os_profile=compute.OSProfileArgs(admin_username="azureuser", computer_name="vm",
                 admin_password=pulumi.Output.secret("{MARKER}"),
                 linux_configuration=compute.LinuxConfigurationArgs(ssh=compute.SshConfigurationArgs(
-                    public_keys=[compute.SshPublicKeyArgs(path="/home/azureuser/.ssh/authorized_keys", key_data=key)]))))
+                    public_keys=[compute.SshPublicKeyArgs(path="/home/azureuser/.ssh/authorized_keys",
+                    key_data=key)]))))
     """)
     )
 

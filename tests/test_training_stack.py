@@ -138,7 +138,8 @@ KEY = "gpu-stacks: error: {file}: azure-gpu-stacks:trainingCluster"
         ),
         (
             "{nodeCount: 101}",
-            f"{KEY}.nodeCount: 101 nodes; allowed: 0 (parked: no nodes run) to 100 (InfiniBand needs a single placement group, which holds "
+            f"{KEY}.nodeCount: 101 nodes; allowed: 0 (parked: no nodes run) to 100 (InfiniBand needs a single "
+            "placement group, which holds "
             "at most 100 VMs unless Azure support raises the limit)",
         ),
         (
@@ -158,7 +159,8 @@ KEY = "gpu-stacks: error: {file}: azure-gpu-stacks:trainingCluster"
         ),
         (
             "{workingHours: {start: '1900', end: '0800'}}",
-            f"{KEY}.workingHours: end 0800 is not after start 1900; allowed: start and end on the same day, e.g. 0800 to 1900",
+            f"{KEY}.workingHours: end 0800 is not after start 1900; allowed: start and end on the same day, e.g. "
+            "0800 to 1900",
         ),
         (
             "{workingHours: {start: '0800', end: '1900', timeZone: Europe/Berlin}}",

@@ -35,7 +35,8 @@ Status = Literal["added", "removed", "renamed", "changed", "unchanged"]
 
 # What replacing a GPU pool or cluster stops, per type.
 INTERRUPTS: Mapping[str, str] = {
-    AKS_POOL: "every node of the pool is drained and deleted; GPU pods are evicted and wait until the new pool's nodes are up",
+    AKS_POOL: "every node of the pool is drained and deleted; GPU pods are evicted and wait until the new pool's "
+    "nodes are up",
     AKS_CLUSTER: "the whole cluster is deleted and created again; every workload and Kubernetes object on it goes",
     VMSS: "every instance is deleted; jobs running on the nodes stop and the nodes' local disks are lost",
     VM: "the VM is deleted; what runs on it stops",

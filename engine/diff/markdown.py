@@ -51,7 +51,8 @@ def render_markdown(report: DiffReport) -> str:
             state = (
                 "acknowledged"
                 if c.acknowledged
-                else f"**not acknowledged**: `--allow-replace '{c.urn}'` or `# gpu-stacks: allow-replace {c.urn}` in the stack file"
+                else f"**not acknowledged**: `--allow-replace '{c.urn}'` or `# gpu-stacks: allow-replace {c.urn}` "
+                "in the stack file"
             )
             lines.append(
                 f"> - `{cell(s.stack)}`: `{cell(c.name)}` ({cell(c.type)}): {cell(c.interrupts or '')}; {state}"

@@ -66,7 +66,10 @@ def gpu_line(s: StackDiff, c: ResourceChange) -> str:
 
 
 def total_line(report: DiffReport) -> str:
-    return f"total: {money(report.busy)} USD/month busy, {money(report.idle)} USD/month idle ({report.prices}, 730 h a month)"
+    return (
+        f"total: {money(report.busy)} USD/month busy, {money(report.idle)} USD/month idle ({report.prices}, "
+        "730 h a month)"
+    )
 
 
 def verdict_line(report: DiffReport) -> str:
@@ -98,7 +101,8 @@ def stack_text(s: StackDiff) -> list[str]:
         lines.append(f"  +- {c.name} [{c.type}] replace")
         if c.renamed_from:
             lines.append(
-                f"       renamed from {old_name(c.renamed_from)} without an alias; {ALIAS_HINT.format(old=old_name(c.renamed_from))}"
+                f"       renamed from {old_name(c.renamed_from)} without an alias; "
+                f"{ALIAS_HINT.format(old=old_name(c.renamed_from))}"
             )
         lines += [f"       {change_line(p)}" for p in c.changes]
     for c in s.updated:

@@ -138,7 +138,8 @@ def _resource_properties(resource: RecordedResource) -> struct_pb2.Struct:
         return wire_properties(resource.inputs)
     except UnreadableProperty as exc:
         raise InputError(
-            f"{resource.name} [{resource.type}]: input {exc} (the policy pack cannot read it, under `pulumi preview` either)"
+            f"{resource.name} [{resource.type}]: input {exc} (the policy pack cannot read it, under `pulumi "
+            "preview` either)"
         ) from None
 
 

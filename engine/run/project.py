@@ -219,11 +219,13 @@ def load_stack(project: Project, stack: str) -> StackSettings:
         if namespaced is None:
             raise InputError(
                 f"{label}: config: could not parse {key!r} as a configuration key; "
-                f"allowed: <namespace>:<name> such as {project.name}:vm or azure-native:location, or <name> for {project.name}:<name>"
+                f"allowed: <namespace>:<name> such as {project.name}:vm or azure-native:location, or <name> for "
+                f"{project.name}:<name>"
             )
         if namespaced in written:
             raise InputError(
-                f"{label}: config: '{written[namespaced]}' and '{key}' are the same key, {namespaced}; allowed: one of them"
+                f"{label}: config: '{written[namespaced]}' and '{key}' are the same key, {namespaced}; allowed: "
+                "one of them"
             )
         check_namespace(namespaced, project.name, project.declarations, label)
         written[namespaced] = key

@@ -294,7 +294,8 @@ def apply_project_config(
         first = sorted(missing)[0]
         raise InputError(
             f"{label}: Stack '{stack}' is missing configuration {plural} {_list(missing)}; allowed: set it with "
-            f"`pulumi config set {first} <value> --stack {stack}` (--secret for a secret), or give it a default in Pulumi.yaml"
+            f"`pulumi config set {first} <value> --stack {stack}` (--secret for a secret), or give it a default "
+            "in Pulumi.yaml"
         )
     for d in sorted(declarations, key=lambda d: d.key):
         if d.type is None:

@@ -11,7 +11,8 @@ Not faked anywhere: long-running operations (every PUT succeeds at once), update
 run starts from an empty subscription), API-version differences, RBAC, and any property no module
 reads. Resource types without a class are accepted as they are, with a real-shaped id: of the
 types the shipped components, stacks and the team corpus (tests/data/teams) create, every one has a
-class (the Kubernetes resources of an AKS stack are not ARM resources: not faked). Each namespace module lists what it does not fake of its own.
+class (the Kubernetes resources of an AKS stack are not ARM resources: not faked). Each namespace module lists what it
+does not fake of its own.
 """
 
 from __future__ import annotations

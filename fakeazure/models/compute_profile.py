@@ -63,13 +63,15 @@ def check_machine(
         return
     if str(security_type).lower() == "trustedlaunch" and size.supports_trusted_launch is False:
         raise BadRequest(
-            f"{what}: The VM size '{size.name}' is not supported for creation of VMs and Virtual Machine Scale Set with "
+            f"{what}: The VM size '{size.name}' is not supported for creation of VMs and Virtual Machine Scale "
+            "Set with "
             "'TrustedLaunch' security type. For more information, see https://aka.ms/TrustedLaunch-FAQ"
         )
     generation = image_generation(image)
     if generation is not None and generation not in size.hyperv_generations:
         raise BadRequest(
-            f"{what}: the selected VM size '{size.name}' cannot boot Hypervisor Generation '{generation[1]}'. Please check "
+            f"{what}: the selected VM size '{size.name}' cannot boot Hypervisor Generation '{generation[1]}'. "
+            "Please check "
             f"that the Hypervisor Generation of the Image matches the Hypervisor Generation of the selected VM Size "
             f"({', '.join(g.replace('V', 'Gen') for g in size.hyperv_generations)})."
         )
@@ -100,6 +102,7 @@ def check_extension(arm: FakeArm, what: str, ext_type: Any, image: Any, subnets:
         if "ubuntu" in str(image.get("offer") or "").lower() and release and not INFINIBAND_DRIVER_UBUNTU.match(sku):
             raise VMExtensionProvisioningError(
                 f"{what}: VM has reported a failure when processing extension '{ext_type}': the InfiniBand driver "
-                f"extension supports Ubuntu 16.04, 18.04 and 20.04, not {release[1]}.{release[2]} ({image.get('sku')}). "
+                f"extension supports Ubuntu 16.04, 18.04 and 20.04, not {release[1]}.{release[2]} "
+                f"({image.get('sku')}). "
                 "Use the Azure HPC image (microsoft-dsvm:ubuntu-hpc), which carries the InfiniBand driver."
             )

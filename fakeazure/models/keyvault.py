@@ -79,7 +79,8 @@ class Secret(ArmResourceType):
         content_type = str(properties.get("contentType") or "")
         if len(content_type) > self.max_content_type:
             raise InvalidParameter(
-                f"Key vault secret '{name}': contentType is {len(content_type)} characters; allowed: at most {self.max_content_type}."
+                f"Key vault secret '{name}': contentType is {len(content_type)} characters; allowed: at most "
+                f"{self.max_content_type}."
             )
 
     def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:

@@ -87,7 +87,8 @@ class AutoscaleSetting(ArmResourceType):
                 _fixed_date(where, profile["fixedDate"])
 
     def _recurrence(self, where: str, recurrence: dict[str, Any]) -> None:
-        # The spec, Recurrence.frequency: "This value must be Week, meaning each week will have the same set of profiles."
+        # The spec, Recurrence.frequency: "This value must be Week, meaning each week will have the same set of
+        # profiles."
         frequency = recurrence.get("frequency")
         if str(frequency).lower() != "week":
             raise BadRequest(f"The autoscale profile {where}: recurrence.frequency {frequency!r}; allowed: Week.")
