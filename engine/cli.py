@@ -54,6 +54,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # what the edge masks is this invocation's secrets: a caller that runs several in one process
+    # (the tests, a fleet's records) must not have one stack's secret blank out another's output
+    EDGE.clear()
     try:
         args = _parser().parse_args(argv)
         code = args.run(args)

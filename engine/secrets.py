@@ -155,6 +155,10 @@ class Mask:
             self.secrets |= new
             self._pattern = None
 
+    def clear(self) -> None:
+        self.secrets.clear()
+        self._pattern = None
+
     def _compiled(self) -> re.Pattern[str] | None:
         if self._pattern is None and self.secrets:
             forms = {form for s in self.secrets for form in _forms(s) if len(form) >= MIN_SECRET_LENGTH}
