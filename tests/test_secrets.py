@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from azure_gpu_stacks.engine.cli import main
+from azure_gpu_stacks.engine.secrets import EDGE
 
 MARKER = "MARKER-5f2c9a-do-not-print"
 
@@ -94,3 +95,14 @@ def test_secrets_beside_a_config_secret_stay_hidden(tmp_path: Path, capsys: pyte
     out = capsys.readouterr().out
 
     assert MARKER not in out
+
+
+def test_a_secret_an_earlier_run_in_the_process_saw_does_not_mask_the_next_run(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["export-arm", "training-a100"]) == 0
+    alone = capsys.readouterr().out
+    EDGE.add(["Standard_ND96asr_v4"])  # as if an earlier stack in this process had it as a secret
+
+    assert main(["export-arm", "training-a100"]) == 0
+    assert capsys.readouterr().out == alone
