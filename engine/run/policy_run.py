@@ -82,25 +82,24 @@ def configure_request(settings: Mapping[str, PolicySettings]) -> analyzer_pb2.Co
 
 
 def analyze_request(resource: RecordedResource) -> analyzer_pb2.AnalyzeRequest:
-    return analyzer_pb2.AnalyzeRequest(
-        type=resource.type,
-        name=resource.name,
-        urn=resource.urn,
-        properties=_resource_properties(resource),
-        options=_options(resource),
-    )
+    return analyzer_pb2.AnalyzeRequest(**_described(resource))
 
 
 def analyzer_resource(resource: RecordedResource) -> analyzer_pb2.AnalyzerResource:
     return analyzer_pb2.AnalyzerResource(
-        type=resource.type,
-        name=resource.name,
-        urn=resource.urn,
-        properties=_resource_properties(resource),
-        options=_options(resource),
-        parent=resource.parent or "",
-        dependencies=list(resource.dependencies),
+        **_described(resource), parent=resource.parent or "", dependencies=list(resource.dependencies)
     )
+
+
+def _described(resource: RecordedResource) -> dict[str, Any]:
+    """What the engine tells a policy pack of a resource in both Analyze and AnalyzeStack."""
+    return {
+        "type": resource.type,
+        "name": resource.name,
+        "urn": resource.urn,
+        "properties": _resource_properties(resource),
+        "options": _options(resource),
+    }
 
 
 def _options(resource: RecordedResource) -> analyzer_pb2.AnalyzerResourceOptions:
