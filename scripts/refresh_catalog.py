@@ -183,7 +183,8 @@ def spec_updates(size: dict[str, Any], sku: SkuSpecs) -> tuple[dict[str, Any], l
 def _shown(value: Any, price_kind: str | None = None) -> str:
     if price_kind is not None:  # one region's prices: the old price of that kind and its date
         old = value.get(price_kind) if isinstance(value, dict) else None
-        return "(none)" if old is None else f"{yaml_value(old)} (observed {value.get('observed')})"
+        when = value.get("spotObserved", value.get("observed")) if price_kind == "spot" else value.get("observed")
+        return "(none)" if old is None else f"{yaml_value(old)} (observed {when})"
     return "(none)" if value is None else yaml_value(value)
 
 
