@@ -10,10 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from azure_gpu_stacks.catalog import catalog
 from azure_gpu_stacks.catalog.prices import Price
 
-from tests.conftest import karpenter_prices
+from tests.conftest import REPO, karpenter_prices
 from tests.test_check_cli import run, stack_copy
 
 SNAPSHOT = catalog().prices.sources["skypilot-v6-098741e"]
@@ -123,3 +124,48 @@ def test_aml_low_priority_is_priced_and_labelled_as_spot_with_the_eviction_cavea
 
     _, table, _ = run(capsys, "cost", stack)
     assert "evicted" in table and "2026-03-31" in table
+
+
+def in_region(region: str) -> Any:
+    def edit(config: dict[str, Any]) -> None:
+        config["azure-native:location"] = region
+
+    return edit
+
+
+def test_cost_prints_each_size_and_region_with_the_day_its_price_was_read(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    region = "swedencentral"  # listed by the dated table only
+    t4 = catalog().get("Standard_NC4as_T4_v3")
+    price = t4.price(region)
+    assert price is not None and price.source == "karpenter-azure-2b431da"
+    stack = stack_copy(tmp_path, "inference-t4", in_region(region))
+
+    code, out, _ = run(capsys, "cost", stack)
+
+    assert code == 0
+    row = next(line for line in out.splitlines() if line.startswith(f"{t4.name} ") and region in line)
+    assert row.split() == [t4.name, region, "pay-as-you-go", f"{price.usd_per_hour:.4f}", str(price.observed), price.source]
+    source = catalog().prices.sources[price.source]
+    assert f"{price.source}: {source.description} ({source.url})" in out
+
+
+def test_a_spot_pool_in_a_region_without_a_spot_price_is_a_lower_bound_naming_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    region = "westeurope"  # the dated table has list prices only; the Spot snapshot covers US regions
+    config = yaml.safe_load((REPO / "stacks" / "Pulumi.aks-gpu.yaml").read_text())["config"]
+    size = catalog().get(config["azure-gpu-stacks:aksGpuPool"]["vmSize"])
+    assert size.price(region) is not None and size.price(region, spot=True) is None
+
+    def spot_in_region(config: dict[str, Any]) -> None:
+        config["azure-native:location"] = region
+        config["azure-gpu-stacks:aksGpuPool"]["spot"] = True
+
+    _, out, _ = run(capsys, "cost", stack_copy(tmp_path, "aks-gpu", spot_in_region), "--format", "json")
+    cost = json.loads(out)["stacks"][0]["cost"]
+
+    assert cost["lowerBound"] is True and f"{size.name} in {region}" in cost["unpriced"]
+    why = [r["unpriced"] for r in cost["resources"] if r["size"] == size.name]
+    assert why == [f"the catalog has no Spot price for {size.name} in {region}"]
