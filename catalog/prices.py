@@ -100,8 +100,8 @@ class RegionPrices(CatalogModel):
         if value is None:
             return None
         observed, source = self.observed, self.source
-        if spot and self.spot_source is not None:
-            observed, source = self.spot_observed or UNKNOWN, self.spot_source
+        if spot and self.spot_source is not None and self.spot_observed is not None:  # the validator: both
+            observed, source = self.spot_observed, self.spot_source
         return Price(usdPerHour=value, region=region, observed=observed, source=source)
 
 

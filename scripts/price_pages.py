@@ -16,6 +16,10 @@ Spot USD per hour as SkyPilot's fetcher read them from the same API) gives price
 it lists: an empty price is no price, and a Spot price equal to the pay-as-you-go one is not a Spot
 discount (the snapshot writes the pay-as-you-go price where the API had no Spot meter), so it is left
 out. The snapshot does not say when it was read: its prices are `observed: unknown`.
+
+Azure/karpenter-provider-azure's generated price table (`pkg/providers/pricing/zz_generated.pricing.go`,
+or a saved excerpt of its rows) gives each region's Linux pay-as-you-go prices as read from the same
+API on the day its `// generated at` line names; it has no Spot prices (`read_karpenter_pricing`).
 """
 
 from __future__ import annotations

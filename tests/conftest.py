@@ -35,6 +35,8 @@ def karpenter_prices() -> tuple[str, dict[tuple[str, str], float]]:
         elif region and (m := re.match(r'\s*"([^"]+?)\s*":\s*([0-9.]+),', line)):
             prices[(m[1], region)] = float(m[2])
     return day[1], prices
+
+
 PROJECT = "azure-gpu-stacks"
 TEST_RG = "rg-test"
 TEST_SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAITestKeyForUnitTestsOnly test@example"

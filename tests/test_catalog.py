@@ -158,8 +158,6 @@ def test_catalog_nd96asr_v4_quota_family() -> None:
     assert catalog().get("Standard_ND96asr_v4").quota_family == "standardNDASv4_A100Family"
 
 
-
-
 def test_catalog_prices_a_gpu_size_in_each_region_its_sources_list_each_price_with_its_own_date() -> None:
     day, karpenter = karpenter_prices()
     t4 = "Standard_NC4as_T4_v3"

@@ -146,7 +146,14 @@ def test_cost_prints_each_size_and_region_with_the_day_its_price_was_read(
 
     assert code == 0
     row = next(line for line in out.splitlines() if line.startswith(f"{t4.name} ") and region in line)
-    assert row.split() == [t4.name, region, "pay-as-you-go", f"{price.usd_per_hour:.4f}", str(price.observed), price.source]
+    assert row.split() == [
+        t4.name,
+        region,
+        "pay-as-you-go",
+        f"{price.usd_per_hour:.4f}",
+        str(price.observed),
+        price.source,
+    ]
     source = catalog().prices.sources[price.source]
     assert f"{price.source}: {source.description} ({source.url})" in out
 
