@@ -213,11 +213,12 @@ class CatalogFile(CatalogModel):
     def _price_sources_exist(self) -> CatalogFile:
         for size in self.sizes:
             for region, price in size.prices.items():
-                if price.source not in self.prices.sources:
-                    raise ValueError(
-                        f"{size.name}: prices.{region}: source {price.source!r} is not in prices.sources "
-                        f"({', '.join(self.prices.sources)})"
-                    )
+                for source in price.sources:
+                    if source not in self.prices.sources:
+                        raise ValueError(
+                            f"{size.name}: prices.{region}: source {source!r} is not in prices.sources "
+                            f"({', '.join(self.prices.sources)})"
+                        )
                 if region not in self.regions:
                     raise ValueError(f"{size.name}: prices.{region}: not a region of the catalog's `regions`")
         return self

@@ -5,7 +5,9 @@ A size carries a price for every region its price source covers (`VmSize.prices`
 pay-as-you-go and Spot USD per hour); a region the source does not cover has no price, and a stack
 there is priced as a lower bound that names it, never at another region's rate. A price read from
 the Azure Retail Prices API carries the day its pages were saved. A price from a third-party
-snapshot of unknown date carries `observed: unknown`: the catalog does not pretend to know. Every
+snapshot of unknown date carries `observed: unknown`: the catalog does not pretend to know. Where a
+region's pay-as-you-go and Spot prices come from different sources (a newer source with list prices
+only), the Spot price keeps its own `spotObserved` and `spotSource`. Every
 report that shows money names the oldest price it used and its source (`oldest_price`), unknown
 dates counting as the oldest.
 """
@@ -16,7 +18,7 @@ import datetime as dt
 from collections.abc import Iterable
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 UNKNOWN = "unknown"
 
@@ -55,7 +57,8 @@ class Price(CatalogModel):
 
 
 class RegionPrices(CatalogModel):
-    """A size's Linux prices in one region, read from one source on one day."""
+    """A size's Linux prices in one region: read from one source on one day, or the Spot price from its
+    own (`spotSource`, `spotObserved`) where the newer source has list prices only."""
 
     payg: float | None = Field(default=None, gt=0, description="Pay-as-you-go USD per hour; None: no row.")
     spot: float | None = Field(
@@ -67,13 +70,39 @@ class RegionPrices(CatalogModel):
         description="Day the prices were read from their source; `unknown` when the source does not say."
     )
     source: str = Field(description="Key of the prices' source in `prices.sources`.")
+    spot_observed: dt.date | Literal["unknown"] | None = Field(
+        default=None,
+        alias="spotObserved",
+        description="Day the Spot price was read, when it comes from another source than pay-as-you-go "
+        "(a source with list prices only); None: `observed`.",
+    )
+    spot_source: str | None = Field(
+        default=None, alias="spotSource", description="Key of the Spot price's own source; None: `source`."
+    )
+
+    @model_validator(mode="after")
+    def _spot_provenance_together(self) -> RegionPrices:
+        if (self.spot_observed is None) != (self.spot_source is None):
+            raise ValueError("spotObserved and spotSource come together: the Spot price's own date and source")
+        if self.spot_source is not None and self.spot is None:
+            raise ValueError("spotSource without a spot price")
+        return self
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        """Every source key the entry names (each must be described in `prices.sources`)."""
+        return (self.source,) if self.spot_source is None else (self.source, self.spot_source)
 
     def price(self, region: str, spot: bool) -> Price | None:
-        """The Spot or pay-as-you-go price as a `Price`, or None when the source has none."""
+        """The Spot or pay-as-you-go price as a `Price` with its own date and source, or None when
+        there is none."""
         value = self.spot if spot else self.payg
         if value is None:
             return None
-        return Price(usdPerHour=value, region=region, observed=self.observed, source=self.source)
+        observed, source = self.observed, self.source
+        if spot and self.spot_source is not None and self.spot_observed is not None:  # the validator: both
+            observed, source = self.spot_observed, self.spot_source
+        return Price(usdPerHour=value, region=region, observed=observed, source=source)
 
 
 class Prices(CatalogModel):

@@ -108,6 +108,7 @@ class ResourceCost:
             "priceBasis": PRICE_BASIS[d.priority],
             "region": d.region,
             "priceObserved": None if self.price is None else self.price.observed_text,
+            "priceSource": None if self.price is None else self.price.source,
         }
         if self.scheduled:
             out["idleHoursPerDay"] = d.idle_hours_per_day

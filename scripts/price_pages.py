@@ -16,14 +16,20 @@ Spot USD per hour as SkyPilot's fetcher read them from the same API) gives price
 it lists: an empty price is no price, and a Spot price equal to the pay-as-you-go one is not a Spot
 discount (the snapshot writes the pay-as-you-go price where the API had no Spot meter), so it is left
 out. The snapshot does not say when it was read: its prices are `observed: unknown`.
+
+Azure/karpenter-provider-azure's generated price table (`pkg/providers/pricing/zz_generated.pricing.go`,
+or a saved excerpt of its rows) gives each region's Linux pay-as-you-go prices as read from the same
+API on the day its `// generated at` line names; it has no Spot prices (`read_karpenter_pricing`).
 """
 
 from __future__ import annotations
 
 import csv
 import dataclasses
+import datetime as dt
 import io
 import json
+import re
 import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterable, Sequence
@@ -100,6 +106,7 @@ class SizePrices:
 class PriceRead:
     sizes: dict[str, SizePrices]  # normalized size name -> prices
     counts: dict[str, int]  # what was used and ignored, for the summary
+    spot_listed: bool = True  # False: the source has list prices only, so a missing Spot price says nothing
 
 
 def load_json(path: Path, kind: str) -> Any:
@@ -205,12 +212,8 @@ def _snapshot_price(value: str, path: Path, line: int, column: str) -> float | N
     return price
 
 
-def read_snapshot_csv(path: Path) -> dict[str, PriceRead]:
+def read_snapshot_csv(path: Path, text: str) -> dict[str, PriceRead]:
     """Region -> the Linux prices a SkyPilot `vms.csv` snapshot gives there (see the module docstring)."""
-    try:
-        text = input_files.read_text(path, "prices")
-    except input_files.InputFileError as exc:
-        raise RefreshError(str(exc)) from None
     rows = csv.DictReader(io.StringIO(text))
     missing = [c for c in SNAPSHOT_COLUMNS if c not in (rows.fieldnames or ())]
     if missing:
@@ -236,3 +239,75 @@ def read_snapshot_csv(path: Path) -> dict[str, PriceRead]:
         elif spot is not None:
             read.counts["spot_at_payg"] += 1
     return regions
+
+
+# --- reading Azure/karpenter-provider-azure's generated price table ------------------------------
+
+KARPENTER_MARK = "initialOnDemandPrices["
+KARPENTER_STAMP = re.compile(r"^// generated at (\d{4}-\d{2}-\d{2})T[0-9:]+Z$")
+KARPENTER_REGION = re.compile(r'^\s*initialOnDemandPrices\["([a-z0-9]+)"\] = map\[string\]float64\{$')
+KARPENTER_ROW = re.compile(r'^\s*"([^"]+)":\s*(\S+),\s*$')
+KARPENTER_SKIP = re.compile(r"^\s*(//.*|\}|)$")
+
+
+@dataclasses.dataclass(frozen=True)
+class Snapshot:
+    """Prices of every region a saved public catalog lists, and the day they were read ("unknown")."""
+
+    regions: dict[str, PriceRead]
+    observed: dt.date | str
+
+
+def is_karpenter_pricing(text: str) -> bool:
+    return KARPENTER_MARK in text
+
+
+def read_karpenter_pricing(path: Path, text: str) -> Snapshot:
+    """Region -> Linux pay-as-you-go prices of karpenter-provider-azure's `zz_generated.pricing.go`
+    (or the saved excerpt of its rows), observed on the day its `// generated at` line gives.
+
+    Its generator (hack/code/prices_gen/main.go) reads the Retail Prices API for each region
+    (`priceType`, `currencyCode` USD, `serviceFamily` Compute, `serviceName` Virtual Machines), drops
+    rows whose `productName` ends in " Windows" and Low Priority meters, and writes the pay-as-you-go
+    price of each `armSkuName` (Spot prices are read but not written): list prices only, so a size's
+    Spot price is not in it."""
+    observed: dt.date | None = None
+    region: str | None = None
+    regions: dict[str, PriceRead] = {}
+    body = False
+    for line_no, line in enumerate(text.splitlines(), start=1):
+        if not body:
+            if stamp := KARPENTER_STAMP.match(line):
+                observed = dt.date.fromisoformat(stamp[1])
+            body = line.startswith("func init() {")
+            continue
+        if m := KARPENTER_REGION.match(line):
+            region = m[1]
+            regions[region] = PriceRead({}, dict.fromkeys(("payg",), 0), spot_listed=False)
+        elif m := KARPENTER_ROW.match(line):
+            if region is None:
+                raise RefreshError(f"{path}: line {line_no}: a price before any region's map")
+            price = _snapshot_price(m[2], path, line_no, m[1])
+            if price is not None:
+                regions[region].sizes.setdefault(normalize_size_name(m[1].strip()), SizePrices()).payg = price
+                regions[region].counts["payg"] += 1
+        elif not KARPENTER_SKIP.match(line):
+            raise RefreshError(
+                f"{path}: line {line_no}: {line.strip()[:60]!r}; allowed: karpenter-provider-azure's "
+                "zz_generated.pricing.go rows"
+            )
+    if observed is None:
+        raise RefreshError(f"{path}: no `// generated at YYYY-MM-DDTHH:MM:SSZ` line; allowed: zz_generated.pricing.go")
+    return Snapshot(regions, observed)
+
+
+def read_snapshot(path: Path) -> Snapshot:
+    """A saved public catalog built from the Retail Prices API: karpenter-provider-azure's generated
+    price table (dated by its own stamp) or a SkyPilot `vms.csv` (date unknown)."""
+    try:
+        text = input_files.read_text(path, "prices")
+    except input_files.InputFileError as exc:
+        raise RefreshError(str(exc)) from None
+    if is_karpenter_pricing(text):
+        return read_karpenter_pricing(path, text)
+    return Snapshot(read_snapshot_csv(path, text), "unknown")

@@ -60,7 +60,7 @@ from scripts.price_pages import (  # noqa: E402
     price_page_files,
     prices_url,
     read_price_pages,
-    read_snapshot_csv,
+    read_snapshot,
 )
 
 __all__ = ["fetch_price_pages", "main", "prices_url", "refresh"]
@@ -183,7 +183,8 @@ def spec_updates(size: dict[str, Any], sku: SkuSpecs) -> tuple[dict[str, Any], l
 def _shown(value: Any, price_kind: str | None = None) -> str:
     if price_kind is not None:  # one region's prices: the old price of that kind and its date
         old = value.get(price_kind) if isinstance(value, dict) else None
-        return "(none)" if old is None else f"{yaml_value(old)} (observed {value.get('observed')})"
+        when = value.get("spotObserved", value.get("observed")) if price_kind == "spot" else value.get("observed")
+        return "(none)" if old is None else f"{yaml_value(old)} (observed {when})"
     return "(none)" if value is None else yaml_value(value)
 
 
@@ -265,6 +266,24 @@ class CatalogText:
         self.lines[start:end] = block
 
 
+def _age(observed: Any) -> dt.date:
+    """A price's observed day for comparing ages; an unknown date is older than any known one."""
+    return dt.date.fromisoformat(str(observed)) if observed not in (None, "unknown") else dt.date.min
+
+
+def _kept_spot(old: Mapping[str, Any], payg: float | None) -> dict[str, Any]:
+    """The old Spot price with its own date and source, for a source with list prices only; none
+    when there was none or it is no discount on the new pay-as-you-go price."""
+    spot = old.get("spot")
+    if spot is None or (payg is not None and spot >= payg):
+        return {}
+    return {
+        "spot": spot,
+        "spotObserved": old.get("spotObserved", old.get("observed")),
+        "spotSource": old.get("spotSource", old.get("source")),
+    }
+
+
 @dataclasses.dataclass
 class Refresh:
     text: str
@@ -292,6 +311,7 @@ def refresh(
     notes: list[str] = []
     known = {normalize_size_name(s["name"]) for s in data["sizes"]}
     unpriced: list[str] = []
+    kept_newer: list[str] = []
     price_date = prices_observed or observed.isoformat()
     for size in data["sizes"]:
         name = size["name"]
@@ -308,9 +328,14 @@ def refresh(
                 found = read.sizes.get(key)
                 if found is None or (found.payg is None and found.spot is None):
                     continue
+                old = old_prices.get(region) or {}
+                if old and _age(price_date) < _age(old.get("observed")):
+                    kept_newer.append(f"{name} in {region} (observed {old.get('observed')})")
+                    continue
                 entry = {k: v for k, v in (("payg", found.payg), ("spot", found.spot)) if v is not None}
                 new_prices[region] = {**entry, "observed": price_date, "source": price_source}
-                old = old_prices.get(region) or {}
+                if not read.spot_listed:
+                    new_prices[region].update(_kept_spot(old, found.payg))
                 for kind, value in entry.items():
                     if old.get(kind) != value:  # same price, newer date: not worth a summary line
                         change = f"{_shown(old, kind)} -> {yaml_value(value)} (observed {price_date})"
@@ -336,6 +361,9 @@ def refresh(
             summary.append(f"prices in {region}: {counts or 'no rows'}")
         if unpriced:
             summary.append(f"no price row, the catalog's prices kept: {', '.join(unpriced)}")
+        if kept_newer:
+            when = "of unknown date" if price_date == "unknown" else f"observed {price_date}"
+            summary.append(f"the catalog's newer prices kept over these {when}: {', '.join(kept_newer)}")
     if skus is not None:
         new = sorted(s.name for k, s in skus.items() if k not in known)
         if new:
@@ -364,7 +392,10 @@ def _parser() -> argparse.ArgumentParser:
     apply.add_argument("--skus", type=Path, help="saved `az vm list-skus --all -o json`")
     apply.add_argument("--region", default="eastus", help="region the saved pages are for (default: eastus)")
     apply.add_argument(
-        "--snapshot", type=Path, help="a saved SkyPilot azure vms.csv: prices for every region it lists, date unknown"
+        "--snapshot",
+        type=Path,
+        help="a saved public price catalog: SkyPilot's azure vms.csv (date unknown) or karpenter-provider-azure's "
+        "zz_generated.pricing.go (pay-as-you-go only, dated by its `generated at` line); every region it lists",
     )
     apply.add_argument(
         "--snapshot-source", help="key of the snapshot's entry in prices.sources (its URL at a fixed commit)"
@@ -395,7 +426,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.prices:
             prices = {args.region: linux_prices(read_price_pages(args.prices), args.region)}
         elif args.snapshot:
-            prices = read_snapshot_csv(args.snapshot)
+            snapshot = read_snapshot(args.snapshot)
+            prices = snapshot.regions
         skus = read_sku_specs(args.skus) if args.skus else None
         observed = args.observed or utc_today()
         result = refresh(
@@ -405,7 +437,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             observed=observed,
             pages=[p.name for p in price_page_files(args.prices)] if args.prices else [],
             price_source=args.snapshot_source if args.snapshot else API_SOURCE,
-            prices_observed="unknown" if args.snapshot else None,  # a snapshot does not say when it was read
+            prices_observed=str(snapshot.observed) if args.snapshot else None,  # its own stamp, or "unknown"
         )
     except (RefreshError, OSError) as exc:
         print(f"refresh_catalog: error: {exc}", file=sys.stderr)

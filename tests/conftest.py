@@ -3,6 +3,7 @@ runtime against the fake ARM and returns what the engine received."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +16,27 @@ from azure_gpu_stacks.fakeazure import FakeArm
 pytest_plugins = ["azure_gpu_stacks.fakeazure.pytest_plugin"]
 
 REPO = Path(__file__).resolve().parents[1]
+# The saved price sources (data/prices/README.md), read here with their own formats so that tests
+# take expected prices from the data, not from the refresh script's readers.
+SKYPILOT_PRICES = REPO / "data" / "prices" / "skypilot-catalog-v6-azure-vms-098741e-n-series.csv"
+KARPENTER_PRICES = REPO / "data" / "prices" / "karpenter-provider-azure-2b431da-pricing-n-series.go.txt"
+
+
+def karpenter_prices() -> tuple[str, dict[tuple[str, str], float]]:
+    """The saved karpenter-provider-azure table: its `generated at` day and (size, region) -> USD/h."""
+    text = KARPENTER_PRICES.read_text(encoding="utf-8")
+    day = re.search(r"^// generated at (\d{4}-\d{2}-\d{2})T", text, re.M)
+    assert day, KARPENTER_PRICES
+    prices: dict[tuple[str, str], float] = {}
+    region = ""
+    for line in text.splitlines():
+        if m := re.match(r'\s*initialOnDemandPrices\["(\w+)"\]', line):
+            region = m[1]
+        elif region and (m := re.match(r'\s*"([^"]+?)\s*":\s*([0-9.]+),', line)):
+            prices[(m[1], region)] = float(m[2])
+    return day[1], prices
+
+
 PROJECT = "azure-gpu-stacks"
 TEST_RG = "rg-test"
 TEST_SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAITestKeyForUnitTestsOnly test@example"

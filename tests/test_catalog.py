@@ -18,6 +18,8 @@ import yaml
 from azure_gpu_stacks.catalog import UnknownVmSize, catalog, load_catalog
 from azure_gpu_stacks.catalog.model import DATA_FILE
 
+from tests.conftest import SKYPILOT_PRICES, karpenter_prices
+
 # Every GPU size named in facts sections 1.2 (retired), 1.3 (retiring) and 2.1-2.12 (current).
 FACTS_GPU_SIZES = [
     # 1.2 retired
@@ -156,18 +158,22 @@ def test_catalog_nd96asr_v4_quota_family() -> None:
     assert catalog().get("Standard_ND96asr_v4").quota_family == "standardNDASv4_A100Family"
 
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-SNAPSHOT_CSV = "data/prices/skypilot-catalog-v6-azure-vms-098741e-n-series.csv"
+def test_catalog_prices_a_gpu_size_in_each_region_its_sources_list_each_price_with_its_own_date() -> None:
+    day, karpenter = karpenter_prices()
+    t4 = "Standard_NC4as_T4_v3"
+    listed = {region: usd for (name, region), usd in karpenter.items() if name == t4}
+    rows = [r for r in csv.DictReader(SKYPILOT_PRICES.open(encoding="utf-8")) if r["InstanceType"] == t4]
+    spot = {r["Region"]: float(r["SpotPrice"]) for r in rows if r["SpotPrice"] not in ("", r["Price"])}
+    size = catalog().get(t4)
 
-
-def test_catalog_prices_a_gpu_size_in_each_region_its_source_lists() -> None:
-    rows = list(csv.DictReader((REPO_ROOT / SNAPSHOT_CSV).open(encoding="utf-8")))
-    t4 = [r for r in rows if r["InstanceType"] == "Standard_NC4as_T4_v3"]
-    size = catalog().get("Standard_NC4as_T4_v3")
-
-    assert len(t4) > 1 and set(size.prices) == {r["Region"] for r in t4}
-    assert {r["Region"]: size.usd_per_hour(r["Region"]) for r in t4} == {r["Region"]: float(r["Price"]) for r in t4}
-    assert size.price("westeurope") is None  # a region the source does not cover has no price
+    assert len(listed) > 20 and {"westeurope", "swedencentral", "japaneast"} <= set(listed)
+    assert {region: size.usd_per_hour(region) for region in listed} == listed  # pay-as-you-go: the dated table
+    assert {str(size.price(region).observed) for region in listed} == {day}
+    assert spot and {region: size.usd_per_hour(region, spot=True) for region in spot} == spot  # Spot: SkyPilot's
+    assert {size.price(region, spot=True).observed for region in spot} == {"unknown"}
+    assert all(size.price(region, spot=True) is None for region in set(listed) - set(spot))
+    uncovered = [r for r in catalog().regions if r not in listed and r not in {row["Region"] for row in rows}]
+    assert uncovered and all(size.price(r) is None for r in uncovered)  # a region no source covers has no price
 
 
 def test_catalog_payg_and_spot_prices_are_the_files_for_every_size_and_region() -> None:

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from azure_gpu_stacks.catalog import catalog, pricing
 from azure_gpu_stacks.catalog.demand import hours_before_shutdown
+from azure_gpu_stacks.catalog.prices import Price
 from azure_gpu_stacks.engine.cli import main
 from azure_gpu_stacks.engine.run.project import load_project
 from azure_gpu_stacks.engine.run.runtime import RecordedResource
@@ -31,6 +32,13 @@ HOURS_PER_MONTH = 730  # the month every cost output states ("730 h a month")
 
 def payg(size: str, region: str = "eastus") -> float:
     price = catalog().get(size).usd_per_hour(region)
+    assert price is not None
+    return price
+
+
+def priced(size: str, region: str = "eastus", spot: bool = False) -> Price:
+    """The catalog's price with its date and source."""
+    price = catalog().get(size).price(region, spot)
     assert price is not None
     return price
 
@@ -99,15 +107,16 @@ def test_cost_vm_with_auto_shutdown_is_idle_only_from_nine_to_the_shutdown(recor
             "priority": "Regular",
             "priceBasis": "pay-as-you-go",
             "region": REGION,
-            "priceObserved": "unknown",
+            "priceObserved": priced(T4).observed_text,
+            "priceSource": priced(T4).source,
             "idleHoursPerDay": on_hours,
             "idleSchedule": "auto-shutdown",
         }
     ]
     assert cost["monthlyUsd"] == pytest.approx(payg(T4) * HOURS_PER_MONTH, abs=0.005)
     assert cost["idleMonthlyUsd"] == pytest.approx(payg(T4) * on_hours / 24 * HOURS_PER_MONTH, abs=0.005)
-    assert cost["pricesObserved"] == "unknown"  # the old snapshot's price does not say when it was read
-    assert cost["pricesSource"] == catalog().prices.sources["skypilot-v6-098741e"].url
+    assert cost["pricesObserved"] == priced(T4).observed_text  # the date the catalog gives the one price used
+    assert cost["pricesSource"] == catalog().prices.sources[priced(T4).source].url
 
 
 def test_cost_vm_without_auto_shutdown_costs_the_same_idle(record: Callable[..., Recording]) -> None:
@@ -190,7 +199,8 @@ def test_cost_scale_set_runs_its_capacity_busy_and_idle() -> None:
         "priority": "Spot",
         "priceBasis": "Spot",
         "region": REGION,
-        "priceObserved": "unknown",
+        "priceObserved": priced(ND, spot=True).observed_text,  # the Spot price's own date
+        "priceSource": priced(ND, spot=True).source,
         "hourlyUsd": None,
         "idleHourlyUsd": None,
     }
@@ -385,7 +395,7 @@ def test_cost_aml_dedicated_cluster_with_min_nodes_costs_them_idle() -> None:
 
 
 def test_cost_size_without_price_is_reported_not_guessed() -> None:
-    h200 = "Standard_ND96isr_H200_v5"
+    h200 = "Standard_ND128isr_GB300_v6"  # no source lists a price for it
     assert catalog().get(h200).prices == {}
     vmss = recorded("azure-native:compute:VirtualMachineScaleSet", "h200", {"sku": {"name": h200, "capacity": 2.0}})
     vm = recorded("azure-native:compute:VirtualMachine", "vm", {"hardwareProfile": {"vmSize": T4}})
@@ -475,7 +485,9 @@ def test_cost_plan_text_report_shows_busy_and_idle_cost(capsys: pytest.CaptureFi
     idle_monthly = payg(T4) * 10 / 24 * HOURS_PER_MONTH
     assert f"full scale {payg(T4):.4f} USD/h = {monthly:,.2f} USD/month" in out
     assert f"idle {payg(T4) * 10 / 24:.4f} USD/h = {idle_monthly:,.2f} USD/month" in out
-    assert "oldest price used: date unknown, third-party snapshot" in out
+    price = priced(T4)
+    source = catalog().prices.sources[price.source]
+    assert f"oldest price used: observed {price.observed}, {source.description} ({source.url})" in out
 
 
 def test_cost_command_prints_a_markdown_row_per_stack(capsys: pytest.CaptureFixture[str]) -> None:

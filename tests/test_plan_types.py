@@ -63,6 +63,7 @@ COST_LINE_KEYS = [
     "priceBasis",
     "region",
     "priceObserved",
+    "priceSource",
 ]
 
 

@@ -18,7 +18,7 @@ from azure_gpu_stacks.catalog import catalog, load_catalog
 
 from scripts.price_pages import RefreshError
 from scripts.refresh_catalog import fetch_price_pages, main, prices_url
-from tests.conftest import REPO
+from tests.conftest import KARPENTER_PRICES, REPO, SKYPILOT_PRICES, karpenter_prices
 
 DATA = REPO / "tests" / "data"
 PAGES = [DATA / "prices-0001.json", DATA / "prices-0002.json"]
@@ -55,6 +55,15 @@ def stale_catalog(tmp_path: Path) -> Path:
     return path
 
 
+def drop_price(catalog_file: Path, size: str, region: str) -> None:
+    """The catalog without `size`'s prices in `region`: one a source may add."""
+    lines = catalog_file.read_text().splitlines(keepends=True)
+    start = lines.index(f"  - name: {size}\n")
+    at = next(i for i in range(start, len(lines)) if lines[i].startswith(f"      {region}: {{"))
+    catalog_file.write_text("".join(lines[:at] + lines[at + 1 :]))
+    assert region not in load_catalog(catalog_file).get(size).prices
+
+
 def apply(catalog_file: Path, *extra: str) -> int:
     return main(["apply", "--catalog", str(catalog_file), "--observed", "2026-12-01", *extra])
 
@@ -89,7 +98,7 @@ def test_refresh_latest_effective_start_date_wins(stale_catalog: Path) -> None:
 
 
 def test_refresh_adds_a_price_the_catalog_lacked_and_keeps_fractional_gpus(stale_catalog: Path) -> None:
-    assert catalog().get(NV6).usd_per_hour(REGION) is None
+    drop_price(stale_catalog, NV6, REGION)
 
     apply(stale_catalog, "--prices", *map(str, PAGES), "--skus", str(SKUS))
 
@@ -103,7 +112,7 @@ def test_refresh_gives_each_fresh_price_its_date_and_source_and_keeps_the_rest_a
     stale_catalog: Path,
 ) -> None:
     stale = load_catalog(stale_catalog)
-    assert stale.get(T4).prices[REGION].observed == "unknown"  # the old snapshot's
+    assert stale.get(T4).prices[REGION].observed != dt.date(2026, 12, 1)  # an older source's
 
     apply(stale_catalog, "--prices", *map(str, PAGES))
 
@@ -151,6 +160,7 @@ def test_refresh_keeps_lifecycle_sources_quota_spelling_and_comments(stale_catal
 def test_refresh_summary_lists_every_change(stale_catalog: Path, tmp_path: Path) -> None:
     summary = tmp_path / "summary.txt"
     old = catalog()
+    drop_price(stale_catalog, NV6, REGION)
 
     apply(stale_catalog, "--prices", *map(str, PAGES), "--skus", str(SKUS), "--summary", str(summary))
 
@@ -315,7 +325,7 @@ def test_refresh_takes_trusted_launch_from_the_trusted_launch_disabled_capabilit
 
 # --- a saved SkyPilot snapshot: every region it lists -------------------------------------------
 
-SNAPSHOT = REPO / "data" / "prices" / "skypilot-catalog-v6-azure-vms-098741e-n-series.csv"
+SNAPSHOT = SKYPILOT_PRICES
 SNAPSHOT_SOURCE = "skypilot-v6-098741e"
 
 
@@ -324,21 +334,42 @@ def snapshot_rows(size: str) -> list[dict[str, str]]:
         return [r for r in csv.DictReader(fh) if r["InstanceType"] == size]
 
 
-def test_refresh_from_a_snapshot_writes_every_region_it_lists_with_an_unknown_date(
-    stale_catalog: Path, tmp_path: Path
+def test_refresh_from_a_snapshot_of_unknown_date_fills_what_is_missing_and_keeps_every_dated_price(
+    stale_catalog: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    text = stale_catalog.read_text()
-    stale_catalog.write_text(text.replace("      westus2: {payg: 0.526,", "      westus2: {payg: 9.999,", 1))
-    assert load_catalog(stale_catalog).get(T4).usd_per_hour("westus2") == 9.999
+    drop_price(stale_catalog, T4, "westus2")
+    dated = {r: p for r, p in load_catalog(stale_catalog).get(T4).prices.items() if p.observed != "unknown"}
+    assert dated
 
     assert apply(stale_catalog, "--snapshot", str(SNAPSHOT), "--snapshot-source", SNAPSHOT_SOURCE) == 0
 
     refreshed = load_catalog(stale_catalog).get(T4)
-    rows = snapshot_rows(T4)
-    assert {r["Region"]: refreshed.usd_per_hour(r["Region"]) for r in rows} == {
-        r["Region"]: float(r["Price"]) for r in rows
-    }
-    assert {p.observed for p in refreshed.prices.values()} == {"unknown"}  # the snapshot gives no date
+    row = next(r for r in snapshot_rows(T4) if r["Region"] == "westus2")
+    assert refreshed.usd_per_hour("westus2") == float(row["Price"])
+    assert refreshed.prices["westus2"].observed == "unknown"  # the snapshot gives no date
+    assert {r: refreshed.prices[r] for r in dated} == dated  # never replaced by a price of unknown date
+    assert f"{T4} in eastus (observed {dated['eastus'].observed})" in capsys.readouterr().out
+
+
+def test_refresh_from_a_dated_list_price_table_keeps_the_older_spot_price_with_its_own_date(
+    stale_catalog: Path, tmp_path: Path
+) -> None:
+    day, _ = karpenter_prices()
+    lines = KARPENTER_PRICES.read_text().replace(f"generated at {day}", "generated at 2026-12-01").splitlines()
+    eastus = lines.index('\tinitialOnDemandPrices["eastus"] = map[string]float64{')
+    t4 = next(i for i in range(eastus, len(lines)) if f'"{T4}":' in lines[i])
+    lines[t4] = f'\t\t"{T4}": 9.500000,'  # a newer table with a new eastus price
+    table = tmp_path / "zz_generated.pricing.go"
+    table.write_text("\n".join(lines) + "\n")
+    before = load_catalog(stale_catalog).get(T4).price("eastus", spot=True)
+    assert before is not None
+
+    assert apply(stale_catalog, "--snapshot", str(table), "--snapshot-source", "karpenter-azure-2b431da") == 0
+
+    refreshed = load_catalog(stale_catalog).get(T4)
+    payg = refreshed.price("eastus")
+    assert payg is not None and (payg.usd_per_hour, payg.observed) == (9.5, dt.date(2026, 12, 1))
+    assert refreshed.price("eastus", spot=True) == before  # list prices only: Spot keeps its price, date, source
 
 
 def test_refresh_leaves_out_a_snapshot_spot_price_equal_to_pay_as_you_go(stale_catalog: Path) -> None:

@@ -74,6 +74,7 @@ def cost_section(cost: CostEstimate) -> list[str]:
             _nodes(r),
             usd(r.hourly, 4),
             usd(r.idle_hourly, 4),
+            _observed(r),
         ]
         for r in cost.resources
     ]
@@ -82,7 +83,8 @@ def cost_section(cost: CostEstimate) -> list[str]:
         f"Cost (catalog list prices, each resource in its region, Linux; {provenance(cost)}; {HOURS_PER_MONTH} h a "
         "month):",
     ]
-    body = table(["resource", "size", "region", "price", "nodes", "USD/h", "idle USD/h"], rows, right=(5, 6))
+    headers = ["resource", "size", "region", "price", "nodes", "USD/h", "idle USD/h", "price observed"]
+    body = table(headers, rows, right=(5, 6))
     lines += ["  " + line for line in body.splitlines()]
     least = "" if cost.complete else "at least "
     lines.append(
@@ -177,9 +179,42 @@ class CostNotes:
         return ("\n\n" if fmt == "markdown" else "\n").join(notes)
 
 
+def _observed(line: ResourceCost) -> str:
+    return "unpriced" if line.price is None else line.price.observed_text
+
+
+PRICES_USED_HEADERS = ["size", "region", "price", "USD/h", "observed", "source"]
+
+
+def prices_used(costs: Sequence[CostEstimate], fmt: Format = "text") -> str:
+    """Each size, region and price basis the costs used, with its unit price, the day it was observed
+    and its source: one row each, in order."""
+    rows: dict[tuple[str, str, str], list[str]] = {}
+    for cost in costs:
+        for r in cost.resources:
+            key = (r.demand.size, r.demand.region or "none", PRICE_BASIS[r.demand.priority])
+            price = r.price
+            rows.setdefault(
+                key,
+                [*key, usd(r.unit_usd_per_hour, 4), _observed(r), "none" if price is None else price.source],
+            )
+    return table(PRICES_USED_HEADERS, list(rows.values()), fmt, right=(3,))
+
+
 def cost_table(plans: Sequence[Plan], fmt: Format = "text") -> str:
-    """One row per stack: full-scale and idle cost per hour and month, and its budget."""
+    """One row per stack: full-scale and idle cost per hour and month, and its budget; then each price
+    used with its date and source."""
     out = table(COST_HEADERS, [cost_row(p) for p in plans], fmt, right=COST_RIGHT)
-    notes = CostNotes.over([p.cost for p in plans])
+    costs = [p.cost for p in plans]
+    notes = CostNotes.over(costs)
     separator = "\n\n" if fmt == "markdown" else "\n"
-    return out + separator + notes.text(fmt)
+    out += separator + notes.text(fmt)
+    if any(c.resources for c in costs):
+        out += separator + "Prices used (each with the day it was read from its source):" + separator
+        out += prices_used(costs, fmt)
+        used = sorted({r.price.source for c in costs for r in c.resources if r.price is not None})
+        sources = {key: costs[0].sources.get(key) for key in used} if costs else {}
+        described = [f"{key}: {s.description} ({s.url})" for key, s in sources.items() if s is not None]
+        if described:
+            out += separator + "Sources: " + "; ".join(described) + "."
+    return out
