@@ -53,6 +53,8 @@ def notes_json(notes: CostNotes) -> dict[str, Any]:
         "oldest": notes.oldest,
         "unpriced": sorted(notes.unpriced),
         "spot": notes.spot,
+        "pricesUsed": [list(row) for row in notes.prices_used],
+        "sources": [list(pair) for pair in notes.sources],
     }
 
 
@@ -64,6 +66,8 @@ def notes_of(record: Record) -> CostNotes:
         None if oldest is None else ((bool(oldest[0][0]), str(oldest[0][1])), str(oldest[1])),
         frozenset(data["unpriced"]),
         bool(data["spot"]),
+        tuple(tuple(str(cell) for cell in row) for row in data["pricesUsed"]),
+        tuple((str(key), str(line)) for key, line in data["sources"]),
     )
 
 
@@ -113,6 +117,9 @@ def record_problem(record: Any) -> str | None:
     if not all(isinstance(x, str) for x in [*record["text"], *record["markdownDetails"], *record["costRow"]]):
         return "text, markdownDetails, costRow: allowed: lists of strings"
     notes = record["costNotes"]
-    if set(notes) != {"regions", "oldest", "unpriced", "spot"}:
-        return "costNotes: allowed: regions, oldest, unpriced and spot"
+    if set(notes) != {"regions", "oldest", "unpriced", "spot", "pricesUsed", "sources"}:
+        return "costNotes: allowed: regions, oldest, unpriced, spot, pricesUsed and sources"
+    rows = [*notes["pricesUsed"], *notes["sources"]]
+    if not all(isinstance(row, list) and all(isinstance(x, str) for x in row) for row in rows):
+        return "costNotes: pricesUsed, sources: allowed: lists of lists of strings"
     return None

@@ -130,14 +130,25 @@ class CostNotes:
     oldest: tuple[tuple[bool, str], str] | None = None
     unpriced: frozenset[str] = frozenset()
     spot: bool = False
+    prices_used: tuple[tuple[str, ...], ...] = ()  # PRICES_USED_HEADERS rows, the first of each size/region/basis
+    sources: tuple[tuple[str, str], ...] = ()  # (key, "key: description (url)") of each price source used, by key
 
     @classmethod
     def of(cls, cost: CostEstimate) -> CostNotes:
+        rows: dict[tuple[str, ...], tuple[str, ...]] = {}
+        for r in cost.resources:
+            key = (r.demand.size, r.demand.region or "none", PRICE_BASIS[r.demand.priority])
+            source = "none" if r.price is None else r.price.source
+            rows.setdefault(key, (*key, usd(r.unit_usd_per_hour, 4), _observed(r), source))
+        used = {r.price.source for r in cost.resources if r.price is not None}
+        described = {key: cost.sources.get(key) for key in used}
         return cls(
             frozenset(cost.regions),
             None if cost.prices_source is None else (_age(cost), provenance(cost)),
             frozenset(cost.unpriced),
             cost.spot,
+            tuple(rows.values()),
+            tuple(sorted((k, f"{k}: {s.description} ({s.url})") for k, s in described.items() if s is not None)),
         )
 
     def then(self, later: CostNotes) -> CostNotes:
@@ -145,11 +156,14 @@ class CostNotes:
         oldest = self.oldest
         if later.oldest is not None and (oldest is None or later.oldest[0] < oldest[0]):
             oldest = later.oldest
+        seen = {row[:3] for row in self.prices_used}
         return CostNotes(
             self.regions | later.regions,
             oldest,
             self.unpriced | later.unpriced,
             self.spot or later.spot,
+            self.prices_used + tuple(row for row in later.prices_used if row[:3] not in seen),
+            tuple(sorted(dict((*self.sources, *later.sources)).items())),
         )
 
     @classmethod
@@ -176,6 +190,11 @@ class CostNotes:
             )
         if self.spot:
             notes.append(SPOT_CAVEAT[:1].upper() + SPOT_CAVEAT[1:] + ".")
+        if self.prices_used:
+            notes.append("Prices used (each with the day it was read from its source):")
+            notes.append(table(PRICES_USED_HEADERS, [list(row) for row in self.prices_used], fmt, right=(3,)))
+        if self.sources:
+            notes.append("Sources: " + "; ".join(line for _, line in self.sources) + ".")
         return ("\n\n" if fmt == "markdown" else "\n").join(notes)
 
 
@@ -186,35 +205,9 @@ def _observed(line: ResourceCost) -> str:
 PRICES_USED_HEADERS = ["size", "region", "price", "USD/h", "observed", "source"]
 
 
-def prices_used(costs: Sequence[CostEstimate], fmt: Format = "text") -> str:
-    """Each size, region and price basis the costs used, with its unit price, the day it was observed
-    and its source: one row each, in order."""
-    rows: dict[tuple[str, str, str], list[str]] = {}
-    for cost in costs:
-        for r in cost.resources:
-            key = (r.demand.size, r.demand.region or "none", PRICE_BASIS[r.demand.priority])
-            price = r.price
-            rows.setdefault(
-                key,
-                [*key, usd(r.unit_usd_per_hour, 4), _observed(r), "none" if price is None else price.source],
-            )
-    return table(PRICES_USED_HEADERS, list(rows.values()), fmt, right=(3,))
-
-
 def cost_table(plans: Sequence[Plan], fmt: Format = "text") -> str:
     """One row per stack: full-scale and idle cost per hour and month, and its budget; then each price
     used with its date and source."""
     out = table(COST_HEADERS, [cost_row(p) for p in plans], fmt, right=COST_RIGHT)
-    costs = [p.cost for p in plans]
-    notes = CostNotes.over(costs)
     separator = "\n\n" if fmt == "markdown" else "\n"
-    out += separator + notes.text(fmt)
-    if any(c.resources for c in costs):
-        out += separator + "Prices used (each with the day it was read from its source):" + separator
-        out += prices_used(costs, fmt)
-        used = sorted({r.price.source for c in costs for r in c.resources if r.price is not None})
-        sources = {key: costs[0].sources.get(key) for key in used} if costs else {}
-        described = [f"{key}: {s.description} ({s.url})" for key, s in sources.items() if s is not None]
-        if described:
-            out += separator + "Sources: " + "; ".join(described) + "."
-    return out
+    return out + separator + CostNotes.over([p.cost for p in plans]).text(fmt)
