@@ -296,3 +296,61 @@ def test_preflight_prints_logs_and_records_no_canary_azure_echoed(preflights: di
     assert ran.leaked() == set()
     if fmt in ("json", "sarif"):
         json.loads(ran.out)
+
+
+# --- the fleet: check --root, its cache, shards and merge ------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def fleet(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Ran]:
+    """Every fleet path over a root holding the canary project: a check that plans (and fills the cache),
+    checks served from the cache in every format, one planned on workers, shard files and their merge."""
+    directory = tmp_path_factory.mktemp("fleet")
+    (directory / "root").mkdir()
+    project = write_project(directory / "root" / "canaries")
+    root, cache = directory / "root", directory / "cache"
+    capture = Capture(directory)
+    check = ["check", "--root", root, *existing(project)]
+    runs = {"check --root (planned)": capture.run(*check, "--cache-dir", cache)}
+    for fmt in FORMATS:
+        runs[f"check --root --format {fmt} (cached)"] = capture.run(*check, "--cache-dir", cache, "--format", fmt)
+    runs["check --root --jobs 2 --no-cache"] = capture.run(*check, "--no-cache", "--jobs", "2", "--format", "sarif")
+    shards = []
+    for index in (1, 2):
+        ran = capture.run(*check, "--cache-dir", cache, "--shard", f"{index}/2")
+        shards.append(directory / f"shard-{index}.jsonl")
+        shards[-1].write_bytes(ran.out)
+        runs[f"check --shard {index}/2"] = ran
+    for fmt in FORMATS:
+        runs[f"merge --format {fmt}"] = capture.run("merge", *shards, "--format", fmt)
+    runs["the cache directory"] = Ran(0, b"", b"", files=files_under(cache))
+    return runs
+
+
+FLEET_RUNS = [
+    "check --root (planned)",
+    *(f"check --root --format {fmt} (cached)" for fmt in FORMATS),
+    "check --root --jobs 2 --no-cache",
+    "check --shard 1/2",
+    "check --shard 2/2",
+    *(f"merge --format {fmt}" for fmt in FORMATS),
+    "the cache directory",
+]
+
+
+@pytest.mark.parametrize("name", FLEET_RUNS)
+def test_the_fleet_prints_stores_and_merges_no_canary(fleet: dict[str, Ran], name: str) -> None:
+    ran = fleet[name]
+
+    assert ran.code in (0, 1), ran.err
+    assert ran.out or ran.files  # a report, a shard, or the cache's records
+    assert ran.leaked() == set()
+
+
+def test_the_fleet_cache_holds_the_stacks_records_masked(fleet: dict[str, Ran]) -> None:
+    """Not empty by accident: the cache holds both stacks' records, secrets in them as [secret]."""
+    records = [json.loads(data) for _, data in fleet["the cache directory"].files]
+    stacks = {document["record"]["stack"] for document in records if "stack" in document["record"]}
+
+    assert stacks == {"canaries:dev", "canaries:prod"}
+    assert all(b"[secret]" in data for _, data in fleet["the cache directory"].files if b'"stack"' in data)
