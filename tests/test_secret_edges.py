@@ -293,6 +293,7 @@ def test_preflight_prints_logs_and_records_no_canary_azure_echoed(preflights: di
 
     assert ran.code == 1, ran.err  # Azure's refusal is reported...
     assert b"InvalidTemplate" in ran.out and b"[secret]" in ran.out  # ...with what it quoted masked, not dropped
+    assert ran.logged  # the client's request log was there to search
     assert ran.leaked() == set()
     if fmt in ("json", "sarif"):
         json.loads(ran.out)
