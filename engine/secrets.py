@@ -15,8 +15,11 @@ exists) are taken as secrets.
 Each secret's text is collected as a leaf (strings, and numbers written out; booleans, None and text
 shorter than `MIN_SECRET_LENGTH` are not: they would mask ordinary words). `Mask` replaces each
 with "[secret]", longest first, in the forms it takes in our outputs: as given, JSON-escaped (both
-ASCII and not) and with control characters escaped. `EDGE` is the mask of everything this process has
-learned is secret; `out`/`out_json` of the commands and the CLI's error line pass all text through it.
+ASCII and not) and with control characters escaped. `EDGE` is the mask of everything this invocation has
+learned is secret (cleared at each `cli.main`); `out`/`out_json` of the commands, the files they write
+(`export-arm -o`, `preflight --record`) and the CLI's error line pass all text through it. What is made
+away from that edge is masked with a `Mask` of its plan's secrets where it is made: a fleet record (in a
+worker, for the cache and shard files that `merge` reads back), Azure's quoted messages (`engine.arm`).
 """
 
 from __future__ import annotations

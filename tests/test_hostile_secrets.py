@@ -74,6 +74,10 @@ pulumi.export("joined", aks.windows_profile)
 network = pulumi.StackReference("network")
 network.get_output("db").apply(print)
 pulumi.export("db", network.get_output("db"))
+# the credential of an existing resource and another stack's secret output, as inputs (export-arm's parameters)
+aks.apply(lambda c: resources.ResourceGroup("joined", location="eastus",
+    tags={{"pw": c.windows_profile.admin_password}}))
+resources.ResourceGroup("referenced", location="eastus", tags={{"user": network.get_output("db")["user"]}})
 """
 
 AKS_ID = (
@@ -91,7 +95,11 @@ STACK_OUTPUTS = {"db": {"user": CANARIES["stack-output"], "password": "[secret]"
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    root = tmp_path / "canaries"
+    return write_project(tmp_path / "canaries")
+
+
+def write_project(root: Path) -> Path:
+    """The canary project at `root`: the program, its two stacks, an --existing file and a saved stack output."""
     root.mkdir()
     (root / "Pulumi.yaml").write_text(
         "name: canaries\nruntime: python\nconfig:\n  apiToken:\n    secret: true\n  dbHost:\n    secret: true\n"

@@ -18,7 +18,11 @@ Values: ids of this plan's fake subscription become `subscription().subscription
 `subscription().tenantId`, so the template validates in any subscription; a literal string that starts
 with `[` is escaped as `[[` (templates/template-expressions, "Escape characters"). Secrets become
 `secureString` parameters (`secureObject` for a secret object) whose values stay in memory for the one
-request that sends them and are never written.
+request that sends them and are never written: a value marked secret, and any string holding one of the
+plan's secrets (`Plan.secret_values`: secret config however read, an existing resource's credential,
+another stack's secret output). A secret name (of a resource, its parent or its resource group) is a
+parameter too, wherever the template names it (`name`, `resourceId(...)`, a nested deployment's
+`resourceGroup`); the nested deployment of a group with a secret name is named by its place instead.
 """
 
 from __future__ import annotations
@@ -84,10 +88,11 @@ class Template:
         return next((r for r in self.resources if r.urn == urn), None)
 
 
-def export(resources: Iterable[RecordedResource], *, project: str, stack: str) -> Template:
-    """The template of a plan's recorded resources."""
+def export(resources: Iterable[RecordedResource], *, project: str, stack: str, secrets: Iterable[str] = ()) -> Template:
+    """The template of a plan's recorded resources; `secrets` (the plan's `secret_values`) are what no
+    value in it may hold in clear, beyond the values marked secret."""
     recorded = _stable_order(resources)
-    builder = _Builder(recorded)
+    builder = _Builder(recorded, frozenset(secrets))
     unmapped = {r.urn for r in recorded if r.custom and r.type.startswith(AZURE_NATIVE) and not builder.add(r)}
     outside = tuple(
         (r.urn, r.type)
@@ -101,7 +106,7 @@ def export(resources: Iterable[RecordedResource], *, project: str, stack: str) -
 
 
 class _Builder:
-    def __init__(self, recorded: list[RecordedResource]):
+    def __init__(self, recorded: list[RecordedResource], hidden: frozenset[str] = frozenset()):
         self.children: dict[str, list[str]] = {}
         for r in recorded:
             if r.parent:
@@ -109,6 +114,8 @@ class _Builder:
         self.custom = {r.urn for r in recorded if r.custom}
         self.resources: list[TemplateResource] = []
         self.secrets: dict[str, Any] = {}
+        self.hidden = hidden  # the plan's secrets: no string of the document may hold one
+        self.secret_names: dict[str, str] = {}  # a secret name -> its parameter
         self.recorded_by_urn = {r.urn: r for r in recorded}
         self.arm = FakeArm()
 
@@ -132,6 +139,13 @@ class _Builder:
             if _is_group_id(scope) or group is None and _is_subscription_id(scope):
                 scope = None
         resource_id = _resource_id(shape.arm_type, parents + [name], group, rtype.scoped, plain.get(SCOPE_INPUT))
+        named = [*zip(rtype.parent_inputs, parents), (shape.name_input, name)]
+        if group is not None:
+            named.append((RESOURCE_GROUP_INPUT, str(group)))
+        for key, text in named:
+            secret = (key is not None and is_secret(r.inputs.get(key))) or self._holds_secret(text, frozenset())
+            if secret and text not in self.secret_names:
+                self.secret_names[text] = self._parameter_name(r.name, key or "name", text)
         self.resources.append(
             TemplateResource(
                 urn=r.urn,
@@ -152,7 +166,7 @@ class _Builder:
 
     def _entry(self, res: TemplateResource, record: RecordedResource, same_group: bool) -> dict[str, Any]:
         body = self._values(arm_body(res.token, record.inputs), res.logical_name, record.secret_values)
-        entry: dict[str, Any] = {"type": res.arm_type, "apiVersion": res.api_version, "name": res.name}
+        entry: dict[str, Any] = {"type": res.arm_type, "apiVersion": res.api_version, "name": self._name(res)}
         if res.scope is not None:
             entry["scope"] = _scope_expression(res.scope, same_group)
         if resource_type(res.token).located and "location" not in body and res.resource_group is not None:
@@ -172,21 +186,70 @@ class _Builder:
         if isinstance(value, list):
             return [self._values(v, where, secrets, f"{path}[{i}]") for i, v in enumerate(value)]
         if isinstance(value, str):
-            if secrets and any(s in value for s in secrets):
+            if self._holds_secret(value, secrets):
                 return self._parameter(where, path, value)
             return literal(value)
         if is_output_unknown(value):
             return None
         return value
 
+    def _holds_secret(self, text: str, secrets: frozenset[str]) -> bool:
+        return any(s in text for s in secrets if s) or any(s in text for s in self.hidden)
+
     def _parameter(self, where: str, path: str, value: Any) -> str:
+        return f"[parameters('{self._parameter_name(where, path, value)}')]"
+
+    def _parameter_name(self, where: str, path: str, value: Any) -> str:
         base = name = SECRET_PARAMETER.sub("_", f"{where}_{path}").strip("_")
         number = 1
         while name in self.secrets and self.secrets[name] != value:  # two resources of one logical name
             number += 1
             name = f"{base}_{number}"
         self.secrets[name] = value
-        return f"[parameters('{name}')]"
+        return name
+
+    # --- names ---------------------------------------------------------------------------------
+
+    def _part(self, text: str) -> str:
+        """One name inside an expression: its secure parameter where the name is secret, else the literal."""
+        return f"parameters('{self.secret_names[text]}')" if text in self.secret_names else f"'{text}'"
+
+    def _name(self, res: TemplateResource) -> str:
+        """The entry's `name`: parent names and its own joined by `/`, as an expression when one is secret."""
+        parts = res.name.split("/")
+        if not any(part in self.secret_names for part in parts):
+            return res.name
+        if len(parts) == 1:
+            return f"[{self._part(parts[0])}]"
+        separated = ", '/', ".join(self._part(part) for part in parts)
+        return f"[concat({separated})]"
+
+    def _group(self, group: str) -> str:
+        return f"[{self._part(group)}]" if group in self.secret_names else group
+
+    def _deployment_name(self, stack: str, group: str) -> str:
+        """The nested deployment of a group: by the group's name, or by its place where the name is secret."""
+        if group in self.secret_names:
+            return deployment_name(stack, f"secret-group-{list(self.secret_names).index(group) + 1}")
+        return deployment_name(stack, group)
+
+    def _resource_id_expression(self, res: TemplateResource, *, outer: bool) -> str:
+        names = ", ".join(self._part(n) for n in res.name.split("/"))
+        if res.arm_type == RESOURCE_GROUP_TYPE:
+            return f"[subscriptionResourceId('{RESOURCE_GROUP_TYPE}', {names})]"
+        if res.resource_group is None:
+            return f"[subscriptionResourceId('{res.arm_type}', {names})]"
+        if outer:
+            return f"[resourceId({self._part(res.resource_group)}, '{res.arm_type}', {names})]"
+        return f"[resourceId('{res.arm_type}', {names})]"
+
+    def _outer_reference(self, res: TemplateResource, stack: str) -> str:
+        """What an outer resource depends on for `res`: the group or subscription resource itself, else the
+        nested deployment holding `res`, by name (`dependsOn` takes a name where it is unambiguous:
+        templates/resource-dependency, observed 2026-11-25)."""
+        if res.arm_type == RESOURCE_GROUP_TYPE or res.resource_group is None:
+            return self._resource_id_expression(res, outer=True)
+        return self._deployment_name(stack, res.resource_group)
 
     # --- dependencies ------------------------------------------------------------------------
 
@@ -230,7 +293,7 @@ class _Builder:
                 entry = self._entry(res, self.recorded_by_urn[res.urn], same_group=False)
                 deps = self.dependencies(res)
                 if deps:
-                    entry["dependsOn"] = [_outer_reference(d, stack) for d in deps]
+                    entry["dependsOn"] = [self._outer_reference(d, stack) for d in deps]
                 top.append(entry)
             else:
                 groups.setdefault(res.resource_group, []).append(res)
@@ -256,15 +319,15 @@ class _Builder:
         inner: list[dict[str, Any]] = []
         outer_deps: dict[str, str] = {}
         if group.lower() in created:
-            outer_deps[group.lower()] = _resource_id_expression(created[group.lower()], outer=True)
+            outer_deps[group.lower()] = self._resource_id_expression(created[group.lower()], outer=True)
         for res in members:
             entry = self._entry(res, self.recorded_by_urn[res.urn], same_group=True)
             deps = []
             for dep in self.dependencies(res):
                 if dep.resource_group == group:
-                    deps.append(_resource_id_expression(dep, outer=False))
+                    deps.append(self._resource_id_expression(dep, outer=False))
                 else:
-                    outer_deps[dep.urn] = _outer_reference(dep, stack)
+                    outer_deps[dep.urn] = self._outer_reference(dep, stack)
             if deps:
                 entry["dependsOn"] = deps
             inner.append(entry)
@@ -272,8 +335,8 @@ class _Builder:
         return {
             "type": DEPLOYMENT_TYPE,
             "apiVersion": _api_version(RESOURCE_GROUP_TOKEN),
-            "name": deployment_name(stack, group),
-            "resourceGroup": group,
+            "name": self._deployment_name(stack, group),
+            "resourceGroup": self._group(group),
             "dependsOn": sorted(set(outer_deps.values())),
             "properties": {
                 "mode": "Incremental",
@@ -354,26 +417,6 @@ def _parameter_type(value: Any) -> dict[str, str]:
 
 def _mentions(value: Any, name: str) -> bool:
     return f"parameters('{name}')" in json.dumps(value)
-
-
-def _resource_id_expression(res: TemplateResource, *, outer: bool) -> str:
-    names = ", ".join(f"'{n}'" for n in res.name.split("/"))
-    if res.arm_type == RESOURCE_GROUP_TYPE:
-        return f"[subscriptionResourceId('{RESOURCE_GROUP_TYPE}', '{res.name}')]"
-    if res.resource_group is None:
-        return f"[subscriptionResourceId('{res.arm_type}', {names})]"
-    if outer:
-        return f"[resourceId('{res.resource_group}', '{res.arm_type}', {names})]"
-    return f"[resourceId('{res.arm_type}', {names})]"
-
-
-def _outer_reference(res: TemplateResource, stack: str) -> str:
-    """What an outer resource depends on for `res`: the group or subscription resource itself, else the
-    nested deployment holding `res`, by name (`dependsOn` takes a name where it is unambiguous:
-    templates/resource-dependency, observed 2026-11-25)."""
-    if res.arm_type == RESOURCE_GROUP_TYPE or res.resource_group is None:
-        return _resource_id_expression(res, outer=True)
-    return deployment_name(stack, res.resource_group)
 
 
 def _scope_expression(scope: str, same_group: bool) -> str:

@@ -22,7 +22,7 @@ from azure_gpu_stacks.catalog.shapes import read as read_pools
 from azure_gpu_stacks.engine.arm.client import AzureAnswer, AzureError
 from azure_gpu_stacks.engine.arm.template import Template, TemplateResource
 from azure_gpu_stacks.engine.run.plan import Plan
-from azure_gpu_stacks.engine.run.program_values import masked
+from azure_gpu_stacks.engine.secrets import Mask
 
 QUOTED = re.compile(r"'([^'\n]{1,200})'")
 # `key: value` or `key:` (keys may hold colons: `azure-gpu-stacks:trainingCluster`), a list item's first key too
@@ -62,8 +62,9 @@ class Finding:
 def findings(
     answer: AzureAnswer, template: Template, stack_lines: Sequence[str], secrets: Iterable[str]
 ) -> list[Finding]:
-    """Each innermost error of Validate (then What-If), mapped to its resource and stack file line."""
-    hidden = frozenset(secrets)
+    """Each innermost error of Validate (then What-If), mapped to its resource and stack file line; what Azure
+    quotes of the request in a message is masked by `secrets` (the plan's `secret_values`)."""
+    mask = Mask(secrets)
     out: list[Finding] = []
     for operation, error in (("validate", answer.error), ("what-if", answer.what_if_error)):
         if error is None:
@@ -74,7 +75,7 @@ def findings(
             out.append(
                 Finding(
                     code=leaf.code,
-                    message=masked(leaf.message, hidden),
+                    message=mask(leaf.message),
                     urn=res.urn if res else None,
                     resource=res.logical_name if res else None,
                     stack_key=key,

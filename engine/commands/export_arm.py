@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from azure_gpu_stacks.engine.commands import options
 from azure_gpu_stacks.engine.errors import InputError
+from azure_gpu_stacks.engine.secrets import EDGE
 
 if TYPE_CHECKING:
     from azure_gpu_stacks.engine.arm.template import Template
@@ -46,7 +47,8 @@ def template_of(args: argparse.Namespace) -> tuple[Project, Plan, Template]:
     plan = plan_stack(
         project, args.stack, options.reference(args), policy_settings=settings, limits=options.limits(args)
     )
-    return project, plan, export(plan.resources, project=plan.project, stack=plan.stack)
+    options.learn_secrets([plan])  # what this command prints or writes passes the one edge (engine.secrets)
+    return project, plan, export(plan.resources, project=plan.project, stack=plan.stack, secrets=plan.secret_values)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -62,7 +64,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def write_file(path: Path, text: str) -> None:
-    """Write `text` whole or not at all (a temporary file beside it, renamed)."""
+    """Write `text` whole or not at all (a temporary file beside it, renamed), through the same edge as stdout:
+    every secret the run knows of masked (`engine.secrets.EDGE`), so the file is what stdout would get."""
+    text = EDGE(text)
     try:
         fd, temporary = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", prefix=f".{path.name}.")
     except OSError as exc:

@@ -93,8 +93,7 @@ def run(args: argparse.Namespace) -> int:
         lines = (project.root / plan.stack_file).read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
         lines = []
-    secrets = _secret_strings(template.secret_values.values())
-    found = findings(answer, template, lines, secrets)
+    found = findings(answer, template, lines, plan.secret_values)
     code = 1 if found or not answer.accepted else 0
 
     def _urn(resource_id: str) -> str | None:
@@ -155,25 +154,14 @@ def _location(document: dict[str, Any]) -> str | None:
     return None
 
 
-def _secret_strings(values: Any) -> list[str]:
-    out: list[str] = []
-    for value in values:
-        if isinstance(value, str):
-            out.append(value)
-        elif isinstance(value, dict):
-            out += _secret_strings(value.values())
-        elif isinstance(value, list):
-            out += _secret_strings(value)
-    return [s for s in out if s]
-
-
 def _print(report: dict[str, Any], fmt: str) -> None:
+    """Through the one output edge: every secret of the plan masked (`options.out`, `options.out_json`)."""
     if fmt == "json":
-        options.out(json.dumps(report, indent=2))
+        options.out_json(report)
     elif fmt == "markdown":
         options.out(render_markdown(report), end="")
     elif fmt == "sarif":
-        options.out(json.dumps(render_sarif(report), indent=2))
+        options.out_json(render_sarif(report))
     else:
         options.out(render_text(report), end="")
 

@@ -2,9 +2,10 @@
 
 A record is made once from a `Plan` (renamed to its fleet id, its stack file relative to the fleet's
 root) by the functions the one-project reports are made of, so a fleet's report is the same text a
-one-project check prints for the same plans. It holds only what the reports print: secrets are
-already masked there (`Plan.to_json`, the program's output), and nothing of the stack's config
-beyond that.
+one-project check prints for the same plans. It holds only what the reports print, every secret of
+the plan masked in it as the output edge masks a one-project report (`engine.secrets.Mask` of
+`Plan.secret_values`: a cache file or a shard never holds one in clear, and `merge`, which has no
+plan, prints them masked), and nothing of the stack's config beyond that.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from azure_gpu_stacks.engine.report.sarif import findings
 from azure_gpu_stacks.engine.report.text import check_lines
 from azure_gpu_stacks.engine.report.verdicts import counts
 from azure_gpu_stacks.engine.run.plan import Plan
+from azure_gpu_stacks.engine.secrets import Mask
 
 Record = dict[str, Any]
 
@@ -44,7 +46,8 @@ def make_record(plan: Plan, stack_id: str, stack_file: str, root: Path) -> Recor
     }
     # What a cache or a shard gives back is JSON read back: a fresh record is the same, so every path
     # to a report renders the same values (tuples as lists, keys as strings).
-    return json.loads(json.dumps(record))
+    masked: Record = Mask(plan.secret_values).values(json.loads(json.dumps(record)))
+    return masked
 
 
 def notes_json(notes: CostNotes) -> dict[str, Any]:
