@@ -213,20 +213,20 @@ def _steps(environment: Environment) -> list[list[str]]:
         if _search_up(program_dir, "uv.lock") is None and _search_up(program_dir, "pyproject.toml") is None:
             raise environment.error(
                 f"does not exist, and there is no uv.lock or pyproject.toml in {program_dir} to install from",
-                "add a pyproject.toml listing the program's packages",
+                "add a pyproject.toml listing the packages the program imports",
             )
         return [[uv, "sync"]]
     if environment.toolchain == "poetry":
         if _search_up(program_dir, "pyproject.toml") is None:
             raise environment.error(
                 f"does not exist, and there is no pyproject.toml in {program_dir} to install from",
-                "add a pyproject.toml listing the program's packages",
+                "add a pyproject.toml listing the packages the program imports",
             )
         return [[str(shutil.which("poetry")), "install", "--no-ansi"]]
     if not (program_dir / "requirements.txt").is_file():
         raise environment.error(
             f"does not exist, and there is no requirements.txt in {program_dir} to install from",
-            f"add requirements.txt listing the program's packages, or {_how(environment)} yourself",
+            f"add requirements.txt listing the packages the program imports, or {_how(environment)} yourself",
         )
     command = os.environ.get("PULUMI_PYTHON_CMD") or ("python3" if shutil.which("python3") else "python")
     python = shutil.which(command)
@@ -275,7 +275,7 @@ def check_sdk(environment: Environment) -> None:
         raise environment.error(f"its Python does not run: {found['failed']}", "recreate the environment")
     if not found.get("pulumi"):
         raise environment.error(
-            f"has no pulumi SDK ({found.get('pulumi_error')})", "add pulumi to the program's requirements and install"
+            f"has no pulumi SDK ({found.get('pulumi_error')})", "add pulumi to the requirements and install them"
         )
     major = found["pulumi"].split(".")[0]
     if major != str(SUPPORTED_MAJOR) or not found.get("settings"):
