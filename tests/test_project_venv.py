@@ -221,8 +221,8 @@ def test_create_venv_without_requirements_is_one_line_and_makes_nothing(
     assert err.splitlines() == [
         f"gpu-stacks: error: Pulumi.yaml: runtime.options.virtualenv: 'venv': {root / 'venv'}: does not exist, and "
         f"there is no requirements.txt in {root} to install from; allowed: add requirements.txt listing the "
-        f"packages the program imports, or run `python3 -m venv {root / 'venv'}` and `{root / 'venv'}/bin/python -m pip "
-        f"install -r requirements.txt` in {root} yourself"
+        f"packages the program imports, or run `python3 -m venv {root / 'venv'}` and "
+        f"`{root / 'venv'}/bin/python -m pip install -r requirements.txt` in {root} yourself"
     ]
     assert not (root / "venv").exists()
 

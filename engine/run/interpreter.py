@@ -275,19 +275,20 @@ def check_sdk(environment: Environment) -> None:
         raise environment.error(f"its Python does not run: {found['failed']}", "recreate the environment")
     if not found.get("pulumi"):
         raise environment.error(
-            f"has no pulumi SDK ({found.get('pulumi_error')})", "add pulumi to the requirements and install them"
+            f"has no pulumi SDK ({escaped(str(found.get('pulumi_error')))})",
+            "add pulumi to the requirements and install them",
         )
-    major = found["pulumi"].split(".")[0]
-    if major != str(SUPPORTED_MAJOR) or not found.get("settings"):
+    version = escaped(str(found["pulumi"]))
+    if version.split(".")[0] != str(SUPPORTED_MAJOR) or not found.get("settings"):
         raise environment.error(
-            f"has pulumi {found['pulumi']}, whose protocol gpu-stacks does not serve (it serves pulumi "
-            f"{SUPPORTED_MAJOR}'s, checked with {CHECKED_WITH})",
+            f"has pulumi {version}, whose protocol gpu-stacks does not serve (it serves the protocol of pulumi "
+            f"{SUPPORTED_MAJOR}, checked with {CHECKED_WITH})",
             f"pulumi>=3.0,<{SUPPORTED_MAJOR + 1} with runtime Settings(organization, root_directory), "
             f"such as {CHECKED_WITH}",
         )
     if not found.get("grpc"):
         raise environment.error(
-            f"has no grpc ({found.get('grpc_error')}), which the pulumi SDK talks to the engine with",
+            f"has no grpc ({escaped(str(found.get('grpc_error')))}), which the pulumi SDK talks to the engine with",
             "install grpcio (pulumi depends on it: reinstall pulumi)",
         )
 
