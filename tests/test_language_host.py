@@ -190,4 +190,3 @@ def test_log_warnings_are_in_the_report_and_errors_fail_the_run(
     assert main(["check", "--project", str(root), "--format", "json"]) == 1
     document = json.loads(capsys.readouterr().out)
     assert document["stacks"][0]["errors"] == ["no budget owner configured"]
-

@@ -322,3 +322,33 @@ def test_an_unknown_toolchain_is_refused(tmp_path: Path, capsys: pytest.CaptureF
         2,
         f"gpu-stacks: error: {root / 'Pulumi.yaml'}: runtime.options.toolchain: 'conda'; allowed: pip, poetry, uv\n",
     )
+
+
+def test_a_success_the_program_writes_itself_is_not_a_result(
+    tmp_path: Path, team_venv: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The program finds the host's result pipe and writes "ok" on it, then ends its process before its
+    stack is finished: the engine, which never saw the stack end, does not take the program's word."""
+    root = venv_project(
+        tmp_path / "team",
+        """
+        import os
+        import stat
+
+        for name in os.listdir("/proc/self/fd"):
+            try:  # the descriptor listdir used is gone; a pipe's read end refuses writes
+                if int(name) > 2 and stat.S_ISFIFO(os.fstat(int(name)).st_mode):
+                    os.write(int(name), b'{"ok": true}\\n')
+            except OSError:
+                pass
+        os._exit(0)
+        """,
+        virtualenv=team_venv,
+    )
+
+    code, _, err = plan_json(root, capsys)
+
+    assert (code, err) == (
+        2,
+        "gpu-stacks: error: Pulumi.dev.yaml: the program reported success, but the engine never saw its stack finish\n",
+    )
