@@ -25,6 +25,7 @@ requirements.txt into a pyproject.toml (Pulumi then deletes requirements.txt): i
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import fcntl
 import functools
 import json
@@ -142,8 +143,8 @@ def python_for(project: Project, *, create: bool = False, say: Callable[[str], N
     named environment's `bin/python`, checked (`check_sdk`); created first when missing and `create`.
     InputError, one line, when it is missing, cannot be made, or cannot run the program."""
     environment = named_environment(project)
-    if environment is None:
-        return None
+    if environment is None or _is_this_environment(environment.directory):
+        return None  # gpu-stacks' own: a fork runs the same interpreter and packages, faster
     directory = environment.directory
     if directory.exists() and not directory.is_dir():
         raise environment.error("not a directory", "the directory of a virtual environment, or remove the file")
@@ -160,6 +161,25 @@ def python_for(project: Project, *, create: bool = False, say: Callable[[str], N
         environment = named_environment(project) or environment  # poetry names its environment once made
     check_sdk(environment)
     return environment.python
+
+
+def _is_this_environment(directory: Path) -> bool:
+    """Whether `directory` is the environment gpu-stacks itself runs in (as the repository's own
+    Pulumi.yaml names `.venv`)."""
+    try:
+        return directory.resolve(strict=True) == Path(sys.prefix).resolve()
+    except OSError:
+        return False
+
+
+def at_base(base: Project, head: Project) -> Project:
+    """`base` (a project read from another revision's worktree) with the environment `head`'s Pulumi.yaml
+    names in the working tree: a worktree holds no untracked environment, and the comparison is of the
+    code, run by the same interpreter and packages."""
+    environment = named_environment(head)
+    if environment is None or environment.toolchain == "poetry":
+        return base
+    return dataclasses.replace(base, virtualenv=str(environment.directory.resolve()))
 
 
 def _how(environment: Environment) -> str:
