@@ -37,6 +37,7 @@ def pull_request(root: Path) -> Path:
     for name in ("Pulumi.yaml", "__main__.py"):
         shutil.copy(REPO / name, project / name)
     shutil.copytree(REPO / "stacks", project / "stacks")
+    (project / ".venv").symlink_to(sys.prefix)  # the environment Pulumi.yaml names (untracked): this one
     git = ["git", "-C", str(project), "-c", "user.email=bench@example.com", "-c", "user.name=bench"]
     subprocess.run([*git, "init", "-q"], check=True)
     subprocess.run([*git, "add", "-A"], check=True)

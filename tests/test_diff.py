@@ -10,6 +10,7 @@ import hashlib
 import json
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,11 +63,18 @@ def git(repo: Path, *args: str) -> str:
     return done.stdout
 
 
+def link_environment(root: Path) -> None:
+    """The environment the shipped Pulumi.yaml names (`.venv`, untracked as in the repository): this one."""
+    (root / ".venv").symlink_to(sys.prefix)
+    (root / ".gitignore").write_text(".venv\n")
+
+
 def project_repo(root: Path, stacks: tuple[str, ...] | None = None) -> Path:
     """The shipped project (all stacks, or those named) committed as the only commit of a new repository."""
     root.mkdir(parents=True)
     for name in ("Pulumi.yaml", "__main__.py"):
         shutil.copy(REPO / name, root / name)
+    link_environment(root)
     (root / "stacks").mkdir()
     for f in (REPO / "stacks").glob("Pulumi.*.yaml"):
         if stacks is None or f.name.removeprefix("Pulumi.").removesuffix(".yaml") in stacks:
@@ -336,8 +344,11 @@ def test_diff_project_missing_at_base_exits_2(capsys: pytest.CaptureFixture[str]
     commit(repo)
     short = git(repo, "rev-parse", "--short=7", "HEAD").strip()
     shutil.copytree(
-        project_repo(tmp_path / "project", ("inference-t4",)), repo / "infra", ignore=shutil.ignore_patterns(".git")
+        project_repo(tmp_path / "project", ("inference-t4",)),
+        repo / "infra",
+        ignore=shutil.ignore_patterns(".git", ".venv"),
     )
+    link_environment(repo / "infra")
     code, out, err = run(capsys, "diff", "HEAD", "--project", str(repo / "infra"))
     assert (code, out) == (2, "")
     assert err == (

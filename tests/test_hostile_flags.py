@@ -122,6 +122,7 @@ def test_the_most_jobs_allowed_under_ulimit_128_plan_every_stack(tmp_path: Path)
         (tmp_path / "stacks" / f"Pulumi.s{index}.yaml").write_bytes(source.read_bytes())
     for name in ("Pulumi.yaml", "__main__.py"):
         (tmp_path / name).write_bytes((REPO / name).read_bytes())
+    (tmp_path / ".venv").symlink_to(sys.prefix)  # the environment Pulumi.yaml names: gpu-stacks' own
     probe = subprocess.run(
         [sys.executable, "-m", "azure_gpu_stacks.engine", "check", "--jobs", "10000", "--project", str(tmp_path)],
         capture_output=True,

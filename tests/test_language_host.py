@@ -190,18 +190,3 @@ def test_log_warnings_are_in_the_report_and_errors_fail_the_run(
     assert main(["check", "--project", str(root), "--format", "json"]) == 1
     document = json.loads(capsys.readouterr().out)
     assert document["stacks"][0]["errors"] == ["no budget owner configured"]
-
-
-def test_a_missing_module_names_the_virtualenv_pulumi_would_use(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    root = team_project(tmp_path / "team", "import pulumi_somewhere_else\n")
-    (root / "Pulumi.yaml").write_text("name: team\nruntime:\n  name: python\n  options:\n    virtualenv: venv\n")
-
-    assert main(["plan", "dev", "--project", str(root)]) == 2
-    err = capsys.readouterr().err
-    assert err.startswith(
-        "gpu-stacks: error: the program raised ModuleNotFoundError: No module named 'pulumi_somewhere_else' (at "
-        "__main__.py:1); "
-    )
-    assert "Pulumi would run the program with the virtualenv 'venv' of Pulumi.yaml (runtime.options.virtualenv)" in err

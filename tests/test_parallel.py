@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +87,7 @@ def test_parallel_bad_stack_gives_the_serial_error(tmp_path: Path, capsys: pytes
     shutil.copytree(REPO / "stacks", project / "stacks")
     shutil.copy(REPO / "Pulumi.yaml", project)
     shutil.copy(REPO / "__main__.py", project)
+    (project / ".venv").symlink_to(sys.prefix)  # the environment Pulumi.yaml names: gpu-stacks' own
     (project / "stacks" / "Pulumi.broken.yaml").write_text("config:\n  azure-native:location: moon\n")
     names = ["inference-t4", "aks-gpu", "broken", "aml-gpu"]
 

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from azure_gpu_stacks.engine.commands import options
+from azure_gpu_stacks.engine.errors import InputError
 
 NAME = "check"
 HELP = "plan every stack (or those named) and give one verdict"
@@ -69,6 +70,11 @@ def run(args: argparse.Namespace) -> int:
     from azure_gpu_stacks.engine.fleet import check as fleet
 
     if fleet.wanted(args):
+        if args.create_venv:
+            raise InputError(
+                "--create-venv: not with --root or --affected; allowed: make each project's environment with "
+                "`gpu-stacks check --project DIR --create-venv`"
+            )
         return fleet.run(args)
     plans = options.plan_many(args)
     worst = max(p.exit_code for p in plans)

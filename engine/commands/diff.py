@@ -33,6 +33,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from azure_gpu_stacks.engine.diff.command import diff_report
 
+    if args.create_venv:
+        options.planned_project(args)
     report, code = diff_report(
         args,
         options.project_dir(args.project),

@@ -39,9 +39,8 @@ def template_of(args: argparse.Namespace) -> tuple[Project, Plan, Template]:
     """The plan of `args.stack` and its template (shared with `preflight`)."""
     from azure_gpu_stacks.engine.arm.template import export
     from azure_gpu_stacks.engine.run.plan import plan_stack
-    from azure_gpu_stacks.engine.run.project import load_project
 
-    project = load_project(options.project_dir(args.project))
+    project = options.planned_project(args)
     settings = options.policy_settings(args.policy_config, args.as_of)
     options.progress(f"planning {args.stack} offline…")
     plan = plan_stack(

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from azure_gpu_stacks.engine.run.isolation import Limits
     from azure_gpu_stacks.engine.run.plan import Plan, ReferenceFiles
     from azure_gpu_stacks.engine.run.policy_config import PolicySettings
+    from azure_gpu_stacks.engine.run.project import Project
 
 FORMATS = ("text", "json", "markdown", "sarif")
 PROJECT_HELP = (
@@ -73,6 +74,13 @@ def add_common(p: argparse.ArgumentParser) -> None:
         default=DEFAULT_MEMORY_MIB,
         metavar="MIB",
         help=f"memory a program may take beyond the SDK's imports, per stack (default: {DEFAULT_MEMORY_MIB})",
+    )
+    p.add_argument(
+        "--create-venv",
+        action="store_true",
+        help="when the Python environment Pulumi.yaml names (runtime.options.virtualenv, toolchain uv or "
+        "poetry) does not exist, create it as `pulumi install` would (python3 -m venv and pip install -r "
+        "requirements.txt, uv sync, poetry install) instead of stopping; this reaches the package index",
     )
     p.add_argument(
         "--stack-outputs",
@@ -251,6 +259,18 @@ def reference(args: argparse.Namespace) -> ReferenceFiles:
     )
 
 
+def planned_project(args: argparse.Namespace) -> Project:
+    """The project `--project` names, with the Python environment its Pulumi.yaml names made first when
+    `--create-venv` asks (once, before any stack runs; `engine.run.interpreter`)."""
+    from azure_gpu_stacks.engine.run.interpreter import python_for
+    from azure_gpu_stacks.engine.run.project import load_project
+
+    project = load_project(project_dir(args.project))
+    if args.create_venv:
+        python_for(project, create=True)
+    return project
+
+
 def limits(args: argparse.Namespace) -> Limits:
     from azure_gpu_stacks.engine.run.isolation import Limits
 
@@ -278,9 +298,8 @@ def policy_settings(path: Path | None, as_of: dt.date | None) -> dict[str, Polic
 def plan_many(args: argparse.Namespace) -> list[Plan]:
     """Plans of the stacks named, or of every stack of the project, on `--jobs` workers."""
     from azure_gpu_stacks.engine.run.parallel import plan_stacks
-    from azure_gpu_stacks.engine.run.project import load_project
 
-    project = load_project(project_dir(args.project))
+    project = planned_project(args)
     settings = policy_settings(args.policy_config, args.as_of)
     names = args.stacks or project.stacks()
     if not names:

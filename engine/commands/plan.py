@@ -24,9 +24,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from azure_gpu_stacks.engine.report.text import render_text
     from azure_gpu_stacks.engine.run.plan import plan_stack
-    from azure_gpu_stacks.engine.run.project import load_project
 
-    project = load_project(options.project_dir(args.project))
+    project = options.planned_project(args)
     reference = options.reference(args)
     settings = options.policy_settings(args.policy_config, args.as_of)
     options.progress(f"planning {args.stack} offline…")

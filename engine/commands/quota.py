@@ -27,10 +27,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from azure_gpu_stacks.engine.estimate.quota import quota_report, render
     from azure_gpu_stacks.engine.run.plan import ReferenceFiles
-    from azure_gpu_stacks.engine.run.project import load_project
     from azure_gpu_stacks.engine.run.stack_references import parse_option
 
-    project = load_project(options.project_dir(args.project))
+    project = options.planned_project(args)
     options.policy_settings(args.policy_config, None)  # checked like every command's, though quota applies no policy
     options.progress(f"planning {args.stack} offline…")
     reference = ReferenceFiles(

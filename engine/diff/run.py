@@ -31,6 +31,7 @@ from azure_gpu_stacks.engine.diff.revision import (
 )
 from azure_gpu_stacks.engine.errors import InputError
 from azure_gpu_stacks.engine.report.cost import prices_note, unpriced
+from azure_gpu_stacks.engine.run.interpreter import at_base
 from azure_gpu_stacks.engine.run.isolation import Limits
 from azure_gpu_stacks.engine.run.parallel import run_forked
 from azure_gpu_stacks.engine.run.plan import LOCATION_KEY, Plan, ReferenceFiles, plan_stack
@@ -158,7 +159,7 @@ def _base_project(head: Project, repo: Path, tree: Path, revision: Revision) -> 
             f"{inside / PROJECT_FILE}: not in {where}; the project does not exist there, so there is nothing to compare"
         )
     try:
-        return load_project(root)
+        return at_base(load_project(root), head)
     except InputError as exc:
         raise InputError(f"the project does not plan at {where}: {exc}") from None
 

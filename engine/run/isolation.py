@@ -23,21 +23,23 @@ import contextlib
 import ctypes
 import faulthandler
 import io
+import json
 import os
 import pickle
-import resource
 import select
 import signal
 import struct
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from azure_gpu_stacks.engine.errors import InputError
 from azure_gpu_stacks.engine.run import heap
+from azure_gpu_stacks.engine.run.program_host import limit_memory
 
 T = TypeVar("T")
 
@@ -114,23 +116,115 @@ def run_isolated(
     out_r, out_w = os.pipe()
     res_r, res_w = os.pipe()
     ready_r, ready_w = os.pipe()
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(Exception):
-            stream.flush()
+    _flush()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child; what it does is seen through the parent's tests
         os.close(out_r)
         os.close(res_r)
         os.close(ready_w)
         _child(work, describe, limits, out_w, res_w, label, ready_r, connect)
-    os.close(out_w)
-    os.close(res_w)
-    os.close(ready_r)
+    text, result = _supervise(pid, (out_w, res_w, ready_r), out_r, res_r, ready_w, server, limits)
+    messages = dict(pickle.loads(m) for m in _frames(result.data))
+    if "ok" in messages:
+        return messages["ok"], text
+    if "failed" in messages:
+        raise ProgramFailed(messages["failed"])
+    raise ProgramFailed(_unfinished(result.status, messages.get("threads"), limits, label))
+
+
+@dataclass(frozen=True)
+class Collected:
+    """What a child left: the bytes it wrote on its result descriptor and its wait status (None: it
+    was killed at the deadline)."""
+
+    data: bytes
+    status: int | None
+
+
+MAX_RESULT_BYTES = 64 * 1024  # what is read of an executed host's JSON lines (`program_host.Report`)
+
+
+def run_executed(
+    argv: Sequence[str],
+    env: Mapping[str, str],
+    cwd: Path,
+    limits: Limits,
+    label: str,
+    *,
+    server: Server,
+    result_fd_flag: str = "--result-fd",
+) -> tuple[list[dict[str, Any]], str]:
+    """`argv` (another interpreter running `program_host.py`) executed in a child with the fork path's
+    guarantees: its stdout and stderr captured, killed at the deadline, dying with its parent, Ctrl-C
+    left to this process. `server` is started once the child exists (as for a fork). The host is given
+    `result_fd_flag N` and the memory limit (it sets it as a hard limit after its imports and its
+    connection, as a forked child does); returns its JSON lines (`program_host.Report`), in order, and
+    what it printed; ProgramFailed when it left none that says how it ended."""
+    out_r, out_w = os.pipe()
+    res_r, res_w = os.pipe()
+    ready_r, ready_w = os.pipe()
+    # the host's own arguments go before the program's path, which argparse reads last
+    command = [*argv[:-1], result_fd_flag, str(res_w), "--memory-limit-mib", str(limits.memory_mib), argv[-1]]
+    environment = dict(env)
+    _flush()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child, until it becomes the host
+        try:
+            os.close(out_r)
+            os.close(res_r)
+            os.close(ready_w)
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's; SIG_IGN survives exec
+            die_with_parent()  # so does the parent-death signal (prctl(2))
+            if os.read(ready_r, 1) != b"1":
+                os._exit(70)
+            os.close(ready_r)
+            os.dup2(out_w, 1)
+            os.dup2(out_w, 2)
+            os.close(out_w)
+            os.set_inheritable(res_w, True)
+            os.chdir(cwd)
+            os.execve(command[0], command, environment)
+        finally:
+            os._exit(127)
+    text, result = _supervise(pid, (out_w, res_w, ready_r), out_r, res_r, ready_w, server, limits, MAX_RESULT_BYTES)
+    lines = []
+    for line in result.data.splitlines():
+        with contextlib.suppress(ValueError):
+            message = json.loads(line)
+            if isinstance(message, dict):
+                lines.append(message)
+    if any(key in m for m in lines for key in ("ok", "failed")):
+        return lines, text
+    threads = next((m["threads"] for m in reversed(lines) if "threads" in m), None)
+    shown = ", ".join(str(t) for t in threads) if isinstance(threads, list) else None
+    raise ProgramFailed(_unfinished(result.status, shown, limits, label))
+
+
+def _flush() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+
+
+def _supervise(
+    pid: int,
+    child_ends: tuple[int, ...],
+    out_r: int,
+    res_r: int,
+    ready_w: int,
+    server: Server | None,
+    limits: Limits,
+    max_result: int | None = None,
+) -> tuple[str, Collected]:
+    """The parent's side of a child just forked: start the engine's server, let the child go on, read
+    what it writes until it ends or the deadline passes; the child never outlives this call."""
+    for fd in child_ends:
+        os.close(fd)
     try:
         if server is not None:
             server.start()
         os.write(ready_w, b"1")
-        output, messages_data, status = _collect(pid, out_r, res_r, limits.timeout_s)
+        output, data, status = _collect(pid, out_r, res_r, limits.timeout_s, max_result)
         pid = 0
     finally:
         os.close(out_r)
@@ -140,21 +234,19 @@ def run_isolated(
             _kill(pid)
         if server is not None:
             server.stop()
-    text = output.decode("utf-8", "replace")
-    messages = dict(pickle.loads(m) for m in messages_data)
-    if "ok" in messages:
-        return messages["ok"], text
-    if "failed" in messages:
-        raise ProgramFailed(messages["failed"])
+    return output.decode("utf-8", "replace"), Collected(data, status)
+
+
+def _unfinished(status: int | None, threads: str | None, limits: Limits, label: str) -> str:
+    """Why a child that handed back no outcome has none: the deadline, or how its process ended."""
     if status is None:
-        threads = messages.get("threads")
         if threads:
-            raise ProgramFailed(
+            return (
                 f"{label} returned, but left threads running ({threads}) that did not end within "
                 f"{limits.timeout_s:g} s (--timeout); Pulumi waits for them, so `pulumi up` would hang"
             )
-        raise ProgramFailed(f"{label} did not finish within {limits.timeout_s:g} s (--timeout); it was stopped")
-    raise ProgramFailed(_death(status, label))
+        return f"{label} did not finish within {limits.timeout_s:g} s (--timeout); it was stopped"
+    return _death(status, label)
 
 
 def _death(status: int, label: str) -> str:
@@ -166,8 +258,11 @@ def _death(status: int, label: str) -> str:
     return f"{label} ended its process with status {code} (os._exit or a crash) before it finished"
 
 
-def _collect(pid: int, out_r: int, res_r: int, timeout_s: float) -> tuple[bytes, list[bytes], int | None]:
-    """Read the child's output and result until it exits or the deadline passes (then kill it)."""
+def _collect(
+    pid: int, out_r: int, res_r: int, timeout_s: float, max_result: int | None
+) -> tuple[bytes, bytes, int | None]:
+    """Read the child's output and result (the first `max_result` bytes of it, when given) until it exits
+    or the deadline passes (then kill it)."""
     deadline = time.monotonic() + timeout_s
     output = bytearray()
     dropped = 0
@@ -179,7 +274,7 @@ def _collect(pid: int, out_r: int, res_r: int, timeout_s: float) -> tuple[bytes,
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             _kill(pid)
-            return bytes(output), _frames(bytes(result)), None
+            return bytes(output), bytes(result), None
         ready, _, _ = select.select(open_fds, [], [], min(remaining, 0.1)) if open_fds else ([], [], [])
         for fd in ready:
             chunk = os.read(fd, 65536)
@@ -189,7 +284,7 @@ def _collect(pid: int, out_r: int, res_r: int, timeout_s: float) -> tuple[bytes,
                 keep = max(MAX_OUTPUT_BYTES - len(output), 0)
                 output += chunk[:keep]
                 dropped += len(chunk) - min(len(chunk), keep)
-            else:
+            elif max_result is None or len(result) < max_result:
                 result += chunk
         if res_r not in open_fds or not ready:
             done, status = os.waitpid(pid, os.WNOHANG)
@@ -208,7 +303,7 @@ def _collect(pid: int, out_r: int, res_r: int, timeout_s: float) -> tuple[bytes,
         dropped += len(chunk) - min(len(chunk), keep)
     if dropped:
         output += f"\n[{dropped:,} more bytes of output not kept]\n".encode()
-    return bytes(output), _frames(bytes(result)), status
+    return bytes(output), bytes(result), status
 
 
 def _frames(data: bytes) -> list[bytes]:
@@ -255,7 +350,7 @@ def _child(  # pragma: no cover - runs in the forked child only
         os.close(ready_r)
         if connect is not None:
             connect()
-        _limit_memory(limits.memory_mib)
+        limit_memory(limits.memory_mib)
         os.dup2(out_w, 1)
         os.dup2(out_w, 2)
         os.close(out_w)
@@ -312,47 +407,3 @@ def die_with_parent() -> None:  # pragma: no cover - children only
     with contextlib.suppress(OSError, AttributeError):
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-
-
-def _limit_memory(mib: int) -> None:  # pragma: no cover - child only
-    """Address space: what this process maps now (the imports) plus `mib`, as the soft and the hard
-    limit, so the program cannot raise it (setrlimit(2): only a privileged process raises a hard limit;
-    as root, the privilege, CAP_SYS_RESOURCE, is dropped first)."""
-    with open("/proc/self/statm") as fh:
-        pages = int(fh.read().split()[0])
-    limit = pages * resource.getpagesize() + mib * 1024 * 1024
-    _, hard = resource.getrlimit(resource.RLIMIT_AS)
-    if hard != resource.RLIM_INFINITY:
-        limit = min(limit, hard)
-    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    drop_resource_privilege()
-
-
-_CAP_SYS_RESOURCE = 24  # linux/capability.h
-_PR_CAPBSET_DROP = 24  # linux/prctl.h
-_LINUX_CAPABILITY_VERSION_3 = 0x20080522
-
-
-class _CapHeader(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
-
-
-class _CapData(ctypes.Structure):
-    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
-
-
-def drop_resource_privilege() -> None:  # pragma: no cover - children only
-    """Linux: this process (and what it starts) loses CAP_SYS_RESOURCE, the right to raise hard limits
-    (capabilities(7); capget/capset(2)). Nothing to do where the process never had it."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    with contextlib.suppress(OSError, AttributeError):
-        libc.prctl(_PR_CAPBSET_DROP, _CAP_SYS_RESOURCE, 0, 0, 0)  # not for programs it executes either
-    header = _CapHeader(_LINUX_CAPABILITY_VERSION_3, 0)
-    data = (_CapData * 2)()
-    if libc.capget(ctypes.byref(header), data) != 0:
-        return
-    bit = 1 << _CAP_SYS_RESOURCE
-    data[0].effective &= ~bit
-    data[0].permitted &= ~bit
-    data[0].inheritable &= ~bit
-    libc.capset(ctypes.byref(header), data)

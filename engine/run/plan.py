@@ -9,22 +9,20 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import sys
-import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-import pulumi
 from azure_gpu_stacks.catalog.az_files import AzFileError, read_aml_usage, read_skus, read_usage
 from azure_gpu_stacks.catalog.clock import instant_on, utc_today
 from azure_gpu_stacks.catalog.pricing import NO_COST, CostEstimate, estimate_resources, low_priority_warnings
 from azure_gpu_stacks.components.checks import AS_OF_CONFIG_KEY
 from azure_gpu_stacks.engine.errors import InputError
 from azure_gpu_stacks.engine.run import program_host
-from azure_gpu_stacks.engine.run.isolation import Limits, run_isolated
+from azure_gpu_stacks.engine.run.interpreter import host_command, python_for
+from azure_gpu_stacks.engine.run.isolation import Limits, ProgramFailed, run_executed, run_isolated
 from azure_gpu_stacks.engine.run.policy_config import PolicySettings, configure, settings_day
 from azure_gpu_stacks.engine.run.policy_run import analyze, pack_policies
 from azure_gpu_stacks.engine.run.program_values import (
@@ -246,11 +244,7 @@ def _plan(
         root_directory=project.root,
         references=references,
     )
-    warm: list[Any] = []  # the child's first connection to the engine, made before its limits are set
-
-    def run_in_child() -> None:
-        with program_environment(project.program, project.root):
-            run_hosted(exports_checked(main_file_runner(project.program)), engine.host_arguments())
+    python = python_for(project)  # the environment Pulumi.yaml names (made by the command, when asked)
 
     def check_engine() -> None:
         """What the engine's side found is the cause of whatever the program then did."""
@@ -262,15 +256,12 @@ def _plan(
         references.check()  # a missing StackReference is the cause, not what followed from it
         _check_reads(arm)
 
+    label = f"{stack_file}: the program"
     try:
-        _, output = run_isolated(
-            run_in_child,
-            lambda exc: describe_program_error(exc, project, stack_file),
-            limits or Limits(),
-            f"{stack_file}: the program",
-            server=engine.server,
-            connect=lambda: warm.append(program_host.connect(engine.server.address)),
-        )
+        if python is None:
+            output = _run_forked(project, engine, stack_file, limits or Limits(), label)
+        else:
+            output = _run_executed(python, project, engine, limits or Limits(), label)
     except InputError:
         check_engine()
         raise
@@ -314,6 +305,64 @@ def _plan(
     )
 
 
+def _run_forked(project: Project, engine: ProgramEngine, stack_file: str, limits: Limits, label: str) -> str:
+    """The program forked from this process, with gpu-stacks' own SDK (no environment named): what it printed."""
+    warm: list[Any] = []  # the child's first connection to the engine, made before its limits are set
+
+    def run_in_child() -> None:
+        with program_environment(project.program, project.root):
+            run_hosted(exports_checked(main_file_runner(project.program)), engine.host_arguments())
+
+    _, output = run_isolated(
+        run_in_child,
+        lambda exc: describe_program_error(exc, project, stack_file),
+        limits,
+        label,
+        server=engine.server,
+        connect=lambda: warm.append(program_host.connect(engine.server.address)),
+    )
+    return output
+
+
+def _run_executed(python: Path, project: Project, engine: ProgramEngine, limits: Limits, label: str) -> str:
+    """The program under the project's own interpreter, `program_host.py` executed as the language host's
+    exec script is: what it printed; ProgramFailed with the one line of what the host reported."""
+    directory = project.program if project.program.is_dir() else project.program.parent
+    program = "." if project.program.is_dir() else project.program.name  # as `program_environment`
+    argv, env = host_command(python, program, engine.host_arguments())
+    reports, output = run_executed(argv, env, directory, limits, label, server=engine.server)
+    outcome = next(r for r in reversed(reports) if "ok" in r or "failed" in r)
+    if "failed" in outcome:
+        raise ProgramFailed(describe_reported(outcome["failed"], limits, label, python))
+    if not engine.monitor.stack_finished:  # "ok" from the program's process, but the engine saw no end
+        raise ProgramFailed(f"{label} reported success, but the engine never saw its stack finish")
+    return output
+
+
+def describe_reported(failure: Any, limits: Limits, label: str, python: Path) -> str:
+    """One line for what an executed host reported (`program_host.Report`), as the fork path says it."""
+    kind = failure.get("kind") if isinstance(failure, dict) else None
+    if kind == "memory":
+        return f"{label} ran out of memory: it needed more than {limits.memory_mib:,} MiB (--memory-limit)"
+    if kind == "exit":
+        return f"{label} called sys.exit({escaped(str(failure.get('code')))}) before it finished"
+    if kind != "raised":
+        return f"{label} ended with a report gpu-stacks does not know: {escaped(str(failure))[:200]}"
+    message = str(failure.get("message") or "")
+    if failure.get("plain"):
+        return escaped(message)
+    where = f" (at {escaped(str(failure['where']))})" if failure.get("where") else ""
+    hint = ""
+    if failure.get("type") == "ModuleNotFoundError":
+        hint = f"; allowed: install it in {python.parent.parent}, the environment Pulumi.yaml names"
+    return f"{raised_line(str(failure.get('type')), message)}{where}{hint}"
+
+
+def raised_line(type_name: str, message: str) -> str:
+    """`the program raised <type>: <message>`, the message made one safe line."""
+    return f"the program raised {escaped(type_name)}{f': {escaped(message)}' if message else ''}"
+
+
 def _check_reads(arm: FakeArm) -> None:
     """A `<Resource>.get` of an id no --existing file held: the run cannot be evaluated."""
     if arm.unknown_reads:
@@ -324,35 +373,15 @@ def describe_program_error(exc: BaseException, project: Project, stack_file: str
     """One line for a program that raised: the clean message of errors meant for users, else where."""
     if isinstance(exc, InputError):  # raised by the run itself (a StackReference with no outputs, an export
         return str(exc)  # Pulumi cannot send...)
-    if isinstance(exc, ModuleNotFoundError) and project.virtualenv:
-        where = _where(exc, project)
-        return (
-            f"the program raised ModuleNotFoundError: {exc}{where}; allowed: install it where gpu-stacks runs "
-            f"({sys.prefix}): Pulumi would run the program with the virtualenv '{project.virtualenv}' of Pulumi.yaml "
-            "(runtime.options.virtualenv), which gpu-stacks does not use"
-        )
     if isinstance(exc, ConfigError):
         # The program can only name the stack file by convention (stacks/Pulumi.<stack>.yaml);
         # name the file that was actually read.
         return str(ConfigError(stack_file, exc.problems))
-    if isinstance(exc, (pulumi.RunError, pulumi.ConfigMissingError, pulumi.ConfigTypeError)):
+    if isinstance(exc, program_host.USER_ERRORS):
         return str(exc)
     if isinstance(exc, SystemExit):
         return f"the program called sys.exit({exc.code!r})"
     if (failure := invoke_failure(exc)) is not None:  # a provider function's error (Azure's answer), not a program bug
         return failure
-    message = f": {escaped(str(exc))}" if str(exc) else ""
-    return f"the program raised {type(exc).__name__}{message}{_where(exc, project)}"
-
-
-def _where(exc: BaseException, project: Project) -> str:
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if _inside(project.root, f.filename)]
-    return f" (at {project.relative(Path(frames[-1].filename))}:{frames[-1].lineno})" if frames else ""
-
-
-def _inside(root: Path, filename: str) -> bool:
-    try:
-        Path(filename).resolve().relative_to(root.resolve())
-    except ValueError:
-        return False
-    return "site-packages" not in filename
+    place = program_host.where(exc, str(project.root))
+    return f"{raised_line(type(exc).__name__, str(exc))}{f' (at {place})' if place else ''}"

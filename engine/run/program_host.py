@@ -29,11 +29,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import concurrent.futures
+import contextlib
+import ctypes
 import gc
+import json
 import logging
 import os
+import resource
 import runpy
 import sys
+import threading
+import traceback
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -145,7 +151,8 @@ def run(
 
 def main(argv: Sequence[str] | None = None) -> int:
     """As `pulumi-language-python-exec`: arguments name the engine and the program, config comes from
-    the environment. Exit 0 when the program ran to its end, 1 when it failed (its traceback on stderr)."""
+    the environment. Exit 0 when the program ran to its end, 1 when it failed: its traceback on stderr,
+    or, with `--result-fd`, one JSON line there saying what happened (`Report`)."""
     parser = argparse.ArgumentParser(description="Run a Pulumi Python program against an engine")
     parser.add_argument("--project", required=True)
     parser.add_argument("--stack", required=True)
@@ -153,23 +160,149 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--root-directory")
     parser.add_argument("--dry-run", action="store_true")
     parser.add_argument("--monitor", required=True, help="the engine's gRPC address (resource monitor and engine)")
+    parser.add_argument("--result-fd", type=int, help="where to write the one JSON line of what happened")
+    parser.add_argument("--memory-limit-mib", type=int, help="address space the program may add (hard limit)")
     parser.add_argument("PROGRAM")
     args = parser.parse_args(argv)
     sys.argv = [args.PROGRAM]
-    connect(args.monitor).close()
-    run(
-        lambda: runpy.run_path(args.PROGRAM, run_name="__main__"),
-        address=args.monitor,
-        project=args.project,
-        stack=args.stack,
-        config=pulumi.runtime.get_config_env(),
-        secret_keys=pulumi.runtime.get_config_secret_keys_env(),
-        dry_run=args.dry_run,
-        organization=args.organization,
-        root_directory=args.root_directory,
-    )
-    sys.stdout.flush()
-    return 0
+    channel = connect(args.monitor)  # kept open: gRPC's threads are started before the limit, as in a fork
+    if args.memory_limit_mib is not None:
+        limit_memory(args.memory_limit_mib)
+    arguments: dict[str, Any] = {
+        "address": args.monitor,
+        "project": args.project,
+        "stack": args.stack,
+        "config": pulumi.runtime.get_config_env(),
+        "secret_keys": pulumi.runtime.get_config_secret_keys_env(),
+        "dry_run": args.dry_run,
+        "organization": args.organization,
+        "root_directory": args.root_directory,
+    }
+
+    def program() -> None:
+        runpy.run_path(args.PROGRAM, run_name="__main__")
+
+    if args.result_fd is None:
+        run(program, **arguments)
+        sys.stdout.flush()
+        channel.close()
+        return 0
+    report = Report(args.result_fd, args.root_directory or os.getcwd())
+    code = report.outcome(lambda: run(program, **arguments))
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
+    return code
+
+
+class Report:
+    """What happened to the program, as JSON lines on a file descriptor of the engine's (the last line
+    counts): `{"ok": true}`, `{"threads": [names]}` (written before waiting for them, as the language
+    host waits), or `{"failed": {"kind": "memory" | "exit" | "raised", ...}}` with, for an exception,
+    its type, message and the last line of the project's own code it passed through (`where`), and
+    `plain` for Pulumi's errors meant for users, whose message is the whole story. Machine-readable,
+    so the engine never parses a traceback; the engine trusts "ok" only when it also saw the stack end."""
+
+    def __init__(self, fd: int, root: str):
+        os.set_inheritable(fd, False)  # not for what the program starts
+        self.fd = fd
+        self.root = root
+
+    def write(self, message: Mapping[str, Any]) -> None:
+        data = (json.dumps(message) + "\n").encode()
+        while data:
+            data = data[os.write(self.fd, data) :]
+
+    def outcome(self, work: Callable[[], None]) -> int:
+        before = set(threading.enumerate())
+        try:
+            work()
+        except MemoryError:
+            self.write({"failed": {"kind": "memory"}})
+            return 1
+        except SystemExit as exc:
+            self.write({"failed": {"kind": "exit", "code": repr(exc.code)}})
+            return 1
+        except BaseException as exc:  # noqa: BLE001 - KeyboardInterrupt and GeneratorExit from a program included
+            self.write({"failed": self.raised(exc)})
+            return 1
+        left = [t for t in threading.enumerate() if t not in before and t.is_alive() and not t.daemon]
+        if left:  # Pulumi's language host waits for them too; the engine's deadline stops the wait
+            self.write({"threads": [t.name for t in left]})
+            for thread in left:
+                thread.join()
+        self.write({"ok": True})
+        return 0
+
+    def raised(self, exc: BaseException) -> dict[str, Any]:
+        return {
+            "kind": "raised",
+            "type": type(exc).__name__,
+            "message": str(exc),
+            "where": where(exc, self.root),
+            "plain": isinstance(exc, USER_ERRORS),
+        }
+
+
+# Pulumi's errors meant for the user: their message says it all (no type, no traceback under `pulumi preview`).
+USER_ERRORS = (pulumi.RunError, pulumi.ConfigMissingError, pulumi.ConfigTypeError)
+
+
+def where(exc: BaseException, root: str) -> str | None:
+    """`file:line` of the last frame of the traceback in the project's own code (under `root`, not in
+    an installed package), relative to `root`; None when the exception never passed through it."""
+    root = os.path.realpath(root)
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        path = os.path.realpath(frame.filename)
+        if path.startswith(root + os.sep) and "site-packages" not in path:
+            return f"{os.path.relpath(path, root)}:{frame.lineno}"
+    return None
+
+
+# --- limits the program cannot lift --------------------------------------------------------------
+
+
+def limit_memory(mib: int) -> None:
+    """Address space: what this process maps now (the imports, the engine's connection) plus `mib`, as
+    the soft and the hard limit, so the program cannot raise it (setrlimit(2): only a privileged process
+    raises a hard limit; as root, the privilege, CAP_SYS_RESOURCE, is dropped first). Linux only."""
+    with open("/proc/self/statm") as fh:
+        pages = int(fh.read().split()[0])
+    limit = pages * resource.getpagesize() + mib * 1024 * 1024
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    drop_resource_privilege()
+
+
+_CAP_SYS_RESOURCE = 24  # linux/capability.h
+_PR_CAPBSET_DROP = 24  # linux/prctl.h
+_LINUX_CAPABILITY_VERSION_3 = 0x20080522
+
+
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+
+
+def drop_resource_privilege() -> None:
+    """Linux: this process (and what it starts) loses CAP_SYS_RESOURCE, the right to raise hard limits
+    (capabilities(7); capget/capset(2)). Nothing to do where the process never had it."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    with contextlib.suppress(OSError, AttributeError):
+        libc.prctl(_PR_CAPBSET_DROP, _CAP_SYS_RESOURCE, 0, 0, 0)  # not for programs it executes either
+    header = _CapHeader(_LINUX_CAPABILITY_VERSION_3, 0)
+    data = (_CapData * 2)()
+    if libc.capget(ctypes.byref(header), data) != 0:
+        return
+    bit = 1 << _CAP_SYS_RESOURCE
+    data[0].effective &= ~bit
+    data[0].permitted &= ~bit
+    data[0].inheritable &= ~bit
+    libc.capset(ctypes.byref(header), data)
 
 
 if __name__ == "__main__":  # pragma: no cover - run by another interpreter

@@ -36,6 +36,9 @@ from azure_gpu_stacks.inputs.files import InputFileError, load_yaml
 PROJECT_FILE = "Pulumi.yaml"
 PROJECT_FILES = ("Pulumi.json", "Pulumi.yaml", "Pulumi.yml")  # the CLI's order (encoding.Exts)
 STACK_FILE = re.compile(r"^Pulumi\.(?P<stack>[^/]+)\.(ya?ml|json)$")
+# runtime.options.toolchain (pulumi/pulumi sdk/python/cmd/pulumi-language-python/main.go `parseOptions`,
+# observed 2026-11-25); pip, the default, uses `virtualenv` alone.
+TOOLCHAINS = ("pip", "poetry", "uv")
 PROJECT_NAME = re.compile(r"^[A-Za-z0-9_.-]+$")  # tokens.IsName
 # What an offline run sees in place of a secret. It is a well-formed OpenSSH public key line so
 # that programs validating key formats accept it; it opens nothing.
@@ -50,7 +53,8 @@ class Project:
     stack_dir: Path
     declarations: tuple[Declaration, ...] = ()  # Pulumi.yaml's `config:`
     extension: str = ".yaml"  # the project file's, which stack files share
-    virtualenv: str | None = None  # runtime.options.virtualenv: where the CLI, not gpu-stacks, runs it
+    virtualenv: str | None = None  # runtime.options.virtualenv (engine.run.interpreter resolves it)
+    toolchain: str = "pip"  # runtime.options.toolchain: pip, poetry or uv
     main_is_directory: bool = True  # `main:` unset or a directory, rather than a file
 
     @property
@@ -141,9 +145,14 @@ def load_project(root: Path) -> Project:
         raise InputError(
             f"{label}: runtime.options.virtualenv: {virtualenv!r}; allowed: virtualenv option must be a string"
         )
+    toolchain = options.get("toolchain", "pip") if isinstance(options, dict) else "pip"
+    if toolchain not in TOOLCHAINS:  # parseOptions again: "unsupported toolchain option", "must be a string"
+        raise InputError(f"{label}: runtime.options.toolchain: {toolchain!r}; allowed: {', '.join(TOOLCHAINS)}")
     main = data.get("main")
     main_is_directory = not main or (root / str(main)).is_dir()
-    return Project(root, name, main_file, stack_dir, declarations, file.suffix, virtualenv, main_is_directory)
+    return Project(
+        root, name, main_file, stack_dir, declarations, file.suffix, virtualenv, toolchain, main_is_directory
+    )
 
 
 def _main_file(root: Path, main: Any, label: str) -> Path:

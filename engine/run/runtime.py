@@ -160,6 +160,9 @@ class RecordingMonitor(MockMonitor):
         self.secret_values = secret_values
         self.outputs: dict[str, Any] = {}
         self.secret_outputs: set[str] = set()
+        # The SDK registers the Stack's outputs once the program's code is done (`run_in_stack`): until
+        # then the run has not ended, whatever the program's process says.
+        self.stack_finished = False
 
     def make_urn(self, parent: str, type_: str, name: str) -> str:
         # The engine's URN: the parent's qualified type joins only for parents below the Stack.
@@ -185,6 +188,7 @@ class RecordingMonitor(MockMonitor):
                 if holds_secret(value):
                     self.secret_outputs.add(key)
                 self.outputs[key] = _whole_numbers(unwrap_secrets(value))
+            self.stack_finished = True
         return super().RegisterResourceOutputs(request)
 
     def RegisterResource(self, request: Any) -> Any:
