@@ -80,7 +80,8 @@ def add_common(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="when the Python environment Pulumi.yaml names (runtime.options.virtualenv, toolchain uv or "
         "poetry) does not exist, create it as `pulumi install` would (python3 -m venv and pip install -r "
-        "requirements.txt, uv sync, poetry install) instead of stopping; this reaches the package index",
+        "requirements.txt, uv sync, poetry install) instead of running the program with gpu-stacks' own "
+        "environment; this reaches the package index",
     )
     p.add_argument(
         "--stack-outputs",

@@ -17,7 +17,8 @@ How Pulumi chooses (pulumi/pulumi `sdk/python/cmd/pulumi-language-python/main.go
 - `toolchain: poetry`: the environment `poetry env info --path` names in the program's directory; made
   with `poetry install`.
 Where gpu-stacks differs, on purpose: it creates an environment only when told (`--create-venv`), since a
-check that silently reaches the network and writes into the project is not a check; it does not run
+check that silently reaches the network and writes into the project is not a check (until then the
+program runs with gpu-stacks' own environment and the plan says so, `missing_environment`); it does not run
 `pip install --upgrade pip setuptools wheel` first; and for uv and poetry it never converts a
 requirements.txt into a pyproject.toml (Pulumi then deletes requirements.txt): it asks for one.
 """
@@ -139,9 +140,10 @@ def _poetry_path(project_file: str, program_dir: Path) -> Path:
 
 
 def python_for(project: Project, *, create: bool = False, say: Callable[[str], None] | None = None) -> Path | None:
-    """The interpreter to run the program with: None for gpu-stacks' own (no environment named), else the
-    named environment's `bin/python`, checked (`check_sdk`); created first when missing and `create`.
-    InputError, one line, when it is missing, cannot be made, or cannot run the program."""
+    """The interpreter to run the program with: None for gpu-stacks' own (no environment named, or the named
+    one not made yet and `create` not asked: `missing_environment` says so), else the named environment's
+    `bin/python`, checked (`check_sdk`); created first when missing and `create`. InputError, one line, when
+    the path is not an environment, cannot be made, or cannot run the program."""
     environment = named_environment(project)
     if environment is None or _is_this_environment(environment.directory):
         return None  # gpu-stacks' own: a fork runs the same interpreter and packages, faster
@@ -156,11 +158,29 @@ def python_for(project: Project, *, create: bool = False, say: Callable[[str], N
                 "remove it so that it can be created, or name a virtual environment",
             )
         if not create:
-            raise environment.error("does not exist", f"create it: add {CREATE_FLAG}, or {_how(environment)}")
+            return None  # gpu-stacks' own, said in the plan's warnings (`missing_environment`)
         _create(environment, say or _progress)
         environment = named_environment(project) or environment  # poetry names its environment once made
     check_sdk(environment)
     return environment.python
+
+
+def missing_environment(project: Project) -> str | None:
+    """The warning for a program run with gpu-stacks' own environment because the one Pulumi.yaml names is
+    not made yet (None otherwise). A checkout in CI has no environment (it is not committed), and
+    refusing every such project would turn every check red for a step `pulumi preview` does itself; so
+    the program runs, and the plan says with what and how to run it as Pulumi would."""
+    environment = named_environment(project)
+    if environment is None or _is_this_environment(environment.directory) or environment.is_virtualenv():
+        return None
+    directory = environment.directory
+    if directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
+        return None  # not an environment: `python_for` refuses it
+    return (
+        f"{environment.project_file}: {environment.named_by}: {directory} does not exist, so the program ran with "
+        f"gpu-stacks' own Python environment ({sys.prefix}), whose pulumi and provider packages may differ from "
+        f"the project's (`pulumi preview` would create it): add {CREATE_FLAG}, or {_how(environment)}"
+    )
 
 
 def _is_this_environment(directory: Path) -> bool:

@@ -21,7 +21,7 @@ from azure_gpu_stacks.catalog.pricing import NO_COST, CostEstimate, estimate_res
 from azure_gpu_stacks.components.checks import AS_OF_CONFIG_KEY
 from azure_gpu_stacks.engine.errors import InputError
 from azure_gpu_stacks.engine.run import program_host
-from azure_gpu_stacks.engine.run.interpreter import host_command, python_for
+from azure_gpu_stacks.engine.run.interpreter import host_command, missing_environment, python_for
 from azure_gpu_stacks.engine.run.isolation import Limits, ProgramFailed, run_executed, run_isolated
 from azure_gpu_stacks.engine.run.policy_config import PolicySettings, configure, settings_day
 from azure_gpu_stacks.engine.run.policy_run import analyze, pack_policies
@@ -282,6 +282,8 @@ def _plan(
     warnings = settings.warnings + [masked(log.message, secrets) for log in result.logs if log.severity == "warning"]
     errors = [masked(log.message, secrets) for log in result.logs if log.severity != "warning"]
     warnings += [f"{name}: not created, it depends on a refused resource ({dep})" for name, dep in skipped]
+    if python is None and (note := missing_environment(project)) is not None:
+        warnings.append(note)
     cost = estimate_resources(result.resources, settings.config.get(LOCATION_KEY))
     # Every recorded resource, refused by the fake ARM or not, goes to the pack: one run, every problem.
     violations = analyze(result.resources, policy_settings)
@@ -384,4 +386,7 @@ def describe_program_error(exc: BaseException, project: Project, stack_file: str
     if (failure := invoke_failure(exc)) is not None:  # a provider function's error (Azure's answer), not a program bug
         return failure
     place = program_host.where(exc, str(project.root))
-    return f"{raised_line(type(exc).__name__, str(exc))}{f' (at {place})' if place else ''}"
+    said = f"{raised_line(type(exc).__name__, str(exc))}{f' (at {place})' if place else ''}"
+    if isinstance(exc, ImportError) and (note := missing_environment(project)) is not None:
+        said += f"; {note}"
+    return said
