@@ -59,25 +59,22 @@ def best(runs: list[Run]) -> Run:
 
 
 def scaled_shards(shards: list[Path], factor: int, directory: Path) -> list[Path]:
-    """The same shards holding `factor` times the stacks (each record repeated under new places)."""
+    """The same shards holding `factor` times the stacks (each record repeated under new places: copy C of
+    the stack at place P is at place C * total + P, in the same shard)."""
     directory.mkdir(parents=True, exist_ok=True)
-    count = len(shards)
-    headers = [json.loads(p.open().readline()) for p in shards]
-    total = headers[0]["stacks"]
+    with shards[0].open() as first:
+        total = json.loads(first.readline())["stacks"]
     out = []
-    for path, header in zip(shards, headers):
-        index = int(header["shard"].split("/")[0])
+    for path in shards:
         target = directory / path.name
         with path.open() as source, target.open("w") as sink:
+            header = json.loads(source.readline())
             sink.write(json.dumps({**header, "stacks": total * factor}) + "\n")
-            lines = source.readlines()[1:]
+            lines = source.readlines()
             for copy in range(factor):
                 for line in lines:
                     item = json.loads(line)
-                    place = copy * total + item["place"]
-                    # keep each place in its shard: K-1 modulo N (total is a multiple of N here or not)
-                    place = place - (place % count) + (index - 1)
-                    sink.write(json.dumps({**item, "place": place}) + "\n")
+                    sink.write(json.dumps({**item, "place": copy * total + item["place"]}) + "\n")
         out.append(target)
     return out
 

@@ -194,17 +194,12 @@ def reference_edges(
         ]
         targets += [(value.partition("=")[0], None) for value in option]
         program = _text(member.project.main_file) + "".join(_text(f) for f in program_graph(member.project).files)
-        texts = {stack.id: _text(stack_file(stack)) for stack in mine}
+        texts = {stack.id: _text(stack.file) for stack in mine}
         for target, via in targets:
             holders = [s for s in mine if target in texts[s.id]]
             for stack in holders if holders and target not in program else mine:
                 edges[stack.id].append((target, via))
     return edges
-
-
-def stack_file(stack: FleetStack) -> Path:
-    project = stack.member.project
-    return project.stack_dir / f"Pulumi.{stack.name}{project.extension}"
 
 
 def _text(path: Path, limit: int = 4 * 1024 * 1024) -> str:
