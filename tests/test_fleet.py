@@ -334,6 +334,24 @@ def test_affected_checks_a_changed_stack_and_those_that_reference_it(repo: Path,
     assert all("StackReference" in checked[i][0] for i in expected - {changed})
 
 
+def test_a_changed_stack_outputs_file_checks_the_stacks_that_read_it(repo: Path, cache: Path) -> None:
+    files = stack_files(repo)
+    outputs_dir = repo / "teams" / "team-03" / "stack-outputs"
+    outputs = sorted(outputs_dir.rglob("*.json"))[0]
+    outputs.write_text(json.dumps({"subnetId": "/subscriptions/0/subnets/moved"}))
+    target = outputs.relative_to(outputs_dir).with_suffix("").as_posix()  # ORG/PROJECT/STACK
+    readers = {i for i, path in files.items() if i.startswith("teams/team-03:") and target in config(path).values()}
+
+    _, report = affected(repo, cache)
+    checked = {c["stack"]: c["reasons"] for c in report["checked"]}
+
+    assert len(readers) == 1 and set(checked) == referencing(repo, files, readers)
+    assert all(
+        checked[i] == [f"stack outputs of {target} changed (teams/team-03/stack-outputs/{target}.json)"]
+        for i in readers
+    )
+
+
 def test_affected_follows_the_program_import_graph(repo: Path, cache: Path) -> None:
     files = stack_files(repo)
     (repo / "teams" / "team-04" / "naming.py").write_text((repo / "teams" / "team-04" / "naming.py").read_text() + "\n")
