@@ -33,11 +33,12 @@ from azure_gpu_stacks.engine.fleet.render import Affected, Entry
 SHARD_FORMAT = "gpu-stacks-shard/1"
 SHARD = re.compile(r"^([1-9][0-9]{0,3})/([1-9][0-9]{0,3})$")
 MAX_LINE_BYTES = 64 * 1024 * 1024
-# A plan's fixed cost (Pulumi's runtime, the program's child process, the pack), in the values of a stack
-# file: a stack file of one value planned in about the time 25 more values add (bench/README.md, 2026-11-25).
-PLAN_FLOOR_VALUES = 25
+# A plan's fixed cost (Pulumi's runtime, the program's child process, the pack) in values of a stack file:
+# plans of 3-value files took 0.12 s, of 30-41 values 0.27-0.34 s, about 0.105 s + 0.0056 s a value
+# (bench/README.md, 2026-11-25). Only the balance of the shards depends on it, never what they hold together.
+PLAN_FLOOR_VALUES = 20
 MAX_WEIGHED_BYTES = 1024 * 1024  # of a stack file read to weigh it; the rest is not counted
-# libyaml's parser where PyYAML has it (a thousand stack files in a tenth of a second), else PyYAML's own
+# libyaml's parser where PyYAML has it (a thousand stack files weighed in 0.06 s), else PyYAML's own
 _EVENTS = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 T = TypeVar("T")
 
