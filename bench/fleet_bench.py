@@ -2,7 +2,11 @@
 and in 8 shards merged (issue 26). Ratios within one run; each check is a fresh process (spawn to exit),
 its peak RSS from the kernel (`wait4`).
 
-    python bench/fleet_bench.py [--projects 50] [--stacks 20] [--shards 8] [--jobs N]
+    python bench/fleet_bench.py [--projects 50] [--stacks 20] [--shards 8] [--jobs N] [--repeat 3]
+    python bench/fleet_bench.py --generate-only DIR   # write the monorepo to DIR and stop
+
+Each phase says on stderr when it starts (a 1,000-stack run takes half an hour on two cores), and each
+result line is written as soon as it is measured.
 
 Targets:
 - affected-only after one stack file changed, cold cache <= 1.5x checking that one stack alone;
@@ -59,27 +63,29 @@ def best(runs: list[Run]) -> Run:
 
 
 def scaled_shards(shards: list[Path], factor: int, directory: Path) -> list[Path]:
-    """The same shards holding `factor` times the stacks (each record repeated under new places)."""
+    """The same shards holding `factor` times the stacks (each record repeated under new places: copy C of
+    the stack at place P is at place C * total + P, in the same shard)."""
     directory.mkdir(parents=True, exist_ok=True)
-    count = len(shards)
-    headers = [json.loads(p.open().readline()) for p in shards]
-    total = headers[0]["stacks"]
+    with shards[0].open() as first:
+        total = json.loads(first.readline())["stacks"]
     out = []
-    for path, header in zip(shards, headers):
-        index = int(header["shard"].split("/")[0])
+    for path in shards:
         target = directory / path.name
         with path.open() as source, target.open("w") as sink:
+            header = json.loads(source.readline())
             sink.write(json.dumps({**header, "stacks": total * factor}) + "\n")
-            lines = source.readlines()[1:]
+            lines = source.readlines()
             for copy in range(factor):
                 for line in lines:
                     item = json.loads(line)
-                    place = copy * total + item["place"]
-                    # keep each place in its shard: K-1 modulo N (total is a multiple of N here or not)
-                    place = place - (place % count) + (index - 1)
-                    sink.write(json.dumps({**item, "place": place}) + "\n")
+                    sink.write(json.dumps({**item, "place": copy * total + item["place"]}) + "\n")
         out.append(target)
     return out
+
+
+def phase(text: str) -> None:
+    """Say on stderr that a phase starts, with the time: a long run shows where it is."""
+    print(f"[{time.strftime('%H:%M:%S')}] {text}...", file=sys.stderr, flush=True)
 
 
 def main() -> None:
@@ -89,13 +95,21 @@ def main() -> None:
     parser.add_argument("--shards", type=int, default=8)
     parser.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)))
     parser.add_argument("--repeat", type=int, default=3, help="runs of the one-stack and affected checks (best)")
+    parser.add_argument("--generate-only", type=Path, metavar="DIR", help="write the monorepo to DIR and stop")
     options = parser.parse_args()
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]  # each line as it is measured
     jobs = ["--jobs", str(options.jobs)]
+    total = options.projects * options.stacks
+    if options.generate_only is not None:
+        phase(f"writing {total} stacks in {options.projects} projects")
+        repo = write_monorepo(options.generate_only, options.projects, options.stacks, full=True)
+        print(f"{repo}: {options.projects} projects, {sum(1 for _ in repo.rglob('Pulumi.*.yaml'))} stack files")
+        return
     with tempfile.TemporaryDirectory(prefix="fleet-bench-") as temporary:
         work = Path(temporary)
+        phase(f"writing {total} stacks in {options.projects} projects")
         repo = write_monorepo(work / "repo", options.projects, options.stacks, full=True)
         root = repo.name
-        total = options.projects * options.stacks
         print(
             f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {platform.machine()}, "
             f"{len(os.sched_getaffinity(0))} cores, Python {platform.python_version()}, load {os.getloadavg()}"
@@ -112,6 +126,7 @@ def main() -> None:
         alone_argv = ["check", "--root", root, "--no-cache", *jobs, stack_id]
 
         cache = work / "cache"
+        phase(f"full run, cold cache ({total} stacks)")
         cold = timed(
             ["check", "--root", root, "--cache-dir", str(cache), "--format", "json", *jobs], work, work / "cold.json"
         )
@@ -119,6 +134,7 @@ def main() -> None:
             f"full run, cold cache                   {cold.seconds:7.2f} s  {cold.peak_rss_mb:5.0f} MB  "
             f"cpu {cold.cpu_seconds:.2f} s"
         )
+        phase("full run, warm cache")
         warm = timed(
             ["check", "--root", root, "--cache-dir", str(cache), "--format", "json", *jobs], work, work / "warm.json"
         )
@@ -133,6 +149,7 @@ def main() -> None:
         stack_file.write_text(stack_file.read_text() + "# one change\n")
         alone_runs, affected_runs = [], []
         for attempt in range(options.repeat):  # alternating, each affected run with an empty (cold) cache
+            phase(f"one stack alone and affected-only, round {attempt + 1} of {options.repeat}")
             alone_runs.append(timed(alone_argv, work))
             affected_argv = [
                 "check",
@@ -162,27 +179,45 @@ def main() -> None:
         shards = []
         shard_runs = []
         for index in range(1, options.shards + 1):
+            phase(f"shard {index}/{options.shards}")
             path = work / f"shard-{index}.jsonl"
             run = timed(
                 ["check", "--root", root, "--no-cache", "--shard", f"{index}/{options.shards}", *jobs], work, path
             )
             shards.append(path)
             shard_runs.append(run)
-        merge = timed(["merge", *map(str, shards), "--format", "json"], work, work / "merged.json")
+        merges, helps = [], []
+        for attempt in range(options.repeat):  # alternating: the merge against the CLI's own start
+            phase(f"merge and gpu-stacks --help, round {attempt + 1} of {options.repeat}")
+            merges.append(timed(["merge", *map(str, shards), "--format", "json"], work, work / "merged.json"))
+            helps.append(timed(["--help"], work))
+        merge, start = best(merges), best(helps)
         identical = (work / "merged.json").read_bytes() == (work / "cold.json").read_bytes()
-        slowest = max(r.seconds for r in shard_runs)
+        slowest = max(shard_runs, key=lambda r: r.seconds)
         print(
             "shards (--no-cache, one after another): "
-            + ", ".join(f"{r.seconds:.2f} s (cpu {r.cpu_seconds:.2f})" for r in shard_runs)
+            + ", ".join(
+                f"{r.seconds:.2f} s (cpu {r.cpu_seconds:.2f}, {len(p.read_text().splitlines()) - 1} stacks)"
+                for r, p in zip(shard_runs, shards)
+            )
         )
-        print(f"merge (json)                           {merge.seconds:7.2f} s  {merge.peak_rss_mb:5.0f} MB")
         print(
-            f"slowest shard + merge                  {slowest + merge.seconds:7.2f} s  "
-            f"{(slowest + merge.seconds) / cold.seconds:.3f}x the unsharded cold run (target <= 0.2x)  "
+            f"merge (json)                           {merge.seconds:7.2f} s  {merge.peak_rss_mb:5.0f} MB  "
+            f"cpu {merge.cpu_seconds:.2f} s  (best of {options.repeat})"
+        )
+        print(
+            f"gpu-stacks --help                      {start.seconds:7.2f} s  {start.peak_rss_mb:5.0f} MB  "
+            f"cpu {start.cpu_seconds:.2f} s  (merge {merge.seconds / start.seconds:.2f}x)"
+        )
+        print(
+            f"slowest shard + merge                  {slowest.seconds + merge.seconds:7.2f} s  "
+            f"{(slowest.seconds + merge.seconds) / cold.seconds:.3f}x the unsharded cold run (target <= 0.2x; "
+            f"cpu {(slowest.cpu_seconds + merge.cpu_seconds) / cold.cpu_seconds:.3f}x)  "
             f"merged report {'identical' if identical else 'DIFFERS'}"
         )
 
         for fmt in ("json", "markdown", "sarif"):
+            phase(f"merge memory, {fmt}")
             figures = []
             for factor in (1, 4, 16):
                 scaled = scaled_shards(shards, factor, work / f"x{factor}")

@@ -173,11 +173,32 @@ def test_shards_merged_equal_the_unsharded_run_byte_for_byte(
         files.append(tmp_path / f"shard-{index}.jsonl")
         files[-1].write_text(out, encoding="utf-8")
         held += [json.loads(line)["record"]["stack"] for line in out.splitlines()[1:]]
-    sizes = [len(f.read_text().splitlines()) - 1 for f in files]
 
     for fmt in FORMATS:
         assert gpu_stacks("merge", *reversed(files), "--format", fmt)[:2] == unsharded[fmt]
-    assert sorted(held) == sorted(stack_files(monorepo)) and max(sizes) - min(sizes) <= 1
+    assert sorted(held) == sorted(stack_files(monorepo))
+
+
+def test_shards_spread_heavy_stacks_evenly_and_the_same_way_every_time(tmp_path: Path) -> None:
+    """Every other stack configures many more values: taking every N-th stack would give one shard all of them."""
+    root = write_monorepo(tmp_path / "repo", 1, 8)
+    files = stack_files(root)
+    heavy = set(sorted(files)[1::2])
+    for stack in heavy:
+        document = yaml.safe_load(files[stack].read_text())
+        document["config"]["team-00:tags"] = {f"tag{i}": f"value {i}" for i in range(40)}
+        files[stack].write_text(yaml.safe_dump(document))
+
+    def shard(index: int) -> tuple[list[str], str]:
+        code, out, err = gpu_stacks("check", "--root", root, "--cache-dir", tmp_path / "cache", "--shard", f"{index}/2")
+        assert code in (0, 1), err
+        return [json.loads(line)["record"]["stack"] for line in out.splitlines()[1:]], out
+
+    (first, first_out), (second, _) = shard(1), shard(2)
+
+    assert sorted(first + second) == sorted(files)
+    assert len(heavy & set(first)) == len(heavy & set(second)) == 2 and len(first) == len(second) == 4
+    assert shard(1)[1] == first_out
 
 
 def test_merge_refuses_shards_that_are_not_one_whole_run(monorepo: Path, cache: Path, tmp_path: Path) -> None:
@@ -194,12 +215,17 @@ def test_merge_refuses_shards_that_are_not_one_whole_run(monorepo: Path, cache: 
     cut.write_text("\n".join(second.read_text().splitlines()[:-1]) + "\n")
     garbage = tmp_path / "garbage.jsonl"
     garbage.write_text("{not json\n")
+    header, *lines = second.read_text().splitlines()
+    lines.append(first.read_text().splitlines()[1])  # a stack of shard 1 in shard 2 as well
+    overlapping = tmp_path / "overlapping.jsonl"
+    overlapping.write_text("\n".join([header, *sorted(lines, key=lambda line: json.loads(line)["place"])]) + "\n")
 
     for shards, named in [
         ([first], "missing 2/2"),
         ([first, first], "given twice 1/2"),
         ([first, other_run], "another run"),
         ([first, cut], "stacks in the shards"),
+        ([first, overlapping], "in two shards"),
         ([first, garbage], "not JSON"),
         ([first, tmp_path / "absent.jsonl"], "no such shard file"),
     ]:
@@ -306,6 +332,24 @@ def test_affected_checks_a_changed_stack_and_those_that_reference_it(repo: Path,
     assert sorted(report["unchanged"]) == sorted(set(files) - expected)
     assert any("stack file changed" in r for r in checked[changed])
     assert all("StackReference" in checked[i][0] for i in expected - {changed})
+
+
+def test_a_changed_stack_outputs_file_checks_the_stacks_that_read_it(repo: Path, cache: Path) -> None:
+    files = stack_files(repo)
+    outputs_dir = repo / "teams" / "team-03" / "stack-outputs"
+    outputs = sorted(outputs_dir.rglob("*.json"))[0]
+    outputs.write_text(json.dumps({"subnetId": "/subscriptions/0/subnets/moved"}))
+    target = outputs.relative_to(outputs_dir).with_suffix("").as_posix()  # ORG/PROJECT/STACK
+    readers = {i for i, path in files.items() if i.startswith("teams/team-03:") and target in config(path).values()}
+
+    _, report = affected(repo, cache)
+    checked = {c["stack"]: c["reasons"] for c in report["checked"]}
+
+    assert len(readers) == 1 and set(checked) == referencing(repo, files, readers)
+    assert all(
+        checked[i] == [f"stack outputs of {target} changed (teams/team-03/stack-outputs/{target}.json)"]
+        for i in readers
+    )
 
 
 def test_affected_follows_the_program_import_graph(repo: Path, cache: Path) -> None:

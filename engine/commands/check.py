@@ -35,8 +35,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def add_fleet(p: argparse.ArgumentParser) -> None:
     """The options of a check of many projects (docs/fleet.md)."""
-    from azure_gpu_stacks.engine.fleet.shards import parse_shard
-
     group = p.add_argument_group("many projects (docs/fleet.md)")
     group.add_argument(
         "--root",
@@ -52,9 +50,10 @@ def add_fleet(p: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--shard",
-        type=parse_shard,
+        type=_shard,
         metavar="K/N",
-        help="check the K-th of N deterministic shares of the stacks and write its JSON Lines for `gpu-stacks merge`",
+        help="check the K-th of N deterministic shares of the stacks, balanced by their estimated work, and write "
+        "its JSON Lines for `gpu-stacks merge`",
     )
     group.add_argument(
         "--cache-dir",
@@ -64,6 +63,15 @@ def add_fleet(p: argparse.ArgumentParser) -> None:
         "(default: $XDG_CACHE_HOME/gpu-stacks/check)",
     )
     group.add_argument("--no-cache", action="store_true", help="plan every stack; neither read nor write the cache")
+
+
+def _shard(text: str) -> tuple[int, int]:
+    """--shard's parser, loaded when the option is given: the shards' module loads the reports (and the
+    planning machinery they name), which every other command line, `--help` and `merge` included, would
+    otherwise pay for when the parser is built."""
+    from azure_gpu_stacks.engine.fleet.shards import parse_shard
+
+    return parse_shard(text)
 
 
 def run(args: argparse.Namespace) -> int:

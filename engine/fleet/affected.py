@@ -60,17 +60,16 @@ def read_change(root: Path, base: str) -> Change:
     if base.startswith("-") or not base:
         raise InputError(f"--affected {base!r}: allowed: a git revision (a branch, tag or commit)")
     try:
-        commit = _git(root, "rev-parse", "--verify", "--quiet", f"{base}^{{commit}}").strip()
-    except InputError:
+        top, commit = _git(root, "rev-parse", "--show-toplevel", "--verify", "--quiet", f"{base}^{{commit}}").split()
+    except (InputError, ValueError):
         raise InputError(
             f"--affected {base!r}: not a commit of the repository at {root}; allowed: a git revision "
             "(fetch it first: actions/checkout fetch-depth: 0)"
         ) from None
-    top = Path(_git(root, "rev-parse", "--show-toplevel").strip())
     stamp = int(_git(root, "show", "-s", "--format=%ct", commit).strip())
     names = _git(root, "diff", "--name-only", "--no-renames", "-z", commit, "--").split("\0")
     names += _git(root, "ls-files", "--others", "--exclude-standard", "-z", "--full-name").split("\0")
-    files = frozenset((top / name).resolve() for name in names if name)
+    files = frozenset((Path(top) / name).resolve() for name in names if name)
     return Change(base, commit, dt.datetime.fromtimestamp(stamp, dt.timezone.utc).date(), files)
 
 
@@ -117,8 +116,11 @@ def select(
     def owner(path: Path) -> Path | None:
         return next((r for r in owners if _inside(path, r)), None)
 
+    by_owner: dict[Path | None, list[Path]] = {}
     for path in sorted(change.files):
-        if path.name in DEPENDENCY_PINS and owner(path) is None:
+        by_owner.setdefault(owner(path), []).append(path)
+    for path in by_owner.get(None, []):
+        if path.name in DEPENDENCY_PINS:
             everyone.append(f"dependency pins changed ({shown(path)})")
     if moved := lifecycle_changes(change.day, day):
         everyone.append(
@@ -126,30 +128,44 @@ def select(
             + (f" and {len(moved) - 3} more)" if len(moved) > 3 else ")")
         )
 
-    per_project: dict[str, list[str]] = {m.directory: _project_reasons(m, change, owner, shown) for m in fleet.members}
-    edges = reference_edges(fleet, stacks, sorted(change.files), stack_outputs_option)
+    # a change with no Python source (nor a program's entry file) in it changes no program's modules: no
+    # import graph is read then
+    entries = {m.project.main_file.resolve() for m in fleet.members}
+    sources = any(path.suffix == ".py" or path in entries for path in change.files)
+    per_project = {
+        m.directory: _project_reasons(m, by_owner.get(m.project.root.resolve(), []), change, sources, shown)
+        for m in fleet.members
+    }
+    # `Pulumi.<stack>.<anything>` in a stack directory: (directory, each name it can be the file of) -> files
+    changed_stack_files: dict[tuple[Path, str], list[Path]] = {}
+    for path in sorted(p for p in change.files if p.name.startswith("Pulumi.")):
+        rest = path.name.removeprefix("Pulumi.")
+        for end in (i for i, c in enumerate(rest) if c == "."):
+            changed_stack_files.setdefault((path.parent, rest[:end]), []).append(path)
+    stack_dirs = {m.directory: m.project.stack_dir.resolve() for m in fleet.members}
+    references = References(fleet, stacks, sorted(change.files), stack_outputs_option)
     reasons: dict[str, list[str]] = {}
     for stack in stacks:
         own = list(everyone) + per_project[stack.member.directory]
-        stack_dir = stack.member.project.stack_dir.resolve()
-        for path in sorted(change.files):
-            if path.parent == stack_dir and path.name.startswith(f"Pulumi.{stack.name}."):
-                own.append(f"stack file changed ({shown(path)})")
-        for target, via in edges[stack.id]:
-            if via is not None and via in change.files:
+        for path in changed_stack_files.get((stack_dirs[stack.member.directory], stack.name), []):
+            own.append(f"stack file changed ({shown(path)})")
+        for target, via in references.targets(stack.member):
+            if via is not None and via in change.files and references.holds(stack, target):
                 own.append(f"stack outputs of {target} changed ({shown(via)})")
         if own:
             reasons[stack.id] = own
-    _follow_references(stacks, reasons, edges, shown)
+    _follow_references(stacks, reasons, references, shown)
     return reasons
 
 
 def _project_reasons(
-    member: Member, change: Change, owner: Callable[[Path], Path | None], shown: Callable[[Path], str]
+    member: Member, mine: list[Path], change: Change, sources: bool, shown: Callable[[Path], str]
 ) -> list[str]:
+    """The reasons every stack of the project is in; `mine`: the changed files of the project, in order."""
+    if not mine and not sources:
+        return []
     project = member.project
     root = project.root.resolve()
-    mine = sorted(p for p in change.files if owner(p) == root)
     found = []
     graph = program_graph(project)
     modules = set(graph.files)
@@ -169,42 +185,50 @@ def _project_reasons(
     return found
 
 
-def reference_edges(
-    fleet: Fleet, stacks: Sequence[FleetStack], extra: Sequence[Path], option: Sequence[str]
-) -> dict[str, list[tuple[str, Path | None]]]:
-    """The stacks each stack may reference, `(ORG/PROJECT/STACK, the outputs file or None for --stack-outputs)`.
+class References:
+    """The stacks each stack may reference, read only as far as a question needs.
 
-    A project's references are the `stack-outputs/ORG/PROJECT/STACK.json` files it holds (and those in
-    `extra`: changed ones, deleted ones included) and `--stack-outputs`. Which of its stacks reads one is
-    known when stack files name it in full and the program does not: then those stacks; else all of them.
+    A project's references (`targets`) are the `stack-outputs/ORG/PROJECT/STACK.json` files it holds (and
+    those of the change: changed ones, deleted ones included) and `--stack-outputs`, each with its outputs
+    file (None for `--stack-outputs`). Which of its stacks reads one (`holds`) is known when stack files
+    name it in full and the program does not: then those stacks; else all of them. The project's stack
+    files and program are read the first time that is asked, so a change that reaches no reference reads
+    no stack file.
     """
-    by_project: dict[str, list[FleetStack]] = {}
-    for stack in stacks:
-        by_project.setdefault(stack.member.directory, []).append(stack)
-    edges: dict[str, list[tuple[str, Path | None]]] = {stack.id: [] for stack in stacks}
-    for member in fleet.members:
-        mine = by_project.get(member.directory, [])
-        if not mine:
-            continue
-        outputs = (member.project.root / CONVENTIONAL_DIR).resolve()
-        files = set(outputs.glob("*/*/*.json")) if outputs.is_dir() else set()
-        files |= {p for p in extra if _inside(p, outputs)}
-        targets: list[tuple[str, Path | None]] = [
-            ("/".join(p.relative_to(outputs).with_suffix("").parts), p) for p in sorted(files)
-        ]
-        targets += [(value.partition("=")[0], None) for value in option]
-        program = _text(member.project.main_file) + "".join(_text(f) for f in program_graph(member.project).files)
-        texts = {stack.id: _text(stack_file(stack)) for stack in mine}
-        for target, via in targets:
-            holders = [s for s in mine if target in texts[s.id]]
-            for stack in holders if holders and target not in program else mine:
-                edges[stack.id].append((target, via))
-    return edges
 
+    def __init__(self, fleet: Fleet, stacks: Sequence[FleetStack], extra: Sequence[Path], option: Sequence[str]):
+        self._stacks: dict[str, list[FleetStack]] = {}
+        for stack in stacks:
+            self._stacks.setdefault(stack.member.directory, []).append(stack)
+        self._extra = extra
+        self._option = [(value.partition("=")[0], None) for value in option]
+        self._targets: dict[str, list[tuple[str, Path | None]]] = {}
+        self._texts: dict[str, tuple[str, dict[str, str]]] = {}
 
-def stack_file(stack: FleetStack) -> Path:
-    project = stack.member.project
-    return project.stack_dir / f"Pulumi.{stack.name}{project.extension}"
+    def targets(self, member: Member) -> list[tuple[str, Path | None]]:
+        """`(ORG/PROJECT/STACK, its outputs file or None)` a stack of the project may reference."""
+        if member.directory not in self._targets:
+            found: list[tuple[str, Path | None]] = []
+            if self._stacks.get(member.directory):
+                outputs = (member.project.root / CONVENTIONAL_DIR).resolve()
+                files = set(outputs.glob("*/*/*.json")) if outputs.is_dir() else set()
+                files |= {p for p in self._extra if _inside(p, outputs)}
+                found = [("/".join(p.relative_to(outputs).with_suffix("").parts), p) for p in sorted(files)]
+                found += self._option
+            self._targets[member.directory] = found
+        return self._targets[member.directory]
+
+    def holds(self, stack: FleetStack, target: str) -> bool:
+        """Whether `stack` may read `target`'s outputs."""
+        member = stack.member
+        if member.directory not in self._texts:
+            project = member.project
+            program = _text(project.main_file) + "".join(_text(f) for f in program_graph(project).files)
+            self._texts[member.directory] = (program, {s.id: _text(s.file) for s in self._stacks[member.directory]})
+        program, texts = self._texts[member.directory]
+        if target in program or not any(target in text for text in texts.values()):
+            return True
+        return target in texts[stack.id]
 
 
 def _text(path: Path, limit: int = 4 * 1024 * 1024) -> str:
@@ -218,7 +242,7 @@ def _text(path: Path, limit: int = 4 * 1024 * 1024) -> str:
 def _follow_references(
     stacks: Sequence[FleetStack],
     reasons: dict[str, list[str]],
-    edges: dict[str, list[tuple[str, Path | None]]],
+    references: References,
     shown: Callable[[Path], str],
 ) -> None:
     """Add each stack that references a stack that is in, until nothing more is added."""
@@ -231,12 +255,12 @@ def _follow_references(
         for stack in stacks:
             if stack.id in reasons:
                 continue
-            for target, via in edges[stack.id]:
+            for target, via in references.targets(stack.member):
                 parts = target.split("/")
                 if len(parts) != 3:
                     continue
                 hit = next((i for i in by_name.get((parts[1], parts[2]), []) if i in reasons and i != stack.id), None)
-                if hit is not None:
+                if hit is not None and references.holds(stack, target):
                     where = "--stack-outputs" if via is None else shown(via)
                     reasons[stack.id] = [
                         f"references {target} ({hit}, which is checked) through a StackReference ({where})"

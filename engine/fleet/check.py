@@ -2,10 +2,10 @@
 
 The stacks of every project under the root are put in one order (project directory, then stack
 name); `--affected BASE` keeps those a change can alter (`affected`), `--shard K/N` a 1/N share of
-those (`shards`). Each stack's record comes from the cache when its key is there (`cache`), else from
-planning it exactly as a one-project check does (on `--jobs` workers) and is stored. The report is
-streamed from the records (`render`), or, with `--shard`, the shard's JSON Lines are written for
-`gpu-stacks merge`.
+those, balanced by their estimated work (`shards`). Each stack's record comes from the cache when its
+key is there (`cache`), else from planning it exactly as a one-project check does (on `--jobs`
+workers) and is stored. The report is streamed from the records (`render`), or, with `--shard`, the
+shard's JSON Lines are written for `gpu-stacks merge`.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from azure_gpu_stacks.engine.fleet.cache import (
 from azure_gpu_stacks.engine.fleet.discover import Fleet, FleetStack, find_fleet
 from azure_gpu_stacks.engine.fleet.records import Record, make_record
 from azure_gpu_stacks.engine.fleet.render import Affected, Entry, write_report
-from azure_gpu_stacks.engine.fleet.shards import header, line, share
+from azure_gpu_stacks.engine.fleet.shards import header, line, share, weight
 
 FLEET_OPTIONS = ("root", "affected", "shard", "cache_dir", "no_cache")
 
@@ -69,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
     cache = None if args.no_cache else Cache(args.cache_dir or default_directory())
     run_hash = run_digest(args, day.isoformat(), root)
     keys = Keys(fleet, environment_digest(), run_hash) if cache is not None else None
-    chosen = share(stacks, args.shard) if args.shard is not None else list(enumerate(stacks))
+    weights = [weight(s.file) for s in stacks] if args.shard is not None else []
+    chosen = share(stacks, weights, args.shard) if args.shard is not None else list(enumerate(stacks))
     records = _records(args, fleet, [s for _, s in chosen], cache, keys)
     entries: list[Entry] = [(record, reasons.get(s.id, [])) for (_, s), record in zip(chosen, records)]
     rules = _pack_rules(cache)
@@ -82,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
                 base_commit,
                 str(args.shard[1]),
                 *(s.id for s in stacks),
+                *map(str, weights),  # the split: shards of files that weigh otherwise are another run's
             ]
         )
         options.out(json.dumps(header(args.shard, identity, len(stacks), rules(), affected)))

@@ -46,6 +46,11 @@ class FleetStack:
     def id(self) -> str:
         return self.member.stack_id(self.name)
 
+    @property
+    def file(self) -> Path:
+        project = self.member.project
+        return project.stack_dir / f"Pulumi.{self.name}{project.extension}"
+
 
 @dataclass(frozen=True)
 class Fleet:

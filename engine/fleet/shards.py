@@ -1,13 +1,18 @@
-"""`check --shard K/N` and `gpu-stacks merge`: a deterministic share of the stacks, and the files that carry it.
+"""`check --shard K/N` and `gpu-stacks merge`: a deterministic share of the stacks balanced by work, and its files.
 
-Shard K of N holds the stacks whose place in the run's order (project directory, then stack name,
-after `--affected` and STACK arguments) is K-1 modulo N: every shard gets as many stacks as another,
-give or take one, and the same shard always gets the same stacks. A shard writes JSON Lines (one
-JSON document per line, https://jsonlines.org): a header naming the shard, the run it belongs to
-(a hash of everything that changes results, so shards of different runs, days or options are never
-merged) and what the merged report needs besides the stacks; then one line per stack, its place in
-the order, why it was checked and its record (`records`). `merge` reads the lines of all shards in
-order, one at a time (never a whole file), after checking every file, so a bad file writes nothing.
+The shards split the run's stacks (in its order: project directory, then stack name, after `--affected`
+and STACK arguments) by the work each is estimated at before anything is planned (`weight`: the values
+its stack file configures, plus a plan's fixed cost): heaviest first, each stack goes to the shard with
+the least work so far (ties: the one with fewer stacks, then the lower K), ties between stacks by their
+place in the order. Every shard computes the same split from the same files, so the same inputs always
+give the same shards, and stacks that cost alike are spread evenly however they are laid out (placing
+every N-th stack in one shard put all of a repository's periodic heavy stacks together). A shard writes
+JSON Lines (one JSON document per line, https://jsonlines.org): a header naming the shard, the run it
+belongs to (a hash of everything that changes results or the split, so shards of different runs, days,
+options or files are never merged) and what the merged report needs besides the stacks; then one line
+per stack, its place in the order, why it was checked and its record (`records`). `merge` reads the
+lines of all shards in order, one at a time (never a whole file), after checking every file and that
+each place is in exactly one shard, so a bad file writes nothing.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
+import yaml
 from azure_gpu_stacks.engine.errors import InputError
 from azure_gpu_stacks.engine.fleet.records import Record, record_problem
 from azure_gpu_stacks.engine.fleet.render import Affected, Entry
@@ -27,6 +33,13 @@ from azure_gpu_stacks.engine.fleet.render import Affected, Entry
 SHARD_FORMAT = "gpu-stacks-shard/1"
 SHARD = re.compile(r"^([1-9][0-9]{0,3})/([1-9][0-9]{0,3})$")
 MAX_LINE_BYTES = 64 * 1024 * 1024
+# A plan's fixed cost (Pulumi's runtime, the program's child process, the pack) in values of a stack file:
+# plans of 3-value files took 0.12 s, of 30-41 values 0.27-0.34 s, about 0.105 s + 0.0056 s a value
+# (bench/README.md, 2026-11-25). Only the balance of the shards depends on it, never what they hold together.
+PLAN_FLOOR_VALUES = 20
+MAX_WEIGHED_BYTES = 1024 * 1024  # of a stack file read to weigh it; the rest is not counted
+# libyaml's parser where PyYAML has it (a thousand stack files weighed in 0.06 s), else PyYAML's own
+_EVENTS = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 T = TypeVar("T")
 
 
@@ -40,10 +53,40 @@ def parse_shard(text: str) -> tuple[int, int]:
     return int(match[1]), int(match[2])
 
 
-def share(items: Sequence[T], shard: tuple[int, int]) -> list[tuple[int, T]]:
-    """(place, item) of the items shard K of N checks."""
+def weight(stack_file: Path) -> int:
+    """The work a stack's plan is estimated at before planning: the scalars (keys and values) of its stack
+    file, YAML or JSON, plus `PLAN_FLOOR_VALUES`; a file that cannot be read or parsed counts what was read."""
+    try:
+        with stack_file.open("rb") as handle:
+            text = handle.read(MAX_WEIGHED_BYTES).decode("utf-8", "replace")
+    except OSError:
+        text = ""
+    values = 0
+    try:
+        for event in yaml.parse(text, Loader=_EVENTS):
+            values += isinstance(event, yaml.ScalarEvent)
+    except yaml.YAMLError:
+        pass  # a file a plan will refuse: what parsed is its weight, the same in every shard
+    return PLAN_FLOOR_VALUES + values
+
+
+def assign(weights: Sequence[int], count: int) -> list[int]:
+    """The shard (0 for 1/N) of each place, whose work is `weights[place]`: heaviest first, each to the
+    shard with the least work so far (then fewer stacks, then the lower shard), equal weights by place."""
+    held: list[tuple[int, int, int]] = [(0, 0, shard) for shard in range(count)]  # (work, stacks, shard)
+    shards = [0] * len(weights)
+    for place in sorted(range(len(weights)), key=lambda p: (-weights[p], p)):
+        work, stacks, shard = heapq.heappop(held)
+        shards[place] = shard
+        heapq.heappush(held, (work + weights[place], stacks + 1, shard))
+    return shards
+
+
+def share(items: Sequence[T], weights: Sequence[int], shard: tuple[int, int]) -> list[tuple[int, T]]:
+    """(place, item) of the items shard K of N checks, in the run's order."""
     index, count = shard
-    return [(place, item) for place, item in enumerate(items) if place % count == index - 1]
+    chosen = assign(weights, count)
+    return [(place, item) for place, item in enumerate(items) if chosen[place] == index - 1]
 
 
 def header(
@@ -87,15 +130,8 @@ class ShardFile:
                 if not isinstance(data, dict) or set(data) != {"place", "reasons", "record"}:
                     raise InputError(f"{where}: allowed: a mapping with place, reasons and record")
                 place, reasons, record = data["place"], data["reasons"], data["record"]
-                if (
-                    type(place) is not int
-                    or not last < place < self.stacks
-                    or place % self.shard[1] != self.shard[0] - 1
-                ):
-                    raise InputError(
-                        f"{where}: place: {place!r}; allowed: increasing places below {self.stacks} that are "
-                        f"{self.shard[0] - 1} modulo {self.shard[1]}"
-                    )
+                if type(place) is not int or not last < place < self.stacks:
+                    raise InputError(f"{where}: place: {place!r}; allowed: increasing places below {self.stacks}")
                 if not isinstance(reasons, list) or not all(isinstance(r, str) for r in reasons):
                     raise InputError(f"{where}: reasons: allowed: a list of strings")
                 if problem := record_problem(record):
@@ -186,7 +222,9 @@ class Merged:
         self.affected = first.affected
         expected = 0
         for place, _ in self._ordered():  # every line checked before anything is written
-            if place != expected:
+            if place < expected:
+                raise InputError(f"merge: the stack at place {place} of {first.stacks} is in two shards")
+            if place > expected:
                 raise InputError(f"merge: the stack at place {expected} of {first.stacks} is in no shard")
             expected += 1
         if expected != first.stacks:
