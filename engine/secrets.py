@@ -174,12 +174,13 @@ class Mask:
         return pattern.sub(SECRET_SHOWN_AS, text) if pattern is not None else text
 
     def values(self, value: Any) -> Any:
-        """`value` (JSON-shaped) with each string holding a secret masked and each secret number
-        replaced by "[secret]", so that the JSON made from it stays JSON."""
+        """`value` (JSON-shaped) with each string holding a secret masked, keys of mappings included (a
+        secret can name a tag), and each secret number replaced by "[secret]", so that the JSON made from
+        it stays JSON."""
         if isinstance(value, str):
             return self(value)
         if isinstance(value, Mapping):
-            return {k: self.values(v) for k, v in value.items()}
+            return {self(k) if isinstance(k, str) else k: self.values(v) for k, v in value.items()}
         if isinstance(value, (list, tuple)):
             return [self.values(v) for v in value]
         if isinstance(value, (int, float)) and not isinstance(value, bool) and str(value) in self.secrets:

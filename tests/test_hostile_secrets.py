@@ -25,6 +25,7 @@ CANARIES = {
     "printed": "CANARY-PRINTED-a8c3",  # a secret the program prints
     "logged": "CANARY-LOGGED-0b7d",  # a secret the program logs as a warning
     "declared-get-input": "CANARY-DECLARED-GET-6d1e",  # a declared secret read with config.get into an input
+    "declared-get-key": "CANARY-DECLARED-KEY-2f9a",  # the same used as a key of a mapping (a tag's name)
     "dict-printed": "CANARY-DICT-PRINTED-31f7",  # a password inside a secret dict the program prints
     "list-output": "CANARY-LIST-OUTPUT-8e25",  # inside a secret list, exported and printed
     "number": "73645190",  # a secret number, printed and in an input
@@ -58,6 +59,7 @@ rg.tags.apply(lambda _: pulumi.log.warn("rotating {CANARIES["logged"]}"))
 pulumi.export("logged", logged)
 rg.tags.apply(lambda _: resources.ResourceGroup("db", location="eastus",
     tags={{"host": config.get("dbHost")}}))
+resources.ResourceGroup("keyed", location="eastus", tags={{config.get("tagKey"): "owner"}})
 admin = pulumi.Output.secret({{"user": "admin", "password": "{CANARIES["dict-printed"]}"}})
 pulumi.export("admin", admin)
 admin.apply(print)
@@ -103,12 +105,14 @@ def write_project(root: Path) -> Path:
     root.mkdir()
     (root / "Pulumi.yaml").write_text(
         "name: canaries\nruntime: python\nconfig:\n  apiToken:\n    secret: true\n  dbHost:\n    secret: true\n"
+        "  tagKey:\n    secret: true\n"
     )
     (root / "__main__.py").write_text(textwrap.dedent(PROGRAM))
     (root / "Pulumi.dev.yaml").write_text(
         f"config:\n  canaries:apiKey:\n    secure: {CANARIES['ciphertext']}\n"
         f"  canaries:apiToken: {CANARIES['plain-declared']}\n"
         f"  canaries:dbHost: {CANARIES['declared-get-input']}\n"
+        f"  canaries:tagKey: {CANARIES['declared-get-key']}\n"
     )
     (root / "existing.json").write_text(json.dumps(EXISTING))
     saved = root / "stack-outputs" / "organization" / "canaries" / "network.json"

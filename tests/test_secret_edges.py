@@ -218,7 +218,16 @@ def test_a_secret_group_and_parent_name_are_parameters_wherever_the_template_nam
 # of secure parameters): a secret input, a secret inside a structure, a declared secret read with
 # config.get, a secret number, a secret resource group name, an existing resource's credential and
 # another stack's secret output.
-SENT = {"input", "nested-input", "declared-get-input", "number", "refused", "existing", "stack-output"}
+SENT = {
+    "input",
+    "nested-input",
+    "declared-get-input",
+    "declared-get-key",
+    "number",
+    "refused",
+    "existing",
+    "stack-output",
+}
 
 
 class EchoingAzure(Replay):
