@@ -16,17 +16,15 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
-import platform
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from fleet import write_fleet
-from floors import REPO, Measured, best, import_floor, measure, parallel_floor, runtime_floor
+from floors import REPO, Measured, best, import_floor, load_line, machine_line, measure, parallel_floor, runtime_floor
 
 CHECK = [sys.executable, "-m", "azure_gpu_stacks.engine", "check"]
 
@@ -45,11 +43,9 @@ def main() -> None:
         "--fleet-repeat", type=int, default=2, help="runs of each fleet check and floor (the best is kept)"
     )
     args = parser.parse_args()
-    print(
-        f"{time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
-    )
+    print(machine_line())
 
-    print(f"load average before the run: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(load_line("before"))
     print(
         f"parallel floor               {parallel_floor(args.jobs):7.2f}x  ({args.jobs} CPU-bound processes at "
         f"once vs one after another; ideal {1 / args.jobs:.2f}x)"

@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from floors import REPO, Measured, import_floor, measure
+from floors import REPO, Measured, import_floor, load_line, measure
 
 TARGET = 2.2
 
@@ -56,7 +56,7 @@ def main() -> None:
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}"
     )
-    print(f"load average before the run: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(load_line("before"))
     imports = import_floor(args.repeat)
     with tempfile.TemporaryDirectory(prefix="diff-bench-") as tmp:
         project = pull_request(Path(tmp))
@@ -81,7 +81,7 @@ def main() -> None:
     print(
         f"diff / check                  {ratio:7.2f}x  (target <= {TARGET}x)  {'met' if ratio <= TARGET else 'MISSED'}"
     )
-    print(f"load average after the run: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(load_line("after"))
 
 
 if __name__ == "__main__":

@@ -14,15 +14,12 @@ Target (issue 12): with / without <= 1.05.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from floors import measure
+from floors import load_line, machine_line, measure
 
 CHECK = ["check", "--jobs", "1"]
 
@@ -48,10 +45,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    print(
-        f"{time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
-    )
-    print(f"load average before the run: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(machine_line())
+    print(load_line("before"))
     with_rules = [sys.executable, "-m", "azure_gpu_stacks.engine", *CHECK]
     without = [sys.executable, __file__, "--inner-without-rules"]
     timed: dict[str, list[float]] = {"with": [], "without": []}

@@ -16,6 +16,7 @@ import argparse
 import asyncio
 import json
 import os
+import platform
 import runpy
 import subprocess
 import sys
@@ -48,6 +49,18 @@ IMPORTED = [
 IMPORT_FLOOR = "import importlib, pulumi, pulumi_policy\n" + "".join(
     f"importlib.import_module({module!r}).{cls}\n" for module, cls in IMPORTED
 )
+
+
+def machine_line() -> str:
+    """The first line of every benchmark's output: the day, the machine, its cores and Python."""
+    return (
+        f"{time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    )
+
+
+def load_line(when: str) -> str:
+    """`load average before the run: 0.24 1.51 2.55`: what else the machine was doing."""
+    return f"load average {when} the run: {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
 
 
 @dataclass(frozen=True)

@@ -18,8 +18,6 @@ environment's packages (as tests/test_project_venv.py does), so nothing is downl
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import subprocess
 import sys
 import sysconfig
@@ -33,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from azure_gpu_stacks.engine.run import heap, isolation, plan
 from azure_gpu_stacks.engine.run.parallel import preload
 from azure_gpu_stacks.engine.run.project import load_project
-from floors import REPO
+from floors import REPO, load_line, machine_line
 
 from tests.generated_programs import resource_groups
 
@@ -86,10 +84,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--resources", type=int, default=50)
     args = parser.parse_args()
-    print(
-        f"{time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
-    )
-    print(f"load average before the run: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(machine_line())
+    print(load_line("before"))
     preload()
     heap.freeze()
     plan_all(True), plan_all(False)  # warm-up: every kind of stack once each way
@@ -110,7 +106,7 @@ def main() -> None:
             executed.append(plan_once(executed_root))
     print(f"{args.resources} resource groups, forked  {min(forked):6.3f} s  (best of {args.rounds})")
     print(f"the same, project's venv (exec) {min(executed):6.3f} s  {min(executed) / min(forked):5.2f}x")
-    print(f"load average after the run:  {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(load_line("after"))
 
 
 if __name__ == "__main__":

@@ -13,10 +13,8 @@ from __future__ import annotations
 
 import gc
 import os
-import platform
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -24,6 +22,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from fleet import write_fleet  # noqa: E402 - bench/ is not a package; its path is set above
+from floors import machine_line  # noqa: E402
 
 CHECKPOINTS = (12, 48, 200)
 
@@ -39,9 +38,7 @@ def main() -> None:
     from azure_gpu_stacks.engine.run.plan import plan_stack
     from azure_gpu_stacks.engine.run.project import load_project
 
-    print(
-        f"{time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
-    )
+    print(machine_line())
     with tempfile.TemporaryDirectory(prefix="gpu-stacks-memory-") as tmp:
         project = load_project(write_fleet(count, Path(tmp) / "fleet"))
         base = (0, 0.0)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import subprocess
 import sys
 import time
@@ -21,6 +20,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from floors import machine_line  # noqa: E402 - bench/ is not a package; its path is set above
 
 
 def main() -> None:
@@ -40,9 +42,7 @@ def main() -> None:
     from azure_gpu_stacks.engine.run.project import load_project
     from azure_gpu_stacks.sdk.internals import analyzer_pb2, analyzer_pb2_grpc
 
-    print(
-        f"{time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
-    )
+    print(machine_line())
     project = load_project(REPO)
     stacks = [plan_stack(project, name).resources for name in project.stacks()]
     count = sum(len(s) for s in stacks)

@@ -15,15 +15,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
-import platform
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from floors import measure
+from floors import load_line, machine_line, measure
 
 # A check with the fake's spec check on or off, as given on the command line.
 DRIVER = """
@@ -41,10 +39,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    print(
-        f"{time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
-    )
-    print(f"load average before the run: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(machine_line())
+    print(load_line("before"))
     on, off = [], []
     for _ in range(args.repeat):
         off.append(measure([sys.executable, "-c", DRIVER, "off"]).seconds)
