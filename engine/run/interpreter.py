@@ -85,6 +85,12 @@ class Environment:
     def is_virtualenv(self) -> bool:
         return self.python.is_file()
 
+    @property
+    def missing(self) -> bool:
+        """Not made yet: no directory there, or an empty one (what Pulumi creates the environment in)."""
+        directory = self.directory
+        return not directory.exists() or (directory.is_dir() and not any(directory.iterdir()))
+
     def error(self, problem: str, allowed: str) -> InputError:
         """The one line: Pulumi.yaml, the key, the path, what is wrong and what to do."""
         return InputError(f"{self.project_file}: {self.named_by}: {self.directory}: {problem}; allowed: {allowed}")
@@ -151,8 +157,7 @@ def python_for(project: Project, *, create: bool = False, say: Callable[[str], N
     if directory.exists() and not directory.is_dir():
         raise environment.error("not a directory", "the directory of a virtual environment, or remove the file")
     if not environment.is_virtualenv():
-        empty = not directory.exists() or not any(directory.iterdir())
-        if not empty:
+        if not environment.missing:
             raise environment.error(
                 "not a virtual environment (no bin/python)",
                 "remove it so that it can be created, or name a virtual environment",
@@ -171,15 +176,12 @@ def missing_environment(project: Project) -> str | None:
     refusing every such project would turn every check red for a step `pulumi preview` does itself; so
     the program runs, and the plan says with what and how to run it as Pulumi would."""
     environment = named_environment(project)
-    if environment is None or _is_this_environment(environment.directory) or environment.is_virtualenv():
-        return None
-    directory = environment.directory
-    if directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
-        return None  # not an environment: `python_for` refuses it
+    if environment is None or _is_this_environment(environment.directory) or not environment.missing:
+        return None  # none named, gpu-stacks' own, made, or not an environment (`python_for` refuses it)
     return (
-        f"{environment.project_file}: {environment.named_by}: {directory} does not exist, so the program ran with "
-        f"gpu-stacks' own Python environment ({sys.prefix}), whose pulumi and provider packages may differ from "
-        f"the project's (`pulumi preview` would create it): add {CREATE_FLAG}, or {_how(environment)}"
+        f"{environment.project_file}: {environment.named_by}: {environment.directory} does not exist, so the "
+        f"program ran with gpu-stacks' own Python environment ({sys.prefix}), whose pulumi and provider packages "
+        f"may differ from the project's (`pulumi preview` would create it): add {CREATE_FLAG}, or {_how(environment)}"
     )
 
 
