@@ -43,6 +43,7 @@ from azure_gpu_stacks.engine.run.runtime import (
     run_hosted,
     shown,
 )
+from azure_gpu_stacks.engine.run.sdk_majors import other_major_note
 from azure_gpu_stacks.engine.run.stack_references import StackReferences
 from azure_gpu_stacks.engine.run.violation import Violation
 from azure_gpu_stacks.engine.secrets import credential_leaves
@@ -240,6 +241,7 @@ def _plan(
         secret_keys=settings.secret_keys,
         arm=arm,
         preview=preview,
+        known_outputs=False,  # `pulumi preview`'s rules for outputs Azure computes (`fakeazure.planned`)
         organization=reference.organization,
         root_directory=project.root,
         references=references,
@@ -389,4 +391,6 @@ def describe_program_error(exc: BaseException, project: Project, stack_file: str
     said = f"{raised_line(type(exc).__name__, str(exc))}{f' (at {place})' if place else ''}"
     if isinstance(exc, ImportError) and (note := missing_environment(project)) is not None:
         said += f"; {note}"
+    if isinstance(exc, (ImportError, AttributeError)) and (major := other_major_note(str(exc))) is not None:
+        said += f"; {major}"  # last: a quote after it would make the span between quotes read as one value
     return said
