@@ -388,7 +388,8 @@ class FakeArm:
             self.quota.take(Taking(tuple(found), nodes, location, min(at_creation, nodes)), limits)
 
     def _outputs(self, rtype: ArmResourceType, res: Resource) -> dict[str, Any]:
-        base = {**res.properties, "name": res.name, "type": res.type}
+        # The envelope's ARM `type` never replaces an input of that name (storage.Blob's `type` is its BlobType).
+        base = {"type": res.type, **res.properties, "name": res.name}
         if res.location is not None:
             base["location"] = res.location
         # Every type's system-assigned identity gets its principal (common-types ManagedServiceIdentity:

@@ -125,3 +125,28 @@ def test_an_input_named_type_is_never_overwritten() -> None:
     out = planned_outputs({"type": "Block", "blobName": "index.html"}, {"type": "Microsoft.Storage/blobs"})
 
     assert out["type"] == "Block"
+
+
+def test_a_blob_keeps_its_blob_type_when_every_output_is_known(record) -> None:  # type: ignore[no-untyped-def]
+    import pulumi
+    from pulumi_azure_native import resources, storage
+
+    def program() -> None:
+        rg = resources.ResourceGroup("rg", location="westus2")
+        account = storage.StorageAccount(
+            "sa", resource_group_name=rg.name, kind="StorageV2", sku=storage.SkuArgs(name="Standard_LRS")
+        )
+        container = storage.BlobContainer("web", resource_group_name=rg.name, account_name=account.name)
+        blob = storage.Blob(
+            "index",
+            resource_group_name=rg.name,
+            account_name=account.name,
+            container_name=container.name,
+            type=storage.BlobType.BLOCK,
+            source=pulumi.StringAsset("<html></html>"),
+        )
+        pulumi.export("blobType", blob.type)
+
+    recording = record(program)
+
+    assert recording.outputs["blobType"] == "Block"
