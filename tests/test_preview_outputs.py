@@ -150,3 +150,22 @@ def test_a_blob_keeps_its_blob_type_when_every_output_is_known(record) -> None: 
     recording = record(program)
 
     assert recording.outputs["blobType"] == "Block"
+
+
+def test_a_storage_account_answers_its_static_website_endpoint(record) -> None:  # type: ignore[no-untyped-def]
+    import pulumi
+    from pulumi_azure_native import resources, storage
+
+    def program() -> None:
+        rg = resources.ResourceGroup("rg", location="westus2")
+        account = storage.StorageAccount(
+            "sa", account_name="sitefiles1", resource_group_name=rg.name, kind="StorageV2", sku={"name": "Standard_LRS"}
+        )
+        pulumi.export("web", account.primary_endpoints.apply(lambda e: e.web))
+
+    recording = record(program)
+
+    # Learn's example answer: "web": "https://<account>.z19.web.core.windows.net/"
+    assert recording.outputs["web"].startswith("https://sitefiles1.z") and recording.outputs["web"].endswith(
+        ".web.core.windows.net/"
+    )
