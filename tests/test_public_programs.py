@@ -31,7 +31,7 @@ PROGRAMS = [
     (
         "provider-py-webapp",
         0,
-        "OK: dev deploys as planned (3 resources)",
+        "OK: dev deploys as planned (3 resources, 2 not checked offline)",
         "the provider's own acceptance program (pulumi-azure-native examples/py-webapp): an S1 plan and a web app",
     ),
     (
@@ -43,7 +43,7 @@ PROGRAMS = [
     (
         "azure-py-aci",
         0,
-        "OK: dev deploys as planned (2 resources)",
+        "OK: dev deploys as planned (2 resources, 1 not checked offline)",
         "a public container group; its ip_address.ip callback reads an output Azure assigns at creation, "
         "unknown during a preview (the callback does not run)",
     ),

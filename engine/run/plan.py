@@ -94,8 +94,9 @@ class Plan:
 
     @cached_property
     def not_checked(self) -> tuple[str, ...]:
-        """URNs of resources of providers the offline engine does not model (random, tls, azuread,
-        kubernetes...): recorded and answered as Pulumi's mocks answer them, but nothing they ask for is checked."""
+        """URNs of resources the offline engine does not model: other providers' (random, tls, azuread,
+        kubernetes...), recorded and answered as Pulumi's mocks answer them, and azure-native types without
+        a rule (`other_providers.is_modeled`): nothing they ask for is checked offline."""
         return tuple(r.urn for r in self.resources if not is_modeled(r.type, r.custom))
 
     @cached_property
