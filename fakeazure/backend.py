@@ -123,6 +123,7 @@ class FakeArm:
         self.subscriptions = {self.subscription_id: SubscriptionState(self.subscription_id)}
         self.refusals: list[Refusal] = []
         self.unknown_reads: list[str] = []  # `<Resource>.get` of ids the subscription does not hold
+        self.advisories: list[str] = []  # what Azure no longer creates without a public error code (a warning)
         self.az_subscription: str | None = None  # the deployer's subscription, once --existing files named it
         self.skipped: list[tuple[str, str]] = []  # (logical name, refused dependency id)
         self.quota = Ledger()  # vCPUs the PUTs so far have taken

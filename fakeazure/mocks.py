@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pulumi
+from azure_gpu_stacks.catalog.retired_offers import advisory, retired_offer
 from azure_gpu_stacks.fakeazure import other_providers
 from azure_gpu_stacks.fakeazure.backend import DependencyFailed, FakeArm, Refusal
 from azure_gpu_stacks.fakeazure.errors import ArmError
@@ -45,6 +46,8 @@ class FakeArmMocks(pulumi.runtime.Mocks):
             return self._read(args)
         props = unwrap_secrets(dict(args.inputs))
         seed = f"{args.typ}::{args.name}"
+        if (offer := retired_offer(args.typ, props, self.arm.now.date())) is not None:
+            self.arm.advisories.append(advisory(args.name, offer))
         if self.preview:
             return self._preview(args, props, seed)
         try:

@@ -140,3 +140,7 @@ def test_public_program_gets_the_verdict_azure_and_pulumi_give(
     assert "Traceback" not in out + err
     if code == 2:
         assert len(err.strip().splitlines()) == 1, err  # one line
+        return
+    # the same verdict in JSON, every input shown (a blob's FileAsset `source` once broke the document)
+    assert main(["check", "dev", "--project", str(PUBLIC / program), "--json"]) == code
+    assert json.loads(capsys.readouterr().out)["exitCode"] == code

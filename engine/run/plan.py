@@ -285,6 +285,7 @@ def _plan(
     warnings = settings.warnings + [masked(log.message, secrets) for log in result.logs if log.severity == "warning"]
     errors = [masked(log.message, secrets) for log in result.logs if log.severity != "warning"]
     warnings += [f"{name}: not created, it depends on a refused resource ({dep})" for name, dep in skipped]
+    warnings += arm.advisories
     if python is None and (note := missing_environment(project)) is not None:
         warnings.append(note)
     cost = estimate_resources(result.resources, settings.config.get(LOCATION_KEY))

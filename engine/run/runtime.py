@@ -106,6 +106,8 @@ def shown(value: Any, secrets: frozenset[str] = frozenset()) -> Any:
         return [shown(v, secrets) for v in value]
     if is_output_unknown(value):
         return None
+    if isinstance(value, (pulumi.Asset, pulumi.Archive)):  # a blob's `source`: shown as exports show it
+        return f"[{type(value).__name__}]"
     return value
 
 
