@@ -221,7 +221,8 @@ class RecordingMonitor(MockMonitor):
         return super().RegisterResourceOutputs(request)
 
     def RegisterResource(self, request: Any) -> Any:
-        if _holds_unknown(recorded_inputs(request.object)):
+        inputs = recorded_inputs(request.object)  # read once: for the unknowns now, recorded below
+        if _holds_unknown(inputs):
             self.unknown_inputs.add((request.type, request.name))
         response = super().RegisterResource(request)
         if request.type == STACK_TYPE:
@@ -237,7 +238,7 @@ class RecordingMonitor(MockMonitor):
                 parent=request.parent if request.parent and request.parent != self.stack_urn else None,
                 custom=request.custom,
                 protect=bool(request.protect),
-                inputs=recorded_inputs(request.object),
+                inputs=inputs,
                 dependencies=tuple(request.dependencies),
                 ignore_changes=tuple(request.ignoreChanges),
                 delete_before_replace=request.deleteBeforeReplace,
