@@ -18,11 +18,10 @@ line naming it.
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import re
+import sys
 import typing
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from azure_gpu_stacks.fakeazure.errors import ArmError
@@ -46,35 +45,31 @@ class FunctionNotAnswered(ArmError):
         return self.message
 
 
-def _function_module(package: str, function: str) -> str | None:
-    """The SDK file of `function` (`getPublicIPAddress` is `get_public_ip_address.py`): the names agree
-    once underscores and case are set aside."""
-    try:
-        spec = importlib.util.find_spec(package)
-    except ImportError:
-        return None
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    wanted = function.lower()
-    for folder in spec.submodule_search_locations:
-        for file in Path(folder).glob("*.py"):
-            if file.stem.replace("_", "") == wanted:
-                return f"{package}.{file.stem}"
-    return None
-
-
 def result_type(token: str) -> type | None:
-    """The `<Function>Result` class of `azure-native:<module>:<function>` in the installed SDK, or None."""
+    """The `<Function>Result` class of `azure-native:<module>:<function>` in the installed SDK, or None.
+
+    Found through the module's package, as a program finds it (`network.get_public_ip_address`): the
+    SDK's packages load lazily (`_utilities.lazy_import`, importlib's LazyLoader), and importing one of
+    their files before the package has loaded leaves the package without its names, in this process
+    and every program forked from it."""
     parts = token.split(":")
     if len(parts) != 3 or parts[0] != "azure-native":
         return None
     module, function = parts[1].replace("/", "."), parts[2]
-    path = _function_module(f"{SDK_PACKAGE}.{module}", function)
-    if path is None:
+    try:
+        package = importlib.import_module(f"{SDK_PACKAGE}.{module}")
+        getattr(package, "_utilities", None)  # any name loads a lazy package, as a program's first use does
+        names = dir(package)
+    except ImportError:
         return None
-    wanted = f"{function}Result".lower()
-    found = [c for n, c in vars(importlib.import_module(path)).items() if n.lower() == wanted and isinstance(c, type)]
-    return found[0] if found else None
+    wanted = function.lower()
+    found = next((getattr(package, n) for n in names if n.replace("_", "").lower() == wanted), None)
+    if not callable(found) or isinstance(found, type):
+        return None
+    result = f"{function}Result".lower()
+    home = vars(sys.modules[found.__module__])
+    classes = [c for n, c in home.items() if n.lower() == result and isinstance(c, type)]
+    return classes[0] if classes else None
 
 
 def _fields(cls: type) -> dict[str, Any]:

@@ -169,3 +169,14 @@ def test_a_storage_account_answers_its_static_website_endpoint(record) -> None: 
     assert recording.outputs["web"].startswith("https://sitefiles1.z") and recording.outputs["web"].endswith(
         ".web.core.windows.net/"
     )
+
+
+def test_answering_a_function_leaves_its_sdk_package_whole_for_programs() -> None:
+    # pulumi-azure-native's packages load lazily; importing one of their files before the package had
+    # loaded left the package without its names, and every program forked afterwards failed on them
+    answer_from_schema(FakeArm(), "azure-native:botservice:listBotConnectionServiceProviders", {})
+
+    import pulumi_azure_native.botservice as botservice
+
+    assert hasattr(botservice, "list_bot_connection_service_providers_output")
+    assert hasattr(botservice, "Bot")
