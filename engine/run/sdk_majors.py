@@ -20,6 +20,7 @@ RENAMED_IN_3 = {
     "documentdb": "cosmosdb",
 }
 _LACKS = re.compile(rf"module '({SDK_PACKAGE}\.[\w.]+)' has no attribute '(\w+)'")
+_API_VERSION_MODULE = re.compile(r"\.v\d{8}(preview)?$")  # pulumi_azure_native.network.v20230201
 _MISSING = re.compile(rf"No module named '({SDK_PACKAGE}\.([A-Za-z0-9_]+)[\w.]*)'")
 
 
@@ -49,11 +50,13 @@ def other_major_note(message: str) -> str | None:
         return None
     module = found.group(2)
     renamed = RENAMED_IN_3.get(module)
-    said = (
-        f"{found.group(1)} is a module of pulumi-azure-native 2.x (3.x calls it {renamed})"
-        if renamed
-        else f"{found.group(1)} is not a module of pulumi-azure-native 3.x (a program written for 2.x?)"
-    )
+    if renamed:
+        said = f"{found.group(1)} is a module of pulumi-azure-native 2.x (3.x calls it {renamed})"
+    elif _API_VERSION_MODULE.search(found.group(1)):
+        # the guide: "explicit API versions are no longer included in the SDK"
+        said = f"{found.group(1)} is an explicit API version module of pulumi-azure-native 2.x (3.x has none)"
+    else:
+        said = f"{found.group(1)} is not a module of pulumi-azure-native 3.x (a program written for 2.x?)"
     return (
         f"{said}, and the environment the program ran with has {SDK_DISTRIBUTION} {version} "
         "(https://www.pulumi.com/registry/packages/azure-native/from-v2-to-v3): run it in the environment its "
