@@ -51,3 +51,14 @@ def test_a_modelled_type_is_not_reported(capsys: pytest.CaptureFixture[str]) -> 
 
     assert code == 0
     assert "notChecked" not in document
+
+
+def test_export_arm_says_which_azure_resources_it_leaves_out_and_why(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["export-arm", "dev", "--project", str(ACI)])
+    out, err = capsys.readouterr()
+
+    assert code == 0
+    [outside] = json.loads(out)["metadata"]["outsideTemplate"]
+    assert outside["urn"] == GROUP
+    assert outside["why"].startswith("an Azure resource whose ARM type and body the offline mapping")
+    assert "1 Azure resource(s) of types the offline mapping does not cover are not in the template" in err
