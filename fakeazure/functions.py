@@ -17,6 +17,7 @@ line naming it.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 import sys
@@ -35,7 +36,9 @@ SDK_PACKAGE = "pulumi_azure_native"
 CREDENTIAL_FIELD = re.compile(
     r"(?i)(^value$|key$|keys$|password|secret|token$|connectionstring|sas$|credential|kubeconfig)"
 )
-_DEPTH = 8  # output types refer to each other; deeper than any response a program reads
+# Output types refer to each other (a public IP's ipConfiguration holds a subnet, which holds IP
+# configurations...): nested types deeper than this are answered empty, as no program reads that far.
+_DEPTH = 4
 
 
 class FunctionNotAnswered(ArmError):
@@ -45,6 +48,7 @@ class FunctionNotAnswered(ArmError):
         return self.message
 
 
+@functools.cache
 def result_type(token: str) -> type | None:
     """The `<Function>Result` class of `azure-native:<module>:<function>` in the installed SDK, or None.
 
@@ -72,6 +76,7 @@ def result_type(token: str) -> type | None:
     return classes[0] if classes else None
 
 
+@functools.cache
 def _fields(cls: type) -> dict[str, Any]:
     """Each response field's wire name and type, from the result (or output) type's getters."""
     out: dict[str, Any] = {}
