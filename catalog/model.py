@@ -199,6 +199,22 @@ class UnconfirmedSize(CatalogModel):
     observed: dt.date = Field(description="Date it was seen there.")
 
 
+class RetiredSeries(CatalogModel):
+    """A retired (or retiring) series of sizes outside the toolkit's subject (CPU sizes): the names and the
+    lifecycle only, a lighter entry than a size's, so that Azure's refusal of them is known offline."""
+
+    series: str = Field(description="Series as Microsoft's retirement page names it, e.g. Av1.")
+    sizes: tuple[str, ...] = Field(min_length=1, description="ARM size names of the series.")
+    status: Literal["retiring", "retired"] = Field(description="What the source said when observed.")
+    date: dt.date = Field(description="Retirement date: from this day on Azure refuses the sizes.")
+    replacement: str = Field(description="What Microsoft's page says to move to.")
+    source: str = Field(description="Link to the retirement announcement.")
+    observed: dt.date = Field(description="Date it was read from the source.")
+
+    def status_on(self, day: dt.date) -> Status:
+        return "retired" if self.date <= day else "retiring"
+
+
 class CatalogFile(CatalogModel):
     """The whole data file."""
 
@@ -207,6 +223,11 @@ class CatalogFile(CatalogModel):
     sizes: tuple[VmSize, ...] = Field(min_length=1, description="Every size the toolkit knows.")
     unconfirmed: tuple[UnconfirmedSize, ...] = Field(
         default=(), description="Sizes in the SKU API without a size page: listed, not deployable through the toolkit."
+    )
+    retired_series: tuple[RetiredSeries, ...] = Field(
+        default=(),
+        alias="retiredSeries",
+        description="Retired or retiring series of CPU sizes, names and lifecycle only (no specs or prices).",
     )
 
     @model_validator(mode="after")
@@ -251,6 +272,9 @@ class Catalog:
         self._by_key = {normalize_size_name(s.name): s for s in data.sizes}
         if len(self._by_key) != len(data.sizes):
             raise ValueError("the catalog lists a size twice")
+        self._retired = {normalize_size_name(n): r for r in data.retired_series for n in r.sizes}
+        if set(self._retired) & set(self._by_key):
+            raise ValueError("a size is both a catalog size and in a retired series")
         self._regions = frozenset(data.regions)
 
     @property
@@ -268,6 +292,10 @@ class Catalog:
     def find(self, name: str) -> VmSize | None:
         """The size named `name` (any casing, prefix optional), or None."""
         return self._by_key.get(normalize_size_name(name))
+
+    def retired_series(self, name: str) -> RetiredSeries | None:
+        """The retired (or retiring) series a CPU size named `name` belongs to, or None."""
+        return self._retired.get(normalize_size_name(name))
 
     def unconfirmed(self, name: str) -> UnconfirmedSize | None:
         """The unconfirmed entry named `name`, or None."""

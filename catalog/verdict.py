@@ -29,7 +29,14 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from azure_gpu_stacks.catalog.model import Catalog, UnconfirmedSize, VmSize, catalog, normalize_size_name
+from azure_gpu_stacks.catalog.model import (
+    Catalog,
+    RetiredSeries,
+    UnconfirmedSize,
+    VmSize,
+    catalog,
+    normalize_size_name,
+)
 
 Standing = Literal["current", "retiring", "capacity-restricted", "retired", "unknown", "not-a-size"]
 # Deployable, with a retirement announced: worth an advisory wherever the size is chosen.
@@ -51,11 +58,17 @@ class SizeVerdict:
     entry: VmSize | None = None
     unconfirmed: UnconfirmedSize | None = None  # seen in Azure's SKU list, no size page confirms it
     suggestions: tuple[str, ...] = ()  # the catalog's close matches
+    series: RetiredSeries | None = None  # a CPU size's retired (or retiring) series, a lighter entry
 
     @property
     def canonical(self) -> str:
         """The catalog's spelling of a known size, else the name as asked."""
-        return self.entry.name if self.entry is not None else self.name
+        if self.entry is not None:
+            return self.entry.name
+        if self.series is not None:
+            key = normalize_size_name(self.name)
+            return next((n for n in self.series.sizes if normalize_size_name(n) == key), self.name)
+        return self.name
 
     @property
     def deployable(self) -> bool:
@@ -65,6 +78,8 @@ class SizeVerdict:
     @property
     def date(self) -> dt.date | None:
         """The retirement date (planned or past) of a size not current."""
+        if self.series is not None:
+            return self.series.date
         return self.entry.lifecycle.date if self.entry is not None else None
 
     @property
@@ -73,6 +88,8 @@ class SizeVerdict:
 
     @property
     def replacement(self) -> str | None:
+        if self.series is not None:
+            return self.series.replacement
         return self.entry.lifecycle.replacement if self.entry is not None else None
 
     @property
@@ -119,6 +136,9 @@ def size_verdict(name: str, day: dt.date, sizes: Catalog | None = None) -> SizeV
     entry = sizes.find(name)
     if entry is not None:
         return SizeVerdict(name, day, entry.status_on(day), entry)
+    series = sizes.retired_series(name)
+    if series is not None:
+        return SizeVerdict(name, day, series.status_on(day), series=series)
     unconfirmed = sizes.unconfirmed(name)
     suggestions = tuple(sizes.close_matches(name))
     key = normalize_size_name(name)

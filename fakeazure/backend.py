@@ -35,7 +35,7 @@ from azure_gpu_stacks.catalog.clock import instant_on
 from azure_gpu_stacks.catalog.quota_counters import Charge, Provider, charges
 from azure_gpu_stacks.catalog.shapes import read as read_shapes
 from azure_gpu_stacks.catalog.verdict import size_verdict
-from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource, identity_answer, scope_id
+from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource, identity_answer, scope_id, system_identity
 from azure_gpu_stacks.fakeazure.enums import refuse_values_outside_enums
 from azure_gpu_stacks.fakeazure.errors import (
     ArmError,
@@ -47,6 +47,7 @@ from azure_gpu_stacks.fakeazure.errors import (
     ResourceNotFound,
     SkuNotAvailable,
 )
+from azure_gpu_stacks.fakeazure.functions import answer_from_schema
 from azure_gpu_stacks.fakeazure.models import INVOKES, RESOURCE_TYPES, resource_type
 from azure_gpu_stacks.fakeazure.models.resources import RESOURCE_GROUP as ResourceGroupType
 from azure_gpu_stacks.fakeazure.models.resources import RESOURCE_GROUP_ARM_TYPE as ResourceGroupArmType
@@ -122,6 +123,7 @@ class FakeArm:
         self.subscriptions = {self.subscription_id: SubscriptionState(self.subscription_id)}
         self.refusals: list[Refusal] = []
         self.unknown_reads: list[str] = []  # `<Resource>.get` of ids the subscription does not hold
+        self.advisories: list[str] = []  # what Azure no longer creates without a public error code (a warning)
         self.az_subscription: str | None = None  # the deployer's subscription, once --existing files named it
         self.skipped: list[tuple[str, str]] = []  # (logical name, refused dependency id)
         self.quota = Ledger()  # vCPUs the PUTs so far have taken
@@ -225,14 +227,21 @@ class FakeArm:
 
     # --- PUT ---------------------------------------------------------------------------------
 
-    def put(self, token: str, logical_name: str, props: dict[str, Any], urn: str) -> Resource:
-        """Create a resource as ARM would, or raise the ArmError ARM would return."""
+    def put(
+        self, token: str, logical_name: str, props: dict[str, Any], urn: str, *, partly_known: bool = False
+    ) -> Resource:
+        """Create a resource as ARM would, or raise the ArmError ARM would return.
+
+        `partly_known`: some input is unknown until deployment (a plan's value computed by Azure, e.g. an
+        identity's principalId): as a provider during `pulumi preview`, the checks of the type's values are
+        left to Azure at deployment; names, parents, sizes and quota are still checked."""
         rtype = resource_type(token)
         name = props.get(rtype.name_input) if rtype.name_input else None
         name = str(name) if name else self.autoname(logical_name, rtype, urn)
         location = self._location(rtype, props)
-        rtype.check_first(self, name, props)
-        if self.check_enums:
+        if not partly_known:
+            rtype.check_first(self, name, props)
+        if self.check_enums and not partly_known:
             refuse_values_outside_enums(token, rtype.arm_type, name, props)
         resource_id = self._resource_id(rtype, props, name)
         container = self._container(rtype, props)
@@ -246,8 +255,9 @@ class FakeArm:
         if rtype.parent_inputs:
             self.parent_of(rtype, props)
         self._check_sizes(rtype, props, location)
-        rtype.check(self, name, props)
-        refuse_spec_violations(token, name, props, location)  # after the type's own, more specific codes
+        if not partly_known:
+            rtype.check(self, name, props)
+            refuse_spec_violations(token, name, props, location)  # after the type's own, more specific codes
         try:
             self._take_quota(rtype, props, location)
         except ArmError as error:
@@ -379,18 +389,21 @@ class FakeArm:
             self.quota.take(Taking(tuple(found), nodes, location, min(at_creation, nodes)), limits)
 
     def _outputs(self, rtype: ArmResourceType, res: Resource) -> dict[str, Any]:
-        base = {**res.properties, "name": res.name, "type": res.type}
+        # The envelope's ARM `type` never replaces an input of that name (storage.Blob's `type` is its BlobType).
+        base = {"type": res.type, **res.properties, "name": res.name}
         if res.location is not None:
             base["location"] = res.location
-        return identity_answer({**base, **rtype.computed(self, res)})
+        # Every type's system-assigned identity gets its principal (common-types ManagedServiceIdentity:
+        # principalId and tenantId are read-only, Azure's), modelled or not.
+        return identity_answer({**base, **system_identity(self, res), **rtype.computed(self, res)})
 
     # --- provider functions ------------------------------------------------------------------
 
     def invoke(self, token: str, args: dict[str, Any]) -> dict[str, Any]:
         """Answer a pulumi-azure-native function the way Azure would."""
         answer = INVOKES.get(token)
-        if answer is None:
-            raise InvalidParameter(f"The fake ARM does not answer the function '{token}'.")
+        if answer is None:  # any other function of the installed SDK: an answer shaped from its result type
+            return answer_from_schema(self, token, args)
         return answer(self, args)
 
 

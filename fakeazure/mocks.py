@@ -12,10 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 import pulumi
+from azure_gpu_stacks.catalog.retired_offers import advisory, retired_offer
 from azure_gpu_stacks.fakeazure import other_providers
 from azure_gpu_stacks.fakeazure.backend import DependencyFailed, FakeArm, Refusal
 from azure_gpu_stacks.fakeazure.errors import ArmError
 from azure_gpu_stacks.fakeazure.lookups import answer, read
+from azure_gpu_stacks.fakeazure.planned import planned_outputs
 from azure_gpu_stacks.sdk.internals import is_secret, secret
 from azure_gpu_stacks.sdk.values import unwrap_secrets
 
@@ -25,9 +27,15 @@ AZURE_NATIVE = "azure-native:"
 class FakeArmMocks(pulumi.runtime.Mocks):
     """Drives `FakeArm` from Pulumi's mock runtime."""
 
-    def __init__(self, arm: FakeArm, *, preview: bool = False):
+    def __init__(self, arm: FakeArm, *, preview: bool = False, known_outputs: bool = True):
         self.arm = arm
         self.preview = preview
+        # False: outputs as `pulumi preview` gives them (`planned`), what `check` and `plan` show by
+        # default; True: every output known, as after `pulumi up` (the component tests' harness).
+        self.known_outputs = known_outputs
+        # (type, name) of registrations with an input unknown until deployment: the mock monitor drops
+        # unknowns before `new_resource` sees the inputs, so the engine's monitor notes them here first.
+        self.unknown_inputs: set[tuple[str, str]] = set()
 
     def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str | None, dict[str, Any]]:
         if args.custom is False:
@@ -38,14 +46,19 @@ class FakeArmMocks(pulumi.runtime.Mocks):
             return self._read(args)
         props = unwrap_secrets(dict(args.inputs))
         seed = f"{args.typ}::{args.name}"
+        if (offer := retired_offer(args.typ, props, self.arm.now.date())) is not None:
+            self.arm.advisories.append(advisory(args.name, offer))
         if self.preview:
             return self._preview(args, props, seed)
         try:
-            res = self.arm.put(args.typ, args.name, props, seed)
+            partly_known = (args.typ, args.name) in self.unknown_inputs
+            res = self.arm.put(args.typ, args.name, props, seed, partly_known=partly_known)
         except ArmError as error:
             res = self.arm.refuse(args.typ, args.name, props, seed, error)
         except DependencyFailed as cause:
             res = self.arm.skip(args.typ, args.name, props, seed, cause)
+        if not self.known_outputs:
+            return res.id, planned_outputs(args.inputs, res.outputs)
         secret_inputs = {k for k, v in args.inputs.items() if is_secret(v)}
         outputs = {k: (secret(v) if k in secret_inputs else v) for k, v in res.outputs.items()}
         return res.id, outputs

@@ -21,6 +21,8 @@ import uuid
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from azure_gpu_stacks.catalog.arm.bodies import arm_type
+from azure_gpu_stacks.fakeazure.models import RESOURCE_TYPES
 from azure_gpu_stacks.sdk.internals import secret
 from azure_gpu_stacks.sdk.values import unwrap_secrets
 
@@ -33,8 +35,17 @@ _ADJECTIVES = ("brave", "calm", "eager", "fair", "keen", "lucid", "merry", "nobl
 
 
 def is_modeled(type_token: str, custom: bool) -> bool:
-    """Whether the fake ARM checks what a resource of this type asks for (components have nothing to check)."""
-    return not custom or type_token.startswith(MODELED_PACKAGES) or type_token.startswith(ENGINE_TYPES)
+    """Whether the fake ARM checks what a resource of this type asks for (components have nothing to check).
+
+    An azure-native type is checked where a rule exists for it: a model of the fake ARM (`models`, which
+    also holds the types whose VM sizes and counts it reads) or the REST spec's constraints
+    (`catalog.arm.bodies`, the spec's mapping). Any other azure-native type is accepted with its region
+    and enum values checked only, and reported "not checked offline" like another provider's."""
+    if not custom or type_token.startswith(ENGINE_TYPES):
+        return True
+    if type_token.startswith(MODELED_PACKAGES):
+        return type_token in RESOURCE_TYPES or arm_type(type_token) is not None
+    return False
 
 
 def _stream(seed: str) -> bytes:

@@ -73,7 +73,8 @@ def test_cli_plan_json_has_budget_on_the_resource_group(plan_document: dict) -> 
 def test_cli_plan_json_exports_the_stack_outputs(plan_document: dict) -> None:
     outputs = plan_document["outputs"]
 
-    assert outputs["sshCommand"] == f"ssh azureuser@{outputs['vmPrivateIp']}"
+    # a dynamic private address is Azure's to give at create time: unknown in a plan, as in `pulumi preview`
+    assert outputs["sshCommand"] is None and outputs["vmPrivateIp"] is None
     assert outputs["vmId"].split("/")[-2] == "virtualMachines"
     assert outputs["budgetId"].split("/")[-2] == "budgets"
     assert plan_document["refusals"] == []

@@ -306,7 +306,7 @@ class _Builder:
                 "generator": "gpu-stacks export-arm",
                 "project": project,
                 "stack": stack,
-                "outsideTemplate": [{"urn": urn, "type": kind} for urn, kind in outside],
+                "outsideTemplate": [{"urn": urn, "type": kind, "why": outside_why(kind)} for urn, kind in outside],
             },
             "parameters": {name: _parameter_type(value) for name, value in self.secrets.items()},
             "resources": top,
@@ -393,6 +393,20 @@ def _sha256(value: Any) -> str:
 def _api_version(token: str) -> str | None:
     found = bodies.arm_type(token)
     return found.api_version if found else None
+
+
+# Why a resource is outside the template: another provider's is not Azure's at all; an azure-native one is
+# Azure's, but the installed SDK records its API version and not its ARM type or body shape, which only
+# the REST spec mapping (catalog/arm/mapping.json) gives: Validate and What-If do not see it.
+NOT_AZURES = "not an Azure resource (another provider's): Azure never sees it"
+NOT_MAPPED = (
+    "an Azure resource whose ARM type and body the offline mapping (catalog/arm/mapping.json) does not cover: "
+    "Validate and What-If do not see it"
+)
+
+
+def outside_why(type_token: str) -> str:
+    return NOT_MAPPED if type_token.startswith(AZURE_NATIVE) else NOT_AZURES
 
 
 def deployment_name(stack: str, group: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,7 +24,8 @@ HELP = "the plan as an ARM deployment template for `az deployment sub validate` 
 DESCRIPTION = (
     "Write the plan of one stack as a subscription-scope ARM deployment template: the resource groups it "
     "creates, and per group a nested deployment of its resources. Secrets are secureString parameters whose "
-    "values are never written; resources that are not Azure's are listed under metadata.outsideTemplate.\n"
+    "values are never written; resources that are not Azure's, and Azure resources of types the offline "
+    "mapping does not cover, are listed under metadata.outsideTemplate with why (a warning names the latter).\n"
     "Then: az deployment sub validate --location LOCATION --template-file FILE --parameters NAME=VALUE ..."
 )
 
@@ -54,6 +56,13 @@ def run(args: argparse.Namespace) -> int:
     if args.output is not None and args.output.is_dir():
         raise InputError(f"--output {args.output}: is a directory; allowed: a file path")
     _, _, template = template_of(args)
+    left_out = [urn for urn, kind in template.outside if kind.startswith("azure-native:")]
+    if left_out:
+        print(
+            f"gpu-stacks: warning: {len(left_out)} Azure resource(s) of types the offline mapping does not cover "
+            "are not in the template, so Validate and What-If do not see them (metadata.outsideTemplate)",
+            file=sys.stderr,
+        )
     text = json.dumps(template.document, indent=2) + "\n"
     if args.output is None:
         options.out(text, end="")

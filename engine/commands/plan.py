@@ -15,7 +15,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("stack", metavar="STACK", help=options.STACK_HELP)
     p.add_argument("--json", action="store_true", help="print one JSON document")
     p.add_argument(
-        "--preview", action="store_true", help="answer as `pulumi preview` does: ids and computed outputs unknown"
+        "--preview",
+        action="store_true",
+        help="ids unknown too, and only the checks a provider makes during `pulumi preview` (by default a plan "
+        "already leaves the outputs Azure computes unknown, and checks everything it can)",
     )
     options.add_common(p)
     options.add_as_of(p)

@@ -68,8 +68,9 @@ def stack_row(plan: Plan) -> str:
 
 
 def stack_details(plan: Plan) -> list[str]:
-    """What Azure would refuse and each violation of one stack; nothing for a stack without findings."""
-    if not plan.refusals and not plan.violations:
+    """What Azure would refuse, each violation and the resources not checked offline of one stack;
+    nothing for a stack without any."""
+    if not plan.refusals and not plan.violations and not plan.not_checked:
         return []
     lines = ["", f"#### `{cell(plan.stack)}` ({cell(plan.stack_file)})", ""]
     if plan.refusals:
@@ -82,4 +83,9 @@ def stack_details(plan: Plan) -> list[str]:
         lines += [
             f"| {cell(v.level)} | `{cell(v.policy)}` | `{cell(v.resource)}` | {cell(v.message)} |" for v in ordered
         ]
+    if plan.not_checked:
+        if plan.violations:
+            lines.append("")
+        lines += [f"Not checked offline ({len(plan.not_checked)}): the offline engine does not model their types.", ""]
+        lines += [f"- `{cell(urn.split('::')[-1])}` `{cell(urn.split('::')[-2])}`" for urn in plan.not_checked]
     return lines

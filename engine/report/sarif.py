@@ -28,6 +28,7 @@ from azure_gpu_stacks.policies.registry import PACK_VERSION
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVELS = {"mandatory": "error", "advisory": "warning", "remediate": "error"}
 REFUSAL_RULE_PREFIX = "azure/"
+NOT_CHECKED_RULE = "gpu-stacks/not-checked-offline"  # a resource whose type the offline engine does not model
 QUOTED = re.compile(r"'([^'\n]{1,200})'")
 # `key: value` in a YAML mapping (a list item's first key too), value quoted or not, comment dropped.
 KEY_VALUE = re.compile(r"""^\s*(?:-\s+)?[^\s#][^#]*?:\s+(?P<q>['"]?)(?P<value>[^'"#]*?)(?P=q)\s*(?:#.*)?$""")
@@ -70,6 +71,12 @@ def findings(plan: Plan, root: Path) -> tuple[list[dict[str, Any]], list[dict[st
         rule = f"{REFUSAL_RULE_PREFIX}{r.code}"
         rules.append({"id": rule, "shortDescription": {"text": f"Azure Resource Manager refuses: {r.code}"}})
         results.append(_result(rule, "error", r.message, plan, r.resource, locate))
+    if plan.not_checked:
+        rules.append({"id": NOT_CHECKED_RULE, "shortDescription": {"text": "Not checked offline"}})
+    for urn in plan.not_checked:
+        _, _, kind, name = urn.rsplit("::", 3)
+        message = f"{kind.split('$')[-1]}: not checked offline (the offline engine does not model this type)"
+        results.append(_result(NOT_CHECKED_RULE, "note", message, plan, name, locate))
     return rules, results
 
 

@@ -122,8 +122,9 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
-# After a resource of a provider the offline engine does not model (Plan.not_checked).
-NOT_CHECKED = "(not checked: the offline engine does not model this provider)"
+# After a resource the offline engine does not model (Plan.not_checked): another provider's, or an
+# azure-native type without a rule.
+NOT_CHECKED = "(not checked offline: the offline engine does not model this type)"
 
 
 def render_text(plan: Plan) -> str:
@@ -186,6 +187,7 @@ def violation_line(v: Violation) -> str:
 
 def verdict(plan: Plan) -> str:
     notes = f", {plan.advisory} advisory policy note(s)" if plan.advisory else ""
+    notes += f", {len(plan.not_checked)} not checked offline" if plan.not_checked else ""
     if plan.exit_code == 0:
         return f"OK: {plan.stack} deploys as planned ({len(plan.resources)} resources{notes})."
     logged = f" {len(plan.errors)} error(s) the program logged." if plan.errors else ""

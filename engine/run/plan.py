@@ -43,6 +43,7 @@ from azure_gpu_stacks.engine.run.runtime import (
     run_hosted,
     shown,
 )
+from azure_gpu_stacks.engine.run.sdk_majors import other_major_note
 from azure_gpu_stacks.engine.run.stack_references import StackReferences
 from azure_gpu_stacks.engine.run.violation import Violation
 from azure_gpu_stacks.engine.secrets import credential_leaves
@@ -93,8 +94,9 @@ class Plan:
 
     @cached_property
     def not_checked(self) -> tuple[str, ...]:
-        """URNs of resources of providers the offline engine does not model (random, tls, azuread,
-        kubernetes...): recorded and answered as Pulumi's mocks answer them, but nothing they ask for is checked."""
+        """URNs of resources the offline engine does not model: other providers' (random, tls, azuread,
+        kubernetes...), recorded and answered as Pulumi's mocks answer them, and azure-native types without
+        a rule (`other_providers.is_modeled`): nothing they ask for is checked offline."""
         return tuple(r.urn for r in self.resources if not is_modeled(r.type, r.custom))
 
     @cached_property
@@ -240,6 +242,7 @@ def _plan(
         secret_keys=settings.secret_keys,
         arm=arm,
         preview=preview,
+        known_outputs=False,  # `pulumi preview`'s rules for outputs Azure computes (`fakeazure.planned`)
         organization=reference.organization,
         root_directory=project.root,
         references=references,
@@ -282,6 +285,7 @@ def _plan(
     warnings = settings.warnings + [masked(log.message, secrets) for log in result.logs if log.severity == "warning"]
     errors = [masked(log.message, secrets) for log in result.logs if log.severity != "warning"]
     warnings += [f"{name}: not created, it depends on a refused resource ({dep})" for name, dep in skipped]
+    warnings += arm.advisories
     if python is None and (note := missing_environment(project)) is not None:
         warnings.append(note)
     cost = estimate_resources(result.resources, settings.config.get(LOCATION_KEY))
@@ -389,4 +393,6 @@ def describe_program_error(exc: BaseException, project: Project, stack_file: str
     said = f"{raised_line(type(exc).__name__, str(exc))}{f' (at {place})' if place else ''}"
     if isinstance(exc, ImportError) and (note := missing_environment(project)) is not None:
         said += f"; {note}"
+    if isinstance(exc, (ImportError, AttributeError)) and (major := other_major_note(str(exc))) is not None:
+        said += f"; {major}"  # last: a quote after it would make the span between quotes read as one value
     return said

@@ -106,6 +106,8 @@ def shown(value: Any, secrets: frozenset[str] = frozenset()) -> Any:
         return [shown(v, secrets) for v in value]
     if is_output_unknown(value):
         return None
+    if isinstance(value, (pulumi.Asset, pulumi.Archive)):  # a blob's `source`: shown as exports show it
+        return f"[{type(value).__name__}]"
     return value
 
 
@@ -150,9 +152,25 @@ class RecordingMonitor(MockMonitor):
     It lives in the engine's process and is reached only through `engine.run.monitor.MonitorServer`."""
 
     def __init__(
-        self, mocks: pulumi.runtime.Mocks, *, project: str, stack: str, secret_values: frozenset[str] = frozenset()
+        self,
+        mocks: pulumi.runtime.Mocks,
+        *,
+        project: str,
+        stack: str,
+        secret_values: frozenset[str] = frozenset(),
+        gate_invokes: bool = False,
+        unknown_inputs: set[tuple[str, str]] | None = None,
     ):
         super().__init__(mocks)
+        # As the engine does during `pulumi preview`: an output-form invoke whose arguments depend on a
+        # resource pending creation is not made, its result wholly unknown (pulumi/pulumi
+        # `proto/pulumi/resource.proto`, RESOURCE_MONITOR_FEATURE_INVOKE_DEPENDS_ON: "gates the invoke on
+        # the created-ness of the dependencies, returning `unknown` ... when they are pending"; the SDK's
+        # side: `sdk/python/lib/pulumi/runtime/invoke.py`; observed 2026-11-26). In a plan every resource
+        # the program registers is pending creation; a read (`<Resource>.get`) exists already.
+        self.gate_invokes = gate_invokes
+        self.pending: set[str] = set()
+        self.unknown_inputs = unknown_inputs if unknown_inputs is not None else set()
         self.project = project
         self.stack = stack
         self.recorded: list[RecordedResource] = []
@@ -174,6 +192,17 @@ class RecordingMonitor(MockMonitor):
         # The mock monitor answers with an ad-hoc object; over gRPC the answer must be the message.
         return resource_pb2.SupportsFeatureResponse(hasSupport=super().SupportsFeature(request).hasSupport)
 
+    def GetDeploymentInfo(self, request: Any) -> Any:
+        info = super().GetDeploymentInfo(request)
+        if self.gate_invokes:
+            info.supportedFeatures.append(resource_pb2.RESOURCE_MONITOR_FEATURE_INVOKE_DEPENDS_ON)
+        return info
+
+    def Invoke(self, request: Any) -> Any:
+        if self.gate_invokes and any(urn in self.pending for urn in request.dependsOn):
+            return resource_pb2.ResourceInvokeResponse(unknown=True)
+        return super().Invoke(request)
+
     def ExistsResource(self, request: Any) -> Any:
         prefix = f"urn:pulumi:{self.stack}::{self.project}::"
         exists = any(
@@ -192,10 +221,15 @@ class RecordingMonitor(MockMonitor):
         return super().RegisterResourceOutputs(request)
 
     def RegisterResource(self, request: Any) -> Any:
+        inputs = recorded_inputs(request.object)  # read once: for the unknowns now, recorded below
+        if _holds_unknown(inputs):
+            self.unknown_inputs.add((request.type, request.name))
         response = super().RegisterResource(request)
         if request.type == STACK_TYPE:
             self.stack_urn = response.urn
             return response
+        if request.custom and not request.importId:
+            self.pending.add(response.urn)
         self.recorded.append(
             RecordedResource(
                 urn=response.urn,
@@ -204,7 +238,7 @@ class RecordingMonitor(MockMonitor):
                 parent=request.parent if request.parent and request.parent != self.stack_urn else None,
                 custom=request.custom,
                 protect=bool(request.protect),
-                inputs=recorded_inputs(request.object),
+                inputs=inputs,
                 dependencies=tuple(request.dependencies),
                 ignore_changes=tuple(request.ignoreChanges),
                 delete_before_replace=request.deleteBeforeReplace,
@@ -213,6 +247,16 @@ class RecordingMonitor(MockMonitor):
             )
         )
         return response
+
+
+def _holds_unknown(value: Any) -> bool:
+    if is_output_unknown(value):
+        return True
+    if isinstance(value, dict):
+        return any(_holds_unknown(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_holds_unknown(v) for v in value)
+    return False
 
 
 def _whole_numbers(value: Any) -> Any:
@@ -266,6 +310,9 @@ class ProgramEngine:
     secret_keys: list[str]
     arm: FakeArm
     preview: bool = False
+    # False: the program runs as under `pulumi preview` (dry run, outputs Azure computes unknown:
+    # `fakeazure.planned`), as `check` and `plan` run it; True: every output known, as after `pulumi up`.
+    known_outputs: bool = True
     organization: str = DIY_ORGANIZATION
     root_directory: Path | None = None
     references: StackReferences | None = None
@@ -273,12 +320,20 @@ class ProgramEngine:
     server: MonitorServer = field(init=False)
 
     def __post_init__(self) -> None:
-        mocks: pulumi.runtime.Mocks = FakeArmMocks(self.arm, preview=self.preview)
+        fake = FakeArmMocks(self.arm, preview=self.preview, known_outputs=self.known_outputs)
+        mocks: pulumi.runtime.Mocks = fake
         if self.references is not None:
             mocks = ReferenceMocks(mocks, self.references)
         # Only non-empty values: an empty string would "appear" in every string.
         secrets = frozenset(v for k, v in self.config.items() if k in self.secret_keys and v)
-        self.monitor = RecordingMonitor(mocks, project=self.project, stack=self.stack, secret_values=secrets)
+        self.monitor = RecordingMonitor(
+            mocks,
+            project=self.project,
+            stack=self.stack,
+            secret_values=secrets,
+            gate_invokes=self.preview or not self.known_outputs,
+            unknown_inputs=fake.unknown_inputs,
+        )
         self.server = MonitorServer(self.monitor)
 
     def host_arguments(self) -> dict[str, Any]:
@@ -289,7 +344,7 @@ class ProgramEngine:
             "stack": self.stack,
             "config": dict(self.config),
             "secret_keys": list(self.secret_keys),
-            "dry_run": self.preview,
+            "dry_run": self.preview or not self.known_outputs,
             "organization": self.organization,
             "root_directory": None if self.root_directory is None else str(self.root_directory),
         }

@@ -33,6 +33,10 @@ class StorageAccount(ArmResourceType):
         endpoints = {
             kind: f"https://{res.name}.{kind}.core.windows.net/" for kind in ("blob", "dfs", "file", "queue", "table")
         }
+        # The static website endpoint, in a zone Azure picks (Learn, "Tutorial: Add outputs to your ARM
+        # template", the deployment's primaryEndpoints output: "web": "https://<account>.z19.web.core.windows.net/";
+        # observed 2026-11-26).
+        endpoints["web"] = f"https://{res.name}.z19.web.core.windows.net/"
         return {"primaryEndpoints": endpoints, "statusOfPrimary": "available", "provisioningState": "Succeeded"}
 
 

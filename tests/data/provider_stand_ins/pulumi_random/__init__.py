@@ -21,3 +21,4 @@ RandomPet = resource_class(
     {"length": "length", "prefix": "prefix", "separator": "separator", "keepers": "keepers"},
     {"id": "id"},
 )
+RandomUuid = resource_class("random:index/randomUuid:RandomUuid", {"keepers": "keepers"}, {"result": "result"})

@@ -1,0 +1,83 @@
+"""Azure offers (a resource type with one SKU) that Azure no longer creates, other than VM sizes: each
+with the day it stopped, what to move to and the public page that says so.
+
+None has a published ARM error code for the refused create, so each is an advisory (a plan warning),
+never a refusal: a refusal needs Azure's code from a public source.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+CDN_PROFILE = "azure-native:cdn:Profile"
+
+
+@dataclass(frozen=True)
+class RetiredOffer:
+    """Resources of `token` whose `sku.name` is `sku` cannot be created from `since` on."""
+
+    token: str
+    sku: str
+    since: dt.date
+    what: str
+    move_to: str
+    source: str
+    observed: dt.date
+
+
+RETIRED_OFFERS: tuple[RetiredOffer, ...] = (
+    RetiredOffer(
+        CDN_PROFILE,
+        "Standard_Microsoft",
+        dt.date(2025, 8, 15),
+        "Azure CDN Standard from Microsoft (classic) no longer supports profile creation since 2025-08-15 "
+        "(retired on 2027-09-30)",
+        "an Azure Front Door Standard or Premium profile (sku Standard_AzureFrontDoor or Premium_AzureFrontDoor)",
+        # "Starting August 15, 2025, Azure CDN from Microsoft (classic) will no longer support new domain
+        # onboarding or profile creation."
+        "https://learn.microsoft.com/azure/cdn/cdn-manage-powershell",
+        dt.date(2026, 11, 26),
+    ),
+    *(
+        RetiredOffer(
+            CDN_PROFILE,
+            sku,
+            dt.date(2025, 1, 15),
+            "Azure CDN from Edgio (formerly Verizon) was retired on 2025-01-15",
+            "an Azure Front Door Standard or Premium profile (sku Standard_AzureFrontDoor or Premium_AzureFrontDoor)",
+            # "Azure CDN from Edgio was retired on January 15, 2025."
+            "https://learn.microsoft.com/azure/cdn/cdn-change-provider",
+            dt.date(2026, 11, 26),
+        )
+        for sku in ("Standard_Verizon", "Premium_Verizon", "Custom_Verizon")
+    ),
+    RetiredOffer(
+        CDN_PROFILE,
+        "Standard_Akamai",
+        dt.date(2023, 10, 31),
+        "Azure CDN Standard from Akamai is no longer supported since 2023-10-31",
+        "an Azure Front Door Standard or Premium profile (sku Standard_AzureFrontDoor or Premium_AzureFrontDoor)",
+        # Microsoft's answer on Learn Q&A: "on 31 October 2023, services of Azure CDN Standard from Akamai
+        # will no longer be supported"
+        "https://learn.microsoft.com/answers/questions/1365890/maintain-of-azure-cdn-endpoint-with-akamai-retirem",
+        dt.date(2026, 11, 26),
+    ),
+)
+
+
+def retired_offer(token: str, props: Mapping[str, Any], day: dt.date) -> RetiredOffer | None:
+    """The offer a resource asks for that Azure no longer creates on `day`, or None."""
+    sku = props.get("sku")
+    name = sku.get("name") if isinstance(sku, Mapping) else None
+    return next(
+        (o for o in RETIRED_OFFERS if o.token == token and o.sku == name and o.since <= day),
+        None,
+    )
+
+
+def advisory(resource: str, offer: RetiredOffer) -> str:
+    """The plan's warning for `resource`."""
+    return f"{resource}: sku {offer.sku}: {offer.what}; use {offer.move_to} ({offer.source})"

@@ -1,0 +1,154 @@
+"""Every pulumi-azure-native provider function the fake does not answer itself, answered from the SDK's schema.
+
+The installed pulumi-azure-native SDK holds each function's result type: the function
+`azure-native:<module>:<functionName>` is `pulumi_azure_native.<module>.<function_name>`, whose
+`<FunctionName>Result` class has one `@pulumi.getter` property per field of Azure's response, typed
+(`str`, `int`, `bool`, lists, maps and `outputs.*Response` types; the SDK is generated from the
+provider's schema: github.com/pulumi/pulumi-azure-native `sdk/python`, observed 2026-11-26).
+
+An answer is shaped from that type: a `get*` look-up of a resource this run created (or an `--existing`
+file brought in) answers its properties, and every other field a placeholder of its type (a list holds
+one element, so `keys[0].value` reads as it would); a field that carries a credential (a key's `value`,
+a password, a connection string, a SAS token) is a secret, and so masked wherever it is shown. A
+placeholder is never a fact about Azure: a plan's checks never read it. A function the installed SDK does
+not have (a program written for another major version, or a token no SDK defines) is refused with one
+line naming it.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import re
+import sys
+import typing
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from azure_gpu_stacks.fakeazure.errors import ArmError
+from azure_gpu_stacks.sdk.internals import getter_name, secret
+
+if TYPE_CHECKING:
+    from azure_gpu_stacks.fakeazure.backend import FakeArm
+
+SDK_PACKAGE = "pulumi_azure_native"
+# Response fields that carry a credential: Azure's key, password, SAS and connection-string fields.
+CREDENTIAL_FIELD = re.compile(
+    r"(?i)(^value$|key$|keys$|password|secret|token$|connectionstring|sas$|credential|kubeconfig)"
+)
+# Output types refer to each other (a public IP's ipConfiguration holds a subnet, which holds IP
+# configurations...): nested types deeper than this are answered empty, as no program reads that far.
+_DEPTH = 4
+
+
+class FunctionNotAnswered(ArmError):
+    """A provider function the installed pulumi-azure-native does not define: nothing offline can answer it."""
+
+    def __str__(self) -> str:  # not Azure's answer, so no Azure code
+        return self.message
+
+
+@functools.cache
+def result_type(token: str) -> type | None:
+    """The `<Function>Result` class of `azure-native:<module>:<function>` in the installed SDK, or None.
+
+    Found through the module's package, as a program finds it (`network.get_public_ip_address`): the
+    SDK's packages load lazily (`_utilities.lazy_import`, importlib's LazyLoader), and importing one of
+    their files before the package has loaded leaves the package without its names, in this process
+    and every program forked from it."""
+    parts = token.split(":")
+    if len(parts) != 3 or parts[0] != "azure-native":
+        return None
+    module, function = parts[1].replace("/", "."), parts[2]
+    try:
+        package = importlib.import_module(f"{SDK_PACKAGE}.{module}")
+        getattr(package, "_utilities", None)  # any name loads a lazy package, as a program's first use does
+        names = dir(package)
+    except ImportError:
+        return None
+    wanted = function.lower()
+    found = next((getattr(package, n) for n in names if n.replace("_", "").lower() == wanted), None)
+    if not callable(found) or isinstance(found, type):
+        return None
+    result = f"{function}Result".lower()
+    home = vars(sys.modules[found.__module__])
+    classes = [c for n, c in home.items() if n.lower() == result and isinstance(c, type)]
+    return classes[0] if classes else None
+
+
+@functools.cache
+def _fields(cls: type) -> dict[str, Any]:
+    """Each response field's wire name and type, from the result (or output) type's getters."""
+    out: dict[str, Any] = {}
+    for attr, prop in vars(cls).items():
+        if not isinstance(prop, property) or prop.fget is None:
+            continue
+        name = getter_name(prop.fget) or attr
+        try:
+            out[name] = typing.get_type_hints(prop.fget, vars(importlib.import_module(prop.fget.__module__))).get(
+                "return", str
+            )
+        except Exception:  # noqa: BLE001 - a hint the SDK cannot resolve reads as text
+            out[name] = str
+    return out
+
+
+def placeholder(name: str, hint: Any, depth: int = 0) -> Any:
+    """A value of `hint`'s shape for field `name`; credentials secret."""
+    origin = typing.get_origin(hint)
+    args = [a for a in typing.get_args(hint) if a is not type(None)]
+    if origin is typing.Union and args:
+        return placeholder(name, args[0], depth)
+    if origin in (list, Sequence, typing.Sequence) or (origin is not None and _is_sequence(origin)):
+        return [placeholder(name, args[0] if args else str, depth + 1)] if depth < _DEPTH else []
+    if origin in (dict, Mapping, typing.Mapping) or (origin is not None and _is_mapping(origin)):
+        return {}
+    if hint is bool:
+        return False
+    if hint in (int, float):
+        return 0
+    if isinstance(hint, type) and hint is not str and depth < _DEPTH and _fields(hint):
+        return {field: placeholder(field, sub, depth + 1) for field, sub in _fields(hint).items()}
+    text = f"offline-{name}"
+    return secret(text) if CREDENTIAL_FIELD.search(name) else text
+
+
+def _is_sequence(origin: Any) -> bool:
+    return isinstance(origin, type) and issubclass(origin, Sequence) and not issubclass(origin, str)
+
+
+def _is_mapping(origin: Any) -> bool:
+    return isinstance(origin, type) and issubclass(origin, Mapping)
+
+
+def _looked_up(arm: FakeArm, args: Mapping[str, Any]) -> dict[str, Any] | None:
+    """For a `get*` function: the one resource of the run named by its arguments (group and name), if any."""
+    names = [str(v) for k, v in args.items() if k.endswith("Name") and k != "resourceGroupName" and v]
+    group = args.get("resourceGroupName")
+    if not names:
+        return None
+    found = [
+        r
+        for r in arm.resources()
+        if not r.failed
+        and r.name == names[-1]
+        and (group is None or str(r.resource_group).lower() == str(group).lower())
+    ]
+    if len(found) != 1:
+        return None
+    return {**found[0].properties, **found[0].outputs, "id": found[0].id, "name": found[0].name}
+
+
+def answer_from_schema(arm: FakeArm, token: str, args: Mapping[str, Any]) -> dict[str, Any]:
+    """An answer to `token` shaped from its result type, or FunctionNotAnswered."""
+    cls = result_type(token)
+    if cls is None:
+        raise FunctionNotAnswered(
+            f"the installed pulumi-azure-native (3.x) has no function '{token}'; offline, only the provider's own "
+            "functions are answered: run the program in the environment it was written for (--create-venv)"
+        )
+    known = _looked_up(arm, args) if token.split(":")[-1].startswith("get") else None
+    return {
+        name: (known[name] if known is not None and name in known else placeholder(name, hint))
+        for name, hint in _fields(cls).items()
+    }
