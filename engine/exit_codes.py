@@ -6,6 +6,8 @@ INPUT = (
     "the input cannot be evaluated: bad flags, project, stack file, a file a flag names, or a program that raises; "
     "one line on stderr"
 )
+# Several stacks: each is planned whatever another's fate, and the command exits with the worst code.
+NOT_PLANNED = f"{INPUT}; with several stacks, any stack that could not be planned (the others are still reported)"
 INTERRUPTED = "interrupted (Ctrl-C)"
 PIPE_CLOSED = "the reader of the output went away (`| head`, a closed pipe); nothing more is written"
 PLAN_PROBLEMS = (
@@ -19,18 +21,27 @@ COMMAND_EXIT_CODES: dict[str, tuple[tuple[int, str], ...]] = {
     "check": (
         (0, "every stack clean"),
         (1, f"any stack: {PLAN_PROBLEMS}"),
-        (2, INPUT),
+        (2, NOT_PLANNED),
         (130, INTERRUPTED),
         (141, PIPE_CLOSED),
     ),
     "merge": (
         (0, "every stack of the shards clean"),
         (1, f"any stack: {PLAN_PROBLEMS}"),
-        (2, "a shard file is missing, unreadable, not a shard, or of another run; the shards are not all N; bad flags"),
+        (
+            2,
+            "a shard file is missing, unreadable, not a shard, or of another run, or a record in it disagrees with "
+            "itself; the shards are not all N; bad flags; or a stack of the shards could not be planned",
+        ),
         (130, INTERRUPTED),
         (141, PIPE_CLOSED),
     ),
-    "cost": ((0, "priced (cost is information, never a failure)"), (2, INPUT), (130, INTERRUPTED), (141, PIPE_CLOSED)),
+    "cost": (
+        (0, "priced (cost is information, never a failure)"),
+        (2, NOT_PLANNED),
+        (130, INTERRUPTED),
+        (141, PIPE_CLOSED),
+    ),
     "quota": (
         (0, "the free quota covers the stack at full scale"),
         (1, "quota is short (a family or the regional total needs more vCPUs than are free) or a size is not offered"),

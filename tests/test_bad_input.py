@@ -137,6 +137,25 @@ def assert_one_clean_error(capsys: pytest.CaptureFixture[str], argv: list[str], 
     assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f]", err), err  # control characters from input are escaped
 
 
+def assert_failed_stacks(
+    capsys: pytest.CaptureFixture[str], argv: list[str], failed: dict[str, str], passed: tuple[str, ...] = ()
+) -> None:
+    """A command over several stacks where `failed` (stack: what its line says) could not be planned: exit 2, one
+    clean stderr line per failed stack naming it, and the report still holds every stack (issue 40)."""
+    code = main(argv)
+    out, err = capsys.readouterr()
+
+    assert code == 2
+    lines = err.splitlines()
+    assert len(lines) == len(failed), err
+    for line, (stack, expected) in zip(lines, failed.items()):
+        assert line.startswith(f"gpu-stacks: error: {stack}: ") and expected in line, err
+    assert "Traceback" not in err
+    assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f]", err), err
+    assert all(stack in out for stack in [*failed, *passed]), out
+    assert out.lower().count("not planned") + out.count("gpu-stacks/not-planned") >= len(failed), out
+
+
 def test_bad_input_corpus_is_the_table() -> None:
     assert sorted(p.name for p in CORPUS.iterdir()) == sorted(f"Pulumi.{case}.yaml" for case in BAD_STACKS)
 

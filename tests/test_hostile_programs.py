@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from azure_gpu_stacks.engine.cli import main
 
-from tests.test_bad_input import assert_one_clean_error, snapshot
+from tests.test_bad_input import assert_failed_stacks, assert_one_clean_error, snapshot
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="programs run in forked children on Linux")
 
@@ -93,13 +93,17 @@ def test_program_misbehaving_is_one_line_exit_2(tmp_path: Path, capsys: pytest.C
 def test_program_misbehaving_fails_every_command(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str, command: list[str]
 ) -> None:
-    """Never a false OK: the exits a CI gate would read as success, in every command, with --jobs."""
+    """Never a false OK: the exits a CI gate would read as success, in every command, with --jobs; a command over
+    both stacks reports each as not planned (issue 40), one naming a stack fails as before."""
     program, expected = MISBEHAVING[case]
     root = write_program(tmp_path / "p", program, stacks=("dev", "prod"))
+    argv = [*command, "--project", str(root), *LIMITS]
+    said = expected.replace("Pulumi.dev.yaml: ", "")
 
-    assert_one_clean_error(
-        capsys, [*command, "--project", str(root), *LIMITS], "", expected.replace("Pulumi.dev.yaml: ", "")
-    )
+    if command[0] in ("plan", "quota"):
+        assert_one_clean_error(capsys, argv, "", said)
+    else:
+        assert_failed_stacks(capsys, argv, {"dev": said, "prod": said})
 
 
 PRINTING = """

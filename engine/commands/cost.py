@@ -22,12 +22,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Cost is information, not a verdict: exit 0 whatever the stacks cost."""
+    """Cost is information, not a verdict: exit 0 whatever the stacks cost; 2 when a stack could not be priced."""
+    from azure_gpu_stacks.engine.run.outcome import StackFailure
+
     plans = options.plan_many(args)
     if args.format == "json":
-        options.out_json({"stacks": [{"stack": p.stack, "cost": p.cost.to_json()} for p in plans]})
+        stacks = [
+            {"stack": p.stack, "error": p.message}
+            if isinstance(p, StackFailure)
+            else {"stack": p.stack, "cost": p.cost.to_json()}
+            for p in plans
+        ]
+        options.out_json({"stacks": stacks})
     else:
         from azure_gpu_stacks.engine.report.cost import cost_table
 
         options.out(cost_table(plans, args.format))
-    return 0
+    return max((p.exit_code for p in plans if isinstance(p, StackFailure)), default=0)

@@ -19,6 +19,7 @@ from azure_gpu_stacks.inputs.files import escaped, shown
 
 if TYPE_CHECKING:
     from azure_gpu_stacks.engine.run.isolation import Limits
+    from azure_gpu_stacks.engine.run.outcome import Outcome
     from azure_gpu_stacks.engine.run.plan import Plan, ReferenceFiles
     from azure_gpu_stacks.engine.run.policy_config import PolicySettings
     from azure_gpu_stacks.engine.run.project import Project
@@ -296,15 +297,29 @@ def policy_settings(path: Path | None, as_of: dt.date | None) -> dict[str, Polic
     return configure(list(pack_policies()), path, as_of)
 
 
-def plan_many(args: argparse.Namespace) -> list[Plan]:
-    """Plans of the stacks named, or of every stack of the project, on `--jobs` workers."""
-    from azure_gpu_stacks.engine.run.parallel import plan_stacks
+def plan_many(args: argparse.Namespace) -> list[Outcome]:
+    """A plan or a failure for each stack named, or every stack of the project, on `--jobs` workers.
+
+    Every stack is planned whatever another's fate (`engine.run.outcome`); each failure is also said on
+    stderr, one line each, as it would be alone. A single stack that fails fails the command as before."""
+    from azure_gpu_stacks.engine.run.outcome import StackFailure, plan_outcomes
 
     project = planned_project(args)
     settings = policy_settings(args.policy_config, args.as_of)
     names = args.stacks or project.stacks()
     if not names:
         raise InputError(f"{project.relative(project.stack_dir) or '.'}/: no stack files to {args.command}")
-    plans = plan_stacks(project, names, reference(args), settings, args.jobs, progress, limits(args))
-    learn_secrets(plans)
-    return plans
+    outcomes = plan_outcomes(project, names, reference(args), settings, args.jobs, progress, limits(args))
+    learn_secrets(o for o in outcomes if not isinstance(o, StackFailure))
+    failures = [o for o in outcomes if isinstance(o, StackFailure)]
+    if len(outcomes) == 1 and failures:
+        raise InputError(failures[0].message)
+    for failure in failures:
+        say_failure(failure.stack, failure.message)
+    return outcomes
+
+
+def say_failure(stack: str, message: str) -> None:
+    """One stack's failure on stderr, as the CLI says an error, naming the stack, while the report of the others
+    goes on."""
+    print(f"gpu-stacks: error: {escaped(EDGE(f'{stack}: {message}'))}", file=sys.stderr, flush=True)

@@ -29,9 +29,10 @@ from azure_gpu_stacks.engine.fleet.cache import (
     run_digest,
 )
 from azure_gpu_stacks.engine.fleet.discover import Fleet, FleetStack, find_fleet
-from azure_gpu_stacks.engine.fleet.records import Record, make_record
+from azure_gpu_stacks.engine.fleet.records import Record, make_failure_record, make_record
 from azure_gpu_stacks.engine.fleet.render import Affected, Entry, write_report
 from azure_gpu_stacks.engine.fleet.shards import header, line, share, weight
+from azure_gpu_stacks.engine.run.outcome import NOT_PLANNED_EXIT_CODE
 
 FLEET_OPTIONS = ("root", "affected", "shard", "cache_dir", "no_cache")
 
@@ -138,24 +139,32 @@ def _records(
         planned = _plan([stacks[i] for i in missing], args, fleet.root)
         for index, record in zip(missing, planned):
             found[index] = record
-            if cache is not None:
+            if record["exitCode"] == NOT_PLANNED_EXIT_CODE:  # said here, in order, whichever worker planned it
+                options.say_failure(record["stack"], record["json"]["error"])
+            if cache is not None and record["exitCode"] != NOT_PLANNED_EXIT_CODE:  # a failure may pass next time
                 cache.put(key_of[index], record)
     return [found[index] for index in range(len(stacks))]
 
 
 def _plan(stacks: list[FleetStack], args: argparse.Namespace, root: Path) -> list[Record]:
+    from azure_gpu_stacks.engine.run.outcome import StackFailure, named
     from azure_gpu_stacks.engine.run.parallel import run_forked
     from azure_gpu_stacks.engine.run.plan import plan_stack
+    from azure_gpu_stacks.inputs.files import elided
 
     settings = options.policy_settings(args.policy_config, args.as_of)
     reference = options.reference(args)
     limits = options.limits(args)
 
     def task(stack: FleetStack) -> Record:
+        """The stack's record; a stack that cannot be planned is a record of its own (one line, exit code 2),
+        and every other stack is still planned."""
+        project = stack.member.project
         try:
-            plan = plan_stack(stack.member.project, stack.name, reference, policy_settings=settings, limits=limits)
+            plan = plan_stack(project, stack.name, reference, policy_settings=settings, limits=limits)
         except InputError as exc:
-            raise InputError(exc if stack.member.directory == "." else f"{stack.member.directory}: {exc}") from None
+            failure = StackFailure(project.name, stack.id, named(project, stack.name)[1], elided(str(exc)))
+            return make_failure_record(failure, stack.id, stack.member.path(failure.stack_file), root)
         return make_record(plan, stack.id, stack.member.path(plan.stack_file), root)
 
     return run_forked(task, stacks, args.jobs, options.progress, lambda s: s.id)

@@ -20,6 +20,7 @@ from azure_gpu_stacks.engine.report.markdown import stack_details, stack_row
 from azure_gpu_stacks.engine.report.sarif import findings
 from azure_gpu_stacks.engine.report.text import check_lines
 from azure_gpu_stacks.engine.report.verdicts import counts
+from azure_gpu_stacks.engine.run.outcome import NOT_PLANNED_EXIT_CODE, StackFailure
 from azure_gpu_stacks.engine.run.plan import Plan
 from azure_gpu_stacks.engine.secrets import Mask
 
@@ -48,6 +49,39 @@ def make_record(plan: Plan, stack_id: str, stack_file: str, root: Path) -> Recor
     # to a report renders the same values (tuples as lists, keys as strings).
     masked: Record = Mask(plan.secret_values).values(json.loads(json.dumps(record)))
     return masked
+
+
+def make_failure_record(failure: StackFailure, stack_id: str, stack_file: str, root: Path) -> Record:
+    """The record of a stack that could not be planned, named `stack_id`: an entry in every format, exit code 2.
+    Its message was masked with the stack file's declared secrets where it was made (`plan_stack`)."""
+    failure = dataclasses.replace(failure, stack=stack_id, stack_file=stack_file)
+    rules, results = findings(failure, root)
+    record = {
+        "stack": failure.stack,
+        "exitCode": failure.exit_code,
+        "counts": counts(failure),
+        "asOf": "",
+        "text": check_lines(failure),
+        "json": failure.to_json(),
+        "markdownRow": stack_row(failure),
+        "markdownDetails": stack_details(failure),
+        "costRow": cost_row(failure),
+        "costNotes": notes_json(CostNotes()),
+        "sarifRules": rules,
+        "sarifResults": results,
+    }
+    made: Record = json.loads(json.dumps(record))
+    return made
+
+
+def derived_exit_code(record: Record) -> int:
+    """The exit code a record's own findings give: what its `exitCode` must say (a record whose code was edited
+    while its findings were left as they were is not served)."""
+    if isinstance(record.get("json"), dict) and "error" in record["json"]:
+        return NOT_PLANNED_EXIT_CODE
+    found = record["counts"]
+    logged = record["json"].get("errors") if isinstance(record.get("json"), dict) else None
+    return 1 if found["refusals"] or found["mandatory"] or logged else 0
 
 
 def notes_json(notes: CostNotes) -> dict[str, Any]:
@@ -113,10 +147,12 @@ def record_problem(record: Any) -> str | None:
     for key, kind in shapes.items():
         if not isinstance(record[key], kind):
             return f"{key}: allowed: a {kind.__name__}"
-    if record["exitCode"] not in (0, 1):
-        return f"exitCode: {record['exitCode']!r}; allowed: 0 or 1"
-    if not all(isinstance(record["counts"].get(k), int) for k in ("resources", "refusals", "mandatory", "advisory")):
+    if record["exitCode"] not in (0, 1, NOT_PLANNED_EXIT_CODE):
+        return f"exitCode: {record['exitCode']!r}; allowed: 0, 1 or 2"
+    if not all(type(record["counts"].get(k)) is int for k in ("resources", "refusals", "mandatory", "advisory")):
         return "counts: allowed: resources, refusals, mandatory and advisory as whole numbers"
+    if record["exitCode"] != (derived := derived_exit_code(record)):
+        return f"exitCode: {record['exitCode']!r} disagrees with the record's own findings (they give {derived})"
     if not all(isinstance(x, str) for x in [*record["text"], *record["markdownDetails"], *record["costRow"]]):
         return "text, markdownDetails, costRow: allowed: lists of strings"
     notes = record["costNotes"]

@@ -49,7 +49,8 @@ def totals(entries: Entries, pack_rules: dict[str, dict[str, Any]]) -> Totals:
 
     def each() -> Iterator[tuple[str, int, dict[str, int]]]:
         for record, _ in entries():
-            found.days.add(record["asOf"])
+            if record["asOf"]:  # a stack not planned was judged on no day
+                found.days.add(record["asOf"])
             found.notes = found.notes.then(notes_of(record))
             for rule in record["sarifRules"]:
                 found.rules.setdefault(rule["id"], rule)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from azure_gpu_stacks.catalog.prices import UNKNOWN
 from azure_gpu_stacks.catalog.pricing import HOURS_PER_MONTH, PRICE_BASIS, SPOT_CAVEAT, CostEstimate, ResourceCost
 from azure_gpu_stacks.engine.report.tables import Format, table
-from azure_gpu_stacks.engine.run.plan import Plan
+from azure_gpu_stacks.engine.run.outcome import Outcome, StackFailure, plans_of
 
 # What the idle hours of each kind of schedule assume (see azure_gpu_stacks.catalog.demand).
 SCHEDULE_NOTES = {
@@ -102,8 +102,10 @@ def cost_section(cost: CostEstimate) -> list[str]:
     return lines
 
 
-def cost_row(plan: Plan) -> list[str]:
-    """One stack's row of `cost_table`."""
+def cost_row(plan: Outcome) -> list[str]:
+    """One stack's row of `cost_table` (a stack not planned has no figures)."""
+    if isinstance(plan, StackFailure):
+        return [plan.stack, "not planned", "", "", "", ""]
     c = plan.cost
     least = "" if c.complete else ">= "
     return [
@@ -205,9 +207,9 @@ def _observed(line: ResourceCost) -> str:
 PRICES_USED_HEADERS = ["size", "region", "price", "USD/h", "observed", "source"]
 
 
-def cost_table(plans: Sequence[Plan], fmt: Format = "text") -> str:
+def cost_table(plans: Sequence[Outcome], fmt: Format = "text") -> str:
     """One row per stack: full-scale and idle cost per hour and month, and its budget; then each price
     used with its date and source."""
     out = table(COST_HEADERS, [cost_row(p) for p in plans], fmt, right=COST_RIGHT)
     separator = "\n\n" if fmt == "markdown" else "\n"
-    return out + separator + CostNotes.over([p.cost for p in plans]).text(fmt)
+    return out + separator + CostNotes.over([p.cost for p in plans_of(list(plans))]).text(fmt)

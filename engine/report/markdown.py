@@ -11,7 +11,7 @@ from typing import Any
 
 from azure_gpu_stacks.engine.report.cost import cost_table
 from azure_gpu_stacks.engine.report.verdicts import counts, summary
-from azure_gpu_stacks.engine.run.plan import Plan
+from azure_gpu_stacks.engine.run.outcome import Outcome, StackFailure, plans_of
 
 LEVEL_ORDER = {"mandatory": 0, "advisory": 1}
 
@@ -21,8 +21,8 @@ def cell(text: str) -> str:
     return str(text).replace("|", "\\|").replace("\r", " ").replace("\n", " ")
 
 
-def _days(plans: Sequence[Plan]) -> str:
-    return days_text({p.as_of.isoformat() for p in plans})
+def _days(plans: Sequence[Outcome]) -> str:
+    return days_text({p.as_of.isoformat() for p in plans_of(list(plans))})
 
 
 def days_text(days: set[str]) -> str:
@@ -30,7 +30,7 @@ def days_text(days: set[str]) -> str:
     return ", ".join(sorted(days)) or "today"
 
 
-def render_markdown(plans: Sequence[Plan]) -> str:
+def render_markdown(plans: Sequence[Outcome]) -> str:
     lines = heading(summary(plans), _days(plans))
     lines += [stack_row(plan) for plan in plans]
     for plan in plans:
@@ -60,16 +60,21 @@ def heading(total: dict[str, Any], days: str) -> list[str]:
     ]
 
 
-def stack_row(plan: Plan) -> str:
+def stack_row(plan: Outcome) -> str:
+    if isinstance(plan, StackFailure):
+        return f"| `{cell(plan.stack)}` | **not planned** | – | – | – | – |"
     c = counts(plan)
     verdict = "**fail**" if plan.exit_code else "pass"
     numbers = f"{c['resources']} | {c['refusals']} | {c['mandatory']} | {c['advisory']}"
     return f"| `{cell(plan.stack)}` | {verdict} | {numbers} |"
 
 
-def stack_details(plan: Plan) -> list[str]:
+def stack_details(plan: Outcome) -> list[str]:
     """What Azure would refuse, each violation and the resources not checked offline of one stack;
-    nothing for a stack without any."""
+    nothing for a stack without any; for a stack not planned, its one line."""
+    if isinstance(plan, StackFailure):
+        where = f" ({cell(plan.stack_file)})" if plan.stack_file else ""
+        return ["", f"#### `{cell(plan.stack)}`{where}", "", f"Not planned: {cell(plan.message)}"]
     if not plan.refusals and not plan.violations and not plan.not_checked:
         return []
     lines = ["", f"#### `{cell(plan.stack)}` ({cell(plan.stack_file)})", ""]

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
+from azure_gpu_stacks.engine.run.outcome import Outcome, StackFailure
 from azure_gpu_stacks.engine.run.plan import Plan
 from azure_gpu_stacks.engine.run.policy_run import pack_policies
 from azure_gpu_stacks.inputs.files import InputFileError, read_text
@@ -34,7 +35,7 @@ QUOTED = re.compile(r"'([^'\n]{1,200})'")
 KEY_VALUE = re.compile(r"""^\s*(?:-\s+)?[^\s#][^#]*?:\s+(?P<q>['"]?)(?P<value>[^'"#]*?)(?P=q)\s*(?:#.*)?$""")
 
 
-def render_sarif(plans: Sequence[Plan], *, version: str = PACK_VERSION, root: Path | None = None) -> dict[str, Any]:
+def render_sarif(plans: Sequence[Outcome], *, version: str = PACK_VERSION, root: Path | None = None) -> dict[str, Any]:
     """SARIF for `plans`; `root` is the project directory the stack files are relative to."""
     rules = pack_rules()
     results: list[dict[str, Any]] = []
@@ -60,8 +61,31 @@ def pack_rules() -> dict[str, dict[str, Any]]:
     }
 
 
-def findings(plan: Plan, root: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The rules of the ARM error codes one plan's refusals name, and its results (violations, then refusals)."""
+NOT_PLANNED_RULE = {
+    "id": "gpu-stacks/not-planned",
+    "shortDescription": {"text": "The stack could not be planned: its stack file or program is in error"},
+}
+
+
+def findings(plan: Outcome, root: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The rules of the ARM error codes one plan's refusals name, and its results (violations, then refusals);
+    for a stack not planned, one error on its stack file."""
+    if isinstance(plan, StackFailure):
+        uri = (_repository_path(root / plan.stack_file) or plan.stack_file) if plan.stack_file else "Pulumi.yaml"
+        result = {
+            "ruleId": NOT_PLANNED_RULE["id"],
+            "level": "error",
+            "message": {"text": f"{plan.stack}: {plan.message}"},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": uri, "uriBaseId": "%SRCROOT%"},
+                        "region": {"startLine": 1},
+                    }
+                }
+            ],
+        }
+        return [dict(NOT_PLANNED_RULE)], [result]
     locate = _Locator(plan, root)
     rules: list[dict[str, Any]] = []
     results = [

@@ -7,6 +7,7 @@ from typing import Any
 
 from azure_gpu_stacks.catalog.shapes import VMSS
 from azure_gpu_stacks.engine.report.cost import cost_section
+from azure_gpu_stacks.engine.run.outcome import Outcome, StackFailure
 from azure_gpu_stacks.engine.run.plan import Plan
 from azure_gpu_stacks.engine.run.runtime import RecordedResource
 from azure_gpu_stacks.engine.run.violation import Violation
@@ -173,8 +174,10 @@ def render_text(plan: Plan) -> str:
     return "\n".join(lines)
 
 
-def check_lines(plan: Plan) -> list[str]:
+def check_lines(plan: Outcome) -> list[str]:
     """One stack in `gpu-stacks check`'s text report: its verdict, then what Azure would refuse and each violation."""
+    if isinstance(plan, StackFailure):
+        return [f"NOT PLANNED: {plan.stack}: {plan.message}"]
     lines = [verdict(plan)]
     lines += [f"  - {r.resource} [{r.type}]: {r.code}: {r.message}" for r in plan.refusals]
     lines += [f"  - {violation_line(v)}" for v in plan.violations]

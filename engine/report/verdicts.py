@@ -5,10 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from azure_gpu_stacks.engine.run.plan import Plan
+from azure_gpu_stacks.engine.run.outcome import NOT_PLANNED_EXIT_CODE, Outcome, StackFailure
+
+COUNTED = ("resources", "refusals", "mandatory", "advisory")
 
 
-def counts(plan: Plan) -> dict[str, int]:
+def counts(plan: Outcome) -> dict[str, int]:
+    if isinstance(plan, StackFailure):
+        return dict.fromkeys(COUNTED, 0)
     return {
         "resources": len(plan.resources),
         "refusals": len(plan.refusals),
@@ -17,8 +21,9 @@ def counts(plan: Plan) -> dict[str, int]:
     }
 
 
-def summary(plans: Sequence[Plan]) -> dict[str, Any]:
-    """`{"stacks": 2, "failed": ["aks-gpu"], "refusals": 0, "mandatory": 1, "advisory": 3, "exitCode": 1}`."""
+def summary(plans: Sequence[Outcome]) -> dict[str, Any]:
+    """`{"stacks": 2, "failed": ["aks-gpu"], "refusals": 0, "mandatory": 1, "advisory": 3, "exitCode": 1}`, and
+    `"notPlanned": [...]` when a stack could not be planned."""
     return total((p.stack, p.exit_code, counts(p)) for p in plans)
 
 
@@ -29,6 +34,8 @@ def total(entries: Iterable[tuple[str, int, dict[str, int]]]) -> dict[str, Any]:
         result["stacks"] += 1
         if exit_code != 0:
             result["failed"].append(stack)
+        if exit_code == NOT_PLANNED_EXIT_CODE:
+            result.setdefault("notPlanned", []).append(stack)
         for key in ("refusals", "mandatory", "advisory"):
             result[key] += per_stack[key]
         result["exitCode"] = max(result["exitCode"], exit_code)

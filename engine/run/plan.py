@@ -32,7 +32,7 @@ from azure_gpu_stacks.engine.run.program_values import (
     masked_values,
     secret_strings,
 )
-from azure_gpu_stacks.engine.run.project import Project, StackSettings, load_stack
+from azure_gpu_stacks.engine.run.project import Project, StackSettings, declared_secrets, load_stack
 from azure_gpu_stacks.engine.run.runtime import (
     DIY_ORGANIZATION,
     SECRET_SHOWN_AS,
@@ -46,7 +46,7 @@ from azure_gpu_stacks.engine.run.runtime import (
 from azure_gpu_stacks.engine.run.sdk_majors import other_major_note
 from azure_gpu_stacks.engine.run.stack_references import StackReferences
 from azure_gpu_stacks.engine.run.violation import Violation
-from azure_gpu_stacks.engine.secrets import credential_leaves
+from azure_gpu_stacks.engine.secrets import Mask, credential_leaves
 from azure_gpu_stacks.fakeazure import FakeArm, Refusal
 from azure_gpu_stacks.fakeazure.existing import Existing, ExistingFileError, adopt
 from azure_gpu_stacks.fakeazure.existing import parse as parse_existing
@@ -169,6 +169,22 @@ def deployer_type(environ: Mapping[str, str]) -> str:
     return "ServicePrincipal" if environ.get("ARM_CLIENT_ID") else "User"
 
 
+def check_reference_files(reference: ReferenceFiles) -> None:
+    """Read every file the reference names, as each plan will; InputError naming the first that cannot be read."""
+    try:
+        for path, read in (
+            (reference.usage, read_usage),
+            (reference.aml_usage, read_aml_usage),
+            (reference.skus, read_skus),
+        ):
+            if path is not None:
+                read(path)
+    except AzFileError as exc:
+        raise InputError(str(exc)) from None
+    for path in reference.existing:
+        read_existing(path)
+
+
 def make_arm(settings: StackSettings, reference: ReferenceFiles, day: dt.date | None = None) -> FakeArm:
     try:
         usage = read_usage(reference.usage) if reference.usage else None
@@ -216,7 +232,10 @@ def plan_stack(
     """
     settings = dict(policy_settings) if policy_settings is not None else configure(list(pack_policies()), None, None)
     day = settings_day(settings) or utc_today()
-    return _plan(project, stack, reference, preview, settings, day, limits)
+    try:
+        return _plan(project, stack, reference, preview, settings, day, limits)
+    except InputError as exc:  # a program may put a declared secret in what it raises: never shown
+        raise type(exc)(Mask(declared_secrets(project, stack))(str(exc))) from None
 
 
 def _plan(

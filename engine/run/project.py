@@ -83,6 +83,20 @@ class StackSettings:
     placeholders: list[str] = field(default_factory=list)  # keys given a placeholder offline
     warnings: list[str] = field(default_factory=list)  # what the CLI would warn about, or ignore
 
+    @property
+    def declared_secrets(self) -> list[str]:
+        """The values the stack file makes secret (`secure:` values and keys declared secret), known before
+        the program runs: whatever the program does with them, no output may show them."""
+        return [value for key, value in self.config.items() if key in self.secret_keys and value]
+
+
+def declared_secrets(project: Project, stack: str) -> list[str]:
+    """The stack's declared secret values; none when its stack file cannot be read (that is said elsewhere)."""
+    try:
+        return load_stack(project, stack).declared_secrets
+    except InputError:
+        return []
+
 
 def _read_yaml(path: Path, label: str, kind: str) -> Any:
     """The file's one YAML document, read with the caps of `azure_gpu_stacks.inputs.files`."""
