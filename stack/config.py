@@ -145,6 +145,9 @@ class StackConfig(ConfigModel):
     vm: Any = Field(default=None, description="A single GPU VM (GpuVm).")
     aml_cluster: Any = Field(default=None, description="An Azure ML GPU cluster that scales to zero (AmlCluster).")
     aks_gpu_pool: Any = Field(default=None, description="A GPU node pool on AKS (AksGpuPool).")
+    batch_gpu_pool: Any = Field(
+        default=None, description="An Azure Batch account with a GPU pool that scales to zero (BatchGpuPool)."
+    )
     cost_alert: Any = Field(default=None, description="A budget with notifications (CostAlert).")
     training_cluster: Any = Field(
         default=None, description="A multi-node InfiniBand GPU training cluster (TrainingCluster)."

@@ -42,6 +42,8 @@ from azure_gpu_stacks.catalog.az_files import (
 )
 from azure_gpu_stacks.catalog.demand import Demand, collect
 from azure_gpu_stacks.catalog.quota_counters import (
+    BATCH_DEDICATED_TOTAL,
+    BATCH_LOW_PRIORITY_TOTAL,
     COMPUTE_SPOT_POOL,
     COMPUTE_TOTAL,
     LOW_PRIORITY_COUNTERS,
@@ -58,6 +60,11 @@ from azure_gpu_stacks.engine.secrets import EDGE
 
 COMPUTE: Provider = PROVIDERS["compute"]
 MACHINE_LEARNING: Provider = PROVIDERS["machinelearning"]
+BATCH: Provider = PROVIDERS["batch"]
+BATCH_QUOTA_COMMAND = (
+    "az batch account show --name ACCOUNT --resource-group RG "
+    "--query '[dedicatedCoreQuota, dedicatedCoreQuotaPerVmFamily, lowPriorityCoreQuota]'"
+)
 AML_USAGE_COMMAND = "az ml compute list-usage --resource-group RG --workspace-name WS -o json"
 SUBSCRIPTION_ENV = "AZURE_SUBSCRIPTION_ID"
 AZURE_EXTRA_HINT = "pip install 'azure-gpu-stacks[azure]' (azure-identity and azure-mgmt-compute)"
@@ -147,12 +154,14 @@ class QuotaReport:
 
 # Within a region: Compute's counters, then Azure ML's; each provider's families first, then its
 # low-priority pool, then its regional total: the order a reader fixes them in.
-_PROVIDER_ORDER = {COMPUTE: 0, MACHINE_LEARNING: 1}
+_PROVIDER_ORDER = {COMPUTE: 0, MACHINE_LEARNING: 1, BATCH: 2}
 _COUNTER_ORDER = {
     family_key(COMPUTE_SPOT_POOL): 1,
     family_key(COMPUTE_TOTAL): 2,
     family_key(AML_LOW_PRIORITY_TOTAL): 1,
     family_key(AML_DEDICATED_TOTAL): 2,
+    family_key(BATCH_LOW_PRIORITY_TOTAL): 1,
+    family_key(BATCH_DEDICATED_TOTAL): 2,
 }
 
 
@@ -214,7 +223,7 @@ def compare(
     rows = []
     for need in quota_needs:
         usage = None
-        have = limits is not None if need.provider == COMPUTE else aml_limits is not None
+        have = limits is not None if need.provider == COMPUTE else aml_limits is not None and need.provider != BATCH
         if need.provider == MACHINE_LEARNING and aml_limits is not None:
             usage = aml_limits.get(family_key(need.family))
         elif need.provider == COMPUTE and limits is not None:
@@ -309,7 +318,7 @@ def render(report: QuotaReport, fmt: Format = "text") -> str:
     rows = [
         [
             r.need.region,
-            r.need.family,
+            f"{r.need.family} (Batch account)" if r.need.provider == BATCH else r.need.family,
             str(r.need.vcpus),
             "?" if r.usage is None else str(r.usage.limit),
             "?" if r.free is None else str(r.free),
@@ -340,6 +349,15 @@ def render(report: QuotaReport, fmt: Format = "text") -> str:
     unchecked_aml = [r for r in report.rows if r.need.provider == MACHINE_LEARNING and r.verdict == "no limits"]
     if unchecked_aml:
         lines += ["", f"Azure ML quota not checked: pass --aml-usage FILE, saved by `{AML_USAGE_COMMAND}`."]
+    if any(r.need.provider == BATCH for r in report.rows):
+        lines += [
+            "",
+            "Batch account quota (Microsoft.Batch rows: the Batch-managed account's own dedicated cores per family "
+            "and its one low-priority/Spot core quota, often 0 for GPU families in a new account) not checked: read "
+            "it with "
+            f"`{BATCH_QUOTA_COMMAND}` and request more in the portal (Batch account > Quotas). A user-subscription "
+            "account's pools draw on the subscription's Microsoft.Compute rows instead.",
+        ]
     short = [r for r in report.rows if r.verdict == "short"]
     if any(r.need.provider == COMPUTE for r in short):
         lines += ["", "To request more quota (az quota needs `az extension add --name quota`):"]
