@@ -88,3 +88,16 @@ GPU_DRIVER_VERSION = "1.6"
 
 EVALUATION_INTERVAL_MIN = ("PT5M", 5 * 60)
 EVALUATION_INTERVAL_MAX = ("PT168H", 168 * 3600)
+
+
+def low_priority_request(fixed_low_priority: float | None, formula: str | None) -> str | None:
+    """How a pool's scale settings ask for low-priority nodes (Spot in a user-subscription account), in words; None
+    when they ask for none: a fixed `targetLowPriorityNodes` above 0, or a formula whose `$TargetLowPriorityNodes`
+    follows the tasks or is not 0."""
+    if fixed_low_priority is not None and fixed_low_priority > 0:
+        return f"fixedScale.targetLowPriorityNodes {fixed_low_priority:g}"
+    if formula is not None:
+        reading = read_formula(formula, LOW_PRIORITY_TARGET)
+        if reading.assigned and (reading.follows_tasks or reading.idle != 0 or reading.cap != 0):
+            return f"the autoscale formula sets {LOW_PRIORITY_TARGET}"
+    return None
