@@ -290,3 +290,35 @@ def test_raw_pool_id_over_64_characters_is_refused(
     record: Callable[..., Recording], length: int, refused: list[tuple[str, str]]
 ) -> None:
     assert refusals(record(raw_pool(pool_name="p" * length))) == refused
+
+
+# --- diff: a driver extension change replaces the pool ------------------------------------------
+
+
+def test_diff_of_a_new_driver_version_replaces_the_pool_and_says_why() -> None:
+    from azure_gpu_stacks.engine.diff.compare import diff_stack
+
+    from tests.test_diff_units import resource, side
+
+    def pool(version: str) -> Any:
+        extension = {"name": "nvidia", "publisher": "Microsoft.HpcCompute", "type": "NvidiaGpuDriverLinux"}
+        inputs = {
+            "resourceGroupName": "rg",
+            "accountName": "teambatch",
+            "poolName": "gpu-pool",
+            "vmSize": T4,
+            "deploymentConfiguration": {
+                "virtualMachineConfiguration": {
+                    "nodeAgentSkuId": "batch.node.ubuntu 22.04",
+                    "extensions": [{**extension, "typeHandlerVersion": version}],
+                }
+            },
+        }
+        return resource("gpu-pool", POOL, inputs, parent="azure-gpu-stacks:index:BatchGpuPool")
+
+    d = diff_stack("dev", side(pool("1.6")), side(pool("1.7")))
+
+    [replaced] = d.replaced
+    [change] = replaced.changes
+    assert change.path == "deploymentConfiguration.virtualMachineConfiguration.extensions[0].typeHandlerVersion"
+    assert change.forces is not None and "create-pool-extensions" in change.forces.source
