@@ -213,6 +213,7 @@ class StackConfig(ConfigModel):
             if self.vm.public_ip and not self.vm.ssh_allowed_cidrs:
                 notes.append(f"{PROJECT}:vm.publicIp: a public IP without sshAllowedCidrs accepts no SSH from outside")
         notes += _aml_warnings(self.aml_cluster)
+        notes += _batch_warnings(self.batch_gpu_pool)
         return notes
 
 
@@ -229,6 +230,18 @@ def _aml_warnings(aml: SectionInputs | None) -> list[str]:
         notes.append(f"{key}.enableNodePublicIp: every node gets a public IP address")
     if aml.remote_login_port_public_access == "Enabled":
         notes.append(f"{key}.remoteLoginPortPublicAccess: the nodes' SSH port is open to the internet")
+    return notes
+
+
+def _batch_warnings(pool: SectionInputs | None) -> list[str]:
+    if pool is None:
+        return []
+    key = f"{PROJECT}:batchGpuPool"
+    notes = []
+    if pool.scale == "fixed" and pool.fixed_nodes:
+        notes.append(f"{key}.fixedNodes: {pool.fixed_nodes} node(s) run, and bill, even when no task does")
+    if pool.spot:
+        notes.append(f"{key}.spot: Spot nodes can be evicted at any time; Batch requeues their tasks")
     return notes
 
 

@@ -322,3 +322,41 @@ def test_diff_of_a_new_driver_version_replaces_the_pool_and_says_why() -> None:
     [change] = replaced.changes
     assert change.path == "deploymentConfiguration.virtualMachineConfiguration.extensions[0].typeHandlerVersion"
     assert change.forces is not None and "create-pool-extensions" in change.forces.source
+
+
+# --- the stack with one default changed ---------------------------------------------------------
+
+
+def test_batch_stack_at_fixed_scale_bills_idle_and_is_reported(
+    capsys: pytest.CaptureFixture[str], tmp_path: Any
+) -> None:
+    from tests.test_check_cli import stack_copy
+
+    def fixed(config: dict[str, Any]) -> None:
+        config["azure-gpu-stacks:batchGpuPool"].update(scale="fixed", fixedNodes=2)
+
+    path = stack_copy(tmp_path, "batch-gpu", fixed)
+    assert main(["plan", path, "--json"]) == 0
+    plan = json.loads(capsys.readouterr().out)
+    price = catalog_size(T4)["prices"]["eastus"]["payg"]
+
+    assert plan["cost"]["idleHourlyUsd"] == pytest.approx(2 * price)
+    assert (
+        "azure-gpu-stacks:batchGpuPool.fixedNodes: 2 node(s) run, and bill, even when no task does" in plan["warnings"]
+    )
+    [note] = [v for v in plan["violations"] if v["policy"] == "require-batch-gpu-scale-to-zero"]
+    assert note["level"] == "advisory"
+    assert f"about {2 * price * 24:,.2f} USD for every day no task runs" in note["message"]
+
+
+def test_batch_stack_with_spot_in_a_batch_managed_account_exits_2_naming_the_key(
+    capsys: pytest.CaptureFixture[str], tmp_path: Any
+) -> None:
+    from tests.test_check_cli import stack_copy
+
+    path = stack_copy(tmp_path, "batch-gpu", lambda c: c["azure-gpu-stacks:batchGpuPool"].update(spot=True))
+
+    assert main(["plan", path]) == 2
+    err = capsys.readouterr().err
+    assert "azure-gpu-stacks:batchGpuPool.spot: true in a BatchService account" in err
+    assert "Traceback" not in err
