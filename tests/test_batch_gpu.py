@@ -360,3 +360,74 @@ def test_batch_stack_with_spot_in_a_batch_managed_account_exits_2_naming_the_key
     err = capsys.readouterr().err
     assert "azure-gpu-stacks:batchGpuPool.spot: true in a BatchService account" in err
     assert "Traceback" not in err
+
+
+# --- quota: the Batch account's own ledger ------------------------------------------------------
+
+
+def account_file(tmp_path: Any, **fields: Any) -> str:
+    """What `az batch account show -o json` writes for a new Batch-managed account with no GPU cores (the case
+    batch-quota-limit warns of), with `fields` changed."""
+    family = catalog_size(T4)["quotaFamily"]
+    data = {
+        "name": "teambatch",
+        "poolAllocationMode": "BatchService",
+        "dedicatedCoreQuota": 500,
+        "lowPriorityCoreQuota": 100,
+        "dedicatedCoreQuotaPerVMFamilyEnforced": True,
+        "dedicatedCoreQuotaPerVMFamily": [
+            {"name": "standardDSv3Family", "coreQuota": 500},
+            {"name": family, "coreQuota": 0},
+        ],
+        **fields,
+    }
+    path = tmp_path / "batch-account.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+def test_quota_judges_the_pool_against_the_batch_accounts_family_quota(
+    capsys: pytest.CaptureFixture[str], tmp_path: Any
+) -> None:
+    code = main(["quota", "batch-gpu", "--batch-account", account_file(tmp_path), "--format", "json"])
+    rows = {r["family"]: (r["needed"], r["limit"], r["verdict"]) for r in json.loads(capsys.readouterr().out)["quota"]}
+
+    assert code == 1
+    assert rows == {catalog_size(T4)["quotaFamily"]: (16, 0, "short"), "dedicatedCoreQuota": (16, 500, "ok")}
+
+
+def test_quota_with_enough_batch_account_quota_exits_0(capsys: pytest.CaptureFixture[str], tmp_path: Any) -> None:
+    family = catalog_size(T4)["quotaFamily"]
+    path = account_file(tmp_path, dedicatedCoreQuotaPerVMFamily=[{"name": family, "coreQuota": 16}])
+
+    assert main(["quota", "batch-gpu", "--batch-account", path]) == 0
+    assert "OK: batch-gpu: the quota holds the stack at full scale." in capsys.readouterr().out
+
+
+def test_quota_refuses_a_user_subscription_accounts_file(capsys: pytest.CaptureFixture[str], tmp_path: Any) -> None:
+    path = account_file(tmp_path, poolAllocationMode="UserSubscription")
+
+    assert main(["quota", "batch-gpu", "--batch-account", path]) == 2
+    err = capsys.readouterr().err
+    assert "poolAllocationMode: 'UserSubscription' accounts have no core quota of their own" in err
+    assert "Traceback" not in err
+
+
+def test_quota_of_a_user_subscription_pool_names_the_subscriptions_quota(
+    capsys: pytest.CaptureFixture[str], tmp_path: Any
+) -> None:
+    from tests.test_check_cli import stack_copy
+
+    vault = f"/subscriptions/{FAKE_SUBSCRIPTION_ID}/resourceGroups/rg-keys/providers/Microsoft.KeyVault/vaults/kvbatch"
+
+    def user_subscription(config: dict[str, Any]) -> None:
+        config["azure-gpu-stacks:batchGpuPool"].update(
+            poolAllocationMode="UserSubscription", keyVaultId=vault, spot=True
+        )
+
+    path = stack_copy(tmp_path, "batch-gpu", user_subscription)
+    assert main(["quota", path, "--format", "json"]) == 0
+    rows = {(r["provider"], r["family"], r["needed"]) for r in json.loads(capsys.readouterr().out)["quota"]}
+
+    # Spot nodes of a user-subscription account: the subscription's one regional Spot counter
+    assert rows == {("Microsoft.Compute", "lowPriorityCores", 16)}
