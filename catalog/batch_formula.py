@@ -37,7 +37,8 @@ _STATEMENT = re.compile(r"^\s*(\$?[A-Za-z_][A-Za-z0-9_]*)\s*=(?!=)\s*(.+?)\s*$",
 _VARIABLE = re.compile(r"\$?[A-Za-z_][A-Za-z0-9_]*")
 _NUMBER = re.compile(r"^\s*\d+(\.\d+)?\s*$")
 _FLOOR = re.compile(r"^\s*max\s*\(\s*(\d+(?:\.\d+)?)\s*,")
-_CAP = re.compile(r"min\s*\(.*?,\s*(\d+(?:\.\d+)?)\s*\)\s*\)?\s*$", re.DOTALL)
+_CAP = re.compile(r"min\s*\(.*?,\s*(\d+(?:\.\d+)?)\s*\)\s*\)?\s*$", re.DOTALL)  # min(..., N)
+_CAP_FIRST = re.compile(r"min\s*\(\s*(\d+(?:\.\d+)?)\s*,")  # min(N, ...)
 _FUNCTIONS = frozenset(
     "max min avg sum count len std lg ln log norm percentile rand range val time TimeInterval_Minute "
     "TimeInterval_Second TimeInterval_Hour TimeInterval_Day TimeInterval_Week GetSample GetSamplePercent "
@@ -71,7 +72,7 @@ def read_formula(formula: str, target: str) -> FormulaReading:
         constant = int(float(expression))
         return FormulaReading(True, False, constant, constant)
     floor = _FLOOR.match(expression)
-    cap = _CAP.search(expression)
+    cap = _CAP.search(expression) or _CAP_FIRST.search(expression)
     idle = int(float(floor[1])) if floor else (0 if follows else None)
     return FormulaReading(True, follows, idle, int(float(cap[1])) if cap else None)
 

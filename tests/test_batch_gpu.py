@@ -431,3 +431,24 @@ def test_quota_of_a_user_subscription_pool_names_the_subscriptions_quota(
 
     # Spot nodes of a user-subscription account: the subscription's one regional Spot counter
     assert rows == {("Microsoft.Compute", "lowPriorityCores", 16)}
+
+
+# --- how many nodes a pool's formula asks for (cost and quota read it) --------------------------
+
+
+@pytest.mark.parametrize(
+    ("formula", "full", "idle"),
+    [
+        ("$TargetDedicatedNodes = min(4, $PendingTasks.GetSample(1));", 4, 0),
+        ("$TargetDedicatedNodes = max(0, min($PendingTasks.GetSample(1), 8));", 8, 0),
+        ("$TargetDedicatedNodes = max(2, min($PendingTasks.GetSample(1), 8));", 8, 2),
+        ("$TargetDedicatedNodes=1", 1, 1),  # the REST spec's "CreatePool - Full VirtualMachineConfiguration"
+        ("// no target at all\n$NodeDeallocationOption = taskcompletion;", 0, 0),
+    ],
+)
+def test_a_pool_is_counted_at_its_formulas_cap_and_idles_at_its_floor(formula: str, full: int, idle: int) -> None:
+    from azure_gpu_stacks.catalog.shapes import read
+
+    props = {"vmSize": T4, "scaleSettings": {"autoScale": {"formula": formula}}}
+    [dedicated, _] = read(POOL, props)
+    assert (dedicated.full_count, dedicated.idle_count, dedicated.priority) == (full, idle, "Regular")
