@@ -166,6 +166,7 @@ SHAPES: dict[str, tuple[Pool, ...]] = {
     ),
     # Azure Batch: dedicated nodes, and low-priority nodes (Spot in a user-subscription account, retired in a
     # Batch-managed one: catalog/batch.py); fixed scale when no formula is given (ARM's default: 0 dedicated nodes).
+    # Either is priced and counted only when it asks for nodes.
     BATCH_POOL: (
         Pool(
             ("vmSize",),
@@ -173,6 +174,7 @@ SHAPES: dict[str, tuple[Pool, ...]] = {
             formula=("scaleSettings", "autoScale", "formula"),
             formula_target=DEDICATED_TARGET,
             quota="batch",
+            optional=True,
         ),
         Pool(
             ("vmSize",),
