@@ -33,11 +33,11 @@ def scale_to_zero_formula(max_nodes: int, target: str = DEDICATED_TARGET) -> str
     )
 
 
-_STATEMENT = re.compile(r"^\s*(\$?[A-Za-z_][A-Za-z0-9_]*)\s*=(?!=)\s*(.+?)\s*$", re.DOTALL)
+_STATEMENT = re.compile(r"^\s*(\$?[A-Za-z_][A-Za-z0-9_]*)\s*=(?!=)(.*)$", re.DOTALL)  # the expression: stripped
 _VARIABLE = re.compile(r"\$?[A-Za-z_][A-Za-z0-9_]*")
 _NUMBER = re.compile(r"^\s*\d+(\.\d+)?\s*$")
 _FLOOR = re.compile(r"^\s*max\s*\(\s*(\d+(?:\.\d+)?)\s*,")
-_CAP = re.compile(r"min\s*\(.*?,\s*(\d+(?:\.\d+)?)\s*\)\s*\)?\s*$", re.DOTALL)  # min(..., N)
+_CAP = re.compile(r",\s*(\d+(?:\.\d+)?)\s*\)\s*\)?\s*$")  # min(..., N): the last argument (linear: no backtracking)
 _CAP_FIRST = re.compile(r"min\s*\(\s*(\d+(?:\.\d+)?)\s*,")  # min(N, ...)
 _FUNCTIONS = frozenset(
     "max min avg sum count len std lg ln log norm percentile rand range val time TimeInterval_Minute "
@@ -62,27 +62,29 @@ def read_formula(formula: str, target: str) -> FormulaReading:
     definitions: dict[str, str] = {}
     for raw in re.sub(r"//[^\n]*", "", formula).split(";"):
         match = _STATEMENT.match(raw)
-        if match:
-            definitions[match[1]] = match[2]
+        if match and match[2].strip():
+            definitions[match[1]] = match[2].strip()
     expression = definitions.get(target)
     if expression is None:
         return FormulaReading(assigned=False, follows_tasks=False, idle=0, cap=0)
-    follows = _depends_on_tasks(expression, definitions, set())
+    follows = _depends_on_tasks(expression, definitions)
     if _NUMBER.match(expression):
         constant = int(float(expression))
         return FormulaReading(True, False, constant, constant)
     floor = _FLOOR.match(expression)
-    cap = _CAP.search(expression) or _CAP_FIRST.search(expression)
+    cap = (_CAP.search(expression) if "min" in expression else None) or _CAP_FIRST.search(expression)
     idle = int(float(floor[1])) if floor else (0 if follows else None)
     return FormulaReading(True, follows, idle, int(float(cap[1])) if cap else None)
 
 
-def _depends_on_tasks(expression: str, definitions: dict[str, str], seen: set[str]) -> bool:
-    for name in _VARIABLE.findall(expression):
-        if name in TASK_VARIABLES:
-            return True
-        if name in definitions and name not in seen and name not in _FUNCTIONS:
-            seen.add(name)
-            if _depends_on_tasks(definitions[name], definitions, seen):
+def _depends_on_tasks(expression: str, definitions: dict[str, str]) -> bool:
+    """Whether `expression` reads a task count, directly or through the variables it reads (each read once)."""
+    pending, seen = [expression], set[str]()
+    while pending:
+        for name in _VARIABLE.findall(pending.pop()):
+            if name in TASK_VARIABLES:
                 return True
+            if name in definitions and name not in seen and name not in _FUNCTIONS:
+                seen.add(name)
+                pending.append(definitions[name])
     return False

@@ -452,3 +452,13 @@ def test_a_pool_is_counted_at_its_formulas_cap_and_idles_at_its_floor(formula: s
     props = {"vmSize": T4, "scaleSettings": {"autoScale": {"formula": formula}}}
     [dedicated, _] = read(POOL, props)
     assert (dedicated.full_count, dedicated.idle_count, dedicated.priority) == (full, idle, "Regular")
+
+
+def test_a_formula_of_a_long_chain_of_variables_is_read_without_recursion() -> None:
+    from azure_gpu_stacks.catalog.batch_formula import read_formula
+
+    chain = "".join(f"$a{i + 1} = $a{i};" for i in range(50_000))
+    formula = f"$a0 = $PendingTasks.GetSample(1);{chain}$TargetDedicatedNodes = min($a50000, 3);"
+
+    reading = read_formula(formula, "$TargetDedicatedNodes")
+    assert (reading.follows_tasks, reading.idle, reading.cap) == (True, 0, 3)
