@@ -49,7 +49,9 @@ BAD_STACKS: dict[str, str] = {
         "config: 'azure-gpu-stacks:costAlert' and 'costAlert' are the same key, azure-gpu-stacks:costAlert; "
         "allowed: one of them"
     ),
-    "unknown-section": "azure-gpu-stacks:frobnicator: unknown key; allowed keys: aksGpuPool, amlCluster, batchGpuPool, costAlert",
+    "unknown-section": (
+        "azure-gpu-stacks:frobnicator: unknown key; allowed keys: aksGpuPool, amlCluster, batchGpuPool, costAlert"
+    ),
     "misspelt-section": "azure-gpu-stacks:cosAlert: unknown key; did you mean 'costAlert'?",
     "misspelt-key": "azure-gpu-stacks:vm.vmSzie: unknown key; did you mean 'vmSize'?",
     "wrong-type-number": "azure-gpu-stacks:costAlert.amount: 'lots'; allowed: a number",

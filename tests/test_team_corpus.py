@@ -238,6 +238,7 @@ def test_k8s_team_hand_rolled_operator_beside_the_device_plugin_is_found_by_the_
 def test_render_team_batch_sample_is_judged_as_azure_would(capsys: pytest.CaptureFixture[str]) -> None:
     """The Batch quickstart's pool (Standard_NC6s_v3, retired 2025-09-30) is refused; low-priority nodes in a
     Batch-managed account (retired 2025-09-30) are refused by ARM and by the pack."""
+
     def refused_plan(stack: str) -> dict:
         code, out, _ = run(capsys, "plan", stack, "--project", str(TEAMS / "render-team"), "--json")
         assert code == 1
