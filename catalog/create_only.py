@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from azure_gpu_stacks.catalog.shapes import VMSS
+from azure_gpu_stacks.catalog.shapes import BATCH_POOL, VMSS
 
 How = Literal["provider", "refused"]
 
@@ -34,6 +34,7 @@ AKS_POOL = "azure-native:containerservice:AgentPool"
 AKS_CLUSTER = "azure-native:containerservice:ManagedCluster"
 VM = "azure-native:compute:VirtualMachine"
 AML_COMPUTE = "azure-native:machinelearningservices:Compute"
+BATCH_ACCOUNT = "azure-native:batch:BatchAccount"
 
 PAN = "pulumi/pulumi-azure-native"
 PATH_PARAMETER = f"{PAN} provider/pkg/provider/diff.go (path parameters of the PUT)"
@@ -96,6 +97,16 @@ TABLE: tuple[CreateOnly, ...] = (
     *_path_parameters("azure-native:monitor:ActionGroup", "resourceGroupName", "actionGroupName"),
     *_path_parameters("azure-native:monitor:AutoscaleSetting", "resourceGroupName", "autoscaleSettingName"),
     *_path_parameters("azure-native:network:PublicIPAddress", "resourceGroupName", "publicIpAddressName"),
+    *_path_parameters(BATCH_ACCOUNT, "resourceGroupName", "accountName"),
+    *_path_parameters(BATCH_POOL, "resourceGroupName", "accountName", "poolName"),
+    # Batch pools: "Extensions cannot be added to an existing pool. Pools must be recreated to add, remove, or update
+    # extensions" (the NVIDIA driver extension among them).
+    CreateOnly(
+        BATCH_POOL,
+        "deploymentConfiguration.virtualMachineConfiguration.extensions",
+        "refused",
+        "https://learn.microsoft.com/azure/batch/create-pool-extensions (observed 2026-11-26)",
+    ),
     # Autoscale: Microsoft.Insights refuses a new target for an existing setting.
     CreateOnly(
         "azure-native:monitor:AutoscaleSetting",

@@ -32,7 +32,17 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from azure_gpu_stacks.catalog.limits import normalize_region
-from azure_gpu_stacks.catalog.shapes import AGENT_POOL, MANAGED_CLUSTER, VM, VMSS, Priority, Quota, read, shapes
+from azure_gpu_stacks.catalog.shapes import (
+    AGENT_POOL,
+    BATCH_POOL,
+    MANAGED_CLUSTER,
+    VM,
+    VMSS,
+    Priority,
+    Quota,
+    read,
+    shapes,
+)
 from azure_gpu_stacks.sdk.values import dig, unwrap_secrets
 
 
@@ -213,6 +223,25 @@ def _cluster_locations(resources: Sequence[RecordedResource]) -> dict[str, str]:
     return locations
 
 
+BATCH_ACCOUNT = "azure-native:batch:BatchAccount"
+
+
+def _batch_accounts(resources: Sequence[RecordedResource]) -> dict[str, tuple[str | None, Quota]]:
+    """Each Batch account's region and whose quota its pools draw on: a user-subscription account's pools the
+    subscription's Compute quota, a Batch-managed one's (the default) the account's own (`catalog.quota_counters`)."""
+    found: dict[str, tuple[str | None, Quota]] = {}
+    for r in resources:
+        if r.type == BATCH_ACCOUNT:
+            inputs = r.plain_inputs()
+            mode = str(inputs.get("poolAllocationMode") or "BatchService")
+            location = inputs.get("location")
+            found[str(inputs.get("accountName") or r.name).lower()] = (
+                location if isinstance(location, str) else None,
+                "compute" if mode.lower() == "usersubscription" else "batch",
+            )
+    return found
+
+
 def collect(resources: Sequence[RecordedResource], default_region: str | None = None) -> list[Demand]:
     """Every VM demand of a recorded program, in registration order.
 
@@ -223,6 +252,7 @@ def collect(resources: Sequence[RecordedResource], default_region: str | None = 
     autoscaled = _autoscaled(resources)
     groups = _group_locations(resources)
     clusters = _cluster_locations(resources)
+    accounts = _batch_accounts(resources) if any(r.type == BATCH_POOL for r in resources) else {}
     demands: list[Demand] = []
     for r in resources:
         if not shapes(r.type):
@@ -233,8 +263,15 @@ def collect(resources: Sequence[RecordedResource], default_region: str | None = 
                 continue
             if not isinstance(pool.size, str) or not pool.size:
                 continue  # unknown in preview, or not set: nothing to price or count
+            if pool.pool.optional and pool.full_count == 0:
+                continue
+            account = accounts.get(str(inputs.get("accountName") or "").lower())
+            if account is None and len(accounts) == 1:  # an auto-named account: the program's only one
+                account = next(iter(accounts.values()))
+            account_region, quota = account or (None, pool.pool.quota)
             region = (
                 pool.location
+                or account_region
                 or clusters.get(str(inputs.get("resourceName") or "").lower() if r.type == AGENT_POOL else "")
                 or groups.get(str(inputs.get("resourceGroupName") or "").lower())
                 or default_region
@@ -253,7 +290,7 @@ def collect(resources: Sequence[RecordedResource], default_region: str | None = 
                     region=normalize_region(region) if isinstance(region, str) else None,
                     idle_hours_per_day=idle_hours,
                     idle_schedule=schedule,
-                    quota=pool.pool.quota,
+                    quota=quota,
                 )
             )
     return demands

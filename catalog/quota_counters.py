@@ -20,6 +20,12 @@ Two providers keep vCPU quota (observed 2026-11-22):
   Cluster Dedicated vCPUs`), as in the spec's example list (Azure/azure-rest-api-specs
   specification/machinelearningservices/.../stable/2024-04-01/examples/Usage/list.json:
   `Standard DSv2 Family Cluster Dedicated vCPUs` for `standardDSv2Family`).
+
+And Azure Batch keeps its own for a Batch-managed account (`poolAllocationMode: BatchService`, the default):
+dedicated cores per VM family and in total, and one low-priority/Spot core quota; new accounts often have 0 for GPU
+families. A user-subscription account's pools draw on the subscription's Microsoft.Compute quotas instead
+(https://learn.microsoft.com/azure/batch/batch-quota-limit, observed 2026-11-26); which one a pool's account is,
+`catalog.demand` reads from the account.
 """
 
 from __future__ import annotations
@@ -31,12 +37,18 @@ from typing import Literal
 from azure_gpu_stacks.catalog.az_files import AML_DEDICATED_TOTAL, AML_LOW_PRIORITY_TOTAL, family_key
 from azure_gpu_stacks.catalog.shapes import Quota
 
-Provider = Literal["Microsoft.Compute", "Microsoft.MachineLearningServices"]
+Provider = Literal["Microsoft.Compute", "Microsoft.MachineLearningServices", "Microsoft.Batch"]
 PROVIDERS: dict[Quota, Provider] = {
     "compute": "Microsoft.Compute",
     "machinelearning": "Microsoft.MachineLearningServices",
+    "batch": "Microsoft.Batch",
 }
 COMPUTE_TOTAL = "cores"
+# A Batch-managed account's own quota, as `az batch account show` names it: `dedicatedCoreQuota`,
+# `dedicatedCoreQuotaPerVMFamily` (per Compute family name) and `lowPriorityCoreQuota`, the one pool of its
+# low-priority/Spot cores (https://learn.microsoft.com/azure/batch/batch-quota-limit, observed 2026-11-26).
+BATCH_DEDICATED_TOTAL = "dedicatedCoreQuota"
+BATCH_LOW_PRIORITY_TOTAL = "lowPriorityCoreQuota"
 COMPUTE_SPOT_POOL = "lowPriorityCores"
 FAMILY = "<family>"  # stands for the size's own family counter in `COUNTERS`
 
@@ -46,9 +58,13 @@ COUNTERS: dict[tuple[Quota, bool], tuple[str, ...]] = {
     ("compute", True): (COMPUTE_SPOT_POOL,),
     ("machinelearning", False): (FAMILY, AML_DEDICATED_TOTAL),
     ("machinelearning", True): (AML_LOW_PRIORITY_TOTAL,),
+    ("batch", False): (FAMILY, BATCH_DEDICATED_TOTAL),
+    ("batch", True): (BATCH_LOW_PRIORITY_TOTAL,),
 }
 # Counters of low-priority (Spot) vCPUs: `az quota`'s `--resource-type lowPriority`.
-LOW_PRIORITY_COUNTERS = frozenset(family_key(c) for c in (COMPUTE_SPOT_POOL, AML_LOW_PRIORITY_TOTAL))
+LOW_PRIORITY_COUNTERS = frozenset(
+    family_key(c) for c in (COMPUTE_SPOT_POOL, AML_LOW_PRIORITY_TOTAL, BATCH_LOW_PRIORITY_TOTAL)
+)
 
 _COMPUTE_FAMILY = re.compile(r"^standard\s*(?P<series>.+?)\s*family$", re.IGNORECASE)
 

@@ -27,7 +27,8 @@ as `DSv3-Type1`, not a VM size), `azurestackhci` (on-premises sizes), `networkcl
 `workloads` SAP systems and `discovery:NodePool` (sizes nested in product-specific shapes, outside
 GPU use).
 
-This module is pure data and plain-dict readers: it imports nothing of ours and nothing of Pulumi,
+This module is pure data and plain-dict readers: it imports nothing of ours but the pure Batch formula reader
+(`batch_formula`) and nothing of Pulumi,
 so components, policies, the fake ARM and preflight may all read it.
 """
 
@@ -38,11 +39,13 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from azure_gpu_stacks.catalog.batch_formula import DEDICATED_TARGET, LOW_PRIORITY_TARGET, read_formula
+
 Path = tuple[str | int, ...]
 EVERY = "*"  # a path step meaning every item of a list
 
 Priority = Literal["Regular", "Spot", "LowPriority"]
-Quota = Literal["compute", "machinelearning"]
+Quota = Literal["compute", "machinelearning", "batch"]
 
 # Priority values as each API spells them (compute `priority`, AKS `scaleSetPriority`, Azure ML
 # `vmPriority`), lower-cased without spaces, mapped to how they are billed and counted.
@@ -76,6 +79,9 @@ class Pool:
     billed: bool = True  # False: the size only reserves placement or runs while an image is built
     when: tuple[Path, str] | None = None  # only when this property (from the resource) has this value
     quota: Quota = "compute"  # whose vCPU quota the nodes draw on
+    formula: Path | None = None  # an autoscale formula (Azure Batch): when set, the counts are what it keeps
+    formula_target: str = ""  # the formula's variable for this pool's nodes
+    optional: bool = False  # a pool that is not priced or counted when it asks for no nodes at all
 
     @property
     def size_path(self) -> Path:
@@ -96,6 +102,7 @@ MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
 AGENT_POOL = "azure-native:containerservice:AgentPool"
 ML_COMPUTE = "azure-native:machinelearningservices:Compute"
 ML_ONLINE_DEPLOYMENT = "azure-native:machinelearningservices:OnlineDeployment"
+BATCH_POOL = "azure-native:batch:Pool"
 
 _ML_COMPUTE_TYPE: Path = ("properties", "computeType")
 _ML_LOCATION: tuple[Path, ...] = (("properties", "computeLocation"), ("location",))
@@ -157,7 +164,28 @@ SHAPES: dict[str, tuple[Pool, ...]] = {
         # Kubernetes deployments name a cluster instance type here, not a VM size.
         Pool(("instanceType",), at=("properties",), when=(("properties", "endpointComputeType"), "Managed")),
     ),
-    "azure-native:batch:Pool": (Pool(("vmSize",)),),
+    # Azure Batch: dedicated nodes, and low-priority nodes (Spot in a user-subscription account, retired in a
+    # Batch-managed one: catalog/batch.py); fixed scale when no formula is given (ARM's default: 0 dedicated nodes).
+    # Either is priced and counted only when it asks for nodes.
+    BATCH_POOL: (
+        Pool(
+            ("vmSize",),
+            count=("scaleSettings", "fixedScale", "targetDedicatedNodes"),
+            formula=("scaleSettings", "autoScale", "formula"),
+            formula_target=DEDICATED_TARGET,
+            quota="batch",
+            optional=True,
+        ),
+        Pool(
+            ("vmSize",),
+            count=("scaleSettings", "fixedScale", "targetLowPriorityNodes"),
+            priority="Spot",
+            formula=("scaleSettings", "autoScale", "formula"),
+            formula_target=LOW_PRIORITY_TARGET,
+            quota="batch",
+            optional=True,
+        ),
+    ),
     "azure-native:hdinsight:Cluster": (
         Pool(("hardwareProfile", "vmSize"), at=("properties", "computeProfile", "roles", EVERY)),
     ),
@@ -222,6 +250,9 @@ def read(resource_type: str, props: Mapping[str, Any]) -> list[PoolReading]:
             scaled = pool.autoscale is None or _get(node, pool.autoscale) is True
             full = _number(_get(node, pool.max_count), count) if scaled and pool.max_count else count
             idle = _number(_get(node, pool.min_count), count) if scaled and pool.min_count else count
+            formula = _get(node, pool.formula) if pool.formula else None
+            if isinstance(formula, str):
+                count, full, idle = formula_counts(formula, pool.formula_target)
             priority = pool.priority if isinstance(pool.priority, str) else _get(node, pool.priority)
             zones = _get(node, pool.zones) if pool.zones else None
             name = _get(node, pool.name) if pool.name else None
@@ -241,6 +272,15 @@ def read(resource_type: str, props: Mapping[str, Any]) -> list[PoolReading]:
                 )
             )
     return found
+
+
+def formula_counts(formula: str, target: str) -> tuple[int, int, int]:
+    """(at deployment, at full scale, idle) nodes of an autoscale formula's target: what it keeps with no task
+    (unknown: taken as its cap, so cost and quota over- rather than under-count) up to its cap (unknown: idle)."""
+    reading = read_formula(formula, target)
+    idle = reading.idle if reading.idle is not None else reading.cap
+    full = reading.cap if reading.cap is not None else idle
+    return (idle or 0), max(full or 0, idle or 0), (idle or 0)
 
 
 def _count(node: Any, pool: Pool) -> int:

@@ -25,6 +25,7 @@ REGISTRY: tuple[tuple[str, str], ...] = (
     ("TrainingCluster", "azure_gpu_stacks.components.training_cluster"),
     ("AmlCluster", "azure_gpu_stacks.components.aml_cluster"),
     ("AksGpuPool", "azure_gpu_stacks.components.aks_gpu_pool"),
+    ("BatchGpuPool", "azure_gpu_stacks.components.batch_gpu_pool"),
     ("CostAlert", "azure_gpu_stacks.components.cost_alert"),
 )
 

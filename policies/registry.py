@@ -11,11 +11,13 @@ from collections import Counter
 from azure_gpu_stacks.components.version import __version__
 from azure_gpu_stacks.policies import (
     aks_gpu_driver_ownership,
+    disallow_batch_low_priority_nodes,
     disallow_internet_ssh_rdp,
     disallow_linux_password_login,
     disallow_retired_vm_sizes,
     require_aks_gpu_node_taint,
     require_aml_gpu_scale_to_zero,
+    require_batch_gpu_scale_to_zero,
     require_cost_alerts,
     require_gpu_vm_auto_shutdown,
     require_infiniband_scale_set_placement,
@@ -41,6 +43,8 @@ REGISTRY: list[Policy] = [
     require_aks_gpu_node_taint.POLICY,
     aks_gpu_driver_ownership.POLICY,
     require_aml_gpu_scale_to_zero.POLICY,
+    require_batch_gpu_scale_to_zero.POLICY,
+    disallow_batch_low_priority_nodes.POLICY,
     require_infiniband_scale_set_placement.POLICY,
     warn_always_on_infiniband_cluster.POLICY,
     require_gpu_vm_auto_shutdown.POLICY,

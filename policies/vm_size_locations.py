@@ -25,7 +25,8 @@ class FoundSize:
 
 
 def vm_sizes(resource_type: str, props: Any) -> list[FoundSize]:
-    """Every VM size `props` asks for; unknown values come back with `size=None`."""
+    """Every VM size `props` asks for, once per path (a Batch pool's dedicated and Spot pools share one `vmSize`);
+    unknown values come back with `size=None`."""
     found: list[FoundSize] = []
     for pool in shapes(resource_type):
         if pool.when is not None:
@@ -37,7 +38,10 @@ def vm_sizes(resource_type: str, props: Any) -> list[FoundSize]:
                 found.append(FoundSize(path, None, pool.billed))
             elif (size := text(value)) is not None:
                 found.append(FoundSize(path, size, pool.billed))
-    return found
+    unique: dict[str, FoundSize] = {}
+    for size in found:
+        unique.setdefault(size.path, size)
+    return list(unique.values())
 
 
 def _first(pairs: Any) -> Any:

@@ -155,6 +155,7 @@ PARENTS["azure-native:machinelearningservices:Compute"] = [
     ),
 ]
 PARENTS["azure-native:machinelearningservices:Workspace"] = list(_WORKSPACE_DEPENDENCIES)
+PARENTS["azure-native:batch:Pool"] = [("azure-native:batch:BatchAccount", "batch", {"accountName": "batchconformance"})]
 # what each parent's name input is, for the child's path inputs
 _PARENT_NAMES = {
     "virtualNetworkName": "vnet",
@@ -162,6 +163,7 @@ _PARENT_NAMES = {
     "resourceName": "aks",
     "vaultName": "kv-conformance",
     "workspaceName": "ws-conformance",
+    "accountName": "batchconformance",
 }
 
 
@@ -285,6 +287,12 @@ STALE: tuple[Stale, ...] = (
         "not verified; the fake's rule (AKS's bounds: catalog limits)",
         "InvalidParameter",
         lambda e, v: "is outside minCount..maxCount" in v.message,
+    ),
+    Stale(
+        "the example contradicts its spec (`uefiSettings.secureBootEnabled: {}`; the spec's type is boolean)",
+        "not verified; the fake follows the spec's type",
+        "InvalidParameter",
+        lambda e, v: e.token == "azure-native:batch:Pool" and "secureBootEnabled is invalid" in v.message,
     ),
 )
 

@@ -145,6 +145,9 @@ class StackConfig(ConfigModel):
     vm: Any = Field(default=None, description="A single GPU VM (GpuVm).")
     aml_cluster: Any = Field(default=None, description="An Azure ML GPU cluster that scales to zero (AmlCluster).")
     aks_gpu_pool: Any = Field(default=None, description="A GPU node pool on AKS (AksGpuPool).")
+    batch_gpu_pool: Any = Field(
+        default=None, description="An Azure Batch account with a GPU pool that scales to zero (BatchGpuPool)."
+    )
     cost_alert: Any = Field(default=None, description="A budget with notifications (CostAlert).")
     training_cluster: Any = Field(
         default=None, description="A multi-node InfiniBand GPU training cluster (TrainingCluster)."
@@ -210,6 +213,7 @@ class StackConfig(ConfigModel):
             if self.vm.public_ip and not self.vm.ssh_allowed_cidrs:
                 notes.append(f"{PROJECT}:vm.publicIp: a public IP without sshAllowedCidrs accepts no SSH from outside")
         notes += _aml_warnings(self.aml_cluster)
+        notes += _batch_warnings(self.batch_gpu_pool)
         return notes
 
 
@@ -226,6 +230,18 @@ def _aml_warnings(aml: SectionInputs | None) -> list[str]:
         notes.append(f"{key}.enableNodePublicIp: every node gets a public IP address")
     if aml.remote_login_port_public_access == "Enabled":
         notes.append(f"{key}.remoteLoginPortPublicAccess: the nodes' SSH port is open to the internet")
+    return notes
+
+
+def _batch_warnings(pool: SectionInputs | None) -> list[str]:
+    if pool is None:
+        return []
+    key = f"{PROJECT}:batchGpuPool"
+    notes = []
+    if pool.scale == "fixed" and pool.fixed_nodes:
+        notes.append(f"{key}.fixedNodes: {pool.fixed_nodes} node(s) run, and bill, even when no task does")
+    if pool.spot:
+        notes.append(f"{key}.spot: Spot nodes can be evicted at any time; Batch requeues their tasks")
     return notes
 
 

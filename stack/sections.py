@@ -101,6 +101,17 @@ SECTIONS: tuple[Section, ...] = (
         ),
     ),
     Section(
+        "batch_gpu_pool",
+        "azure_gpu_stacks.components.batch_gpu_pool:BatchGpuPool",
+        "batch-gpu",
+        exports=(
+            ("batchAccountName", "account_name"),
+            ("batchPoolId", "pool_id"),
+            ("batchVmSize", "vm_size"),
+            ("batchNodeRange", "node_range"),
+        ),
+    ),
+    Section(
         "cost_alert",
         "azure_gpu_stacks.components.cost_alert:CostAlert",
         "cost-alert",

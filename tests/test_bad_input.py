@@ -49,7 +49,9 @@ BAD_STACKS: dict[str, str] = {
         "config: 'azure-gpu-stacks:costAlert' and 'costAlert' are the same key, azure-gpu-stacks:costAlert; "
         "allowed: one of them"
     ),
-    "unknown-section": "azure-gpu-stacks:frobnicator: unknown key; allowed keys: aksGpuPool, amlCluster, costAlert",
+    "unknown-section": (
+        "azure-gpu-stacks:frobnicator: unknown key; allowed keys: aksGpuPool, amlCluster, batchGpuPool, costAlert"
+    ),
     "misspelt-section": "azure-gpu-stacks:cosAlert: unknown key; did you mean 'costAlert'?",
     "misspelt-key": "azure-gpu-stacks:vm.vmSzie: unknown key; did you mean 'vmSize'?",
     "wrong-type-number": "azure-gpu-stacks:costAlert.amount: 'lots'; allowed: a number",
@@ -281,7 +283,7 @@ def test_bad_input_unknown_stack_lists_known_ones(capsys: pytest.CaptureFixture[
         capsys,
         [command[0], "inference-t5", *command[1:]],
         "unknown stack 'inference-t5' in stacks/; ",
-        "known stacks: aks-gpu, aml-gpu, inference-t4, training-a100",
+        "known stacks: aks-gpu, aml-gpu, batch-gpu, inference-t4, training-a100",
     )
     assert snapshot(REPO / "stacks") == before
 

@@ -294,6 +294,7 @@ def test_diff_verdict_totals_and_exit_code(pr: PullRequest) -> None:
     assert [(s["stack"], s["status"]) for s in document["stacks"]] == [
         ("aks-gpu", "changed"),
         ("aml-gpu", "removed"),
+        ("batch-gpu", "unchanged"),
         ("dev-t4", "changed"),
         ("inference-t4", "changed"),
         ("team2-t4", "added"),
@@ -396,7 +397,7 @@ def test_diff_markdown_puts_the_verdict_gpu_warning_and_one_row_per_stack_first(
     short = pr.report.base.short
     assert top == (
         "<!-- gpu-stacks diff -->\n"
-        "### gpu-stacks diff: 2 of 6 stack(s) introduce problems\n"
+        "### gpu-stacks diff: 2 of 7 stack(s) introduce problems\n"
         "\n"
         f"Against `HEAD` ({short}), offline. Cost: **{usd(TOTAL_BUSY, sign=True)} USD/month busy**, "
         f"{usd(TOTAL_IDLE, sign=True)} USD/month idle "
@@ -417,7 +418,9 @@ def test_diff_markdown_puts_the_verdict_gpu_warning_and_one_row_per_stack_first(
         "| `dev-t4` | +0 ~1 -0 | +0.00 | +0.00 | 1 new mandatory violation(s) |\n"
         "| `inference-t4` | +0 ~1 -0 | +0.00 | +0.00 | none |\n"
         f"| `team2-t4 (new stack)` | +11 ~0 -0 | {usd(T4_BUSY, sign=True)} | {usd(T4_IDLE, sign=True)} | none |\n"
-        f"| `training-a100` | +0 ~1 -0 | {usd(ND_3 - ND_2, sign=True)} | {usd(ND_3 - ND_2, sign=True)} | none |"
+        f"| `training-a100` | +0 ~1 -0 | {usd(ND_3 - ND_2, sign=True)} | {usd(ND_3 - ND_2, sign=True)} | none |\n"
+        "\n"
+        "Unchanged (1): `batch-gpu`"
     )
     assert comment.count("<details>") == comment.count("</details>") == 6
     assert (

@@ -56,7 +56,7 @@ def test_in_this_repository_the_default_is_this_repository(
     monkeypatch.chdir(REPO / "stacks")
 
     assert main(["stacks"]) == 0
-    assert capsys.readouterr().out.split() == ["aks-gpu", "aml-gpu", "inference-t4", "training-a100"]
+    assert capsys.readouterr().out.split() == ["aks-gpu", "aml-gpu", "batch-gpu", "inference-t4", "training-a100"]
 
 
 def plan_json(capsys: pytest.CaptureFixture[str], argv: list[str]) -> dict:

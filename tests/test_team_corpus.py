@@ -53,6 +53,9 @@ CHECKS = [
     ("k8s-team", "operator", ("--existing", str(TEAMS / "k8s-team" / "existing.json")), 0),
     ("k8s-team", "byo", ("--existing", str(TEAMS / "k8s-team" / "existing.json")), 0),
     ("k8s-team", "handrolled", ("--existing", str(TEAMS / "k8s-team" / "existing.json")), 1),
+    ("render-team", "dev", (), 0),
+    ("render-team", "sample", (), 1),
+    ("render-team", "lowpri", (), 1),
 ]
 
 
@@ -230,3 +233,32 @@ def test_k8s_team_hand_rolled_operator_beside_the_device_plugin_is_found_by_the_
     assert code == 1
     assert any("2 GPU advertisers" in v["message"] for v in violations)
     assert any("driver.enabled=True, toolkit.enabled=True" in v["message"] for v in violations)
+
+
+def test_render_team_batch_sample_is_judged_as_azure_would(capsys: pytest.CaptureFixture[str]) -> None:
+    """The Batch quickstart's pool (Standard_NC6s_v3, retired 2025-09-30) is refused; low-priority nodes in a
+    Batch-managed account (retired 2025-09-30) are refused by ARM and by the pack."""
+
+    def refused_plan(stack: str) -> dict:
+        code, out, _ = run(capsys, "plan", stack, "--project", str(TEAMS / "render-team"), "--json")
+        assert code == 1
+        return json.loads(out)
+
+    sample = refused_plan("sample")
+    assert [(r["resource"], r["code"]) for r in sample["refusals"]] == [("render-pool", "SkuNotAvailable")]
+    assert {v["policy"] for v in sample["violations"] if v["level"] == "mandatory"} == {
+        "disallow-retired-vm-sizes",
+        "disallow-batch-low-priority-nodes",
+    }
+
+    lowpri = refused_plan("lowpri")
+    assert [(r["resource"], r["code"]) for r in lowpri["refusals"]] == [("render-pool", "InvalidPropertyValue")]
+    assert "low-priority nodes were retired on 2025-09-30" in lowpri["refusals"][0]["message"]
+
+
+def test_render_team_pool_idles_at_zero_nodes(capsys: pytest.CaptureFixture[str]) -> None:
+    document = plan(capsys, "render-team", "dev")
+
+    assert document["refusals"] == []
+    [line] = document["cost"]["resources"]
+    assert (line["resource"], line["count"], line["idleCount"]) == ("render-pool", 4, 0)

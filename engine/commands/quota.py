@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from azure_gpu_stacks.engine.commands import options
 
@@ -10,7 +11,7 @@ NAME = "quota"
 HELP = "vCPU quota a stack needs at full scale, against the subscription's limits"
 DESCRIPTION = (
     "Quota a stack needs, per counter and region, against `az vm list-usage` (or --live) and "
-    "`az ml compute list-usage` limits."
+    "`az ml compute list-usage` limits, and a Batch account's own (`az batch account show`)."
 )
 
 
@@ -20,6 +21,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--live", action="store_true", help="read the limits from Azure (needs the [azure] extra and a login)"
     )
     p.add_argument("--subscription", help="subscription id for --live (default: $AZURE_SUBSCRIPTION_ID)")
+    p.add_argument(
+        "--batch-account",
+        type=Path,
+        metavar="FILE",
+        help="a Batch-managed account's core quota, as `az batch account show --name ACCOUNT --resource-group RG "
+        "-o json` writes it (its pools draw on it, not on the subscription's)",
+    )
     p.add_argument("--format", choices=("text", "markdown", "json"), default="text", help="output format")
     options.add_common(p)
 
@@ -40,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
         args.stack,
         usage_file=args.usage,
         aml_usage_file=args.aml_usage,
+        batch_account_file=args.batch_account,
         skus_file=args.skus,
         live=args.live,
         subscription_id=args.subscription,

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from azure_gpu_stacks.catalog import Catalog, catalog, normalize_size_name
+from azure_gpu_stacks.catalog.az_batch import read_batch_account
 from azure_gpu_stacks.catalog.az_files import (
     AML_DEDICATED_TOTAL,
     AML_LOW_PRIORITY_TOTAL,
@@ -42,6 +43,8 @@ from azure_gpu_stacks.catalog.az_files import (
 )
 from azure_gpu_stacks.catalog.demand import Demand, collect
 from azure_gpu_stacks.catalog.quota_counters import (
+    BATCH_DEDICATED_TOTAL,
+    BATCH_LOW_PRIORITY_TOTAL,
     COMPUTE_SPOT_POOL,
     COMPUTE_TOTAL,
     LOW_PRIORITY_COUNTERS,
@@ -58,6 +61,8 @@ from azure_gpu_stacks.engine.secrets import EDGE
 
 COMPUTE: Provider = PROVIDERS["compute"]
 MACHINE_LEARNING: Provider = PROVIDERS["machinelearning"]
+BATCH: Provider = PROVIDERS["batch"]
+BATCH_QUOTA_COMMAND = "az batch account show --name ACCOUNT --resource-group RG -o json > batch-account.json"
 AML_USAGE_COMMAND = "az ml compute list-usage --resource-group RG --workspace-name WS -o json"
 SUBSCRIPTION_ENV = "AZURE_SUBSCRIPTION_ID"
 AZURE_EXTRA_HINT = "pip install 'azure-gpu-stacks[azure]' (azure-identity and azure-mgmt-compute)"
@@ -114,6 +119,7 @@ class QuotaReport:
     unknown_sizes: list[str]
     subscription_id: str | None = None
     aml_source: str | None = None  # where Azure ML's limits came from; None without them
+    batch_source: str | None = None  # where the Batch account's limits came from; None without them
 
     @property
     def exit_code(self) -> int:
@@ -125,6 +131,7 @@ class QuotaReport:
             "stack": self.stack,
             "limitsFrom": self.source,
             "amlLimitsFrom": self.aml_source,
+            "batchLimitsFrom": self.batch_source,
             "quota": [
                 {
                     "provider": r.need.provider,
@@ -147,12 +154,14 @@ class QuotaReport:
 
 # Within a region: Compute's counters, then Azure ML's; each provider's families first, then its
 # low-priority pool, then its regional total: the order a reader fixes them in.
-_PROVIDER_ORDER = {COMPUTE: 0, MACHINE_LEARNING: 1}
+_PROVIDER_ORDER = {COMPUTE: 0, MACHINE_LEARNING: 1, BATCH: 2}
 _COUNTER_ORDER = {
     family_key(COMPUTE_SPOT_POOL): 1,
     family_key(COMPUTE_TOTAL): 2,
     family_key(AML_LOW_PRIORITY_TOTAL): 1,
     family_key(AML_DEDICATED_TOTAL): 2,
+    family_key(BATCH_LOW_PRIORITY_TOTAL): 1,
+    family_key(BATCH_DEDICATED_TOTAL): 2,
 }
 
 
@@ -207,15 +216,19 @@ def compare(
     subscription_id: str | None = None,
     aml_limits: Mapping[str, Usage] | None = None,
     aml_source: str | None = None,
+    batch_limits: Mapping[str, Usage] | None = None,
+    batch_source: str | None = None,
 ) -> QuotaReport:
-    """Each need against its provider's limits (Compute's `limits(region)`, Azure ML's `aml_limits`;
-    counters keyed by `family_key`), and sizes against `skus`."""
+    """Each need against its provider's limits (Compute's `limits(region)`, Azure ML's `aml_limits`, the Batch
+    account's `batch_limits`; counters keyed by `family_key`), and sizes against `skus`."""
     by_region: dict[str, Mapping[str, Usage]] = {}
     rows = []
     for need in quota_needs:
         usage = None
-        have = limits is not None if need.provider == COMPUTE else aml_limits is not None
-        if need.provider == MACHINE_LEARNING and aml_limits is not None:
+        have = {COMPUTE: limits, MACHINE_LEARNING: aml_limits, BATCH: batch_limits}[need.provider] is not None
+        if need.provider == BATCH and batch_limits is not None:
+            usage = batch_limits.get(family_key(need.family))
+        elif need.provider == MACHINE_LEARNING and aml_limits is not None:
             usage = aml_limits.get(family_key(need.family))
         elif need.provider == COMPUTE and limits is not None:
             if need.region not in by_region:
@@ -234,7 +247,9 @@ def compare(
             availability.append(
                 Availability(d.size, d.region, offer.refusal(d.region) if offer else "not listed in the SKU file")
             )
-    return QuotaReport(stack, source, rows, availability, list(unknown_sizes), subscription_id, aml_source)
+    return QuotaReport(
+        stack, source, rows, availability, list(unknown_sizes), subscription_id, aml_source, batch_source
+    )
 
 
 def live_limits(subscription_id: str | None) -> tuple[Callable[[str], dict[str, Usage]], str]:
@@ -297,11 +312,16 @@ def _request_steps(row: QuotaRow, subscription_id: str | None) -> list[str]:
 def _sources(report: QuotaReport) -> str:
     """Where the limits came from, or which options give them."""
     has_aml = any(r.need.provider == MACHINE_LEARNING for r in report.rows)
+    has_batch = any(r.need.provider == BATCH for r in report.rows)
     found = [f"limits from {report.source}"] if report.source else []
     if report.aml_source and has_aml:
         found.append(f"Azure ML limits from {report.aml_source}")
+    if report.batch_source and has_batch:
+        found.append(f"Batch account limits from {report.batch_source}")
     if found:
         return "; ".join(found)
+    if has_batch:
+        return "no limits given: pass --batch-account FILE"
     return "no limits given: pass --usage FILE or --live" + (", and --aml-usage FILE" if has_aml else "")
 
 
@@ -309,7 +329,7 @@ def render(report: QuotaReport, fmt: Format = "text") -> str:
     rows = [
         [
             r.need.region,
-            r.need.family,
+            f"{r.need.family} (Batch account)" if r.need.provider == BATCH else r.need.family,
             str(r.need.vcpus),
             "?" if r.usage is None else str(r.usage.limit),
             "?" if r.free is None else str(r.free),
@@ -340,12 +360,28 @@ def render(report: QuotaReport, fmt: Format = "text") -> str:
     unchecked_aml = [r for r in report.rows if r.need.provider == MACHINE_LEARNING and r.verdict == "no limits"]
     if unchecked_aml:
         lines += ["", f"Azure ML quota not checked: pass --aml-usage FILE, saved by `{AML_USAGE_COMMAND}`."]
+    if any(r.need.provider == BATCH and r.verdict == "no limits" for r in report.rows):
+        lines += [
+            "",
+            "Batch account quota (Microsoft.Batch rows: the Batch-managed account's own dedicated cores per family "
+            "and its one low-priority/Spot core quota, often 0 for GPU families in a new account) not checked: pass "
+            f"--batch-account FILE, saved by `{BATCH_QUOTA_COMMAND}`; request more in the portal (Batch account > "
+            "Quotas). A user-subscription "
+            "account's pools draw on the subscription's Microsoft.Compute rows instead.",
+        ]
     short = [r for r in report.rows if r.verdict == "short"]
     if any(r.need.provider == COMPUTE for r in short):
         lines += ["", "To request more quota (az quota needs `az extension add --name quota`):"]
         for r in short:
             if r.need.provider == COMPUTE:
                 lines += _request_steps(r, report.subscription_id)
+    if any(r.need.provider == BATCH for r in short):
+        lines += [
+            "",
+            "To request more Batch account quota: the portal's Batch account > Quotas > Request quota increase "
+            "(https://learn.microsoft.com/azure/batch/batch-quota-limit). The account's limits were read without "
+            "what its existing pools use.",
+        ]
     if any(r.need.provider == MACHINE_LEARNING for r in short):
         lines += ["", "To request more Azure ML quota:"]
         for r in short:
@@ -371,6 +407,7 @@ def quota_report(
     *,
     usage_file: Path | None = None,
     aml_usage_file: Path | None = None,
+    batch_account_file: Path | None = None,
     skus_file: Path | None = None,
     live: bool = False,
     subscription_id: str | None = None,
@@ -383,6 +420,7 @@ def quota_report(
     try:
         usage = read_usage(usage_file) if usage_file else None
         aml_usage = read_aml_usage(aml_usage_file) if aml_usage_file else None
+        batch_usage = read_batch_account(batch_account_file) if batch_account_file else None
         skus = read_skus(skus_file) if skus_file else None
     except AzFileError as exc:
         raise InputError(str(exc)) from None
@@ -418,4 +456,6 @@ def quota_report(
         subscription_id=subscription_id,
         aml_limits=aml_usage,
         aml_source=str(aml_usage_file) if aml_usage_file else None,
+        batch_limits=batch_usage,
+        batch_source=str(batch_account_file) if batch_account_file else None,
     )

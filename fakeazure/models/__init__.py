@@ -23,6 +23,7 @@ from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke
 from azure_gpu_stacks.fakeazure.models import (
     applicationinsights,
     authorization,
+    batch,
     compute,
     consumption,
     containerregistry,
@@ -54,6 +55,7 @@ NAMESPACES = (
     applicationinsights,
     containerregistry,
     machinelearningservices,
+    batch,
 )
 
 RESOURCE_TYPES: dict[str, ArmResourceType] = {t.token: t for ns in NAMESPACES for t in ns.TYPES}

@@ -193,3 +193,18 @@ def test_cost_alerts_in_preview_an_unknown_scope_covers_only_the_group_it_comes_
     assert found([rg(), other, gpu_vm(), elsewhere], POLICY) == [
         ("mandatory", "fail_vm", no_cover("budget 'pass_budget' covers resource group rg-other only"))
     ]
+
+
+def batch_pool(name: str = "fail_pool") -> Res:
+    """A Batch pool of GPU nodes, as a raw program registers it (its resource group named directly)."""
+    props = {"resourceGroupName": "rg-gpu", "accountName": "teambatch", "poolName": "gpu-pool", "vmSize": T4}
+    return Res("azure-native:batch:Pool", name, props, ["pass_rg"])
+
+
+def test_cost_alerts_count_a_batch_gpu_pool_as_gpu_spending() -> None:
+    head = (
+        f"'fail_pool' (vmSize '{T4}', {catalog_size(T4)['gpuModel']}) is billed by GPU in resource group 'rg-gpu', "
+        "but no budget with an enabled notification to a contact covers it."
+    )
+    assert found([rg(), batch_pool()], POLICY) == [("mandatory", "fail_pool", head + ADVICE)]
+    assert found([rg(), batch_pool("pass_pool"), budget()], POLICY) == []
