@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from azure_gpu_stacks.catalog import aml_compute_instance as instance
 from azure_gpu_stacks.catalog.limits import LIMITS
 from azure_gpu_stacks.fakeazure.core import (
     ArmResourceType,
@@ -25,7 +26,7 @@ from azure_gpu_stacks.fakeazure.core import (
     require_named,
     system_identity,
 )
-from azure_gpu_stacks.fakeazure.errors import InvalidParameter
+from azure_gpu_stacks.fakeazure.errors import InvalidParameter, UserError
 from azure_gpu_stacks.fakeazure.lookups import lookup
 from azure_gpu_stacks.fakeazure.models.applicationinsights import ApplicationInsights
 from azure_gpu_stacks.fakeazure.models.containerregistry import ContainerRegistry
@@ -93,6 +94,8 @@ class MlCompute(ArmResourceType):
         envelope = props.get("properties") or {}
         if not envelope.get("computeType"):
             raise InvalidParameter(f"Compute '{name}' needs properties.computeType.")
+        if envelope["computeType"] == instance.COMPUTE_TYPE:
+            _check_compute_instance(name, envelope.get("properties") or {})
         if envelope["computeType"] != "AmlCompute":
             return
         aml = envelope.get("properties") or {}
@@ -135,6 +138,18 @@ class MlCompute(ArmResourceType):
             modifiedOn=arm.now.isoformat(),
         )
         return {"properties": envelope, **system_identity(arm, res)}
+
+
+def _check_compute_instance(name: str, props: dict[str, Any]) -> None:
+    """What Azure ML refuses in a compute instance: an idle shutdown outside 15 minutes to 3 days
+    (`azure_gpu_stacks.catalog.aml_compute_instance`)."""
+    idle = props.get("idleTimeBeforeShutdown")
+    if idle is None:
+        return
+    try:
+        instance.idle_shutdown_time(idle)
+    except ValueError as exc:
+        raise UserError(f"Compute instance '{name}': idleTimeBeforeShutdown {exc}.") from None
 
 
 TYPES: tuple[ArmResourceType, ...] = (MlWorkspace(), MlCompute())
