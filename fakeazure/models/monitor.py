@@ -1,5 +1,5 @@
 """Microsoft.Insights (azure-native's `monitor` module): action groups, which a budget or alert
-notifies, and autoscale settings, which scale a scale set on a schedule or on metrics.
+notifies, autoscale settings, which scale a scale set on a schedule or on metrics, and metric alerts.
 
 Autoscale (`Microsoft.Insights/autoscalesettings`): each rule below cites where Azure documents it
 (observed 2026-11-22). REST spec: Azure/azure-rest-api-specs,
@@ -26,8 +26,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from azure_gpu_stacks.catalog.durations import duration_seconds
 from azure_gpu_stacks.catalog.time_zones import windows_time_zone
-from azure_gpu_stacks.fakeazure.core import ArmResourceType
+from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource
 from azure_gpu_stacks.fakeazure.errors import BadRequest, InvalidParameter, ResourceNotFound, TargetResourceNotFound
 
 if TYPE_CHECKING:
@@ -177,4 +178,45 @@ def _time_zone(where: str, path: str, value: Any) -> None:
         raise BadRequest(f"The autoscale profile {where}: {path} {bad}.") from None
 
 
-TYPES: tuple[ArmResourceType, ...] = (ActionGroup(), AutoscaleSetting())
+# Metric alerts (`Microsoft.Insights/metricAlerts`). REST spec: Azure/azure-rest-api-specs,
+# specification/monitor/resource-manager/Microsoft.Insights/stable/2018-03-01/metricAlert_API.json (observed
+# 2026-11-26, as the azure-native SDK carries it): `severity` is "Alert severity {0, 1, 2, 3, 4}"; `scopes` are "the
+# list of resource id's that this metric alert is scoped to"; a SingleResourceMultipleMetricCriteria's `allOf` lists
+# the criteria that must all hold. Refused with `BadRequest`, as autoscale settings are; the wording is ours.
+# Not faked: whether a metric name exists for the target type (Azure checks it unless `skipMetricValidation`), window
+# sizes and frequencies beyond their ISO 8601 shape, dynamic thresholds, multi-resource criteria.
+SEVERITIES = (0, 1, 2, 3, 4)
+SINGLE_RESOURCE = "Microsoft.Azure.Monitor.SingleResourceMultipleMetricCriteria"
+
+
+class MetricAlert(ArmResourceType):
+    token = "azure-native:monitor:MetricAlert"
+    arm_type = "Microsoft.Insights/metricAlerts"
+    name_input = "ruleName"
+
+    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        severity = props.get("severity")
+        if severity not in SEVERITIES:
+            shown = f"{severity:g}" if isinstance(severity, (int, float)) else repr(severity)
+            raise BadRequest(f"Metric alert '{name}': severity {shown} is not one of {SEVERITIES}.")
+        scopes = props.get("scopes") or []
+        if not scopes:
+            raise BadRequest(f"Metric alert '{name}' needs at least one scope (a resource id to watch).")
+        for index, scope in enumerate(scopes):
+            arm.require(scope, f"scopes[{index}]")
+        for key in ("evaluationFrequency", "windowSize"):
+            try:
+                duration_seconds(props.get(key))  # type: ignore[arg-type]
+            except ValueError as exc:
+                raise BadRequest(f"Metric alert '{name}': {key} {exc}.") from None
+        criteria = props.get("criteria") or {}
+        if criteria.get("odataType") == SINGLE_RESOURCE and not criteria.get("allOf"):
+            raise BadRequest(f"Metric alert '{name}': criteria.allOf lists no criterion.")
+        for index, action in enumerate(props.get("actions") or []):
+            arm.require(action.get("actionGroupId"), f"actions[{index}].actionGroupId")
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        return {"lastUpdatedTime": arm.now.isoformat()}
+
+
+TYPES: tuple[ArmResourceType, ...] = (ActionGroup(), AutoscaleSetting(), MetricAlert())
