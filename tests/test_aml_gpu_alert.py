@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from azure_gpu_stacks.components.checks import ComponentInputError
+from azure_gpu_stacks.engine.cli import main
 from azure_gpu_stacks.fakeazure import FAKE_SUBSCRIPTION_ID
 
 from tests.conftest import REPO, Recording, in_resource_group
@@ -166,3 +170,38 @@ def test_fake_refuses_a_scope_that_does_not_exist(record: Callable[..., Recordin
     [refusal] = record(raw_alert(scope=missing)).refusals
 
     assert (refusal.resource, refusal.code) == ("alert", "ResourceNotFound")
+
+
+def aml_stack_copy(tmp_path: Path, **changes: Any) -> Path:
+    """The shipped aml-gpu stack file with `changes` in its amlCluster section."""
+    data = yaml.safe_load((REPO / "stacks" / "Pulumi.aml-gpu.yaml").read_text(encoding="utf-8"))
+    data["config"]["azure-gpu-stacks:amlCluster"].update(changes)
+    path = tmp_path / "Pulumi.aml-gpu.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    return path
+
+
+def test_the_shipped_aml_stack_switches_the_alarm_off_with_one_key(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code = main(["plan", str(aml_stack_copy(tmp_path, gpuIdleAlert=False)), "--json"])
+    plan = json.loads(capsys.readouterr().out)
+    types = {r["type"] for r in plan["resources"]}
+
+    assert code == 0
+    assert ALERT not in types and ACTION_GROUP not in types
+    assert "azure-native:machinelearningservices:Compute" in types
+
+
+def test_a_bad_idle_percent_in_the_stack_file_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = aml_stack_copy(tmp_path, gpuIdlePercent=150)
+    code = main(["plan", str(path)])
+    out, err = capsys.readouterr()
+
+    assert code == 2 and out == ""
+    assert err.strip().splitlines() == [
+        f"gpu-stacks: error: {path}: azure-gpu-stacks:amlCluster.gpuIdlePercent: 150; allowed: a percentage above 0 "
+        "and below 100, e.g. 5"
+    ]
