@@ -104,3 +104,14 @@ def test_an_idle_time_outside_azures_range_is_refused_with_user_error(
 
     assert (refusal["resource"], refusal["code"]) == ("devbox", "UserError")
     assert f"'{idle}' ({seconds} seconds) is out of range; allowed: PT15M to P3D" in refusal["message"]
+
+
+def test_an_instance_without_a_public_ip_needs_a_subnet_or_a_managed_network(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # The workspace above has no managed network and the instance no subnet (Learn, same page, "No public IP").
+    _, plan = check(capsys, project(tmp_path, 'idle_time_before_shutdown="PT1H", enable_node_public_ip=False,'))
+    [refusal] = plan["refusals"]
+
+    assert (refusal["resource"], refusal["code"]) == ("devbox", "InvalidParameter")
+    assert "nodes without public IPs need a subnet" in refusal["message"]

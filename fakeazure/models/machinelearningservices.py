@@ -82,7 +82,9 @@ class MlWorkspace(ArmResourceType):
 
 
 class MlCompute(ArmResourceType):
-    """A compute of a workspace; only AmlCompute clusters are checked in depth."""
+    """A compute of a workspace; AmlCompute clusters and compute instances are checked in depth (an instance without a
+    public IP needs a subnet or a managed network, as a cluster's nodes do: Learn, "Create an Azure Machine Learning
+    compute instance", section "No public IP", observed 2026-11-26)."""
 
     token = "azure-native:machinelearningservices:Compute"
     arm_type = f"{MlWorkspace.arm_type}/computes"
@@ -96,6 +98,7 @@ class MlCompute(ArmResourceType):
             raise InvalidParameter(f"Compute '{name}' needs properties.computeType.")
         if envelope["computeType"] == instance.COMPUTE_TYPE:
             _check_compute_instance(name, envelope.get("properties") or {})
+            self._check_node_network(arm, name, props, envelope.get("properties") or {})
         if envelope["computeType"] != "AmlCompute":
             return
         aml = envelope.get("properties") or {}
@@ -110,6 +113,10 @@ class MlCompute(ArmResourceType):
         idle = scale.get("nodeIdleTimeBeforeScaleDown")
         if idle is not None and not (isinstance(idle, str) and ISO_DURATION.match(idle)):
             raise InvalidParameter(f"nodeIdleTimeBeforeScaleDown {idle!r} is not an ISO 8601 duration such as PT15M.")
+        self._check_node_network(arm, name, props, aml)
+
+    def _check_node_network(self, arm: FakeArm, name: str, props: dict[str, Any], aml: dict[str, Any]) -> None:
+        """A cluster's or instance's subnet exists; nodes without public IPs need a subnet or a managed network."""
         subnet = dig(aml, "subnet", "id")
         if subnet is not None:
             arm.require(subnet, "properties.properties.subnet.id")
