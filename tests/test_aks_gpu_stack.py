@@ -106,7 +106,7 @@ def test_aks_gpu_stack_cli_exits_zero_as_a_process() -> None:
     # The shipped cluster's API server is public (its authorized ranges are a commented example), which the
     # advisory policy says without failing the plan.
     assert "warn-public-aks-api-server" in done.stdout
-    assert done.stdout.rstrip().endswith("OK: aks-gpu deploys as planned (10 resources, 1 advisory policy note(s)).")
+    assert done.stdout.rstrip().endswith("OK: aks-gpu deploys as planned (17 resources, 1 advisory policy note(s)).")
 
 
 @pytest.mark.parametrize(

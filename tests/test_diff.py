@@ -162,7 +162,7 @@ def test_diff_size_change_of_the_aks_gpu_pool_replaces_it_and_is_called_out(pr: 
         '       vmSize: "Standard_NC4as_T4_v3" -> "Standard_NC8as_T4_v3"  '
         "[forces replacement: the provider replaces it; "
         "pulumi/pulumi-azure-native provider/pkg/gen/replacement.go (forceNewMap)]\n"
-        "  9 resource(s) unchanged\n"
+        "  16 resource(s) unchanged\n"
         f"  cost: busy {usd(AKS_BUSY)} -> {usd(AKS_BUSY_AFTER)} USD/month "
         f"({usd(AKS_BUSY_AFTER - AKS_BUSY, sign=True)}); "
         f"idle {usd(AKS_IDLE)} -> {usd(AKS_IDLE)} (+0.00)\n"
