@@ -29,7 +29,7 @@ coherence policy) compute the same figures.
   its source (`pricesObserved`, `pricesSource`): an old snapshot's price says its date is unknown.
 
 What this does not count: disks, networking, AKS/AML management fees, storage and reservations, and Azure Monitor
-alert rules and notifications (unpriced: docs/gpu-monitoring.md).
+alert rules and notifications, Managed Prometheus ingestion and queries, and Grafana (unpriced: docs/gpu-monitoring.md).
 """
 
 from __future__ import annotations

@@ -290,3 +290,46 @@ def test_the_grafana_dashboard_shows_utilisation_memory_temperature_xid_and_idle
     ] == [True] * 5
     idle = next(expr for title, expr in exprs.items() if "idle" in title.lower())
     assert 'pod!=""' in idle and "DCGM_FI_DEV_GPU_UTIL" in idle
+
+
+def aks_stack_copy(tmp_path: Any, **changes: Any) -> Any:
+    """The shipped aks-gpu stack file with `changes` in its aksGpuPool section."""
+    import yaml
+
+    data = yaml.safe_load((REPO / "stacks" / "Pulumi.aks-gpu.yaml").read_text(encoding="utf-8"))
+    data["config"]["azure-gpu-stacks:aksGpuPool"].update(changes)
+    path = tmp_path / "Pulumi.aks-gpu.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    return path
+
+
+def test_the_shipped_aks_stack_switches_metrics_off_with_one_key(
+    capsys: pytest.CaptureFixture[str], tmp_path: Any
+) -> None:
+    import json
+
+    from azure_gpu_stacks.engine.cli import main
+
+    code = main(["plan", str(aks_stack_copy(tmp_path, gpuMetrics=False)), "--json"])
+    plan = json.loads(capsys.readouterr().out)
+    types = {r["type"] for r in plan["resources"]}
+
+    assert code == 0
+    assert {WORKSPACE, DCE, DCR, DCRA, RULES, ACTION_GROUP} & types == set()
+    assert "azureMonitorProfile" not in next(r for r in plan["resources"] if r["type"] == CLUSTER)["inputs"]
+
+
+def test_a_bad_idle_time_in_the_aks_stack_file_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Any
+) -> None:
+    from azure_gpu_stacks.engine.cli import main
+
+    path = aks_stack_copy(tmp_path, gpuIdleHours=0)
+    code = main(["plan", str(path)])
+    out, err = capsys.readouterr()
+
+    assert code == 2 and out == ""
+    assert err.strip().splitlines() == [
+        f"gpu-stacks: error: {path}: azure-gpu-stacks:aksGpuPool.gpuIdleHours: 0; allowed: a whole number of hours "
+        "from 1 to 72"
+    ]
