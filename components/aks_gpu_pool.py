@@ -270,7 +270,8 @@ class AksGpuPool(pulumi.ComponentResource):
                 values = gpu_operator_values(
                     gpu_driver=a["gpu_driver"], node_taints=a["node_taints"], mig_strategy=a["mig_strategy"]
                 )
-                create_gpu_operator(name, provider, after=after, parent=self, values=values)
+                # the operator's namespace and its exporter come first when metrics scrape it
+                after = [*after, create_gpu_operator(name, provider, after=after, parent=self, values=values)]
             else:
                 create_device_plugin(
                     name,

@@ -333,3 +333,10 @@ def test_a_bad_idle_time_in_the_aks_stack_file_is_one_line_and_exit_2(
         f"gpu-stacks: error: {path}: azure-gpu-stacks:aksGpuPool.gpuIdleHours: 0; allowed: a whole number of hours "
         "from 1 to 72"
     ]
+
+
+def test_the_operators_service_monitor_waits_for_the_operator(record: Callable[..., Recording]) -> None:
+    rec = record(with_metrics(gpu_operator=True))
+    [operator] = rec.of_type(HELM)
+
+    assert operator.urn in rec.one(SERVICE_MONITOR).dependencies
