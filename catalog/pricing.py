@@ -28,7 +28,8 @@ coherence policy) compute the same figures.
 - Every price has its own observed date and source; the cost names the oldest price it used and
   its source (`pricesObserved`, `pricesSource`): an old snapshot's price says its date is unknown.
 
-What this does not count: disks, networking, AKS/AML management fees, storage and reservations.
+What this does not count: disks, networking, AKS/AML management fees, storage and reservations, and Azure Monitor
+alert rules and notifications, Managed Prometheus ingestion and queries, and Grafana (unpriced: docs/gpu-monitoring.md).
 """
 
 from __future__ import annotations

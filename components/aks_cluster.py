@@ -81,6 +81,14 @@ def create_cluster(name: str, a: Mapping[str, Any], opts: pulumi.ResourceOptions
             admin_group_object_ids=list(a["admin_group_object_ids"]) or None,
         ),
         disable_local_accounts=True,
+        # Azure Managed Prometheus (the ama-metrics add-on) with gpu_metrics: components/aks_gpu_metrics.py
+        azure_monitor_profile=(
+            containerservice.ManagedClusterAzureMonitorProfileArgs(
+                metrics=containerservice.ManagedClusterAzureMonitorProfileMetricsArgs(enabled=True)
+            )
+            if a.get("gpu_metrics")
+            else None
+        ),
         api_server_access_profile=(
             containerservice.ManagedClusterAPIServerAccessProfileArgs(authorized_ip_ranges=list(ranges))
             if (ranges := a.get("api_server_authorized_ip_ranges"))

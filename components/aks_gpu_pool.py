@@ -45,6 +45,13 @@ from azure_gpu_stacks.components.aks_cluster import (
     user_kubeconfig,
 )
 from azure_gpu_stacks.components.aks_cluster_owner import claim
+from azure_gpu_stacks.components.aks_gpu_metrics import (
+    DEFAULT_IDLE_HOURS,
+    DEFAULT_IDLE_PERCENT,
+    DEFAULT_TEMPERATURE_CELSIUS,
+    check_metrics_inputs,
+    create_gpu_metrics,
+)
 from azure_gpu_stacks.components.aks_gpu_scheduling import (
     GPU_RESOURCE,
     GPU_TAINT,
@@ -187,6 +194,19 @@ class AksGpuPoolArgs(TypedDict):
     install_device_plugin: NotRequired[bool]
     """Deploy the NVIDIA device plugin (once per cluster: false on further pools). Default: true with gpu_driver Install
     and no gpu_operator, else false."""
+    gpu_metrics: NotRequired[bool]
+    """GPU metrics and alarms (docs/gpu-monitoring.md): the DCGM exporter (the GPU Operator's with gpu_operator, else a
+    pinned Helm release), Azure Managed Prometheus for the new cluster, and a Prometheus rule group alarming on GPUs
+    allocated but idle, temperature near throttling and XID errors, emailed to alert_emails. New clusters only. Default:
+    false."""
+    gpu_idle_hours: NotRequired[int]
+    """Hours an allocated GPU must stay under gpu_idle_percent before the idle alarm fires (1 to 72). Default: 4."""
+    gpu_idle_percent: NotRequired[float]
+    """GPU utilisation, %, under which an allocated GPU counts as idle (above 0, below 100). Default: 5."""
+    gpu_temperature_celsius: NotRequired[float]
+    """GPU temperature, °C, at which the temperature alarm fires (40 to 100). Default: 85."""
+    alert_emails: NotRequired[Sequence[str]]
+    """Who gets the GPU alarms (the budget's contacts); required with gpu_metrics. Default: none."""
     tags: NotRequired[Mapping[str, str]]
     """Tags on the Azure resources. Default: none."""
 
@@ -250,7 +270,8 @@ class AksGpuPool(pulumi.ComponentResource):
                 values = gpu_operator_values(
                     gpu_driver=a["gpu_driver"], node_taints=a["node_taints"], mig_strategy=a["mig_strategy"]
                 )
-                create_gpu_operator(name, provider, after=after, parent=self, values=values)
+                # the operator's namespace and its exporter come first when metrics scrape it
+                after = [*after, create_gpu_operator(name, provider, after=after, parent=self, values=values)]
             else:
                 create_device_plugin(
                     name,
@@ -259,6 +280,16 @@ class AksGpuPool(pulumi.ComponentResource):
                     parent=self,
                     node_taints=a["node_taints"],
                     mig_strategy=a["mig_strategy"],
+                )
+            if a["gpu_metrics"]:
+                create_gpu_metrics(
+                    name,
+                    a,
+                    cluster_id=cluster_id,
+                    cluster_name=cluster_name,
+                    provider=provider,
+                    after=after,
+                    parent=self,
                 )
         elif a["gpu_driver"] == "None":
             pulumi.log.warn(
@@ -373,6 +404,11 @@ def check_inputs(args: Mapping[str, Any], day: dt.date | None = None) -> Checked
         "spot": False,
         "eviction_policy": "Delete",
         "spot_max_price": SPOT_NO_PRICE_CAP,
+        "gpu_metrics": False,
+        "gpu_idle_hours": DEFAULT_IDLE_HOURS,
+        "gpu_idle_percent": DEFAULT_IDLE_PERCENT,
+        "gpu_temperature_celsius": DEFAULT_TEMPERATURE_CELSIUS,
+        "alert_emails": [],
         "tags": {},
         **given,
     }
@@ -426,6 +462,13 @@ def check_inputs(args: Mapping[str, Any], day: dt.date | None = None) -> Checked
     if a["eviction_policy"] not in EVICTION_POLICIES:
         problems.add("eviction_policy", f"{a['eviction_policy']!r}; allowed: {', '.join(EVICTION_POLICIES)}")
     problems.check("spot_max_price", spot_max_price, a["spot_max_price"])
+    check_metrics_inputs(a, problems)
+    if a["gpu_metrics"] and not (a["install_device_plugin"] or a["gpu_operator"]):
+        problems.add(
+            "gpu_metrics",
+            "needs this pool to deploy the NVIDIA stack (install_device_plugin or gpu_operator): the DCGM exporter "
+            "goes through the same Kubernetes provider",
+        )
     if size_name and not problems.found:
         size = catalog().get(size_name)
         a["node_labels"] = {

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NotRequired, TypedDict
 
 import pulumi
 from azure_gpu_stacks.catalog.defaults import DEFAULT_GPU_VM_SIZE
 from azure_gpu_stacks.catalog.limits import LIMITS
+from azure_gpu_stacks.components.aml_gpu_alert import DEFAULT_IDLE_PERCENT, check_alert_inputs, create_gpu_idle_alert
 from azure_gpu_stacks.components.args import Checked, check_shape
 from azure_gpu_stacks.components.checks import (
     AML_WORKSPACE_ID_PATTERN,
@@ -121,6 +122,13 @@ class AmlClusterArgs(TypedDict):
     VNet). Default: Disabled."""
     subnet_id: NotRequired[pulumi.Input[str]]
     """Subnet to put the nodes in. Default: none (the new workspace's managed network)."""
+    gpu_idle_alert: NotRequired[bool]
+    """Alarm when the cluster's nodes run jobs for an hour while GPU utilisation stays under gpu_idle_percent: an
+    Azure Monitor metric alert and an action group emailing alert_emails (docs/gpu-monitoring.md). Default: false."""
+    gpu_idle_percent: NotRequired[float]
+    """GPU utilisation, %, under which the GPUs count as idle (above 0, below 100). Default: 5."""
+    alert_emails: NotRequired[Sequence[str]]
+    """Who gets the idle-GPU alarm (the budget's contacts); required with gpu_idle_alert. Default: none."""
     tags: NotRequired[Mapping[str, str]]
     """Tags on every resource. Default: none."""
 
@@ -171,6 +179,17 @@ class AmlCluster(pulumi.ComponentResource):
             workspace_id, workspace_name = workspace.id, workspace.name
             resource_group = self._args["resource_group_name"]
         cluster = self._create_cluster(resource_group, workspace_name)
+        if self._args["gpu_idle_alert"]:
+            create_gpu_idle_alert(
+                name,
+                resource_group_name=resource_group,
+                workspace_id=workspace_id,
+                compute_name=cluster.name,
+                emails=self._args["alert_emails"],
+                idle_percent=float(self._args["gpu_idle_percent"]),
+                tags=self._args["tags"],
+                parent=self,
+            )
 
         a = self._args
         self.workspace_id = pulumi.Output.from_input(workspace_id)
@@ -329,6 +348,9 @@ def check_inputs(args: Mapping[str, Any], day: dt.date | None = None) -> Checked
         "vm_priority": "Dedicated",
         "enable_node_public_ip": False,
         "remote_login_port_public_access": "Disabled",
+        "gpu_idle_alert": False,
+        "gpu_idle_percent": DEFAULT_IDLE_PERCENT,
+        "alert_emails": [],
         "tags": {},
         **given,
     }
@@ -366,6 +388,7 @@ def check_inputs(args: Mapping[str, Any], day: dt.date | None = None) -> Checked
             "remote_login_port_public_access",
             f"{a['remote_login_port_public_access']!r}; allowed: {', '.join(REMOTE_LOGIN_CHOICES)}",
         )
+    check_alert_inputs(a, problems)
     return problems.checked(a)
 
 

@@ -24,6 +24,7 @@ REGISTRY: tuple[tuple[str, str], ...] = (
     ("GpuVm", "azure_gpu_stacks.components.gpu_vm"),
     ("TrainingCluster", "azure_gpu_stacks.components.training_cluster"),
     ("AmlCluster", "azure_gpu_stacks.components.aml_cluster"),
+    ("AmlComputeInstance", "azure_gpu_stacks.components.aml_compute_instance"),
     ("AksGpuPool", "azure_gpu_stacks.components.aks_gpu_pool"),
     ("BatchGpuPool", "azure_gpu_stacks.components.batch_gpu_pool"),
     ("CostAlert", "azure_gpu_stacks.components.cost_alert"),

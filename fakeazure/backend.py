@@ -203,7 +203,8 @@ class FakeArm:
         if rtype.token == ResourceGroupType:
             return f"/subscriptions/{self.subscription_id}/resourceGroups/{name}"
         if rtype.scoped:
-            return f"{str(scope_id(props.get('scope', ''))).rstrip('/')}/providers/{namespace}/{types[0]}/{name}"
+            scope = scope_id(props.get(rtype.scope_input, ""))
+            return f"{str(scope).rstrip('/')}/providers/{namespace}/{types[0]}/{name}"
         names = [str(props.get(key)) for key in rtype.parent_inputs] + [name]
         path = "/".join(f"{t}/{n}" for t, n in zip(types, names, strict=True))
         rg = props.get("resourceGroupName")
@@ -303,8 +304,8 @@ class FakeArm:
         if rtype.token == ResourceGroupType:
             return {}  # groups are kept and found by name (`put`, `_store`); a map by id cost n² for n groups
         if rtype.scoped:
-            scope = scope_id(props.get("scope"))
-            target = self.require(scope, "scope")
+            scope = scope_id(props.get(rtype.scope_input))
+            target = self.require(scope, rtype.scope_input)
             if target is not None and target.type == ResourceGroupArmType:
                 return self._resource_group(target.name).resources
             return self.subscription.resources

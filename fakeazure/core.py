@@ -46,6 +46,7 @@ class ArmResourceType:
     name_input: ClassVar[str] = ""  # input holding the resource's own name
     parent_inputs: ClassVar[tuple[str, ...]] = ()  # inputs naming each parent, outermost first
     scoped: ClassVar[bool] = False  # an extension resource placed under the `scope` input
+    scope_input: ClassVar[str] = "scope"  # the input naming an extension resource's scope (`resourceUri` for some)
     located: ClassVar[bool] = True  # takes a `location`
     autoname_max: ClassVar[int] = 64
 

@@ -35,6 +35,11 @@ OPEN_ENUMS: dict[str, str] = {
     # size catalog and `az vm list-skus` instead (https://learn.microsoft.com/rest/api/compute/virtual-machines/create-or-update).
     "VirtualMachineSizeTypes": "sizes are checked against the catalog",
     "ContainerServiceVMSizeTypes": "sizes are checked against the catalog",
+    # A data flow's streams name any stream its sources declare, the `Microsoft-PrometheusMetrics` stream of
+    # Azure Managed Prometheus included: Azure's own onboarding template sends that stream through a data flow
+    # (Azure/prometheus-collector AddonTerraformTemplate/main.tf, observed 2026-11-26), which the spec's list of five
+    # Known values omits.
+    "KnownDataFlowStreams": "a data flow carries any declared stream, Microsoft-PrometheusMetrics included",
 }
 
 

@@ -35,6 +35,15 @@ class InvalidParameter(ArmError):
     code = "InvalidParameter"
 
 
+class UserError(ArmError):
+    """Azure ML's answer to a compute request it refuses (a compute instance's idle shutdown out of range...): the
+    `error.code` of Azure ML's error responses for a caller's mistake, HTTP 400 ("Troubleshoot online endpoints
+    deployment and scoring", https://learn.microsoft.com/azure/machine-learning/how-to-troubleshoot-online-endpoints,
+    observed 2026-11-26)."""
+
+    code = "UserError"
+
+
 class SkuNotAvailable(ArmError):
     """A known size the subscription cannot use in the region (restricted, not offered, retired)."""
 

@@ -174,7 +174,7 @@ def _inputs(example: Example, index: int) -> dict[str, Any]:
     for parent in rtype.parent_inputs:
         inputs[parent] = _PARENT_NAMES[parent]
     if rtype.scoped:
-        inputs["scope"] = f"/subscriptions/{FAKE_SUBSCRIPTION_ID}/resourceGroups/{RG}"
+        inputs[rtype.scope_input] = f"/subscriptions/{FAKE_SUBSCRIPTION_ID}/resourceGroups/{RG}"
     elif example.token != "azure-native:resources:ResourceGroup":
         inputs["resourceGroupName"] = RG
     return inputs

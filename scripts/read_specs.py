@@ -246,7 +246,7 @@ def path_inputs(token: str) -> list[str]:
     """The inputs that name the resource in the PUT's URL (as the fake builds its id), not the body."""
     rtype = RESOURCE_TYPES[token]
     names = [*rtype.parent_inputs, rtype.name_input]
-    names.append("scope" if rtype.scoped else "resourceGroupName")
+    names.append(rtype.scope_input if rtype.scoped else "resourceGroupName")
     return sorted({n for n in names if n and n in args_fields(args_class(token))})
 
 

@@ -55,6 +55,8 @@ def test_aml_stack_plans_clean(plan: dict[str, Any]) -> None:
         "azure-native:applicationinsights:Component",
         WORKSPACE,
         COMPUTE,
+        "azure-native:monitor:ActionGroup",  # the idle-GPU alarm (gpuIdleAlert), to the budget's contacts
+        "azure-native:monitor:MetricAlert",
         "azure-gpu-stacks:index:CostAlert",
         "azure-native:consumption:Budget",
     }
@@ -132,7 +134,7 @@ def test_aml_stack_text_plan_shows_the_cluster_at_a_glance(capsys: pytest.Captur
     ) in text
     assert "[azure-native:keyvault:Vault]  rbac=True  soft delete days=90  purge protection=True  protected" in text
     assert "public blob access=False  min TLS=TLS1_2  protected" in text
-    assert "OK: aml-gpu deploys as planned (11 resources)." in text
+    assert "OK: aml-gpu deploys as planned (13 resources)." in text
 
 
 def write_stack(tmp_path: Path, aml: dict[str, Any]) -> Path:
@@ -220,4 +222,4 @@ def test_aml_stack_plan_exits_0_from_the_command_line() -> None:
     )
 
     assert run.returncode == 0, run.stderr
-    assert run.stdout.rstrip().endswith("OK: aml-gpu deploys as planned (11 resources).")
+    assert run.stdout.rstrip().endswith("OK: aml-gpu deploys as planned (13 resources).")

@@ -90,14 +90,14 @@ def inputs_of(res: TemplateResource, entry: dict[str, Any], group: str | None, t
         group_id = f"/subscriptions/{FAKE_SUBSCRIPTION_ID}" + (f"/resourceGroups/{group}" if group else "")
         scope = entry.get("scope")
         if scope is None:
-            path["scope"] = group_id
+            path[rtype.scope_input] = group_id
         elif scope.startswith("["):
-            path["scope"] = evaluate(scope, template, None)
+            path[rtype.scope_input] = evaluate(scope, template, None)
         else:  # Namespace/type[/child]/name[/childName] inside the group
             namespace, *rest = scope.split("/")
             half = len(rest) // 2
             pairs = "/".join(f"{t}/{n}" for t, n in zip(rest[:half], rest[half:], strict=True))
-            path["scope"] = f"{group_id}/providers/{namespace}/{pairs}"
+            path[rtype.scope_input] = f"{group_id}/providers/{namespace}/{pairs}"
     return from_arm_body(res.token, {**body, "name": names[-1]}, path)
 
 

@@ -162,7 +162,7 @@ def test_diff_size_change_of_the_aks_gpu_pool_replaces_it_and_is_called_out(pr: 
         '       vmSize: "Standard_NC4as_T4_v3" -> "Standard_NC8as_T4_v3"  '
         "[forces replacement: the provider replaces it; "
         "pulumi/pulumi-azure-native provider/pkg/gen/replacement.go (forceNewMap)]\n"
-        "  9 resource(s) unchanged\n"
+        "  16 resource(s) unchanged\n"
         f"  cost: busy {usd(AKS_BUSY)} -> {usd(AKS_BUSY_AFTER)} USD/month "
         f"({usd(AKS_BUSY_AFTER - AKS_BUSY, sign=True)}); "
         f"idle {usd(AKS_IDLE)} -> {usd(AKS_IDLE)} (+0.00)\n"
@@ -236,7 +236,7 @@ def test_diff_new_stack_adds_every_resource_and_its_cost(pr: PullRequest) -> Non
 
 def test_diff_removed_stack_removes_every_resource_and_its_cost(pr: PullRequest) -> None:
     assert pr.text("aml-gpu") == (
-        f"aml-gpu (stack removed): +0 ~0 -11, {usd(-AML_BUSY, sign=True)} USD/month busy, +0.00 idle\n"
+        f"aml-gpu (stack removed): +0 ~0 -13, {usd(-AML_BUSY, sign=True)} USD/month busy, +0.00 idle\n"
         "  - rg [azure-native:resources:ResourceGroup]\n"
         "  - aml [azure-gpu-stacks:index:AmlCluster]\n"
         "  - cost-alert [azure-gpu-stacks:index:CostAlert]\n"
@@ -244,10 +244,12 @@ def test_diff_removed_stack_removes_every_resource_and_its_cost(pr: PullRequest)
         "  - staml [azure-native:storage:StorageAccount]\n"
         "  - aml-log [azure-native:operationalinsights:Workspace]\n"
         "  - craml [azure-native:containerregistry:Registry]\n"
+        "  - aml-gpu-alerts [azure-native:monitor:ActionGroup]\n"
         "  - kvaml [azure-native:keyvault:Vault]\n"
         "  - aml-appi [azure-native:applicationinsights:Component]\n"
         "  - aml-ws [azure-native:machinelearningservices:Workspace]\n"
         "  - aml-cluster [azure-native:machinelearningservices:Compute]\n"
+        "  - aml-gpu-idle [azure-native:monitor:MetricAlert]\n"
         f"  cost: busy {usd(AML_BUSY)} -> 0.00 USD/month ({usd(-AML_BUSY, sign=True)}); idle 0.00 -> 0.00 (+0.00)\n"
         "  budget: 1,000.00 -> none USD/month\n"
         # Azure ML's own counters, not Microsoft.Compute's family and `cores`.
@@ -414,7 +416,7 @@ def test_diff_markdown_puts_the_verdict_gpu_warning_and_one_row_per_stack_first(
         "| --- | --- | ---: | ---: | --- |\n"
         f"| `aks-gpu` | +0 ~0 -0, replaces 1 | {usd(AKS_BUSY_AFTER - AKS_BUSY, sign=True)} | +0.00 "
         "| 1 unacknowledged GPU pool/cluster replacement(s) |\n"
-        f"| `aml-gpu (stack removed)` | +0 ~0 -11 | {usd(-AML_BUSY, sign=True)} | +0.00 | none |\n"
+        f"| `aml-gpu (stack removed)` | +0 ~0 -13 | {usd(-AML_BUSY, sign=True)} | +0.00 | none |\n"
         "| `dev-t4` | +0 ~1 -0 | +0.00 | +0.00 | 1 new mandatory violation(s) |\n"
         "| `inference-t4` | +0 ~1 -0 | +0.00 | +0.00 | none |\n"
         f"| `team2-t4 (new stack)` | +11 ~0 -0 | {usd(T4_BUSY, sign=True)} | {usd(T4_IDLE, sign=True)} | none |\n"

@@ -137,6 +137,7 @@ def test_wheel_has_one_import_package_with_its_data_files_and_nothing_else(wheel
     assert {
         "azure_gpu_stacks/catalog/vm_sizes.yaml",
         "azure_gpu_stacks/components/scripts/node_health_check.sh",
+        "azure_gpu_stacks/components/dashboards/gpu.json",
         "azure_gpu_stacks/policies/PulumiPolicy.yaml",
         "azure_gpu_stacks/policies/requirements.txt",
         "azure_gpu_stacks/policies/__main__.py",

@@ -45,7 +45,6 @@ AZURE_NATIVE = "azure-native:"
 PROVIDER_PREFIX = "pulumi:providers:"
 RESOURCE_GROUP_TOKEN = "azure-native:resources:ResourceGroup"
 RESOURCE_GROUP_INPUT = "resourceGroupName"
-SCOPE_INPUT = "scope"
 ENTRY_KEYS = ("type", "apiVersion", "name")  # set by the template from the resource, not from the body
 RESOURCE_GROUP_TYPE = "Microsoft.Resources/resourceGroups"
 DEPLOYMENT_TYPE = "Microsoft.Resources/deployments"
@@ -133,12 +132,12 @@ class _Builder:
         name = str(own) if own else self.arm.autoname(r.name, rtype, f"{r.type}::{r.name}")
         parents = [str(plain.get(key)) for key in rtype.parent_inputs]
         group = None if r.type == RESOURCE_GROUP_TOKEN else plain.get(RESOURCE_GROUP_INPUT)
-        scope = plain.get(SCOPE_INPUT) if rtype.scoped else None
+        scope = plain.get(rtype.scope_input) if rtype.scoped else None
         if rtype.scoped and isinstance(scope, str):
             group = _group_of(scope)
             if _is_group_id(scope) or group is None and _is_subscription_id(scope):
                 scope = None
-        resource_id = _resource_id(shape.arm_type, parents + [name], group, rtype.scoped, plain.get(SCOPE_INPUT))
+        resource_id = _resource_id(shape.arm_type, parents + [name], group, rtype.scoped, plain.get(rtype.scope_input))
         named = [*zip(rtype.parent_inputs, parents), (shape.name_input, name)]
         if group is not None:
             named.append((RESOURCE_GROUP_INPUT, str(group)))

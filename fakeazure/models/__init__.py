@@ -21,6 +21,7 @@ import functools
 
 from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke
 from azure_gpu_stacks.fakeazure.models import (
+    alertsmanagement,
     applicationinsights,
     authorization,
     batch,
@@ -45,6 +46,7 @@ NAMESPACES = (
     compute,
     devtestlab,
     monitor,
+    alertsmanagement,
     consumption,
     containerservice,
     authorization,

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from azure_gpu_stacks.catalog import aml_compute_instance as instance
 from azure_gpu_stacks.catalog.limits import LIMITS
 from azure_gpu_stacks.fakeazure.core import (
     ArmResourceType,
@@ -25,7 +26,7 @@ from azure_gpu_stacks.fakeazure.core import (
     require_named,
     system_identity,
 )
-from azure_gpu_stacks.fakeazure.errors import InvalidParameter
+from azure_gpu_stacks.fakeazure.errors import InvalidParameter, UserError
 from azure_gpu_stacks.fakeazure.lookups import lookup
 from azure_gpu_stacks.fakeazure.models.applicationinsights import ApplicationInsights
 from azure_gpu_stacks.fakeazure.models.containerregistry import ContainerRegistry
@@ -81,7 +82,9 @@ class MlWorkspace(ArmResourceType):
 
 
 class MlCompute(ArmResourceType):
-    """A compute of a workspace; only AmlCompute clusters are checked in depth."""
+    """A compute of a workspace; AmlCompute clusters and compute instances are checked in depth (an instance without a
+    public IP needs a subnet or a managed network, as a cluster's nodes do: Learn, "Create an Azure Machine Learning
+    compute instance", section "No public IP", observed 2026-11-26)."""
 
     token = "azure-native:machinelearningservices:Compute"
     arm_type = f"{MlWorkspace.arm_type}/computes"
@@ -93,6 +96,9 @@ class MlCompute(ArmResourceType):
         envelope = props.get("properties") or {}
         if not envelope.get("computeType"):
             raise InvalidParameter(f"Compute '{name}' needs properties.computeType.")
+        if envelope["computeType"] == instance.COMPUTE_TYPE:
+            _check_compute_instance(name, envelope.get("properties") or {})
+            self._check_node_network(arm, name, props, envelope.get("properties") or {})
         if envelope["computeType"] != "AmlCompute":
             return
         aml = envelope.get("properties") or {}
@@ -107,6 +113,10 @@ class MlCompute(ArmResourceType):
         idle = scale.get("nodeIdleTimeBeforeScaleDown")
         if idle is not None and not (isinstance(idle, str) and ISO_DURATION.match(idle)):
             raise InvalidParameter(f"nodeIdleTimeBeforeScaleDown {idle!r} is not an ISO 8601 duration such as PT15M.")
+        self._check_node_network(arm, name, props, aml)
+
+    def _check_node_network(self, arm: FakeArm, name: str, props: dict[str, Any], aml: dict[str, Any]) -> None:
+        """A cluster's or instance's subnet exists; nodes without public IPs need a subnet or a managed network."""
         subnet = dig(aml, "subnet", "id")
         if subnet is not None:
             arm.require(subnet, "properties.properties.subnet.id")
@@ -135,6 +145,18 @@ class MlCompute(ArmResourceType):
             modifiedOn=arm.now.isoformat(),
         )
         return {"properties": envelope, **system_identity(arm, res)}
+
+
+def _check_compute_instance(name: str, props: dict[str, Any]) -> None:
+    """What Azure ML refuses in a compute instance: an idle shutdown outside 15 minutes to 3 days
+    (`azure_gpu_stacks.catalog.aml_compute_instance`)."""
+    idle = props.get("idleTimeBeforeShutdown")
+    if idle is None:
+        return
+    try:
+        instance.idle_shutdown_time(idle)
+    except ValueError as exc:
+        raise UserError(f"Compute instance '{name}': idleTimeBeforeShutdown {exc}.") from None
 
 
 TYPES: tuple[ArmResourceType, ...] = (MlWorkspace(), MlCompute())

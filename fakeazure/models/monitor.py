@@ -1,5 +1,5 @@
 """Microsoft.Insights (azure-native's `monitor` module): action groups, which a budget or alert
-notifies, and autoscale settings, which scale a scale set on a schedule or on metrics.
+notifies, autoscale settings, which scale a scale set on a schedule or on metrics, and metric alerts.
 
 Autoscale (`Microsoft.Insights/autoscalesettings`): each rule below cites where Azure documents it
 (observed 2026-11-22). REST spec: Azure/azure-rest-api-specs,
@@ -26,9 +26,11 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from azure_gpu_stacks.catalog.durations import duration_seconds
 from azure_gpu_stacks.catalog.time_zones import windows_time_zone
-from azure_gpu_stacks.fakeazure.core import ArmResourceType
+from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource
 from azure_gpu_stacks.fakeazure.errors import BadRequest, InvalidParameter, ResourceNotFound, TargetResourceNotFound
+from azure_gpu_stacks.sdk.values import stable_uuid
 
 if TYPE_CHECKING:
     from azure_gpu_stacks.fakeazure.backend import FakeArm
@@ -177,4 +179,149 @@ def _time_zone(where: str, path: str, value: Any) -> None:
         raise BadRequest(f"The autoscale profile {where}: {path} {bad}.") from None
 
 
-TYPES: tuple[ArmResourceType, ...] = (ActionGroup(), AutoscaleSetting())
+# Metric alerts (`Microsoft.Insights/metricAlerts`). REST spec: Azure/azure-rest-api-specs,
+# specification/monitor/resource-manager/Microsoft.Insights/stable/2018-03-01/metricAlert_API.json (observed
+# 2026-11-26, as the azure-native SDK carries it): `severity` is "Alert severity {0, 1, 2, 3, 4}"; `scopes` are "the
+# list of resource id's that this metric alert is scoped to"; a SingleResourceMultipleMetricCriteria's `allOf` lists
+# the criteria that must all hold. Refused with `BadRequest`, as autoscale settings are; the wording is ours.
+# Not faked: whether a metric name exists for the target type (Azure checks it unless `skipMetricValidation`), window
+# sizes and frequencies beyond their ISO 8601 shape, dynamic thresholds, multi-resource criteria.
+SEVERITIES = (0, 1, 2, 3, 4)
+SINGLE_RESOURCE = "Microsoft.Azure.Monitor.SingleResourceMultipleMetricCriteria"
+
+
+class MetricAlert(ArmResourceType):
+    token = "azure-native:monitor:MetricAlert"
+    arm_type = "Microsoft.Insights/metricAlerts"
+    name_input = "ruleName"
+
+    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        severity = props.get("severity")
+        if severity not in SEVERITIES:
+            shown = f"{severity:g}" if isinstance(severity, (int, float)) else repr(severity)
+            raise BadRequest(f"Metric alert '{name}': severity {shown} is not one of {SEVERITIES}.")
+        scopes = props.get("scopes") or []
+        if not scopes:
+            raise BadRequest(f"Metric alert '{name}' needs at least one scope (a resource id to watch).")
+        for index, scope in enumerate(scopes):
+            arm.require(scope, f"scopes[{index}]")
+        for key in ("evaluationFrequency", "windowSize"):
+            try:
+                duration_seconds(props.get(key))  # type: ignore[arg-type]
+            except ValueError as exc:
+                raise BadRequest(f"Metric alert '{name}': {key} {exc}.") from None
+        criteria = props.get("criteria") or {}
+        if criteria.get("odataType") == SINGLE_RESOURCE and not criteria.get("allOf"):
+            raise BadRequest(f"Metric alert '{name}': criteria.allOf lists no criterion.")
+        for index, action in enumerate(props.get("actions") or []):
+            arm.require(action.get("actionGroupId"), f"actions[{index}].actionGroupId")
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        return {"lastUpdatedTime": arm.now.isoformat()}
+
+
+# Azure Managed Prometheus (`Microsoft.Monitor/accounts`, `Microsoft.Insights/dataCollectionEndpoints`,
+# `dataCollectionRules`, `dataCollectionRuleAssociations`), as Learn's "Enable Prometheus metrics for AKS"
+# (https://learn.microsoft.com/azure/azure-monitor/containers/kubernetes-monitoring-enable, observed 2026-11-26) and
+# Azure/prometheus-collector's AddonTerraformTemplate set them up: a rule whose `prometheusForwarder` data source sends
+# the stream `Microsoft-PrometheusMetrics` to an Azure Monitor workspace (`destinations.monitoringAccounts`), through a
+# data collection endpoint, associated with the cluster. What ARM refuses here: a data flow naming a destination the
+# rule does not define, and ids (endpoint, workspace, rule, the associated resource) that do not exist, with
+# `BadRequest` as above (the code of these refusals is not public); the wording is ours.
+# Not faked: the stream catalogue, data collection rule limits (10 data flows...), the workspace's managed resource
+# group and its own data collection endpoint and rule.
+
+
+class AzureMonitorWorkspace(ArmResourceType):
+    token = "azure-native:monitor:AzureMonitorWorkspace"
+    arm_type = "Microsoft.Monitor/accounts"
+    name_input = "azureMonitorWorkspaceName"
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        return {
+            "accountId": stable_uuid(res.id, "accountId"),
+            "metrics": {
+                "internalId": f"mac_{stable_uuid(res.id, 'internalId')}",
+                "prometheusQueryEndpoint": f"https://{res.name}.{res.location}.prometheus.monitor.azure.com",
+            },
+            "provisioningState": "Succeeded",
+        }
+
+
+class DataCollectionEndpoint(ArmResourceType):
+    token = "azure-native:monitor:DataCollectionEndpoint"
+    arm_type = "Microsoft.Insights/dataCollectionEndpoints"
+    name_input = "dataCollectionEndpointName"
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        host = f"{res.name}.{res.location}-1"
+        return {
+            "configurationAccess": {"endpoint": f"https://{host}.handler.control.monitor.azure.com"},
+            "logsIngestion": {"endpoint": f"https://{host}.ingest.monitor.azure.com"},
+            "metricsIngestion": {"endpoint": f"https://{host}.metrics.ingest.monitor.azure.com"},
+            "immutableId": f"dce-{stable_uuid(res.id, 'immutableId').replace('-', '')}",
+            "provisioningState": "Succeeded",
+        }
+
+
+class DataCollectionRule(ArmResourceType):
+    token = "azure-native:monitor:DataCollectionRule"
+    arm_type = "Microsoft.Insights/dataCollectionRules"
+    name_input = "dataCollectionRuleName"
+
+    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        if props.get("dataCollectionEndpointId") is not None:
+            arm.require(props["dataCollectionEndpointId"], "dataCollectionEndpointId")
+        destinations = props.get("destinations") or {}
+        defined: set[str] = set()
+        for kind, entries in destinations.items():
+            for index, entry in enumerate(entries or []):
+                defined.add(str(entry.get("name")))
+                if kind == "monitoringAccounts":
+                    arm.require(entry.get("accountResourceId"), f"destinations.{kind}[{index}].accountResourceId")
+        for index, flow in enumerate(props.get("dataFlows") or []):
+            unknown = [d for d in flow.get("destinations") or [] if d not in defined]
+            if unknown:
+                raise BadRequest(
+                    f"Data collection rule '{name}': dataFlows[{index}] sends to {unknown}, which destinations does "
+                    f"not define (defined: {sorted(defined)})."
+                )
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        return {
+            "immutableId": f"dcr-{stable_uuid(res.id, 'immutableId').replace('-', '')}",
+            "provisioningState": "Succeeded",
+        }
+
+
+class DataCollectionRuleAssociation(ArmResourceType):
+    """An extension resource on the resource it collects from (`resourceUri`)."""
+
+    token = "azure-native:monitor:DataCollectionRuleAssociation"
+    arm_type = "Microsoft.Insights/dataCollectionRuleAssociations"
+    name_input = "associationName"
+    scoped = True
+    scope_input = "resourceUri"
+    located = False
+
+    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+        rule, endpoint = props.get("dataCollectionRuleId"), props.get("dataCollectionEndpointId")
+        if rule is None and endpoint is None:
+            raise BadRequest(f"Association '{name}' needs dataCollectionRuleId or dataCollectionEndpointId.")
+        for key, value in (("dataCollectionRuleId", rule), ("dataCollectionEndpointId", endpoint)):
+            if value is not None:
+                arm.require(value, key)
+
+    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+        return {"provisioningState": "Succeeded"}
+
+
+TYPES: tuple[ArmResourceType, ...] = (
+    ActionGroup(),
+    AutoscaleSetting(),
+    MetricAlert(),
+    AzureMonitorWorkspace(),
+    DataCollectionEndpoint(),
+    DataCollectionRule(),
+    DataCollectionRuleAssociation(),
+)
