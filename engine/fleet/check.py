@@ -158,7 +158,7 @@ def _plan(stacks: list[FleetStack], args: argparse.Namespace, root: Path) -> lis
             raise InputError(exc if stack.member.directory == "." else f"{stack.member.directory}: {exc}") from None
         return make_record(plan, stack.id, stack.member.path(plan.stack_file), root)
 
-    return run_forked(task, stacks, args.jobs, options.progress, lambda s: s.id)
+    return run_forked(task, stacks, args.jobs, options.progress, lambda s: s.id, timeout_s=limits.timeout_s)
 
 
 def _pack_rules(cache: Cache | None) -> Callable[[], dict[str, Any]]:
