@@ -198,12 +198,24 @@ def preload() -> None:
     """Load every module a plan may need, so that forked workers inherit them rather than load them.
     `make` also runs it once at set-up with bytecode writing on, so those modules are compiled once
     (a program runs with writing off: runtime.program_environment)."""
+    from azure_gpu_stacks.catalog.arm import constraints
+    from azure_gpu_stacks.catalog.arm.bodies import arm_type
+    from azure_gpu_stacks.catalog.model import catalog
     from azure_gpu_stacks.components.registry import component_classes
     from azure_gpu_stacks.engine.run.policy_run import pack_policies
+    from azure_gpu_stacks.fakeazure import enums
     from azure_gpu_stacks.fakeazure.models import RESOURCE_TYPES
 
     component_classes()
     pack_policies()
+    # What a plan reads once and keeps, read here: each plan's engine runs in a process forked from this
+    # one (`engine.run.plan`), so what it reads is lost with it; read before the fork, it is inherited.
+    # The catalog alone is most of a plan's fixed cost beyond the program (vm_sizes.yaml, parsed).
+    catalog()
+    for token in RESOURCE_TYPES:  # the fake ARM's per-type tables: ARM's body mapping, the spec's constraints, enums
+        arm_type(token)
+        constraints.violations(token, {})
+        enums.violations(token, {})
     names = [f"pulumi_azure_native.{token.split(':')[1]}:{token.split(':')[2]}" for token in RESOURCE_TYPES]
     for name in [*names, *PRELOAD_EXTRA]:
         module, _, attribute = name.partition(":")
