@@ -169,11 +169,14 @@ def _cli(tmp: Path, *argv: str) -> subprocess.Popen[str]:
     )
 
 
-def _write_project(root: Path, program: str, pulumi_yaml: str = "name: p\nruntime: python\n") -> Path:
+def _write_project(
+    root: Path, program: str, pulumi_yaml: str = "name: p\nruntime: python\n", stacks: tuple[str, ...] = ("dev",)
+) -> Path:
     root.mkdir(parents=True)
     (root / "Pulumi.yaml").write_text(pulumi_yaml)
     (root / "__main__.py").write_text(textwrap.dedent(program))
-    (root / "Pulumi.dev.yaml").write_text("config: {}\n")
+    for stack in stacks:
+        (root / f"Pulumi.{stack}.yaml").write_text("config: {}\n")
     return root
 
 
@@ -195,38 +198,58 @@ def test_an_environment_error_leaves_no_engine_directory(tmp_path: Path) -> None
 
 SLEEPER = """
 import os, time
-open(os.environ["PID_FILE"], "w").write(str(os.getpid()))
-time.sleep(600)
+import pulumi
+if pulumi.get_stack() != "a":  # the first stack is quick, so that `check --jobs` starts its workers
+    open(os.environ["PIDS"] + "/" + str(os.getpid()), "w").close()
+    time.sleep(600)
 """
 
 
-def test_sigterm_ends_the_program_and_removes_the_engine_directory(tmp_path: Path) -> None:
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_sigterm_ends_the_programs_and_removes_every_engine_directory(tmp_path: Path, jobs: str) -> None:
     tmp = tmp_path / "tmp"
     tmp.mkdir()
-    pid_file = tmp_path / "program.pid"
-    root = _write_project(tmp_path / "p", SLEEPER)
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    root = _write_project(tmp_path / "p", SLEEPER, stacks=("a", "b", "c"))
     run = subprocess.Popen(
-        [sys.executable, "-m", "azure_gpu_stacks.engine", "check", "--project", str(root)],
+        [sys.executable, "-m", "azure_gpu_stacks.engine", "check", "--jobs", jobs, "--project", str(root)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env={**os.environ, "TMPDIR": str(tmp), "PID_FILE": str(pid_file)},
+        env={**os.environ, "TMPDIR": str(tmp), "PIDS": str(pids)},
     )
     deadline = time.monotonic() + 120
-    while not (pid_file.exists() and pid_file.read_text()) and time.monotonic() < deadline and run.poll() is None:
+    while len(os.listdir(pids)) < int(jobs) and time.monotonic() < deadline and run.poll() is None:
         time.sleep(0.1)
     assert run.poll() is None, run.communicate()
-    program = int(pid_file.read_text())
-    assert _engine_leftovers(tmp), "the engine serves from a private directory while the program runs"
+    programs = [int(name) for name in os.listdir(pids)]
+    assert len(programs) == int(jobs)
+    assert len(_engine_leftovers(tmp)) == int(jobs), (
+        "each engine serves from a private directory while its program runs"
+    )
 
     run.send_signal(signal.SIGTERM)
     run.communicate(timeout=30)
     assert run.returncode == -signal.SIGTERM
     gone = time.monotonic() + 5
-    while Path(f"/proc/{program}").exists() and time.monotonic() < gone:
+    while any(Path(f"/proc/{pid}").exists() for pid in programs) and time.monotonic() < gone:
         time.sleep(0.05)
-    assert not Path(f"/proc/{program}").exists(), "the program outlived gpu-stacks"
+    assert [pid for pid in programs if Path(f"/proc/{pid}").exists()] == [], "a program outlived gpu-stacks"
     assert _engine_leftovers(tmp) == []
+
+
+def test_an_engine_process_that_dies_is_one_line_not_a_hang(tmp_path: Path) -> None:
+    # the program kills the process serving its engine (its parent): the stack fails in one line, exit 2
+    root = _write_project(tmp_path / "p", "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n")
+    run = _cli(tmp_path, "check", "--project", str(root))
+    out, err = run.communicate(timeout=120)
+    assert run.returncode == 2
+    assert err == (
+        "gpu-stacks: error: dev: the offline engine's process died of signal SIGKILL (its Python interpreter "
+        "crashed or was killed) before it finished\n"
+    )
+    assert _engine_leftovers(tmp_path) == []
 
 
 def test_a_hanging_project_python_is_stopped_at_the_runs_timeout(tmp_path: Path) -> None:
