@@ -252,14 +252,15 @@ def test_an_engine_process_that_dies_is_one_line_not_a_hang(tmp_path: Path) -> N
     assert _engine_leftovers(tmp_path) == []
 
 
-def test_a_hanging_project_python_is_stopped_at_the_runs_timeout(tmp_path: Path) -> None:
+@pytest.mark.parametrize("create", [[], ["--create-venv"]], ids=["as-found", "create-venv"])
+def test_a_hanging_project_python_is_stopped_at_the_runs_timeout(tmp_path: Path, create: list[str]) -> None:
     root = _write_project(tmp_path / "p", "", "name: p\nruntime:\n  name: python\n  options:\n    virtualenv: venv\n")
     python = root / "venv" / "bin" / "python"
     python.parent.mkdir(parents=True)
     python.write_text("#!/bin/sh\nsleep 600\n")
     python.chmod(0o755)
     started = time.monotonic()
-    run = _cli(tmp_path, "check", "--project", str(root), "--timeout", "2")
+    run = _cli(tmp_path, "check", "--project", str(root), "--timeout", "2", *create)
     out, err = run.communicate(timeout=120)
     assert run.returncode == 2
     assert err.count("\n") == 1 and "did not answer within 2 s (--timeout)" in err, err
