@@ -185,11 +185,10 @@ class Call:
         if len(self.data) < _HEADER.size:
             return None
         (size,) = _HEADER.unpack_from(self.data)
-        body = bytes(self.data[_HEADER.size :])
-        if len(body) != size:
+        if len(self.data) - _HEADER.size != size:  # checked before any copy: a plan arrives in many reads
             return None
         try:
-            kind, value = pickle.loads(body)
+            kind, value = pickle.loads(memoryview(self.data)[_HEADER.size :])
         except Exception as exc:  # noqa: BLE001 - a value that pickles but does not unpickle
             return ("raised", InputError(f"a result could not be read back: {type(exc).__name__}: {exc}"))
         return (kind, value)
