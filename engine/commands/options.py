@@ -264,12 +264,12 @@ def reference(args: argparse.Namespace) -> ReferenceFiles:
 def planned_project(args: argparse.Namespace) -> Project:
     """The project `--project` names, with the Python environment its Pulumi.yaml names made first when
     `--create-venv` asks (once, before any stack runs; `engine.run.interpreter`)."""
-    from azure_gpu_stacks.engine.run.interpreter import python_for
+    from azure_gpu_stacks.engine.run.interpreter import PROBE_TIMEOUT_S, python_for
     from azure_gpu_stacks.engine.run.project import load_project
 
     project = load_project(project_dir(args.project))
-    if args.create_venv:
-        python_for(project, create=True)
+    if args.create_venv:  # its probe bounded by the run's --timeout, as the plan's is
+        python_for(project, create=True, timeout_s=getattr(args, "timeout", None) or PROBE_TIMEOUT_S)
     return project
 
 

@@ -114,7 +114,8 @@ def run_diff(
                         f"the project does not plan at BASE {revision.name} ({revision.short}): {exc}"
                     ) from None
 
-        sides = dict(zip(tasks, run_forked(plan, tasks, jobs, progress, str), strict=True))
+        planned = run_forked(plan, tasks, jobs, progress, str, timeout_s=(limits or Limits()).timeout_s)
+        sides = dict(zip(tasks, planned, strict=True))
     for side in sides.values():  # the output edge masks both revisions' secrets (old and new values)
         EDGE.add(side.plan.secret_values)
     costs = [side.plan.cost for side in sides.values()]

@@ -167,7 +167,13 @@ def _plan(stacks: list[FleetStack], args: argparse.Namespace, root: Path) -> lis
             return make_failure_record(failure, stack.id, stack.member.path(failure.stack_file), root)
         return make_record(plan, stack.id, stack.member.path(plan.stack_file), root)
 
-    return run_forked(task, stacks, args.jobs, options.progress, lambda s: s.id)
+    def died(stack: FleetStack, why: str) -> Record:  # a worker killed, crashed or past its deadline
+        failure = StackFailure(stack.member.project.name, stack.id, named(stack.member.project, stack.name)[1], why)
+        return make_failure_record(failure, stack.id, stack.member.path(failure.stack_file), root)
+
+    return run_forked(
+        task, stacks, args.jobs, options.progress, lambda s: s.id, failed=died, timeout_s=limits.timeout_s
+    )
 
 
 def _pack_rules(cache: Cache | None) -> Callable[[], dict[str, Any]]:

@@ -32,6 +32,7 @@ import functools
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from collections.abc import Callable, Mapping
@@ -145,11 +146,17 @@ def _poetry_path(project_file: str, program_dir: Path) -> Path:
     return Path(found) if done.returncode == 0 and found else program_dir / ".venv"
 
 
-def python_for(project: Project, *, create: bool = False, say: Callable[[str], None] | None = None) -> Path | None:
+def python_for(
+    project: Project,
+    *,
+    create: bool = False,
+    say: Callable[[str], None] | None = None,
+    timeout_s: float = PROBE_TIMEOUT_S,
+) -> Path | None:
     """The interpreter to run the program with: None for gpu-stacks' own (no environment named, or the named
     one not made yet and `create` not asked: `missing_environment` says so), else the named environment's
-    `bin/python`, checked (`check_sdk`); created first when missing and `create`. InputError, one line, when
-    the path is not an environment, cannot be made, or cannot run the program."""
+    `bin/python`, checked (`check_sdk`, within `timeout_s`: the run's --timeout); created first when missing and
+    `create`. InputError, one line, when the path is not an environment, cannot be made, or cannot run the program."""
     environment = named_environment(project)
     if environment is None or _is_this_environment(environment.directory):
         return None  # gpu-stacks' own: a fork runs the same interpreter and packages, faster
@@ -166,7 +173,7 @@ def python_for(project: Project, *, create: bool = False, say: Callable[[str], N
             return None  # gpu-stacks' own, said in the plan's warnings (`missing_environment`)
         _create(environment, say or _progress)
         environment = named_environment(project) or environment  # poetry names its environment once made
-    check_sdk(environment)
+    check_sdk(environment, timeout_s)
     return environment.python
 
 
@@ -293,12 +300,30 @@ def _run_step(environment: Environment, step: list[str]) -> None:
             f"`{' '.join(step)}` did not finish within {CREATE_TIMEOUT_S:g} s", _how(environment)
         ) from None
     if done.returncode != 0:
-        said = [line.strip() for line in (done.stderr + done.stdout).splitlines() if line.strip()]
-        last = f": {escaped(said[-1])}" if said else ""
+        said = meaningful_line(done.stderr, done.stdout)
+        last = f": {escaped(said)}" if said else ""
         raise environment.error(
             f"could not be created: `{' '.join(step)}` exited with {done.returncode}{last}",
             f"fix what it says (a package name, a version, the network), or {_how(environment)}",
         )
+
+
+# Lines an installer prints after its error that say nothing about it: pip's "[notice] A new release of pip
+# is available" pair (pip/_internal/self_outdated_check.py), its "note: This error originates from a
+# subprocess" and hint lines (pip/_internal/exceptions.py, DiagnosticPipError), and blank lines.
+_NOT_THE_ERROR = ("[notice]", "note:", "hint:")
+_ERROR_PREFIXES = ("ERROR:", "error:")  # pip's and uv's own error lines
+
+
+def meaningful_line(stderr: str, stdout: str) -> str | None:
+    """The line that says why an install failed: the last error line pip or uv printed (pip ends with
+    "ERROR: No matching distribution found for ..."), else the last line that is not a notice or hint."""
+    lines = [line.strip() for line in (stderr + "\n" + stdout).splitlines() if line.strip()]
+    errors = [line for line in lines if line.startswith(_ERROR_PREFIXES)]
+    if errors:
+        return errors[-1]
+    said = [line for line in lines if not line.lower().startswith(_NOT_THE_ERROR)]
+    return said[-1] if said else (lines[-1] if lines else None)
 
 
 def activated(environ: Mapping[str, str], directory: Path) -> dict[str, str]:
@@ -309,10 +334,10 @@ def activated(environ: Mapping[str, str], directory: Path) -> dict[str, str]:
     return env
 
 
-def check_sdk(environment: Environment) -> None:
+def check_sdk(environment: Environment, timeout_s: float = PROBE_TIMEOUT_S) -> None:
     """InputError, one line, unless the environment's Python runs, has grpc and a pulumi SDK of the
     protocol the engine serves (pulumi 3, with the runtime settings `program_host.run` passes)."""
-    found = _probe(str(environment.python), _stamp(environment.python))
+    found = _probe(str(environment.python), _stamp(environment.python), timeout_s)
     if "failed" in found:
         raise environment.error(f"its Python does not run: {found['failed']}", "recreate the environment")
     if not found.get("pulumi"):
@@ -344,24 +369,37 @@ def _stamp(python: Path) -> tuple[float, float]:
 
 
 @functools.lru_cache(maxsize=32)
-def _probe(python: str, stamp: tuple[float, float]) -> dict[str, object]:
-    """What PROBE finds in the environment, once per environment and state in this process."""
+def _probe(python: str, stamp: tuple[float, float], timeout_s: float) -> dict[str, object]:
+    """What PROBE finds in the environment, once per environment and state in this process; a Python that
+    does not answer within `timeout_s` (the run's --timeout) is stopped, with whatever it started."""
     try:
-        done = subprocess.run(
+        process = subprocess.Popen(
             [python, "-c", PROBE],
             env=activated(os.environ, Path(python).parent.parent),
-            capture_output=True,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
             text=True,
-            timeout=PROBE_TIMEOUT_S,
+            start_new_session=True,  # its own process group: stopped whole at the deadline
         )
-    except (OSError, subprocess.TimeoutExpired) as exc:
+    except OSError as exc:
         return {"failed": escaped(f"{type(exc).__name__}: {exc}")}
-    said = [line for line in done.stdout.splitlines() if line.strip()]
+    try:
+        stdout, stderr = process.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(OSError):
+            os.killpg(process.pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.communicate(timeout=1.0)  # a process that escaped the group may still hold the pipes
+        process.kill()
+        process.wait()
+        return {"failed": f"it did not answer within {timeout_s:g} s (--timeout); it was stopped"}
+    said = [line for line in stdout.splitlines() if line.strip()]
     try:
         found = json.loads(said[-1])
     except (IndexError, ValueError):
-        errors = [line.strip() for line in done.stderr.splitlines() if line.strip()]
-        return {"failed": escaped(errors[-1] if errors else f"exit status {done.returncode}")}
+        errors = [line.strip() for line in stderr.splitlines() if line.strip()]
+        return {"failed": escaped(errors[-1] if errors else f"exit status {process.returncode}")}
     return found if isinstance(found, dict) else {"failed": "no answer"}
 
 

@@ -293,7 +293,15 @@ def _collect(
         if not open_fds:  # both pipes closed: the child is exiting; poll briefly rather than block
             pause = min(pause * 2, 0.05)
             time.sleep(min(max(deadline - time.monotonic(), 0), pause))
-    # The child is gone; a grandchild may still hold the output pipe: take what is there, no more.
+    # The child is gone, but what it wrote just before it ended may still be unread: its exit can fall
+    # between a `select` that found nothing and the `waitpid` that saw it gone. Take what is in both
+    # pipes (a grandchild may still hold one open: what is there, no more).
+    while res_r in open_fds and select.select([res_r], [], [], 0)[0]:
+        chunk = os.read(res_r, 65536)
+        if not chunk:
+            break
+        if max_result is None or len(result) < max_result:
+            result += chunk
     while out_r in open_fds and select.select([out_r], [], [], 0)[0]:
         chunk = os.read(out_r, 65536)
         if not chunk:

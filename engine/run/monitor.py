@@ -60,6 +60,17 @@ CHANNEL_OPTIONS = (
 )
 
 
+# The private directory servers made in this process put their socket in: a new one in TMPDIR, unless an
+# engine process was handed one its parent owns and removes (`engine.run.children.private_directory`).
+_base_directory: Path | None = None
+
+
+def serve_under(directory: Path) -> None:
+    """Servers made from now on in this process keep their socket in `directory` (an engine process's)."""
+    global _base_directory
+    _base_directory = directory
+
+
 @dataclass
 class EngineLog:
     """What the program logged at warning and error severity, in order (`pulumi.log.warn`, `.error`)."""
@@ -120,7 +131,8 @@ class MonitorServer:
         self.monitor = monitor
         self.failures: list[BaseException] = []
         self.log = EngineLog()
-        self._directory = Path(tempfile.mkdtemp(prefix="gpu-stacks-engine-"))  # private: mode 0700
+        # private (mode 0700); an engine process's is made and removed by its parent, whatever ends it
+        self._directory = _base_directory or Path(tempfile.mkdtemp(prefix="gpu-stacks-engine-"))
         self.address = f"unix:{self._directory / 'engine.sock'}"
         self._server: grpc.Server | None = None
 

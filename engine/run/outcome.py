@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from azure_gpu_stacks.engine.errors import InputError
+from azure_gpu_stacks.engine.run.isolation import Limits
 from azure_gpu_stacks.engine.run.plan import Plan, ReferenceFiles
 from azure_gpu_stacks.engine.run.project import Project, find_stack
 from azure_gpu_stacks.inputs.files import elided
 
 if TYPE_CHECKING:
-    from azure_gpu_stacks.engine.run.isolation import Limits
     from azure_gpu_stacks.engine.run.policy_config import PolicySettings
 
 NOT_PLANNED_EXIT_CODE = 2
@@ -85,7 +85,11 @@ def plan_outcomes(
             stack, stack_file = named(project, name)
             return StackFailure(project.name, stack, stack_file, elided(str(exc)))
 
-    return run_forked(plan, names, jobs, progress, str)
+    def died(name: str, why: str) -> Outcome:  # a worker killed, crashed or past its deadline: that stack's failure
+        stack, stack_file = named(project, name)
+        return StackFailure(project.name, stack, stack_file, why)
+
+    return run_forked(plan, names, jobs, progress, str, failed=died, timeout_s=(limits or Limits()).timeout_s)
 
 
 def named(project: Project, given: str) -> tuple[str, str]:

@@ -3,15 +3,18 @@
 Most of an offline plan's fixed cost is importing pulumi and the azure-native modules (seconds),
 and most of its variable cost is Pulumi's runtime evaluating the program (pure Python, one core).
 So the parent loads every module a plan needs, plans the first stack itself (an error in the first
-stack named is the one reported), and only then forks its workers: each starts with the imports
-done, shares their memory copy-on-write, and plans whole stacks. A plan is a picklable `Plan`;
-results come back in the order the stacks were named, so the output is byte-for-byte the serial
-output. `fork` is Linux's default start method and the only one that inherits the loaded modules;
-where it is unavailable (macOS, Windows) plans run serially.
+stack named is the one reported), and only then forks a worker per remaining stack, at most `--jobs`
+at once: each starts with the imports done, shares their memory copy-on-write, and plans its stack.
+A plan is a picklable `Plan`; results come back in the order the stacks were named, so the output
+is byte-for-byte the serial output. `fork` is Linux's default start method and the only one that
+inherits the loaded modules; where it is unavailable (macOS, Windows) plans run serially.
 
-Each program runs in its own child process forked from the parent or the worker
-(`azure_gpu_stacks.engine.run.isolation`), so nothing of one stack leaks into the next. Workers ignore
-Ctrl-C: the parent is interrupted, ends the pool, and each program's child dies with its worker.
+No process that forks runs threads: each plan's engine (its gRPC server) runs in an engine process of
+its own, forked from the parent or the worker (`engine.run.plan`, `engine.run.children`), which forks
+the program's child before it serves. There is no pool whose queues or locks a dead worker could hold:
+each worker is one child with one pipe, waited on with a deadline; one that dies is that stack's
+failure, never a hang. Workers ignore Ctrl-C: the parent is interrupted and ends them, and each
+program's child dies with its engine process, which dies with its worker.
 """
 
 from __future__ import annotations
@@ -19,10 +22,10 @@ from __future__ import annotations
 import importlib
 import multiprocessing
 import os
-import signal
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from azure_gpu_stacks.engine.errors import InputError
 from azure_gpu_stacks.engine.run import heap
 
 if TYPE_CHECKING:
@@ -44,10 +47,6 @@ PRELOAD_EXTRA = (
     "pulumi_kubernetes.apps.v1:DaemonSet",
 )
 
-# What forked workers run: set in the parent just before the fork, inherited by the workers (so the
-# task, its project and policy settings are not pickled once per item).
-_job: tuple[Callable[[Any], Any], Sequence[Any]] | None = None
-
 
 def default_jobs() -> int:
     """One worker per core this process may run on."""
@@ -67,12 +66,13 @@ def plan_stacks(
     limits: Limits | None = None,
 ) -> list[Plan]:
     """A plan per stack, in the order named; raises the first stack's (in that order) InputError."""
+    from azure_gpu_stacks.engine.run.isolation import Limits as RunLimits
     from azure_gpu_stacks.engine.run.plan import plan_stack
 
     def plan(name: str) -> Plan:
         return plan_stack(project, name, reference, policy_settings=policy_settings, limits=limits)
 
-    return run_forked(plan, names, jobs, progress, str)
+    return run_forked(plan, names, jobs, progress, str, timeout_s=(limits or RunLimits()).timeout_s)
 
 
 def run_forked(
@@ -81,11 +81,31 @@ def run_forked(
     jobs: int,
     progress: Callable[[str], None] = lambda _: None,
     describe: Callable[[T], str] = str,
+    *,
+    failed: Callable[[T, str], R] | None = None,
+    timeout_s: float | None = None,
 ) -> list[R]:
-    """`task(item)` for each item, in order: the first in this process, the rest in up to `jobs`
-    workers forked after it, all after the modules a plan needs are loaded (each program runs in a
-    child forked from here or from a worker). Raises the first (in order) exception."""
-    return list(_run(task, items, jobs, progress, describe))
+    """`task(item)` for each item, in order: the first in this process, each of the rest in a worker
+    forked for it (at most `jobs` at once), all after the modules a plan needs are loaded. Raises the
+    first (in order) exception `task` raised.
+
+    A worker that dies (killed, os._exit, a crash) or runs past `item_deadline(timeout_s)` (`timeout_s`:
+    the run's --timeout, default the program's default) is killed and is that item's failure:
+    `failed(item, one_line)` in its place when given, else InputError naming the item."""
+    return list(_run(task, items, jobs, progress, describe, failed, item_deadline(timeout_s)))
+
+
+# What a worker may take beyond its program's --timeout (the engine process's own deadline is twice the
+# timeout plus its grace, `engine.run.plan`): the worker's own work around the plan (a cache record, a diff side).
+WORKER_GRACE_S = 60.0
+
+
+def item_deadline(timeout_s: float | None) -> float:
+    """Seconds a worker may take for one item, for a run whose programs may take `timeout_s` each."""
+    from azure_gpu_stacks.engine.run.isolation import DEFAULT_TIMEOUT_S
+    from azure_gpu_stacks.engine.run.plan import ENGINE_GRACE_S
+
+    return 2 * (timeout_s or DEFAULT_TIMEOUT_S) + ENGINE_GRACE_S + WORKER_GRACE_S
 
 
 def _run(
@@ -94,13 +114,13 @@ def _run(
     jobs: int,
     progress: Callable[[str], None],
     describe: Callable[[T], str],
+    failed: Callable[[T, str], R] | None,
+    deadline_s: float,
 ) -> Iterator[R]:
     total = len(items)
     rest = list(items[1:])
     workers = min(jobs, len(rest))
     serial = workers <= 1 or "fork" not in multiprocessing.get_all_start_methods()
-    global _job
-    _job = (task, rest)
     if rest:
         # Each program runs in a child forked from here (and workers are forked from here): loaded
         # once now, the modules are inherited by every one of them instead of loaded by each.
@@ -120,36 +140,82 @@ def _run(
                 progress(f"[{index}/{total}] planning {describe(item)}…")
                 yield task(item)
             return
-        with multiprocessing.get_context("fork").Pool(workers, initializer=_ignore_interrupts) as pool:
-            # imap keeps the order named; chunks of one balance stacks of very different sizes.
-            for index, result in enumerate(pool.imap(_run_in_worker, range(len(rest)), chunksize=1), 2):
-                progress(f"[{index}/{total}] planned {describe(rest[index - 2])}")
-                yield result
+        for index, (item, outcome) in enumerate(_in_workers(task, rest, workers, deadline_s), 2):
+            progress(f"[{index}/{total}] planned {describe(item)}")
+            kind, value = outcome
+            if kind == "ok":
+                yield value
+            elif kind == "raised":
+                raise value
+            elif failed is not None:
+                yield failed(item, value)
+            else:
+                raise InputError(f"{describe(item)}: {value}")
     finally:
-        _job = None
         if rest:
             heap.unfreeze()
 
 
-def _ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the parent, which ends them: one "interrupted", no worker tracebacks;
-    and they end with the parent, however it ends."""
-    from azure_gpu_stacks.engine.run.isolation import die_with_parent
+def _in_workers(
+    task: Callable[[T], R], items: list[T], workers: int, deadline_s: float
+) -> Iterator[tuple[T, tuple[str, Any]]]:
+    """(item, outcome) in the order of `items`: ("ok", value), ("raised", what task raised) or ("died",
+    one line). One worker is forked per item, from this process (which runs no threads: the engine's
+    server runs in each plan's own engine process), at most `workers` at once; each is killed at its
+    deadline, and every one is gone when this generator ends, however it ends."""
+    from azure_gpu_stacks.engine.run import children
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    die_with_parent()
+    children.install_sigterm_cleanup()
+    running: dict[int, children.Call] = {}
+    done: dict[int, tuple[str, Any]] = {}
+    following = 0  # the next index to hand back
+    started = 0
+    try:
+        while following < len(items):
+            while started < len(items) and len(running) < workers:
+                item = items[started]
+                running[started] = children.start(lambda item=item: task(item), deadline_s)  # type: ignore[misc]
+                started += 1
+            children.wait_any(list(running.values()))
+            for index, call in list(running.items()):
+                if call.open:
+                    continue
+                del running[index]
+                outcome = call.outcome()
+                if outcome is None:
+                    label = "the worker"
+                    outcome = ("died", children.death(call.status, label, deadline_s))
+                done[index] = outcome
+            while following in done:
+                yield items[following], done.pop(following)
+                following += 1
+    finally:
+        for call in running.values():
+            call.close(kill=True)
 
 
 def preload() -> None:
     """Load every module a plan may need, so that forked workers inherit them rather than load them.
     `make` also runs it once at set-up with bytecode writing on, so those modules are compiled once
     (a program runs with writing off: runtime.program_environment)."""
+    from azure_gpu_stacks.catalog.arm import constraints
+    from azure_gpu_stacks.catalog.arm.bodies import arm_type
+    from azure_gpu_stacks.catalog.model import catalog
     from azure_gpu_stacks.components.registry import component_classes
     from azure_gpu_stacks.engine.run.policy_run import pack_policies
+    from azure_gpu_stacks.fakeazure import enums
     from azure_gpu_stacks.fakeazure.models import RESOURCE_TYPES
 
     component_classes()
     pack_policies()
+    # What a plan reads once and keeps, read here: each plan's engine runs in a process forked from this
+    # one (`engine.run.plan`), so what it reads is lost with it; read before the fork, it is inherited.
+    # The catalog alone is most of a plan's fixed cost beyond the program (vm_sizes.yaml, parsed).
+    catalog()
+    for token in RESOURCE_TYPES:  # the fake ARM's per-type tables: ARM's body mapping, the spec's constraints, enums
+        arm_type(token)
+        constraints.violations(token, {})
+        enums.violations(token, {})
     names = [f"pulumi_azure_native.{token.split(':')[1]}:{token.split(':')[2]}" for token in RESOURCE_TYPES]
     for name in [*names, *PRELOAD_EXTRA]:
         module, _, attribute = name.partition(":")
@@ -157,9 +223,3 @@ def preload() -> None:
             getattr(importlib.import_module(module), attribute)
         except (ImportError, AttributeError):  # a type the installed SDK lacks: the plan will say so
             pass
-
-
-def _run_in_worker(index: int) -> Any:
-    assert _job is not None, "workers are forked after the job is set"
-    task, items = _job
-    return task(items[index])

@@ -7,22 +7,29 @@ each a frozen dataclass. It is made once all of them are known and is not change
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from azure_gpu_stacks.catalog.az_files import AzFileError, read_aml_usage, read_skus, read_usage
 from azure_gpu_stacks.catalog.clock import instant_on, utc_today
 from azure_gpu_stacks.catalog.pricing import NO_COST, CostEstimate, estimate_resources, low_priority_warnings
 from azure_gpu_stacks.components.checks import AS_OF_CONFIG_KEY
 from azure_gpu_stacks.engine.errors import InputError
-from azure_gpu_stacks.engine.run import program_host
+from azure_gpu_stacks.engine.run import children, monitor, program_host
 from azure_gpu_stacks.engine.run.interpreter import host_command, missing_environment, python_for
-from azure_gpu_stacks.engine.run.isolation import Limits, ProgramFailed, run_executed, run_isolated
+from azure_gpu_stacks.engine.run.isolation import (
+    Limits,
+    ProgramFailed,
+    isolation_available,
+    run_executed,
+    run_isolated,
+)
 from azure_gpu_stacks.engine.run.policy_config import PolicySettings, configure, settings_day
 from azure_gpu_stacks.engine.run.policy_run import analyze, pack_policies
 from azure_gpu_stacks.engine.run.program_values import (
@@ -233,9 +240,37 @@ def plan_stack(
     settings = dict(policy_settings) if policy_settings is not None else configure(list(pack_policies()), None, None)
     day = settings_day(settings) or utc_today()
     try:
-        return _plan(project, stack, reference, preview, settings, day, limits)
+        return _in_engine_process(
+            lambda: _plan(project, stack, reference, preview, settings, day, limits), project, stack, limits or Limits()
+        )
     except InputError as exc:  # a program may put a declared secret in what it raises: never shown
         raise type(exc)(Mask(declared_secrets(project, stack))(str(exc))) from None
+
+
+# What an engine process may take beyond the program's --timeout: the environment's probe (bounded by
+# --timeout too), then reading the stack, the policy pack and the cost, which take well under a second.
+ENGINE_GRACE_S = 30.0
+
+
+def _in_engine_process(plan: Callable[[], Plan], project: Project, stack: str, limits: Limits) -> Plan:
+    """`plan()` in an engine process forked from this one, which never starts gRPC itself: the engine's
+    server, its threads and its socket live and die with that process (`engine.run.children`), so every
+    later fork from here (the next stack's engine, a `--jobs` worker) is a fork of a process without
+    threads. The plan, or the InputError, comes back pickled; a process that dies or passes its deadline
+    is one line. Where fork is unavailable the plan is made here."""
+    if not isolation_available():  # pragma: no cover - macOS and Windows
+        return plan()
+    children.install_sigterm_cleanup()
+    with contextlib.suppress(InputError):  # probed once here, inherited by every engine process forked after
+        python_for(project, timeout_s=limits.timeout_s)
+    with children.private_directory() as directory:
+
+        def in_child() -> Plan:
+            monitor.serve_under(directory)
+            return plan()
+
+        deadline = 2 * limits.timeout_s + ENGINE_GRACE_S
+        return cast(Plan, children.call(in_child, deadline, f"{stack}: the offline engine's process"))
 
 
 def _plan(
@@ -266,7 +301,8 @@ def _plan(
         root_directory=project.root,
         references=references,
     )
-    python = python_for(project)  # the environment Pulumi.yaml names (made by the command, when asked)
+    # the environment Pulumi.yaml names (made by the command, when asked), probed within --timeout
+    python = python_for(project, timeout_s=(limits or Limits()).timeout_s)
 
     def check_engine() -> None:
         """What the engine's side found is the cause of whatever the program then did."""

@@ -1,0 +1,86 @@
+"""Benchmark: the engine in a process of its own per plan (this checkout) against a base revision's engine,
+interleaved in one run (A B A B), with the floors of the same run.
+
+Issue 40 moved each plan's engine (its gRPC server) out of gpu-stacks' own process, so that no process
+that forks runs threads; issue 41 asks that a check cost what its programs cost. This runs the same
+`gpu-stacks check` with the base revision's code (`git archive`, imported ahead of this checkout) and
+with this checkout's, alternately, for the shipped stacks and a generated fleet of N stacks, and prints
+each pair's ratio (new / base) with the load average beside it.
+
+    python bench/engine_process_bench.py [--base REV] [--pairs 3] [--fleet 48]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from fleet import write_fleet
+from floors import REPO, import_floor, load_line, machine_line, measure, runtime_floor
+
+ROOMS = ("catalog", "components", "engine", "fakeazure", "inputs", "policies", "sdk", "stack")
+# The CLI with `azure_gpu_stacks` read from a directory given first on the path (ahead of the editable install).
+CLI = "import sys; sys.path.insert(0, sys.argv.pop(1)); from azure_gpu_stacks.engine.cli import run; run()"
+
+
+def base_tree(revision: str, into: Path) -> Path:
+    """The base revision's package, importable from the returned directory."""
+    source = into / "source"
+    source.mkdir()
+    archive = subprocess.run(["git", "archive", revision], cwd=REPO, capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
+    package = into / "path" / "azure_gpu_stacks"
+    package.mkdir(parents=True)
+    for room in ROOMS:
+        (package / room).symlink_to(source / room)
+    return into / "path"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--base", default="HEAD", help="the revision to compare against (default HEAD)")
+    parser.add_argument("--pairs", type=int, default=3)
+    parser.add_argument("--fleet", type=int, default=48)
+    args = parser.parse_args()
+    print(machine_line())
+    print(load_line("before"))
+    with tempfile.TemporaryDirectory(prefix="gpu-stacks-bench-") as tmp:
+        base = base_tree(args.base, Path(tmp))
+        fleet = write_fleet(args.fleet, Path(tmp) / "fleet")
+        sides = {
+            "base": [sys.executable, "-c", CLI, str(base)],
+            "new": [sys.executable, "-m", "azure_gpu_stacks.engine"],
+        }
+        imports = import_floor(1)
+        shipped_floor = runtime_floor()
+        fleet_floor = runtime_floor(fleet)
+        print(
+            f"import floor {imports.seconds:.2f} s; runtime floor shipped {shipped_floor.seconds:.2f} s, "
+            f"fleet N={args.fleet} {fleet_floor.seconds:.2f} s"
+        )
+        for what, extra in (
+            ("shipped", ["--jobs", "1"]),
+            (f"fleet N={args.fleet}", ["--project", str(fleet), "--jobs", "1"]),
+        ):
+            for pair in range(args.pairs):
+                seconds = {}
+                for side in ("base", "new"):
+                    seconds[side] = measure([*sides[side], "check", *extra]).seconds
+                load = os.getloadavg()[0]
+                floor = imports.seconds + (shipped_floor.seconds if what == "shipped" else fleet_floor.seconds)
+                print(
+                    f"{what:14} pair {pair + 1}: base {seconds['base']:6.2f} s ({seconds['base'] / floor:.2f}x floor)  "
+                    f"new {seconds['new']:6.2f} s ({seconds['new'] / floor:.2f}x floor)  new/base "
+                    f"{seconds['new'] / seconds['base']:.2f}x  load {load:.2f}"
+                )
+    print(load_line("after"))
+
+
+if __name__ == "__main__":
+    main()
