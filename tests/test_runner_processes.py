@@ -11,6 +11,7 @@ import select
 import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from pathlib import Path
@@ -207,8 +208,8 @@ if pulumi.get_stack() != "a":  # the first stack is quick, so that `check --jobs
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_sigterm_ends_the_programs_and_removes_every_engine_directory(tmp_path: Path, jobs: str) -> None:
-    tmp = tmp_path / "tmp"
-    tmp.mkdir()
+    # a TMPDIR short enough for a socket path in it (a longer one falls back to /tmp: the test below)
+    tmp = Path(tempfile.mkdtemp(dir="/tmp", prefix="t"))
     pids = tmp_path / "pids"
     pids.mkdir()
     root = _write_project(tmp_path / "p", SLEEPER, stacks=("a", "b", "c"))
@@ -236,6 +237,21 @@ def test_sigterm_ends_the_programs_and_removes_every_engine_directory(tmp_path: 
     while any(Path(f"/proc/{pid}").exists() for pid in programs) and time.monotonic() < gone:
         time.sleep(0.05)
     assert [pid for pid in programs if Path(f"/proc/{pid}").exists()] == [], "a program outlived gpu-stacks"
+    assert _engine_leftovers(tmp) == []
+    tmp.rmdir()
+
+
+def test_a_tmpdir_too_long_for_a_socket_path_still_plans(tmp_path: Path) -> None:
+    # sun_path holds 108 bytes (unix(7)); gRPC refused the socket under a long TMPDIR, failing every stack
+    tmp = tmp_path / ("d" * 60) / ("e" * 60)
+    tmp.mkdir(parents=True)
+    root = _write_project(tmp_path / "p", "import pulumi\npulumi.export('ok', 1)\n")
+    run = subprocess.run(
+        [sys.executable, "-m", "azure_gpu_stacks.engine", "check", "--project", str(root)],
+        capture_output=True, text=True, timeout=120, env={**os.environ, "TMPDIR": str(tmp)}, check=False,
+    )  # fmt: skip
+
+    assert (run.returncode, run.stderr) == (0, ""), run.stderr
     assert _engine_leftovers(tmp) == []
 
 

@@ -85,11 +85,22 @@ def reap(pid: int, *, kill: bool) -> int | None:
     return status
 
 
+MAX_SOCKET_PATH = 107
+
+
+def socket_parent() -> str | None:
+    """Where an engine's private directory goes: TMPDIR, unless a socket path under it would not fit a Unix
+    socket address (`sun_path` holds 108 bytes with its NUL: unix(7); gRPC refuses longer ones with "Path name
+    should not have more than 107 characters"), then /tmp. None: tempfile's own choice (TMPDIR)."""
+    longest = len(tempfile.gettempdir()) + 1 + len(ENGINE_DIRECTORY_PREFIX) + 8 + len("/engine.sock")
+    return None if longest <= MAX_SOCKET_PATH else "/tmp"
+
+
 @contextlib.contextmanager
 def private_directory() -> Iterator[Path]:
-    """A new private directory (mode 0700) in TMPDIR for an engine's socket, removed afterwards by this
+    """A new private directory (mode 0700) for an engine's socket (`socket_parent`), removed afterwards by this
     process, whichever way its user ends (a child killed at its deadline cannot remove it itself)."""
-    path = Path(tempfile.mkdtemp(prefix=ENGINE_DIRECTORY_PREFIX))
+    path = Path(tempfile.mkdtemp(prefix=ENGINE_DIRECTORY_PREFIX, dir=socket_parent()))
     _directories.add(path)
     try:
         yield path

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import grpc
+from azure_gpu_stacks.engine.run.children import ENGINE_DIRECTORY_PREFIX, socket_parent
 from azure_gpu_stacks.sdk.internals import engine_pb2, engine_pb2_grpc, resource_pb2_grpc
 from google.protobuf import empty_pb2
 
@@ -132,7 +133,7 @@ class MonitorServer:
         self.failures: list[BaseException] = []
         self.log = EngineLog()
         # private (mode 0700); an engine process's is made and removed by its parent, whatever ends it
-        self._directory = _base_directory or Path(tempfile.mkdtemp(prefix="gpu-stacks-engine-"))
+        self._directory = _base_directory or Path(tempfile.mkdtemp(prefix=ENGINE_DIRECTORY_PREFIX, dir=socket_parent()))
         self.address = f"unix:{self._directory / 'engine.sock'}"
         self._server: grpc.Server | None = None
 
