@@ -126,6 +126,7 @@ class FakeArm:
         self.skipped: list[tuple[str, str]] = []  # (logical name, refused dependency id)
         self.quota = Ledger()  # vCPUs the PUTs so far have taken
         self._allocated: dict[str, int] = defaultdict(int)
+        self._inline_children: set[str] = set()  # ids created from a parent's inline list (`children`)
 
     # --- state -------------------------------------------------------------------------------
 
@@ -236,7 +237,7 @@ class FakeArm:
             refuse_values_outside_enums(token, rtype.arm_type, name, props)
         resource_id = self._resource_id(rtype, props, name)
         container = self._container(rtype, props)
-        if resource_id.lower() in container or (
+        if (resource_id.lower() in container and resource_id.lower() not in self._inline_children) or (
             token == ResourceGroupType and name.lower() in self.subscription.resource_groups
         ):
             raise Conflict(
@@ -256,6 +257,12 @@ class FakeArm:
         res = Resource(resource_id, rtype.arm_type, name, group, location, props)
         res.outputs = self._outputs(rtype, res)
         self._store(token, res, container)
+        for child in rtype.children(self, res):
+            # Created by the parent's PUT, as ARM creates a VNet's inline subnets; a later PUT of the
+            # child itself updates it (what Azure does), so it is not a Conflict.
+            container[child.id.lower()] = child
+            self._inline_children.add(child.id.lower())
+        self._inline_children.discard(resource_id.lower())
         return res
 
     def check_preview(self, token: str, props: dict[str, Any]) -> None:

@@ -162,3 +162,19 @@ class TargetResourceNotFound(ArmError):
     other refusals of a PUT's body)."""
 
     code = "TargetResourceNotFound"
+
+
+class NetcfgSubnetRangesOverlap(ArmError):
+    """Two subnets of one VNet whose ranges overlap. Code seen in public deployment notes ("Overlap leads to
+    `NetcfgSubnetRangesOverlap` and failed deployments", an Azure AI Foundry sample's Bicep parameters, and an
+    `az network vnet subnet create` lab log, both in public repositories, observed 2026-11-26)."""
+
+    code = "NetcfgSubnetRangesOverlap"
+
+
+class SecurityRuleInvalidPriority(ArmError):
+    """An NSG rule priority outside 100-4096: 'Code="SecurityRuleInvalidPriority" Message="Security rule has
+    invalid Priority. Value provided: 0 Allowed range 100-4096."' (pulumi/pulumi-azure-native issue 2221,
+    observed 2026-11-26)."""
+
+    code = "SecurityRuleInvalidPriority"
