@@ -50,6 +50,7 @@ from azure_gpu_stacks.fakeazure.errors import (
 from azure_gpu_stacks.fakeazure.models import INVOKES, RESOURCE_TYPES, resource_type
 from azure_gpu_stacks.fakeazure.models.resources import RESOURCE_GROUP as ResourceGroupType
 from azure_gpu_stacks.fakeazure.models.resources import RESOURCE_GROUP_ARM_TYPE as ResourceGroupArmType
+from azure_gpu_stacks.fakeazure.prose import refuse_prose_violations
 from azure_gpu_stacks.fakeazure.quota import Ledger, Taking
 from azure_gpu_stacks.fakeazure.spec import refuse_spec_violations
 
@@ -247,6 +248,7 @@ class FakeArm:
         if rtype.parent_inputs:
             self.parent_of(rtype, props)
         self._check_sizes(rtype, props, location)
+        refuse_prose_violations(self, rtype.arm_type, name, props)  # Azure's prose rules, kept as data (`prose`)
         rtype.check(self, name, props)
         refuse_spec_violations(token, name, props, location)  # after the type's own, more specific codes
         try:

@@ -178,3 +178,17 @@ class SecurityRuleInvalidPriority(ArmError):
     observed 2026-11-26)."""
 
     code = "SecurityRuleInvalidPriority"
+
+
+def coded(code: str, message: str, status: int = 400) -> ArmError:
+    """An ArmError with `code`, for the rules kept as data (`fakeazure.prose`), each naming its code."""
+    error = type(code, (ArmError,), {"code": code, "status": status})
+    return error(message)
+
+
+class UserError(ArmError):
+    """Azure ML's answer to a compute it will not create: "ScaleSettings.MaxNodeCount and ScaleSettings.MinNodeCount
+    must be specified for create compute. Status: 400 ... ErrorCode: UserError" (dotnet/machinelearning-modelbuilder
+    issue 2386, observed 2026-11-26)."""
+
+    code = "UserError"

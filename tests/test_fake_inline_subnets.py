@@ -38,7 +38,7 @@ def refused(put: Callable[[], Any]) -> ArmError:
 def vnet(*subnets: dict[str, Any], space: str = "10.0.0.0/16") -> dict[str, Any]:
     return {
         "resourceGroupName": RG,
-        "virtualNetworkName": "v",
+        "virtualNetworkName": "vnet1",
         "addressSpace": {"addressPrefixes": [space]},
         "subnets": list(subnets),
     }
@@ -46,11 +46,11 @@ def vnet(*subnets: dict[str, Any], space: str = "10.0.0.0/16") -> dict[str, Any]
 
 def subnet_id(arm: FakeArm, name: str) -> str:
     group = f"/subscriptions/{arm.subscription_id}/resourceGroups/{RG}"
-    return f"{group}/providers/Microsoft.Network/virtualNetworks/v/subnets/{name}"
+    return f"{group}/providers/Microsoft.Network/virtualNetworks/vnet1/subnets/{name}"
 
 
 def test_a_nic_on_an_inline_subnet_is_accepted_and_gets_an_address_of_it(arm: FakeArm) -> None:
-    arm.put(VNET, "v", vnet({"name": "default", "addressPrefix": "10.0.1.0/24"}), "v")
+    arm.put(VNET, "vnet1", vnet({"name": "default", "addressPrefix": "10.0.1.0/24"}), "v")
     nic = {
         "resourceGroupName": RG,
         "networkInterfaceName": "n",
@@ -65,14 +65,14 @@ def test_a_nic_on_an_inline_subnet_is_accepted_and_gets_an_address_of_it(arm: Fa
 
 
 def test_an_arm_shaped_inline_subnet_is_a_child_too(arm: FakeArm) -> None:
-    made = arm.put(VNET, "v", vnet({"name": "snet", "properties": {"addressPrefix": "10.0.2.0/24"}}), "v")
+    made = arm.put(VNET, "vnet1", vnet({"name": "snet", "properties": {"addressPrefix": "10.0.2.0/24"}}), "v")
 
     assert made.outputs["subnets"][0]["id"] == subnet_id(arm, "snet")
     assert arm.find(subnet_id(arm, "snet")) is not None
 
 
 def test_an_aks_pool_on_an_inline_subnet_is_accepted(arm: FakeArm) -> None:
-    arm.put(VNET, "v", vnet({"name": "aks", "addressPrefix": "10.0.0.0/22"}), "v")
+    arm.put(VNET, "vnet1", vnet({"name": "aks", "addressPrefix": "10.0.0.0/22"}), "v")
     pool = {
         "name": "system",
         "mode": "System",
@@ -86,8 +86,13 @@ def test_an_aks_pool_on_an_inline_subnet_is_accepted(arm: FakeArm) -> None:
 
 
 def test_a_standalone_subnet_of_the_same_name_updates_the_inline_one(arm: FakeArm) -> None:
-    arm.put(VNET, "v", vnet({"name": "default", "addressPrefix": "10.0.1.0/24"}), "v")
-    body = {"resourceGroupName": RG, "virtualNetworkName": "v", "subnetName": "default", "addressPrefix": "10.0.1.0/24"}
+    arm.put(VNET, "vnet1", vnet({"name": "default", "addressPrefix": "10.0.1.0/24"}), "v")
+    body = {
+        "resourceGroupName": RG,
+        "virtualNetworkName": "vnet1",
+        "subnetName": "default",
+        "addressPrefix": "10.0.1.0/24",
+    }
 
     arm.put(SUBNET, "default", body, "default")
 
@@ -96,8 +101,8 @@ def test_a_standalone_subnet_of_the_same_name_updates_the_inline_one(arm: FakeAr
 
 
 def test_get_subnet_answers_an_inline_subnet_and_only_the_declared_ones(arm: FakeArm) -> None:
-    arm.put(VNET, "v", vnet({"name": "default", "addressPrefix": "10.0.1.0/24"}), "v")
-    args = {"resourceGroupName": RG, "virtualNetworkName": "v"}
+    arm.put(VNET, "vnet1", vnet({"name": "default", "addressPrefix": "10.0.1.0/24"}), "v")
+    args = {"resourceGroupName": RG, "virtualNetworkName": "vnet1"}
 
     found = arm.invoke("azure-native:network:getSubnet", {**args, "subnetName": "default"})
 
@@ -107,7 +112,7 @@ def test_get_subnet_answers_an_inline_subnet_and_only_the_declared_ones(arm: Fak
 
 
 def test_an_inline_subnet_outside_the_vnet_is_refused_with_azures_code(arm: FakeArm) -> None:
-    error = refused(lambda: arm.put(VNET, "v", vnet({"name": "s", "addressPrefix": "10.1.0.0/24"}), "v"))
+    error = refused(lambda: arm.put(VNET, "vnet1", vnet({"name": "s", "addressPrefix": "10.1.0.0/24"}), "v"))
 
     assert error.code == "NetcfgSubnetRangeOutsideVnet"
 
@@ -115,7 +120,7 @@ def test_an_inline_subnet_outside_the_vnet_is_refused_with_azures_code(arm: Fake
 def test_inline_subnets_that_overlap_are_refused_with_azures_code(arm: FakeArm) -> None:
     body = vnet({"name": "a", "addressPrefix": "10.0.0.0/24"}, {"name": "b", "addressPrefix": "10.0.0.128/25"})
 
-    error = refused(lambda: arm.put(VNET, "v", body, "v"))
+    error = refused(lambda: arm.put(VNET, "vnet1", body, "v"))
 
     assert error.code == "NetcfgSubnetRangesOverlap" and "'b'" in error.message
 

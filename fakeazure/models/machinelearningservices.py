@@ -25,7 +25,7 @@ from azure_gpu_stacks.fakeazure.core import (
     require_named,
     system_identity,
 )
-from azure_gpu_stacks.fakeazure.errors import InvalidParameter
+from azure_gpu_stacks.fakeazure.errors import InvalidParameter, UserError
 from azure_gpu_stacks.fakeazure.lookups import lookup
 from azure_gpu_stacks.fakeazure.models.applicationinsights import ApplicationInsights
 from azure_gpu_stacks.fakeazure.models.containerregistry import ContainerRegistry
@@ -92,28 +92,26 @@ class MlCompute(ArmResourceType):
         require_named(name, LIMITS.names.aml_compute, "compute")
         envelope = props.get("properties") or {}
         if not envelope.get("computeType"):
-            raise InvalidParameter(f"Compute '{name}' needs properties.computeType.")
+            raise UserError(f"Compute '{name}' needs properties.computeType.")
         if envelope["computeType"] != "AmlCompute":
             return
         aml = envelope.get("properties") or {}
         scale = aml.get("scaleSettings") or {}
         low, high = scale.get("minNodeCount", 0), scale.get("maxNodeCount")
         if high is None:
-            raise InvalidParameter(f"Compute '{name}' needs properties.properties.scaleSettings.maxNodeCount.")
+            raise UserError(f"Compute '{name}' needs properties.properties.scaleSettings.maxNodeCount.")
         if low < 0 or high < 0 or low > high:
-            raise InvalidParameter(
-                f"Compute '{name}': minNodeCount {low:g} and maxNodeCount {high:g}; need 0 <= min <= max."
-            )
+            raise UserError(f"Compute '{name}': minNodeCount {low:g} and maxNodeCount {high:g}; need 0 <= min <= max.")
         idle = scale.get("nodeIdleTimeBeforeScaleDown")
         if idle is not None and not (isinstance(idle, str) and ISO_DURATION.match(idle)):
-            raise InvalidParameter(f"nodeIdleTimeBeforeScaleDown {idle!r} is not an ISO 8601 duration such as PT15M.")
+            raise UserError(f"nodeIdleTimeBeforeScaleDown {idle!r} is not an ISO 8601 duration such as PT15M.")
         subnet = dig(aml, "subnet", "id")
         if subnet is not None:
             arm.require(subnet, "properties.properties.subnet.id")
         elif aml.get("enableNodePublicIp") is False:
             workspace = arm.parent_of(self, props)
             if dig(workspace.properties, "managedNetwork", "isolationMode") in (None, "Disabled"):
-                raise InvalidParameter(
+                raise UserError(
                     f"Compute '{name}': nodes without public IPs need a subnet (properties.properties.subnet) "
                     f"or a workspace with a managed virtual network; workspace '{workspace.name}' has neither."
                 )

@@ -41,10 +41,9 @@ class VirtualNetwork(ArmResourceType):
         claimed: list[tuple[str, ipaddress.IPv4Network | ipaddress.IPv6Network]] = []
         for i, subnet in enumerate(props.get("subnets") or []):
             subnet_name, body = inline_subnet(subnet)
-            prefixes = subnet_prefixes(body)
-            if not prefixes:
-                raise InvalidParameter(f"Subnet '{subnet_name}' (subnets[{i}]) needs addressPrefix or addressPrefixes.")
-            for path, prefix in prefixes:
+            # A subnet may take its range from an IPAM pool instead (ipamPoolPrefixAllocations): only given
+            # prefixes are checked.
+            for path, prefix in subnet_prefixes(body):
                 network = _network(prefix, f"subnets[{i}].{path}")
                 refuse_outside(network, spaces, subnet_name, prefix, name)
                 for other_name, other in claimed:
