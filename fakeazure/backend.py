@@ -11,8 +11,10 @@ that the name is not taken, that the region is a real one, that each VM size is 
 the subscription (when a `az vm list-skus` file is given), that the vCPUs fit the quota (when a `az vm list-usage`
 file is given; for Azure ML computes, a `az ml compute list-usage` file: see `quota`), that every enum-typed input
 is one of the values Azure publishes (`enums`) and the REST body meets the constraints Azure's spec states
-(`spec`), plus the per-type checks of each namespace module in `models`. Refusals carry the codes Azure returns to
-a direct PUT (`errors`).
+(`spec`), the rules Azure states only in prose (names from Learn's resource-name-rules table, OS profiles,
+addresses, ports: `prose`), plus the per-type checks of each namespace module in `models`. A VNet's inline
+subnets become child resources, as Azure creates them (`ArmResourceType.children`). Refusals carry the codes
+Azure returns to a direct PUT (`errors`).
 
 Not faked: see `models`; also management groups, billing scopes, cross-subscription state, capacity
 (`AllocationFailed`), proximity placement intents Azure cannot satisfy (`OverconstrainedAllocationRequest`),

@@ -370,6 +370,90 @@ def _static_ip(arm_find: Callable[[str], Any]) -> Check:
     return check
 
 
+# --- AKS pools ------------------------------------------------------------------------------------------------
+
+AKS = "Microsoft.ContainerService/managedClusters"
+AKS_POOL = "Microsoft.ContainerService/managedClusters/agentPools"
+# Pods per node, by network plugin: "between 10 and 250" for kubenet, Azure CNI and Azure CNI Overlay
+# (https://learn.microsoft.com/azure/aks/concepts-network-ip-address-planning, maximum pods per node, observed
+# 2026-11-26); a plugin not listed is not judged.
+MAX_PODS = {"kubenet": (10, 250), "azure": (10, 250), None: (10, 250)}
+TAINT = re.compile(
+    r"^[A-Za-z0-9]([A-Za-z0-9._/-]*[A-Za-z0-9])?=[A-Za-z0-9._-]*:(NoSchedule|PreferNoSchedule|NoExecute)$"
+)
+WINDOWS_POOL_NAME_MAX = 6
+
+
+def _pools(arm_type: str, props: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    if arm_type == AKS_POOL:
+        return [(str(props.get("agentPoolName")), props)]
+    return [(f"agentPoolProfiles[{i}]", p) for i, p in enumerate(props.get("agentPoolProfiles") or [])]
+
+
+def _pool_rule(
+    key: str, asks: str, source: str, check: Callable[[str, dict[str, Any], Any], str | None]
+) -> list[ProseRule]:
+    def run_for(arm_type: str) -> Check:
+        def run(name: str, props: dict[str, Any]) -> str | None:
+            plugin = dig(props, "networkProfile", "networkPlugin") if arm_type == AKS else None
+            for where, pool in _pools(arm_type, props):
+                message = check(where, pool, plugin)
+                if message is not None:
+                    return message
+            return None
+
+        return run
+
+    return [ProseRule(f"{key}:{t}", t, asks, source, "InvalidParameter", run_for(t)) for t in (AKS, AKS_POOL)]
+
+
+def _max_pods(where: str, pool: dict[str, Any], plugin: Any) -> str | None:
+    pods = pool.get("maxPods")
+    low, high = MAX_PODS.get(plugin, MAX_PODS[None])
+    if isinstance(pods, (int, float)) and not low <= pods <= high:
+        return f"{where}: maxPods {pods:g}; allowed with network plugin {plugin or 'default'}: {low} to {high}."
+    return None
+
+
+def _taints(where: str, pool: dict[str, Any], plugin: Any) -> str | None:
+    for taint in pool.get("nodeTaints") or []:
+        if isinstance(taint, str) and not TAINT.match(taint):
+            return f"{where}: node taint '{taint}' is not key=value:Effect (NoSchedule, PreferNoSchedule, NoExecute)."
+    return None
+
+
+def _windows_pool_name(where: str, pool: dict[str, Any], plugin: Any) -> str | None:
+    name = pool.get("name") or pool.get("agentPoolName")
+    if pool.get("osType") == "Windows" and isinstance(name, str) and len(name) > WINDOWS_POOL_NAME_MAX:
+        return f"{where}: Windows agent pool name '{name}' is longer than {WINDOWS_POOL_NAME_MAX} characters."
+    return None
+
+
+def _aks_rules() -> list[ProseRule]:
+    return [
+        *_pool_rule(
+            "max-pods",
+            "maxPods 10 to 250 (kubenet, Azure CNI, Azure CNI Overlay)",
+            "https://learn.microsoft.com/azure/aks/concepts-network-ip-address-planning (observed 2026-11-26); "
+            "code not public",
+            _max_pods,
+        ),
+        *_pool_rule(
+            "taints",
+            "nodeTaints as key=value:Effect, Effect NoSchedule, PreferNoSchedule or NoExecute",
+            "https://learn.microsoft.com/azure/aks/use-node-taints (observed 2026-11-26); code not public",
+            _taints,
+        ),
+        *_pool_rule(
+            "windows-pool-name",
+            "Windows pool names at most 6 characters",
+            "https://learn.microsoft.com/azure/aks/learn/quick-windows-container-deploy-cli (observed "
+            "2026-11-26); code not public",
+            _windows_pool_name,
+        ),
+    ]
+
+
 def refuse_prose_violations(arm: Any, arm_type: str, name: str, props: dict[str, Any]) -> None:
     """Raise Azure's error for the first prose rule `props` breaks."""
     for rule in rules_for(arm_type):
@@ -393,6 +477,7 @@ LAB_LOG = (
 RULES: tuple[ProseRule, ...] = (
     *_name_rules(),
     *_vm_rules(),
+    *_aks_rules(),
     ProseRule(
         "dns-label",
         PIP,
@@ -492,27 +577,6 @@ SKIPPED: tuple[SkippedRule, ...] = (
         "address prefixes that are words must be service tags",
         "https://learn.microsoft.com/azure/virtual-network/service-tags-overview",
         "the fake does not carry the list of service tags",
-    ),
-    SkippedRule(
-        "max-pods",
-        "Microsoft.ContainerService/managedClusters",
-        "maxPods 10-250 per network plugin",
-        "https://learn.microsoft.com/azure/aks/concepts-network-ip-address-planning",
-        "not done this round: no public error code found",
-    ),
-    SkippedRule(
-        "taints",
-        "Microsoft.ContainerService/managedClusters",
-        "nodeTaints as key=value:Effect",
-        "https://learn.microsoft.com/azure/aks/use-node-taints",
-        "not done this round",
-    ),
-    SkippedRule(
-        "windows-pool-name",
-        "Microsoft.ContainerService/managedClusters",
-        "Windows pool names at most 6 characters",
-        "https://learn.microsoft.com/azure/aks/learn/quick-windows-container-deploy-cli",
-        "not done this round",
     ),
     SkippedRule(
         "budget-start-ahead",

@@ -173,7 +173,9 @@ _PARENT_NAMES = {
 def _inputs(example: Example, index: int) -> dict[str, Any]:
     rtype = RESOURCE_TYPES[example.token]
     inputs = from_arm_body(example.token, example.body)
-    inputs[rtype.name_input] = f"example{index}"
+    # Short, so that every type's name rules take it (a Windows AKS pool's name is at most 6 characters,
+    # a registry's at least 5)
+    inputs[rtype.name_input] = f"ex{index:03d}"
     for parent in rtype.parent_inputs:
         inputs[parent] = _PARENT_NAMES[parent]
     if rtype.scoped:

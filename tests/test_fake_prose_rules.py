@@ -30,6 +30,7 @@ TOKENS = {
     "Microsoft.ManagedIdentity/userAssignedIdentities": "azure-native:managedidentity:UserAssignedIdentity",
     "Microsoft.Consumption/budgets": "azure-native:consumption:Budget",
     "Microsoft.ContainerService/managedClusters": "azure-native:containerservice:ManagedCluster",
+    "Microsoft.ContainerService/managedClusters/agentPools": "azure-native:containerservice:AgentPool",
 }
 NAME_INPUTS = {
     "Microsoft.Network/virtualNetworks": "virtualNetworkName",
@@ -42,6 +43,7 @@ NAME_INPUTS = {
     "Microsoft.ManagedIdentity/userAssignedIdentities": "resourceName",
     "Microsoft.Consumption/budgets": "budgetName",
     "Microsoft.ContainerService/managedClusters": "resourceName",
+    "Microsoft.ContainerService/managedClusters/agentPools": "agentPoolName",
 }
 IMAGE = {"publisher": "Canonical", "offer": "ubuntu-24_04-lts", "sku": "server", "version": "latest"}
 LINUX = {"disablePasswordAuthentication": False}
@@ -136,7 +138,20 @@ BASES: dict[str, dict[str, Any]] = {
         "agentPoolProfiles": [{"name": "system", "mode": "System", "count": 1, "vmSize": "Standard_D4s_v5"}],
     },
 }
-GOOD_NAMES = {"Microsoft.Consumption/budgets": "budget_1", "Microsoft.ManagedIdentity/userAssignedIdentities": "id-gpu"}
+BASES["Microsoft.ContainerService/managedClusters/agentPools"] = {
+    "resourceName": "aks-base",
+    "mode": "User",
+    "count": 1,
+    "vmSize": "Standard_D4s_v5",
+    "osType": "Linux",
+    "maxPods": 30,
+    "nodeTaints": ["sku=gpu:NoSchedule"],
+}
+GOOD_NAMES = {
+    "Microsoft.ContainerService/managedClusters/agentPools": "gpu",
+    "Microsoft.Consumption/budgets": "budget_1",
+    "Microsoft.ManagedIdentity/userAssignedIdentities": "id-gpu",
+}
 
 
 def _set(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
@@ -190,6 +205,17 @@ MUTATIONS: dict[str, str | Callable[[dict[str, Any]], None]] = {
     "prefix-length:Microsoft.Network/virtualNetworks/subnets": _set("addressPrefix", "10.0.9.0"),
     "port-range": _set("securityRules.0.destinationPortRange", "22-65536"),
     "address-prefix": _set("securityRules.0.sourceAddressPrefix", "20.20.20.20/16"),
+    "max-pods:Microsoft.ContainerService/managedClusters": _set("agentPoolProfiles.0.maxPods", 251),
+    "max-pods:Microsoft.ContainerService/managedClusters/agentPools": _set("maxPods", 5),
+    "taints:Microsoft.ContainerService/managedClusters": _set("agentPoolProfiles.0.nodeTaints", ["sku=gpu"]),
+    "taints:Microsoft.ContainerService/managedClusters/agentPools": _set("nodeTaints", ["sku:NoSchedule=gpu"]),
+    "windows-pool-name:Microsoft.ContainerService/managedClusters": _set(
+        "agentPoolProfiles.1",
+        {"name": "winpool1", "mode": "User", "osType": "Windows", "count": 1, "vmSize": "Standard_D4s_v5"},
+    ),
+    "windows-pool-name:Microsoft.ContainerService/managedClusters/agentPools": lambda body: body.update(
+        osType="Windows", agentPoolName="winpool1"
+    ),
     "static-ip:reserved": _set("ipConfigurations.0.privateIPAddress", "10.0.1.3"),
     "static-ip:outside": _set("ipConfigurations.0.privateIPAddress", "10.0.2.10"),
 }
@@ -220,11 +246,17 @@ def arm() -> FakeArm:
         "ipConfigurations": [{"name": "ip", "subnet": {"id": SUBNET_ID}}],
     }
     arm.put(TOKENS["Microsoft.Network/networkInterfaces"], "nic-base", nic, "nic-base")
+    cluster = {
+        **BASES["Microsoft.ContainerService/managedClusters"],
+        "resourceGroupName": RG,
+        "resourceName": "aks-base",
+    }
+    arm.put(TOKENS["Microsoft.ContainerService/managedClusters"], "aks-base", cluster, "aks-base")
     return arm
 
 
 def put(arm: FakeArm, arm_type: str, body: dict[str, Any], name: str) -> Any:
-    props = {**body, NAME_INPUTS[arm_type]: name}
+    props = {NAME_INPUTS[arm_type]: name, **body}
     if arm_type != "Microsoft.Consumption/budgets":
         props["resourceGroupName"] = RG
     return arm.put(TOKENS[arm_type], name, props, name)
@@ -261,6 +293,9 @@ def test_each_single_rule_mutation_gets_azures_code(
         put(arm, arm_type, body, name)
 
     assert caught.value.code == code, caught.value.message
+    rule = next((r for r in RULES if (r.id, r.arm_type) == (rule_id, arm_type)), None)
+    if rule is not None:  # refused by this rule, not another one the mutation happened to break
+        assert rule.check(name, {NAME_INPUTS[arm_type]: name, **body}) == caught.value.message
 
 
 def test_every_rule_in_the_table_has_a_mutation() -> None:
