@@ -216,12 +216,14 @@ MUTATIONS: dict[str, str | Callable[[dict[str, Any]], None]] = {
     "windows-pool-name:Microsoft.ContainerService/managedClusters/agentPools": lambda body: body.update(
         osType="Windows", agentPoolName="winpool1"
     ),
+    "budget-start-ahead:far": _set("timePeriod.startDate", "2099-01-01T00:00:00Z"),
     "static-ip:reserved": _set("ipConfigurations.0.privateIPAddress", "10.0.1.3"),
     "static-ip:outside": _set("ipConfigurations.0.privateIPAddress", "10.0.2.10"),
 }
 EXPECTED_STATEFUL = {
     "static-ip:reserved": "PrivateIPAddressInReservedRange",
     "static-ip:outside": "PrivateIPAddressNotInSubnet",
+    "budget-start-ahead:far": "InvalidParameter",
 }
 
 
@@ -272,7 +274,10 @@ def test_the_valid_base_body_of_each_type_is_accepted(arm: FakeArm, arm_type: st
 
 
 CASES = [(r.id, r.arm_type, r.code, r.source) for r in RULES] + [
-    (k, s.arm_type, EXPECTED_STATEFUL[k], s.source) for s in STATEFUL_RULES for k in EXPECTED_STATEFUL
+    (k, s.arm_type, EXPECTED_STATEFUL[k], s.source)
+    for s in STATEFUL_RULES
+    for k in EXPECTED_STATEFUL
+    if k.split(":")[0] == s.id
 ]
 
 
