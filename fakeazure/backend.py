@@ -11,8 +11,10 @@ that the name is not taken, that the region is a real one, that each VM size is 
 the subscription (when a `az vm list-skus` file is given), that the vCPUs fit the quota (when a `az vm list-usage`
 file is given; for Azure ML computes, a `az ml compute list-usage` file: see `quota`), that every enum-typed input
 is one of the values Azure publishes (`enums`) and the REST body meets the constraints Azure's spec states
-(`spec`), plus the per-type checks of each namespace module in `models`. Refusals carry the codes Azure returns to
-a direct PUT (`errors`).
+(`spec`), the rules Azure states only in prose (names from Learn's resource-name-rules table, OS profiles,
+addresses, ports: `prose`), plus the per-type checks of each namespace module in `models`. A VNet's inline
+subnets become child resources, as Azure creates them (`ArmResourceType.children`). Refusals carry the codes
+Azure returns to a direct PUT (`errors`).
 
 Not faked: see `models`; also management groups, billing scopes, cross-subscription state, capacity
 (`AllocationFailed`), proximity placement intents Azure cannot satisfy (`OverconstrainedAllocationRequest`),
@@ -51,6 +53,7 @@ from azure_gpu_stacks.fakeazure.functions import answer_from_schema
 from azure_gpu_stacks.fakeazure.models import INVOKES, RESOURCE_TYPES, resource_type
 from azure_gpu_stacks.fakeazure.models.resources import RESOURCE_GROUP as ResourceGroupType
 from azure_gpu_stacks.fakeazure.models.resources import RESOURCE_GROUP_ARM_TYPE as ResourceGroupArmType
+from azure_gpu_stacks.fakeazure.prose import refuse_prose_violations
 from azure_gpu_stacks.fakeazure.quota import Ledger, Taking
 from azure_gpu_stacks.fakeazure.spec import refuse_spec_violations
 
@@ -128,6 +131,7 @@ class FakeArm:
         self.skipped: list[tuple[str, str]] = []  # (logical name, refused dependency id)
         self.quota = Ledger()  # vCPUs the PUTs so far have taken
         self._allocated: dict[str, int] = defaultdict(int)
+        self._inline_children: set[str] = set()  # ids created from a parent's inline list (`children`)
 
     # --- state -------------------------------------------------------------------------------
 
@@ -246,7 +250,7 @@ class FakeArm:
             refuse_values_outside_enums(token, rtype.arm_type, name, props)
         resource_id = self._resource_id(rtype, props, name)
         container = self._container(rtype, props)
-        if resource_id.lower() in container or (
+        if (resource_id.lower() in container and resource_id.lower() not in self._inline_children) or (
             token == ResourceGroupType and name.lower() in self.subscription.resource_groups
         ):
             raise Conflict(
@@ -256,7 +260,8 @@ class FakeArm:
         if rtype.parent_inputs:
             self.parent_of(rtype, props)
         self._check_sizes(rtype, props, location)
-        if not partly_known:
+        if not partly_known:  # value rules judge known values only, as a preview leaves the rest to deployment
+            refuse_prose_violations(self, rtype.arm_type, name, props)  # Azure's prose rules, kept as data (`prose`)
             rtype.check(self, name, props)
             refuse_spec_violations(token, name, props, location)  # after the type's own, more specific codes
         try:
@@ -267,6 +272,12 @@ class FakeArm:
         res = Resource(resource_id, rtype.arm_type, name, group, location, props)
         res.outputs = self._outputs(rtype, res)
         self._store(token, res, container)
+        for child in rtype.children(self, res):
+            # Created by the parent's PUT, as ARM creates a VNet's inline subnets; a later PUT of the
+            # child itself updates it (what Azure does), so it is not a Conflict.
+            container[child.id.lower()] = child
+            self._inline_children.add(child.id.lower())
+        self._inline_children.discard(resource_id.lower())
         return res
 
     def check_preview(self, token: str, props: dict[str, Any]) -> None:

@@ -64,6 +64,10 @@ class ArmResourceType:
         """Read-only properties ARM returns."""
         return {}
 
+    def children(self, arm: FakeArm, res: Resource) -> list[Resource]:
+        """Child resources ARM creates from the body's own inline list (a VNet's `subnets`)."""
+        return []
+
 
 # A function of the provider (`azure-native:<module>:<function>`), answered from the fake's state.
 Invoke = Callable[["FakeArm", dict[str, Any]], dict[str, Any]]

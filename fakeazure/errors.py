@@ -36,10 +36,12 @@ class InvalidParameter(ArmError):
 
 
 class UserError(ArmError):
-    """Azure ML's answer to a compute request it refuses (a compute instance's idle shutdown out of range...): the
-    `error.code` of Azure ML's error responses for a caller's mistake, HTTP 400 ("Troubleshoot online endpoints
-    deployment and scoring", https://learn.microsoft.com/azure/machine-learning/how-to-troubleshoot-online-endpoints,
-    observed 2026-11-26)."""
+    """Azure ML's answer to a compute request it refuses (a compute instance's idle shutdown out of range, a
+    cluster without its node counts...): the `error.code` of Azure ML's error responses for a caller's mistake,
+    HTTP 400 ("Troubleshoot online endpoints deployment and scoring",
+    https://learn.microsoft.com/azure/machine-learning/how-to-troubleshoot-online-endpoints, observed 2026-11-26;
+    "ScaleSettings.MaxNodeCount and ScaleSettings.MinNodeCount must be specified for create compute. Status: 400
+    ... ErrorCode: UserError", dotnet/machinelearning-modelbuilder issue 2386, observed 2026-11-26)."""
 
     code = "UserError"
 
@@ -171,3 +173,25 @@ class TargetResourceNotFound(ArmError):
     other refusals of a PUT's body)."""
 
     code = "TargetResourceNotFound"
+
+
+class NetcfgSubnetRangesOverlap(ArmError):
+    """Two subnets of one VNet whose ranges overlap. Code seen in public deployment notes ("Overlap leads to
+    `NetcfgSubnetRangesOverlap` and failed deployments", an Azure AI Foundry sample's Bicep parameters, and an
+    `az network vnet subnet create` lab log, both in public repositories, observed 2026-11-26)."""
+
+    code = "NetcfgSubnetRangesOverlap"
+
+
+class SecurityRuleInvalidPriority(ArmError):
+    """An NSG rule priority outside 100-4096: 'Code="SecurityRuleInvalidPriority" Message="Security rule has
+    invalid Priority. Value provided: 0 Allowed range 100-4096."' (pulumi/pulumi-azure-native issue 2221,
+    observed 2026-11-26)."""
+
+    code = "SecurityRuleInvalidPriority"
+
+
+def coded(code: str, message: str, status: int = 400) -> ArmError:
+    """An ArmError with `code`, for the rules kept as data (`fakeazure.prose`), each naming its code."""
+    error = type(code, (ArmError,), {"code": code, "status": status})
+    return error(message)

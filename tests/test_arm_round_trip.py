@@ -19,18 +19,24 @@ from azure_gpu_stacks.engine.arm.template import Template, TemplateResource, exp
 from azure_gpu_stacks.engine.errors import InputError
 from azure_gpu_stacks.engine.run.plan import Plan, ReferenceFiles, make_arm, plan_stack
 from azure_gpu_stacks.engine.run.project import load_project, load_stack
-from azure_gpu_stacks.fakeazure import FAKE_SUBSCRIPTION_ID, FAKE_TENANT_ID, ArmError
+from azure_gpu_stacks.fakeazure import FAKE_SUBSCRIPTION_ID, FAKE_TENANT_ID, ArmError, FakeArm
 from azure_gpu_stacks.fakeazure.backend import DependencyFailed
 from azure_gpu_stacks.fakeazure.models import resource_type
+from azure_gpu_stacks.fakeazure.models.authorization import deployer_object_id
 
 from tests.conftest import REPO
 from tests.test_team_corpus import CHECKS, TEAMS
 
 FORMAT = re.compile(
-    r"^\[format\('(?P<text>(?:[^']|'')*)'(?P<args>(?:, subscription\(\)\.(?:subscriptionId|tenantId))+)\)\]$"
+    r"^\[format\('(?P<text>(?:[^']|'')*)'"
+    r"(?P<args>(?:, (?:subscription\(\)\.(?:subscriptionId|tenantId)|deployer\(\)\.objectId))+)\)\]$"
 )
 PARAMETER = re.compile(r"^\[parameters\('(\w+)'\)\]$")
-IDS = {"subscriptionId": FAKE_SUBSCRIPTION_ID, "tenantId": FAKE_TENANT_ID}
+IDS = {
+    "subscriptionId": FAKE_SUBSCRIPTION_ID,
+    "tenantId": FAKE_TENANT_ID,
+    "objectId": deployer_object_id(FakeArm()),  # the deployment's deployer().objectId, in the fake: its deployer
+}
 
 SHIPPED = [
     (REPO, p.name.removeprefix("Pulumi.").removesuffix(".yaml"), ()) for p in (REPO / "stacks").glob("Pulumi.*.yaml")
@@ -53,7 +59,7 @@ def evaluate(value: Any, template: Template, group_location: str | None) -> Any:
     if (found := PARAMETER.match(value)) is not None:
         return template.secret_values[found[1]]
     if (found := FORMAT.match(value)) is not None:
-        names = re.findall(r"subscription\(\)\.(\w+)", found["args"])
+        names = re.findall(r"(?:subscription|deployer)\(\)\.(\w+)", found["args"])
         text = found["text"].replace("''", "'").replace("{{", "\0").replace("}}", "\1")
         for index, name in enumerate(names):
             text = text.replace(f"{{{index}}}", IDS[name])

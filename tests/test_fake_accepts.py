@@ -118,9 +118,10 @@ def test_budget_dates_follow_learns_rules(arm: FakeArm, start: str, end: str | N
 
 
 def test_a_subnet_given_address_prefixes_is_accepted_and_checked(arm: FakeArm) -> None:
-    vnet = {"resourceGroupName": RG, "virtualNetworkName": "v", "addressSpace": {"addressPrefixes": ["10.0.0.0/16"]}}
-    arm.put("azure-native:network:VirtualNetwork", "v", vnet, "v")
-    subnet = {"resourceGroupName": RG, "virtualNetworkName": "v"}
+    # A VNet's name is 2 to 64 characters (Learn's resource-name-rules, observed 2026-11-26)
+    vnet = {"resourceGroupName": RG, "virtualNetworkName": "vn", "addressSpace": {"addressPrefixes": ["10.0.0.0/16"]}}
+    arm.put("azure-native:network:VirtualNetwork", "vn", vnet, "vn")
+    subnet = {"resourceGroupName": RG, "virtualNetworkName": "vn"}
 
     arm.put("azure-native:network:Subnet", "s", {**subnet, "subnetName": "s", "addressPrefixes": ["10.0.1.0/24"]}, "s")
     outside = refused(

@@ -197,17 +197,17 @@ def test_fake_compute_returns_provisioning_state_and_idle_node_counts(record: Ca
         ({"vm_size": "Standard_NC4as_T4"}, "InvalidParameter", "Did you mean Standard_NC4as_T4_v3"),
         (
             {"scale": {"min_node_count": 3, "max_node_count": 2}},
-            "InvalidParameter",
+            "UserError",
             "minNodeCount 3 and maxNodeCount 2",
         ),
         (
             {"scale": {"min_node_count": -1, "max_node_count": 2}},
-            "InvalidParameter",
+            "UserError",
             "minNodeCount -1 and maxNodeCount 2",
         ),
         (
             {"scale": {"max_node_count": 2, "node_idle_time_before_scale_down": "900"}},
-            "InvalidParameter",
+            "UserError",
             "nodeIdleTimeBeforeScaleDown '900' is not an ISO 8601 duration",
         ),
         (
@@ -219,7 +219,7 @@ def test_fake_compute_returns_provisioning_state_and_idle_node_counts(record: Ca
         ({"name": "gpu_cluster"}, "InvalidParameter", "'gpu_cluster' is not a valid compute name"),
         (
             {"enable_node_public_ip": False},
-            "InvalidParameter",
+            "UserError",
             (
                 "nodes without public IPs need a subnet (properties.properties.subnet) or a workspace with a managed "
                 "virtual network; workspace 'ws-fake' has neither"

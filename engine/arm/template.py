@@ -38,7 +38,9 @@ from typing import Any
 from azure_gpu_stacks.catalog.arm import bodies
 from azure_gpu_stacks.engine.run.runtime import RecordedResource
 from azure_gpu_stacks.fakeazure import FAKE_SUBSCRIPTION_ID, FAKE_TENANT_ID, FakeArm
+from azure_gpu_stacks.fakeazure.backend import FAKE_CLIENT_ID
 from azure_gpu_stacks.fakeazure.models import resource_type
+from azure_gpu_stacks.fakeazure.models.authorization import object_id_of
 from azure_gpu_stacks.sdk.internals import is_output_unknown, is_secret, unwrap_secret
 
 AZURE_NATIVE = "azure-native:"
@@ -53,7 +55,14 @@ SUBSCRIPTION_SCHEMA = "https://schema.management.azure.com/schemas/2018-05-01/su
 GROUP_SCHEMA = "https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#"
 CONTENT_VERSION = "1.0.0.0"
 SECRET_PARAMETER = re.compile(r"[^A-Za-z0-9]+")
-FAKE_IDS = {FAKE_SUBSCRIPTION_ID: "subscription().subscriptionId", FAKE_TENANT_ID: "subscription().tenantId"}
+# The fake's own ids as the deployment's: the deployer's object id as ARM's `deployer().objectId`
+# (https://learn.microsoft.com/azure/azure-resource-manager/templates/template-functions-deployment#deployer,
+# observed 2026-11-26), so no template carries a value of the fake's own.
+FAKE_IDS = {
+    FAKE_SUBSCRIPTION_ID: "subscription().subscriptionId",
+    FAKE_TENANT_ID: "subscription().tenantId",
+    object_id_of(FAKE_CLIENT_ID): "deployer().objectId",
+}
 
 
 @dataclass(frozen=True)
@@ -190,6 +199,10 @@ class _Builder:
             return literal(value)
         if is_output_unknown(value):
             return None
+        if isinstance(value, float) and value.is_integer():
+            # The wire carries every number as a double; a whole number is an integer to ARM, which refuses
+            # `2.0` where its type says integer (and takes `2` where it says number).
+            return int(value)
         return value
 
     def _holds_secret(self, text: str, secrets: frozenset[str]) -> bool:

@@ -50,7 +50,12 @@ class RoleAssignment(ArmResourceType):
 
 def deployer_object_id(arm: FakeArm) -> str:
     """The object id of the identity running Pulumi, as `getClientConfig` reports it."""
-    return stable_uuid("object", arm.client_id)
+    return object_id_of(arm.client_id)
+
+
+def object_id_of(client_id: str) -> str:
+    """The fake's object id for the client `client_id` (never a real one: derived from the fake client id)."""
+    return stable_uuid("object", client_id)
 
 
 def _client_config(arm: FakeArm, args: dict[str, Any]) -> dict[str, Any]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from azure_gpu_stacks.catalog.limits import LIMITS
@@ -74,8 +73,6 @@ class ProximityPlacementGroup(ArmResourceType):
 # Image references ARM accepts: a marketplace image by all four names, or an image by one id.
 MARKETPLACE_IMAGE_KEYS = frozenset({"publisher", "offer", "sku", "version"})
 IMAGE_ID_KEYS = ("id", "sharedGalleryImageId", "communityGalleryImageId")
-# osProfile.customData: at most 65535 bytes once decoded (Azure's limit for custom data).
-MAX_CUSTOM_DATA_BYTES = 65535
 
 
 class VirtualMachineScaleSet(ArmResourceType):
@@ -118,7 +115,7 @@ class VirtualMachineScaleSet(ArmResourceType):
         check_ssh_only(
             dig(profile, "osProfile", "linuxConfiguration") or {}, "virtualMachineProfile.osProfile.linuxConfiguration"
         )
-        self._check_custom_data(name, dig(profile, "osProfile", "customData"))
+        # osProfile.customData (base64, at most 65535 bytes): a rule of `fakeazure.prose`, for VMs and scale sets
         nic_configs = dig(profile, "networkProfile", "networkInterfaceConfigurations") or []
         image = dig(profile, "storageProfile", "imageReference")
         accelerated = any(c.get("enableAcceleratedNetworking") for c in nic_configs)
@@ -152,19 +149,6 @@ class VirtualMachineScaleSet(ArmResourceType):
             "publisher, offer, sku and version of a marketplace image, or exactly one of id, "
             "sharedGalleryImageId, communityGalleryImageId."
         )
-
-    @staticmethod
-    def _check_custom_data(name: str, data: Any) -> None:
-        if data is None:
-            return
-        try:
-            decoded = base64.b64decode(str(data), validate=True)
-        except ValueError:
-            raise InvalidParameter(f"Scale set '{name}': osProfile.customData is not base64.") from None
-        if len(decoded) > MAX_CUSTOM_DATA_BYTES:
-            raise InvalidParameter(
-                f"Scale set '{name}': osProfile.customData is {len(decoded)} bytes; at most {MAX_CUSTOM_DATA_BYTES}."
-            )
 
     def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
         prefix = dig(res.properties, "virtualMachineProfile", "osProfile", "computerNamePrefix") or res.name

@@ -46,8 +46,10 @@ class Budget(ArmResourceType):
                 f"Budget '{name}': timePeriod.startDate {day} is before {EARLIEST_BUDGET_START}; budget start date "
                 "must be on or after June 1, 2017."
             )
+        # An empty end date is no end date: AVM's budget module sends `endDate: ''` by default and Azure
+        # accepts it (avm/res/consumption/budget, observed 2026-11-26).
         end = dig(props, "timePeriod", "endDate")
-        if end is not None:
+        if end not in (None, ""):
             try:
                 end_day = dt.date.fromisoformat(str(end)[:10])
             except ValueError:

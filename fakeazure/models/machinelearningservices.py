@@ -95,7 +95,7 @@ class MlCompute(ArmResourceType):
         require_named(name, LIMITS.names.aml_compute, "compute")
         envelope = props.get("properties") or {}
         if not envelope.get("computeType"):
-            raise InvalidParameter(f"Compute '{name}' needs properties.computeType.")
+            raise UserError(f"Compute '{name}' needs properties.computeType.")
         if envelope["computeType"] == instance.COMPUTE_TYPE:
             _check_compute_instance(name, envelope.get("properties") or {})
             self._check_node_network(arm, name, props, envelope.get("properties") or {})
@@ -105,14 +105,12 @@ class MlCompute(ArmResourceType):
         scale = aml.get("scaleSettings") or {}
         low, high = scale.get("minNodeCount", 0), scale.get("maxNodeCount")
         if high is None:
-            raise InvalidParameter(f"Compute '{name}' needs properties.properties.scaleSettings.maxNodeCount.")
+            raise UserError(f"Compute '{name}' needs properties.properties.scaleSettings.maxNodeCount.")
         if low < 0 or high < 0 or low > high:
-            raise InvalidParameter(
-                f"Compute '{name}': minNodeCount {low:g} and maxNodeCount {high:g}; need 0 <= min <= max."
-            )
+            raise UserError(f"Compute '{name}': minNodeCount {low:g} and maxNodeCount {high:g}; need 0 <= min <= max.")
         idle = scale.get("nodeIdleTimeBeforeScaleDown")
         if idle is not None and not (isinstance(idle, str) and ISO_DURATION.match(idle)):
-            raise InvalidParameter(f"nodeIdleTimeBeforeScaleDown {idle!r} is not an ISO 8601 duration such as PT15M.")
+            raise UserError(f"nodeIdleTimeBeforeScaleDown {idle!r} is not an ISO 8601 duration such as PT15M.")
         self._check_node_network(arm, name, props, aml)
 
     def _check_node_network(self, arm: FakeArm, name: str, props: dict[str, Any], aml: dict[str, Any]) -> None:
@@ -123,7 +121,7 @@ class MlCompute(ArmResourceType):
         elif aml.get("enableNodePublicIp") is False:
             workspace = arm.parent_of(self, props)
             if dig(workspace.properties, "managedNetwork", "isolationMode") in (None, "Disabled"):
-                raise InvalidParameter(
+                raise UserError(
                     f"Compute '{name}': nodes without public IPs need a subnet (properties.properties.subnet) "
                     f"or a workspace with a managed virtual network; workspace '{workspace.name}' has neither."
                 )

@@ -11,7 +11,9 @@ from azure_gpu_stacks.fakeazure.errors import (
     InvalidParameter,
     InvalidResourceReference,
     NetcfgSubnetRangeOutsideVnet,
+    NetcfgSubnetRangesOverlap,
     SecurityRuleConflict,
+    SecurityRuleInvalidPriority,
 )
 from azure_gpu_stacks.fakeazure.lookups import lookup
 from azure_gpu_stacks.sdk.values import dig, stable_uuid
@@ -33,11 +35,67 @@ class VirtualNetwork(ArmResourceType):
     name_input = "virtualNetworkName"
 
     def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
-        for prefix in dig(props, "addressSpace", "addressPrefixes") or []:
-            _network(prefix, "addressSpace.addressPrefixes")
+        spaces = [
+            _network(p, "addressSpace.addressPrefixes") for p in dig(props, "addressSpace", "addressPrefixes") or []
+        ]
+        claimed: list[tuple[str, ipaddress.IPv4Network | ipaddress.IPv6Network]] = []
+        for i, subnet in enumerate(props.get("subnets") or []):
+            subnet_name, body = inline_subnet(subnet)
+            # A subnet may take its range from an IPAM pool instead (ipamPoolPrefixAllocations): only given
+            # prefixes are checked.
+            for path, prefix in subnet_prefixes(body):
+                network = _network(prefix, f"subnets[{i}].{path}")
+                refuse_outside(network, spaces, subnet_name, prefix, name)
+                for other_name, other in claimed:
+                    if network.overlaps(other):  # type: ignore[arg-type]
+                        raise NetcfgSubnetRangesOverlap(
+                            f"Subnet '{subnet_name}' is not valid because its IP address range {prefix} overlaps "
+                            f"with that of an existing subnet '{other_name}' in virtual network '{name}'."
+                        )
+                claimed.append((subnet_name, network))
 
     def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
-        return {"resourceGuid": stable_uuid(res.id, "guid"), "provisioningState": "Succeeded"}
+        subnets = [
+            {**body, "name": n, "id": f"{res.id}/subnets/{n}", "provisioningState": "Succeeded"}
+            for n, body in map(inline_subnet, res.properties.get("subnets") or [])
+        ]
+        found = {"subnets": subnets} if subnets else {}
+        return {**found, "resourceGuid": stable_uuid(res.id, "guid"), "provisioningState": "Succeeded"}
+
+    def children(self, arm: FakeArm, res: Resource) -> list[Resource]:
+        # Azure creates each subnet of the VNet's `subnets` as a child resource `.../subnets/NAME`
+        # (Azure's quickstart templates declare them so and reference them by that id; virtualNetwork.json:
+        # `subnets` is "A list of subnets in a Virtual Network", 2024-05-01).
+        out = []
+        for subnet_name, body in map(inline_subnet, res.properties.get("subnets") or []):
+            props = {**body, "resourceGroupName": res.resource_group, "virtualNetworkName": res.name}
+            child = Resource(
+                f"{res.id}/subnets/{subnet_name}", Subnet.arm_type, subnet_name, res.resource_group, None, props
+            )
+            child.outputs = {
+                **props,
+                "name": subnet_name,
+                "type": Subnet.arm_type,
+                "id": child.id,
+                "provisioningState": "Succeeded",
+            }
+            out.append(child)
+        return out
+
+
+def inline_subnet(subnet: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """(name, properties) of a subnet in a VNet's `subnets`: Pulumi's flattened inputs or ARM's `properties`."""
+    inner = subnet.get("properties")
+    body: dict[str, Any] = inner if isinstance(inner, dict) else subnet
+    return str(subnet.get("name")), {k: v for k, v in body.items() if k not in ("name", "id")}
+
+
+def refuse_outside(network: Any, spaces: list[Any], subnet: str, prefix: Any, vnet: str) -> None:
+    if spaces and not any(network.version == s.version and network.subnet_of(s) for s in spaces):
+        raise NetcfgSubnetRangeOutsideVnet(
+            f"Subnet '{subnet}' is not valid because its IP address range {prefix} is outside the "
+            f"IP address range of virtual network '{vnet}'."
+        )
 
 
 class Subnet(ArmResourceType):
@@ -56,12 +114,7 @@ class Subnet(ArmResourceType):
         vnet = arm.parent_of(self, props)
         spaces = [_network(p, "addressSpace") for p in dig(vnet.properties, "addressSpace", "addressPrefixes") or []]
         for path, prefix in prefixes:
-            subnet = _network(prefix, path)
-            if spaces and not any(subnet.subnet_of(space) for space in spaces):  # type: ignore[arg-type]
-                raise NetcfgSubnetRangeOutsideVnet(
-                    f"Subnet '{name}' is not valid because its IP address range {prefix} is outside the "
-                    f"IP address range of virtual network '{vnet.name}'."
-                )
+            refuse_outside(_network(prefix, path), spaces, name, prefix, vnet.name)
 
     def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
         return {"provisioningState": "Succeeded"}
@@ -77,8 +130,8 @@ class NetworkSecurityGroup(ArmResourceType):
         for rule in props.get("securityRules") or []:
             key = (str(rule.get("direction")), float(rule.get("priority") or 0))
             if not 100 <= key[1] <= 4096:
-                raise InvalidParameter(
-                    f"Security rule '{rule.get('name')}' has priority {key[1]:g}; allowed: 100 to 4096."
+                raise SecurityRuleInvalidPriority(
+                    f"Security rule has invalid Priority. Value provided: {key[1]:g} Allowed range 100-4096."
                 )
             if key in seen:
                 raise SecurityRuleConflict(

@@ -1,0 +1,626 @@
+"""Azure's rules that live in prose (a spec description, a Learn page, Azure's own error messages), kept as data.
+
+Each `ProseRule` names the ARM type it binds, what it asks, its public source, the code Azure answers, and a check
+that returns the message of a refusal (or None). Name and length rules come from one table built from Learn's
+resource-name-rules page (`catalog/arm/name_rules.json`). A rule whose code or limit has no public source is not
+here as a refusal: `SKIPPED` lists what the fake knowingly does not check, with the reason. The backend runs
+`refuse_prose_violations` for every PUT after the type's own checks; docs/azure-conformance.md's table is
+generated from `RULES` and `SKIPPED` (scripts/conformance.py).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import ipaddress
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from azure_gpu_stacks.fakeazure.errors import coded
+from azure_gpu_stacks.sdk.values import dig
+
+NAME_RULES_FILE = Path(__file__).resolve().parent.parent / "catalog" / "arm" / "name_rules.json"
+COMPUTE_SPEC = (
+    "azure-rest-api-specs "
+    "specification/compute/resource-manager/Microsoft.Compute/ComputeRP/stable/2024-11-01/virtualMachine.json"
+)
+VM = "Microsoft.Compute/virtualMachines"
+VMSS = "Microsoft.Compute/virtualMachineScaleSets"
+PIP = "Microsoft.Network/publicIPAddresses"
+NSG = "Microsoft.Network/networkSecurityGroups"
+NIC = "Microsoft.Network/networkInterfaces"
+VNET = "Microsoft.Network/virtualNetworks"
+SUBNET = "Microsoft.Network/virtualNetworks/subnets"
+
+Check = Callable[[str, dict[str, Any]], str | None]
+
+
+@dataclass(frozen=True)
+class ProseRule:
+    id: str
+    arm_type: str
+    asks: str  # the rule in words
+    source: str  # spec file and JSON pointer, Learn page and date, or where Azure's error was seen
+    code: str  # what Azure answers
+    check: Check
+
+
+@dataclass(frozen=True)
+class SkippedRule:
+    id: str
+    arm_type: str
+    asks: str
+    source: str
+    why: str
+
+
+# --- names: one table from Learn ------------------------------------------------------------------------------
+
+
+@cache
+def name_table() -> dict[str, Any]:
+    return json.loads(NAME_RULES_FILE.read_text(encoding="utf-8"))
+
+
+def _name_check(arm_type: str) -> Check:
+    def check(name: str, props: dict[str, Any]) -> str | None:
+        rule = name_table()["rules"][arm_type]
+        if rule["min"] <= len(name) <= rule["max"] and re.match(rule["pattern"], name):
+            return None
+        return (
+            f"Resource name {name} is invalid. The name can be {rule['min']} to {rule['max']} characters long: "
+            f"{rule['allowed']}."
+        )
+
+    return check
+
+
+def _name_rules() -> list[ProseRule]:
+    table = name_table()
+    source = f"{table['source']} (observed {table['observed']})"
+    return [
+        ProseRule(
+            f"name:{t}",
+            t,
+            f"name: {r['min']}-{r['max']} characters; {r['allowed']}",
+            source,
+            table["code"],
+            _name_check(t),
+        )
+        for t, r in table["rules"].items()
+    ]
+
+
+# --- VM and scale set osProfile -------------------------------------------------------------------------------
+
+# "Disallowed values" of OSProfile.adminUsername (the spec's description, 2024-11-01)
+RESERVED_ADMIN_NAMES = frozenset(
+    "administrator admin user user1 test user2 test1 user3 admin1 1 123 a actuser adm admin2 aspnet backup console "
+    "david guest john owner root server sql support support_388945a0 sys test2 test3 user4 user5".split()
+)
+# "Disallowed values" of OSProfile.adminPassword (the spec's description, 2024-11-01)
+COMMON_PASSWORDS = frozenset(
+    "abc@123 P@$$w0rd P@ssw0rd P@ssword123 Pa$$word pass@word1 Password! Password1 Password22 iloveyou!".split()
+)
+PLACEHOLDER = re.compile(r"^\{[^{}]+\}$")
+MAX_CUSTOM_DATA_BYTES = 65535  # OSProfile.customData: "The maximum length of the binary array is 65535 bytes."
+
+
+def _profile(arm_type: str, props: dict[str, Any]) -> dict[str, Any]:
+    """Where the type keeps its VM profile: the body itself (VM) or `virtualMachineProfile` (scale set)."""
+    return (props.get("virtualMachineProfile") or {}) if arm_type == VMSS else props
+
+
+def _windows(profile: dict[str, Any]) -> bool:
+    os_profile = profile.get("osProfile") or {}
+    return (
+        bool(os_profile.get("windowsConfiguration")) or dig(profile, "storageProfile", "osDisk", "osType") == "Windows"
+    )
+
+
+def _os_rule(
+    arm_type: str, key: str, asks: str, pointer: str, check: Callable[[dict[str, Any]], str | None]
+) -> ProseRule:
+    def run(name: str, props: dict[str, Any]) -> str | None:
+        return check(_profile(arm_type, props))
+
+    return ProseRule(
+        f"{key}:{arm_type}",
+        arm_type,
+        asks,
+        f"{COMPUTE_SPEC} {pointer} (description, observed 2026-11-26)",
+        "InvalidParameter",
+        run,
+    )
+
+
+def _admin_name(profile: dict[str, Any]) -> str | None:
+    user = dig(profile, "osProfile", "adminUsername")
+    if not isinstance(user, str):
+        return None
+    if user.lower() in RESERVED_ADMIN_NAMES:
+        return f"The Admin Username specified is not allowed: '{user}' is a reserved name (osProfile.adminUsername)."
+    most = 20 if _windows(profile) else 64
+    if len(user) > most:
+        system = "Windows" if most == 20 else "Linux"
+        return f"osProfile.adminUsername is {len(user)} characters; at most {most} ({system})."
+    return None
+
+
+def _computer_name(profile: dict[str, Any]) -> str | None:
+    computer = dig(profile, "osProfile", "computerName")
+    most = 15 if _windows(profile) else 64
+    if isinstance(computer, str) and len(computer) > most:
+        system = "Windows" if most == 15 else "Linux"
+        return f"osProfile.computerName is {len(computer)} characters; at most {most} ({system})."
+    return None
+
+
+def _password(profile: dict[str, Any]) -> str | None:
+    password = dig(profile, "osProfile", "adminPassword")
+    if not isinstance(password, str) or PLACEHOLDER.match(password):
+        # Unknown or secret-wrapped values are not judged, nor a `{placeholder}` (the convention of the spec's
+        # examples, `{your-password}`), which stands for a value.
+        return None
+    windows = _windows(profile)
+    low, high = (8, 123) if windows else (6, 72)
+    classes = sum(bool(re.search(p, password)) for p in (r"[a-z]", r"[A-Z]", r"\d", r"[\W_]"))
+    # The password itself is never printed.
+    if not low <= len(password) <= high:
+        return f"The supplied password must be between {low}-{high} characters long (osProfile.adminPassword)."
+    if classes < 3 or password in COMMON_PASSWORDS:
+        return (
+            "The supplied password must satisfy at least 3 of: a lower-case letter, an upper-case letter, a digit, "
+            "a special character, and must not be a common password (osProfile.adminPassword)."
+        )
+    return None
+
+
+def _custom_data(profile: dict[str, Any]) -> str | None:
+    data = dig(profile, "osProfile", "customData")
+    if not isinstance(data, str):
+        return None
+    try:
+        decoded = base64.b64decode(data, validate=True)
+    except (ValueError, binascii.Error):
+        return "osProfile.customData is not base64."
+    if len(decoded) > MAX_CUSTOM_DATA_BYTES:
+        return f"osProfile.customData is {len(decoded)} bytes once decoded; at most {MAX_CUSTOM_DATA_BYTES}."
+    return None
+
+
+def _max_price(profile: dict[str, Any]) -> str | None:
+    price = dig(profile, "billingProfile", "maxPrice")
+    if isinstance(price, (int, float)) and not (price == -1 or price > 0):
+        return f"billingProfile.maxPrice {price:g}: allowed: -1 (up to the on-demand price) or a value greater than 0."
+    return None
+
+
+def _luns(profile: dict[str, Any]) -> str | None:
+    luns = [d.get("lun") for d in dig(profile, "storageProfile", "dataDisks") or [] if isinstance(d, dict)]
+    repeated = sorted({str(lun) for lun in luns if luns.count(lun) > 1})
+    if repeated:
+        return (
+            f"storageProfile.dataDisks: lun {', '.join(repeated)} is used by more than one data disk; each must be "
+            f"unique."
+        )
+    return None
+
+
+def _vm_rules() -> list[ProseRule]:
+    out = []
+    for t in (VM, VMSS):
+        out += [
+            _os_rule(
+                t,
+                "admin-name",
+                "adminUsername not reserved; at most 20 (Windows) / 64 (Linux) characters",
+                "#/definitions/OSProfile/properties/adminUsername",
+                _admin_name,
+            ),
+            _os_rule(
+                t,
+                "password",
+                "adminPassword 8-123 (Windows) / 6-72 (Linux) characters, 3 of 4 character classes, not a common "
+                "password",
+                "#/definitions/OSProfile/properties/adminPassword",
+                _password,
+            ),
+            _os_rule(
+                t,
+                "custom-data",
+                "customData base64, at most 65535 bytes decoded",
+                "#/definitions/OSProfile/properties/customData",
+                _custom_data,
+            ),
+            _os_rule(
+                t,
+                "max-price",
+                "billingProfile.maxPrice -1 or greater than 0",
+                "#/definitions/BillingProfile/properties/maxPrice",
+                _max_price,
+            ),
+            _os_rule(t, "lun", "data disk LUNs unique", "#/definitions/DataDisk/properties/lun", _luns),
+        ]
+    out.append(
+        _os_rule(
+            VM,
+            "computer-name",
+            "computerName at most 15 (Windows) / 64 (Linux) characters",
+            "#/definitions/OSProfile/properties/computerName",
+            _computer_name,
+        )
+    )
+    return out
+
+
+# --- network --------------------------------------------------------------------------------------------------
+
+DNS_LABEL = re.compile(r"^[a-z][a-z0-9-]{1,61}[a-z0-9]$")
+
+
+def _dns_label(name: str, props: dict[str, Any]) -> str | None:
+    label = dig(props, "dnsSettings", "domainNameLabel")
+    if isinstance(label, str) and not DNS_LABEL.match(label):
+        return (
+            f"The domain name label {label} is invalid. It must conform to the following regular expression: "
+            f"{DNS_LABEL.pattern}."
+        )
+    return None
+
+
+def _idle_timeout(name: str, props: dict[str, Any]) -> str | None:
+    minutes = props.get("idleTimeoutInMinutes")
+    if isinstance(minutes, (int, float)) and not 4 <= minutes <= 30:
+        return f"idleTimeoutInMinutes {minutes:g}; allowed: 4 to 30 minutes."
+    return None
+
+
+def _standard_static(name: str, props: dict[str, Any]) -> str | None:
+    if dig(props, "sku", "name") == "Standard" and props.get("publicIPAllocationMethod") == "Dynamic":
+        return f"Public IP '{name}': Standard SKU public IP addresses must use Static allocation, not Dynamic."
+    return None
+
+
+def _basic_retired(name: str, props: dict[str, Any]) -> str | None:
+    if str(dig(props, "sku", "name") or "").lower() == "basic":
+        return "Cannot create more than 0 IPv4 Basic SKU public IP addresses for this subscription in this region."
+    return None
+
+
+def _prefix_length(name: str, props: dict[str, Any]) -> str | None:
+    prefixes = list(dig(props, "addressSpace", "addressPrefixes") or [])
+    prefixes += [props.get("addressPrefix")] + list(props.get("addressPrefixes") or [])
+    for subnet in props.get("subnets") or []:
+        body = subnet.get("properties") if isinstance(subnet.get("properties"), dict) else subnet
+        prefixes += [body.get("addressPrefix")] + list(body.get("addressPrefixes") or [])
+    for prefix in prefixes:
+        if isinstance(prefix, str) and "/" not in prefix:
+            return (
+                f"The address prefix {prefix} has no prefix length; Azure wants CIDR notation (for example "
+                f"{prefix}/24)."
+            )
+    return None
+
+
+def _ports(rule: dict[str, Any]) -> list[str]:
+    return [
+        str(p) for key in ("sourcePortRange", "destinationPortRange") if rule.get(key) is not None for p in [rule[key]]
+    ] + [str(p) for key in ("sourcePortRanges", "destinationPortRanges") for p in rule.get(key) or []]
+
+
+def _port_range(name: str, props: dict[str, Any]) -> str | None:
+    for rule in props.get("securityRules") or []:
+        for value in _ports(rule):
+            if value == "*":
+                continue
+            bounds = value.split("-")
+            if len(bounds) > 2 or not all(b.isdigit() and 0 <= int(b) <= 65535 for b in bounds):
+                return (
+                    f"Security rule has invalid Port range. Value provided: {value}. Value should be an integer OR "
+                    "integer range with '-' delimiter. Valid range 0-65535."
+                )
+    return None
+
+
+def _address_prefix(name: str, props: dict[str, Any]) -> str | None:
+    # Only what is an IP or CIDR by its shape; words are service tags, which the fake does not list.
+    for rule in props.get("securityRules") or []:
+        values = [rule.get("sourceAddressPrefix"), rule.get("destinationAddressPrefix")]
+        values += list(rule.get("sourceAddressPrefixes") or []) + list(rule.get("destinationAddressPrefixes") or [])
+        for value in values:
+            if isinstance(value, str) and re.fullmatch(r"[0-9.:/a-fA-F]+", value) and re.search(r"[.:]", value):
+                try:
+                    ipaddress.ip_network(value, strict=True)
+                except ValueError:
+                    return f"Security rule has invalid Address prefix. Value provided: {value}"
+    return None
+
+
+def _static_ip(arm_find: Callable[[str], Any]) -> Check:
+    def check(name: str, props: dict[str, Any]) -> str | None:
+        for cfg in props.get("ipConfigurations") or []:
+            address = cfg.get("privateIPAddress")
+            subnet = arm_find(str(dig(cfg, "subnet", "id") or ""))
+            if not isinstance(address, str) or subnet is None:
+                continue
+            for prefix in [subnet.properties.get("addressPrefix"), *(subnet.properties.get("addressPrefixes") or [])]:
+                if not isinstance(prefix, str):
+                    continue
+                network = ipaddress.ip_network(prefix, strict=False)
+                ip = ipaddress.ip_address(address)
+                if ip.version != network.version:
+                    continue
+                if ip not in network:
+                    return (
+                        f"Private static IP address {address} does not belong to the range of subnet prefix {prefix}."
+                    )
+                offset = int(ip) - int(network.network_address)
+                if offset < 4 or ip == network.broadcast_address:
+                    return (
+                        f"Private static IP address {address} falls within reserved IP range of subnet prefix {prefix}."
+                    )
+        return None
+
+    return check
+
+
+# --- AKS pools ------------------------------------------------------------------------------------------------
+
+AKS = "Microsoft.ContainerService/managedClusters"
+AKS_POOL = "Microsoft.ContainerService/managedClusters/agentPools"
+# Pods per node, by network plugin: "between 10 and 250" for kubenet, Azure CNI and Azure CNI Overlay
+# (https://learn.microsoft.com/azure/aks/concepts-network-ip-address-planning, maximum pods per node, observed
+# 2026-11-26); a plugin not listed is not judged.
+MAX_PODS = {"kubenet": (10, 250), "azure": (10, 250), None: (10, 250)}
+TAINT = re.compile(
+    r"^[A-Za-z0-9]([A-Za-z0-9._/-]*[A-Za-z0-9])?=[A-Za-z0-9._-]*:(NoSchedule|PreferNoSchedule|NoExecute)$"
+)
+WINDOWS_POOL_NAME_MAX = 6
+
+
+def _pools(arm_type: str, props: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    if arm_type == AKS_POOL:
+        return [(str(props.get("agentPoolName")), props)]
+    return [(f"agentPoolProfiles[{i}]", p) for i, p in enumerate(props.get("agentPoolProfiles") or [])]
+
+
+def _pool_rule(
+    key: str, asks: str, source: str, check: Callable[[str, dict[str, Any], Any], str | None]
+) -> list[ProseRule]:
+    def run_for(arm_type: str) -> Check:
+        def run(name: str, props: dict[str, Any]) -> str | None:
+            plugin = dig(props, "networkProfile", "networkPlugin") if arm_type == AKS else None
+            for where, pool in _pools(arm_type, props):
+                message = check(where, pool, plugin)
+                if message is not None:
+                    return message
+            return None
+
+        return run
+
+    return [ProseRule(f"{key}:{t}", t, asks, source, "InvalidParameter", run_for(t)) for t in (AKS, AKS_POOL)]
+
+
+def _max_pods(where: str, pool: dict[str, Any], plugin: Any) -> str | None:
+    pods = pool.get("maxPods")
+    low, high = MAX_PODS.get(plugin, MAX_PODS[None])
+    if isinstance(pods, (int, float)) and not low <= pods <= high:
+        return f"{where}: maxPods {pods:g}; allowed with network plugin {plugin or 'default'}: {low} to {high}."
+    return None
+
+
+def _taints(where: str, pool: dict[str, Any], plugin: Any) -> str | None:
+    for taint in pool.get("nodeTaints") or []:
+        if isinstance(taint, str) and not TAINT.match(taint):
+            return f"{where}: node taint '{taint}' is not key=value:Effect (NoSchedule, PreferNoSchedule, NoExecute)."
+    return None
+
+
+def _windows_pool_name(where: str, pool: dict[str, Any], plugin: Any) -> str | None:
+    name = pool.get("name") or pool.get("agentPoolName")
+    if pool.get("osType") == "Windows" and isinstance(name, str) and len(name) > WINDOWS_POOL_NAME_MAX:
+        return f"{where}: Windows agent pool name '{name}' is longer than {WINDOWS_POOL_NAME_MAX} characters."
+    return None
+
+
+def _aks_rules() -> list[ProseRule]:
+    return [
+        *_pool_rule(
+            "max-pods",
+            "maxPods 10 to 250 (kubenet, Azure CNI, Azure CNI Overlay)",
+            "https://learn.microsoft.com/azure/aks/concepts-network-ip-address-planning (observed 2026-11-26); "
+            "code not public",
+            _max_pods,
+        ),
+        *_pool_rule(
+            "taints",
+            "nodeTaints as key=value:Effect, Effect NoSchedule, PreferNoSchedule or NoExecute",
+            "https://learn.microsoft.com/azure/aks/use-node-taints (observed 2026-11-26); code not public",
+            _taints,
+        ),
+        *_pool_rule(
+            "windows-pool-name",
+            "Windows pool names at most 6 characters",
+            "https://learn.microsoft.com/azure/aks/learn/quick-windows-container-deploy-cli (observed "
+            "2026-11-26); code not public",
+            _windows_pool_name,
+        ),
+    ]
+
+
+BUDGET = "Microsoft.Consumption/budgets"
+BUDGET_PERIOD = (
+    "https://learn.microsoft.com/dotnet/api/azure.resourcemanager.consumption.consumptionbudgetdata.timeperiod "
+    "('Future start date should not be more than twelve months.', observed 2026-11-26)"
+)
+
+
+def _budget_start_ahead(today: Any, props: dict[str, Any]) -> str | None:
+    start = str(dig(props, "timePeriod", "startDate") or "")[:10]
+    try:
+        year, month = int(start[:4]), int(start[5:7])
+    except ValueError:
+        return None  # the type's own check answers a start that is not a date
+    months_ahead = (year - today.year) * 12 + (month - today.month)
+    if months_ahead > 12:
+        return f"timePeriod.startDate {start} is {months_ahead} months ahead; a future start date is at most twelve."
+    return None
+
+
+def refuse_prose_violations(arm: Any, arm_type: str, name: str, props: dict[str, Any]) -> None:
+    """Raise Azure's error for the first prose rule `props` breaks."""
+    for rule in rules_for(arm_type):
+        message = rule.check(name, props)
+        if message is not None:
+            raise coded(rule.code, message)
+    if arm_type == BUDGET:
+        message = _budget_start_ahead(arm.now.date(), props)
+        if message is not None:
+            raise coded("InvalidParameter", message)
+    if arm_type == NIC:
+        message = _static_ip(arm.find)(name, props)
+        if message is not None:
+            code = "PrivateIPAddressNotInSubnet" if "does not belong" in message else "PrivateIPAddressInReservedRange"
+            raise coded(code, message)
+
+
+def rules_for(arm_type: str) -> list[ProseRule]:
+    return [r for r in RULES if r.arm_type.lower() == arm_type.lower()]
+
+
+LAB_LOG = (
+    "an `az network nic create` lab log in a public repository quoting Azure's codes (code corpus, observed 2026-11-26)"
+)
+RULES: tuple[ProseRule, ...] = (
+    *_name_rules(),
+    *_vm_rules(),
+    *_aks_rules(),
+    ProseRule(
+        "dns-label",
+        PIP,
+        "dnsSettings.domainNameLabel matches ^[a-z][a-z0-9-]{1,61}[a-z0-9]$",
+        "Azure's error 'InvalidDomainNameLabel: The domain name label ... must conform to the following regular "
+        "expression: ^[a-z][a-z0-9-]{1,61}[a-z0-9]$', quoted in public Ansible/Azure lab guides (code corpus, "
+        "observed 2026-11-26)",
+        "InvalidDomainNameLabel",
+        _dns_label,
+    ),
+    ProseRule(
+        "idle-timeout",
+        PIP,
+        "idleTimeoutInMinutes 4 to 30",
+        "https://learn.microsoft.com/azure/virtual-network/ip-services/public-ip-addresses (idle timeout 4-30 "
+        "minutes, observed 2026-11-26)",
+        "InvalidParameter",
+        _idle_timeout,
+    ),
+    ProseRule(
+        "standard-static",
+        PIP,
+        "Standard SKU is Static allocation only",
+        "https://learn.microsoft.com/azure/virtual-network/ip-services/public-ip-addresses (Standard SKU: static "
+        "allocation, observed 2026-11-26)",
+        "InvalidParameter",
+        _standard_static,
+    ),
+    ProseRule(
+        "basic-retired",
+        PIP,
+        "no new Basic SKU public IPs since 2025-03-31",
+        "https://learn.microsoft.com/azure/virtual-network/ip-services/public-ip-basic-upgrade-guidance (retired, "
+        "observed 2026-11-26); "
+        "code 'IPv4BasicSkuPublicIpCountLimitReached: Cannot create more than 0 IPv4 Basic SKU public IP addresses "
+        "for this "
+        "subscription in this region.' quoted in public Terraform logs (code corpus, observed 2026-11-26)",
+        "IPv4BasicSkuPublicIpCountLimitReached",
+        _basic_retired,
+    ),
+    ProseRule(
+        "prefix-length",
+        VNET,
+        "address prefixes in CIDR notation, with a length",
+        "Azure's 'InvalidCIDRNotation' for prefixes not in A.B.C.D/E form (public Q&A pages, observed 2026-11-26)",
+        "InvalidCIDRNotation",
+        _prefix_length,
+    ),
+    ProseRule(
+        "prefix-length",
+        SUBNET,
+        "address prefixes in CIDR notation, with a length",
+        "Azure's 'InvalidCIDRNotation' for prefixes not in A.B.C.D/E form (public Q&A pages, observed 2026-11-26)",
+        "InvalidCIDRNotation",
+        _prefix_length,
+    ),
+    ProseRule(
+        "port-range",
+        NSG,
+        "port ranges integers or ranges within 0-65535",
+        "Azure's 'SecurityRuleInvalidPortRange: Security rule has invalid Port range ... Value should be an integer OR "
+        "integer range with '-' delimiter' quoted in public deployment notes (code corpus, observed 2026-11-26)",
+        "SecurityRuleInvalidPortRange",
+        _port_range,
+    ),
+    ProseRule(
+        "address-prefix",
+        NSG,
+        "IP address prefixes valid CIDR (no host bits set)",
+        "Azure's 'SecurityRuleInvalidAddressPrefix: Security rule has invalid Address prefix. Value provided: "
+        "20.20.20.20/16' quoted in public deployment notes (code corpus, observed 2026-11-26)",
+        "SecurityRuleInvalidAddressPrefix",
+        _address_prefix,
+    ),
+)
+# The NIC's static-address rule reads the subnet from the subscription, so it runs apart from RULES' pure checks.
+STATEFUL_RULES: tuple[SkippedRule, ...] = (
+    SkippedRule(
+        "static-ip",
+        NIC,
+        "a static privateIPAddress inside its subnet and not one of its first four or last address",
+        f"codes PrivateIPAddressNotInSubnet and PrivateIPAddressInReservedRange, seen in {LAB_LOG}",
+        "enforced",
+    ),
+    SkippedRule(
+        "budget-start-ahead",
+        BUDGET,
+        "a budget's start date at most twelve months ahead (of today's month)",
+        BUDGET_PERIOD,
+        "enforced",
+    ),
+)
+SKIPPED: tuple[SkippedRule, ...] = (
+    SkippedRule(
+        "capacity",
+        VMSS,
+        "sku.capacity not negative",
+        "the spec types capacity as an integer (minimum in catalog/arm constraints where stated)",
+        "no public error code found; the REST spec's constraints checker covers what the spec states",
+    ),
+    SkippedRule(
+        "service-tags",
+        NSG,
+        "address prefixes that are words must be service tags",
+        "https://learn.microsoft.com/azure/virtual-network/service-tags-overview",
+        "the fake does not carry the list of service tags",
+    ),
+    SkippedRule(
+        "budget-start-past",
+        BUDGET,
+        "a past start date within the current time grain ('Past start date should be selected within the timegrain "
+        "period')",
+        BUDGET_PERIOD,
+        "not done: the fake's own accepted controls start in 2017; needs Azure's answer to a past start to confirm",
+    ),
+    SkippedRule(
+        "basic-default-sku",
+        PIP,
+        "a public IP without sku on an API version whose default is Basic",
+        "https://learn.microsoft.com/azure/virtual-network/ip-services/public-ip-basic-upgrade-guidance",
+        "the default depends on the API version; only an explicit Basic is refused",
+    ),
+)
