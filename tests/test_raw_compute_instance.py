@@ -113,5 +113,6 @@ def test_an_instance_without_a_public_ip_needs_a_subnet_or_a_managed_network(
     _, plan = check(capsys, project(tmp_path, 'idle_time_before_shutdown="PT1H", enable_node_public_ip=False,'))
     [refusal] = plan["refusals"]
 
-    assert (refusal["resource"], refusal["code"]) == ("devbox", "InvalidParameter")
+    # Azure ML answers its validation errors with UserError (HTTP 400): fakeazure/errors.py
+    assert (refusal["resource"], refusal["code"]) == ("devbox", "UserError")
     assert "nodes without public IPs need a subnet" in refusal["message"]
