@@ -60,6 +60,7 @@ DEFAULT_MAX_NODES = DEFAULT_AML_MAX_NODES
 DEFAULT_IDLE_TIME = "PT15M"  # long enough to keep a node between the jobs of a sweep, short enough to stop paying soon
 VM_PRIORITIES = LIMITS.choices.aml_vm_priorities
 REMOTE_LOGIN_CHOICES = ("Enabled", "Disabled", "NotSpecified")
+PUBLIC_NETWORK_ACCESS_CHOICES = tuple(e.value for e in ml.PublicNetworkAccessType)  # the workspace's enum in the SDK
 STUDIO_URL = "https://ml.azure.com/?wsid={workspace_id}"
 
 AUTONAME_SUFFIX = 8  # characters pulumi-azure-native appends to a logical name
@@ -93,6 +94,9 @@ class AmlClusterArgs(TypedDict):
     """Name of the new workspace. Default: generated from the component name."""
     container_registry: NotRequired[bool]
     """Create a container registry for the new workspace's images. Default: false (Azure ML then uses its own)."""
+    public_network_access: NotRequired[Literal["Disabled", "Enabled"]]
+    """Whether the new workspace answers the public internet. Default: Disabled (reach it through a private
+    endpoint: docs/components.md; Enabled opens it to anyone with an Entra ID token, as Azure's own default does)."""
     compute_name: NotRequired[str]
     """Name of the cluster in the workspace (3 to 24 letters, digits, '-'). Default: gpu-cluster."""
     vm_size: NotRequired[str]
@@ -238,6 +242,7 @@ class AmlCluster(pulumi.ComponentResource):
             managed_network=(
                 ml.ManagedNetworkSettingsArgs(isolation_mode=MANAGED_NETWORK_ISOLATION) if no_network_of_ours else None
             ),
+            public_network_access=a["public_network_access"],
             **placement(self._args),
             opts=self._child,
         )
@@ -312,6 +317,7 @@ class AmlCluster(pulumi.ComponentResource):
             identity=ml.ManagedServiceIdentityArgs(type="SystemAssigned"),
             properties=ml.AmlComputeArgs(
                 compute_type="AmlCompute",
+                disable_local_auth=True,  # Entra ID only: no key or node-local account reaches the cluster
                 properties=ml.AmlComputePropertiesArgs(
                     vm_size=a["vm_size"],
                     vm_priority=a["vm_priority"],
@@ -339,6 +345,7 @@ def check_inputs(args: Mapping[str, Any], day: dt.date | None = None) -> Checked
     given = check_shape(AmlClusterArgs, args, problems)
     a: dict[str, Any] = {
         "container_registry": False,
+        "public_network_access": "Disabled",
         "compute_name": DEFAULT_COMPUTE_NAME,
         "vm_size": DEFAULT_VM_SIZE,
         "require_gpu": True,
@@ -358,8 +365,8 @@ def check_inputs(args: Mapping[str, Any], day: dt.date | None = None) -> Checked
         problems.add("location", "required key is missing")
     if a.get("workspace_id") is not None:
         problems.check("workspace_id", aml_workspace_id, a["workspace_id"])
-        for key in ("workspace_name", "container_registry"):
-            if a.get(key):
+        for key in ("workspace_name", "container_registry", "public_network_access"):
+            if key in given and a.get(key):
                 problems.add(key, "only for a new workspace; allowed: leave it unset when workspace_id is given")
     else:
         if not a.get("resource_group_name"):
@@ -383,6 +390,11 @@ def check_inputs(args: Mapping[str, Any], day: dt.date | None = None) -> Checked
         problems.check("subnet_id", subnet_id, a["subnet_id"])
     if a["vm_priority"] not in VM_PRIORITIES:
         problems.add("vm_priority", f"{a['vm_priority']!r}; allowed: {', '.join(VM_PRIORITIES)}")
+    if a["public_network_access"] not in PUBLIC_NETWORK_ACCESS_CHOICES:
+        problems.add(
+            "public_network_access",
+            f"{a['public_network_access']!r}; allowed: {', '.join(PUBLIC_NETWORK_ACCESS_CHOICES)}",
+        )
     if a["remote_login_port_public_access"] not in REMOTE_LOGIN_CHOICES:
         problems.add(
             "remote_login_port_public_access",

@@ -47,6 +47,7 @@ from azure_gpu_stacks.components.checks import (
 from azure_gpu_stacks.components.gpu_vm import spot_priority
 from azure_gpu_stacks.components.network import create_private_network
 from azure_gpu_stacks.components.node_health import NodeExpectations, custom_data
+from azure_gpu_stacks.components.outputs import output_field
 from azure_gpu_stacks.components.placement import placement
 from azure_gpu_stacks.components.working_hours import WorkingHours, WorkingHoursArgs, create_autoscale
 from azure_gpu_stacks.components.working_hours import validated as validated_working_hours
@@ -157,6 +158,8 @@ class TrainingCluster(pulumi.ComponentResource):
     """Nodes in the scale set."""
     gpus_total: pulumi.Output[int]
     """GPUs across all nodes."""
+    principal_id: pulumi.Output[str]
+    """Object id of the scale set's system-assigned identity, for role assignments (storage, registries, Key Vault)."""
     ssh_command: pulumi.Output[str]
     """Logs in to the first node from inside the VNet (nodes have no public IP), e.g. `ssh azureuser@train000000`."""
 
@@ -184,6 +187,7 @@ class TrainingCluster(pulumi.ComponentResource):
         self.placement_group_id = pulumi.Output.from_input(placement_group_id)
         self.node_count = pulumi.Output.from_input(a["node_count"])
         self.gpus_total = pulumi.Output.from_input(int(self._size.gpus) * a["node_count"])
+        self.principal_id = scale_set.identity.apply(lambda identity: output_field(identity, "principal_id") or "")
         self.ssh_command = pulumi.Output.from_input(
             f"ssh {a['admin_username']}@{a['computer_name_prefix']}{FIRST_NODE_SUFFIX}"
         )
@@ -194,6 +198,7 @@ class TrainingCluster(pulumi.ComponentResource):
                 "placement_group_id": self.placement_group_id,
                 "node_count": self.node_count,
                 "gpus_total": self.gpus_total,
+                "principal_id": self.principal_id,
                 "ssh_command": self.ssh_command,
             }
         )
@@ -239,6 +244,8 @@ class TrainingCluster(pulumi.ComponentResource):
             upgrade_policy=compute.UpgradePolicyArgs(mode=compute.UpgradeMode.MANUAL),
             proximity_placement_group=compute.SubResourceArgs(id=placement_group_id),
             zones=a["zones"] or None,
+            # Jobs reach storage, registries and Key Vault with Entra ID tokens, not keys copied onto the nodes.
+            identity=compute.VirtualMachineScaleSetIdentityArgs(type=compute.ResourceIdentityType.SYSTEM_ASSIGNED),
             virtual_machine_profile=compute.VirtualMachineScaleSetVMProfileArgs(
                 os_profile=self._os_profile(),
                 storage_profile=compute.VirtualMachineScaleSetStorageProfileArgs(

@@ -162,6 +162,20 @@ def test_aml_cluster_new_workspace_has_system_identity_and_managed_network(recor
     assert ws["location"] == "eastus"
 
 
+def test_aml_cluster_new_workspace_is_closed_to_the_internet_and_its_cluster_to_local_auth(
+    record: Callable[..., Recording],
+) -> None:
+    rec = record(build_cluster())
+
+    # Azure leaves a workspace public and a compute's local auth on when these are not sent.
+    assert rec.inputs(WORKSPACE)["publicNetworkAccess"] == "Disabled"
+    assert rec.inputs(COMPUTE)["properties"]["disableLocalAuth"] is True
+
+
+def test_aml_cluster_opens_the_workspace_only_when_asked(record: Callable[..., Recording]) -> None:
+    assert record(build_cluster(public_network_access="Enabled")).inputs(WORKSPACE)["publicNetworkAccess"] == "Enabled"
+
+
 def test_aml_cluster_storage_refuses_public_blobs_and_old_tls(record: Callable[..., Recording]) -> None:
     st = record(build_cluster()).inputs(STORAGE)
 
@@ -346,6 +360,11 @@ def test_aml_cluster_in_a_workspace_that_does_not_exist_is_refused_by_arm(record
             "container_registry: only for a new workspace",
         ),
         ({"resource_group_name": None}, "resource_group_name: required for a new workspace and missing"),
+        ({"public_network_access": "Open"}, "public_network_access: 'Open'; allowed: Enabled, Disabled"),
+        (
+            {"workspace_id": workspace_id("w"), "public_network_access": "Enabled"},
+            "public_network_access: only for a new workspace",
+        ),
         ({"workspace_name": "ml workspace"}, "workspace_name: 'ml workspace' cannot name an Azure ML workspace"),
     ],
 )

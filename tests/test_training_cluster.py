@@ -40,6 +40,7 @@ def build_cluster(**overrides: Any) -> Callable[[], None]:
             "placement_group_id",
             "node_count",
             "gpus_total",
+            "principal_id",
             "ssh_command",
         ):
             pulumi.export(output, getattr(cluster, output))
@@ -162,8 +163,11 @@ def test_training_cluster_outputs(record: Callable[..., Recording]) -> None:
         "placement_group_id": rec.outputs["placement_group_id"],
         "node_count": 4,
         "gpus_total": 32,
+        "principal_id": vmss.outputs["identity"]["principalId"],  # what Azure gave the nodes' identity
         "ssh_command": "ssh azureuser@train000000",
     }
+    assert rec.inputs(VMSS)["identity"] == {"type": "SystemAssigned"}
+    assert rec.outputs["principal_id"]
     assert vmss.outputs["instances"][0]["computerName"] == "train000000"  # the host the command logs in to
 
 

@@ -166,6 +166,7 @@ class VirtualMachineScaleSet(ArmResourceType):
             "provisioningState": "Succeeded",
             "timeCreated": arm.now.isoformat(),
             "instances": instances,  # not on the ARM resource: what `az vmss list-instances` would list
+            **system_identity(arm, res),
         }
 
 

@@ -44,13 +44,27 @@ def test_passes_ssh_from_a_known_range() -> None:
     [
         {"sourceAddressPrefix": "*"},
         {"sourceAddressPrefix": "0.0.0.0/0"},
+        {"sourceAddressPrefix": "::/0"},
+        {"sourceAddressPrefix": "Any"},
+        {"sourceAddressPrefix": "internet"},
         {"sourceAddressPrefix": "Internet"},
         {"sourceAddressPrefix": ..., "sourceAddressPrefixes": ["10.0.0.0/8", "any"]},
         {"sourceAddressPrefix": "*", "destinationPortRange": "20-25"},
         {"sourceAddressPrefix": "*", "destinationPortRange": ..., "destinationPortRanges": ["80", "22"]},
         {"sourceAddressPrefix": "*", "protocol": "*", "direction": "inbound", "access": "allow"},
     ],
-    ids=["star", "zero-cidr", "service-tag", "prefixes", "port-range", "port-ranges", "odd-casing"],
+    ids=[
+        "star",
+        "zero-cidr",
+        "ipv6-default-route",
+        "any-keyword",
+        "lower-case-tag",
+        "service-tag",
+        "prefixes",
+        "port-range",
+        "port-ranges",
+        "odd-casing",
+    ],
 )
 def test_refuses_ssh_open_to_any_address(changes: dict[str, Any]) -> None:
     assert found([nsg("fail_nsg", **changes)], POLICY) == [

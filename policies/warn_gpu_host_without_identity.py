@@ -1,0 +1,55 @@
+"""warn-gpu-host-without-identity: GPU hosts reach secrets and data with a managed identity, not embedded keys.
+
+Rule: a `compute:VirtualMachine` or `compute:VirtualMachineScaleSet` billed by a GPU VM size whose
+`identity.type` is missing or `None` is reported. Unknown values are judged after deployment.
+Why: a training or inference host needs storage, a registry and Key Vault; without a managed identity
+the only way in is a key or connection string copied onto the machine, where every process and every
+snapshot can read it. A managed identity gets Entra ID tokens from the instance metadata service and is
+granted roles like any principal (https://learn.microsoft.com/entra/identity/managed-identities-azure-resources/overview,
+observed 2026-11-26). GpuVm, TrainingCluster and AmlCluster give their hosts a system-assigned identity.
+Peers: no checkov or PSRule for Azure rule asks a VM or scale set for a managed identity (PSRule's
+Azure.AppService.ManagedIdentity and similar cover other services; observed 2026-11-26).
+"""
+
+from __future__ import annotations
+
+from azure_gpu_stacks.catalog.shapes import VM, VMSS, canonical_type
+from azure_gpu_stacks.policies import config
+from azure_gpu_stacks.policies.values import UNKNOWN, get, text
+from azure_gpu_stacks.policies.vm_size_lifecycle import classify
+from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
+
+NAME = "warn-gpu-host-without-identity"
+CONFIG = config.schema({})
+
+
+def validate(args: ResourceValidationArgs, report_violation: ReportViolation) -> None:
+    if canonical_type(args.resource_type) not in (VM, VMSS):
+        return
+    gpu = next((v for v in classify(args.resource_type, args.props) if v.entry and v.entry.is_gpu), None)
+    if gpu is None:
+        return
+    kind = get(args.props, "identity", "type")
+    if kind is UNKNOWN or (text(kind) or "none").lower() != "none":
+        return
+    report_violation(
+        f"{gpu.path} '{gpu.size}' runs without a managed identity (identity.type is {text(kind) or 'not set'}): "
+        "its jobs could reach storage, registries and Key Vault only with keys copied onto the host; set "
+        "identity.type to SystemAssigned (or UserAssigned) and grant it roles.",
+        None,
+    )
+
+
+POLICY = ResourceValidationPolicy(
+    name=NAME,
+    description="GPU VMs and scale sets should have a managed identity to reach secrets and data.",
+    validate=validate,
+    enforcement_level=EnforcementLevel.ADVISORY,
+    config_schema=CONFIG,
+    severity=Severity.MEDIUM,
+    remediation_steps=(
+        "Set identity.type to SystemAssigned (or attach a user-assigned identity) and grant it the roles it needs, "
+        "such as Storage Blob Data Reader or Key Vault Secrets User, instead of copying keys onto the host."
+    ),
+    url="https://learn.microsoft.com/entra/identity/managed-identities-azure-resources/overview",
+)
