@@ -1,4 +1,10 @@
-"""ISO 8601 durations as Azure takes them (`PT15M`, `P1DT2H`): read, and checked against bounds."""
+"""ISO 8601 durations as Azure takes them (`PT15M`, `P1DT2H`): read, and checked against bounds.
+
+The one reader of durations: the components' checks and the policies use it. ARM's REST specs type these
+properties `format: duration`, which Azure's .NET services read as XML Schema's `duration`
+(`PnYnMnDTnHnMnS`, designators upper case, a fraction only on the seconds: W3C XML Schema Part 2,
+section 3.2.6, https://www.w3.org/TR/xmlschema-2/#duration, observed 2026-11-26); `pt15m` is not one.
+"""
 
 from __future__ import annotations
 

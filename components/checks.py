@@ -372,10 +372,6 @@ class Problems:
     def add(self, path: str, message: str) -> None:
         self.found.append((path, message))
 
-    def raise_any(self) -> None:
-        if self.found:
-            raise ComponentInputError(self.component, self.name, self.found)
-
     def checked(self, inputs: dict[str, Any]) -> Checked:
         """The filled inputs and every problem found, as `check_inputs` returns them."""
         return Checked(inputs, tuple(self.found))

@@ -56,10 +56,6 @@ class WorkingHours:
     days: tuple[str, ...]
     time_zone: str
 
-    @property
-    def hours_per_week(self) -> float:
-        return len(self.days) * (_minutes(self.end) - _minutes(self.start)) / 60
-
     def as_args(self) -> dict[str, Any]:
         """As WorkingHoursArgs, canonical (what the component's checked inputs hold)."""
         return {"start": self.start, "end": self.end, "days": list(self.days), "time_zone": self.time_zone}

@@ -10,9 +10,9 @@ Azure doc: https://learn.microsoft.com/azure/machine-learning/how-to-create-atta
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from azure_gpu_stacks.catalog.durations import duration_seconds
 from azure_gpu_stacks.catalog.shapes import canonical_type
 from azure_gpu_stacks.policies import config
 from azure_gpu_stacks.policies.values import UNKNOWN, get, number, same, text
@@ -21,13 +21,6 @@ from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationA
 
 NAME = "require-aml-gpu-scale-to-zero"
 DEFAULT_MAX_IDLE_MINUTES = 30
-# ISO 8601 durations as ARM takes them: P[nD][T[nH][nM][nS]], e.g. PT120S, PT15M.
-DURATION = re.compile(
-    r"^P(?:(?P<d>\d+(?:\.\d+)?)D)?(?:T(?:(?P<h>\d+(?:\.\d+)?)H)?(?:(?P<m>\d+(?:\.\d+)?)M)?(?:(?P<s>\d+(?:\.\d+)?)S)?)?$",
-    re.IGNORECASE,
-)
-SECONDS = {"d": 86400, "h": 3600, "m": 60, "s": 1}
-
 CONFIG = config.schema(
     {
         "maxIdleMinutes": {
@@ -38,14 +31,6 @@ CONFIG = config.schema(
         }
     }
 )
-
-
-def duration_seconds(value: str) -> float | None:
-    """Seconds of an ISO 8601 duration such as PT15M; None when it is not one."""
-    match = DURATION.match(value.strip())
-    if not match or value.strip().upper() in ("P", "PT"):
-        return None
-    return sum(float(match[unit]) * factor for unit, factor in SECONDS.items() if match[unit])
 
 
 def validate(args: ResourceValidationArgs, report_violation: ReportViolation) -> None:
@@ -79,7 +64,7 @@ def _problems(scale: Any, size: str, max_minutes: float) -> list[str]:
         found.append(
             f"{prefix}.nodeIdleTimeBeforeScaleDown is not set; set an idle time of at most {limit}, e.g. PT15M."
         )
-    elif (seconds := duration_seconds(value)) is None:
+    elif (seconds := _seconds(value)) is None:
         found.append(
             f"{prefix}.nodeIdleTimeBeforeScaleDown is '{value}', not an ISO 8601 duration; use e.g. PT15M (at "
             f"most {limit})."
@@ -89,6 +74,14 @@ def _problems(scale: Any, size: str, max_minutes: float) -> list[str]:
             f"{prefix}.nodeIdleTimeBeforeScaleDown is '{value}', longer than {limit}; idle GPU nodes bill until then."
         )
     return found
+
+
+def _seconds(value: str) -> float | None:
+    """Seconds of the duration as Azure reads it (`catalog.durations`, the one parser); None when it is not one."""
+    try:
+        return duration_seconds(value)
+    except ValueError:
+        return None
 
 
 POLICY = ResourceValidationPolicy(

@@ -114,17 +114,18 @@ def _locations(out: str, rule: str) -> list[dict[str, Any]]:
 def test_sarif_points_at_the_stack_file_line_of_the_offending_key(
     capsys: pytest.CaptureFixture[str], repository: Path
 ) -> None:
+    size_line = "  vision:size: Standard_NC6  # K80"
     (repository / "Pulumi.dev.yaml").write_text(
-        "config:\n  azure-native:location: eastus\n  # the trainer's size\n  vision:size: Standard_NC6  # K80\n",
-        encoding="utf-8",
+        f"config:\n  azure-native:location: eastus\n  # the trainer's size\n{size_line}\n", encoding="utf-8"
     )
 
     code, out, _ = run(capsys, "check", "--project", "team", "--format", "sarif")
 
     assert code == 1
+    region = {"startLine": 4, "startColumn": size_line.index("Standard_NC6") + 1}
     for rule in ("disallow-retired-vm-sizes", "azure/SkuNotAvailable"):
         assert _locations(out, rule) == [
-            {"artifactLocation": {"uri": "team/Pulumi.dev.yaml", "uriBaseId": "%SRCROOT%"}, "region": {"startLine": 4}}
+            {"artifactLocation": {"uri": "team/Pulumi.dev.yaml", "uriBaseId": "%SRCROOT%"}, "region": region}
         ]
 
 

@@ -47,7 +47,12 @@ def test_one_merge_job_posts_one_comment_and_uploads_one_sarif() -> None:
     assert merge["needs"] == "shard" and "cancelled()" in merge["if"]
     assert uses(merge).count("github/codeql-action/upload-sarif") == 1
     assert uses(merge).count("actions/github-script") == 1
-    assert merge["permissions"] == {"contents": "read", "pull-requests": "write", "security-events": "write"}
+    assert merge["permissions"] == {
+        "contents": "read",
+        "pull-requests": "write",
+        "security-events": "write",
+        "actions": "read",
+    }
     assert re.findall(r"gpu-stacks merge \S+ --format (\w+)", runs(merge)) == ["markdown", "sarif"]
 
 

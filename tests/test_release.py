@@ -20,9 +20,13 @@ from tests.conftest import REPO
 WORKFLOW = REPO / ".github" / "workflows" / "release.yml"
 
 
+def jobs() -> dict[str, Any]:
+    jobs: dict[str, Any] = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))["jobs"]
+    return jobs
+
+
 def step(name: str) -> dict[str, Any]:
-    steps = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))["jobs"]["release"]["steps"]
-    (found,) = [s for s in steps if s.get("name") == name]
+    (found,) = [s for job in jobs().values() for s in job["steps"] if s.get("name") == name]
     return found
 
 
@@ -68,9 +72,19 @@ def test_release_notes_refuse_a_version_without_a_changelog_section(tmp_path: Pa
     assert done.stderr == "CHANGELOG.md has no section for 99.0.0\n"
 
 
-@pytest.mark.parametrize("name", ["Tests", "Wheel", "Release notes", "Tag and release"])
+@pytest.mark.parametrize("name", ["Environment (.venv from uv.lock)", "Tests", "Wheel", "Release notes"])
 def test_release_does_nothing_for_a_version_already_tagged(name: str) -> None:
     assert step(name)["if"] == "steps.version.outputs.released == 'false'"
+    assert jobs()["release"]["if"] == "needs.build.outputs.released == 'false'"
+
+
+def test_only_the_job_that_tags_may_write_and_it_runs_no_project_code() -> None:
+    workflow = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))
+    writers = [name for name, job in jobs().items() if "write" in job["permissions"].values()]
+
+    assert workflow["permissions"] == {"contents": "read"}
+    assert writers == ["release"]
+    assert not any("checkout" in s.get("uses", "") or "make" in s.get("run", "") for s in jobs()["release"]["steps"])
 
 
 def test_release_tags_v_version_on_the_commit_that_brings_it() -> None:

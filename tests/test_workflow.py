@@ -28,7 +28,9 @@ def test_workflow_previews_with_the_policy_pack_only_where_credentials_exist() -
     [action] = [s for s in preview["steps"] if str(s.get("uses", "")).startswith("pulumi/actions@") and "with" in s]
 
     assert "pull_request" in data[True]
-    assert preview["if"] == "${{ vars.PULUMI_PREVIEW == 'true' }}"
+    assert preview["if"] == (
+        "${{ vars.PULUMI_PREVIEW == 'true' && github.event.pull_request.head.repo.full_name == github.repository }}"
+    )
     assert (action["with"]["command"], action["with"]["policyPacks"]) == ("preview", "policies")
     assert preview["strategy"]["matrix"]["stack"] == "${{ fromJSON(needs.offline.outputs.stacks) }}"
 

@@ -37,11 +37,10 @@ from typing import Any
 from azure_gpu_stacks.engine.fleet.discover import SKIPPED_DIRECTORIES, Fleet, FleetStack, Member
 from azure_gpu_stacks.engine.fleet.imports import program_graph
 from azure_gpu_stacks.engine.fleet.records import Record, record_problem
+from azure_gpu_stacks.engine.installed import package_directories
 from azure_gpu_stacks.engine.run.project import STACK_FILE
 
 CACHE_FORMAT = "gpu-stacks-fleet-cache/1"
-# The import packages of the installed azure-gpu-stacks (pyproject.toml's [tool.setuptools] packages).
-PACKAGES = ("catalog", "components", "engine", "fakeazure", "inputs", "policies", "sdk", "stack")
 CHUNK = 1024 * 1024
 
 
@@ -71,15 +70,6 @@ def combine(parts: Iterable[str]) -> str:
         digest.update(part.encode("utf-8", "surrogateescape"))
         digest.update(b"\0")
     return digest.hexdigest()
-
-
-def package_directories() -> list[Path]:
-    """Where the installed azure-gpu-stacks' packages are (an editable install: the repository's folders)."""
-    found = []
-    for name in PACKAGES:
-        module = importlib.import_module(f"azure_gpu_stacks.{name}")
-        found.append(Path(module.__file__ or "").resolve().parent)
-    return found
 
 
 @cache

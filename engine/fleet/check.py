@@ -25,13 +25,13 @@ from azure_gpu_stacks.engine.fleet.cache import (
     combine,
     default_directory,
     environment_digest,
-    package_directories,
     run_digest,
 )
 from azure_gpu_stacks.engine.fleet.discover import Fleet, FleetStack, find_fleet
 from azure_gpu_stacks.engine.fleet.records import Record, make_failure_record, make_record
 from azure_gpu_stacks.engine.fleet.render import Affected, Entry, write_report
 from azure_gpu_stacks.engine.fleet.shards import header, line, share, weight
+from azure_gpu_stacks.engine.installed import package_directories
 from azure_gpu_stacks.engine.run.outcome import NOT_PLANNED_EXIT_CODE
 
 FLEET_OPTIONS = ("root", "affected", "shard", "cache_dir", "no_cache")

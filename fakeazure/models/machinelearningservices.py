@@ -13,10 +13,10 @@ the VM quota) is taken by the backend with the other quotas: `azure_gpu_stacks.f
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 from azure_gpu_stacks.catalog import aml_compute_instance as instance
+from azure_gpu_stacks.catalog.durations import ISO_DURATION_PATTERN
 from azure_gpu_stacks.catalog.limits import LIMITS
 from azure_gpu_stacks.fakeazure.core import (
     ArmResourceType,
@@ -37,8 +37,6 @@ from azure_gpu_stacks.sdk.values import dig, stable_uuid
 if TYPE_CHECKING:
     from azure_gpu_stacks.fakeazure.backend import FakeArm
 
-
-ISO_DURATION = re.compile(r"^P(?!$)(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?$")
 
 # What each workspace input must point at; the first two ARM requires.
 WORKSPACE_DEPENDENCIES = (
@@ -109,7 +107,7 @@ class MlCompute(ArmResourceType):
         if low < 0 or high < 0 or low > high:
             raise UserError(f"Compute '{name}': minNodeCount {low:g} and maxNodeCount {high:g}; need 0 <= min <= max.")
         idle = scale.get("nodeIdleTimeBeforeScaleDown")
-        if idle is not None and not (isinstance(idle, str) and ISO_DURATION.match(idle)):
+        if idle is not None and not (isinstance(idle, str) and ISO_DURATION_PATTERN.match(idle)):
             raise UserError(f"nodeIdleTimeBeforeScaleDown {idle!r} is not an ISO 8601 duration such as PT15M.")
         self._check_node_network(arm, name, props, aml)
 

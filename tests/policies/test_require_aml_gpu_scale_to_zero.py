@@ -58,10 +58,21 @@ def test_flags_an_unbounded_idle_time(idle: Any, wrong: str) -> None:
     assert found([cluster], POLICY) == [("advisory", "fail_cluster", MESSAGES[wrong])]
 
 
-def test_idle_limit_is_configurable_and_accepts_lower_case() -> None:
-    cluster = Res(COMPUTE, "pass_cluster", changed(COMPLIANT, (*SCALE, "nodeIdleTimeBeforeScaleDown"), "pt1h"))
+def test_idle_limit_is_configurable() -> None:
+    cluster = Res(COMPUTE, "pass_cluster", changed(COMPLIANT, (*SCALE, "nodeIdleTimeBeforeScaleDown"), "PT1H"))
 
     assert found([cluster], POLICY, {POLICY: {"maxIdleMinutes": 60}}) == []
+
+
+@pytest.mark.parametrize("idle", ["pt1h", "PT0.5H", "P1W"])
+def test_reads_durations_as_azure_does(idle: str) -> None:
+    # XML Schema's duration (what ARM's `format: duration` is): upper-case designators, fractions of seconds
+    # only, no weeks; one parser for the components and this policy (catalog/durations.py).
+    cluster = Res(COMPUTE, "fail_cluster", changed(COMPLIANT, (*SCALE, "nodeIdleTimeBeforeScaleDown"), idle))
+
+    assert found([cluster], POLICY, {POLICY: {"maxIdleMinutes": 60}}) == [
+        ("advisory", "fail_cluster", f"{IDLE} is '{idle}', not an ISO 8601 duration; use e.g. PT15M (at most PT60M).")
+    ]
 
 
 def test_ignores_cpu_clusters_other_compute_types_and_unknowns() -> None:
