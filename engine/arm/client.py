@@ -17,12 +17,13 @@ only when it runs.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from azure_gpu_stacks.engine.arm.clouds import cloud
 from azure_gpu_stacks.engine.arm.template import Template
+from azure_gpu_stacks.inputs.files import escaped
 
 INSTALL_HINT = "`gpu-stacks preflight` needs the `azure` extra: pip install 'azure-gpu-stacks[azure]'"
 
@@ -33,7 +34,44 @@ class AzureUnavailable(Exception):
 
 class AzureRequestFailed(Exception):
     """Azure answered with an error that is not a verdict on the template (sign-in, permission, throttling
-    past the retries): one line, without secrets."""
+    past the retries, a service error, no answer at all): `what` Azure said and what to `do`, for one line
+    that the command masks and caps (`line`)."""
+
+    def __init__(self, what: str, do: str) -> None:
+        super().__init__(f"{what}; {do}")
+        self.what = what
+        self.do = do
+
+    def line(self, mask: Callable[[str], str]) -> str:
+        return f"Azure gave no verdict: {capped(mask(self.what))}; {self.do}"
+
+
+# Only these statuses carry a verdict on the template: Validate answers 400 with the
+# DeploymentValidateResult that says why it is invalid, What-If answers 400 with the error (REST spec
+# deployments.json, Deployments_ValidateAtSubscriptionScope and Deployments_WhatIfAtSubscriptionScope,
+# observed 2026-11-25), and a long-running operation that ends Failed answers 200 with the error. Any
+# other status (401, 403, 404, 409, 429 after the retries, 5xx) says nothing about the template.
+VERDICT_STATUSES = frozenset({200, 400})
+# What to do after each status that carries no verdict (HTTP semantics, RFC 9110 section 15; ARM's own
+# meanings: learn.microsoft.com/azure/azure-resource-manager/troubleshooting/common-deployment-errors,
+# observed 2026-11-25).
+NO_VERDICT_ADVICE: dict[int | None, str] = {
+    401: "sign in again (`az login`, or the service principal's environment variables)",
+    403: "the signed-in identity needs Microsoft.Resources/deployments/validate/action on the subscription",
+    404: "check --subscription and that the identity can see that subscription",
+    429: "Azure throttled the requests past the retries; run it again later",
+    None: "Azure's service did not answer the request; run it again later",
+}
+MAX_MESSAGE = 300  # characters of Azure's text in one line
+
+
+def capped(text: str, limit: int = MAX_MESSAGE) -> str:
+    """`text` on one line (whitespace runs as one space, control characters escaped), at most `limit`
+    characters, saying how much was cut."""
+    one_line = escaped(" ".join(str(text).split()))
+    if len(one_line) <= limit:
+        return one_line
+    return f"{one_line[:limit]}… ({len(one_line) - limit:,} more characters not shown)"
 
 
 @dataclass(frozen=True)
@@ -109,6 +147,7 @@ def ask_azure(
 ) -> AzureAnswer:
     """Validate (and What-If) `template` in the subscription of `connection`."""
     try:
+        from azure.core.exceptions import AzureError as SdkError
         from azure.core.exceptions import ClientAuthenticationError, HttpResponseError
         from azure.mgmt.resource import ResourceManagementClient
     except ImportError:
@@ -130,7 +169,7 @@ def ask_azure(
             ).result()
             error, ids, diagnostics = _validate_result(validated)
         except HttpResponseError as exc:
-            error, ids, diagnostics = _error_of(exc), (), ()
+            error, ids, diagnostics = _verdict_error(exc), (), ()
         changes: tuple[WhatIfChange, ...] | None = None
         what_if_error = None
         if what_if:
@@ -141,9 +180,11 @@ def ask_azure(
                 changes = tuple(_change(c) for c in (result.changes or []))
                 what_if_error = _model_error(result.error) if getattr(result, "error", None) else None
             except HttpResponseError as exc:
-                what_if_error = _error_of(exc)
+                what_if_error = _verdict_error(exc)
     except ClientAuthenticationError as exc:
-        raise AzureRequestFailed(f"Azure sign-in failed: {_first_line(exc.message)}") from None
+        raise AzureRequestFailed(f"sign-in failed: {exc.message}", NO_VERDICT_ADVICE[401]) from None
+    except SdkError as exc:  # no answer: the connection failed or timed out
+        raise AzureRequestFailed(f"{type(exc).__name__}: {exc.message}", NO_VERDICT_ADVICE[None]) from None
     return AzureAnswer(error, ids, diagnostics, changes, what_if_error, where.name)
 
 
@@ -195,6 +236,18 @@ def _error_of(exc: Any) -> AzureError:
         return _json_error(data["error"])
     status = getattr(response, "status_code", None)
     return AzureError(code=f"HTTP{status}" if status else "HttpResponseError", message=_first_line(str(exc)))
+
+
+def _verdict_error(exc: Any) -> AzureError:
+    """The error of an answer that is a verdict on the template; any other answer raises AzureRequestFailed
+    with its status, Azure's code and message."""
+    response = getattr(exc, "response", None)
+    status = getattr(response, "status_code", None)
+    error = _error_of(exc)
+    if status in VERDICT_STATUSES:
+        return error
+    advice = NO_VERDICT_ADVICE.get(status) or NO_VERDICT_ADVICE[None]
+    raise AzureRequestFailed(f"HTTP {status} {error.code}: {error.message}", advice)
 
 
 def _change(change: Any) -> WhatIfChange:

@@ -13,6 +13,7 @@ from typing import Any
 from azure_gpu_stacks.engine.arm.clouds import CLOUDS, DEFAULT_CLOUD
 from azure_gpu_stacks.engine.commands import export_arm, options
 from azure_gpu_stacks.engine.errors import InputError
+from azure_gpu_stacks.engine.secrets import Mask
 
 NAME = "preflight"
 HELP = "Azure's own verdict on the plan: Deployments Validate (and What-If), nothing created"
@@ -46,11 +47,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     options.add_as_of(p)
 
 
+AZURE_MODULES = ("azure.core", "azure.identity", "azure.mgmt.resource")  # what the `azure` extra installs
+
+
 def azure_installed() -> bool:
-    return (
-        importlib.util.find_spec("azure.mgmt.resource") is not None
-        and importlib.util.find_spec("azure.identity") is not None
-    )
+    """Whether every module of the `azure` extra can be imported. `find_spec("azure.mgmt.resource")` itself
+    raises ModuleNotFoundError when its parent package `azure` is absent, so a missing parent is "no" too."""
+    try:
+        return all(importlib.util.find_spec(name) is not None for name in AZURE_MODULES)
+    except (ImportError, ValueError):  # a parent missing, or a module set to None in sys.modules
+        return False
 
 
 def make_connection(args: argparse.Namespace) -> Any:
@@ -70,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
             f"--subscription {args.subscription!r}: not a subscription id; "
             "allowed: a GUID as `az account show --query id` prints it"
         )
-    from azure_gpu_stacks.engine.arm.client import AzureRequestFailed, ask_azure
+    from azure_gpu_stacks.engine.arm.client import AzureRequestFailed, AzureUnavailable, ask_azure
     from azure_gpu_stacks.engine.arm.template import deployment_name
     from azure_gpu_stacks.engine.arm.verdict import fidelity, findings, resource_by_id
 
@@ -79,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
     if location is None:
         raise InputError(f"{plan.stack_file}: no location in the stack; allowed: name one with --location REGION")
     options.progress(f"asking Azure ({args.cloud}) to validate {plan.stack}…")
+    quoted_mask = Mask(plan.secret_values, ignore_case=True)  # Azure may quote a request value in any case
     try:
         answer = ask_azure(
             template,
@@ -88,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
             what_if=args.what_if,
         )
     except AzureRequestFailed as exc:
+        raise InputError(exc.line(quoted_mask)) from None
+    except AzureUnavailable as exc:
         raise InputError(str(exc)) from None
     try:
         lines = (project.root / plan.stack_file).read_text(encoding="utf-8").splitlines()
