@@ -61,9 +61,13 @@ class Azure:
         self.replay = Replay(copy.deepcopy(exchanges))
         self.transport = RecordingTransport(self.replay)
 
+    def clock(self) -> float:
+        """Time as the command sees it: the waits azure-core asked for (recorded, not slept)."""
+        return sum(self.transport.waits)
+
     def connection(self, args: Any) -> Connection:
         options = {"transport": self.transport, "polling_interval": 0}
-        return Connection(args.subscription, args.cloud, StaticCredential(), options)
+        return Connection(args.subscription, args.cloud, StaticCredential(), options, clock=self.clock)
 
 
 @pytest.fixture
@@ -160,3 +164,25 @@ def test_without_the_azure_packages_one_line_names_the_extra(tmp_path: Any) -> N
         assert done.returncode == 2, done.stderr
         assert done.stdout == "" and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
         assert "pip install 'azure-gpu-stacks[azure]'" in done.stderr
+
+
+def test_a_retry_after_past_the_deadline_is_not_slept(azure: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    fake = azure([_error(429, "TooManyRequests", THROTTLED["body"]["error"]["message"], {"Retry-After": "86400"})])
+    exit_code, out, err, seconds = run(capsys, "--timeout", "60")
+
+    assert exit_code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
+    assert "--timeout 60" in err and fake.transport.waits == []
+
+
+def test_a_202_that_never_completes_is_polled_until_the_deadline(
+    azure: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    recorded = json.loads((RESPONSES / "validate-long-running.json").read_text())["exchanges"]
+    first, polled = copy.deepcopy(recorded[0]), copy.deepcopy(recorded[1])
+    polled["headers"]["Retry-After"] = "30"
+    fake = azure([first] + [polled] * 1000)  # "still running", for longer than anyone waits
+    exit_code, out, err, seconds = run(capsys, "--timeout", "300")
+
+    assert exit_code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
+    assert "still running" in err and "--timeout 300" in err
+    assert sum(fake.transport.waits) <= 300 and len(fake.replay.sent) <= 300 / 30 + 2

@@ -17,9 +17,10 @@ only when it runs.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 from azure_gpu_stacks.engine.arm.clouds import cloud
 from azure_gpu_stacks.engine.arm.template import Template
@@ -128,6 +129,36 @@ class Connection:
     cloud: str = "AzureCloud"
     credential: Any = None  # None: DefaultAzureCredential at the cloud's authority
     client_options: Mapping[str, Any] = field(default_factory=dict)  # transport, polling_interval (tests)
+    clock: Callable[[], float] = time.monotonic  # what the deadline reads (tests: the transport's recorded waits)
+
+
+class Deadline:
+    """One deadline (`--timeout`) over everything preflight waits for: azure-core's retries and the
+    Retry-After they honour, and the polling of a 202 answer. azure-core sleeps as long as `Retry-After`
+    says (RetryPolicy._sleep_for_retry) and polls a long-running operation until it ends, each wait the
+    header's or the polling interval (LROBasePolling._delay / _extract_delay), with no overall bound
+    (Azure/azure-sdk-for-python sdk/core/azure-core/azure/core/pipeline/policies/_retry.py and
+    azure/core/polling/base_polling.py, azure-core 1.41.0, read 2026-11-26): every such wait goes
+    through `wait`, which refuses one that would end past the deadline."""
+
+    def __init__(self, seconds: float, clock: Callable[[], float]) -> None:
+        self.seconds = seconds
+        self.clock = clock
+        self.end = clock() + seconds
+
+    def remaining(self) -> float:
+        return self.end - self.clock()
+
+    def wait(self, seconds: float, transport: Any, why: str) -> None:
+        if seconds > self.remaining():
+            self.passed(f"{why} ({seconds:g} s)")
+        transport.sleep(seconds)
+
+    def passed(self, why: str) -> NoReturn:
+        raise AzureRequestFailed(
+            f"{why}, past the deadline of --timeout {self.seconds:g} s",
+            "run it again later, or give it more time with --timeout SECONDS",
+        )
 
 
 def deployment_body(template: Template, location: str, *, what_if: bool = False) -> bytes:
@@ -143,9 +174,15 @@ def deployment_body(template: Template, location: str, *, what_if: bool = False)
 
 
 def ask_azure(
-    template: Template, connection: Connection, *, location: str, deployment: str, what_if: bool
+    template: Template,
+    connection: Connection,
+    *,
+    location: str,
+    deployment: str,
+    what_if: bool,
+    timeout_s: float = 120.0,
 ) -> AzureAnswer:
-    """Validate (and What-If) `template` in the subscription of `connection`."""
+    """Validate (and What-If) `template` in the subscription of `connection`, all within `timeout_s`."""
     try:
         from azure.core.exceptions import AzureError as SdkError
         from azure.core.exceptions import ClientAuthenticationError, HttpResponseError
@@ -153,20 +190,34 @@ def ask_azure(
     except ImportError:
         raise AzureUnavailable(INSTALL_HINT) from None
     where = cloud(connection.cloud)
+    deadline = Deadline(timeout_s, connection.clock)
     credential = connection.credential or _default_credential(where.authority)
     client = ResourceManagementClient(
         credential,
         connection.subscription,
         base_url=where.resource_manager,
         credential_scopes=list(where.credential_scopes),
+        retry_policy=_retry_policy(deadline),
         **dict(connection.client_options),
     )
     operations = client.deployments
+    polling_interval = client._config.polling_interval
+
+    def finished(poller: Any) -> Any:
+        poller.wait(max(deadline.remaining(), 0.0) + 1.0)  # the polling thread also stops at the deadline
+        if not poller.done():
+            deadline.passed("the operation was still running")
+        return poller.result()
+
     try:
         try:
-            validated = operations.begin_validate_at_subscription_scope(
-                deployment, deployment_body(template, location)
-            ).result()
+            validated = finished(
+                operations.begin_validate_at_subscription_scope(
+                    deployment,
+                    deployment_body(template, location),
+                    polling=_deadline_polling(deadline, polling_interval),
+                )
+            )
             error, ids, diagnostics = _validate_result(validated)
         except HttpResponseError as exc:
             error, ids, diagnostics = _verdict_error(exc), (), ()
@@ -174,9 +225,13 @@ def ask_azure(
         what_if_error = None
         if what_if:
             try:
-                result = operations.begin_what_if_at_subscription_scope(
-                    deployment, deployment_body(template, location, what_if=True)
-                ).result()
+                result = finished(
+                    operations.begin_what_if_at_subscription_scope(
+                        deployment,
+                        deployment_body(template, location, what_if=True),
+                        polling=_deadline_polling(deadline, polling_interval),
+                    )
+                )
                 changes = tuple(_change(c) for c in (result.changes or []))
                 what_if_error = _model_error(result.error) if getattr(result, "error", None) else None
             except HttpResponseError as exc:
@@ -186,6 +241,38 @@ def ask_azure(
     except SdkError as exc:  # no answer: the connection failed or timed out
         raise AzureRequestFailed(f"{type(exc).__name__}: {exc.message}", NO_VERDICT_ADVICE[None]) from None
     return AzureAnswer(error, ids, diagnostics, changes, what_if_error, where.name)
+
+
+def _retry_policy(deadline: Deadline) -> Any:
+    """azure-core's RetryPolicy whose waits (Retry-After, back-off) end before `deadline`."""
+    from azure.core.pipeline.policies import RetryPolicy
+
+    class DeadlineRetryPolicy(RetryPolicy):
+        def _sleep_for_retry(self, response: Any, transport: Any) -> bool:
+            retry_after = self.get_retry_after(response)
+            if not retry_after:
+                return False
+            status = response.http_response.status_code
+            deadline.wait(retry_after, transport, f"HTTP {status}: Azure asked to wait (Retry-After) before retrying")
+            return True
+
+        def _sleep_backoff(self, settings: Any, transport: Any) -> None:
+            backoff = self.get_backoff_time(settings)
+            if backoff > 0:
+                deadline.wait(backoff, transport, "Azure did not answer after the retries")
+
+    return DeadlineRetryPolicy(timeout=max(1, int(deadline.seconds)))
+
+
+def _deadline_polling(deadline: Deadline, interval: float) -> Any:
+    """azure-mgmt-core's ARMPolling whose every wait between polls ends before `deadline`."""
+    from azure.mgmt.core.polling.arm_polling import ARMPolling
+
+    class DeadlinePolling(ARMPolling):  # type: ignore[misc]
+        def _delay(self) -> None:
+            deadline.wait(self._extract_delay(), self._transport, "the operation was still running")
+
+    return DeadlinePolling(interval)
 
 
 def _default_credential(authority: str) -> Any:

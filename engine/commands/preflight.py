@@ -93,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
             location=location,
             deployment=deployment_name("gpu-stacks-preflight", plan.stack),
             what_if=args.what_if,
+            timeout_s=args.timeout,
         )
     except AzureRequestFailed as exc:
         raise InputError(exc.line(quoted_mask)) from None
