@@ -58,7 +58,7 @@ UNAVAILABLE = _error(503, "ServiceUnavailable", "The service is temporarily unav
 
 class Azure:
     def __init__(self, exchanges: list[dict[str, Any]]):
-        self.replay = Replay(copy.deepcopy(exchanges))
+        self.replay = Replay(list(exchanges))
         self.transport = RecordingTransport(self.replay)
 
     def clock(self) -> float:
@@ -186,3 +186,42 @@ def test_a_202_that_never_completes_is_polled_until_the_deadline(
     assert exit_code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
     assert "still running" in err and "--timeout 300" in err
     assert sum(fake.transport.waits) <= 300 and len(fake.replay.sent) <= 300 / 30 + 2
+
+
+def _policy_refusal() -> list[dict[str, Any]]:
+    return json.loads((RESPONSES / "validate-policy.json").read_text())["exchanges"]
+
+
+def _malformed(case: str) -> list[dict[str, Any]]:
+    exchanges = _policy_refusal()
+    leaf = exchanges[0]["body"]["error"]["details"][0]["details"][0]
+    if case == "target-object":
+        leaf["target"] = {"id": leaf["target"]}
+    elif case == "deep-details":
+        error = {"code": "Inner", "message": "innermost"}
+        for _ in range(400):
+            error = {"code": "Outer", "message": "see inner errors", "details": [error]}
+        exchanges[0]["body"]["error"] = error
+    elif case == "validated-resources-of-wrong-types":
+        body = {"properties": {"validatedResources": [{"id": 5}, "x", None]}}
+        exchanges = [{"method": "POST", "path": "/validate", "status": 200, "body": body}]
+    elif case == "not-json":
+        exchanges[0]["body"] = "<html>upstream error</html>"
+    return exchanges
+
+
+@pytest.mark.parametrize(
+    ("case", "expected"),
+    [("target-object", 1), ("deep-details", 2), ("validated-resources-of-wrong-types", 2), ("not-json", 1)],
+)
+def test_a_malformed_answer_is_read_without_a_traceback(
+    azure: Any, capsys: pytest.CaptureFixture[str], case: str, expected: int
+) -> None:
+    """Exit 1 where the verdict itself is readable (a 400 is a refusal whatever its body), else exit 2."""
+    azure(_malformed(case))
+    exit_code, out, err, _ = run(capsys)
+
+    assert exit_code == expected, err
+    assert "Traceback" not in err and len(out) < 5000
+    if expected == 2:
+        assert out == "" and err.count("\n") == 1

@@ -63,6 +63,7 @@ NO_VERDICT_ADVICE: dict[int | None, str] = {
     429: "Azure throttled the requests past the retries; run it again later",
     None: "Azure's service did not answer the request; run it again later",
 }
+UNREADABLE_ADVICE = "Azure's answer cannot be read as the REST spec describes it; run it again later"
 MAX_MESSAGE = 300  # characters of Azure's text in one line
 
 
@@ -185,7 +186,7 @@ def ask_azure(
     """Validate (and What-If) `template` in the subscription of `connection`, all within `timeout_s`."""
     try:
         from azure.core.exceptions import AzureError as SdkError
-        from azure.core.exceptions import ClientAuthenticationError, HttpResponseError
+        from azure.core.exceptions import ClientAuthenticationError, DeserializationError, HttpResponseError
         from azure.mgmt.resource import ResourceManagementClient
     except ImportError:
         raise AzureUnavailable(INSTALL_HINT) from None
@@ -238,6 +239,10 @@ def ask_azure(
                 what_if_error = _verdict_error(exc)
     except ClientAuthenticationError as exc:
         raise AzureRequestFailed(f"sign-in failed: {exc.message}", NO_VERDICT_ADVICE[401]) from None
+    except RecursionError:  # the SDK reads an answer recursively: one nested past Python's limit
+        raise AzureRequestFailed("Azure's answer is nested too deeply to read", UNREADABLE_ADVICE) from None
+    except DeserializationError as exc:  # a value of a type the REST spec does not allow there
+        raise AzureRequestFailed(f"Azure's answer does not fit the REST spec: {exc}", UNREADABLE_ADVICE) from None
     except SdkError as exc:  # no answer: the connection failed or timed out
         raise AzureRequestFailed(f"{type(exc).__name__}: {exc.message}", NO_VERDICT_ADVICE[None]) from None
     return AzureAnswer(error, ids, diagnostics, changes, what_if_error, where.name)
@@ -283,32 +288,48 @@ def _default_credential(authority: str) -> Any:
 
 def _validate_result(result: Any) -> tuple[AzureError | None, tuple[str, ...], tuple[AzureError, ...]]:
     properties = getattr(result, "properties", None)
-    ids = tuple(r.id for r in (getattr(properties, "validated_resources", None) or []) if r.id)
-    diagnostics = tuple(
-        AzureError(str(d.code), str(d.message), getattr(d, "target", None))
-        for d in (getattr(properties, "diagnostics", None) or [])
+    resources = getattr(properties, "validated_resources", None)
+    ids = tuple(
+        r.id for r in (resources if isinstance(resources, list) else []) if isinstance(getattr(r, "id", None), str)
     )
+    found = getattr(properties, "diagnostics", None)
+    diagnostics = tuple(_model_error(d, MAX_ERROR_DEPTH) for d in (found if isinstance(found, list) else []))
     error = _model_error(result.error) if getattr(result, "error", None) else None
     return error, ids, diagnostics
 
 
-def _model_error(model: Any) -> AzureError:
+def _model_error(model: Any, depth: int = 1) -> AzureError:
+    details = getattr(model, "details", None) if depth < MAX_ERROR_DEPTH else None
     return AzureError(
-        code=str(model.code or ""),
-        message=str(model.message or ""),
-        target=model.target,
-        details=tuple(_model_error(d) for d in (model.details or [])),
-        additional_info=tuple({"type": a.type, "info": a.info} for a in (model.additional_info or [])),
+        code=_text(getattr(model, "code", None)),
+        message=_text(getattr(model, "message", None)),
+        target=_text(getattr(model, "target", None)) or None,
+        details=tuple(_model_error(d, depth + 1) for d in details if d is not None)
+        if isinstance(details, list)
+        else (),
     )
 
 
-def _json_error(data: Mapping[str, Any]) -> AzureError:
+MAX_ERROR_DEPTH = 32  # levels of `details` read; ARM's own answers nest two or three
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _json_error(data: Mapping[str, Any], depth: int = 1) -> AzureError:
+    """An ARM error read as the spec types it (strings; `details` a list of errors), anything else left out,
+    `details` read to MAX_ERROR_DEPTH levels."""
+    details = data.get("details") if depth < MAX_ERROR_DEPTH else None
+    info = data.get("additionalInfo")
     return AzureError(
-        code=str(data.get("code", "")),
-        message=str(data.get("message", "")),
-        target=data.get("target"),
-        details=tuple(_json_error(d) for d in data.get("details") or [] if isinstance(d, Mapping)),
-        additional_info=tuple(a for a in data.get("additionalInfo") or [] if isinstance(a, Mapping)),
+        code=_text(data.get("code")),
+        message=_text(data.get("message")),
+        target=_text(data.get("target")) or None,
+        details=tuple(_json_error(d, depth + 1) for d in details if isinstance(d, Mapping))
+        if isinstance(details, list)
+        else (),
+        additional_info=tuple(a for a in info if isinstance(a, Mapping)) if isinstance(info, list) else (),
     )
 
 
