@@ -225,3 +225,25 @@ def test_a_malformed_answer_is_read_without_a_traceback(
     assert "Traceback" not in err and len(out) < 5000
     if expected == 2:
         assert out == "" and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("kind", ["directory", "fifo", "device"])
+def test_record_is_never_written_over_a_directory_fifo_or_device(
+    azure: Any, capsys: pytest.CaptureFixture[str], tmp_path: Any, kind: str
+) -> None:
+    import os
+
+    if kind == "directory":
+        target = tmp_path
+    elif kind == "fifo":
+        target = tmp_path / "fifo"
+        os.mkfifo(target)
+    else:
+        target = tmp_path / "null"
+        target.symlink_to("/dev/null")
+    fake = azure(_policy_refusal())
+    exit_code, out, err, _ = run(capsys, "--record", str(target))
+
+    assert exit_code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
+    assert "--record" in err and fake.replay.sent == []  # refused before Azure is asked
+    assert kind != "fifo" or (tmp_path / "fifo").is_fifo()
