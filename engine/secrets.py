@@ -147,8 +147,10 @@ def worth_masking(values: Iterable[str]) -> frozenset[str]:
 class Mask:
     """Replaces each known secret in text, in every form our outputs write it, by "[secret]"."""
 
-    def __init__(self, secrets: Iterable[str] = ()) -> None:
+    def __init__(self, secrets: Iterable[str] = (), *, ignore_case: bool = False) -> None:
+        """`ignore_case`: also in any other case (text a service quotes back, such as Azure's messages)."""
         self.secrets: set[str] = set()
+        self._flags = re.IGNORECASE if ignore_case else 0
         self._pattern: re.Pattern[str] | None = None
         self.add(secrets)
 
@@ -166,7 +168,9 @@ class Mask:
         if self._pattern is None and self.secrets:
             forms = {form for s in self.secrets for form in _forms(s) if len(form) >= MIN_SECRET_LENGTH}
             # one alternation, longest first: a secret inside another goes with it; linear in the text
-            self._pattern = re.compile("|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True)))
+            self._pattern = re.compile(
+                "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True)), self._flags
+            )
         return self._pattern
 
     def __call__(self, text: str) -> str:

@@ -17,12 +17,14 @@ only when it runs.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 from azure_gpu_stacks.engine.arm.clouds import cloud
 from azure_gpu_stacks.engine.arm.template import Template
+from azure_gpu_stacks.inputs.files import escaped
 
 INSTALL_HINT = "`gpu-stacks preflight` needs the `azure` extra: pip install 'azure-gpu-stacks[azure]'"
 
@@ -33,7 +35,45 @@ class AzureUnavailable(Exception):
 
 class AzureRequestFailed(Exception):
     """Azure answered with an error that is not a verdict on the template (sign-in, permission, throttling
-    past the retries): one line, without secrets."""
+    past the retries, a service error, no answer at all): `what` Azure said and what to `do`, for one line
+    that the command masks and caps (`line`)."""
+
+    def __init__(self, what: str, do: str) -> None:
+        super().__init__(f"{what}; {do}")
+        self.what = what
+        self.do = do
+
+    def line(self, mask: Callable[[str], str]) -> str:
+        return f"Azure gave no verdict: {capped(mask(self.what))}; {self.do}"
+
+
+# Only these statuses carry a verdict on the template: Validate answers 400 with the
+# DeploymentValidateResult that says why it is invalid, What-If answers 400 with the error (REST spec
+# deployments.json, Deployments_ValidateAtSubscriptionScope and Deployments_WhatIfAtSubscriptionScope,
+# observed 2026-11-25), and a long-running operation that ends Failed answers 200 with the error. Any
+# other status (401, 403, 404, 409, 429 after the retries, 5xx) says nothing about the template.
+VERDICT_STATUSES = frozenset({200, 400})
+# What to do after each status that carries no verdict (HTTP semantics, RFC 9110 section 15; ARM's own
+# meanings: learn.microsoft.com/azure/azure-resource-manager/troubleshooting/common-deployment-errors,
+# observed 2026-11-25).
+NO_VERDICT_ADVICE: dict[int | None, str] = {
+    401: "sign in again (`az login`, or the service principal's environment variables)",
+    403: "the signed-in identity needs Microsoft.Resources/deployments/validate/action on the subscription",
+    404: "check --subscription and that the identity can see that subscription",
+    429: "Azure throttled the requests past the retries; run it again later",
+    None: "Azure's service did not answer the request; run it again later",
+}
+UNREADABLE_ADVICE = "Azure's answer cannot be read as the REST spec describes it; run it again later"
+MAX_MESSAGE = 300  # characters of Azure's text in one line
+
+
+def capped(text: str, limit: int = MAX_MESSAGE) -> str:
+    """`text` on one line (whitespace runs as one space, control characters escaped), at most `limit`
+    characters, saying how much was cut."""
+    one_line = escaped(" ".join(str(text).split()))
+    if len(one_line) <= limit:
+        return one_line
+    return f"{one_line[:limit]}… ({len(one_line) - limit:,} more characters not shown)"
 
 
 @dataclass(frozen=True)
@@ -90,6 +130,36 @@ class Connection:
     cloud: str = "AzureCloud"
     credential: Any = None  # None: DefaultAzureCredential at the cloud's authority
     client_options: Mapping[str, Any] = field(default_factory=dict)  # transport, polling_interval (tests)
+    clock: Callable[[], float] = time.monotonic  # what the deadline reads (tests: the transport's recorded waits)
+
+
+class Deadline:
+    """One deadline (`--timeout`) over everything preflight waits for: azure-core's retries and the
+    Retry-After they honour, and the polling of a 202 answer. azure-core sleeps as long as `Retry-After`
+    says (RetryPolicy._sleep_for_retry) and polls a long-running operation until it ends, each wait the
+    header's or the polling interval (LROBasePolling._delay / _extract_delay), with no overall bound
+    (Azure/azure-sdk-for-python sdk/core/azure-core/azure/core/pipeline/policies/_retry.py and
+    azure/core/polling/base_polling.py, azure-core 1.41.0, read 2026-11-26): every such wait goes
+    through `wait`, which refuses one that would end past the deadline."""
+
+    def __init__(self, seconds: float, clock: Callable[[], float]) -> None:
+        self.seconds = seconds
+        self.clock = clock
+        self.end = clock() + seconds
+
+    def remaining(self) -> float:
+        return self.end - self.clock()
+
+    def wait(self, seconds: float, transport: Any, why: str) -> None:
+        if seconds > self.remaining():
+            self.passed(f"{why} ({seconds:g} s)")
+        transport.sleep(seconds)
+
+    def passed(self, why: str) -> NoReturn:
+        raise AzureRequestFailed(
+            f"{why}, past the deadline of --timeout {self.seconds:g} s",
+            "run it again later, or give it more time with --timeout SECONDS",
+        )
 
 
 def deployment_body(template: Template, location: str, *, what_if: bool = False) -> bytes:
@@ -105,46 +175,109 @@ def deployment_body(template: Template, location: str, *, what_if: bool = False)
 
 
 def ask_azure(
-    template: Template, connection: Connection, *, location: str, deployment: str, what_if: bool
+    template: Template,
+    connection: Connection,
+    *,
+    location: str,
+    deployment: str,
+    what_if: bool,
+    timeout_s: float = 120.0,
 ) -> AzureAnswer:
-    """Validate (and What-If) `template` in the subscription of `connection`."""
+    """Validate (and What-If) `template` in the subscription of `connection`, all within `timeout_s`."""
     try:
-        from azure.core.exceptions import ClientAuthenticationError, HttpResponseError
+        from azure.core.exceptions import AzureError as SdkError
+        from azure.core.exceptions import ClientAuthenticationError, DeserializationError, HttpResponseError
         from azure.mgmt.resource import ResourceManagementClient
     except ImportError:
         raise AzureUnavailable(INSTALL_HINT) from None
     where = cloud(connection.cloud)
+    deadline = Deadline(timeout_s, connection.clock)
     credential = connection.credential or _default_credential(where.authority)
     client = ResourceManagementClient(
         credential,
         connection.subscription,
         base_url=where.resource_manager,
         credential_scopes=list(where.credential_scopes),
+        retry_policy=_retry_policy(deadline),
         **dict(connection.client_options),
     )
     operations = client.deployments
+    polling_interval = client._config.polling_interval
+
+    def finished(poller: Any) -> Any:
+        poller.wait(max(deadline.remaining(), 0.0) + 1.0)  # the polling thread also stops at the deadline
+        if not poller.done():
+            deadline.passed("the operation was still running")
+        return poller.result()
+
     try:
         try:
-            validated = operations.begin_validate_at_subscription_scope(
-                deployment, deployment_body(template, location)
-            ).result()
+            validated = finished(
+                operations.begin_validate_at_subscription_scope(
+                    deployment,
+                    deployment_body(template, location),
+                    polling=_deadline_polling(deadline, polling_interval),
+                )
+            )
             error, ids, diagnostics = _validate_result(validated)
         except HttpResponseError as exc:
-            error, ids, diagnostics = _error_of(exc), (), ()
+            error, ids, diagnostics = _verdict_error(exc), (), ()
         changes: tuple[WhatIfChange, ...] | None = None
         what_if_error = None
         if what_if:
             try:
-                result = operations.begin_what_if_at_subscription_scope(
-                    deployment, deployment_body(template, location, what_if=True)
-                ).result()
+                result = finished(
+                    operations.begin_what_if_at_subscription_scope(
+                        deployment,
+                        deployment_body(template, location, what_if=True),
+                        polling=_deadline_polling(deadline, polling_interval),
+                    )
+                )
                 changes = tuple(_change(c) for c in (result.changes or []))
                 what_if_error = _model_error(result.error) if getattr(result, "error", None) else None
             except HttpResponseError as exc:
-                what_if_error = _error_of(exc)
+                what_if_error = _verdict_error(exc)
     except ClientAuthenticationError as exc:
-        raise AzureRequestFailed(f"Azure sign-in failed: {_first_line(exc.message)}") from None
+        raise AzureRequestFailed(f"sign-in failed: {exc.message}", NO_VERDICT_ADVICE[401]) from None
+    except RecursionError:  # the SDK reads an answer recursively: one nested past Python's limit
+        raise AzureRequestFailed("Azure's answer is nested too deeply to read", UNREADABLE_ADVICE) from None
+    except DeserializationError as exc:  # a value of a type the REST spec does not allow there
+        raise AzureRequestFailed(f"Azure's answer does not fit the REST spec: {exc}", UNREADABLE_ADVICE) from None
+    except SdkError as exc:  # no answer: the connection failed or timed out
+        raise AzureRequestFailed(f"{type(exc).__name__}: {exc.message}", NO_VERDICT_ADVICE[None]) from None
     return AzureAnswer(error, ids, diagnostics, changes, what_if_error, where.name)
+
+
+def _retry_policy(deadline: Deadline) -> Any:
+    """azure-core's RetryPolicy whose waits (Retry-After, back-off) end before `deadline`."""
+    from azure.core.pipeline.policies import RetryPolicy
+
+    class DeadlineRetryPolicy(RetryPolicy):
+        def _sleep_for_retry(self, response: Any, transport: Any) -> bool:
+            retry_after = self.get_retry_after(response)
+            if not retry_after:
+                return False
+            status = response.http_response.status_code
+            deadline.wait(retry_after, transport, f"HTTP {status}: Azure asked to wait (Retry-After) before retrying")
+            return True
+
+        def _sleep_backoff(self, settings: Any, transport: Any) -> None:
+            backoff = self.get_backoff_time(settings)
+            if backoff > 0:
+                deadline.wait(backoff, transport, "Azure did not answer after the retries")
+
+    return DeadlineRetryPolicy(timeout=max(1, int(deadline.seconds)))
+
+
+def _deadline_polling(deadline: Deadline, interval: float) -> Any:
+    """azure-mgmt-core's ARMPolling whose every wait between polls ends before `deadline`."""
+    from azure.mgmt.core.polling.arm_polling import ARMPolling
+
+    class DeadlinePolling(ARMPolling):  # type: ignore[misc]
+        def _delay(self) -> None:
+            deadline.wait(self._extract_delay(), self._transport, "the operation was still running")
+
+    return DeadlinePolling(interval)
 
 
 def _default_credential(authority: str) -> Any:
@@ -155,32 +288,48 @@ def _default_credential(authority: str) -> Any:
 
 def _validate_result(result: Any) -> tuple[AzureError | None, tuple[str, ...], tuple[AzureError, ...]]:
     properties = getattr(result, "properties", None)
-    ids = tuple(r.id for r in (getattr(properties, "validated_resources", None) or []) if r.id)
-    diagnostics = tuple(
-        AzureError(str(d.code), str(d.message), getattr(d, "target", None))
-        for d in (getattr(properties, "diagnostics", None) or [])
+    resources = getattr(properties, "validated_resources", None)
+    ids = tuple(
+        r.id for r in (resources if isinstance(resources, list) else []) if isinstance(getattr(r, "id", None), str)
     )
+    found = getattr(properties, "diagnostics", None)
+    diagnostics = tuple(_model_error(d, MAX_ERROR_DEPTH) for d in (found if isinstance(found, list) else []))
     error = _model_error(result.error) if getattr(result, "error", None) else None
     return error, ids, diagnostics
 
 
-def _model_error(model: Any) -> AzureError:
+def _model_error(model: Any, depth: int = 1) -> AzureError:
+    details = getattr(model, "details", None) if depth < MAX_ERROR_DEPTH else None
     return AzureError(
-        code=str(model.code or ""),
-        message=str(model.message or ""),
-        target=model.target,
-        details=tuple(_model_error(d) for d in (model.details or [])),
-        additional_info=tuple({"type": a.type, "info": a.info} for a in (model.additional_info or [])),
+        code=_text(getattr(model, "code", None)),
+        message=_text(getattr(model, "message", None)),
+        target=_text(getattr(model, "target", None)) or None,
+        details=tuple(_model_error(d, depth + 1) for d in details if d is not None)
+        if isinstance(details, list)
+        else (),
     )
 
 
-def _json_error(data: Mapping[str, Any]) -> AzureError:
+MAX_ERROR_DEPTH = 32  # levels of `details` read; ARM's own answers nest two or three
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _json_error(data: Mapping[str, Any], depth: int = 1) -> AzureError:
+    """An ARM error read as the spec types it (strings; `details` a list of errors), anything else left out,
+    `details` read to MAX_ERROR_DEPTH levels."""
+    details = data.get("details") if depth < MAX_ERROR_DEPTH else None
+    info = data.get("additionalInfo")
     return AzureError(
-        code=str(data.get("code", "")),
-        message=str(data.get("message", "")),
-        target=data.get("target"),
-        details=tuple(_json_error(d) for d in data.get("details") or [] if isinstance(d, Mapping)),
-        additional_info=tuple(a for a in data.get("additionalInfo") or [] if isinstance(a, Mapping)),
+        code=_text(data.get("code")),
+        message=_text(data.get("message")),
+        target=_text(data.get("target")) or None,
+        details=tuple(_json_error(d, depth + 1) for d in details if isinstance(d, Mapping))
+        if isinstance(details, list)
+        else (),
+        additional_info=tuple(a for a in info if isinstance(a, Mapping)) if isinstance(info, list) else (),
     )
 
 
@@ -195,6 +344,18 @@ def _error_of(exc: Any) -> AzureError:
         return _json_error(data["error"])
     status = getattr(response, "status_code", None)
     return AzureError(code=f"HTTP{status}" if status else "HttpResponseError", message=_first_line(str(exc)))
+
+
+def _verdict_error(exc: Any) -> AzureError:
+    """The error of an answer that is a verdict on the template; any other answer raises AzureRequestFailed
+    with its status, Azure's code and message."""
+    response = getattr(exc, "response", None)
+    status = getattr(response, "status_code", None)
+    error = _error_of(exc)
+    if status in VERDICT_STATUSES:
+        return error
+    advice = NO_VERDICT_ADVICE.get(status) or NO_VERDICT_ADVICE[None]
+    raise AzureRequestFailed(f"HTTP {status} {error.code}: {error.message}", advice)
 
 
 def _change(change: Any) -> WhatIfChange:

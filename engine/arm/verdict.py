@@ -19,7 +19,7 @@ from typing import Any
 
 from azure_gpu_stacks.catalog import catalog
 from azure_gpu_stacks.catalog.shapes import read as read_pools
-from azure_gpu_stacks.engine.arm.client import AzureAnswer, AzureError
+from azure_gpu_stacks.engine.arm.client import AzureAnswer, AzureError, capped
 from azure_gpu_stacks.engine.arm.template import Template, TemplateResource
 from azure_gpu_stacks.engine.run.plan import Plan
 from azure_gpu_stacks.engine.secrets import Mask
@@ -64,7 +64,7 @@ def findings(
 ) -> list[Finding]:
     """Each innermost error of Validate (then What-If), mapped to its resource and stack file line; what Azure
     quotes of the request in a message is masked by `secrets` (the plan's `secret_values`)."""
-    mask = Mask(secrets)
+    mask = Mask(secrets, ignore_case=True)  # Azure may quote a request value in another case
     out: list[Finding] = []
     for operation, error in (("validate", answer.error), ("what-if", answer.what_if_error)):
         if error is None:
@@ -75,7 +75,7 @@ def findings(
             out.append(
                 Finding(
                     code=leaf.code,
-                    message=mask(leaf.message),
+                    message=capped(mask(leaf.message)),
                     urn=res.urn if res else None,
                     resource=res.logical_name if res else None,
                     stack_key=key,

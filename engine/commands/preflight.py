@@ -13,6 +13,7 @@ from typing import Any
 from azure_gpu_stacks.engine.arm.clouds import CLOUDS, DEFAULT_CLOUD
 from azure_gpu_stacks.engine.commands import export_arm, options
 from azure_gpu_stacks.engine.errors import InputError
+from azure_gpu_stacks.engine.secrets import Mask
 
 NAME = "preflight"
 HELP = "Azure's own verdict on the plan: Deployments Validate (and What-If), nothing created"
@@ -46,11 +47,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     options.add_as_of(p)
 
 
+AZURE_MODULES = ("azure.core", "azure.identity", "azure.mgmt.resource")  # what the `azure` extra installs
+
+
 def azure_installed() -> bool:
-    return (
-        importlib.util.find_spec("azure.mgmt.resource") is not None
-        and importlib.util.find_spec("azure.identity") is not None
-    )
+    """Whether every module of the `azure` extra can be imported. `find_spec("azure.mgmt.resource")` itself
+    raises ModuleNotFoundError when its parent package `azure` is absent, so a missing parent is "no" too."""
+    try:
+        return all(importlib.util.find_spec(name) is not None for name in AZURE_MODULES)
+    except (ImportError, ValueError):  # a parent missing, or a module set to None in sys.modules
+        return False
 
 
 def make_connection(args: argparse.Namespace) -> Any:
@@ -70,7 +76,9 @@ def run(args: argparse.Namespace) -> int:
             f"--subscription {args.subscription!r}: not a subscription id; "
             "allowed: a GUID as `az account show --query id` prints it"
         )
-    from azure_gpu_stacks.engine.arm.client import AzureRequestFailed, ask_azure
+    if args.record is not None:
+        _check_record_path(args.record)
+    from azure_gpu_stacks.engine.arm.client import AzureRequestFailed, AzureUnavailable, ask_azure
     from azure_gpu_stacks.engine.arm.template import deployment_name
     from azure_gpu_stacks.engine.arm.verdict import fidelity, findings, resource_by_id
 
@@ -79,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
     if location is None:
         raise InputError(f"{plan.stack_file}: no location in the stack; allowed: name one with --location REGION")
     options.progress(f"asking Azure ({args.cloud}) to validate {plan.stack}…")
+    quoted_mask = Mask(plan.secret_values, ignore_case=True)  # Azure may quote a request value in any case
     try:
         answer = ask_azure(
             template,
@@ -86,8 +95,11 @@ def run(args: argparse.Namespace) -> int:
             location=location,
             deployment=deployment_name("gpu-stacks-preflight", plan.stack),
             what_if=args.what_if,
+            timeout_s=args.timeout,
         )
     except AzureRequestFailed as exc:
+        raise InputError(exc.line(quoted_mask)) from None
+    except AzureUnavailable as exc:
         raise InputError(str(exc)) from None
     try:
         lines = (project.root / plan.stack_file).read_text(encoding="utf-8").splitlines()
@@ -141,6 +153,25 @@ def run(args: argparse.Namespace) -> int:
         export_arm.write_file(args.record, json.dumps(record, indent=2) + "\n")
     _print(report, args.format)
     return code
+
+
+def _check_record_path(path: export_arm.Path) -> None:
+    """`--record` is written only to a new path or over a regular file, checked before anything runs (a FIFO,
+    a device node, a socket or a directory there is left as it is). The lead folds this into the shared
+    output check of the `partial` branch."""
+    import stat
+
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        if not path.parent.is_dir():
+            raise InputError(f"--record {path}: its directory does not exist; allowed: a file in an existing directory")
+        return
+    except OSError as exc:
+        raise InputError(f"--record {path}: cannot be checked: {exc.strerror}") from None
+    if not stat.S_ISREG(mode):
+        kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file (a FIFO, device or socket)"
+        raise InputError(f"--record {path}: {kind}; allowed: a new path or a regular file")
 
 
 def _relative(path: export_arm.Path) -> str:
