@@ -97,6 +97,12 @@ TABLE: tuple[CreateOnly, ...] = (
     *_path_parameters("azure-native:monitor:ActionGroup", "resourceGroupName", "actionGroupName"),
     *_path_parameters("azure-native:monitor:AutoscaleSetting", "resourceGroupName", "autoscaleSettingName"),
     *_path_parameters("azure-native:network:PublicIPAddress", "resourceGroupName", "publicIpAddressName"),
+    *_path_parameters("azure-native:monitor:MetricAlert", "resourceGroupName", "ruleName"),
+    *_path_parameters("azure-native:monitor:AzureMonitorWorkspace", "resourceGroupName", "azureMonitorWorkspaceName"),
+    *_path_parameters("azure-native:monitor:DataCollectionEndpoint", "resourceGroupName", "dataCollectionEndpointName"),
+    *_path_parameters("azure-native:monitor:DataCollectionRule", "resourceGroupName", "dataCollectionRuleName"),
+    *_path_parameters("azure-native:monitor:DataCollectionRuleAssociation", "resourceUri", "associationName"),
+    *_path_parameters("azure-native:alertsmanagement:PrometheusRuleGroup", "resourceGroupName", "ruleGroupName"),
     *_path_parameters(BATCH_ACCOUNT, "resourceGroupName", "accountName"),
     *_path_parameters(BATCH_POOL, "resourceGroupName", "accountName", "poolName"),
     # Batch pools: "Extensions cannot be added to an existing pool. Pools must be recreated to add, remove, or update

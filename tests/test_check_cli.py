@@ -159,7 +159,8 @@ def test_check_policy_config_changes_levels_like_policy_pack_config(
 
     assert code == 0
     assert sorted((v["policy"], v["level"]) for v in plan["violations"]) == [
-        ("require-gpu-vm-auto-shutdown", "advisory")
+        ("require-gpu-vm-auto-shutdown", "advisory"),
+        ("warn-gpu-host-without-identity", "advisory"),  # the raw VM has no managed identity (issue 36)
     ]
 
 
@@ -230,6 +231,7 @@ def test_plan_json_fills_violations(capsys: pytest.CaptureFixture[str], other_te
     assert code == 1
     assert [v["policy"] for v in json.loads(out)["violations"]] == [
         "disallow-retired-vm-sizes",
+        "warn-gpu-host-without-identity",
         "require-cost-alerts",
         "require-gpu-vm-auto-shutdown",
     ]

@@ -60,14 +60,20 @@ def test_exported_pack_lists_its_policies(stub: analyzer_pb2_grpc.AnalyzerStub) 
 
 
 def test_exported_pack_refuses_a_retired_size(stub: analyzer_pb2_grpc.AnalyzerStub) -> None:
-    found = analyze(stub, GPU_VM, "old_vm", {"hardwareProfile": {"vmSize": "Standard_NC6"}})
+    found = analyze(
+        stub, GPU_VM, "old_vm", {"hardwareProfile": {"vmSize": "Standard_NC6"}, "identity": {"type": "SystemAssigned"}}
+    )
 
     assert [(name, level) for name, level, _ in found] == [("disallow-retired-vm-sizes", analyzer_pb2.MANDATORY)]
     assert "which Azure retired on 2023-09-06" in found[0][2]
 
 
 def test_exported_pack_requires_a_budget_for_a_gpu_stack(stub: analyzer_pb2_grpc.AnalyzerStub) -> None:
-    props = {"resourceGroupName": "rg-team", "hardwareProfile": {"vmSize": "Standard_NC4as_T4_v3"}}
+    props = {
+        "resourceGroupName": "rg-team",
+        "hardwareProfile": {"vmSize": "Standard_NC4as_T4_v3"},
+        "identity": {"type": "SystemAssigned"},
+    }
 
     found = analyze_stack(stub, [(GPU_VM, "gpu_vm", props)])
 

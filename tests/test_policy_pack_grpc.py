@@ -55,7 +55,10 @@ def test_grpc_pack_lists_every_policy_with_level_and_config_schema(stub: analyze
 def test_grpc_analyze_reports_a_retired_size_as_mandatory(stub: analyzer_pb2_grpc.AnalyzerStub) -> None:
     configure(stub)
     found = analyze(
-        stub, "azure-native:compute:VirtualMachine", "fail_vm", {"hardwareProfile": {"vmSize": "standard_nc6"}}
+        stub,
+        "azure-native:compute:VirtualMachine",
+        "fail_vm",
+        {"hardwareProfile": {"vmSize": "standard_nc6"}, "identity": {"type": "SystemAssigned"}},
     )
 
     assert found == [

@@ -36,6 +36,7 @@ BASELINE = [
             "resourceGroupName": "rg-gpu",
             "hardwareProfile": {"vmSize": "Standard_NC4as_T4_v3"},
             "osProfile": {"linuxConfiguration": {"disablePasswordAuthentication": True}},
+            "identity": {"type": "SystemAssigned"},
         },
         ["rg"],
     ),
@@ -49,6 +50,7 @@ BASELINE = [
             "singlePlacementGroup": True,
             "proximityPlacementGroup": {"id": "/ppg"},
             "virtualMachineProfile": {"osProfile": {"linuxConfiguration": {"disablePasswordAuthentication": True}}},
+            "identity": {"type": "SystemAssigned"},
         },
         ["rg"],
     ),
@@ -71,6 +73,8 @@ BASELINE = [
                 {"name": "gpu", "vmSize": "Standard_NC4as_T4_v3", "nodeTaints": ["sku=gpu:NoSchedule"]}
             ],
             "apiServerAccessProfile": {"authorizedIPRanges": ["73.140.245.0/24"]},
+            "disableLocalAccounts": True,
+            "aadProfile": {"managed": True, "enableAzureRBAC": True},
         },
         ["rg"],
     ),
@@ -81,6 +85,7 @@ BASELINE = [
             "resourceGroupName": "rg-gpu",
             "properties": {
                 "computeType": "AmlCompute",
+                "disableLocalAuth": True,
                 "properties": {
                     "vmSize": "Standard_NC24ads_A100_v4",
                     "scaleSettings": {"minNodeCount": 0.0, "maxNodeCount": 2.0, "nodeIdleTimeBeforeScaleDown": "PT15M"},
