@@ -132,13 +132,13 @@ def _problems(
         for r in resources
         if canonical_type(r.resource_type) == RESOURCE_GROUP_TYPE or coverage.covers(resource_group_of(r))
     ]
-    cost = estimate_resources([_inputs(r) for r in covered])
+    cost = estimate_resources([resource_inputs(r) for r in covered])
     if not cost.resources:
         return []  # no VM under the budget: require-cost-alerts and the plan say what it watches
     return budget_problems(label, monthly, cost, margin, notifications)
 
 
-def _inputs(resource: Any) -> ResourceInputs:
+def resource_inputs(resource: Any) -> ResourceInputs:
     """The resource as the costing reads it, from what the Pulumi engine hands a stack policy."""
     dependencies = tuple(str(getattr(d, "urn", "")) for d in getattr(resource, "dependencies", None) or [])
     props = _plain_copy(resource.props)
