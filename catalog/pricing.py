@@ -28,6 +28,8 @@ coherence policy) compute the same figures.
 - Every price has its own observed date and source; the cost names the oldest price it used and
   its source (`pricesObserved`, `pricesSource`): an old snapshot's price says its date is unknown.
 
+Budgets are judged per notification (`budget_problems`).
+
 What this does not count: disks, networking, AKS/AML management fees, storage and reservations, and Azure Monitor
 alert rules and notifications, Managed Prometheus ingestion and queries, and Grafana (unpriced: docs/gpu-monitoring.md).
 """
@@ -303,25 +305,84 @@ def _budget_basis(cost: CostEstimate) -> str:
     return basis
 
 
-def budget_problem(
-    label: str, monthly_usd: float, cost: CostEstimate, margin: float = DEFAULT_ABOVE_FULL_SCALE_MARGIN
-) -> str | None:
-    """Why a budget of `monthly_usd` a month cannot work for the resources `cost` counts, or None.
+@dataclass(frozen=True)
+class BudgetNotification:
+    """One notification of a budget: it fires when the cost (actual, or forecast for the period) passes
+    `threshold_percent` of the budget's amount. Azure's contract: "Notification is sent when the cost
+    exceeded the threshold. It is always percent and has to be between 0 and 1000"; `thresholdType`
+    Actual (the default) or Forecasted (Azure/azure-rest-api-specs,
+    specification/consumption/resource-manager/Microsoft.Consumption/stable/2024-08-01/consumption.json,
+    `Notification`; observed 2026-11-26)."""
 
-    Below their idle monthly cost it fires every month; above their full-scale monthly cost by more
-    than `margin` (a fraction) it can never fire. The message names the amounts, the resources
-    counted and the date of the oldest price used."""
+    name: str
+    threshold_percent: float
+    threshold_type: str = "Actual"
+
+    def firing_monthly(self, budget_monthly_usd: float) -> float:
+        """The monthly cost at which this notification fires."""
+        return budget_monthly_usd * self.threshold_percent / 100
+
+
+def budget_notifications(raw: Any) -> list[BudgetNotification]:
+    """A budget's enabled notifications (its `notifications` input, name -> notification, as plain data),
+    each with a known threshold; disabled ones and thresholds unknown before deployment are left out."""
+    if not isinstance(raw, Mapping):
+        return []
+    found = []
+    for name, notification in raw.items():
+        if not isinstance(notification, Mapping) or notification.get("enabled") is False:
+            continue
+        threshold = notification.get("threshold")
+        if isinstance(threshold, bool) or not isinstance(threshold, (int, float)):
+            continue
+        kind = str(notification.get("thresholdType") or "Actual")
+        found.append(BudgetNotification(str(name), float(threshold), kind))
+    return found
+
+
+def budget_problems(
+    label: str,
+    monthly_usd: float,
+    cost: CostEstimate,
+    margin: float = DEFAULT_ABOVE_FULL_SCALE_MARGIN,
+    notifications: Sequence[BudgetNotification] | None = None,
+) -> list[str]:
+    """Why a budget of `monthly_usd` a month cannot work for the resources `cost` counts: one message per
+    notification that cannot work, naming it; without notifications (None), the amount itself is judged.
+
+    What fires is a notification's threshold, not the amount: amount x threshold %. Below the idle
+    monthly cost it fires every month; above the full-scale monthly cost by more than `margin` (a
+    fraction) it can never fire, unless the cost is a lower bound (a price missing): a lower bound is
+    never called too high. The message names the amounts, the resources counted and the date of the
+    oldest price used."""
+    if notifications is None:
+        problem = _firing_problem(label, "the budget", monthly_usd, cost, margin)
+        return [problem] if problem else []
+    problems = []
+    for n in notifications:
+        firing = n.firing_monthly(monthly_usd)
+        what = (
+            f"notification '{n.name}' ({n.threshold_type}, {n.threshold_percent:g} % of {monthly_usd:,.2f} USD a month)"
+        )
+        problem = _firing_problem(f"{label}, {what}", "it", firing, cost, margin)
+        if problem:
+            problems.append(problem)
+    return problems
+
+
+def _firing_problem(label: str, subject: str, firing_usd: float, cost: CostEstimate, margin: float) -> str | None:
+    """Why something that fires at `firing_usd` a month fires every month or can never fire, or None."""
     basis = _budget_basis(cost)
-    if monthly_usd < cost.idle_monthly:
+    if firing_usd < cost.idle_monthly:
         return (
-            f"{label}: fires every month: the budget ({monthly_usd:,.2f} USD a month) is below the idle cost "
+            f"{label}: fires every month: {subject} ({firing_usd:,.2f} USD a month) is below the idle cost "
             f"({cost.idle_monthly:,.2f} USD a month) even when nothing runs ({basis}); raise it above the idle "
             "cost or cut what runs idle"
         )
     ceiling = (1 + margin) * cost.monthly
-    if cost.complete and cost.monthly > 0 and monthly_usd > ceiling:
+    if cost.complete and cost.monthly > 0 and firing_usd > ceiling:
         return (
-            f"{label}: can never fire: the budget ({monthly_usd:,.2f} USD a month) is more than {margin:.0%} above "
+            f"{label}: can never fire: {subject} ({firing_usd:,.2f} USD a month) is more than {margin:.0%} above "
             f"the full-scale cost ({cost.monthly:,.2f} USD a month, so at most {ceiling:,.2f}) ({basis}); lower "
             "it to about the full-scale cost"
         )

@@ -1,14 +1,17 @@
-"""warn-incoherent-budgets: a budget that can work: it neither fires every month nor can never fire.
+"""warn-incoherent-budgets: a budget's notifications can work: none fires every month, none can never fire.
 
 Rule: for each consumption budget of the stack (`consumption:Budget`, its `amount` per `timeGrain`
 as a monthly amount), and each central budget declared in this policy's `centralBudgets`, the VMs it
 covers (the resources in the resource groups its scope covers; a subscription scope covers them all)
 are priced with the catalog exactly as `gpu-stacks cost` prices them (`azure_gpu_stacks.catalog.pricing`,
-each resource in its own region):
-  - below their idle monthly cost, the budget fires every month, even when nothing runs;
+each resource in its own region). What fires is a notification, at amount x its threshold % (Actual or
+Forecasted; a disabled one is not judged); a budget without notifications is judged at its amount. Each
+notification's firing amount:
+  - below their idle monthly cost, fires every month, even when nothing runs;
   - above their full-scale monthly cost by more than `aboveFullScaleMargin` (a fraction: 2.0 allows up
-    to 3x), it can never fire. A lower bound (a size or region without a price) is never called too high.
-The message names the amounts, the resources counted and the date of the oldest price used.
+    to 3x), can never fire. A lower bound (a size or region without a price) is never called too high.
+Each message names the notification, the amounts, the resources counted and the date of the oldest
+price used.
 Advisory; set `enforcementLevel: mandatory` in the policy config to block deployments.
 Why: a budget that fires every month teaches people to ignore it, and one that can never fire watches
 nothing; both pass require-cost-alerts.
@@ -21,12 +24,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from azure_gpu_stacks.catalog.demand import ResourceInputs
 from azure_gpu_stacks.catalog.pricing import (
     BUDGET,
     DEFAULT_ABOVE_FULL_SCALE_MARGIN,
     MONTHS_PER_GRAIN,
-    budget_problem,
+    BudgetNotification,
+    budget_notifications,
+    budget_problems,
     estimate_resources,
 )
 from azure_gpu_stacks.catalog.shapes import canonical_type
@@ -37,13 +41,9 @@ from azure_gpu_stacks.policies.resource_groups import (
     resource_group_of,
     scope_coverage,
 )
+from azure_gpu_stacks.policies.stack_resources import plain_copy, resource_inputs
 from azure_gpu_stacks.policies.values import (
-    UNKNOWN,
-    elements,
-    entries,
     get,
-    is_mapping,
-    is_sequence,
     number,
     text,
 )
@@ -70,7 +70,8 @@ CONFIG = config.schema(
                 "Budgets managed outside the stack, judged the same way: objects with `scope` "
                 "(/subscriptions/<id> or /subscriptions/<id>/resourceGroups/<rg>), `amount` (USD) and "
                 "`timeGrain` (Monthly, Quarterly, Annually, BillingMonth, BillingQuarter, BillingAnnual; "
-                "default Monthly)."
+                "default Monthly), optionally `notifications` as on a budget (name -> `threshold` in percent, "
+                "`thresholdType` Actual or Forecasted, `enabled`)."
             ),
         },
     }
@@ -87,8 +88,8 @@ def validate(args: StackValidationArgs, report_violation: ReportViolation) -> No
         coverage = scope_coverage(get(budget.props, "scope"), budget)
         if monthly is None or coverage is None:
             continue  # unknown before deployment, or not a budget scope (require-cost-alerts says so)
-        problem = _problem(f"budget '{budget.name}'", monthly, coverage, args.resources, margin)
-        if problem:
+        notifications = _notifications(plain_copy(get(budget.props, "notifications")))
+        for problem in _problems(f"budget '{budget.name}'", monthly, notifications, coverage, args.resources, margin):
             report_violation(problem, budget.urn)
     for central in settings["centralBudgets"]:
         scope = text(central.get("scope")) if isinstance(central, dict) else None
@@ -96,8 +97,9 @@ def validate(args: StackValidationArgs, report_violation: ReportViolation) -> No
         coverage = scope_coverage(scope) if scope else None
         if monthly is None or coverage is None:
             continue
-        problem = _problem(f"central budget on {scope}", monthly, coverage, args.resources, margin)
-        if problem:
+        notifications = _notifications(central.get("notifications"))
+        label = f"central budget on {scope}"
+        for problem in _problems(label, monthly, notifications, coverage, args.resources, margin):
             report_violation(problem, None)
 
 
@@ -107,50 +109,44 @@ def _monthly(amount: Any, grain: Any) -> float | None:
     return None if value is None or not months else value / months
 
 
-def _problem(label: str, monthly: float, coverage: Coverage, resources: Sequence[Any], margin: float) -> str | None:
+def _notifications(raw: Any) -> list[BudgetNotification] | None:
+    """The notifications judged, or None to judge the amount itself (a budget that declares none)."""
+    return budget_notifications(raw) if raw else None
+
+
+def _problems(
+    label: str,
+    monthly: float,
+    notifications: list[BudgetNotification] | None,
+    coverage: Coverage,
+    resources: Sequence[Any],
+    margin: float,
+) -> list[str]:
     covered = [
         r
         for r in resources
         if canonical_type(r.resource_type) == RESOURCE_GROUP_TYPE or coverage.covers(resource_group_of(r))
     ]
-    cost = estimate_resources([_inputs(r) for r in covered])
+    cost = estimate_resources([resource_inputs(r) for r in covered])
     if not cost.resources:
-        return None  # no VM under the budget: require-cost-alerts and the plan say what it watches
-    return budget_problem(label, monthly, cost, margin)
-
-
-def _inputs(resource: Any) -> ResourceInputs:
-    """The resource as the costing reads it, from what the Pulumi engine hands a stack policy."""
-    dependencies = tuple(str(getattr(d, "urn", "")) for d in getattr(resource, "dependencies", None) or [])
-    props = _plain_copy(resource.props)
-    inputs = props if isinstance(props, dict) else {}
-    return ResourceInputs(resource.urn, canonical_type(resource.resource_type), resource.name, inputs, dependencies)
-
-
-MAX_DEPTH = 32  # deeper than any resource's inputs; a bound, so a cycle cannot hang
-
-
-def _plain_copy(value: Any, depth: int = 0) -> Any:
-    """The engine's read-only property proxies as plain dicts and lists; unknowns (and what is too deep) as None."""
-    if value is UNKNOWN or depth > MAX_DEPTH:
-        return None
-    if is_mapping(value):
-        return {key: _plain_copy(item, depth + 1) for key, item in entries(value)}
-    if is_sequence(value):
-        return [_plain_copy(item, depth + 1) for item in elements(value)]
-    return value
+        return []  # no VM under the budget: require-cost-alerts and the plan say what it watches
+    return budget_problems(label, monthly, cost, margin, notifications)
 
 
 POLICY = StackValidationPolicy(
     name=NAME,
-    description="A budget should be able to fire: above the covered resources' idle cost, near their full-scale cost.",
+    description=(
+        "Each budget notification should be able to fire: amount x threshold above the covered resources' idle "
+        "cost, near their full-scale cost."
+    ),
     validate=validate,
     enforcement_level=EnforcementLevel.ADVISORY,
     severity=Severity.MEDIUM,
     config_schema=CONFIG,
     remediation_steps=(
-        "Set the budget's amount (costAlert.amount in the stack file) between the idle and the full-scale monthly "
-        "cost that `gpu-stacks cost` prints for the stack, or cut what runs idle (scale to zero, auto-shutdown)."
+        "Set each notification's firing amount (costAlert.amount x each of costAlert.actualThresholds and "
+        "forecastThresholds, in percent) between the idle and the full-scale monthly cost that `gpu-stacks cost` "
+        "prints for the stack, or cut what runs idle (scale to zero, auto-shutdown)."
     ),
     url="https://learn.microsoft.com/azure/cost-management-billing/costs/tutorial-acm-create-budgets",
 )

@@ -54,6 +54,20 @@ class RefreshError(Exception):
 # --- fetching (network) --------------------------------------------------------------------------
 
 
+# Price rows whose name is not the size's ARM name: the Retail Prices API (and so karpenter-provider-azure's
+# table, data/prices/) lists Standard_NG32adms_V620 without the `_v1` that the Resource SKUs API and Learn give
+# the size (https://learn.microsoft.com/azure/virtual-machines/sizes/gpu-accelerated/ngadsv620-series; karpenter's
+# own SKU list and missing-price list name Standard_NG32adms_V620_v1; observed 2026-11-26), while its three
+# siblings' rows carry `_v1`. Read under the catalog's name so the size is priced.
+PRICE_ROW_NAMES = {"standard_ng32adms_v620": "standard_ng32adms_v620_v1"}
+
+
+def price_row_key(name: str) -> str:
+    """The catalog key a price row's size name is read under."""
+    key = normalize_size_name(name)
+    return PRICE_ROW_NAMES.get(key, key)
+
+
 def prices_url(region: str) -> str:
     query = f"serviceName eq 'Virtual Machines' and priceType eq 'Consumption' and armRegionName eq '{region}'"
     return f"{PRICES_API}?api-version={PRICES_API_VERSION}&$filter={urllib.parse.quote(query)}"
@@ -190,7 +204,7 @@ def linux_prices(items: Iterable[dict[str, Any]], region: str) -> PriceRead:
         else:
             kind = _row_kind(item)
             counts[kind] += 1
-            entry = sizes.setdefault(normalize_size_name(str(item["armSkuName"])), SizePrices())
+            entry = sizes.setdefault(price_row_key(str(item["armSkuName"])), SizePrices())
             entry.offer(kind, float(price), str(item.get("effectiveStartDate") or ""))
     return PriceRead(sizes, counts)
 
@@ -230,7 +244,7 @@ def read_snapshot_csv(path: Path, text: str) -> dict[str, PriceRead]:
         if payg is None:
             read.counts["no_price"] += 1
             continue
-        entry = read.sizes.setdefault(normalize_size_name(name), SizePrices())
+        entry = read.sizes.setdefault(price_row_key(name), SizePrices())
         entry.payg = payg
         read.counts["payg"] += 1
         if spot is not None and spot != payg:
@@ -289,7 +303,7 @@ def read_karpenter_pricing(path: Path, text: str) -> Snapshot:
                 raise RefreshError(f"{path}: line {line_no}: a price before any region's map")
             price = _snapshot_price(m[2], path, line_no, m[1])
             if price is not None:
-                regions[region].sizes.setdefault(normalize_size_name(m[1].strip()), SizePrices()).payg = price
+                regions[region].sizes.setdefault(price_row_key(m[1].strip()), SizePrices()).payg = price
                 regions[region].counts["payg"] += 1
         elif not KARPENTER_SKIP.match(line):
             raise RefreshError(

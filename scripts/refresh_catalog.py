@@ -81,6 +81,11 @@ COUNT_LABELS = {
     "other_region": "other-region rows ignored",
     "other": "other rows ignored",
 }
+# The Windows licence Azure adds to a VM's Linux rate, USD per vCPU an hour: the Retail Prices API's eastus
+# Standard_D2as_v5 rows, Linux 0.086 and Windows 0.178 (2 vCPUs), as saved in data/prices/ (observed 2026-11-25).
+# A table without an OS column (karpenter's) lets a Windows row through; one that is a known Linux price of
+# another source plus this licence for the size's vCPUs is rejected, never written as the Linux price.
+WINDOWS_LICENCE_USD_PER_VCPU_HOUR = 0.046
 BLOCK_KEYS = ("prices",)  # written as a block, one `region: {...}` line each
 PLAIN_SCALAR = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_./+-]*")  # written without quotes
 
@@ -266,6 +271,14 @@ class CatalogText:
         self.lines[start:end] = block
 
 
+def _windows_rate(payg: float | None, old: Mapping[str, Any], vcpus: Any, source: str) -> bool:
+    """Whether `payg` is the Windows rate of the size: another source's Linux price `old` plus the licence."""
+    linux = old.get("payg")
+    if payg is None or not isinstance(linux, (int, float)) or not isinstance(vcpus, int) or old.get("source") == source:
+        return False
+    return abs(payg - linux - vcpus * WINDOWS_LICENCE_USD_PER_VCPU_HOUR) < 0.0005
+
+
 def _age(observed: Any) -> dt.date:
     """A price's observed day for comparing ages; an unknown date is older than any known one."""
     return dt.date.fromisoformat(str(observed)) if observed not in (None, "unknown") else dt.date.min
@@ -312,6 +325,7 @@ def refresh(
     known = {normalize_size_name(s["name"]) for s in data["sizes"]}
     unpriced: list[str] = []
     kept_newer: list[str] = []
+    windows_rows: list[str] = []
     price_date = prices_observed or observed.isoformat()
     for size in data["sizes"]:
         name = size["name"]
@@ -329,6 +343,9 @@ def refresh(
                 if found is None or (found.payg is None and found.spot is None):
                     continue
                 old = old_prices.get(region) or {}
+                if _windows_rate(found.payg, old, size.get("vcpus"), price_source):
+                    windows_rows.append(f"{name} in {region} ({yaml_value(found.payg)}; Linux {old['payg']})")
+                    continue
                 if old and _age(price_date) < _age(old.get("observed")):
                     kept_newer.append(f"{name} in {region} (observed {old.get('observed')})")
                     continue
@@ -361,6 +378,11 @@ def refresh(
             summary.append(f"prices in {region}: {counts or 'no rows'}")
         if unpriced:
             summary.append(f"no price row, the catalog's prices kept: {', '.join(unpriced)}")
+        if windows_rows:
+            summary.append(
+                f"Windows rates rejected (a Linux price plus {WINDOWS_LICENCE_USD_PER_VCPU_HOUR} USD per vCPU an "
+                f"hour), the catalog's Linux price kept: {', '.join(windows_rows)}"
+            )
         if kept_newer:
             when = "of unknown date" if price_date == "unknown" else f"observed {price_date}"
             summary.append(f"the catalog's newer prices kept over these {when}: {', '.join(kept_newer)}")

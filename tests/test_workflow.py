@@ -80,7 +80,11 @@ def test_workflow_diffs_against_the_base_branch_into_the_summary_and_one_comment
     assert checkout["with"]["fetch-depth"] == 0
     assert job["permissions"] == {"contents": "read", "pull-requests": "write"}
     assert diff["env"]["BASE_REF"] == "${{ github.base_ref }}"
-    assert '.venv/bin/gpu-stacks diff "origin/$BASE_REF" --format markdown > diff.md' in diff["run"]
+    assert (
+        '.venv/bin/gpu-stacks diff "origin/$BASE_REF" --format markdown --policy-config .github/cost-guardrails.json'
+        in (diff["run"])
+    )
+    assert "> diff.md 2> diff.err" in diff["run"]
     assert 'cat diff.md >> "$GITHUB_STEP_SUMMARY"' in diff["run"]
     # Updated in place: the previous comment is found by the marker the markdown starts with.
     assert f"const marker = '{MARKER}';" in comment["with"]["script"]

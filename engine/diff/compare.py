@@ -23,9 +23,11 @@ from azure_gpu_stacks.catalog.az_files import Usage, family_key
 from azure_gpu_stacks.catalog.create_only import AKS_CLUSTER, AKS_POOL, AML_COMPUTE, VM, VMSS, CreateOnly, create_only
 from azure_gpu_stacks.catalog.demand import collect
 from azure_gpu_stacks.catalog.pricing import NO_COST
+from azure_gpu_stacks.engine.diff.guardrail import CostGuardrail, cost_guardrail
 from azure_gpu_stacks.engine.diff.renames import renames
 from azure_gpu_stacks.engine.estimate.quota import needs
 from azure_gpu_stacks.engine.run.plan import Plan, refusal_json
+from azure_gpu_stacks.engine.run.policy_config import PolicySettings
 from azure_gpu_stacks.engine.run.runtime import SECRET_SHOWN_AS, RecordedResource
 from azure_gpu_stacks.engine.run.violation import Violation
 from azure_gpu_stacks.fakeazure import Refusal
@@ -190,6 +192,7 @@ class StackDiff:
     new_refusals: list[Refusal] = field(default_factory=list)
     resolved_refusals: list[Refusal] = field(default_factory=list)
     quota: list[QuotaDelta] = field(default_factory=list)
+    guardrail: CostGuardrail = CostGuardrail()  # limit-stack-cost on the full-scale increase
 
     @property
     def gpu_replacements(self) -> list[ResourceChange]:
@@ -208,6 +211,8 @@ class StackDiff:
         blocking = [c for c in self.replaced if c.blocking]
         if blocking:
             out.append(f"{len(blocking)} unacknowledged GPU pool/cluster replacement(s)")
+        if self.guardrail.blocks:
+            out.append(f"cost guardrail: {'; '.join(self.guardrail.exceeded)}")
         return out
 
     def to_json(self) -> dict[str, Any]:
@@ -231,6 +236,7 @@ class StackDiff:
                 "resolved": [refusal_json(r) for r in self.resolved_refusals],
             },
             "quota": [q.to_json() for q in self.quota],
+            "costGuardrail": self.guardrail.to_json(),
             "problems": self.problems,
         }
 
@@ -243,6 +249,7 @@ def diff_stack(
     allowed: Collection[str] = (),
     usage: Mapping[str, Usage] | None = None,
     stack_file_text: str = "",
+    policy_settings: Mapping[str, PolicySettings] | None = None,
 ) -> StackDiff:
     """The change from `base` to `head` (either may be None: a stack added or removed)."""
     plan = (head or base).plan  # type: ignore[union-attr]
@@ -270,6 +277,7 @@ def diff_stack(
     out.added = [ResourceRef(r.urn, r.type, r.name) for r in born]
     out.removed = [ResourceRef(r.urn, r.type, r.name) for r in gone]
     out.cost = _cost(base, head)
+    out.guardrail = cost_guardrail(out.cost.busy_before, out.cost.busy_after, policy_settings)
     out.new_violations, out.resolved_violations = _changed(_violations(base), _violations(head))
     out.new_refusals, out.resolved_refusals = _changed(_refusals(base), _refusals(head))
     out.quota = _quota(base, head, usage)

@@ -112,6 +112,7 @@ def _details(s: StackDiff) -> list[str]:
     if c.budget_before != c.budget_after:
         cost += f"; budget {amount_text(c.budget_before)} → {amount_text(c.budget_after)}"
     lines += ["", cost + "."]
+    lines += [f"- Cost guardrail ({cell(s.guardrail.level)}): {cell(e)}." for e in s.guardrail.exceeded]
     findings = [("new", v) for v in s.new_violations] + [("resolved", v) for v in s.resolved_violations]
     if findings:
         lines += ["", "| Policy | Level | Resource | Message |", "| --- | --- | --- | --- |"]

@@ -118,6 +118,7 @@ def stack_text(s: StackDiff) -> list[str]:
     )
     if c.budget_before != c.budget_after:
         lines.append(f"  budget: {amount_text(c.budget_before)} -> {amount_text(c.budget_after)} USD/month")
+    lines += [f"  cost guardrail [{s.guardrail.level}] {e}" for e in s.guardrail.exceeded]
     lines += [f"  new [{v.level}] {v.policy}: {v.resource}: {v.message}" for v in s.new_violations]
     lines += [f"  resolved [{v.level}] {v.policy}: {v.resource}: {v.message}" for v in s.resolved_violations]
     lines += [f"  new refusal: {r.resource} [{r.type}]: {r.code}: {r.message}" for r in s.new_refusals]

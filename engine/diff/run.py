@@ -128,7 +128,15 @@ def run_diff(
         after = sides[_Task("head", h)] if h else None
         text = _stack_text(head.root / after.plan.stack_file) if after else ""
         report.stacks.append(
-            diff_stack(h or b or "", before, after, allowed=allowed, usage=usage, stack_file_text=text)
+            diff_stack(
+                h or b or "",
+                before,
+                after,
+                allowed=allowed,
+                usage=usage,
+                stack_file_text=text,
+                policy_settings=policy_settings,
+            )
         )
     return report
 
