@@ -105,7 +105,7 @@ def test_check_passes_every_shipped_stack_with_the_defaults(capsys: pytest.Captu
     document = json.loads(capsys.readouterr().out)
 
     assert "limit-stack-cost" not in json.dumps(document)
-    assert len(list((REPO / "stacks").glob("Pulumi.*.yaml"))) == 4
+    assert len(document["stacks"]) == len(list((REPO / "stacks").glob("Pulumi.*.yaml")))
 
 
 def test_the_shipped_workflow_sets_the_guardrails_from_a_file_the_pack_accepts(
