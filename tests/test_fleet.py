@@ -442,3 +442,16 @@ def test_bad_fleet_flags_say_so_in_one_line(monorepo: Path, tmp_path: Path) -> N
         code, out, err = gpu_stacks("check", *argv)
         [error] = [line for line in err.splitlines() if line.startswith("gpu-stacks: error:")]
         assert (code, out) == (2, "") and named in error and "Traceback" not in err, (argv, err)
+
+
+def test_missing_git_is_named_not_read_as_a_bad_revision(
+    monorepo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    no_tools = tmp_path / "no-tools"
+    no_tools.mkdir()
+    monkeypatch.setenv("PATH", str(no_tools))  # HEAD is a commit of the monorepo; only git is missing
+
+    code, out, err = gpu_stacks("check", "--root", monorepo, "--affected", "HEAD")
+
+    [error] = [line for line in err.splitlines() if line.startswith("gpu-stacks: error:")]
+    assert (code, out) == (2, "") and "git not found" in error and "not a commit" not in error, err
