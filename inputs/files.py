@@ -49,6 +49,7 @@ MAX_BYTES: dict[str, int] = {
     "existing": 16 * MIB,  # az resource show / az resource list -o json (--existing)
     "skus": 512 * MIB,  # az vm list-skus --all -o json
     "stack-outputs": 16 * MIB,  # pulumi stack output --json (--stack-outputs, stack-outputs/)
+    "fleet-record": 64 * MIB,  # one stack's record in the fleet cache (a shard line's cap too)
     "prices": 16 * MIB,  # one saved Retail Prices API page (scripts/refresh_catalog.py; about 100 items)
 }
 CHUNK = 1 * MIB
@@ -393,6 +394,35 @@ def parse_json(text: str, label: str) -> Any:
         raise InputFileError(f"{label}: nested deeper than {MAX_DEPTH} levels; allowed: at most {MAX_DEPTH}") from None
     _check_json(data, label)
     return data
+
+
+# What gpu-stacks itself wrote and reads back (a fleet cache entry, a shard line) nests as deep as a
+# program's resource inputs do, deeper than a hand-written input file; past this it is not ours.
+MAX_RECORD_DEPTH = 256
+
+
+def parse_record_json(data: str | bytes | bytearray, label: str) -> Any:
+    """JSON that gpu-stacks wrote and reads back from outside (a cache entry, a shard line): nesting bounded
+    at `MAX_RECORD_DEPTH`, walked without recursion; InputFileError naming `label` otherwise. Numbers are
+    kept as written (a record carries what the program made)."""
+    try:
+        value = json.loads(data)
+    except RecursionError:
+        raise InputFileError(
+            f"{label}: nested deeper than {MAX_RECORD_DEPTH} levels; allowed: at most {MAX_RECORD_DEPTH}"
+        ) from None
+    except ValueError as exc:  # JSONDecodeError, and bytes that are not UTF-8
+        raise InputFileError(f"{label}: not JSON ({exc})") from None
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            if depth > MAX_RECORD_DEPTH:
+                raise InputFileError(
+                    f"{label}: nested deeper than {MAX_RECORD_DEPTH} levels; allowed: at most {MAX_RECORD_DEPTH}"
+                )
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return value
 
 
 class _Unbounded(str):

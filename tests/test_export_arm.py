@@ -9,7 +9,9 @@ from __future__ import annotations
 import importlib
 import inspect
 import json
+import os
 import re
+import stat
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -198,6 +200,24 @@ def test_an_output_that_is_a_directory_is_refused_in_one_line(
 
     assert code == 2 and out == "" and list(tmp_path.iterdir()) == []
     assert err.count("\n") == 1 and str(tmp_path) in err and "allowed:" in err
+
+
+def test_an_output_that_is_a_fifo_or_a_device_is_refused_and_left_as_it_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    device = tmp_path / "null.json"
+    device.symlink_to("/dev/null")
+
+    for target in (fifo, device):
+        code = main(["export-arm", "inference-t4", "-o", str(target)])
+        out, err = capsys.readouterr()
+
+        assert code == 2 and out == "" and err.count("\n") == 1, err
+        assert str(target) in err and "not a regular file" in err and "allowed:" in err
+    assert stat.S_ISFIFO(fifo.lstat().st_mode) and device.is_symlink() and os.readlink(device) == "/dev/null"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["null.json", "pipe.json"]
 
 
 @pytest.mark.parametrize("stack", STACKS)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -442,3 +443,59 @@ def test_bad_fleet_flags_say_so_in_one_line(monorepo: Path, tmp_path: Path) -> N
         code, out, err = gpu_stacks("check", *argv)
         [error] = [line for line in err.splitlines() if line.startswith("gpu-stacks: error:")]
         assert (code, out) == (2, "") and named in error and "Traceback" not in err, (argv, err)
+
+
+def test_missing_git_is_named_not_read_as_a_bad_revision(
+    monorepo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    no_tools = tmp_path / "no-tools"
+    no_tools.mkdir()
+    monkeypatch.setenv("PATH", str(no_tools))  # HEAD is a commit of the monorepo; only git is missing
+
+    code, out, err = gpu_stacks("check", "--root", monorepo, "--affected", "HEAD")
+
+    [error] = [line for line in err.splitlines() if line.startswith("gpu-stacks: error:")]
+    assert (code, out) == (2, "") and "git not found" in error and "not a commit" not in error, err
+
+
+def nested(depth: int) -> str:
+    """JSON `depth` lists deep: past Python's recursion limit when depth is in the tens of thousands."""
+    return "[" * depth + "]" * depth
+
+
+def test_a_cache_entry_that_is_a_fifo_or_nested_deep_is_a_miss(repo: Path, cache: Path, planned: list[str]) -> None:
+    held: dict[str, list[Path]] = {}
+    for entry in sorted(cache.glob("*.json")):  # a stack may have entries of other options' keys too
+        held.setdefault(json.loads(entry.read_text())["record"]["stack"], []).append(entry)
+    fifo_stack, deep_stack = sorted(held)[7], sorted(held)[len(held) // 2]
+    for entry in held[fifo_stack]:
+        entry.unlink()
+        os.mkfifo(entry)  # no writer: opened for reading, it would wait forever
+    for entry in held[deep_stack]:
+        entry.write_text(entry.read_text().rstrip()[:-1] + ', "deep": ' + nested(50_000) + "}")
+
+    code, out, err = gpu_stacks("check", "--root", repo.name, "--cache-dir", cache, "--format", "json")
+
+    assert code == 1 and "Traceback" not in err, err
+    assert {fifo_stack, deep_stack} <= set(planned)
+    assert len(json.loads(out)["stacks"]) == len(stack_files(repo))
+
+
+def test_a_shard_line_or_header_nested_deep_is_one_line_from_merge(monorepo: Path, cache: Path, tmp_path: Path) -> None:
+    with beside(monorepo):
+        first, second = (
+            gpu_stacks("check", "--root", monorepo.name, "--cache-dir", cache, "--shard", f"{k}/2")[1] for k in (1, 2)
+        )
+    good = tmp_path / "1.jsonl"
+    good.write_text(first)
+    header, *lines = second.splitlines()
+    deep_line = tmp_path / "deep-line.jsonl"
+    deep_line.write_text("\n".join([header, *lines[:3], nested(50_000), *lines[4:]]) + "\n")
+    deep_header = tmp_path / "deep-header.jsonl"
+    deep_header.write_text("\n".join([nested(50_000), *lines]) + "\n")
+
+    for shard, line in [(deep_line, 5), (deep_header, 1)]:
+        code, out, err = gpu_stacks("merge", good, shard)
+
+        assert (code, out) == (2, "") and "Traceback" not in err, err
+        assert err.count("\n") == 1 and f"{shard}:{line}:" in err and "nested deeper" in err

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -52,9 +53,29 @@ def template_of(args: argparse.Namespace) -> tuple[Project, Plan, Template]:
     return project, plan, export(plan.resources, project=plan.project, stack=plan.stack, secrets=plan.secret_values)
 
 
+def refuse_unwritable_target(path: Path, option: str = "--output") -> None:
+    """An output (`export-arm -o`, `preflight --record`) goes only to a new path in an existing directory or over a
+    regular file: a directory, FIFO, device node or socket there (or a symlink to one) is refused in one line,
+    before any work, and left as it is."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        if not path.absolute().parent.is_dir():
+            raise InputError(f"{option} {path}: its directory does not exist; allowed: a file in an existing directory")
+        return
+    except OSError as exc:
+        raise InputError(f"{option} {path}: cannot write: {exc.strerror}") from None
+    if stat.S_ISDIR(mode):
+        raise InputError(f"{option} {path}: is a directory; allowed: a file path")
+    if not stat.S_ISREG(mode):
+        raise InputError(
+            f"{option} {path}: not a regular file (a FIFO, device or socket); allowed: a new or regular file"
+        )
+
+
 def run(args: argparse.Namespace) -> int:
-    if args.output is not None and args.output.is_dir():
-        raise InputError(f"--output {args.output}: is a directory; allowed: a file path")
+    if args.output is not None:
+        refuse_unwritable_target(args.output)
     _, _, template = template_of(args)
     left_out = [urn for urn, kind in template.outside if kind.startswith("azure-native:")]
     if left_out:
@@ -74,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
 def write_file(path: Path, text: str) -> None:
     """Write `text` whole or not at all (a temporary file beside it, renamed), through the same edge as stdout:
     every secret the run knows of masked (`engine.secrets.EDGE`), so the file is what stdout would get."""
+    refuse_unwritable_target(path)
     text = EDGE(text)
     try:
         fd, temporary = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", prefix=f".{path.name}.")

@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
             "allowed: a GUID as `az account show --query id` prints it"
         )
     if args.record is not None:
-        _check_record_path(args.record)
+        export_arm.refuse_unwritable_target(args.record, "--record")
     from azure_gpu_stacks.engine.arm.client import AzureRequestFailed, AzureUnavailable, ask_azure
     from azure_gpu_stacks.engine.arm.template import deployment_name
     from azure_gpu_stacks.engine.arm.verdict import fidelity, findings, resource_by_id
@@ -153,25 +153,6 @@ def run(args: argparse.Namespace) -> int:
         export_arm.write_file(args.record, json.dumps(record, indent=2) + "\n")
     _print(report, args.format)
     return code
-
-
-def _check_record_path(path: export_arm.Path) -> None:
-    """`--record` is written only to a new path or over a regular file, checked before anything runs (a FIFO,
-    a device node, a socket or a directory there is left as it is). The lead folds this into the shared
-    output check of the `partial` branch."""
-    import stat
-
-    try:
-        mode = path.stat().st_mode
-    except FileNotFoundError:
-        if not path.parent.is_dir():
-            raise InputError(f"--record {path}: its directory does not exist; allowed: a file in an existing directory")
-        return
-    except OSError as exc:
-        raise InputError(f"--record {path}: cannot be checked: {exc.strerror}") from None
-    if not stat.S_ISREG(mode):
-        kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file (a FIFO, device or socket)"
-        raise InputError(f"--record {path}: {kind}; allowed: a new path or a regular file")
 
 
 def _relative(path: export_arm.Path) -> str:

@@ -45,9 +45,15 @@ class Change:
     files: frozenset[Path]  # resolved paths
 
 
+class GitNotFound(InputError):
+    """git itself could not be started: a missing tool, not a bad revision."""
+
+
 def _git(root: Path, *argv: str) -> str:
     try:
         done = subprocess.run(["git", "-C", str(root), *argv], capture_output=True, timeout=GIT_TIMEOUT_S, check=False)
+    except FileNotFoundError:
+        raise GitNotFound("--affected: git not found; allowed: git installed and on PATH") from None
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise InputError(f"--affected: git {' '.join(argv)}: {exc}; allowed: a git work tree and git on PATH") from None
     if done.returncode != 0:
@@ -61,6 +67,8 @@ def read_change(root: Path, base: str) -> Change:
         raise InputError(f"--affected {base!r}: allowed: a git revision (a branch, tag or commit)")
     try:
         top, commit = _git(root, "rev-parse", "--show-toplevel", "--verify", "--quiet", f"{base}^{{commit}}").split()
+    except GitNotFound:
+        raise
     except (InputError, ValueError):
         raise InputError(
             f"--affected {base!r}: not a commit of the repository at {root}; allowed: a git revision "

@@ -39,6 +39,7 @@ from azure_gpu_stacks.engine.fleet.imports import program_graph
 from azure_gpu_stacks.engine.fleet.records import Record, record_problem
 from azure_gpu_stacks.engine.installed import package_directories
 from azure_gpu_stacks.engine.run.project import STACK_FILE
+from azure_gpu_stacks.inputs.files import parse_record_json, read_bytes
 
 CACHE_FORMAT = "gpu-stacks-fleet-cache/1"
 CHUNK = 1024 * 1024
@@ -178,8 +179,8 @@ class Cache:
     def get_document(self, key: str) -> Any:
         """The JSON stored under `key`; None when there is none, or it is not whole, or it is another key's."""
         try:
-            data = json.loads(self._path(key).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            data = parse_record_json(read_bytes(self._path(key), "fleet-record"), str(self._path(key)))
+        except (OSError, ValueError):  # InputFileError is a ValueError: not a regular file, not whole, or too deep
             return None
         if not isinstance(data, dict) or data.get("format") != CACHE_FORMAT or data.get("key") != key:
             return None

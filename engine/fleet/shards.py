@@ -18,7 +18,6 @@ each place is in exactly one shard, so a bad file writes nothing.
 from __future__ import annotations
 
 import heapq
-import json
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ import yaml
 from azure_gpu_stacks.engine.errors import InputError
 from azure_gpu_stacks.engine.fleet.records import Record, record_problem
 from azure_gpu_stacks.engine.fleet.render import Affected, Entry
+from azure_gpu_stacks.inputs.files import InputFileError, parse_record_json
 
 SHARD_FORMAT = "gpu-stacks-shard/1"
 SHARD = re.compile(r"^([1-9][0-9]{0,3})/([1-9][0-9]{0,3})$")
@@ -156,9 +156,9 @@ def _read_line(handle: IO[bytes], path: Path, number: int) -> Any:
     if len(raw) > MAX_LINE_BYTES:
         raise InputError(f"{path}:{number}: a line longer than 64 MiB; allowed: a shard file gpu-stacks wrote")
     try:
-        return json.loads(raw)
-    except ValueError as exc:
-        raise InputError(f"{path}:{number}: not JSON ({exc}); allowed: a shard file gpu-stacks wrote") from None
+        return parse_record_json(raw, f"{path}:{number}")
+    except InputFileError as exc:
+        raise InputError(f"{exc}; allowed: a shard file gpu-stacks wrote") from None
 
 
 def read_header(path: Path) -> ShardFile:
