@@ -188,7 +188,7 @@ class AmlCluster(pulumi.ComponentResource):
                 name,
                 resource_group_name=resource_group,
                 workspace_id=workspace_id,
-                compute_name=cluster.name,
+                compute_name=self._args["compute_name"],  # the name Azure gives the cluster: known now
                 emails=self._args["alert_emails"],
                 idle_percent=float(self._args["gpu_idle_percent"]),
                 tags=self._args["tags"],

@@ -205,3 +205,17 @@ def test_a_bad_idle_percent_in_the_stack_file_is_one_line_and_exit_2(
         f"gpu-stacks: error: {path}: azure-gpu-stacks:amlCluster.gpuIdlePercent: 150; allowed: a percentage above 0 "
         "and below 100, e.g. 5"
     ]
+
+
+def test_every_shipped_stack_runs_under_pulumis_own_mocks() -> None:
+    """Teams unit-test their stacks with `pulumi.runtime.set_mocks`, whose outputs are only the inputs echoed:
+    no component may build a value from an output Azure fills in (the idle alert joined the cluster's `name`
+    output, None there, and every program with an AML cluster raised TypeError)."""
+    from bench.floors import runtime_floor
+
+    stacks = sorted(
+        p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in (REPO / "stacks").glob("Pulumi.*.yaml")
+    )
+    floor = runtime_floor(REPO, stacks)
+
+    assert sorted(floor.stacks) == stacks and all(count > 0 for count, _ in floor.stacks.values())
