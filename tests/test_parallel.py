@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 from azure_gpu_stacks.engine.cli import main
-from azure_gpu_stacks.engine.run import parallel
-from azure_gpu_stacks.engine.run.plan import Plan, plan_stack
+from azure_gpu_stacks.engine.run import outcome
+from azure_gpu_stacks.engine.run.plan import plan_stack
 from azure_gpu_stacks.engine.run.project import load_project
 
 from tests.conftest import REPO
@@ -24,7 +24,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-_PLANNED: dict[tuple[object, ...], list[Plan]] = {}
+_PLANNED: dict[tuple[object, ...], list[Any]] = {}
 
 
 @pytest.fixture
@@ -32,17 +32,17 @@ def planned_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """The shipped stacks are planned once serially and once by forked workers for this module; each
     format's command then prints from those plans, so the comparisons below are of the same serial and
     parallel plans, rendered by the commands themselves (the plans are frozen: nothing can change them)."""
-    real = parallel.plan_stacks
+    real = outcome.plan_outcomes
 
-    def plan_stacks(
+    def plan_outcomes(
         project: Any, names: Any, reference: Any, policy_settings: Any, jobs: int, *rest: Any, **kw: Any
-    ) -> list[Plan]:
+    ) -> list[Any]:
         key = (project.root, tuple(names), repr(reference), repr(policy_settings), jobs)
         if key not in _PLANNED:
             _PLANNED[key] = real(project, names, reference, policy_settings, jobs, *rest, **kw)
         return _PLANNED[key]
 
-    monkeypatch.setattr(parallel, "plan_stacks", plan_stacks)
+    monkeypatch.setattr(outcome, "plan_outcomes", plan_outcomes)
 
 
 @pytest.mark.usefixtures("planned_once")

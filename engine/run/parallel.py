@@ -22,17 +22,14 @@ from __future__ import annotations
 import importlib
 import multiprocessing
 import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from azure_gpu_stacks.engine.errors import InputError
 from azure_gpu_stacks.engine.run import heap
 
 if TYPE_CHECKING:
-    from azure_gpu_stacks.engine.run.isolation import Limits
-    from azure_gpu_stacks.engine.run.plan import Plan, ReferenceFiles
-    from azure_gpu_stacks.engine.run.policy_config import PolicySettings
-    from azure_gpu_stacks.engine.run.project import Project
+    pass
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -54,25 +51,6 @@ def default_jobs() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
-
-
-def plan_stacks(
-    project: Project,
-    names: Sequence[str],
-    reference: ReferenceFiles,
-    policy_settings: Mapping[str, PolicySettings] | None,
-    jobs: int,
-    progress: Callable[[str], None] = lambda _: None,
-    limits: Limits | None = None,
-) -> list[Plan]:
-    """A plan per stack, in the order named; raises the first stack's (in that order) InputError."""
-    from azure_gpu_stacks.engine.run.isolation import Limits as RunLimits
-    from azure_gpu_stacks.engine.run.plan import plan_stack
-
-    def plan(name: str) -> Plan:
-        return plan_stack(project, name, reference, policy_settings=policy_settings, limits=limits)
-
-    return run_forked(plan, names, jobs, progress, str, timeout_s=(limits or RunLimits()).timeout_s)
 
 
 def run_forked(
