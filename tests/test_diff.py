@@ -248,8 +248,9 @@ def test_diff_removed_stack_removes_every_resource_and_its_cost(pr: PullRequest)
         "  - kvaml [azure-native:keyvault:Vault]\n"
         "  - aml-appi [azure-native:applicationinsights:Component]\n"
         "  - aml-ws [azure-native:machinelearningservices:Workspace]\n"
-        "  - aml-cluster [azure-native:machinelearningservices:Compute]\n"
+        # the idle alert names the cluster by its configured name, so it registers without waiting for it
         "  - aml-gpu-idle [azure-native:monitor:MetricAlert]\n"
+        "  - aml-cluster [azure-native:machinelearningservices:Compute]\n"
         f"  cost: busy {usd(AML_BUSY)} -> 0.00 USD/month ({usd(-AML_BUSY, sign=True)}); idle 0.00 -> 0.00 (+0.00)\n"
         "  budget: 1,000.00 -> none USD/month\n"
         # Azure ML's own counters, not Microsoft.Compute's family and `cores`.
