@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from azure_gpu_stacks.engine.run.runtime import RecordedResource, RunResult, run_program
 from azure_gpu_stacks.fakeazure import FakeArm
+from azure_gpu_stacks.fakeazure.errors import ArmError
 
 pytest_plugins = ["azure_gpu_stacks.fakeazure.pytest_plugin"]
 
@@ -193,3 +194,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         group = next((g for fixture, g in SHARED_FIXTURE_GROUPS.items() if fixture in used), None)
         if group:
             item.add_marker(pytest.mark.xdist_group(group))
+
+
+def arm_refusal(put: Callable[[], Any]) -> ArmError:
+    """What the fake ARM raised for `put` (which must be refused), for tests to read its code and message."""
+    with pytest.raises(ArmError) as caught:
+        put()
+    return caught.value

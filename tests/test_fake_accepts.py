@@ -13,9 +13,8 @@ from typing import Any
 import pytest
 from azure_gpu_stacks.catalog.az_files import Usage, family_key
 from azure_gpu_stacks.fakeazure import FAKE_TENANT_ID, FakeArm
-from azure_gpu_stacks.fakeazure.errors import ArmError
 
-from tests.conftest import REPO, Recording, in_resource_group
+from tests.conftest import REPO, Recording, arm_refusal, in_resource_group
 
 SAVED = REPO / "tests" / "data" / "azure-specs"
 RG = "rg-accepts"
@@ -30,12 +29,6 @@ def arm() -> FakeArm:
     arm = FakeArm(default_location="eastus")
     arm.put("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": RG, "location": "eastus"}, "rg")
     return arm
-
-
-def refused(put: Callable[[], Any]) -> ArmError:
-    with pytest.raises(ArmError) as caught:
-        put()
-    return caught.value
 
 
 def aks_examples() -> list[dict[str, Any]]:
@@ -88,7 +81,7 @@ def test_a_budget_scope_without_the_leading_slash_is_the_same_scope(arm: FakeArm
 
     assert without.id == f"/{scope}/providers/Microsoft.Consumption/budgets/b1"
     assert with_slash.id.rsplit("/", 1)[0] == without.id.rsplit("/", 1)[0]
-    missing = refused(lambda: arm.put(BUDGET, "b3", {**budget, "budgetName": "b3", "scope": scope + "x"}, "b3"))
+    missing = arm_refusal(lambda: arm.put(BUDGET, "b3", {**budget, "budgetName": "b3", "scope": scope + "x"}, "b3"))
     assert missing.code == "ResourceNotFound"
 
 
@@ -111,7 +104,7 @@ def test_budget_dates_follow_learns_rules(arm: FakeArm, start: str, end: str | N
         "timePeriod": period,
     }
 
-    error = refused(lambda: arm.put(BUDGET, "b", props, "b"))
+    error = arm_refusal(lambda: arm.put(BUDGET, "b", props, "b"))
 
     assert error.code == "InvalidParameter" and why in error.message
     arm.put(BUDGET, "ok", {**props, "budgetName": "ok", "timePeriod": {"startDate": "2017-06-01T00:00:00Z"}}, "ok")
@@ -124,7 +117,7 @@ def test_a_subnet_given_address_prefixes_is_accepted_and_checked(arm: FakeArm) -
     subnet = {"resourceGroupName": RG, "virtualNetworkName": "vn"}
 
     arm.put("azure-native:network:Subnet", "s", {**subnet, "subnetName": "s", "addressPrefixes": ["10.0.1.0/24"]}, "s")
-    outside = refused(
+    outside = arm_refusal(
         lambda: arm.put(
             "azure-native:network:Subnet", "t", {**subnet, "subnetName": "t", "addressPrefixes": ["10.1.0.0/24"]}, "t"
         )
@@ -134,7 +127,7 @@ def test_a_subnet_given_address_prefixes_is_accepted_and_checked(arm: FakeArm) -
 
 
 def test_aks_basic_sku_is_sku_not_available_in_azures_words(arm: FakeArm) -> None:
-    error = refused(lambda: arm.put(CLUSTER, "aks", cluster(sku={"name": "Basic", "tier": "Free"}), "aks"))
+    error = arm_refusal(lambda: arm.put(CLUSTER, "aks", cluster(sku={"name": "Basic", "tier": "Free"}), "aks"))
 
     assert error.code == "SkuNotAvailable"
     assert error.message == (
@@ -148,7 +141,7 @@ def test_an_aks_pool_beyond_quota_is_aks_quota_exceeded(arm: FakeArm) -> None:
 
     two_nodes = [{"name": "system", "mode": "System", "count": 2.0, "vmSize": GPU}]  # 2 x 4 vCPUs over a limit of 4
 
-    error = refused(lambda: arm.put(CLUSTER, "aks", cluster(agentPoolProfiles=two_nodes), "aks"))
+    error = arm_refusal(lambda: arm.put(CLUSTER, "aks", cluster(agentPoolProfiles=two_nodes), "aks"))
 
     assert error.code == "QuotaExceeded"
     assert error.message.startswith(

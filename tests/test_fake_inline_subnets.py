@@ -7,12 +7,12 @@ Azure/bicep-registry-modules avm/res/consumption/budget/main.bicep: "If not prov
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 from azure_gpu_stacks.fakeazure import FakeArm
-from azure_gpu_stacks.fakeazure.errors import ArmError
+
+from tests.conftest import arm_refusal
 
 RG = "rg-inline"
 VNET = "azure-native:network:VirtualNetwork"
@@ -27,12 +27,6 @@ def arm() -> FakeArm:
     arm = FakeArm(default_location="eastus")
     arm.put("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": RG, "location": "eastus"}, "rg")
     return arm
-
-
-def refused(put: Callable[[], Any]) -> ArmError:
-    with pytest.raises(ArmError) as caught:
-        put()
-    return caught.value
 
 
 def vnet(*subnets: dict[str, Any], space: str = "10.0.0.0/16") -> dict[str, Any]:
@@ -96,7 +90,7 @@ def test_a_standalone_subnet_of_the_same_name_updates_the_inline_one(arm: FakeAr
 
     arm.put(SUBNET, "default", body, "default")
 
-    again = refused(lambda: arm.put(SUBNET, "default2", body, "default2"))
+    again = arm_refusal(lambda: arm.put(SUBNET, "default2", body, "default2"))
     assert again.code == "Conflict"
 
 
@@ -107,12 +101,12 @@ def test_get_subnet_answers_an_inline_subnet_and_only_the_declared_ones(arm: Fak
     found = arm.invoke("azure-native:network:getSubnet", {**args, "subnetName": "default"})
 
     assert found["id"] == subnet_id(arm, "default") and found["addressPrefix"] == "10.0.1.0/24"
-    missing = refused(lambda: arm.invoke("azure-native:network:getSubnet", {**args, "subnetName": "other"}))
+    missing = arm_refusal(lambda: arm.invoke("azure-native:network:getSubnet", {**args, "subnetName": "other"}))
     assert missing.code == "ResourceNotFound"
 
 
 def test_an_inline_subnet_outside_the_vnet_is_refused_with_azures_code(arm: FakeArm) -> None:
-    error = refused(lambda: arm.put(VNET, "vnet1", vnet({"name": "s", "addressPrefix": "10.1.0.0/24"}), "v"))
+    error = arm_refusal(lambda: arm.put(VNET, "vnet1", vnet({"name": "s", "addressPrefix": "10.1.0.0/24"}), "v"))
 
     assert error.code == "NetcfgSubnetRangeOutsideVnet"
 
@@ -120,7 +114,7 @@ def test_an_inline_subnet_outside_the_vnet_is_refused_with_azures_code(arm: Fake
 def test_inline_subnets_that_overlap_are_refused_with_azures_code(arm: FakeArm) -> None:
     body = vnet({"name": "a", "addressPrefix": "10.0.0.0/24"}, {"name": "b", "addressPrefix": "10.0.0.128/25"})
 
-    error = refused(lambda: arm.put(VNET, "vnet1", body, "v"))
+    error = arm_refusal(lambda: arm.put(VNET, "vnet1", body, "v"))
 
     assert error.code == "NetcfgSubnetRangesOverlap" and "'b'" in error.message
 

@@ -57,10 +57,6 @@ def plans_of(outcomes: list[Outcome]) -> list[Plan]:
     return [o for o in outcomes if isinstance(o, Plan)]
 
 
-def failures_of(outcomes: list[Outcome]) -> list[StackFailure]:
-    return [o for o in outcomes if isinstance(o, StackFailure)]
-
-
 def plan_outcomes(
     project: Project,
     names: Sequence[str],
