@@ -1,7 +1,7 @@
 """Azure VM sizes the toolkit knows: specs, GPUs, InfiniBand, quota family, prices, lifecycle."""
 
-from azure_gpu_stacks.catalog import clock
-from azure_gpu_stacks.catalog.model import (
+from . import clock
+from .model import (
     Catalog,
     Lifecycle,
     Status,
@@ -13,7 +13,7 @@ from azure_gpu_stacks.catalog.model import (
     normalize_region,
     normalize_size_name,
 )
-from azure_gpu_stacks.catalog.verdict import ANNOUNCED, SizeVerdict, Standing, size_verdict
+from .verdict import ANNOUNCED, SizeVerdict, Standing, size_verdict
 
 __all__ = [
     "ANNOUNCED",

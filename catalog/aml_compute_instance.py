@@ -17,7 +17,7 @@ Sources (observed 2026-11-26):
 
 from __future__ import annotations
 
-from azure_gpu_stacks.catalog.durations import iso_duration_between
+from .durations import iso_duration_between
 
 COMPUTE_TYPE = "ComputeInstance"
 IDLE_SHUTDOWN_MIN, IDLE_SHUTDOWN_MAX = "PT15M", "P3D"

@@ -16,9 +16,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from azure_gpu_stacks.catalog.az_files import AzFileError, Usage, family_key
-from azure_gpu_stacks.catalog.quota_counters import BATCH_DEDICATED_TOTAL, BATCH_LOW_PRIORITY_TOTAL
-from azure_gpu_stacks.inputs.files import MAX_INT, InputFileError, load_json, shown
+from ..inputs.files import MAX_INT, InputFileError, load_json, shown
+from .az_files import AzFileError, Usage, family_key
+from .quota_counters import BATCH_DEDICATED_TOTAL, BATCH_LOW_PRIORITY_TOTAL
 
 BATCH_ACCOUNT_FILE = "the JSON object that `az batch account show --name ACCOUNT --resource-group RG -o json` writes"
 

@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
-from azure_gpu_stacks.catalog import normalize_region, normalize_size_name
-from azure_gpu_stacks.inputs.files import MAX_INT, InputFileError, load_json, shown
 from pydantic import AliasChoices, BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
+
+from ..inputs.files import MAX_INT, InputFileError, load_json, shown
+from . import normalize_region, normalize_size_name
 
 
 class AzFileError(ValueError):

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from azure_gpu_stacks.catalog.batch_formula import (  # noqa: F401 (the formula facts, re-exported)
+from .batch_formula import (  # noqa: F401 (the formula facts, re-exported)
     DEDICATED_TARGET,
     LOW_PRIORITY_TARGET,
     TASK_VARIABLES,
@@ -44,7 +44,7 @@ from azure_gpu_stacks.catalog.batch_formula import (  # noqa: F401 (the formula 
     read_formula,
     scale_to_zero_formula,
 )
-from azure_gpu_stacks.catalog.limits import NameRule
+from .limits import NameRule
 
 SPEC = "Azure/azure-rest-api-specs specification/batch/resource-manager (BatchManagement.json)"
 ACCOUNT_NAME = NameRule(

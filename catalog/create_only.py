@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from azure_gpu_stacks.catalog.shapes import BATCH_POOL, VMSS
+from .shapes import BATCH_POOL, VMSS
 
 How = Literal["provider", "refused"]
 

@@ -31,8 +31,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from azure_gpu_stacks.catalog.limits import normalize_region
-from azure_gpu_stacks.catalog.shapes import (
+from ..sdk.values import dig, unwrap_secrets
+from .limits import normalize_region
+from .shapes import (
     AGENT_POOL,
     BATCH_POOL,
     MANAGED_CLUSTER,
@@ -43,7 +44,6 @@ from azure_gpu_stacks.catalog.shapes import (
     read,
     shapes,
 )
-from azure_gpu_stacks.sdk.values import dig, unwrap_secrets
 
 
 class RecordedResource(Protocol):

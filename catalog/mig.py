@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from azure_gpu_stacks.catalog.limits import LIMITS
+from .limits import LIMITS
 
 AKS_PROFILES = LIMITS.choices.aks_mig_profiles  # MIG1g ... MIG7g, the SDK's GPUInstanceProfile enum
 MIG_STRATEGIES = ("single", "mixed")

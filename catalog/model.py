@@ -17,10 +17,11 @@ from pathlib import Path
 from typing import Literal
 
 import yaml
-from azure_gpu_stacks.catalog.limits import normalize_region
-from azure_gpu_stacks.catalog.mig import mig_slices
-from azure_gpu_stacks.catalog.prices import CatalogModel, Price, Prices, RegionPrices
 from pydantic import Field, model_validator
+
+from .limits import normalize_region
+from .mig import mig_slices
+from .prices import CatalogModel, Price, Prices, RegionPrices
 
 DATA_FILE = Path(__file__).with_name("vm_sizes.yaml")
 STANDARD_PREFIX = "standard_"

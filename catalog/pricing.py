@@ -41,9 +41,9 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from azure_gpu_stacks.catalog.demand import HOURS_PER_DAY, Demand, RecordedResource, collect
-from azure_gpu_stacks.catalog.model import Catalog, catalog
-from azure_gpu_stacks.catalog.prices import UNKNOWN, Price, PriceSource, oldest
+from .demand import HOURS_PER_DAY, Demand, RecordedResource, collect
+from .model import Catalog, catalog
+from .prices import UNKNOWN, Price, PriceSource, oldest
 
 HOURS_PER_MONTH = 730
 # How far above the full-scale monthly cost a budget may be (a fraction: 2.0 allows up to 3x) before it

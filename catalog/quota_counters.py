@@ -34,8 +34,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from azure_gpu_stacks.catalog.az_files import AML_DEDICATED_TOTAL, AML_LOW_PRIORITY_TOTAL, family_key
-from azure_gpu_stacks.catalog.shapes import Quota
+from .az_files import AML_DEDICATED_TOTAL, AML_LOW_PRIORITY_TOTAL, family_key
+from .shapes import Quota
 
 Provider = Literal["Microsoft.Compute", "Microsoft.MachineLearningServices", "Microsoft.Batch"]
 PROVIDERS: dict[Quota, Provider] = {

@@ -39,7 +39,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from azure_gpu_stacks.catalog.batch_formula import DEDICATED_TARGET, LOW_PRIORITY_TARGET, read_formula
+from .batch_formula import DEDICATED_TARGET, LOW_PRIORITY_TARGET, read_formula
 
 Path = tuple[str | int, ...]
 EVERY = "*"  # a path step meaning every item of a list

@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from azure_gpu_stacks.catalog.model import (
+from .model import (
     Catalog,
     RetiredSeries,
     UnconfirmedSize,

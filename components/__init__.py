@@ -1,6 +1,6 @@
 """Reusable Pulumi components for GPU compute on Azure.
 
-    from azure_gpu_stacks.components import AksGpuPool, AmlCluster, CostAlert, GpuVm, TrainingCluster
+    from . import AksGpuPool, AmlCluster, CostAlert, GpuVm, TrainingCluster
 
 Components load lazily: importing this package does not import pulumi-azure-native, whose
 modules take seconds to load; each component's module loads on first use. The components and
@@ -12,8 +12,8 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from azure_gpu_stacks.components.registry import REGISTRY, args_name
-from azure_gpu_stacks.components.version import __version__ as __version__
+from .registry import REGISTRY, args_name
+from .version import __version__ as __version__
 
 _EXPORTS = {
     **{name: module for name, module in REGISTRY},

@@ -15,9 +15,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pulumi
-from azure_gpu_stacks.catalog.limits import LIMITS
-from azure_gpu_stacks.components.checks import AKS_CLUSTER_ID_PATTERN, Problems
 from pulumi_azure_native import authorization, containerservice
+
+from ..catalog.limits import LIMITS
+from .checks import AKS_CLUSTER_ID_PATTERN, Problems
 
 # Built-in role "Azure Kubernetes Service RBAC Cluster Admin": every Kubernetes object in the cluster
 # (Azure built-in roles reference, observed 2026-11-22).

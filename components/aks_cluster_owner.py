@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import pulumi
-from azure_gpu_stacks.components.checks import AKS_CLUSTER_ID_PATTERN, Problems
+
+from .checks import AKS_CLUSTER_ID_PATTERN, Problems
 
 
 @dataclass(frozen=True)

@@ -37,11 +37,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import pulumi
-from azure_gpu_stacks.components.aks_gpu_scheduling import NVIDIA_GPU_TAINT, SPOT_TAINT, toleration
-from azure_gpu_stacks.components.checks import Problems, email
-from azure_gpu_stacks.components.nvidia_device_plugin import ACCELERATOR_LABEL
-from azure_gpu_stacks.components.nvidia_gpu_operator import GPU_OPERATOR_NAMESPACE
 from pulumi_azure_native import alertsmanagement, monitor
+
+from .aks_gpu_scheduling import NVIDIA_GPU_TAINT, SPOT_TAINT, toleration
+from .checks import Problems, email
+from .nvidia_device_plugin import ACCELERATOR_LABEL
+from .nvidia_gpu_operator import GPU_OPERATOR_NAMESPACE
 
 # NVIDIA's dcgm-exporter chart, pinned: 4.8.2 (NVIDIA/dcgm-exporter deployment/Chart.yaml, commit d5e5f51 of
 # 2026-05-12, observed 2026-11-26).

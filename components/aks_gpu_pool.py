@@ -32,35 +32,37 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NotRequired, TypedDict
 
 import pulumi
-from azure_gpu_stacks.catalog import catalog
-from azure_gpu_stacks.catalog.defaults import DEFAULT_CPU_VM_SIZE, DEFAULT_GPU_VM_SIZE
-from azure_gpu_stacks.catalog.limits import LIMITS
-from azure_gpu_stacks.catalog.mig import AKS_MIG_SIZES, MIG_STRATEGIES, mig_slice, mig_slices
-from azure_gpu_stacks.catalog.spot import SPOT_NO_PRICE_CAP
-from azure_gpu_stacks.components.aks_cluster import (
+from pulumi_azure_native import containerservice
+
+from ..catalog import catalog
+from ..catalog.defaults import DEFAULT_CPU_VM_SIZE, DEFAULT_GPU_VM_SIZE
+from ..catalog.limits import LIMITS
+from ..catalog.mig import AKS_MIG_SIZES, MIG_STRATEGIES, mig_slice, mig_slices
+from ..catalog.spot import SPOT_NO_PRICE_CAP
+from .aks_cluster import (
     check_authorized_ip_ranges,
     create_cluster,
     create_deployer_role,
     existing_cluster,
     user_kubeconfig,
 )
-from azure_gpu_stacks.components.aks_cluster_owner import claim
-from azure_gpu_stacks.components.aks_gpu_metrics import (
+from .aks_cluster_owner import claim
+from .aks_gpu_metrics import (
     DEFAULT_IDLE_HOURS,
     DEFAULT_IDLE_PERCENT,
     DEFAULT_TEMPERATURE_CELSIUS,
     check_metrics_inputs,
     create_gpu_metrics,
 )
-from azure_gpu_stacks.components.aks_gpu_scheduling import (
+from .aks_gpu_scheduling import (
     GPU_RESOURCE,
     GPU_TAINT,
     SPOT_TAINT,
     GpuPodScheduling,
     gpu_pod_scheduling,
 )
-from azure_gpu_stacks.components.args import Checked, check_shape
-from azure_gpu_stacks.components.checks import (
+from .args import Checked, check_shape
+from .checks import (
     Problems,
     aks_cluster_id,
     aks_cluster_name,
@@ -75,13 +77,12 @@ from azure_gpu_stacks.components.checks import (
     raise_problems,
     spot_max_price,
 )
-from azure_gpu_stacks.components.nvidia_device_plugin import (
+from .nvidia_device_plugin import (
     ACCELERATOR_LABEL,
     create_device_plugin,
     kubernetes_provider,
 )
-from azure_gpu_stacks.components.nvidia_gpu_operator import create_gpu_operator, gpu_operator_values
-from pulumi_azure_native import containerservice
+from .nvidia_gpu_operator import create_gpu_operator, gpu_operator_values
 
 TYPE_TOKEN = "azure-gpu-stacks:index:AksGpuPool"
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import NotRequired, TypedDict
 
-from azure_gpu_stacks.catalog.limits import LIMITS
+from ..catalog.limits import LIMITS
 
 # The taints, from the one home of Azure constants (kept here by name: teams import them for pod specs).
 GPU_TAINT = LIMITS.taints.gpu

@@ -21,11 +21,21 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NotRequired, TypedDict
 
 import pulumi
-from azure_gpu_stacks.catalog.defaults import DEFAULT_GPU_VM_SIZE
-from azure_gpu_stacks.catalog.limits import LIMITS
-from azure_gpu_stacks.components.aml_gpu_alert import DEFAULT_IDLE_PERCENT, check_alert_inputs, create_gpu_idle_alert
-from azure_gpu_stacks.components.args import Checked, check_shape
-from azure_gpu_stacks.components.checks import (
+from pulumi_azure_native import (
+    applicationinsights,
+    authorization,
+    containerregistry,
+    keyvault,
+    operationalinsights,
+    storage,
+)
+from pulumi_azure_native import machinelearningservices as ml
+
+from ..catalog.defaults import DEFAULT_GPU_VM_SIZE
+from ..catalog.limits import LIMITS
+from .aml_gpu_alert import DEFAULT_IDLE_PERCENT, check_alert_inputs, create_gpu_idle_alert
+from .args import Checked, check_shape
+from .checks import (
     AML_WORKSPACE_ID_PATTERN,
     DEFAULT_AML_MAX_NODES,
     Problems,
@@ -39,17 +49,8 @@ from azure_gpu_stacks.components.checks import (
     raise_problems,
     subnet_id,
 )
-from azure_gpu_stacks.components.outputs import output_field
-from azure_gpu_stacks.components.placement import placement
-from pulumi_azure_native import (
-    applicationinsights,
-    authorization,
-    containerregistry,
-    keyvault,
-    operationalinsights,
-    storage,
-)
-from pulumi_azure_native import machinelearningservices as ml
+from .outputs import output_field
+from .placement import placement
 
 TYPE_TOKEN = "azure-gpu-stacks:index:AmlCluster"
 

@@ -20,11 +20,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NotRequired, TypedDict
 
 import pulumi
-from azure_gpu_stacks.catalog import aml_compute_instance as facts
-from azure_gpu_stacks.catalog.defaults import DEFAULT_GPU_VM_SIZE
-from azure_gpu_stacks.catalog.time_zones import windows_time_zone
-from azure_gpu_stacks.components.args import Checked, check_shape
-from azure_gpu_stacks.components.checks import (
+from pulumi_azure_native import authorization
+from pulumi_azure_native import machinelearningservices as ml
+
+from ..catalog import aml_compute_instance as facts
+from ..catalog.defaults import DEFAULT_GPU_VM_SIZE
+from ..catalog.time_zones import windows_time_zone
+from .args import Checked, check_shape
+from .checks import (
     Problems,
     aml_compute_name,
     aml_workspace_name,
@@ -36,8 +39,6 @@ from azure_gpu_stacks.components.checks import (
     subnet_id,
     time_of_day,
 )
-from pulumi_azure_native import authorization
-from pulumi_azure_native import machinelearningservices as ml
 
 TYPE_TOKEN = "azure-gpu-stacks:index:AmlComputeInstance"
 

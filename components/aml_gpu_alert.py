@@ -25,8 +25,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pulumi
-from azure_gpu_stacks.components.checks import Problems, email
 from pulumi_azure_native import monitor
+
+from .checks import Problems, email
 
 ML_WORKSPACES = "Microsoft.MachineLearningServices/workspaces"
 ACTIVE_NODES = "Active Nodes"

@@ -34,8 +34,9 @@ from typing import (
     is_typeddict,
 )
 
-from azure_gpu_stacks.sdk.internals import type_hints
 from pydantic.alias_generators import to_camel
+
+from ..sdk.internals import type_hints
 
 # The one message style: what is wrong with the value, then what is allowed.
 _KINDS = {str: "a string", int: "a whole number", float: "a number", bool: "true or false"}

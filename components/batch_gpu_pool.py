@@ -22,18 +22,19 @@ from collections.abc import Mapping
 from typing import Any, Literal, NotRequired, TypedDict
 
 import pulumi
-from azure_gpu_stacks.catalog import batch as facts
-from azure_gpu_stacks.catalog.defaults import DEFAULT_GPU_VM_SIZE
-from azure_gpu_stacks.catalog.durations import iso_duration_between
-from azure_gpu_stacks.components.args import Checked, check_shape
-from azure_gpu_stacks.components.checks import (
+from pulumi_azure_native import batch
+
+from ..catalog import batch as facts
+from ..catalog.defaults import DEFAULT_GPU_VM_SIZE
+from ..catalog.durations import iso_duration_between
+from .args import Checked, check_shape
+from .checks import (
     Problems,
     deployment_day,
     nvidia_gpu_size,
     raise_problems,
     subnet_id,
 )
-from pulumi_azure_native import batch
 
 TYPE_TOKEN = "azure-gpu-stacks:index:BatchGpuPool"
 

@@ -14,15 +14,16 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import pulumi
-from azure_gpu_stacks.catalog import VmSize, catalog
-from azure_gpu_stacks.catalog.clock import parse_day, utc_today
-from azure_gpu_stacks.catalog.defaults import DEFAULT_CPU_VM_SIZE, DEFAULT_GPU_VM_SIZE, DEFAULT_IB_VM_SIZE
-from azure_gpu_stacks.catalog.durations import iso_duration_between
-from azure_gpu_stacks.catalog.limits import LIMITS
-from azure_gpu_stacks.catalog.spot import MAX_SPOT_PRICE_DECIMALS, is_spot_price_cap
-from azure_gpu_stacks.catalog.verdict import SizeVerdict, size_verdict
-from azure_gpu_stacks.components.aks_gpu_scheduling import GPU_TAINT
-from azure_gpu_stacks.components.args import Checked
+
+from ..catalog import VmSize, catalog
+from ..catalog.clock import parse_day, utc_today
+from ..catalog.defaults import DEFAULT_CPU_VM_SIZE, DEFAULT_GPU_VM_SIZE, DEFAULT_IB_VM_SIZE
+from ..catalog.durations import iso_duration_between
+from ..catalog.limits import LIMITS
+from ..catalog.spot import MAX_SPOT_PRICE_DECIMALS, is_spot_price_cap
+from ..catalog.verdict import SizeVerdict, size_verdict
+from .aks_gpu_scheduling import GPU_TAINT
+from .args import Checked
 
 T = TypeVar("T")
 

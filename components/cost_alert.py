@@ -14,10 +14,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NotRequired, TypedDict
 
 import pulumi
-from azure_gpu_stacks.catalog.limits import LIMITS
-from azure_gpu_stacks.components.args import Checked, check_shape
-from azure_gpu_stacks.components.checks import Problems, deployment_day, email, raise_problems
 from pulumi_azure_native import consumption
+
+from ..catalog.limits import LIMITS
+from .args import Checked, check_shape
+from .checks import Problems, deployment_day, email, raise_problems
 
 TYPE_TOKEN = "azure-gpu-stacks:index:CostAlert"
 

@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal, get_args, get_origin
 
-from azure_gpu_stacks.components.package import args_type, python_annotations, schema, type_token
-from azure_gpu_stacks.components.registry import args_name, component_classes
-from azure_gpu_stacks.components.version import __version__
+from .package import args_type, python_annotations, schema, type_token
+from .registry import args_name, component_classes
+from .version import __version__
 
 DOC_FILE = Path(__file__).resolve().parents[1] / "docs" / "components.md"
 COMMAND = "make docs"  # or: python -m azure_gpu_stacks.components.docs

@@ -17,13 +17,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NotRequired, TypedDict
 
 import pulumi
-from azure_gpu_stacks.catalog import catalog
-from azure_gpu_stacks.catalog.defaults import DEFAULT_GPU_VM_SIZE
-from azure_gpu_stacks.catalog.limits import LIMITS
-from azure_gpu_stacks.catalog.spot import SPOT_NO_PRICE_CAP
-from azure_gpu_stacks.catalog.time_zones import windows_time_zone
-from azure_gpu_stacks.components.args import Checked, check_shape
-from azure_gpu_stacks.components.checks import (
+from pulumi_azure_native import compute, devtestlab, network
+
+from ..catalog import catalog
+from ..catalog.defaults import DEFAULT_GPU_VM_SIZE
+from ..catalog.limits import LIMITS
+from ..catalog.spot import SPOT_NO_PRICE_CAP
+from ..catalog.time_zones import windows_time_zone
+from .args import Checked, check_shape
+from .checks import (
     Problems,
     admin_username,
     cidr,
@@ -35,10 +37,9 @@ from azure_gpu_stacks.components.checks import (
     time_of_day,
     x64_size,
 )
-from azure_gpu_stacks.components.network import create_private_network
-from azure_gpu_stacks.components.outputs import output_field
-from azure_gpu_stacks.components.placement import placement
-from pulumi_azure_native import compute, devtestlab, network
+from .network import create_private_network
+from .outputs import output_field
+from .placement import placement
 
 TYPE_TOKEN = "azure-gpu-stacks:index:GpuVm"
 

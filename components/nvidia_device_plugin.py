@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import pulumi
-from azure_gpu_stacks.components.aks_gpu_scheduling import NVIDIA_GPU_TAINT, SPOT_TAINT, toleration
+
+from .aks_gpu_scheduling import NVIDIA_GPU_TAINT, SPOT_TAINT, toleration
 
 DEVICE_PLUGIN_IMAGE = "nvcr.io/nvidia/k8s-device-plugin:v0.18.0"
 DEVICE_PLUGIN_NAMESPACE = "gpu-resources"

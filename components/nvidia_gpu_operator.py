@@ -29,7 +29,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import pulumi
-from azure_gpu_stacks.components.aks_gpu_scheduling import NVIDIA_GPU_TAINT, SPOT_TAINT, toleration
+
+from .aks_gpu_scheduling import NVIDIA_GPU_TAINT, SPOT_TAINT, toleration
 
 # NVIDIA's chart repository and the release pinned here: v26.7.1 (NVIDIA/aicr
 # recipes/components/gpu-operator/upgrades.yaml verified it on 2026-09-28; release notes:

@@ -31,9 +31,10 @@ from functools import cache
 from typing import Any, ForwardRef, Literal, NotRequired, Required, get_args, get_origin
 
 import pulumi
-from azure_gpu_stacks.components.registry import component_classes
-from azure_gpu_stacks.components.version import __version__
-from azure_gpu_stacks.sdk.internals import component_provider
+
+from ..sdk.internals import component_provider
+from .registry import component_classes
+from .version import __version__
 
 PACKAGE_NAME = "azure-gpu-stacks"
 TOKEN_PREFIX = f"{PACKAGE_NAME}:index:"

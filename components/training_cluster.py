@@ -28,11 +28,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NotRequired, TypedDict
 
 import pulumi
-from azure_gpu_stacks.catalog import VmSize, catalog
-from azure_gpu_stacks.catalog.defaults import DEFAULT_IB_VM_SIZE
-from azure_gpu_stacks.catalog.limits import LIMITS
-from azure_gpu_stacks.components.args import Checked, check_shape
-from azure_gpu_stacks.components.checks import (
+from pulumi_azure_native import compute
+
+from ..catalog import VmSize, catalog
+from ..catalog.defaults import DEFAULT_IB_VM_SIZE
+from ..catalog.limits import LIMITS
+from .args import Checked, check_shape
+from .checks import (
     MAX_SINGLE_PLACEMENT_GROUP_NODES,
     Problems,
     admin_username,
@@ -44,14 +46,13 @@ from azure_gpu_stacks.components.checks import (
     subnet_id,
     x64_size,
 )
-from azure_gpu_stacks.components.gpu_vm import spot_priority
-from azure_gpu_stacks.components.network import create_private_network
-from azure_gpu_stacks.components.node_health import NodeExpectations, custom_data
-from azure_gpu_stacks.components.outputs import output_field
-from azure_gpu_stacks.components.placement import placement
-from azure_gpu_stacks.components.working_hours import WorkingHours, WorkingHoursArgs, create_autoscale
-from azure_gpu_stacks.components.working_hours import validated as validated_working_hours
-from pulumi_azure_native import compute
+from .gpu_vm import spot_priority
+from .network import create_private_network
+from .node_health import NodeExpectations, custom_data
+from .outputs import output_field
+from .placement import placement
+from .working_hours import WorkingHours, WorkingHoursArgs, create_autoscale
+from .working_hours import validated as validated_working_hours
 
 TYPE_TOKEN = "azure-gpu-stacks:index:TrainingCluster"
 

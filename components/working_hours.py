@@ -20,10 +20,11 @@ from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict
 
 import pulumi
-from azure_gpu_stacks.catalog.time_zones import windows_time_zone
-from azure_gpu_stacks.components.checks import Problems, time_of_day
-from azure_gpu_stacks.components.placement import placement
 from pulumi_azure_native import monitor
+
+from ..catalog.time_zones import windows_time_zone
+from .checks import Problems, time_of_day
+from .placement import placement
 
 DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 DEFAULT_DAYS = DAYS[:5]

@@ -1,5 +1,5 @@
 """`python -m azure_gpu_stacks.engine` is `gpu-stacks`."""
 
-from azure_gpu_stacks.engine.cli import run
+from .cli import run
 
 run()

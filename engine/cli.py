@@ -17,11 +17,11 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from azure_gpu_stacks.engine.commands import TABLE
-from azure_gpu_stacks.engine.errors import InputError
-from azure_gpu_stacks.engine.exit_codes import epilog
-from azure_gpu_stacks.engine.secrets import EDGE
-from azure_gpu_stacks.inputs.files import elided, escaped
+from ..inputs.files import elided, escaped
+from .commands import TABLE
+from .errors import InputError
+from .exit_codes import epilog
+from .secrets import EDGE
 
 
 class _Parser(argparse.ArgumentParser):

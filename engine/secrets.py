@@ -29,8 +29,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from azure_gpu_stacks.inputs.files import escaped
-from azure_gpu_stacks.sdk.internals import is_secret, unwrap_secret
+from ..inputs.files import escaped
+from ..sdk.internals import is_secret, unwrap_secret
 
 SECRET_SHOWN_AS = "[secret]"
 MIN_SECRET_LENGTH = 4  # shorter strings would mask ordinary words

@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from azure_gpu_stacks.fakeazure.backend import FAKE_SUBSCRIPTION_ID, FAKE_TENANT_ID, FakeArm, Refusal
-from azure_gpu_stacks.fakeazure.errors import ArmError
+from .backend import FAKE_SUBSCRIPTION_ID, FAKE_TENANT_ID, FakeArm, Refusal
+from .errors import ArmError
 
 
 @contextmanager

@@ -31,15 +31,15 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from azure_gpu_stacks.catalog import Catalog, catalog, normalize_region, normalize_size_name
-from azure_gpu_stacks.catalog.az_files import SkuOffer, Usage
-from azure_gpu_stacks.catalog.clock import instant_on
-from azure_gpu_stacks.catalog.quota_counters import Charge, Provider, charges
-from azure_gpu_stacks.catalog.shapes import read as read_shapes
-from azure_gpu_stacks.catalog.verdict import size_verdict
-from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource, identity_answer, scope_id, system_identity
-from azure_gpu_stacks.fakeazure.enums import refuse_values_outside_enums
-from azure_gpu_stacks.fakeazure.errors import (
+from ..catalog import Catalog, catalog, normalize_region, normalize_size_name
+from ..catalog.az_files import SkuOffer, Usage
+from ..catalog.clock import instant_on
+from ..catalog.quota_counters import Charge, Provider, charges
+from ..catalog.shapes import read as read_shapes
+from ..catalog.verdict import size_verdict
+from .core import ArmResourceType, Resource, identity_answer, scope_id, system_identity
+from .enums import refuse_values_outside_enums
+from .errors import (
     ArmError,
     Conflict,
     InvalidParameter,
@@ -49,13 +49,13 @@ from azure_gpu_stacks.fakeazure.errors import (
     ResourceNotFound,
     SkuNotAvailable,
 )
-from azure_gpu_stacks.fakeazure.functions import answer_from_schema
-from azure_gpu_stacks.fakeazure.models import INVOKES, RESOURCE_TYPES, resource_type
-from azure_gpu_stacks.fakeazure.models.resources import RESOURCE_GROUP as ResourceGroupType
-from azure_gpu_stacks.fakeazure.models.resources import RESOURCE_GROUP_ARM_TYPE as ResourceGroupArmType
-from azure_gpu_stacks.fakeazure.prose import refuse_prose_violations
-from azure_gpu_stacks.fakeazure.quota import Ledger, Taking
-from azure_gpu_stacks.fakeazure.spec import refuse_spec_violations
+from .functions import answer_from_schema
+from .models import INVOKES, RESOURCE_TYPES, resource_type
+from .models.resources import RESOURCE_GROUP as ResourceGroupType
+from .models.resources import RESOURCE_GROUP_ARM_TYPE as ResourceGroupArmType
+from .prose import refuse_prose_violations
+from .quota import Ledger, Taking
+from .spec import refuse_spec_violations
 
 FAKE_SUBSCRIPTION_ID = "00000000-0000-0000-0000-0000000000aa"
 FAKE_TENANT_ID = "00000000-0000-0000-0000-0000000000bb"

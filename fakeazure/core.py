@@ -12,12 +12,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from azure_gpu_stacks.catalog.limits import NameRule
-from azure_gpu_stacks.fakeazure.errors import ArmError, InvalidParameter
-from azure_gpu_stacks.sdk.values import dig, stable_uuid
+from ..catalog.limits import NameRule
+from ..sdk.values import dig, stable_uuid
+from .errors import ArmError, InvalidParameter
 
 if TYPE_CHECKING:
-    from azure_gpu_stacks.fakeazure.backend import FakeArm
+    from .backend import FakeArm
 
 
 @dataclass

@@ -26,8 +26,8 @@ import typing
 from dataclasses import dataclass
 from typing import Any
 
-from azure_gpu_stacks.fakeazure.errors import InvalidParameter
-from azure_gpu_stacks.sdk.internals import getter_name
+from ..sdk.internals import getter_name
+from .errors import InvalidParameter
 
 # Enum types Azure accepts other values for than the SDK lists; each with why.
 OPEN_ENUMS: dict[str, str] = {

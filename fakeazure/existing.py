@@ -25,11 +25,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from azure_gpu_stacks.fakeazure.backend import FakeArm, ResourceGroupState, SubscriptionState
-from azure_gpu_stacks.fakeazure.core import Resource
-from azure_gpu_stacks.fakeazure.lookups import answer
-from azure_gpu_stacks.fakeazure.models.resources import RESOURCE_GROUP_ARM_TYPE
-from azure_gpu_stacks.inputs.files import shown
+from ..inputs.files import shown
+from .backend import FakeArm, ResourceGroupState, SubscriptionState
+from .core import Resource
+from .lookups import answer
+from .models.resources import RESOURCE_GROUP_ARM_TYPE
 
 # Keys of ARM's resource envelope; everything else `az` prints at the top level is a property.
 ENVELOPE = frozenset(

@@ -25,11 +25,11 @@ import typing
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from azure_gpu_stacks.fakeazure.errors import ArmError
-from azure_gpu_stacks.sdk.internals import getter_name, secret
+from ..sdk.internals import getter_name, secret
+from .errors import ArmError
 
 if TYPE_CHECKING:
-    from azure_gpu_stacks.fakeazure.backend import FakeArm
+    from .backend import FakeArm
 
 SDK_PACKAGE = "pulumi_azure_native"
 # Response fields that carry a credential: Azure's key, password, SAS and connection-string fields.

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from azure_gpu_stacks.fakeazure.core import Invoke, Resource
-from azure_gpu_stacks.fakeazure.errors import ResourceNotFound
+from .core import Invoke, Resource
+from .errors import ResourceNotFound
 
 if TYPE_CHECKING:
-    from azure_gpu_stacks.fakeazure.backend import FakeArm
+    from .backend import FakeArm
 
 
 # In a command, the subscription `az login` selected, when no --existing file has named one.

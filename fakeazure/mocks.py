@@ -12,14 +12,15 @@ from __future__ import annotations
 from typing import Any
 
 import pulumi
-from azure_gpu_stacks.catalog.retired_offers import advisory, retired_offer
-from azure_gpu_stacks.fakeazure import other_providers
-from azure_gpu_stacks.fakeazure.backend import DependencyFailed, FakeArm, Refusal
-from azure_gpu_stacks.fakeazure.errors import ArmError
-from azure_gpu_stacks.fakeazure.lookups import answer, read
-from azure_gpu_stacks.fakeazure.planned import planned_outputs
-from azure_gpu_stacks.sdk.internals import is_secret, secret
-from azure_gpu_stacks.sdk.values import unwrap_secrets
+
+from ..catalog.retired_offers import advisory, retired_offer
+from ..sdk.internals import is_secret, secret
+from ..sdk.values import unwrap_secrets
+from . import other_providers
+from .backend import DependencyFailed, FakeArm, Refusal
+from .errors import ArmError
+from .lookups import answer, read
+from .planned import planned_outputs
 
 AZURE_NATIVE = "azure-native:"
 

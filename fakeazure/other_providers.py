@@ -21,10 +21,10 @@ import uuid
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from azure_gpu_stacks.catalog.arm.bodies import arm_type
-from azure_gpu_stacks.fakeazure.models import RESOURCE_TYPES
-from azure_gpu_stacks.sdk.internals import secret
-from azure_gpu_stacks.sdk.values import unwrap_secrets
+from ..catalog.arm.bodies import arm_type
+from ..sdk.internals import secret
+from ..sdk.values import unwrap_secrets
+from .models import RESOURCE_TYPES
 
 MODELED_PACKAGES = ("azure-native:",)
 # Types of the engine itself, not of a provider: nothing to check about them.

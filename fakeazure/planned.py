@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from azure_gpu_stacks.sdk.internals import UNKNOWN_STRING_VALUE, is_secret
+from ..sdk.internals import UNKNOWN_STRING_VALUE, is_secret
 
 # Response properties azure-native's preview answers from the request, not as computed (#282).
 KNOWN_DURING_PREVIEW = ("name", "location")

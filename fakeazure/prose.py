@@ -21,8 +21,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from azure_gpu_stacks.fakeazure.errors import coded
-from azure_gpu_stacks.sdk.values import dig
+from ..sdk.values import dig
+from .errors import coded
 
 NAME_RULES_FILE = Path(__file__).resolve().parent.parent / "catalog" / "arm" / "name_rules.json"
 COMPUTE_SPEC = (

@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from azure_gpu_stacks.fakeazure import FakeArm
-from azure_gpu_stacks.fakeazure import fake_arm as _fake_arm
+
+from . import FakeArm
+from . import fake_arm as _fake_arm
 
 TEST_LOCATION = "eastus"
 

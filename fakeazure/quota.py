@@ -22,9 +22,9 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from azure_gpu_stacks.catalog.az_files import Usage, family_key
-from azure_gpu_stacks.catalog.quota_counters import AML_QUOTA_HOWTO, Charge, Provider
-from azure_gpu_stacks.fakeazure.errors import ArmError, ClusterMinNodesExceedCoreQuota, OperationNotAllowed
+from ..catalog.az_files import Usage, family_key
+from ..catalog.quota_counters import AML_QUOTA_HOWTO, Charge, Provider
+from .errors import ArmError, ClusterMinNodesExceedCoreQuota, OperationNotAllowed
 
 
 @dataclass(frozen=True)

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from azure_gpu_stacks.catalog.arm.bodies import arm_type, to_arm_body
-from azure_gpu_stacks.catalog.arm.constraints import violations
-from azure_gpu_stacks.fakeazure.errors import InvalidParameter
+from ..catalog.arm.bodies import arm_type, to_arm_body
+from ..catalog.arm.constraints import violations
+from .errors import InvalidParameter
 
 
 def arm_body(token: str, name: str, props: dict[str, Any], location: str | None) -> dict[str, Any] | None:

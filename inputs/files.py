@@ -36,7 +36,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from azure_gpu_stacks.inputs.pulumi_yaml import PulumiYamlLoader
+
+from .pulumi_yaml import PulumiYamlLoader
 
 MIB = 1024 * 1024
 # The most a file of each kind may hold. `az vm list-skus --all -o json` for every region is tens

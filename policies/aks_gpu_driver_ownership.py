@@ -26,12 +26,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from azure_gpu_stacks.catalog.limits import LIMITS
-from azure_gpu_stacks.catalog.shapes import canonical_type
-from azure_gpu_stacks.policies import config
-from azure_gpu_stacks.policies.values import UNKNOWN, elements, get, text
-from azure_gpu_stacks.policies.vm_size_lifecycle import catalog_entry
 from pulumi_policy import EnforcementLevel, ReportViolation, Severity, StackValidationArgs, StackValidationPolicy
+
+from ..catalog.limits import LIMITS
+from ..catalog.shapes import canonical_type
+from . import config
+from .values import UNKNOWN, elements, get, text
+from .vm_size_lifecycle import catalog_entry
 
 NAME = "aks-gpu-driver-ownership"
 AGENT_POOL = "azure-native:containerservice:AgentPool"

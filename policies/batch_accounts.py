@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from azure_gpu_stacks.catalog.batch import BATCH_SERVICE
-from azure_gpu_stacks.catalog.shapes import canonical_type
-from azure_gpu_stacks.policies.values import get, text
+from ..catalog.batch import BATCH_SERVICE
+from ..catalog.shapes import canonical_type
+from .values import get, text
 
 BATCH_ACCOUNT = "azure-native:batch:BatchAccount"
 

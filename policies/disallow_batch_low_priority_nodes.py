@@ -12,17 +12,18 @@ https://learn.microsoft.com/azure/batch/batch-spot-vms (observed 2026-11-26).
 
 from __future__ import annotations
 
-from azure_gpu_stacks.catalog.batch import (
+from pulumi_policy import EnforcementLevel, ReportViolation, Severity, StackValidationArgs, StackValidationPolicy
+
+from ..catalog.batch import (
     LOW_PRIORITY_RETIRED,
     LOW_PRIORITY_SOURCE,
     USER_SUBSCRIPTION,
     low_priority_request,
 )
-from azure_gpu_stacks.catalog.shapes import BATCH_POOL, canonical_type
-from azure_gpu_stacks.policies import config
-from azure_gpu_stacks.policies.batch_accounts import account_of, allocation_mode
-from azure_gpu_stacks.policies.values import UNKNOWN, get, number, text
-from pulumi_policy import EnforcementLevel, ReportViolation, Severity, StackValidationArgs, StackValidationPolicy
+from ..catalog.shapes import BATCH_POOL, canonical_type
+from . import config
+from .batch_accounts import account_of, allocation_mode
+from .values import UNKNOWN, get, number, text
 
 NAME = "disallow-batch-low-priority-nodes"
 CONFIG = config.schema({})

@@ -11,9 +11,10 @@ Azure doc: https://learn.microsoft.com/azure/virtual-network/network-security-gr
 
 from __future__ import annotations
 
-from azure_gpu_stacks.policies import config
-from azure_gpu_stacks.policies.nsg_rules import open_to_internet
 from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
+
+from . import config
+from .nsg_rules import open_to_internet
 
 NAME = "disallow-internet-ssh-rdp"
 PORT_NAMES = {22: "SSH", 3389: "RDP"}

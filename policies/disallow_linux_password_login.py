@@ -9,10 +9,11 @@ Azure doc: https://learn.microsoft.com/azure/virtual-machines/linux/create-ssh-k
 
 from __future__ import annotations
 
-from azure_gpu_stacks.catalog.shapes import VMSS, canonical_type
-from azure_gpu_stacks.policies import config
-from azure_gpu_stacks.policies.values import UNKNOWN, flag, get
 from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
+
+from ..catalog.shapes import VMSS, canonical_type
+from . import config
+from .values import UNKNOWN, flag, get
 
 NAME = "disallow-linux-password-login"
 LINUX_CONFIGURATION: dict[str, tuple[str, ...]] = {

@@ -10,9 +10,10 @@ Azure doc: https://learn.microsoft.com/azure/virtual-machines/sizes/lifecycle/re
 
 from __future__ import annotations
 
-from azure_gpu_stacks.policies import config
-from azure_gpu_stacks.policies.vm_size_lifecycle import AS_OF_KEY, AS_OF_PROPERTY, as_of, classify
 from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
+
+from . import config
+from .vm_size_lifecycle import AS_OF_KEY, AS_OF_PROPERTY, as_of, classify
 
 NAME = "disallow-retired-vm-sizes"
 CONFIG = config.schema({AS_OF_KEY: AS_OF_PROPERTY})  # nothing else to tune: Azure refuses every retired size

@@ -13,10 +13,10 @@ import re
 import sys
 from pathlib import Path
 
-from azure_gpu_stacks.catalog import VmSize, catalog
-from azure_gpu_stacks.catalog.clock import utc_today
-from azure_gpu_stacks.catalog.verdict import size_verdict
-from azure_gpu_stacks.policies import warn_retiring_vm_sizes
+from ..catalog import VmSize, catalog
+from ..catalog.clock import utc_today
+from ..catalog.verdict import size_verdict
+from . import warn_retiring_vm_sizes
 
 DOC_FILE = Path(__file__).resolve().parents[1] / "docs" / "policies.md"
 BLOCK = re.compile(

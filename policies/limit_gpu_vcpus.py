@@ -19,12 +19,13 @@ from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any
 
-from azure_gpu_stacks.catalog.demand import collect
-from azure_gpu_stacks.catalog.model import catalog
-from azure_gpu_stacks.policies import config
-from azure_gpu_stacks.policies.stack_resources import resource_inputs
-from azure_gpu_stacks.policies.values import get, text
 from pulumi_policy import EnforcementLevel, ReportViolation, Severity, StackValidationArgs, StackValidationPolicy
+
+from ..catalog.demand import collect
+from ..catalog.model import catalog
+from . import config
+from .stack_resources import resource_inputs
+from .values import get, text
 
 NAME = "limit-gpu-vcpus"
 NO_TEAM = "(no team tag)"

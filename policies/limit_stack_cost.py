@@ -20,10 +20,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from azure_gpu_stacks.catalog.pricing import CostEstimate, estimate_resources
-from azure_gpu_stacks.policies import config
-from azure_gpu_stacks.policies.stack_resources import resource_inputs
 from pulumi_policy import EnforcementLevel, ReportViolation, Severity, StackValidationArgs, StackValidationPolicy
+
+from ..catalog.pricing import CostEstimate, estimate_resources
+from . import config
+from .stack_resources import resource_inputs
 
 NAME = "limit-stack-cost"
 MAX_MONTHLY_USD = "maxMonthlyUsd"

@@ -18,8 +18,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from azure_gpu_stacks.catalog.shapes import canonical_type
-from azure_gpu_stacks.policies.values import UNKNOWN, elements, get, same, text
+from ..catalog.shapes import canonical_type
+from .values import UNKNOWN, elements, get, same, text
 
 NSG_TYPE = "azure-native:network:NetworkSecurityGroup"
 RULE_TYPE = "azure-native:network:SecurityRule"

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from azure_gpu_stacks.components.version import __version__
-from azure_gpu_stacks.policies import (
+from pulumi_policy import Policy
+
+from ..components.version import __version__
+from . import (
     aks_gpu_driver_ownership,
     disallow_batch_low_priority_nodes,
     disallow_internet_ssh_rdp,
@@ -36,7 +38,6 @@ from azure_gpu_stacks.policies import (
     warn_retiring_vm_sizes,
     warn_unknown_vm_sizes,
 )
-from pulumi_policy import Policy
 
 PACK_NAME = "azure-gpu-stacks"
 PACK_VERSION = __version__  # the CLI reads PulumiPolicy.yaml's version; a test keeps the two equal

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from azure_gpu_stacks.catalog.limits import LIMITS
-from azure_gpu_stacks.catalog.shapes import canonical_type
-from azure_gpu_stacks.policies import config
-from azure_gpu_stacks.policies.values import UNKNOWN, elements, get, text
-from azure_gpu_stacks.policies.vm_size_lifecycle import catalog_entry
 from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
+
+from ..catalog.limits import LIMITS
+from ..catalog.shapes import canonical_type
+from . import config
+from .values import UNKNOWN, elements, get, text
+from .vm_size_lifecycle import catalog_entry
 
 NAME = "require-aks-gpu-node-taint"
 DEFAULT_TAINT = LIMITS.taints.gpu

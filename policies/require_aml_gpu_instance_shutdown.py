@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from azure_gpu_stacks.catalog.aml_compute_instance import COMPUTE_TYPE, IDLE_SHUTDOWN_MIN
-from azure_gpu_stacks.catalog.shapes import canonical_type
-from azure_gpu_stacks.policies import config
-from azure_gpu_stacks.policies.values import UNKNOWN, elements, get, same, text
-from azure_gpu_stacks.policies.vm_size_lifecycle import catalog_entry
 from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
+
+from ..catalog.aml_compute_instance import COMPUTE_TYPE, IDLE_SHUTDOWN_MIN
+from ..catalog.shapes import canonical_type
+from . import config
+from .values import UNKNOWN, elements, get, same, text
+from .vm_size_lifecycle import catalog_entry
 
 NAME = "require-aml-gpu-instance-shutdown"
 CONFIG = config.schema({})

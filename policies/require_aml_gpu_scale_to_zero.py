@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from azure_gpu_stacks.catalog.durations import duration_seconds
-from azure_gpu_stacks.catalog.shapes import canonical_type
-from azure_gpu_stacks.policies import config
-from azure_gpu_stacks.policies.values import UNKNOWN, get, number, same, text
-from azure_gpu_stacks.policies.vm_size_lifecycle import catalog_entry
 from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
+
+from ..catalog.durations import duration_seconds
+from ..catalog.shapes import canonical_type
+from . import config
+from .values import UNKNOWN, get, number, same, text
+from .vm_size_lifecycle import catalog_entry
 
 NAME = "require-aml-gpu-scale-to-zero"
 DEFAULT_MAX_IDLE_MINUTES = 30

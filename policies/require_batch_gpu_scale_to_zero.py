@@ -16,15 +16,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from azure_gpu_stacks.catalog import VmSize
-from azure_gpu_stacks.catalog.batch_formula import DEDICATED_TARGET, LOW_PRIORITY_TARGET, read_formula
-from azure_gpu_stacks.catalog.limits import normalize_region
-from azure_gpu_stacks.catalog.shapes import BATCH_POOL, canonical_type
-from azure_gpu_stacks.policies import config
-from azure_gpu_stacks.policies.batch_accounts import account_of
-from azure_gpu_stacks.policies.values import UNKNOWN, get, number, text
-from azure_gpu_stacks.policies.vm_size_lifecycle import catalog_entry
 from pulumi_policy import EnforcementLevel, ReportViolation, Severity, StackValidationArgs, StackValidationPolicy
+
+from ..catalog import VmSize
+from ..catalog.batch_formula import DEDICATED_TARGET, LOW_PRIORITY_TARGET, read_formula
+from ..catalog.limits import normalize_region
+from ..catalog.shapes import BATCH_POOL, canonical_type
+from . import config
+from .batch_accounts import account_of
+from .values import UNKNOWN, get, number, text
+from .vm_size_lifecycle import catalog_entry
 
 NAME = "require-batch-gpu-scale-to-zero"
 HOURS_PER_DAY = 24

@@ -18,12 +18,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from azure_gpu_stacks.catalog.shapes import canonical_type
-from azure_gpu_stacks.policies import config
-from azure_gpu_stacks.policies.resource_groups import Coverage, resource_group_of, scope_coverage
-from azure_gpu_stacks.policies.values import UNKNOWN, elements, entries, flag, get, text
-from azure_gpu_stacks.policies.vm_size_lifecycle import SizeAtPath, classify
 from pulumi_policy import EnforcementLevel, ReportViolation, Severity, StackValidationArgs, StackValidationPolicy
+
+from ..catalog.shapes import canonical_type
+from . import config
+from .resource_groups import Coverage, resource_group_of, scope_coverage
+from .values import UNKNOWN, elements, entries, flag, get, text
+from .vm_size_lifecycle import SizeAtPath, classify
 
 NAME = "require-cost-alerts"
 BUDGET_TYPES = frozenset({"azure-native:consumption:Budget", "azure-native:costmanagement:Budget"})

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from azure_gpu_stacks.catalog.shapes import canonical_type
-from azure_gpu_stacks.policies import config
-from azure_gpu_stacks.policies.resource_groups import dependencies_of
-from azure_gpu_stacks.policies.values import get, same, text
-from azure_gpu_stacks.policies.vm_size_lifecycle import catalog_entry
 from pulumi_policy import EnforcementLevel, ReportViolation, Severity, StackValidationArgs, StackValidationPolicy
+
+from ..catalog.shapes import canonical_type
+from . import config
+from .resource_groups import dependencies_of
+from .values import get, same, text
+from .vm_size_lifecycle import catalog_entry
 
 NAME = "require-gpu-vm-auto-shutdown"
 VM_TYPE = "azure-native:compute:VirtualMachine"

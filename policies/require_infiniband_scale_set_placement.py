@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from azure_gpu_stacks.catalog.shapes import VMSS, canonical_type
-from azure_gpu_stacks.policies import config
-from azure_gpu_stacks.policies.values import UNKNOWN, flag, get, same, text
-from azure_gpu_stacks.policies.vm_size_lifecycle import catalog_entry
 from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
+
+from ..catalog.shapes import VMSS, canonical_type
+from . import config
+from .values import UNKNOWN, flag, get, same, text
+from .vm_size_lifecycle import catalog_entry
 
 NAME = "require-infiniband-scale-set-placement"
 CONFIG = config.schema({})

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from azure_gpu_stacks.policies.values import UNKNOWN, get, text
+from .values import UNKNOWN, get, text
 
 RESOURCE_GROUP_TYPE = "azure-native:resources:ResourceGroup"
 RESOURCE_GROUP_SCOPE = re.compile(r"(?i)^/subscriptions/(?P<sub>[^/]+)/resourcegroups/(?P<rg>[^/]+)/?$")

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from azure_gpu_stacks.catalog.demand import ResourceInputs
-from azure_gpu_stacks.catalog.shapes import canonical_type
-from azure_gpu_stacks.policies.values import UNKNOWN, elements, entries, is_mapping, is_sequence
+from ..catalog.demand import ResourceInputs
+from ..catalog.shapes import canonical_type
+from .values import UNKNOWN, elements, entries, is_mapping, is_sequence
 
 MAX_DEPTH = 32  # deeper than any resource's inputs; a bound, so a cycle cannot hang
 

@@ -15,7 +15,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Final
 
 import pulumi_policy
-from azure_gpu_stacks.sdk.internals import (
+
+from ..sdk.internals import (
     SECRET_SIG,
     SECRET_SIG_KEY,
     UnknownValueError,

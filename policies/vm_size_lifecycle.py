@@ -18,11 +18,11 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from azure_gpu_stacks.catalog import VmSize, catalog
-from azure_gpu_stacks.catalog.clock import parse_day, utc_today
-from azure_gpu_stacks.catalog.verdict import SizeVerdict, Standing, size_verdict
-from azure_gpu_stacks.policies.values import text
-from azure_gpu_stacks.policies.vm_size_locations import vm_sizes
+from ..catalog import VmSize, catalog
+from ..catalog.clock import parse_day, utc_today
+from ..catalog.verdict import SizeVerdict, Standing, size_verdict
+from .values import text
+from .vm_size_locations import vm_sizes
 
 AS_OF_KEY = "asOf"
 AS_OF_PATTERN = r"^([0-9]{4}-[0-9]{2}-[0-9]{2})?$"

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from azure_gpu_stacks.catalog.shapes import shapes
-from azure_gpu_stacks.policies.values import UNKNOWN, same, text, walk
+from ..catalog.shapes import shapes
+from .values import UNKNOWN, same, text, walk
 
 
 @dataclass(frozen=True)

@@ -14,10 +14,11 @@ Azure.AKS.ManagedAAD and Azure.AKS.AzureRBAC (observed 2026-11-26); one rule her
 
 from __future__ import annotations
 
-from azure_gpu_stacks.catalog.shapes import MANAGED_CLUSTER, canonical_type
-from azure_gpu_stacks.policies import config
-from azure_gpu_stacks.policies.values import UNKNOWN, flag, get
 from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
+
+from ..catalog.shapes import MANAGED_CLUSTER, canonical_type
+from . import config
+from .values import UNKNOWN, flag, get
 
 NAME = "warn-aks-local-accounts"
 CONFIG = config.schema({})

@@ -14,14 +14,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from azure_gpu_stacks.catalog import VmSize
-from azure_gpu_stacks.catalog.limits import normalize_region
-from azure_gpu_stacks.catalog.shapes import VMSS, canonical_type
-from azure_gpu_stacks.policies import config
-from azure_gpu_stacks.policies.resource_groups import dependencies_of
-from azure_gpu_stacks.policies.values import elements, flag, get, number, same, text
-from azure_gpu_stacks.policies.vm_size_lifecycle import catalog_entry
 from pulumi_policy import EnforcementLevel, ReportViolation, Severity, StackValidationArgs, StackValidationPolicy
+
+from ..catalog import VmSize
+from ..catalog.limits import normalize_region
+from ..catalog.shapes import VMSS, canonical_type
+from . import config
+from .resource_groups import dependencies_of
+from .values import elements, flag, get, number, same, text
+from .vm_size_lifecycle import catalog_entry
 
 NAME = "warn-always-on-infiniband-cluster"
 AUTOSCALE_TYPE = "azure-native:monitor:AutoscaleSetting"

@@ -17,10 +17,11 @@ also covers compute instances, the per-person GPU dev boxes.
 
 from __future__ import annotations
 
-from azure_gpu_stacks.catalog.shapes import canonical_type
-from azure_gpu_stacks.policies import config
-from azure_gpu_stacks.policies.values import UNKNOWN, flag, get, text
 from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
+
+from ..catalog.shapes import canonical_type
+from . import config
+from .values import UNKNOWN, flag, get, text
 
 NAME = "warn-aml-public-access"
 CONFIG = config.schema({})

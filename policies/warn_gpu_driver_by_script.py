@@ -21,11 +21,12 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from azure_gpu_stacks.catalog.shapes import VM, VMSS, canonical_type
-from azure_gpu_stacks.policies import config
-from azure_gpu_stacks.policies.values import elements, get, text
-from azure_gpu_stacks.policies.vm_size_lifecycle import classify
 from pulumi_policy import EnforcementLevel, ReportViolation, Severity, StackValidationArgs, StackValidationPolicy
+
+from ..catalog.shapes import VM, VMSS, canonical_type
+from . import config
+from .values import elements, get, text
+from .vm_size_lifecycle import classify
 
 NAME = "warn-gpu-driver-by-script"
 CONFIG = config.schema({})

@@ -13,11 +13,12 @@ Azure.AppService.ManagedIdentity and similar cover other services; observed 2026
 
 from __future__ import annotations
 
-from azure_gpu_stacks.catalog.shapes import VM, VMSS, canonical_type
-from azure_gpu_stacks.policies import config
-from azure_gpu_stacks.policies.values import UNKNOWN, get, text
-from azure_gpu_stacks.policies.vm_size_lifecycle import classify
 from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
+
+from ..catalog.shapes import VM, VMSS, canonical_type
+from . import config
+from .values import UNKNOWN, get, text
+from .vm_size_lifecycle import classify
 
 NAME = "warn-gpu-host-without-identity"
 CONFIG = config.schema({})

@@ -24,7 +24,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from azure_gpu_stacks.catalog.pricing import (
+from pulumi_policy import EnforcementLevel, ReportViolation, Severity, StackValidationArgs, StackValidationPolicy
+
+from ..catalog.pricing import (
     BUDGET,
     DEFAULT_ABOVE_FULL_SCALE_MARGIN,
     MONTHS_PER_GRAIN,
@@ -33,21 +35,20 @@ from azure_gpu_stacks.catalog.pricing import (
     budget_problems,
     estimate_resources,
 )
-from azure_gpu_stacks.catalog.shapes import canonical_type
-from azure_gpu_stacks.policies import config
-from azure_gpu_stacks.policies.resource_groups import (
+from ..catalog.shapes import canonical_type
+from . import config
+from .resource_groups import (
     RESOURCE_GROUP_TYPE,
     Coverage,
     resource_group_of,
     scope_coverage,
 )
-from azure_gpu_stacks.policies.stack_resources import plain_copy, resource_inputs
-from azure_gpu_stacks.policies.values import (
+from .stack_resources import plain_copy, resource_inputs
+from .values import (
     get,
     number,
     text,
 )
-from pulumi_policy import EnforcementLevel, ReportViolation, Severity, StackValidationArgs, StackValidationPolicy
 
 NAME = "warn-incoherent-budgets"
 

@@ -17,10 +17,11 @@ Azure doc: https://learn.microsoft.com/azure/virtual-network/network-security-gr
 
 from __future__ import annotations
 
-from azure_gpu_stacks.policies import config
-from azure_gpu_stacks.policies.nsg_rules import open_to_internet
-from azure_gpu_stacks.policies.vm_size_lifecycle import classify
 from pulumi_policy import EnforcementLevel, ReportViolation, Severity, StackValidationArgs, StackValidationPolicy
+
+from . import config
+from .nsg_rules import open_to_internet
+from .vm_size_lifecycle import classify
 
 NAME = "warn-internet-inbound-to-gpu-hosts"
 CONFIG = config.schema({})

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import ipaddress
 
-from azure_gpu_stacks.catalog.shapes import canonical_type
-from azure_gpu_stacks.policies import config
-from azure_gpu_stacks.policies.values import UNKNOWN, elements, flag, get, text
 from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
+
+from ..catalog.shapes import canonical_type
+from . import config
+from .values import UNKNOWN, elements, flag, get, text
 
 NAME = "warn-public-aks-api-server"
 CLUSTER = "azure-native:containerservice:ManagedCluster"

@@ -11,10 +11,11 @@ Azure doc: https://learn.microsoft.com/azure/virtual-machines/sizes/overview
 
 from __future__ import annotations
 
-from azure_gpu_stacks.catalog import normalize_size_name
-from azure_gpu_stacks.policies import config
-from azure_gpu_stacks.policies.vm_size_lifecycle import classify
 from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, Severity
+
+from ..catalog import normalize_size_name
+from . import config
+from .vm_size_lifecycle import classify
 
 NAME = "warn-unknown-vm-sizes"
 

@@ -10,7 +10,7 @@ import hashlib
 import uuid
 from typing import Any
 
-from azure_gpu_stacks.sdk.internals import is_secret, unwrap_secret
+from .internals import is_secret, unwrap_secret
 
 
 def dig(props: Any, *path: str | int) -> Any:

@@ -23,11 +23,6 @@ from dataclasses import dataclass
 from typing import Any, is_typeddict
 
 import pulumi
-from azure_gpu_stacks.catalog import catalog
-from azure_gpu_stacks.catalog.limits import LIMITS, normalize_region
-from azure_gpu_stacks.components.args import camel_message, camel_path, keys_of, shown, unknown_key_message
-from azure_gpu_stacks.sdk.internals import runtime_config
-from azure_gpu_stacks.stack.sections import SECTIONS, Section
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -36,6 +31,12 @@ from pydantic import (
     field_validator,
 )
 from pydantic.alias_generators import to_camel
+
+from ..catalog import catalog
+from ..catalog.limits import LIMITS, normalize_region
+from ..components.args import camel_message, camel_path, keys_of, shown, unknown_key_message
+from ..sdk.internals import runtime_config
+from .sections import SECTIONS, Section
 
 PROJECT = "azure-gpu-stacks"
 LOCATION_KEY = "azure-native:location"

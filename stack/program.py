@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import pulumi
-from azure_gpu_stacks.stack.config import PROJECT, StackConfig, load_from_pulumi
-from azure_gpu_stacks.stack.sections import SECTIONS, Section
+
+from .config import PROJECT, StackConfig, load_from_pulumi
+from .sections import SECTIONS, Section
 
 
 @dataclass

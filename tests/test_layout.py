@@ -38,10 +38,22 @@ def rooms() -> dict[str, tuple[str, ...]]:
 ROOMS = rooms()
 
 
+def _package(path: Path) -> list[str]:
+    """The import package a module under the repository root belongs to: catalog/arm/x.py is azure_gpu_stacks.catalog.arm."""
+    return [PACKAGE, *path.relative_to(REPO).parent.parts]
+
+
 def _imports(path: Path) -> set[str]:
+    """Every module of ours `path` imports, relative imports resolved against its package (`..catalog` from a room)."""
     found: set[str] = set()
+    package = _package(path)
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+        if isinstance(node, ast.ImportFrom) and node.level:
+            base = package[: len(package) - node.level + 1]
+            found.add(".".join([*base, node.module] if node.module else base))
+            if not node.module:
+                found.update(".".join([*base, alias.name]) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
             found.add(node.module)
         elif isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)

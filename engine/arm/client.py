@@ -22,9 +22,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
-from azure_gpu_stacks.engine.arm.clouds import cloud
-from azure_gpu_stacks.engine.arm.template import Template
-from azure_gpu_stacks.inputs.files import escaped
+from ...inputs.files import escaped
+from .clouds import cloud
+from .template import Template
 
 INSTALL_HINT = "`gpu-stacks preflight` needs the `azure` extra: pip install 'azure-gpu-stacks[azure]'"
 

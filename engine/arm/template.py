@@ -35,13 +35,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from azure_gpu_stacks.catalog.arm import bodies
-from azure_gpu_stacks.engine.run.runtime import RecordedResource
-from azure_gpu_stacks.fakeazure import FAKE_SUBSCRIPTION_ID, FAKE_TENANT_ID, FakeArm
-from azure_gpu_stacks.fakeazure.backend import FAKE_CLIENT_ID
-from azure_gpu_stacks.fakeazure.models import resource_type
-from azure_gpu_stacks.fakeazure.models.authorization import object_id_of
-from azure_gpu_stacks.sdk.internals import is_output_unknown, is_secret, unwrap_secret
+from ...catalog.arm import bodies
+from ...fakeazure import FAKE_SUBSCRIPTION_ID, FAKE_TENANT_ID, FakeArm
+from ...fakeazure.backend import FAKE_CLIENT_ID
+from ...fakeazure.models import resource_type
+from ...fakeazure.models.authorization import object_id_of
+from ...sdk.internals import is_output_unknown, is_secret, unwrap_secret
+from ..run.runtime import RecordedResource
 
 AZURE_NATIVE = "azure-native:"
 PROVIDER_PREFIX = "pulumi:providers:"

@@ -17,12 +17,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from azure_gpu_stacks.catalog import catalog
-from azure_gpu_stacks.catalog.shapes import read as read_pools
-from azure_gpu_stacks.engine.arm.client import AzureAnswer, AzureError, capped
-from azure_gpu_stacks.engine.arm.template import Template, TemplateResource
-from azure_gpu_stacks.engine.run.plan import Plan
-from azure_gpu_stacks.engine.secrets import Mask
+from ...catalog import catalog
+from ...catalog.shapes import read as read_pools
+from ..run.plan import Plan
+from ..secrets import Mask
+from .client import AzureAnswer, AzureError, capped
+from .template import Template, TemplateResource
 
 QUOTED = re.compile(r"'([^'\n]{1,200})'")
 # `key: value` or `key:` (keys may hold colons: `azure-gpu-stacks:trainingCluster`), a list item's first key too

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from azure_gpu_stacks.engine.commands import (
+from . import (
     check,
     cost,
     diff,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from azure_gpu_stacks.engine.commands import options
-from azure_gpu_stacks.engine.errors import InputError
+from ..errors import InputError
+from . import options
 
 NAME = "check"
 HELP = "plan every stack (or those named) and give one verdict"
@@ -69,13 +69,13 @@ def _shard(text: str) -> tuple[int, int]:
     """--shard's parser, loaded when the option is given: the shards' module loads the reports (and the
     planning machinery they name), which every other command line, `--help` and `merge` included, would
     otherwise pay for when the parser is built."""
-    from azure_gpu_stacks.engine.fleet.shards import parse_shard
+    from ..fleet.shards import parse_shard
 
     return parse_shard(text)
 
 
 def run(args: argparse.Namespace) -> int:
-    from azure_gpu_stacks.engine.fleet import check as fleet
+    from ..fleet import check as fleet
 
     if fleet.wanted(args):
         if args.create_venv:
@@ -88,19 +88,19 @@ def run(args: argparse.Namespace) -> int:
     worst = max(p.exit_code for p in plans)
     fmt = "json" if args.json else args.format
     if fmt == "json":
-        from azure_gpu_stacks.engine.report.verdicts import summary
+        from ..report.verdicts import summary
 
         options.out_json({"stacks": [p.to_json() for p in plans], "summary": summary(plans), "exitCode": worst})
     elif fmt == "markdown":
-        from azure_gpu_stacks.engine.report.markdown import render_markdown
+        from ..report.markdown import render_markdown
 
         options.out(render_markdown(plans), end="")
     elif fmt == "sarif":
-        from azure_gpu_stacks.engine.report.sarif import render_sarif
+        from ..report.sarif import render_sarif
 
         options.out_json(render_sarif(plans, root=args.project))
     else:
-        from azure_gpu_stacks.engine.report.text import check_lines
+        from ..report.text import check_lines
 
         for p in plans:
             for line in check_lines(p):

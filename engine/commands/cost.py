@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from azure_gpu_stacks.engine.commands import options
+from . import options
 
 NAME = "cost"
 HELP = "busy and idle cost of stacks, as a table"
@@ -23,7 +23,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Cost is information, not a verdict: exit 0 whatever the stacks cost; 2 when a stack could not be priced."""
-    from azure_gpu_stacks.engine.run.outcome import StackFailure
+    from ..run.outcome import StackFailure
 
     plans = options.plan_many(args)
     if args.format == "json":
@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
         ]
         options.out_json({"stacks": stacks})
     else:
-        from azure_gpu_stacks.engine.report.cost import cost_table
+        from ..report.cost import cost_table
 
         options.out(cost_table(plans, args.format))
     return max((p.exit_code for p in plans if isinstance(p, StackFailure)), default=0)

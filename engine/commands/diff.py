@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from azure_gpu_stacks.engine.commands import options
+from . import options
 
 NAME = "diff"
 HELP = "what a change does to each stack, against a git revision (pull-request review)"
@@ -31,7 +31,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from azure_gpu_stacks.engine.diff.command import diff_report
+    from ..diff.command import diff_report
 
     if args.create_venv:
         options.planned_project(args)

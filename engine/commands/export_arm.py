@@ -11,14 +11,14 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from azure_gpu_stacks.engine.commands import options
-from azure_gpu_stacks.engine.errors import InputError
-from azure_gpu_stacks.engine.secrets import EDGE
+from ..errors import InputError
+from ..secrets import EDGE
+from . import options
 
 if TYPE_CHECKING:
-    from azure_gpu_stacks.engine.arm.template import Template
-    from azure_gpu_stacks.engine.run.plan import Plan
-    from azure_gpu_stacks.engine.run.project import Project
+    from ..arm.template import Template
+    from ..run.plan import Plan
+    from ..run.project import Project
 
 NAME = "export-arm"
 HELP = "the plan as an ARM deployment template for `az deployment sub validate` / `what-if`, offline"
@@ -40,8 +40,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def template_of(args: argparse.Namespace) -> tuple[Project, Plan, Template]:
     """The plan of `args.stack` and its template (shared with `preflight`)."""
-    from azure_gpu_stacks.engine.arm.template import export
-    from azure_gpu_stacks.engine.run.plan import plan_stack
+    from ..arm.template import export
+    from ..run.plan import plan_stack
 
     project = options.planned_project(args)
     settings = options.policy_settings(args.policy_config, args.as_of)

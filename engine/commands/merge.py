@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from azure_gpu_stacks.engine.commands import options
+from . import options
 
 NAME = "merge"
 HELP = "combine the shards of a `check --shard K/N` run into one report, as one unsharded check writes it"
@@ -27,8 +27,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from azure_gpu_stacks.engine.fleet.render import write_report
-    from azure_gpu_stacks.engine.fleet.shards import Merged
+    from ..fleet.render import write_report
+    from ..fleet.shards import Merged
 
     merged = Merged(args.shards)
     fmt = "json" if args.json else args.format

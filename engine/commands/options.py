@@ -13,16 +13,16 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from azure_gpu_stacks.engine.errors import InputError
-from azure_gpu_stacks.engine.secrets import EDGE
-from azure_gpu_stacks.inputs.files import escaped, shown
+from ...inputs.files import escaped, shown
+from ..errors import InputError
+from ..secrets import EDGE
 
 if TYPE_CHECKING:
-    from azure_gpu_stacks.engine.run.isolation import Limits
-    from azure_gpu_stacks.engine.run.outcome import Outcome
-    from azure_gpu_stacks.engine.run.plan import Plan, ReferenceFiles
-    from azure_gpu_stacks.engine.run.policy_config import PolicySettings
-    from azure_gpu_stacks.engine.run.project import Project
+    from ..run.isolation import Limits
+    from ..run.outcome import Outcome
+    from ..run.plan import Plan, ReferenceFiles
+    from ..run.policy_config import PolicySettings
+    from ..run.project import Project
 
 FORMATS = ("text", "json", "markdown", "sarif")
 PROJECT_HELP = (
@@ -60,7 +60,7 @@ def add_common(p: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="policy pack config, JSON as for `pulumi preview --policy-pack-config` (levels and settings)",
     )
-    from azure_gpu_stacks.engine.run.isolation import DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_S, positive_number
+    from ..run.isolation import DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_S, positive_number
 
     p.add_argument(
         "--timeout",
@@ -123,7 +123,7 @@ def add_as_of(p: argparse.ArgumentParser) -> None:
 
 
 def add_jobs(p: argparse.ArgumentParser) -> None:
-    from azure_gpu_stacks.engine.run.parallel import default_jobs
+    from ..run.parallel import default_jobs
 
     p.add_argument(
         "--jobs",
@@ -183,7 +183,7 @@ def memory_limit(text: str) -> float:
 
 def max_jobs() -> tuple[int, str]:
     """The most workers this machine allows, and why: open files (RLIMIT_NOFILE) and cores."""
-    from azure_gpu_stacks.engine.run.parallel import default_jobs
+    from ..run.parallel import default_jobs
 
     soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
     cores = default_jobs()
@@ -233,7 +233,7 @@ def project_dir(given: Path | None) -> Path:
     """--project, or the nearest directory upward from here with a project file (`DetectProjectPathFrom`)."""
     if given is not None:
         return given
-    from azure_gpu_stacks.engine.run.project import find_project_root
+    from ..run.project import find_project_root
 
     here = Path.cwd()
     found = find_project_root(here)
@@ -247,8 +247,8 @@ def project_dir(given: Path | None) -> Path:
 
 def reference(args: argparse.Namespace) -> ReferenceFiles:
     """What plan, check, cost and diff are told beyond the project, from the common options."""
-    from azure_gpu_stacks.engine.run.plan import IDENTITIES, ReferenceFiles
-    from azure_gpu_stacks.engine.run.stack_references import parse_option
+    from ..run.plan import IDENTITIES, ReferenceFiles
+    from ..run.stack_references import parse_option
 
     return ReferenceFiles(
         usage=args.usage,
@@ -264,8 +264,8 @@ def reference(args: argparse.Namespace) -> ReferenceFiles:
 def planned_project(args: argparse.Namespace) -> Project:
     """The project `--project` names, with the Python environment its Pulumi.yaml names made first when
     `--create-venv` asks (once, before any stack runs; `engine.run.interpreter`)."""
-    from azure_gpu_stacks.engine.run.interpreter import PROBE_TIMEOUT_S, python_for
-    from azure_gpu_stacks.engine.run.project import load_project
+    from ..run.interpreter import PROBE_TIMEOUT_S, python_for
+    from ..run.project import load_project
 
     project = load_project(project_dir(args.project))
     if args.create_venv:  # its probe bounded by the run's --timeout, as the plan's is
@@ -274,13 +274,13 @@ def planned_project(args: argparse.Namespace) -> Project:
 
 
 def limits(args: argparse.Namespace) -> Limits:
-    from azure_gpu_stacks.engine.run.isolation import Limits
+    from ..run.isolation import Limits
 
     return Limits(timeout_s=args.timeout, memory_mib=int(args.memory_limit))
 
 
 def _day(text: str) -> dt.date:
-    from azure_gpu_stacks.catalog.clock import parse_day
+    from ...catalog.clock import parse_day
 
     try:
         return parse_day(text)
@@ -291,8 +291,8 @@ def _day(text: str) -> dt.date:
 def policy_settings(path: Path | None, as_of: dt.date | None) -> dict[str, PolicySettings]:
     """The checked `--policy-config` file (else the pack's defaults) with the run's one day (`--as-of`, else the
     file's `asOf`, else today in UTC) as every size policy's `asOf`: every plan of the command judges on it."""
-    from azure_gpu_stacks.engine.run.policy_config import configure
-    from azure_gpu_stacks.engine.run.policy_run import pack_policies
+    from ..run.policy_config import configure
+    from ..run.policy_run import pack_policies
 
     return configure(list(pack_policies()), path, as_of)
 
@@ -302,7 +302,7 @@ def plan_many(args: argparse.Namespace) -> list[Outcome]:
 
     Every stack is planned whatever another's fate (`engine.run.outcome`); each failure is also said on
     stderr, one line each, as it would be alone. A single stack that fails fails the command as before."""
-    from azure_gpu_stacks.engine.run.outcome import StackFailure, plan_outcomes
+    from ..run.outcome import StackFailure, plan_outcomes
 
     project = planned_project(args)
     settings = policy_settings(args.policy_config, args.as_of)

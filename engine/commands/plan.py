@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from azure_gpu_stacks.engine.commands import options
+from . import options
 
 NAME = "plan"
 HELP = "what `pulumi up` would create, offline"
@@ -25,8 +25,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from azure_gpu_stacks.engine.report.text import render_text
-    from azure_gpu_stacks.engine.run.plan import plan_stack
+    from ..report.text import render_text
+    from ..run.plan import plan_stack
 
     project = options.planned_project(args)
     reference = options.reference(args)

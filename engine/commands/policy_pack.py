@@ -26,7 +26,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from azure_gpu_stacks.engine.run import policy_pack
+    from ..run import policy_pack
 
     if args.pack_action == "path":
         print(policy_pack.ready_pack_dir())

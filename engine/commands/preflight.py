@@ -10,10 +10,10 @@ import os
 import re
 from typing import Any
 
-from azure_gpu_stacks.engine.arm.clouds import CLOUDS, DEFAULT_CLOUD
-from azure_gpu_stacks.engine.commands import export_arm, options
-from azure_gpu_stacks.engine.errors import InputError
-from azure_gpu_stacks.engine.secrets import Mask
+from ..arm.clouds import CLOUDS, DEFAULT_CLOUD
+from ..errors import InputError
+from ..secrets import Mask
+from . import export_arm, options
 
 NAME = "preflight"
 HELP = "Azure's own verdict on the plan: Deployments Validate (and What-If), nothing created"
@@ -61,13 +61,13 @@ def azure_installed() -> bool:
 
 def make_connection(args: argparse.Namespace) -> Any:
     """How to reach Azure (tests replace it with recorded responses)."""
-    from azure_gpu_stacks.engine.arm.client import Connection
+    from ..arm.client import Connection
 
     return Connection(subscription=args.subscription, cloud=args.cloud)
 
 
 def run(args: argparse.Namespace) -> int:
-    from azure_gpu_stacks.engine.arm.client import INSTALL_HINT
+    from ..arm.client import INSTALL_HINT
 
     if not azure_installed():
         raise InputError(INSTALL_HINT)
@@ -78,9 +78,9 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.record is not None:
         export_arm.refuse_unwritable_target(args.record, "--record")
-    from azure_gpu_stacks.engine.arm.client import AzureRequestFailed, AzureUnavailable, ask_azure
-    from azure_gpu_stacks.engine.arm.template import deployment_name
-    from azure_gpu_stacks.engine.arm.verdict import fidelity, findings, resource_by_id
+    from ..arm.client import AzureRequestFailed, AzureUnavailable, ask_azure
+    from ..arm.template import deployment_name
+    from ..arm.verdict import fidelity, findings, resource_by_id
 
     project, plan, template = export_arm.template_of(args)
     location = args.location or _location(template.document)
@@ -198,7 +198,7 @@ def render_text(report: dict[str, Any]) -> str:
 
 
 def render_markdown(report: dict[str, Any]) -> str:
-    from azure_gpu_stacks.engine.report.markdown import cell
+    from ..report.markdown import cell
 
     azure = report["azure"]
     lines = [
@@ -221,8 +221,8 @@ def render_markdown(report: dict[str, Any]) -> str:
 
 
 def render_sarif(report: dict[str, Any]) -> dict[str, Any]:
-    from azure_gpu_stacks.engine.report.sarif import SARIF_SCHEMA
-    from azure_gpu_stacks.policies.registry import PACK_VERSION
+    from ...policies.registry import PACK_VERSION
+    from ..report.sarif import SARIF_SCHEMA
 
     results = []
     codes = sorted({f["code"] for f in report["azure"]["findings"]})

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from azure_gpu_stacks.engine.commands import options
+from . import options
 
 NAME = "quota"
 HELP = "vCPU quota a stack needs at full scale, against the subscription's limits"
@@ -33,9 +33,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from azure_gpu_stacks.engine.estimate.quota import quota_report, render
-    from azure_gpu_stacks.engine.run.plan import ReferenceFiles
-    from azure_gpu_stacks.engine.run.stack_references import parse_option
+    from ..estimate.quota import quota_report, render
+    from ..run.plan import ReferenceFiles
+    from ..run.stack_references import parse_option
 
     project = options.planned_project(args)
     options.policy_settings(args.policy_config, None)  # checked like every command's, though quota applies no policy

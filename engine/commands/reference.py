@@ -15,8 +15,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from azure_gpu_stacks.engine.commands import TABLE
-from azure_gpu_stacks.engine.exit_codes import COMMAND_EXIT_CODES
+from ..exit_codes import COMMAND_EXIT_CODES
+from . import TABLE
 
 DOCS_DIR = Path(__file__).resolve().parents[2] / "docs" / "commands"
 INDEX = "README.md"
@@ -45,7 +45,7 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
 
 def command_parsers() -> dict[str, argparse.ArgumentParser]:
     """Each command's parser, built as `gpu-stacks` builds it (with its description and exit codes)."""
-    from azure_gpu_stacks.engine.cli import _parser
+    from ..cli import _parser
 
     return dict(_subcommands(_parser()))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from azure_gpu_stacks.engine.commands import options
+from . import options
 
 NAME = "stacks"
 HELP = "list the project's stacks"
@@ -16,7 +16,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from azure_gpu_stacks.engine.run.project import load_project
+    from ..run.project import load_project
 
     options.out("\n".join(load_project(options.project_dir(args.project)).stacks()))
     return 0

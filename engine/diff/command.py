@@ -7,11 +7,11 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from azure_gpu_stacks.engine.diff.report import render_json, render_text
-from azure_gpu_stacks.engine.diff.run import run_diff
-from azure_gpu_stacks.engine.run.isolation import Limits
-from azure_gpu_stacks.engine.run.plan import ReferenceFiles
-from azure_gpu_stacks.engine.run.policy_config import PolicySettings
+from ..run.isolation import Limits
+from ..run.plan import ReferenceFiles
+from ..run.policy_config import PolicySettings
+from .report import render_json, render_text
+from .run import run_diff
 
 
 def diff_report(
@@ -38,7 +38,7 @@ def diff_report(
     if args.format == "json":
         return render_json(report), report.exit_code
     if args.format == "markdown":
-        from azure_gpu_stacks.engine.diff.markdown import render_markdown
+        from .markdown import render_markdown
 
         return render_markdown(report), report.exit_code
     return render_text(report) + "\n", report.exit_code

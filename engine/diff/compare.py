@@ -18,20 +18,20 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from azure_gpu_stacks.catalog import catalog
-from azure_gpu_stacks.catalog.az_files import Usage, family_key
-from azure_gpu_stacks.catalog.create_only import AKS_CLUSTER, AKS_POOL, AML_COMPUTE, VM, VMSS, CreateOnly, create_only
-from azure_gpu_stacks.catalog.demand import collect
-from azure_gpu_stacks.catalog.pricing import NO_COST
-from azure_gpu_stacks.engine.diff.guardrail import CostGuardrail, cost_guardrail
-from azure_gpu_stacks.engine.diff.renames import renames
-from azure_gpu_stacks.engine.estimate.quota import needs
-from azure_gpu_stacks.engine.run.plan import Plan, refusal_json
-from azure_gpu_stacks.engine.run.policy_config import PolicySettings
-from azure_gpu_stacks.engine.run.runtime import SECRET_SHOWN_AS, RecordedResource
-from azure_gpu_stacks.engine.run.violation import Violation
-from azure_gpu_stacks.fakeazure import Refusal
-from azure_gpu_stacks.sdk.internals import is_output_unknown
+from ...catalog import catalog
+from ...catalog.az_files import Usage, family_key
+from ...catalog.create_only import AKS_CLUSTER, AKS_POOL, AML_COMPUTE, VM, VMSS, CreateOnly, create_only
+from ...catalog.demand import collect
+from ...catalog.pricing import NO_COST
+from ...fakeazure import Refusal
+from ...sdk.internals import is_output_unknown
+from ..estimate.quota import needs
+from ..run.plan import Plan, refusal_json
+from ..run.policy_config import PolicySettings
+from ..run.runtime import SECRET_SHOWN_AS, RecordedResource
+from ..run.violation import Violation
+from .guardrail import CostGuardrail, cost_guardrail
+from .renames import renames
 
 Status = Literal["added", "removed", "renamed", "changed", "unchanged"]
 

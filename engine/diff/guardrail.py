@@ -13,9 +13,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from azure_gpu_stacks.engine.run.policy_config import PolicySettings
-from azure_gpu_stacks.policies.limit_stack_cost import NAME, POLICY, increase_problems
 from pulumi_policy import EnforcementLevel
+
+from ...policies.limit_stack_cost import NAME, POLICY, increase_problems
+from ..run.policy_config import PolicySettings
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,9 @@ update it in place.
 
 from __future__ import annotations
 
-from azure_gpu_stacks.engine.diff.compare import StackDiff
-from azure_gpu_stacks.engine.diff.report import (
+from ..report.markdown import cell
+from .compare import StackDiff
+from .report import (
     ALIAS_HINT,
     HOW,
     amount_text,
@@ -21,8 +22,7 @@ from azure_gpu_stacks.engine.diff.report import (
     title,
     value,
 )
-from azure_gpu_stacks.engine.diff.run import DiffReport
-from azure_gpu_stacks.engine.report.markdown import cell
+from .run import DiffReport
 
 MARKER = "<!-- gpu-stacks diff -->"
 

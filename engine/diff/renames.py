@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from azure_gpu_stacks.engine.run.runtime import RecordedResource
+from ..run.runtime import RecordedResource
 
 SIMILAR_ENOUGH = 0.5  # share of equal input values for a new URN to count as a rename of an old one
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from azure_gpu_stacks.engine.diff.compare import ABSENT, PropertyChange, ResourceChange, StackDiff
-from azure_gpu_stacks.engine.diff.run import DiffReport
+from .compare import ABSENT, PropertyChange, ResourceChange, StackDiff
+from .run import DiffReport
 
 ALIAS_HINT = "an alias keeps it: opts=pulumi.ResourceOptions(aliases=[pulumi.Alias(name={old!r})])"
 HOW = {"provider": "the provider replaces it", "refused": "Azure refuses the update in place"}

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType, ModuleType
 
-from azure_gpu_stacks.engine.errors import InputError
+from ..errors import InputError
 
 PACKAGE = "azure_gpu_stacks"
 # The packages a program runs, in the toolkit's repository: each folder is mapped under PACKAGE.

@@ -17,10 +17,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from azure_gpu_stacks.catalog import clock
-from azure_gpu_stacks.catalog.az_files import AzFileError, Usage, read_aml_usage, read_usage
-from azure_gpu_stacks.engine.diff.compare import Side, StackDiff, diff_stack
-from azure_gpu_stacks.engine.diff.revision import (
+from ...catalog import clock
+from ...catalog.az_files import AzFileError, Usage, read_aml_usage, read_usage
+from ...inputs.files import InputFileError, read_text
+from ..errors import InputError
+from ..report.cost import prices_note, unpriced
+from ..run.interpreter import at_base
+from ..run.isolation import Limits
+from ..run.parallel import run_forked
+from ..run.plan import LOCATION_KEY, Plan, ReferenceFiles, plan_stack
+from ..run.policy_config import PolicySettings, settings_day
+from ..run.project import PROJECT_FILE, Project, find_stack, load_project, load_stack
+from ..secrets import EDGE
+from .compare import Side, StackDiff, diff_stack
+from .revision import (
     Revision,
     base_clock_pinned,
     checkout,
@@ -29,16 +39,6 @@ from azure_gpu_stacks.engine.diff.revision import (
     toolkit_from,
     toolkit_packages_at,
 )
-from azure_gpu_stacks.engine.errors import InputError
-from azure_gpu_stacks.engine.report.cost import prices_note, unpriced
-from azure_gpu_stacks.engine.run.interpreter import at_base
-from azure_gpu_stacks.engine.run.isolation import Limits
-from azure_gpu_stacks.engine.run.parallel import run_forked
-from azure_gpu_stacks.engine.run.plan import LOCATION_KEY, Plan, ReferenceFiles, plan_stack
-from azure_gpu_stacks.engine.run.policy_config import PolicySettings, settings_day
-from azure_gpu_stacks.engine.run.project import PROJECT_FILE, Project, find_stack, load_project, load_stack
-from azure_gpu_stacks.engine.secrets import EDGE
-from azure_gpu_stacks.inputs.files import InputFileError, read_text
 
 RENAME_SIMILARITY = 0.5
 

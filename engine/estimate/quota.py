@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from azure_gpu_stacks.catalog import Catalog, catalog, normalize_size_name
-from azure_gpu_stacks.catalog.az_batch import read_batch_account
-from azure_gpu_stacks.catalog.az_files import (
+from ...catalog import Catalog, catalog, normalize_size_name
+from ...catalog.az_batch import read_batch_account
+from ...catalog.az_files import (
     AML_DEDICATED_TOTAL,
     AML_LOW_PRIORITY_TOTAL,
     AzFileError,
@@ -41,8 +41,8 @@ from azure_gpu_stacks.catalog.az_files import (
     read_skus,
     read_usage,
 )
-from azure_gpu_stacks.catalog.demand import Demand, collect
-from azure_gpu_stacks.catalog.quota_counters import (
+from ...catalog.demand import Demand, collect
+from ...catalog.quota_counters import (
     BATCH_DEDICATED_TOTAL,
     BATCH_LOW_PRIORITY_TOTAL,
     COMPUTE_SPOT_POOL,
@@ -52,12 +52,12 @@ from azure_gpu_stacks.catalog.quota_counters import (
     Provider,
     charges,
 )
-from azure_gpu_stacks.engine.errors import InputError
-from azure_gpu_stacks.engine.report.tables import Format, table
-from azure_gpu_stacks.engine.run.isolation import Limits
-from azure_gpu_stacks.engine.run.plan import LOCATION_KEY, ReferenceFiles, plan_stack
-from azure_gpu_stacks.engine.run.project import Project, load_stack
-from azure_gpu_stacks.engine.secrets import EDGE
+from ..errors import InputError
+from ..report.tables import Format, table
+from ..run.isolation import Limits
+from ..run.plan import LOCATION_KEY, ReferenceFiles, plan_stack
+from ..run.project import Project, load_stack
+from ..secrets import EDGE
 
 COMPUTE: Provider = PROVIDERS["compute"]
 MACHINE_LEARNING: Provider = PROVIDERS["machinelearning"]

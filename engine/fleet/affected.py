@@ -26,10 +26,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from azure_gpu_stacks.engine.errors import InputError
-from azure_gpu_stacks.engine.fleet.discover import Fleet, FleetStack, Member
-from azure_gpu_stacks.engine.fleet.imports import program_graph
-from azure_gpu_stacks.engine.run.stack_references import CONVENTIONAL_DIR
+from ..errors import InputError
+from ..run.stack_references import CONVENTIONAL_DIR
+from .discover import Fleet, FleetStack, Member
+from .imports import program_graph
 
 DEPENDENCY_PINS = frozenset(
     {"requirements.txt", "pyproject.toml", "uv.lock", "poetry.lock", "Pipfile", "Pipfile.lock", "setup.py", "setup.cfg"}
@@ -83,7 +83,7 @@ def read_change(root: Path, base: str) -> Change:
 
 def lifecycle_changes(before: dt.date, after: dt.date) -> list[str]:
     """Sizes whose lifecycle differs between the two days, `Standard_X: retiring -> retired`."""
-    from azure_gpu_stacks.catalog.model import catalog
+    from ...catalog.model import catalog
 
     return [
         f"{size.name}: {size.status_on(before)} -> {size.status_on(after)}"

@@ -34,12 +34,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from azure_gpu_stacks.engine.fleet.discover import SKIPPED_DIRECTORIES, Fleet, FleetStack, Member
-from azure_gpu_stacks.engine.fleet.imports import program_graph
-from azure_gpu_stacks.engine.fleet.records import Record, record_problem
-from azure_gpu_stacks.engine.installed import package_directories
-from azure_gpu_stacks.engine.run.project import STACK_FILE
-from azure_gpu_stacks.inputs.files import parse_record_json, read_bytes
+from ...inputs.files import parse_record_json, read_bytes
+from ..installed import package_directories
+from ..run.project import STACK_FILE
+from .discover import SKIPPED_DIRECTORIES, Fleet, FleetStack, Member
+from .imports import program_graph
+from .records import Record, record_problem
 
 CACHE_FORMAT = "gpu-stacks-fleet-cache/1"
 CHUNK = 1024 * 1024
@@ -99,7 +99,7 @@ def _files(directory: Path, root: Path, skip: frozenset[Path] = frozenset()) -> 
 
 def run_digest(args: Any, day: str, root: Path) -> str:
     """Everything about the run, beyond the projects, that can change a stack's result."""
-    from azure_gpu_stacks.engine.run.plan import IDENTITIES, deployer_type
+    from ..run.plan import IDENTITIES, deployer_type
 
     files = [("usage", args.usage), ("aml-usage", args.aml_usage), ("skus", args.skus)]
     files += [("policy-config", args.policy_config)]

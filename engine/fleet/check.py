@@ -17,9 +17,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from azure_gpu_stacks.engine.commands import options
-from azure_gpu_stacks.engine.errors import InputError
-from azure_gpu_stacks.engine.fleet.cache import (
+from ..commands import options
+from ..errors import InputError
+from ..installed import package_directories
+from ..run.outcome import NOT_PLANNED_EXIT_CODE
+from .cache import (
     Cache,
     Keys,
     combine,
@@ -27,12 +29,10 @@ from azure_gpu_stacks.engine.fleet.cache import (
     environment_digest,
     run_digest,
 )
-from azure_gpu_stacks.engine.fleet.discover import Fleet, FleetStack, find_fleet
-from azure_gpu_stacks.engine.fleet.records import Record, make_failure_record, make_record
-from azure_gpu_stacks.engine.fleet.render import Affected, Entry, write_report
-from azure_gpu_stacks.engine.fleet.shards import header, line, share, weight
-from azure_gpu_stacks.engine.installed import package_directories
-from azure_gpu_stacks.engine.run.outcome import NOT_PLANNED_EXIT_CODE
+from .discover import Fleet, FleetStack, find_fleet
+from .records import Record, make_failure_record, make_record
+from .render import Affected, Entry, write_report
+from .shards import header, line, share, weight
 
 FLEET_OPTIONS = ("root", "affected", "shard", "cache_dir", "no_cache")
 
@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     affected = None
     base_commit = ""
     if args.affected is not None:
-        from azure_gpu_stacks.engine.fleet.affected import read_change, select
+        from .affected import read_change, select
 
         change = read_change(root, args.affected)
         base_commit = change.commit
@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _today() -> Any:
-    from azure_gpu_stacks.catalog.clock import utc_today
+    from ...catalog.clock import utc_today
 
     return utc_today()
 
@@ -147,10 +147,10 @@ def _records(
 
 
 def _plan(stacks: list[FleetStack], args: argparse.Namespace, root: Path) -> list[Record]:
-    from azure_gpu_stacks.engine.run.outcome import StackFailure, named
-    from azure_gpu_stacks.engine.run.parallel import run_forked
-    from azure_gpu_stacks.engine.run.plan import plan_stack
-    from azure_gpu_stacks.inputs.files import elided
+    from ...inputs.files import elided
+    from ..run.outcome import StackFailure, named
+    from ..run.parallel import run_forked
+    from ..run.plan import plan_stack
 
     settings = options.policy_settings(args.policy_config, args.as_of)
     reference = options.reference(args)
@@ -184,7 +184,7 @@ def _pack_rules(cache: Cache | None) -> Callable[[], dict[str, Any]]:
         key = combine([environment_digest(), "pack-rules"])
         if cache is not None and isinstance(held := cache.get_document(key), dict):
             return held
-        from azure_gpu_stacks.engine.report.sarif import pack_rules
+        from ..report.sarif import pack_rules
 
         made: dict[str, Any] = json.loads(json.dumps(pack_rules()))
         if cache is not None:

@@ -14,9 +14,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from azure_gpu_stacks.engine.errors import InputError
-from azure_gpu_stacks.engine.run.project import Project, load_project, project_file
-from azure_gpu_stacks.inputs.files import InputFileError, load_yaml
+from ...inputs.files import InputFileError, load_yaml
+from ..errors import InputError
+from ..run.project import Project, load_project, project_file
 
 SKIPPED_DIRECTORIES = frozenset({"node_modules", "__pycache__", "venv", "site-packages"})
 STACK_SEPARATOR = ":"

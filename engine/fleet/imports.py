@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from azure_gpu_stacks.engine.run.project import Project
+from ..run.project import Project
 
 # Calls whose target is known only at run time: the function or method name -> what it does.
 DYNAMIC_CALLS = {

@@ -15,14 +15,14 @@ import json
 from pathlib import Path
 from typing import Any
 
-from azure_gpu_stacks.engine.report.cost import CostNotes, cost_row
-from azure_gpu_stacks.engine.report.markdown import stack_details, stack_row
-from azure_gpu_stacks.engine.report.sarif import findings
-from azure_gpu_stacks.engine.report.text import check_lines
-from azure_gpu_stacks.engine.report.verdicts import counts
-from azure_gpu_stacks.engine.run.outcome import NOT_PLANNED_EXIT_CODE, StackFailure
-from azure_gpu_stacks.engine.run.plan import Plan
-from azure_gpu_stacks.engine.secrets import Mask
+from ..report.cost import CostNotes, cost_row
+from ..report.markdown import stack_details, stack_row
+from ..report.sarif import findings
+from ..report.text import check_lines
+from ..report.verdicts import counts
+from ..run.outcome import NOT_PLANNED_EXIT_CODE, StackFailure
+from ..run.plan import Plan
+from ..secrets import Mask
 
 Record = dict[str, Any]
 

@@ -14,12 +14,12 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from azure_gpu_stacks.engine.fleet.records import Record, notes_of
-from azure_gpu_stacks.engine.report.cost import COST_HEADERS, COST_RIGHT, CostNotes
-from azure_gpu_stacks.engine.report.markdown import cell, days_text, heading
-from azure_gpu_stacks.engine.report.sarif import sarif_document
-from azure_gpu_stacks.engine.report.tables import table
-from azure_gpu_stacks.engine.report.verdicts import total
+from ..report.cost import COST_HEADERS, COST_RIGHT, CostNotes
+from ..report.markdown import cell, days_text, heading
+from ..report.sarif import sarif_document
+from ..report.tables import table
+from ..report.verdicts import total
+from .records import Record, notes_of
 
 Entry = tuple[Record, list[str]]  # a stack's record and why it was checked (--affected), in report order
 Entries = Callable[[], Iterator[Entry]]  # a new pass over the entries each call

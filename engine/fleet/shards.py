@@ -25,10 +25,11 @@ from pathlib import Path
 from typing import IO, Any, TypeVar
 
 import yaml
-from azure_gpu_stacks.engine.errors import InputError
-from azure_gpu_stacks.engine.fleet.records import Record, record_problem
-from azure_gpu_stacks.engine.fleet.render import Affected, Entry
-from azure_gpu_stacks.inputs.files import InputFileError, parse_record_json
+
+from ...inputs.files import InputFileError, parse_record_json
+from ..errors import InputError
+from .records import Record, record_problem
+from .render import Affected, Entry
 
 SHARD_FORMAT = "gpu-stacks-shard/1"
 SHARD = re.compile(r"^([1-9][0-9]{0,3})/([1-9][0-9]{0,3})$")

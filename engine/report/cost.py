@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from azure_gpu_stacks.catalog.prices import UNKNOWN
-from azure_gpu_stacks.catalog.pricing import HOURS_PER_MONTH, PRICE_BASIS, SPOT_CAVEAT, CostEstimate, ResourceCost
-from azure_gpu_stacks.engine.report.tables import Format, table
-from azure_gpu_stacks.engine.run.outcome import Outcome, StackFailure, plans_of
+from ...catalog.prices import UNKNOWN
+from ...catalog.pricing import HOURS_PER_MONTH, PRICE_BASIS, SPOT_CAVEAT, CostEstimate, ResourceCost
+from ..run.outcome import Outcome, StackFailure, plans_of
+from .tables import Format, table
 
 # What the idle hours of each kind of schedule assume (see azure_gpu_stacks.catalog.demand).
 SCHEDULE_NOTES = {

@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
-from azure_gpu_stacks.catalog.pricing import HOURS_PER_MONTH
-from azure_gpu_stacks.engine.run.plan import Plan
-from azure_gpu_stacks.engine.run.runtime import RecordedResource
+from ...catalog.pricing import HOURS_PER_MONTH
+from ..run.plan import Plan
+from ..run.runtime import RecordedResource
 
 MAX_NODES = 120
 RESOURCE_GROUP = "azure-native:resources:ResourceGroup"

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from azure_gpu_stacks.engine.report.cost import cost_table
-from azure_gpu_stacks.engine.report.verdicts import counts, summary
-from azure_gpu_stacks.engine.run.outcome import Outcome, StackFailure, plans_of
+from ..run.outcome import Outcome, StackFailure, plans_of
+from .cost import cost_table
+from .verdicts import counts, summary
 
 LEVEL_ORDER = {"mandatory": 0, "advisory": 1}
 

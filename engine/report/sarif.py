@@ -34,14 +34,15 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
-from azure_gpu_stacks.engine.installed import inside_package
-from azure_gpu_stacks.engine.run.outcome import Outcome, StackFailure
-from azure_gpu_stacks.engine.run.plan import Plan
-from azure_gpu_stacks.engine.run.policy_run import pack_policies
-from azure_gpu_stacks.inputs.files import InputFileError, read_text
-from azure_gpu_stacks.policies.registry import PACK_VERSION
-from azure_gpu_stacks.stack.sections import SECTIONS
 from pydantic.alias_generators import to_camel
+
+from ...inputs.files import InputFileError, read_text
+from ...policies.registry import PACK_VERSION
+from ...stack.sections import SECTIONS
+from ..installed import inside_package
+from ..run.outcome import Outcome, StackFailure
+from ..run.plan import Plan
+from ..run.policy_run import pack_policies
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVELS = {"mandatory": "error", "advisory": "warning", "remediate": "error"}

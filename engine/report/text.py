@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from azure_gpu_stacks.catalog.shapes import VMSS
-from azure_gpu_stacks.engine.report.cost import cost_section
-from azure_gpu_stacks.engine.run.outcome import Outcome, StackFailure
-from azure_gpu_stacks.engine.run.plan import Plan
-from azure_gpu_stacks.engine.run.runtime import RecordedResource
-from azure_gpu_stacks.engine.run.violation import Violation
-from azure_gpu_stacks.sdk.values import dig
+from ...catalog.shapes import VMSS
+from ...sdk.values import dig
+from ..run.outcome import Outcome, StackFailure
+from ..run.plan import Plan
+from ..run.runtime import RecordedResource
+from ..run.violation import Violation
+from .cost import cost_section
 
 # Per resource type, the properties worth a glance: (label, path into the engine inputs).
 KEY_PROPERTIES: dict[str, list[tuple[str, tuple[str | int, ...]]]] = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from azure_gpu_stacks.engine.run.outcome import NOT_PLANNED_EXIT_CODE, Outcome, StackFailure
+from ..run.outcome import NOT_PLANNED_EXIT_CODE, Outcome, StackFailure
 
 COUNTED = ("resources", "refusals", "mandatory", "advisory")
 

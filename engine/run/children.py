@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from azure_gpu_stacks.engine.errors import InputError
+from ..errors import InputError
 
 ENGINE_DIRECTORY_PREFIX = "gpu-stacks-engine-"
 _HEADER = struct.Struct("!Q")
@@ -281,6 +281,6 @@ def call(work: Callable[[], Any], timeout_s: float, label: str) -> Any:
 
 
 def _die_with_parent() -> None:  # pragma: no cover - children only
-    from azure_gpu_stacks.engine.run.isolation import die_with_parent
+    from .isolation import die_with_parent
 
     die_with_parent()

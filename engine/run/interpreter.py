@@ -39,9 +39,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from azure_gpu_stacks.engine.errors import InputError
-from azure_gpu_stacks.engine.run.project import Project
-from azure_gpu_stacks.inputs.files import escaped
+from ...inputs.files import escaped
+from ..errors import InputError
+from .project import Project
 
 CREATE_FLAG = "--create-venv"
 CREATE_TIMEOUT_S = 900.0  # a pip or uv install that takes longer is stopped and named
@@ -413,7 +413,7 @@ def host_command(python: Path, program: str, arguments: Mapping[str, object]) ->
     """The command line and environment that run `program_host.py` under `python` against the engine:
     `arguments` are `ProgramEngine.host_arguments()`; config goes in PULUMI_CONFIG and
     PULUMI_CONFIG_SECRET_KEYS, as the Pulumi CLI hands it to its language host."""
-    from azure_gpu_stacks.engine.run import program_host
+    from . import program_host
 
     argv = [str(python), "-c", BOOTSTRAP, str(Path(program_host.__file__).resolve())]
     argv += ["--project", str(arguments["project"]), "--stack", str(arguments["stack"])]

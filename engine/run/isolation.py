@@ -37,9 +37,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from azure_gpu_stacks.engine.errors import InputError
-from azure_gpu_stacks.engine.run import heap
-from azure_gpu_stacks.engine.run.program_host import limit_memory
+from ..errors import InputError
+from . import heap
+from .program_host import limit_memory
 
 T = TypeVar("T")
 

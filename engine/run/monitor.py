@@ -27,9 +27,10 @@ from pathlib import Path
 from typing import Any
 
 import grpc
-from azure_gpu_stacks.engine.run.children import ENGINE_DIRECTORY_PREFIX, socket_parent
-from azure_gpu_stacks.sdk.internals import engine_pb2, engine_pb2_grpc, resource_pb2_grpc
 from google.protobuf import empty_pb2
+
+from ...sdk.internals import engine_pb2, engine_pb2_grpc, resource_pb2_grpc
+from .children import ENGINE_DIRECTORY_PREFIX, socket_parent
 
 # gRPC's own log lines (a connection closed at the end of a run, garbage on the socket) are not the
 # program's output nor the report's: errors only (github.com/grpc/grpc doc/environment_variables.md).

@@ -14,14 +14,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from azure_gpu_stacks.engine.errors import InputError
-from azure_gpu_stacks.engine.run.isolation import Limits
-from azure_gpu_stacks.engine.run.plan import Plan, ReferenceFiles
-from azure_gpu_stacks.engine.run.project import Project, find_stack
-from azure_gpu_stacks.inputs.files import elided
+from ...inputs.files import elided
+from ..errors import InputError
+from .isolation import Limits
+from .plan import Plan, ReferenceFiles
+from .project import Project, find_stack
 
 if TYPE_CHECKING:
-    from azure_gpu_stacks.engine.run.policy_config import PolicySettings
+    from .policy_config import PolicySettings
 
 NOT_PLANNED_EXIT_CODE = 2
 
@@ -69,8 +69,8 @@ def plan_outcomes(
     """A plan or a failure per stack, in the order named, on `jobs` workers (`parallel.run_forked`). The files every
     stack reads (`--usage`, `--skus`, `--existing`...) are the command's input: one that cannot be read fails
     the command, once, before any stack is planned."""
-    from azure_gpu_stacks.engine.run.parallel import run_forked
-    from azure_gpu_stacks.engine.run.plan import check_reference_files, plan_stack
+    from .parallel import run_forked
+    from .plan import check_reference_files, plan_stack
 
     check_reference_files(reference)
 

@@ -25,8 +25,8 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from azure_gpu_stacks.engine.errors import InputError
-from azure_gpu_stacks.engine.run import heap
+from ..errors import InputError
+from . import heap
 
 if TYPE_CHECKING:
     pass
@@ -80,8 +80,8 @@ WORKER_GRACE_S = 60.0
 
 def item_deadline(timeout_s: float | None) -> float:
     """Seconds a worker may take for one item, for a run whose programs may take `timeout_s` each."""
-    from azure_gpu_stacks.engine.run.isolation import DEFAULT_TIMEOUT_S
-    from azure_gpu_stacks.engine.run.plan import ENGINE_GRACE_S
+    from .isolation import DEFAULT_TIMEOUT_S
+    from .plan import ENGINE_GRACE_S
 
     return 2 * (timeout_s or DEFAULT_TIMEOUT_S) + ENGINE_GRACE_S + WORKER_GRACE_S
 
@@ -141,7 +141,7 @@ def _in_workers(
     one line). One worker is forked per item, from this process (which runs no threads: the engine's
     server runs in each plan's own engine process), at most `workers` at once; each is killed at its
     deadline, and every one is gone when this generator ends, however it ends."""
-    from azure_gpu_stacks.engine.run import children
+    from . import children
 
     children.install_sigterm_cleanup()
     running: dict[int, children.Call] = {}
@@ -176,13 +176,13 @@ def preload() -> None:
     """Load every module a plan may need, so that forked workers inherit them rather than load them.
     `make` also runs it once at set-up with bytecode writing on, so those modules are compiled once
     (a program runs with writing off: runtime.program_environment)."""
-    from azure_gpu_stacks.catalog.arm import constraints
-    from azure_gpu_stacks.catalog.arm.bodies import arm_type
-    from azure_gpu_stacks.catalog.model import catalog
-    from azure_gpu_stacks.components.registry import component_classes
-    from azure_gpu_stacks.engine.run.policy_run import pack_policies
-    from azure_gpu_stacks.fakeazure import enums
-    from azure_gpu_stacks.fakeazure.models import RESOURCE_TYPES
+    from ...catalog.arm import constraints
+    from ...catalog.arm.bodies import arm_type
+    from ...catalog.model import catalog
+    from ...components.registry import component_classes
+    from ...fakeazure import enums
+    from ...fakeazure.models import RESOURCE_TYPES
+    from .policy_run import pack_policies
 
     component_classes()
     pack_policies()

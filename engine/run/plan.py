@@ -16,31 +16,39 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, cast
 
-from azure_gpu_stacks.catalog.az_files import AzFileError, read_aml_usage, read_skus, read_usage
-from azure_gpu_stacks.catalog.clock import instant_on, utc_today
-from azure_gpu_stacks.catalog.pricing import NO_COST, CostEstimate, estimate_resources, low_priority_warnings
-from azure_gpu_stacks.components.checks import AS_OF_CONFIG_KEY
-from azure_gpu_stacks.engine.errors import InputError
-from azure_gpu_stacks.engine.run import children, monitor, program_host
-from azure_gpu_stacks.engine.run.interpreter import host_command, missing_environment, python_for
-from azure_gpu_stacks.engine.run.isolation import (
+from ...catalog.az_files import AzFileError, read_aml_usage, read_skus, read_usage
+from ...catalog.clock import instant_on, utc_today
+from ...catalog.pricing import NO_COST, CostEstimate, estimate_resources, low_priority_warnings
+from ...components.checks import AS_OF_CONFIG_KEY
+from ...fakeazure import FakeArm, Refusal
+from ...fakeazure.existing import Existing, ExistingFileError, adopt
+from ...fakeazure.existing import parse as parse_existing
+from ...fakeazure.other_providers import is_modeled
+from ...inputs.files import InputFileError, escaped, load_json
+from ...sdk.internals import invoke_failure
+from ...stack.config import LOCATION_KEY, ConfigError
+from ..errors import InputError
+from ..secrets import Mask, credential_leaves
+from . import children, monitor, program_host
+from .interpreter import host_command, missing_environment, python_for
+from .isolation import (
     Limits,
     ProgramFailed,
     isolation_available,
     run_executed,
     run_isolated,
 )
-from azure_gpu_stacks.engine.run.policy_config import PolicySettings, configure, settings_day
-from azure_gpu_stacks.engine.run.policy_run import analyze, pack_policies
-from azure_gpu_stacks.engine.run.program_values import (
+from .policy_config import PolicySettings, configure, settings_day
+from .policy_run import analyze, pack_policies
+from .program_values import (
     exportable,
     exports_checked,
     masked,
     masked_values,
     secret_strings,
 )
-from azure_gpu_stacks.engine.run.project import Project, StackSettings, declared_secrets, load_stack
-from azure_gpu_stacks.engine.run.runtime import (
+from .project import Project, StackSettings, declared_secrets, load_stack
+from .runtime import (
     DIY_ORGANIZATION,
     SECRET_SHOWN_AS,
     ProgramEngine,
@@ -50,17 +58,9 @@ from azure_gpu_stacks.engine.run.runtime import (
     run_hosted,
     shown,
 )
-from azure_gpu_stacks.engine.run.sdk_majors import other_major_note
-from azure_gpu_stacks.engine.run.stack_references import StackReferences
-from azure_gpu_stacks.engine.run.violation import Violation
-from azure_gpu_stacks.engine.secrets import Mask, credential_leaves
-from azure_gpu_stacks.fakeazure import FakeArm, Refusal
-from azure_gpu_stacks.fakeazure.existing import Existing, ExistingFileError, adopt
-from azure_gpu_stacks.fakeazure.existing import parse as parse_existing
-from azure_gpu_stacks.fakeazure.other_providers import is_modeled
-from azure_gpu_stacks.inputs.files import InputFileError, escaped, load_json
-from azure_gpu_stacks.sdk.internals import invoke_failure
-from azure_gpu_stacks.stack.config import LOCATION_KEY, ConfigError
+from .sdk_majors import other_major_note
+from .stack_references import StackReferences
+from .violation import Violation
 
 
 @dataclass(frozen=True)

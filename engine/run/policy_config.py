@@ -22,11 +22,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from azure_gpu_stacks.catalog.clock import parse_day, utc_today
-from azure_gpu_stacks.engine.errors import InputError
-from azure_gpu_stacks.inputs.files import InputFileError, load_json, shown
-from azure_gpu_stacks.policies.vm_size_lifecycle import AS_OF_KEY
 from pulumi_policy import EnforcementLevel, Policy
+
+from ...catalog.clock import parse_day, utc_today
+from ...inputs.files import InputFileError, load_json, shown
+from ...policies.vm_size_lifecycle import AS_OF_KEY
+from ..errors import InputError
 
 ALL = "all"
 LEVELS = tuple(level.value for level in EnforcementLevel)

@@ -17,11 +17,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from azure_gpu_stacks import policies
-from azure_gpu_stacks.engine.errors import InputError
-from azure_gpu_stacks.inputs.files import shown
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
+
+from ... import policies
+from ...inputs.files import shown
+from ..errors import InputError
 
 PACK_FILES = ("PulumiPolicy.yaml", "requirements.txt", "__main__.py")
 VENV = "venv"  # PulumiPolicy.yaml's runtime.options.virtualenv; a test keeps the two equal

@@ -23,14 +23,15 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from azure_gpu_stacks.engine.errors import InputError
-from azure_gpu_stacks.engine.run.policy_config import PolicySettings, resolve
-from azure_gpu_stacks.engine.run.runtime import RecordedResource
-from azure_gpu_stacks.engine.run.violation import STACK_RESOURCE, Violation
-from azure_gpu_stacks.policies.registry import PACK_NAME, PACK_VERSION, policies
-from azure_gpu_stacks.sdk.internals import UNKNOWN_STRING_VALUE, analyzer_pb2, policy_servicer, violation_message
 from google.protobuf import struct_pb2
 from pulumi_policy import EnforcementLevel, Policy
+
+from ...policies.registry import PACK_NAME, PACK_VERSION, policies
+from ...sdk.internals import UNKNOWN_STRING_VALUE, analyzer_pb2, policy_servicer, violation_message
+from ..errors import InputError
+from .policy_config import PolicySettings, resolve
+from .runtime import RecordedResource
+from .violation import STACK_RESOURCE, Violation
 
 _LEVELS = {
     analyzer_pb2.ADVISORY: "advisory",

@@ -17,9 +17,11 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import pulumi
-from azure_gpu_stacks.engine.errors import InputError
-from azure_gpu_stacks.engine.run.runtime import RunResult
-from azure_gpu_stacks.engine.secrets import (
+
+from ...inputs.files import MAX_DEPTH
+from ...sdk.internals import is_output_unknown, stack_outputs
+from ..errors import InputError
+from ..secrets import (
     Mask,
     leaves,
     marked_parts,
@@ -28,8 +30,7 @@ from azure_gpu_stacks.engine.secrets import (
     structure_secrets,
     worth_masking,
 )
-from azure_gpu_stacks.inputs.files import MAX_DEPTH
-from azure_gpu_stacks.sdk.internals import is_output_unknown, stack_outputs
+from .runtime import RunResult
 
 EXPORTABLE = "strings, numbers, booleans, None, lists, dicts with string keys, resources, assets and Outputs of them"
 

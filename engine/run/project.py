@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from azure_gpu_stacks.engine.errors import InputError
-from azure_gpu_stacks.engine.run.pulumi_config import (
+from ...inputs.files import InputFileError, load_yaml
+from ..errors import InputError
+from .pulumi_config import (
     Declaration,
     StackValue,
     apply_project_config,
@@ -31,7 +32,6 @@ from azure_gpu_stacks.engine.run.pulumi_config import (
     stack_name_problem,
     stack_value,
 )
-from azure_gpu_stacks.inputs.files import InputFileError, load_yaml
 
 PROJECT_FILE = "Pulumi.yaml"
 PROJECT_FILES = ("Pulumi.json", "Pulumi.yaml", "Pulumi.yml")  # the CLI's order (encoding.Exts)

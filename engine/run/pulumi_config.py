@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from azure_gpu_stacks.engine.errors import InputError
+from ..errors import InputError
 
 TYPES = ("string", "integer", "boolean", "array", "object")
 DECLARATION_KEYS = ("type", "items", "description", "secret", "default", "value")

@@ -28,13 +28,10 @@ from pathlib import Path
 from typing import Any
 
 import pulumi
-from azure_gpu_stacks.engine.run import heap, program_host
-from azure_gpu_stacks.engine.run.monitor import MonitorServer
-from azure_gpu_stacks.engine.run.stack_references import ReferenceMocks, StackReferences
-from azure_gpu_stacks.engine.secrets import CREDENTIAL_KEY, SECRET_SHOWN_AS
-from azure_gpu_stacks.fakeazure import FakeArm
-from azure_gpu_stacks.fakeazure.mocks import FakeArmMocks
-from azure_gpu_stacks.sdk.internals import (
+
+from ...fakeazure import FakeArm
+from ...fakeazure.mocks import FakeArmMocks
+from ...sdk.internals import (
     MockMonitor,
     is_output_unknown,
     is_secret,
@@ -42,7 +39,11 @@ from azure_gpu_stacks.sdk.internals import (
     resource_pb2,
     unwrap_secret,
 )
-from azure_gpu_stacks.sdk.values import unwrap_secrets
+from ...sdk.values import unwrap_secrets
+from ..secrets import CREDENTIAL_KEY, SECRET_SHOWN_AS
+from . import heap, program_host
+from .monitor import MonitorServer
+from .stack_references import ReferenceMocks, StackReferences
 
 STACK_TYPE = "pulumi:pulumi:Stack"
 DIY_ORGANIZATION = "organization"  # what a DIY (file, S3, Azure Blob) backend names every stack's organization

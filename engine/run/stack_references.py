@@ -28,10 +28,11 @@ from pathlib import Path
 from typing import Any
 
 import pulumi
-from azure_gpu_stacks.engine.errors import InputError
-from azure_gpu_stacks.engine.run.pulumi_config import stack_name_problem
-from azure_gpu_stacks.engine.secrets import secret_output_leaves
-from azure_gpu_stacks.inputs.files import InputFileError, load_json
+
+from ...inputs.files import InputFileError, load_json
+from ..errors import InputError
+from ..secrets import secret_output_leaves
+from .pulumi_config import stack_name_problem
 
 STACK_REFERENCE = "pulumi:pulumi:StackReference"
 CONVENTIONAL_DIR = "stack-outputs"

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import functools
 
-from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke
-from azure_gpu_stacks.fakeazure.models import (
+from ..core import ArmResourceType, Invoke
+from . import (
     alertsmanagement,
     applicationinsights,
     authorization,

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from azure_gpu_stacks.catalog.durations import duration_seconds
-from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource
-from azure_gpu_stacks.fakeazure.errors import BadRequest
+from ...catalog.durations import duration_seconds
+from ..core import ArmResourceType, Resource
+from ..errors import BadRequest
 
 if TYPE_CHECKING:
-    from azure_gpu_stacks.fakeazure.backend import FakeArm
+    from ..backend import FakeArm
 
 SEVERITIES = (0, 1, 2, 3, 4)
 MONITOR_WORKSPACE = "Microsoft.Monitor/accounts"

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource, expect_type
-from azure_gpu_stacks.fakeazure.errors import InvalidParameter
-from azure_gpu_stacks.fakeazure.models.operationalinsights import LogAnalyticsWorkspace
-from azure_gpu_stacks.sdk.values import stable_uuid
+from ...sdk.values import stable_uuid
+from ..core import ArmResourceType, Resource, expect_type
+from ..errors import InvalidParameter
+from .operationalinsights import LogAnalyticsWorkspace
 
 if TYPE_CHECKING:
-    from azure_gpu_stacks.fakeazure.backend import FakeArm
+    from ..backend import FakeArm
 
 
 class ApplicationInsights(ArmResourceType):

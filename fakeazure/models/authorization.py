@@ -5,12 +5,12 @@ from __future__ import annotations
 import uuid
 from typing import TYPE_CHECKING, Any
 
-from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke, Resource, scope_id
-from azure_gpu_stacks.fakeazure.errors import InvalidParameter, UnmatchedPrincipalType
-from azure_gpu_stacks.sdk.values import stable_uuid
+from ...sdk.values import stable_uuid
+from ..core import ArmResourceType, Invoke, Resource, scope_id
+from ..errors import InvalidParameter, UnmatchedPrincipalType
 
 if TYPE_CHECKING:
-    from azure_gpu_stacks.fakeazure.backend import FakeArm
+    from ..backend import FakeArm
 
 
 class RoleAssignment(ArmResourceType):

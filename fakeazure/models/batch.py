@@ -21,17 +21,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from azure_gpu_stacks.catalog import batch as facts
-from azure_gpu_stacks.catalog.durations import duration_seconds
-from azure_gpu_stacks.catalog.shapes import formula_counts
-from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke, Resource, expect_type, system_identity
-from azure_gpu_stacks.fakeazure.errors import ArmError, InvalidParameter
-from azure_gpu_stacks.fakeazure.lookups import lookup
-from azure_gpu_stacks.fakeazure.models.keyvault import KeyVault
-from azure_gpu_stacks.sdk.values import dig
+from ...catalog import batch as facts
+from ...catalog.durations import duration_seconds
+from ...catalog.shapes import formula_counts
+from ...sdk.values import dig
+from ..core import ArmResourceType, Invoke, Resource, expect_type, system_identity
+from ..errors import ArmError, InvalidParameter
+from ..lookups import lookup
+from .keyvault import KeyVault
 
 if TYPE_CHECKING:
-    from azure_gpu_stacks.fakeazure.backend import FakeArm
+    from ..backend import FakeArm
 
 
 class InvalidPropertyValue(ArmError):

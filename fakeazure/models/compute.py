@@ -4,21 +4,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from azure_gpu_stacks.catalog.limits import LIMITS
-from azure_gpu_stacks.catalog.shapes import VMSS
-from azure_gpu_stacks.fakeazure.core import (
+from ...catalog.limits import LIMITS
+from ...catalog.shapes import VMSS
+from ...sdk.values import dig, stable_uuid
+from ..core import (
     ArmResourceType,
     Resource,
     check_ssh_only,
     location_of,
     system_identity,
 )
-from azure_gpu_stacks.fakeazure.errors import InvalidParameter
-from azure_gpu_stacks.fakeazure.models.compute_profile import check_extension, check_machine
-from azure_gpu_stacks.sdk.values import dig, stable_uuid
+from ..errors import InvalidParameter
+from .compute_profile import check_extension, check_machine
 
 if TYPE_CHECKING:
-    from azure_gpu_stacks.fakeazure.backend import FakeArm
+    from ..backend import FakeArm
 
 
 class VirtualMachine(ArmResourceType):

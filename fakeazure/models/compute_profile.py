@@ -23,15 +23,15 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from azure_gpu_stacks.fakeazure.errors import (
+from ..errors import (
     BadRequest,
     VMExtensionProvisioningError,
     VMSizeIsNotPermittedToEnableAcceleratedNetworking,
 )
-from azure_gpu_stacks.fakeazure.models.network import outbound_path
+from .network import outbound_path
 
 if TYPE_CHECKING:
-    from azure_gpu_stacks.fakeazure.backend import FakeArm
+    from ..backend import FakeArm
 
 NVIDIA_DRIVER_TYPES = frozenset({"nvidiagpudriverlinux", "nvidiagpudriverwindows"})
 INFINIBAND_DRIVER_TYPE = "infinibanddriverlinux"

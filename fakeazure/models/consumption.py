@@ -5,13 +5,13 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from azure_gpu_stacks.catalog.limits import LIMITS
-from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource, scope_id
-from azure_gpu_stacks.fakeazure.errors import InvalidParameter
-from azure_gpu_stacks.sdk.values import dig, stable_uuid
+from ...catalog.limits import LIMITS
+from ...sdk.values import dig, stable_uuid
+from ..core import ArmResourceType, Resource, scope_id
+from ..errors import InvalidParameter
 
 if TYPE_CHECKING:
-    from azure_gpu_stacks.fakeazure.backend import FakeArm
+    from ..backend import FakeArm
 
 
 EARLIEST_BUDGET_START = dt.date(2017, 6, 1)

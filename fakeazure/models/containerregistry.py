@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from azure_gpu_stacks.catalog.limits import LIMITS
-from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource, require_named
-from azure_gpu_stacks.fakeazure.errors import InvalidParameter
-from azure_gpu_stacks.sdk.values import dig
+from ...catalog.limits import LIMITS
+from ...sdk.values import dig
+from ..core import ArmResourceType, Resource, require_named
+from ..errors import InvalidParameter
 
 if TYPE_CHECKING:
-    from azure_gpu_stacks.fakeazure.backend import FakeArm
+    from ..backend import FakeArm
 
 
 class ContainerRegistry(ArmResourceType):

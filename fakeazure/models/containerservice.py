@@ -7,10 +7,11 @@ import hashlib
 import ipaddress
 from typing import TYPE_CHECKING, Any
 
-from azure_gpu_stacks.catalog.limits import LIMITS
-from azure_gpu_stacks.catalog.mig import AKS_MIG_SIZES
-from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke, Resource
-from azure_gpu_stacks.fakeazure.errors import (
+from ...catalog.limits import LIMITS
+from ...catalog.mig import AKS_MIG_SIZES
+from ...sdk.values import stable_uuid
+from ..core import ArmResourceType, Invoke, Resource
+from ..errors import (
     AgentPoolK8sVersionNotSupported,
     ArmError,
     BadRequest,
@@ -20,11 +21,10 @@ from azure_gpu_stacks.fakeazure.errors import (
     ResourceNotFound,
     SkuNotAvailable,
 )
-from azure_gpu_stacks.fakeazure.lookups import lookup
-from azure_gpu_stacks.sdk.values import stable_uuid
+from ..lookups import lookup
 
 if TYPE_CHECKING:
-    from azure_gpu_stacks.fakeazure.backend import FakeArm
+    from ..backend import FakeArm
 
 
 AKS_MAX_NODES = LIMITS.node_counts.aks_pool_max  # ARM's bound on count, minCount and maxCount

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from azure_gpu_stacks.catalog.time_zones import windows_time_zone
-from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource
-from azure_gpu_stacks.fakeazure.errors import InvalidParameter, InvalidScheduleId
-from azure_gpu_stacks.sdk.values import dig
+from ...catalog.time_zones import windows_time_zone
+from ...sdk.values import dig
+from ..core import ArmResourceType, Resource
+from ..errors import InvalidParameter, InvalidScheduleId
 
 if TYPE_CHECKING:
-    from azure_gpu_stacks.fakeazure.backend import FakeArm
+    from ..backend import FakeArm
 
 
 class GlobalSchedule(ArmResourceType):

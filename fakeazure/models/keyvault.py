@@ -16,14 +16,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from azure_gpu_stacks.catalog.limits import LIMITS
-from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke, Resource, require_named
-from azure_gpu_stacks.fakeazure.errors import BadRequest, InvalidParameter, VaultNameNotValid
-from azure_gpu_stacks.fakeazure.lookups import lookup
-from azure_gpu_stacks.sdk.values import dig, stable_uuid
+from ...catalog.limits import LIMITS
+from ...sdk.values import dig, stable_uuid
+from ..core import ArmResourceType, Invoke, Resource, require_named
+from ..errors import BadRequest, InvalidParameter, VaultNameNotValid
+from ..lookups import lookup
 
 if TYPE_CHECKING:
-    from azure_gpu_stacks.fakeazure.backend import FakeArm
+    from ..backend import FakeArm
 
 
 class KeyVault(ArmResourceType):

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from azure_gpu_stacks.catalog import aml_compute_instance as instance
-from azure_gpu_stacks.catalog.durations import ISO_DURATION_PATTERN
-from azure_gpu_stacks.catalog.limits import LIMITS
-from azure_gpu_stacks.fakeazure.core import (
+from ...catalog import aml_compute_instance as instance
+from ...catalog.durations import ISO_DURATION_PATTERN
+from ...catalog.limits import LIMITS
+from ...sdk.values import dig, stable_uuid
+from ..core import (
     ArmResourceType,
     Invoke,
     Resource,
@@ -26,16 +27,15 @@ from azure_gpu_stacks.fakeazure.core import (
     require_named,
     system_identity,
 )
-from azure_gpu_stacks.fakeazure.errors import InvalidParameter, UserError
-from azure_gpu_stacks.fakeazure.lookups import lookup
-from azure_gpu_stacks.fakeazure.models.applicationinsights import ApplicationInsights
-from azure_gpu_stacks.fakeazure.models.containerregistry import ContainerRegistry
-from azure_gpu_stacks.fakeazure.models.keyvault import KeyVault
-from azure_gpu_stacks.fakeazure.models.storage import StorageAccount
-from azure_gpu_stacks.sdk.values import dig, stable_uuid
+from ..errors import InvalidParameter, UserError
+from ..lookups import lookup
+from .applicationinsights import ApplicationInsights
+from .containerregistry import ContainerRegistry
+from .keyvault import KeyVault
+from .storage import StorageAccount
 
 if TYPE_CHECKING:
-    from azure_gpu_stacks.fakeazure.backend import FakeArm
+    from ..backend import FakeArm
 
 
 # What each workspace input must point at; the first two ARM requires.

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke, Resource
-from azure_gpu_stacks.fakeazure.lookups import lookup
-from azure_gpu_stacks.sdk.values import stable_uuid
+from ...sdk.values import stable_uuid
+from ..core import ArmResourceType, Invoke, Resource
+from ..lookups import lookup
 
 if TYPE_CHECKING:
-    from azure_gpu_stacks.fakeazure.backend import FakeArm
+    from ..backend import FakeArm
 
 
 class UserAssignedIdentity(ArmResourceType):

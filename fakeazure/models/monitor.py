@@ -26,14 +26,14 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from azure_gpu_stacks.catalog.durations import duration_seconds
-from azure_gpu_stacks.catalog.time_zones import windows_time_zone
-from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource
-from azure_gpu_stacks.fakeazure.errors import BadRequest, InvalidParameter, ResourceNotFound, TargetResourceNotFound
-from azure_gpu_stacks.sdk.values import stable_uuid
+from ...catalog.durations import duration_seconds
+from ...catalog.time_zones import windows_time_zone
+from ...sdk.values import stable_uuid
+from ..core import ArmResourceType, Resource
+from ..errors import BadRequest, InvalidParameter, ResourceNotFound, TargetResourceNotFound
 
 if TYPE_CHECKING:
-    from azure_gpu_stacks.fakeazure.backend import FakeArm
+    from ..backend import FakeArm
 
 
 class ActionGroup(ArmResourceType):

@@ -6,8 +6,9 @@ import hashlib
 import ipaddress
 from typing import TYPE_CHECKING, Any
 
-from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke, Resource, location_of
-from azure_gpu_stacks.fakeazure.errors import (
+from ...sdk.values import dig, stable_uuid
+from ..core import ArmResourceType, Invoke, Resource, location_of
+from ..errors import (
     InvalidParameter,
     InvalidResourceReference,
     NetcfgSubnetRangeOutsideVnet,
@@ -15,11 +16,10 @@ from azure_gpu_stacks.fakeazure.errors import (
     SecurityRuleConflict,
     SecurityRuleInvalidPriority,
 )
-from azure_gpu_stacks.fakeazure.lookups import lookup
-from azure_gpu_stacks.sdk.values import dig, stable_uuid
+from ..lookups import lookup
 
 if TYPE_CHECKING:
-    from azure_gpu_stacks.fakeazure.backend import FakeArm
+    from ..backend import FakeArm
 
 
 def subnet_prefixes(props: dict[str, Any]) -> list[tuple[str, Any]]:

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from azure_gpu_stacks.catalog.limits import LIMITS
-from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke, Resource, require_named
-from azure_gpu_stacks.fakeazure.errors import InvalidParameter
-from azure_gpu_stacks.fakeazure.lookups import lookup
-from azure_gpu_stacks.sdk.values import stable_uuid
+from ...catalog.limits import LIMITS
+from ...sdk.values import stable_uuid
+from ..core import ArmResourceType, Invoke, Resource, require_named
+from ..errors import InvalidParameter
+from ..lookups import lookup
 
 if TYPE_CHECKING:
-    from azure_gpu_stacks.fakeazure.backend import FakeArm
+    from ..backend import FakeArm
 
 
 class LogAnalyticsWorkspace(ArmResourceType):

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from azure_gpu_stacks.catalog.limits import NameRule
-from azure_gpu_stacks.fakeazure.core import ArmResourceType, Invoke, Resource, require_named
-from azure_gpu_stacks.fakeazure.lookups import lookup
+from ...catalog.limits import NameRule
+from ..core import ArmResourceType, Invoke, Resource, require_named
+from ..lookups import lookup
 
 if TYPE_CHECKING:
-    from azure_gpu_stacks.fakeazure.backend import FakeArm
+    from ..backend import FakeArm
 
 
 class ResourceGroup(ArmResourceType):

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from azure_gpu_stacks.catalog.limits import LIMITS
-from azure_gpu_stacks.fakeazure.core import ArmResourceType, Resource
-from azure_gpu_stacks.fakeazure.errors import AccountNameInvalid, InvalidParameter
-from azure_gpu_stacks.sdk.values import dig
+from ...catalog.limits import LIMITS
+from ...sdk.values import dig
+from ..core import ArmResourceType, Resource
+from ..errors import AccountNameInvalid, InvalidParameter
 
 if TYPE_CHECKING:
-    from azure_gpu_stacks.fakeazure.backend import FakeArm
+    from ..backend import FakeArm
 
 
 class StorageAccount(ArmResourceType):
