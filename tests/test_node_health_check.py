@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import csv
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -502,6 +503,59 @@ def test_health_check_refuses_bad_settings(run_check: Callable[..., Run], key: s
     assert run.returncode == 2
     assert run.stderr == f"node-health-check: misconfigured: {key} is '{value}'; allowed: {allowed}\n"
     assert run.verdict == ""
+
+
+def test_health_check_of_a_node_without_infiniband_needs_no_link_rate(run_check: Callable[..., Run]) -> None:
+    """An NC-series node has no InfiniBand: EXPECTED_IB_PORTS=0 alone is a whole setting, as the script says."""
+    run = run_check(Node(), settings="EXPECTED_GPUS=1\nEXPECTED_IB_PORTS=0\n")
+
+    assert (run.returncode, run.verdict) == (0, "HEALTHY\n")
+
+
+def test_health_check_of_an_infiniband_node_still_needs_its_link_rate(run_check: Callable[..., Run]) -> None:
+    run = run_check(Node(), settings="EXPECTED_GPUS=1\nEXPECTED_IB_PORTS=8\n")
+
+    assert run.returncode == 2
+    assert run.stderr == "node-health-check: misconfigured: EXPECTED_IB_RATE is ''; allowed: a whole number\n"
+
+
+# The script's own queries, answered by a real H100 node's nvidia-smi (580.159.04) on 2026-11-27: the fake
+# nvidia-smi every other test uses must print exactly what the real one printed for the same arguments.
+REAL_ANSWERS = DATA / "h100-80gb-hbm3-2026-11-27"
+
+
+@pytest.mark.parametrize(
+    ("option", "fields_variable", "capture"),
+    [
+        ("--query-gpu", "GPU_FIELDS", "query-gpu-script-fields.csv"),
+        ("--query-remapped-rows", "REMAP_FIELDS", "query-remapped-rows-script-fields.csv"),
+    ],
+)
+def test_fake_nvidia_smi_answers_the_scripts_queries_as_a_real_h100_did(
+    tmp_path: Path, option: str, fields_variable: str, capture: str
+) -> None:
+    fields = re.search(rf'^{fields_variable}="([^"]+)"$', SCRIPT.read_text(), re.MULTILINE)
+    assert fields, f"{fields_variable} not found in {SCRIPT.name}"
+    gpus = h100_gpus()
+    spec = {"tables": {"--query-gpu": gpus, "--query-remapped-rows": remapped_rows(gpus)}}
+    (tmp_path / "spec.json").write_text(json.dumps(spec))
+    (tmp_path / "fake.py").write_text(FAKE_NVIDIA_SMI)
+
+    answer = subprocess.run(
+        [
+            sys.executable,
+            str(tmp_path / "fake.py"),
+            str(tmp_path / "spec.json"),
+            f"{option}={fields[1]}",
+            "--format=csv,noheader",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=30,
+    )
+
+    assert answer.stdout == (REAL_ANSWERS / capture).read_text()
 
 
 # --- as cloud-init delivers it ------------------------------------------------------------------

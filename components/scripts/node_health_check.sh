@@ -6,7 +6,8 @@
 #    - GPUs: `nvidia-smi` answers, sees EXPECTED_GPUS GPUs, all on one driver version;
 #    - InfiniBand, only when EXPECTED_IB_PORTS > 0 (with none expected, `ibstat` is not needed):
 #      `ibstat` shows EXPECTED_IB_PORTS InfiniBand ports (Ethernet ports, such as the
-#      accelerated-networking NIC, are not counted), every one Active at EXPECTED_IB_RATE Gb/s.
+#      accelerated-networking NIC, are not counted), every one Active at EXPECTED_IB_RATE Gb/s
+#      (EXPECTED_IB_RATE is needed only then);
 # 2. Faults, once (waiting does not clear them), one verdict line per GPU and fault, naming the GPU
 #    index and bus id:
 #    - ECC mode not Enabled; volatile uncorrectable ECC errors;
@@ -340,7 +341,8 @@ write_verdict() {
 main() {
     require_number EXPECTED_GPUS "$EXPECTED_GPUS"
     require_number EXPECTED_IB_PORTS "$EXPECTED_IB_PORTS"
-    require_number EXPECTED_IB_RATE "$EXPECTED_IB_RATE"
+    # A node without InfiniBand (NC-series) has no link rate to hold its ports to.
+    ((EXPECTED_IB_PORTS > 0)) && require_number EXPECTED_IB_RATE "$EXPECTED_IB_RATE"
     require_number WAIT_SECONDS "$WAIT_SECONDS"
     require_number RETRY_SECONDS "$RETRY_SECONDS"
     require_number COMMAND_TIMEOUT "$COMMAND_TIMEOUT"
