@@ -39,8 +39,8 @@ def vm_sizes(resource_type: str, props: Any) -> list[FoundSize]:
             elif (size := text(value)) is not None:
                 found.append(FoundSize(path, size, pool.billed))
     unique: dict[str, FoundSize] = {}
-    for size in found:
-        unique.setdefault(size.path, size)
+    for each in found:
+        unique.setdefault(each.path, each)
     return list(unique.values())
 
 

@@ -104,13 +104,13 @@ def _details(s: StackDiff) -> list[str]:
         lines += [f"| {a} | `{cell(n)}` | {cell(t)} | {cell(p)} | {cell(v)} | {cell(w)} |" for a, n, t, p, v, w in rows]
     if s.unchanged:
         lines += ["", f"{s.unchanged} resource(s) unchanged."]
-    c = s.cost
+    delta = s.cost
     cost = (
-        f"Cost: busy {c.busy_before:,.2f} → {c.busy_after:,.2f} USD/month ({money(c.busy)}); "
-        f"idle {c.idle_before:,.2f} → {c.idle_after:,.2f} ({money(c.idle)})"
+        f"Cost: busy {delta.busy_before:,.2f} → {delta.busy_after:,.2f} USD/month ({money(delta.busy)}); "
+        f"idle {delta.idle_before:,.2f} → {delta.idle_after:,.2f} ({money(delta.idle)})"
     )
-    if c.budget_before != c.budget_after:
-        cost += f"; budget {amount_text(c.budget_before)} → {amount_text(c.budget_after)}"
+    if delta.budget_before != delta.budget_after:
+        cost += f"; budget {amount_text(delta.budget_before)} → {amount_text(delta.budget_after)}"
     lines += ["", cost + "."]
     lines += [f"- Cost guardrail ({cell(s.guardrail.level)}): {cell(e)}." for e in s.guardrail.exceeded]
     findings = [("new", v) for v in s.new_violations] + [("resolved", v) for v in s.resolved_violations]

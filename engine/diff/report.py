@@ -111,13 +111,13 @@ def stack_text(s: StackDiff) -> list[str]:
     lines += [f"  - {r.name} [{r.type}]" for r in s.removed]
     if s.unchanged:
         lines.append(f"  {s.unchanged} resource(s) unchanged")
-    c = s.cost
+    delta = s.cost
     lines.append(
-        f"  cost: busy {c.busy_before:,.2f} -> {c.busy_after:,.2f} USD/month ({money(c.busy)}); "
-        f"idle {c.idle_before:,.2f} -> {c.idle_after:,.2f} ({money(c.idle)})"
+        f"  cost: busy {delta.busy_before:,.2f} -> {delta.busy_after:,.2f} USD/month ({money(delta.busy)}); "
+        f"idle {delta.idle_before:,.2f} -> {delta.idle_after:,.2f} ({money(delta.idle)})"
     )
-    if c.budget_before != c.budget_after:
-        lines.append(f"  budget: {amount_text(c.budget_before)} -> {amount_text(c.budget_after)} USD/month")
+    if delta.budget_before != delta.budget_after:
+        lines.append(f"  budget: {amount_text(delta.budget_before)} -> {amount_text(delta.budget_after)} USD/month")
     lines += [f"  cost guardrail [{s.guardrail.level}] {e}" for e in s.guardrail.exceeded]
     lines += [f"  new [{v.level}] {v.policy}: {v.resource}: {v.message}" for v in s.new_violations]
     lines += [f"  resolved [{v.level}] {v.policy}: {v.resource}: {v.message}" for v in s.resolved_violations]
