@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from azure_gpu_stacks.catalog.arm.bodies import from_arm_body
+from azure_gpu_stacks.catalog.clock import utc_today
 from azure_gpu_stacks.engine.arm.template import Template, TemplateResource, export
 from azure_gpu_stacks.engine.errors import InputError
 from azure_gpu_stacks.engine.run.plan import Plan, ReferenceFiles, make_arm, plan_stack
@@ -133,7 +134,7 @@ def test_the_template_gives_the_fake_arm_the_plan_s_verdict(
 ) -> None:
     existing = tuple(Path(extra[i + 1]) for i, flag in enumerate(extra) if flag == "--existing")
     try:
-        plan = plan_stack(load_project(project_dir), stack, ReferenceFiles(existing=existing))
+        plan = plan_stack(load_project(project_dir), stack, ReferenceFiles(existing=existing), day=utc_today())
     except InputError as exc:  # pragma: no cover - CHECKS says which stacks plan
         pytest.fail(str(exc))
     template = export(plan.resources, project=plan.project, stack=plan.stack)

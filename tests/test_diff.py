@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from azure_gpu_stacks.catalog.clock import utc_today
 from azure_gpu_stacks.engine.cli import main
 from azure_gpu_stacks.engine.diff.report import render_json, render_text, stack_text
 from azure_gpu_stacks.engine.diff.run import DiffReport, run_diff
@@ -146,7 +147,7 @@ def pr(tmp_path_factory: pytest.TempPathFactory) -> PullRequest:
     )
     (stacks / "Pulumi.team2-t4.yaml").write_text(team2, encoding="utf-8")
     before = snapshot(repo)
-    report = run_diff(repo, "HEAD", [], ReferenceFiles(), None, jobs=2)
+    report = run_diff(repo, "HEAD", [], ReferenceFiles(), None, jobs=2, day=utc_today())
     return PullRequest(repo, report, before, snapshot(repo))
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from azure_gpu_stacks.catalog.clock import utc_today
 from azure_gpu_stacks.catalog.create_only import TABLE, create_only
 from azure_gpu_stacks.engine.diff.compare import Side, diff_stack
 from azure_gpu_stacks.engine.diff.report import stack_text
@@ -25,6 +26,8 @@ POOL = "azure-native:containerservice:AgentPool"
 VM = "azure-native:compute:VirtualMachine"
 SECRET_KEY = {"4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270"}
 
+DAY = utc_today()
+
 
 def resource(name: str, type_: str, inputs: dict[str, Any], stack: str = "dev", parent: str = "") -> RecordedResource:
     qualified = f"{parent}${type_}" if parent else type_
@@ -33,7 +36,7 @@ def resource(name: str, type_: str, inputs: dict[str, Any], stack: str = "dev", 
 
 def side(*resources: RecordedResource, stack: str = "dev") -> Side:
     return Side(
-        Plan("proj", stack, f"stacks/Pulumi.{stack}.yaml", list(resources), {}, set(), [], [], [], []), "eastus"
+        Plan("proj", stack, f"stacks/Pulumi.{stack}.yaml", list(resources), {}, set(), [], [], [], [], DAY), "eastus"
     )
 
 

@@ -18,8 +18,6 @@ from typing import Any
 import pytest
 from azure_gpu_stacks.engine.arm.template import Template, export
 from azure_gpu_stacks.engine.run.plan import Plan, ReferenceFiles, plan_stack
-from azure_gpu_stacks.engine.run.policy_config import resolve, with_day
-from azure_gpu_stacks.engine.run.policy_run import pack_policies
 from azure_gpu_stacks.engine.run.project import load_project
 
 from tests.conftest import REPO
@@ -48,9 +46,8 @@ def replanned(path: Path) -> tuple[Plan, Template]:
         skus=at / refs["skus"] if refs.get("skus") else None,
         existing=tuple(at / p for p in refs.get("existing", [])),
     )
-    pack = list(pack_policies())
-    settings = with_day(pack, resolve(pack), dt.date.fromisoformat(record["asOf"]))
-    plan = plan_stack(load_project(at / record["projectDir"]), record["stack"], reference, policy_settings=settings)
+    day = dt.date.fromisoformat(record["asOf"])
+    plan = plan_stack(load_project(at / record["projectDir"]), record["stack"], reference, day=day)
     return plan, export(plan.resources, project=plan.project, stack=plan.stack)
 
 

@@ -86,9 +86,9 @@ def planned(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     seen: list[str] = []
     real = fleet_check._plan
 
-    def spy(stacks: list[Any], args: Any, root: Path) -> Any:
+    def spy(stacks: list[Any], *rest: Any) -> Any:
         seen.extend(s.id for s in stacks)
-        return real(stacks, args, root)
+        return real(stacks, *rest)
 
     monkeypatch.setattr(fleet_check, "_plan", spy)
     yield seen

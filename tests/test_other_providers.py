@@ -11,6 +11,7 @@ import struct
 from pathlib import Path
 
 import pytest
+from azure_gpu_stacks.catalog.clock import utc_today
 from azure_gpu_stacks.engine.cli import main
 from azure_gpu_stacks.engine.report.text import NOT_CHECKED
 from azure_gpu_stacks.engine.run.plan import Plan, plan_stack
@@ -58,7 +59,7 @@ def test_text_plan_marks_each_resource_not_checked(stand_ins: None, capsys: pyte
 
 
 def test_random_and_tls_outputs_are_plausible_where_azure_resources_use_them(stand_ins: None) -> None:
-    plan = plan_stack(load_project(AKS), "dev")
+    plan = plan_stack(load_project(AKS), "dev", day=utc_today())
 
     cluster = one(plan, CLUSTER)
     password = one(plan, "random:index/randomPassword:RandomPassword")
@@ -73,7 +74,7 @@ def test_random_and_tls_outputs_are_plausible_where_azure_resources_use_them(sta
 
 
 def test_made_up_outputs_are_the_same_every_run(stand_ins: None) -> None:
-    first, second = (plan_stack(load_project(AKS), "dev") for _ in range(2))
+    first, second = (plan_stack(load_project(AKS), "dev", day=utc_today()) for _ in range(2))
 
     assert one(first, CLUSTER) == one(second, CLUSTER)
 

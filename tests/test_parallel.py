@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from azure_gpu_stacks.catalog.clock import utc_today
 from azure_gpu_stacks.engine.cli import main
 from azure_gpu_stacks.engine.run import outcome
 from azure_gpu_stacks.engine.run.plan import plan_stack
@@ -37,7 +38,7 @@ def planned_once(monkeypatch: pytest.MonkeyPatch) -> None:
     def plan_outcomes(
         project: Any, names: Any, reference: Any, policy_settings: Any, jobs: int, *rest: Any, **kw: Any
     ) -> list[Any]:
-        key = (project.root, tuple(names), repr(reference), repr(policy_settings), jobs)
+        key = (project.root, tuple(names), repr(reference), repr(policy_settings), jobs, repr(kw.get("day")))
         if key not in _PLANNED:
             _PLANNED[key] = real(project, names, reference, policy_settings, jobs, *rest, **kw)
         return _PLANNED[key]
@@ -76,8 +77,8 @@ def test_parallel_plan_is_the_same_every_run() -> None:
     """The order resources reach the monitor no longer depends on thread timing."""
     project = load_project(REPO)
 
-    first = plan_stack(project, "aks-gpu").to_json()
-    again = plan_stack(project, "aks-gpu").to_json()
+    first = plan_stack(project, "aks-gpu", day=utc_today()).to_json()
+    again = plan_stack(project, "aks-gpu", day=utc_today()).to_json()
 
     assert first == again
 

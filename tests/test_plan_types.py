@@ -8,6 +8,7 @@ import json
 import pickle
 
 import pytest
+from azure_gpu_stacks.catalog.clock import utc_today
 from azure_gpu_stacks.catalog.pricing import CostEstimate
 from azure_gpu_stacks.engine.report.cost import cost_section
 from azure_gpu_stacks.engine.report.text import render_text, verdict
@@ -70,7 +71,7 @@ COST_LINE_KEYS = [
 @pytest.fixture(scope="module")
 def plan() -> Plan:
     # The training stack: one advisory violation, a priced scale set and a budget.
-    return plan_stack(load_project(REPO), "training-a100")
+    return plan_stack(load_project(REPO), "training-a100", day=utc_today())
 
 
 def mandatory(of: Violation) -> Violation:
@@ -102,6 +103,7 @@ def test_plan_types_every_part_of_a_plan_is_frozen(plan: Plan) -> None:
         [],
         ["w"],
         [],
+        plan.as_of,
         violations=list(plan.violations),
     )
     assert all(

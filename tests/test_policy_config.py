@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import yaml
+from azure_gpu_stacks.catalog.clock import utc_today
 from azure_gpu_stacks.engine.run.plan import plan_stack
 from azure_gpu_stacks.engine.run.policy_config import PolicySettings, resolve
 from azure_gpu_stacks.engine.run.policy_run import pack_policies
@@ -38,7 +39,7 @@ def test_policy_config_without_a_file_keeps_each_policy_level() -> None:
 def test_preview_plan_of_the_t4_stack_passes_with_unknown_ids() -> None:
     # In preview the budget's scope and every resourceGroupName (the resource group's id and name)
     # are unknown; the pack traces them to the stack's resource group instead of failing them.
-    plan = plan_stack(load_project(REPO), "inference-t4", preview=True)
+    plan = plan_stack(load_project(REPO), "inference-t4", preview=True, day=utc_today())
 
     assert plan.violations == ()
 
@@ -49,6 +50,6 @@ def test_preview_plan_without_a_budget_still_fails(tmp_path: Path) -> None:
     path = tmp_path / "Pulumi.inference-t4.yaml"
     path.write_text(yaml.safe_dump(data), encoding="utf-8")
 
-    plan = plan_stack(load_project(REPO), str(path), preview=True)
+    plan = plan_stack(load_project(REPO), str(path), preview=True, day=utc_today())
 
     assert [(v.policy, v.resource) for v in plan.violations] == [("require-cost-alerts", "gpu-vm-vm")]

@@ -6,6 +6,7 @@ import dataclasses
 import functools
 
 import pytest
+from azure_gpu_stacks.catalog.clock import utc_today
 from azure_gpu_stacks.engine.report.graph import MAX_NODES, mermaid, tree
 from azure_gpu_stacks.engine.run.plan import Plan, plan_stack
 from azure_gpu_stacks.engine.run.project import load_project
@@ -19,7 +20,7 @@ HOURS_PER_MONTH = 730  # docs/prices.md: the month every monthly figure is
 
 @functools.cache
 def t4_plan() -> Plan:
-    return plan_stack(load_project(REPO), "inference-t4")
+    return plan_stack(load_project(REPO), "inference-t4", day=utc_today())
 
 
 def test_every_resource_is_a_node_and_every_child_hangs_from_its_parent() -> None:

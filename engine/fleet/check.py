@@ -11,11 +11,12 @@ shard's JSON Lines are written for `gpu-stacks merge`.
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ..commands import options
 from ..errors import InputError
@@ -33,6 +34,12 @@ from .discover import Fleet, FleetStack, find_fleet
 from .records import Record, make_failure_record, make_record
 from .render import Affected, Entry, write_report
 from .shards import header, line, share, weight
+
+if TYPE_CHECKING:
+    from ..run.policy_config import PolicySettings
+
+# the checked --policy-config settings and the run's one day (`options.run_settings`)
+RunSettings: TypeAlias = "tuple[dict[str, PolicySettings], dt.date]"
 
 FLEET_OPTIONS = ("root", "affected", "shard", "cache_dir", "no_cache")
 
@@ -55,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     for other in fleet.not_python:
         print(f"gpu-stacks: note: {other}: not checked (gpu-stacks runs Python programs)", file=sys.stderr)
     stacks = _named(fleet, args.stacks)
-    day = args.as_of or _today()
+    settings, day = options.run_settings(args)  # the run's one day, also the cache's and --affected's
     reasons: dict[str, list[str]] = {}
     affected = None
     base_commit = ""
@@ -72,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     keys = Keys(fleet, environment_digest(), run_hash) if cache is not None else None
     weights = [weight(s.file) for s in stacks] if args.shard is not None else []
     chosen = share(stacks, weights, args.shard) if args.shard is not None else list(enumerate(stacks))
-    records = _records(args, fleet, [s for _, s in chosen], cache, keys)
+    records = _records(args, fleet, [s for _, s in chosen], cache, keys, (settings, day))
     entries: list[Entry] = [(record, reasons.get(s.id, [])) for (_, s), record in zip(chosen, records)]
     rules = _pack_rules(cache)
     if args.shard is not None:
@@ -93,12 +100,6 @@ def run(args: argparse.Namespace) -> int:
         return max((record["exitCode"] for record, _ in entries), default=0)
     fmt = "json" if args.json else args.format
     return write_report(fmt, lambda: iter(entries), rules, affected, options.out)
-
-
-def _today() -> Any:
-    from ...catalog.clock import utc_today
-
-    return utc_today()
 
 
 def _named(fleet: Fleet, names: list[str]) -> list[FleetStack]:
@@ -124,7 +125,12 @@ def _input_files(args: argparse.Namespace) -> list[tuple[str, Path]]:
 
 
 def _records(
-    args: argparse.Namespace, fleet: Fleet, stacks: list[FleetStack], cache: Cache | None, keys: Keys | None
+    args: argparse.Namespace,
+    fleet: Fleet,
+    stacks: list[FleetStack],
+    cache: Cache | None,
+    keys: Keys | None,
+    run: RunSettings,
 ) -> list[Record]:
     """Each stack's record, from the cache or planned (and stored), in the order given."""
     found: dict[int, Record] = {}
@@ -136,7 +142,7 @@ def _records(
                 found[index] = hit
     missing = [index for index in range(len(stacks)) if index not in found]
     if missing:
-        planned = _plan([stacks[i] for i in missing], args, fleet.root)
+        planned = _plan([stacks[i] for i in missing], args, fleet.root, run)
         for index, record in zip(missing, planned):
             found[index] = record
             if record["exitCode"] == NOT_PLANNED_EXIT_CODE:  # said here, in order, whichever worker planned it
@@ -146,13 +152,13 @@ def _records(
     return [found[index] for index in range(len(stacks))]
 
 
-def _plan(stacks: list[FleetStack], args: argparse.Namespace, root: Path) -> list[Record]:
+def _plan(stacks: list[FleetStack], args: argparse.Namespace, root: Path, run: RunSettings) -> list[Record]:
     from ...inputs.files import elided
     from ..run.outcome import StackFailure, named
     from ..run.parallel import run_forked
     from ..run.plan import plan_stack
 
-    settings = options.policy_settings(args.policy_config, args.as_of)
+    settings, day = run
     reference = options.reference(args)
     limits = options.limits(args)
 
@@ -161,7 +167,7 @@ def _plan(stacks: list[FleetStack], args: argparse.Namespace, root: Path) -> lis
         and every other stack is still planned."""
         project = stack.member.project
         try:
-            plan = plan_stack(project, stack.name, reference, policy_settings=settings, limits=limits)
+            plan = plan_stack(project, stack.name, reference, day=day, policy_settings=settings, limits=limits)
         except InputError as exc:
             failure = StackFailure(project.name, stack.id, named(project, stack.name)[1], elided(str(exc)))
             return make_failure_record(failure, stack.id, stack.member.path(failure.stack_file), root)
