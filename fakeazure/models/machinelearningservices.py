@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...catalog import aml_compute_instance as instance
-from ...catalog.durations import ISO_DURATION_PATTERN
+from ...catalog.durations import duration_seconds
 from ...catalog.limits import LIMITS
 from ...sdk.values import dig, stable_uuid
 from ..core import (
@@ -107,7 +107,7 @@ class MlCompute(ArmResourceType):
         if low < 0 or high < 0 or low > high:
             raise UserError(f"Compute '{name}': minNodeCount {low:g} and maxNodeCount {high:g}; need 0 <= min <= max.")
         idle = scale.get("nodeIdleTimeBeforeScaleDown")
-        if idle is not None and not (isinstance(idle, str) and ISO_DURATION_PATTERN.match(idle)):
+        if idle is not None and not _is_duration(idle):
             raise UserError(f"nodeIdleTimeBeforeScaleDown {idle!r} is not an ISO 8601 duration such as PT15M.")
         self._check_node_network(arm, name, props, aml)
 
@@ -153,6 +153,15 @@ def _check_compute_instance(name: str, props: dict[str, Any]) -> None:
         instance.idle_shutdown_time(idle)
     except ValueError as exc:
         raise UserError(f"Compute instance '{name}': idleTimeBeforeShutdown {exc}.") from None
+
+
+def _is_duration(value: Any) -> bool:
+    """Whether `value` is a duration as Azure reads one (`catalog.durations`, the one reader)."""
+    try:
+        duration_seconds(value)
+    except ValueError:
+        return False
+    return True
 
 
 TYPES: tuple[ArmResourceType, ...] = (MlWorkspace(), MlCompute())
