@@ -17,7 +17,7 @@ import yaml
 from azure_gpu_stacks.catalog.clock import utc_today
 from azure_gpu_stacks.catalog.model import catalog
 from azure_gpu_stacks.engine.cli import main
-from azure_gpu_stacks.engine.fleet import check as fleet_check
+from azure_gpu_stacks.engine.commands import check_root as fleet_check
 from azure_gpu_stacks.engine.fleet.render import dump_streamed
 from azure_gpu_stacks.engine.run.project import OFFLINE_SECRET, load_project
 

@@ -18,11 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from ..commands import options
 from ..errors import InputError
-from ..installed import package_directories
-from ..run.outcome import NOT_PLANNED_EXIT_CODE
-from .cache import (
+from ..fleet.cache import (
     Cache,
     Keys,
     combine,
@@ -30,10 +27,13 @@ from .cache import (
     environment_digest,
     run_digest,
 )
-from .discover import Fleet, FleetStack, find_fleet
-from .records import Record, make_failure_record, make_record
-from .render import Affected, Entry, write_report
-from .shards import header, line, share, weight
+from ..fleet.discover import Fleet, FleetStack, find_fleet
+from ..fleet.records import Record, make_failure_record, make_record
+from ..fleet.render import Affected, Entry, write_report
+from ..fleet.shards import header, line, share, weight
+from ..installed import package_directories
+from ..run.outcome import NOT_PLANNED_EXIT_CODE
+from . import options
 
 if TYPE_CHECKING:
     from ..run.policy_config import PolicySettings
@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     affected = None
     base_commit = ""
     if args.affected is not None:
-        from .affected import read_change, select
+        from ..fleet.affected import read_change, select
 
         change = read_change(root, args.affected)
         base_commit = change.commit
