@@ -45,9 +45,9 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
 
 def command_parsers() -> dict[str, argparse.ArgumentParser]:
     """Each command's parser, built as `gpu-stacks` builds it (with its description and exit codes)."""
-    from ..cli import _parser
+    from .parser import parser
 
-    return dict(_subcommands(_parser()))
+    return dict(_subcommands(parser()))
 
 
 def render() -> dict[str, str]:
