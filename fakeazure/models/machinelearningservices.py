@@ -35,7 +35,7 @@ from .keyvault import KeyVault
 from .storage import StorageAccount
 
 if TYPE_CHECKING:
-    from ..backend import FakeArm
+    from ..core import Arm
 
 
 # What each workspace input must point at; the first two ARM requires.
@@ -53,7 +53,7 @@ class MlWorkspace(ArmResourceType):
     name_input = "workspaceName"
     autoname_max = 33
 
-    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+    def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         require_named(name, LIMITS.names.aml_workspace, "workspace")
         for key, arm_type, required in WORKSPACE_DEPENDENCIES:
             if props.get(key) is None:
@@ -64,7 +64,7 @@ class MlWorkspace(ArmResourceType):
                 continue
             expect_type(arm.require(props[key], key), arm_type, key)
 
-    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+    def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
         sub = arm.subscription_id
         return {
             "workspaceId": stable_uuid(res.id, "workspaceId"),
@@ -89,7 +89,7 @@ class MlCompute(ArmResourceType):
     name_input = "computeName"
     parent_inputs = ("workspaceName",)
 
-    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+    def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         require_named(name, LIMITS.names.aml_compute, "compute")
         envelope = props.get("properties") or {}
         if not envelope.get("computeType"):
@@ -111,7 +111,7 @@ class MlCompute(ArmResourceType):
             raise UserError(f"nodeIdleTimeBeforeScaleDown {idle!r} is not an ISO 8601 duration such as PT15M.")
         self._check_node_network(arm, name, props, aml)
 
-    def _check_node_network(self, arm: FakeArm, name: str, props: dict[str, Any], aml: dict[str, Any]) -> None:
+    def _check_node_network(self, arm: Arm, name: str, props: dict[str, Any], aml: dict[str, Any]) -> None:
         """A cluster's or instance's subnet exists; nodes without public IPs need a subnet or a managed network."""
         subnet = dig(aml, "subnet", "id")
         if subnet is not None:
@@ -124,7 +124,7 @@ class MlCompute(ArmResourceType):
                     f"or a workspace with a managed virtual network; workspace '{workspace.name}' has neither."
                 )
 
-    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+    def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
         envelope = dict(res.properties.get("properties") or {})
         aml = dict(envelope.get("properties") or {})
         if envelope.get("computeType") == "AmlCompute":
