@@ -1,88 +1,125 @@
-"""The package layout: dependencies run one way, as ARCHITECTURE.md's table of rooms says.
+"""The package layout: what import-linter cannot say itself.
 
-The table is read from ARCHITECTURE.md itself (the room, what it holds, what it may import), so the
-document and the rule cannot drift: a new import direction is a new cell there. Imports are read from
-the source with `ast`, so an import added anywhere (inside a function too) is held to the rule. One
-case per room, naming every module that breaks it.
+ARCHITECTURE.md's table of rooms (the room, what it holds, what it may import) is the import direction;
+import-linter holds every module to it (`make lint` runs `lint-imports` with the contracts of
+`.importlinter`: one forbidden contract per row, and engine's sub-rooms as layers). What is left here is
+that the two say the same, that every folder the distribution installs is a row, and the one-hop rules.
 """
 
 from __future__ import annotations
 
-import ast
+import configparser
 import re
 import tomllib
-from pathlib import Path
-
-import pytest
+from typing import NamedTuple
 
 from tests.conftest import REPO
 
 PACKAGE = "azure_gpu_stacks"
 ARCHITECTURE = REPO / "ARCHITECTURE.md"
+CONTRACTS = REPO / ".importlinter"
 
 
-def rooms() -> dict[str, tuple[str, ...]]:
-    """room -> the modules of ours it may import (a prefix allows everything under it), from ARCHITECTURE.md."""
+class Row(NamedTuple):
+    names: tuple[str, ...]  # `engine/run`, or several modules that share one row
+    allowed: tuple[str, ...]  # what they may import besides themselves; `*` is everything
+
+
+def rows() -> list[Row]:
+    """The table of rooms, read from ARCHITECTURE.md itself."""
     text = ARCHITECTURE.read_text(encoding="utf-8")
     table = text.split("\n## Rooms\n", 1)[1].split("\n## ", 1)[0]
-    found: dict[str, tuple[str, ...]] = {}
+    found = []
     for line in table.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
-        if len(cells) != 3 or not re.fullmatch(r"`\w+`", cells[0]):
+        if len(cells) != 3 or not re.fullmatch(r"`[\w/]+`(, `[\w/]+`)*", cells[0]):
             continue
-        allowed = re.findall(r"`([\w.*]+)`", cells[2])
-        found[cells[0].strip("`")] = tuple(PACKAGE if a == "*" else f"{PACKAGE}.{a}" for a in allowed)
+        found.append(Row(tuple(re.findall(r"`([\w/]+)`", cells[0])), tuple(re.findall(r"`([\w/*]+)`", cells[2]))))
     return found
 
 
-ROOMS = rooms()
+ROWS = rows()
 
 
-def _package(path: Path) -> list[str]:
-    """The import package a module under the repository root belongs to: catalog/arm/x.py is azure_gpu_stacks.catalog.arm."""
-    return [PACKAGE, *path.relative_to(REPO).parent.parts]
+def module(name: str) -> str:
+    return ".".join([PACKAGE, *name.split("/")])
 
 
-def _imports(path: Path) -> set[str]:
-    """Every module of ours `path` imports, relative imports resolved against its package (`..catalog` from a room)."""
-    found: set[str] = set()
-    package = _package(path)
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.level:
-            base = package[: len(package) - node.level + 1]
-            found.add(".".join([*base, node.module] if node.module else base))
-            if not node.module:
-                found.update(".".join([*base, alias.name]) for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            found.add(node.module)
-        elif isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-    return {name for name in found if name == PACKAGE or name.startswith(f"{PACKAGE}.")}
+def _within(name: str, other: str) -> bool:
+    return name == other or name.startswith(f"{other}/")
 
 
-def _ours(folder: str) -> list[Path]:
-    """The package's modules under `folder` (not the virtualenv policies/venv links to)."""
-    return sorted(p for p in (REPO / folder).rglob("*.py") if not {"venv", ".venv"} & set(p.relative_to(REPO).parts))
-
-
-def test_architecture_table_names_every_folder_the_distribution_installs() -> None:
-    package_dir = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"]
-
-    assert set(ROOMS) == set(package_dir.values())
-    assert all(ROOMS.values())
-
-
-@pytest.mark.parametrize("room", sorted(ROOMS))
-def test_layout_imports_run_one_way(room: str) -> None:
-    allowed = ROOMS[room]
-    wrong = {
-        path.relative_to(REPO).as_posix(): sorted(
-            m for m in _imports(path) if not any(m == a or m.startswith(f"{a}.") for a in allowed)
+def expected_contracts() -> dict[tuple[str, ...], tuple[tuple[str, ...], tuple[str, ...]]]:
+    """source modules -> (forbidden modules, ignored imports) of the forbidden contract each row makes: every other
+    row it may not import (a whole room where none of its rows may be), and the one module of a room it may."""
+    names = [name for row in ROWS for name in row.names]
+    contracts = {}
+    for row in ROWS:
+        if "*" in row.allowed:
+            continue
+        allowed = (*row.names, *row.allowed)
+        forbidden = [n for n in names if not any(_within(n, a) for a in allowed)]
+        rooms = {n.split("/")[0] for n in forbidden}
+        whole = {room for room in rooms if all(n in forbidden for n in names if n.split("/")[0] == room)}
+        modules = sorted({module(r) for r in whole} | {module(n) for n in forbidden if n.split("/")[0] not in whole})
+        sources = tuple(sorted(module(n) for n in row.names))
+        ignored = tuple(
+            sorted(
+                f"{source}.** -> {module(a)}"
+                for source in sources
+                for a in row.allowed
+                if any(_within(a, f) and a != f for f in forbidden)
+            )
         )
-        for path in _ours(room)
+        contracts[sources] = (tuple(modules), ignored)
+    return contracts
+
+
+def _contracts() -> list[dict[str, str]]:
+    parser = configparser.ConfigParser()
+    parser.read_string(CONTRACTS.read_text(encoding="utf-8"))
+    return [dict(parser[s]) for s in parser.sections() if s.startswith("importlinter:contract:")]
+
+
+def _lines(value: str) -> tuple[str, ...]:
+    return tuple(sorted(line.strip() for line in value.strip().splitlines() if line.strip()))
+
+
+def test_the_contracts_are_the_table_of_rooms() -> None:
+    forbidden = {
+        _lines(c["source_modules"]): (_lines(c["forbidden_modules"]), _lines(c.get("ignore_imports", "")))
+        for c in _contracts()
+        if c["type"] == "forbidden" and c.get("allow_indirect_imports") == "True"
     }
 
-    assert {path: imports for path, imports in wrong.items() if imports} == {}
+    assert forbidden == expected_contracts()
+
+
+def test_engines_sub_rooms_are_layers_in_the_order_of_the_table() -> None:
+    """No runtime cycle between engine's sub-rooms: one layers contract names each row, and a row may import
+    only rows below it."""
+    [layers] = [c for c in _contracts() if c["type"] == "layers"]
+    order = [re.split(r"\s*[|:]\s*", line.strip()) for line in layers["layers"].strip().splitlines()]
+    level = {f"engine/{name}": index for index, names in enumerate(order) for name in names}
+    engine_rows = [row for row in ROWS if row.names[0].startswith("engine/")]
+
+    assert layers["containers"].strip() == module("engine")
+    assert set(level) == {name for row in engine_rows for name in row.names}
+    for row in engine_rows:
+        below = [a for a in row.allowed if a.startswith("engine/")]
+        assert all(level[a] > level[n] for a in below for n in row.names if a not in row.names), row
+
+
+def test_every_folder_the_distribution_installs_is_a_row_and_every_engine_module_too() -> None:
+    package_dir = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"]
+    named = {name for row in ROWS for name in row.names}
+    engine = {
+        f"engine/{p.stem}" for p in (REPO / "engine").iterdir() if p.suffix == ".py" or (p / "__init__.py").is_file()
+    } - {"engine/__init__", "engine/__main__"}
+
+    assert {name.split("/")[0] for name in named} == set(package_dir.values())
+    assert engine == {name for name in named if name.startswith("engine/")}
+    assert all(row.allowed for row in ROWS)
 
 
 def test_every_policy_of_the_pack_has_its_own_test_file() -> None:
@@ -94,18 +131,3 @@ def test_every_policy_of_the_pack_has_its_own_test_file() -> None:
 
     assert modules <= {p.stem for p in (REPO / "policies").glob("*.py")}
     assert test_files == modules
-
-
-COST_PATH = ("engine/estimate", "engine/report")
-
-
-@pytest.mark.parametrize("room", COST_PATH)
-def test_the_cost_path_stands_without_the_fake_arm(room: str) -> None:
-    """Cost and quota estimates read plans and the catalog: a real estimate never depends on the fake ARM."""
-    modules = sorted((REPO / room).rglob("*.py"))
-    fake = {
-        p.relative_to(REPO).as_posix(): sorted(m for m in _imports(p) if m.startswith(f"{PACKAGE}.fakeazure"))
-        for p in modules
-    }
-
-    assert modules and {path: found for path, found in fake.items() if found} == {}
