@@ -10,7 +10,7 @@ planned with no environment named (forked from this process, the SDK already imp
 Pulumi.yaml naming a virtual environment (its interpreter executed on engine/run/program_host.py,
 importing the SDK itself), interleaved, best of the rounds; the figure is exec / fork. The
 environment is made here with `python -m venv --without-pip` and a `.pth` lending it this
-environment's packages (as tests/test_project_venv.py does), so nothing is downloaded.
+environment's packages (as tests/engine/run/test_project_venv.py does), so nothing is downloaded.
 
     python bench/isolation_bench.py [--rounds 5] [--resources 50]
 """

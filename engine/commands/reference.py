@@ -4,8 +4,8 @@
 
 Each page is the command's description, its usage, a row per argument (argparse's own help text, choices
 and default) and its exit codes (`engine/exit_codes.py`, the table `--help` prints), so a page says what
-the CLI does and nothing else; `tests/test_command_docs.py` fails when a committed page is stale. What is
-not per command (input limits, quota files, prices) is in the hand-written pages each one links to.
+the CLI does and nothing else; `tests/engine/commands/test_command_docs.py` fails when a committed page is
+stale. What is not per command (input limits, quota files, prices) is in the hand-written pages each one links to.
 """
 
 from __future__ import annotations
