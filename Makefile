@@ -37,10 +37,14 @@ plan: $(STAMP)  ## offline plan of a shipped stack: make plan STACK=inference-t4
 test: $(STAMP)  ## the whole test suite on every core (what CI runs; tests/conftest.py groups shared fixtures)
 	$(BIN)/python -m pytest -n auto --dist loadgroup
 
-lint: $(STAMP)  ## type-check the packages (mypy, skipping pulumi-azure-native's internals) and ruff
+lint: $(STAMP)  ## type-check the packages (mypy, skipping pulumi-azure-native's internals), ruff, and the import contracts of ARCHITECTURE.md's rooms (import-linter, .importlinter)
 	$(BIN)/python -m mypy catalog components engine fakeazure inputs policies sdk stack
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
+	@# import-linter finds the package by its name; the installed one is an editable namespace it cannot read,
+	@# so the repository root (the package, see __init__.py) is named azure_gpu_stacks in a scratch directory.
+	@root=$$(mktemp -d) && ln -s "$(CURDIR)" "$$root/azure_gpu_stacks" && \
+		PYTHONPATH="$$root" $(BIN)/lint-imports --no-cache; status=$$?; rm -rf "$$root"; exit $$status
 
 check: $(STAMP)  ## plan every shipped stack and give one verdict
 	$(BIN)/gpu-stacks check

@@ -58,6 +58,7 @@ def main() -> None:
 def in_process(repeat: int) -> tuple[float, float]:
     """Best seconds to plan every shipped stack in this process, enums off and on (after one warm-up)."""
     import azure_gpu_stacks.fakeazure.backend as backend
+    from azure_gpu_stacks.catalog.clock import utc_today
     from azure_gpu_stacks.engine.run.plan import plan_stack
     from azure_gpu_stacks.engine.run.project import load_project
 
@@ -74,7 +75,7 @@ def in_process(repeat: int) -> tuple[float, float]:
             backend.FakeArm.__init__ = patched  # type: ignore[method-assign]
             start = time.perf_counter()
             for stack in project.stacks():
-                plan_stack(project, stack)
+                plan_stack(project, stack, day=utc_today())
             if round_:
                 times[enums].append(time.perf_counter() - start)
     backend.FakeArm.__init__ = init  # type: ignore[method-assign]

@@ -10,7 +10,7 @@ planned with no environment named (forked from this process, the SDK already imp
 Pulumi.yaml naming a virtual environment (its interpreter executed on engine/run/program_host.py,
 importing the SDK itself), interleaved, best of the rounds; the figure is exec / fork. The
 environment is made here with `python -m venv --without-pip` and a `.pth` lending it this
-environment's packages (as tests/test_project_venv.py does), so nothing is downloaded.
+environment's packages (as tests/engine/run/test_project_venv.py does), so nothing is downloaded.
 
     python bench/isolation_bench.py [--rounds 5] [--resources 50]
 """
@@ -28,6 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from azure_gpu_stacks.catalog.clock import utc_today
 from azure_gpu_stacks.engine.run import heap, isolation, plan
 from azure_gpu_stacks.engine.run.parallel import preload
 from azure_gpu_stacks.engine.run.project import load_project
@@ -44,7 +45,7 @@ def plan_all(isolated: bool) -> float:
     try:
         start = time.perf_counter()
         for name in project.stacks():
-            plan.plan_stack(project, name)
+            plan.plan_stack(project, name, day=utc_today())
         return time.perf_counter() - start
     finally:
         isolation.isolation_available = original  # type: ignore[assignment]
@@ -75,7 +76,7 @@ def exec_and_fork_projects(directory: Path, resources: int) -> tuple[Path, Path]
 def plan_once(root: Path) -> float:
     project = load_project(root)
     start = time.perf_counter()
-    plan.plan_stack(project, "dev")
+    plan.plan_stack(project, "dev", day=utc_today())
     return time.perf_counter() - start
 
 

@@ -35,6 +35,7 @@ def rss_mb() -> float:
 
 def main() -> None:
     count = int(sys.argv[1]) if len(sys.argv) > 1 else max(CHECKPOINTS)
+    from azure_gpu_stacks.catalog.clock import utc_today
     from azure_gpu_stacks.engine.run.plan import plan_stack
     from azure_gpu_stacks.engine.run.project import load_project
 
@@ -43,7 +44,7 @@ def main() -> None:
         project = load_project(write_fleet(count, Path(tmp) / "fleet"))
         base = (0, 0.0)
         for index, name in enumerate(project.stacks(), 1):
-            plan_stack(project, name).to_json()  # made, rendered, dropped
+            plan_stack(project, name, day=utc_today()).to_json()  # made, rendered, dropped
             if index in CHECKPOINTS or index == count:
                 gc.collect()
                 now = rss_mb()

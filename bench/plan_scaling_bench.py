@@ -20,6 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from azure_gpu_stacks.catalog.clock import utc_today
 from azure_gpu_stacks.engine.run.isolation import Limits
 from azure_gpu_stacks.engine.run.plan import plan_stack
 from azure_gpu_stacks.engine.run.project import load_project
@@ -31,7 +32,7 @@ TARGET = 1.3
 
 def seconds_per_resource(root: Path, count: int) -> float:
     started = time.perf_counter()
-    plan = plan_stack(load_project(root), "dev", limits=Limits(timeout_s=3600))
+    plan = plan_stack(load_project(root), "dev", limits=Limits(timeout_s=3600), day=utc_today())
     elapsed = time.perf_counter() - started
     assert len(plan.resources) == count, f"planned {len(plan.resources)} of {count} resources"
     return elapsed / count

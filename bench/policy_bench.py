@@ -30,6 +30,7 @@ def main() -> None:
     parser.add_argument("--passes", type=int, default=20)
     args = parser.parse_args()
     import grpc
+    from azure_gpu_stacks.catalog.clock import utc_today
     from azure_gpu_stacks.engine.run.plan import plan_stack
     from azure_gpu_stacks.engine.run.policy_config import resolve
     from azure_gpu_stacks.engine.run.policy_run import (
@@ -44,7 +45,7 @@ def main() -> None:
 
     print(machine_line())
     project = load_project(REPO)
-    stacks = [plan_stack(project, name).resources for name in project.stacks()]
+    stacks = [plan_stack(project, name, day=utc_today()).resources for name in project.stacks()]
     count = sum(len(s) for s in stacks)
 
     start = time.perf_counter()

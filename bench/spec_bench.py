@@ -58,6 +58,7 @@ def main() -> None:
 def in_process(repeat: int) -> tuple[float, float]:
     """Best seconds to plan every shipped stack in this process, spec check off and on (after one warm-up)."""
     import azure_gpu_stacks.fakeazure.backend as backend
+    from azure_gpu_stacks.catalog.clock import utc_today
     from azure_gpu_stacks.engine.run.plan import plan_stack
     from azure_gpu_stacks.engine.run.project import load_project
 
@@ -69,7 +70,7 @@ def in_process(repeat: int) -> tuple[float, float]:
             backend.refuse_spec_violations = check if spec else (lambda *args: None)  # type: ignore[assignment]
             start = time.perf_counter()
             for stack in project.stacks():
-                plan_stack(project, stack)
+                plan_stack(project, stack, day=utc_today())
             if round_:
                 times[spec].append(time.perf_counter() - start)
     backend.refuse_spec_violations = check
@@ -79,6 +80,7 @@ def in_process(repeat: int) -> tuple[float, float]:
 def check_alone(repeat: int) -> tuple[float, int]:
     """Best seconds of the spec check over every azure-native PUT of the shipped stacks (their recorded
     inputs), the part of a check the load of a shared machine cannot blur, and the number of PUTs."""
+    from azure_gpu_stacks.catalog.clock import utc_today
     from azure_gpu_stacks.engine.run.plan import plan_stack
     from azure_gpu_stacks.engine.run.project import load_project
     from azure_gpu_stacks.fakeazure.errors import ArmError
@@ -89,7 +91,7 @@ def check_alone(repeat: int) -> tuple[float, int]:
     puts = [
         (r.type, r.name, unwrap_secrets(dict(r.inputs)))
         for stack in project.stacks()
-        for r in plan_stack(project, stack).resources
+        for r in plan_stack(project, stack, day=utc_today()).resources
         if r.custom and r.type.startswith("azure-native:")
     ]
     best = float("inf")

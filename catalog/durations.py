@@ -20,7 +20,7 @@ ISO_DURATION_PATTERN = re.compile(
 
 def duration_seconds(value: str) -> float:
     """Seconds in an ISO 8601 duration such as PT15M or P1DT2H; raises ValueError for anything else."""
-    match = ISO_DURATION_PATTERN.match(value) if isinstance(value, str) else None
+    match = ISO_DURATION_PATTERN.fullmatch(value) if isinstance(value, str) else None  # `$` lets a newline by
     if match is None:
         raise ValueError(f"{value!r} is not an ISO 8601 duration; allowed: e.g. PT15M (15 minutes), PT120S, PT1H30M")
     parts = {k: float(v) for k, v in match.groupdict().items() if v is not None}

@@ -37,7 +37,6 @@ DEFAULT_IDLE_PERCENT = 5.0
 WINDOW = "PT1H"  # the hour both criteria must hold over
 EVALUATION_FREQUENCY = "PT15M"
 SEVERITY = 3  # informational: nothing is broken, money is being spent (Azure's scale: 0 critical .. 4 verbose)
-ACTION_GROUP_SHORT_NAME_MAX = 12  # groupShortName (the fake ARM checks the same)
 
 
 def create_gpu_idle_alert(

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import pulumi
 
 from ..catalog import VmSize, catalog
-from ..catalog.clock import parse_day, utc_today
+from ..catalog.clock import configured_day
 from ..catalog.defaults import DEFAULT_CPU_VM_SIZE, DEFAULT_GPU_VM_SIZE, DEFAULT_IB_VM_SIZE
 from ..catalog.durations import iso_duration_between
 from ..catalog.limits import LIMITS
@@ -37,7 +37,7 @@ AS_OF_CONFIG_KEY = "gpu-stacks:asOf"
 def deployment_day(config: Mapping[str, str] | None = None) -> dt.date:
     """The day sizes are judged on: `AS_OF_CONFIG_KEY` of `config` (default: the program's config), else today."""
     given = config.get(AS_OF_CONFIG_KEY) if config is not None else pulumi.runtime.get_config(AS_OF_CONFIG_KEY)
-    return parse_day(given) if given else utc_today()
+    return configured_day(given)
 
 
 def deployable_size(name: str, day: dt.date) -> SizeVerdict:

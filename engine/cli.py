@@ -18,39 +18,13 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from ..inputs.files import elided, escaped
-from .commands import TABLE
+from .commands.parser import parser
 from .errors import InputError
-from .exit_codes import epilog
 from .secrets import EDGE
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        """A bad command line: a short usage hint, then the one error line (exit 2), instead of argparse's
-        full usage of every option."""
-        self.exit(2, f"{self.hint()}\ngpu-stacks: error: {escaped(message)}\n")
-
-    def hint(self) -> str:
-        """`usage: gpu-stacks check [STACK ...] [OPTIONS] (gpu-stacks check --help lists them)`."""
-        positionals = [a for a in self._actions if not a.option_strings and a.help != argparse.SUPPRESS]
-        words = [self._get_formatter()._format_args(a, a.dest.upper()) for a in positionals]
-        return f"usage: {' '.join([self.prog, *words])} [OPTIONS] ({self.prog} --help lists them)"
-
-
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="gpu-stacks", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for command in TABLE:
-        p = sub.add_parser(
-            command.NAME,
-            help=command.HELP,
-            description=command.DESCRIPTION,
-            epilog=epilog(command.NAME),
-            formatter_class=argparse.RawDescriptionHelpFormatter,
-        )
-        command.add_arguments(p)
-        p.set_defaults(run=command.run)
-    return parser
+    return parser(__doc__)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from ..catalog.limits import NameRule
 from ..sdk.values import dig, stable_uuid
 from .errors import ArmError, InvalidParameter
 
 if TYPE_CHECKING:
-    from .backend import FakeArm
+    import datetime as dt
+
+    from ..catalog import Catalog
 
 
 @dataclass
@@ -32,6 +34,31 @@ class Resource:
     properties: dict[str, Any]
     failed: bool = False
     outputs: dict[str, Any] = field(default_factory=dict)
+
+
+class Arm(Protocol):
+    """What the resource types' hooks, the provider functions and the lookups read of the one fake subscription
+    (`backend.FakeArm`, which imports them all): a protocol here, so that nothing the backend imports imports it
+    back, not even for type checks."""
+
+    subscription_id: str
+    tenant_id: str
+    client_id: str
+    deployer_principal_type: str
+    default_location: str | None
+    catalog: Catalog
+    now: dt.datetime
+    az_subscription: str | None
+
+    def resources(self) -> list[Resource]: ...
+
+    def find(self, resource_id: str) -> Resource | None: ...
+
+    def require(self, resource_id: Any, path: str) -> Resource | None: ...
+
+    def parent_of(self, rtype: ArmResourceType, props: dict[str, Any]) -> Resource: ...
+
+    def next_address(self, prefix: str) -> str: ...
 
 
 class ArmResourceType:
@@ -50,30 +77,30 @@ class ArmResourceType:
     located: ClassVar[bool] = True  # takes a `location`
     autoname_max: ClassVar[int] = 64
 
-    def check_first(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+    def check_first(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         """Raise what ARM answers before its generic checks (a retired enum value's own code)."""
 
-    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+    def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         """Raise the ArmError ARM would return for this PUT."""
 
     def quota_refusal(self, name: str, props: dict[str, Any], error: ArmError) -> ArmError:
         """The error this type's provider returns when its nodes exceed a vCPU quota (Compute's by default)."""
         return error
 
-    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+    def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
         """Read-only properties ARM returns."""
         return {}
 
-    def children(self, arm: FakeArm, res: Resource) -> list[Resource]:
+    def children(self, arm: Arm, res: Resource) -> list[Resource]:
         """Child resources ARM creates from the body's own inline list (a VNet's `subnets`)."""
         return []
 
 
 # A function of the provider (`azure-native:<module>:<function>`), answered from the fake's state.
-Invoke = Callable[["FakeArm", dict[str, Any]], dict[str, Any]]
+Invoke = Callable[["Arm", dict[str, Any]], dict[str, Any]]
 
 
-def location_of(arm: FakeArm, props: dict[str, Any]) -> str | None:
+def location_of(arm: Arm, props: dict[str, Any]) -> str | None:
     """Where a resource lands: its `location`, else its resource group's (as azure-native defaults it)."""
     location = props.get("location")
     if location is None and props.get("resourceGroupName") is not None:
@@ -90,7 +117,7 @@ def check_ssh_only(linux: dict[str, Any], path: str) -> None:
         )
 
 
-def system_identity(arm: FakeArm, res: Resource) -> dict[str, Any]:
+def system_identity(arm: Arm, res: Resource) -> dict[str, Any]:
     """The principal ARM creates for a system-assigned identity, as the resource's `identity` output."""
     identity = res.properties.get("identity")
     if isinstance(identity, dict) and "SystemAssigned" in str(identity.get("type", "")):

@@ -29,7 +29,7 @@ from ..sdk.internals import getter_name, secret
 from .errors import ArmError
 
 if TYPE_CHECKING:
-    from .backend import FakeArm
+    from .core import Arm
 
 SDK_PACKAGE = "pulumi_azure_native"
 # Response fields that carry a credential: Azure's key, password, SAS and connection-string fields.
@@ -121,7 +121,7 @@ def _is_mapping(origin: Any) -> bool:
     return isinstance(origin, type) and issubclass(origin, Mapping)
 
 
-def _looked_up(arm: FakeArm, args: Mapping[str, Any]) -> dict[str, Any] | None:
+def _looked_up(arm: Arm, args: Mapping[str, Any]) -> dict[str, Any] | None:
     """For a `get*` function: the one resource of the run named by its arguments (group and name), if any."""
     names = [str(v) for k, v in args.items() if k.endswith("Name") and k != "resourceGroupName" and v]
     group = args.get("resourceGroupName")
@@ -139,7 +139,7 @@ def _looked_up(arm: FakeArm, args: Mapping[str, Any]) -> dict[str, Any] | None:
     return {**found[0].properties, **found[0].outputs, "id": found[0].id, "name": found[0].name}
 
 
-def answer_from_schema(arm: FakeArm, token: str, args: Mapping[str, Any]) -> dict[str, Any]:
+def answer_from_schema(arm: Arm, token: str, args: Mapping[str, Any]) -> dict[str, Any]:
     """An answer to `token` shaped from its result type, or FunctionNotAnswered."""
     cls = result_type(token)
     if cls is None:

@@ -13,7 +13,7 @@ from .core import Invoke, Resource
 from .errors import ResourceNotFound
 
 if TYPE_CHECKING:
-    from .backend import FakeArm
+    from .core import Arm
 
 
 # In a command, the subscription `az login` selected, when no --existing file has named one.
@@ -24,7 +24,7 @@ def how_to_supply(resource_id: str) -> str:
     return f"save it with `az resource show --ids {resource_id} -o json > FILE` and pass --existing FILE"
 
 
-def _as_saved(arm: FakeArm, resource_id: str) -> str:
+def _as_saved(arm: Arm, resource_id: str) -> str:
     """The id as the deployer's Azure CLI would name it: the fake's own subscription id means theirs."""
     if arm.az_subscription is None:
         return resource_id.replace(f"/subscriptions/{arm.subscription_id}", f"/subscriptions/{CURRENT_SUBSCRIPTION}", 1)
@@ -45,7 +45,7 @@ def lookup(arm_type: str, *names: str) -> Invoke:
     """A `get_*` function: the resource of `arm_type` named by `names` (inputs, outermost first)."""
     namespace, *types = arm_type.split("/")
 
-    def invoke(arm: FakeArm, args: dict[str, Any]) -> dict[str, Any]:
+    def invoke(arm: Arm, args: dict[str, Any]) -> dict[str, Any]:
         group = args.get("resourceGroupName")
         path = "/".join(f"{t}/{args.get(n)}" for t, n in zip(types, names, strict=True))
         if namespace == "Microsoft.Resources":  # a resource group itself
@@ -61,7 +61,7 @@ def lookup(arm_type: str, *names: str) -> Invoke:
     return invoke
 
 
-def read(arm: FakeArm, resource_id: str) -> Resource:
+def read(arm: Arm, resource_id: str) -> Resource:
     """`<Resource>.get(name, id)`: the resource at `resource_id`, or ARM's ResourceNotFound."""
     found = arm.find(resource_id)
     if found is None or found.failed:

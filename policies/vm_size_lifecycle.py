@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..catalog import VmSize, catalog
-from ..catalog.clock import parse_day, utc_today
+from ..catalog.clock import configured_day
 from ..catalog.verdict import SizeVerdict, Standing, size_verdict
 from .values import text
 from .vm_size_locations import vm_sizes
@@ -60,21 +60,17 @@ class SizeAtPath:
 
 
 def as_of(values: Mapping[str, Any]) -> dt.date:
-    """The day a policy judges on: its `asOf` config when set and a date, else today in UTC."""
-    given = values.get(AS_OF_KEY)
-    if isinstance(given, str) and given:
-        try:
-            return parse_day(given)
-        except ValueError:
-            pass  # the CLI checks the pattern first; a policy never crashes on its config
-    return utc_today()
+    """The day a policy judges on: its `asOf` config (`gpu-stacks` writes the run's day there), else today in UTC;
+    ValueError for a value that is not a calendar date (`gpu-stacks` refuses it before the pack runs)."""
+    return configured_day(values.get(AS_OF_KEY))
 
 
 def classify(
     resource_type: str, props: Any, *, day: dt.date | None = None, billed_only: bool = False
 ) -> Iterator[SizeAtPath]:
-    """The verdict on each size in the resource on `day` (default: today in UTC); unknown preview values are skipped."""
-    day = day or utc_today()
+    """The verdict on each size in the resource on `day` (default: today in UTC); unknown preview values
+    are skipped."""
+    day = day or configured_day(None)
     for found in vm_sizes(resource_type, props):
         if found.size is None or (billed_only and not found.billed):
             continue

@@ -1,7 +1,7 @@
 """Every private or undocumented part of pulumi and pulumi-policy the toolkit relies on, in one module.
 
-Everything else imports these names from here (tests/test_sdk_internals.py fails on any module that
-reaches the SDKs' internals itself), and tests/test_sdk_internals.py holds one contract test per
+Everything else imports these names from here (tests/sdk/test_sdk_internals.py fails on any module that
+reaches the SDKs' internals itself), and tests/sdk/test_sdk_internals.py holds one contract test per
 internal that asserts the exact shape relied on: an upgrade of pulumi or pulumi-policy that changes
 one fails that one named test, saying what changed and that this module is where to adapt, instead
 of making offline plans quietly differ from `pulumi preview`. A private name is looked up with
@@ -75,7 +75,7 @@ Public APIs used instead of internals reached before: `pulumi.runtime.reset_opti
 matching a class by name or importing `pulumi_policy.policy`).
 
 Why a sub-package of its own (`azure_gpu_stacks.sdk`, a leaf importing nothing of ours that every
-layer may import, tests/test_layout.py): `components`, `policies`, `fakeazure` and `preflight` all
+layer may import, tests/repository/test_layout.py): `components`, `policies`, `fakeazure` and `preflight` all
 need some of these, and `components` depends on nothing of ours; and `gpu-stacks diff BASE` runs the
 BASE revision's `azure_gpu_stacks.components`, while this adapter must match the installed SDKs,
 which both plans share, so it cannot live under `components`.
@@ -156,7 +156,7 @@ def _internal(owner: object, name: str) -> Any:
         where = getattr(owner, "__name__", type(owner).__name__)
         raise SdkContractError(
             f"{where}.{name} is gone from the installed SDK (checked against {checked}); "
-            f"adapt {ADAPTER} (tests/test_sdk_internals.py names what changed)"
+            f"adapt {ADAPTER} (tests/sdk/test_sdk_internals.py names what changed)"
         ) from None
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from azure_gpu_stacks.catalog.clock import utc_today
 from azure_gpu_stacks.engine.run.runtime import RecordedResource, RunResult, run_program
 from azure_gpu_stacks.fakeazure import FakeArm
 from azure_gpu_stacks.fakeazure.errors import ArmError
@@ -174,7 +175,7 @@ def shipped_plans() -> dict[str, Any]:
     from azure_gpu_stacks.engine.run.project import load_project
 
     project = load_project(REPO)
-    return {name: plan_stack(project, name) for name in project.stacks()}
+    return {name: plan_stack(project, name, day=utc_today()) for name in project.stacks()}
 
 
 # Session fixtures that are expensive to build, and the xdist group of the tests that use them:

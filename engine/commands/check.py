@@ -75,7 +75,7 @@ def _shard(text: str) -> tuple[int, int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..fleet import check as fleet
+    from . import check_root as fleet
 
     if fleet.wanted(args):
         if args.create_venv:

@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     report, code = diff_report(
         args,
         options.project_dir(args.project),
-        options.policy_settings(args.policy_config, args.as_of),
+        *options.run_settings(args),
         options.progress,
         options.reference(args),
         options.limits(args),

@@ -44,10 +44,10 @@ def template_of(args: argparse.Namespace) -> tuple[Project, Plan, Template]:
     from ..run.plan import plan_stack
 
     project = options.planned_project(args)
-    settings = options.policy_settings(args.policy_config, args.as_of)
+    settings, day = options.run_settings(args)
     options.progress(f"planning {args.stack} offline…")
     plan = plan_stack(
-        project, args.stack, options.reference(args), policy_settings=settings, limits=options.limits(args)
+        project, args.stack, options.reference(args), day=day, policy_settings=settings, limits=options.limits(args)
     )
     options.learn_secrets([plan])  # what this command prints or writes passes the one edge (engine.secrets)
     return project, plan, export(plan.resources, project=plan.project, stack=plan.stack, secrets=plan.secret_values)

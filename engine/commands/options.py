@@ -288,13 +288,16 @@ def _day(text: str) -> dt.date:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def policy_settings(path: Path | None, as_of: dt.date | None) -> dict[str, PolicySettings]:
-    """The checked `--policy-config` file (else the pack's defaults) with the run's one day (`--as-of`, else the
-    file's `asOf`, else today in UTC) as every size policy's `asOf`: every plan of the command judges on it."""
-    from ..run.policy_config import configure
+def run_settings(args: argparse.Namespace) -> tuple[dict[str, PolicySettings], dt.date]:
+    """The checked `--policy-config` file (else the pack's defaults) and the run's one day, resolved here once:
+    `--as-of`, else the file's `asOf`, else today in UTC. Every plan of the command is judged on that day
+    (`plan_stack(day=...)`); a bad `asOf` in the file is one error line, exit 2, even under `--as-of`."""
+    from ..run.policy_config import configure, run_day
     from ..run.policy_run import pack_policies
 
-    return configure(list(pack_policies()), path, as_of)
+    path = args.policy_config
+    settings = configure(list(pack_policies()), path)
+    return settings, run_day(settings, getattr(args, "as_of", None), source=str(path or "policy config"))
 
 
 def plan_many(args: argparse.Namespace) -> list[Outcome]:
@@ -305,11 +308,11 @@ def plan_many(args: argparse.Namespace) -> list[Outcome]:
     from ..run.outcome import StackFailure, plan_outcomes
 
     project = planned_project(args)
-    settings = policy_settings(args.policy_config, args.as_of)
+    settings, day = run_settings(args)
     names = args.stacks or project.stacks()
     if not names:
         raise InputError(f"{project.relative(project.stack_dir) or '.'}/: no stack files to {args.command}")
-    outcomes = plan_outcomes(project, names, reference(args), settings, args.jobs, progress, limits(args))
+    outcomes = plan_outcomes(project, names, reference(args), settings, args.jobs, progress, limits(args), day=day)
     learn_secrets(o for o in outcomes if not isinstance(o, StackFailure))
     failures = [o for o in outcomes if isinstance(o, StackFailure)]
     if len(outcomes) == 1 and failures:

@@ -30,10 +30,16 @@ def run(args: argparse.Namespace) -> int:
 
     project = options.planned_project(args)
     reference = options.reference(args)
-    settings = options.policy_settings(args.policy_config, args.as_of)
+    settings, day = options.run_settings(args)
     options.progress(f"planning {args.stack} offline…")
     plan = plan_stack(
-        project, args.stack, reference, preview=args.preview, policy_settings=settings, limits=options.limits(args)
+        project,
+        args.stack,
+        reference,
+        day=day,
+        preview=args.preview,
+        policy_settings=settings,
+        limits=options.limits(args),
     )
     options.learn_secrets([plan])
     if args.json:

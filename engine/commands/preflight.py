@@ -139,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
     if args.record is not None:
         record = fidelity(plan, template, found, answer)
         # where the project and its --existing files are, from the directory preflight ran in (the repository
-        # root in CI), so that tests/test_fidelity_records.py can plan the same stack again
+        # root in CI), so that tests/engine/arm/test_fidelity_records.py can plan the same stack again
         record["projectDir"] = _relative(project.root)
         record["references"] = {
             "usage": _relative(args.usage) if args.usage else None,

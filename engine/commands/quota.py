@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     from ..run.stack_references import parse_option
 
     project = options.planned_project(args)
-    options.policy_settings(args.policy_config, None)  # checked like every command's, though quota applies no policy
+    _, day = options.run_settings(args)  # the file checked like every command's, though quota applies no policy
     options.progress(f"planning {args.stack} offline…")
     reference = ReferenceFiles(
         stack_outputs=parse_option(args.stack_outputs), organization=args.organization, existing=tuple(args.existing)
@@ -46,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
     report = quota_report(
         project,
         args.stack,
+        day=day,
         usage_file=args.usage,
         aml_usage_file=args.aml_usage,
         batch_account_file=args.batch_account,

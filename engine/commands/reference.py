@@ -4,8 +4,8 @@
 
 Each page is the command's description, its usage, a row per argument (argparse's own help text, choices
 and default) and its exit codes (`engine/exit_codes.py`, the table `--help` prints), so a page says what
-the CLI does and nothing else; `tests/test_command_docs.py` fails when a committed page is stale. What is
-not per command (input limits, quota files, prices) is in the hand-written pages each one links to.
+the CLI does and nothing else; `tests/engine/commands/test_command_docs.py` fails when a committed page is
+stale. What is not per command (input limits, quota files, prices) is in the hand-written pages each one links to.
 """
 
 from __future__ import annotations
@@ -45,9 +45,9 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
 
 def command_parsers() -> dict[str, argparse.ArgumentParser]:
     """Each command's parser, built as `gpu-stacks` builds it (with its description and exit codes)."""
-    from ..cli import _parser
+    from .parser import parser
 
-    return dict(_subcommands(_parser()))
+    return dict(_subcommands(parser()))
 
 
 def render() -> dict[str, str]:

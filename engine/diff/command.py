@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ def diff_report(
     args: argparse.Namespace,
     project_dir: Path,
     policy_settings: Mapping[str, PolicySettings] | None,
+    day: dt.date,
     progress: Callable[[str], None],
     reference: ReferenceFiles,
     limits: Limits,
@@ -34,6 +36,7 @@ def diff_report(
         args.allow_replace,
         progress,
         limits,
+        day=day,
     )
     if args.format == "json":
         return render_json(report), report.exit_code

@@ -11,13 +11,13 @@ same lines (half of them or more, as git's default rename threshold) is a rename
 
 from __future__ import annotations
 
+import datetime as dt
 import difflib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from ...catalog import clock
 from ...catalog.az_files import AzFileError, Usage, read_aml_usage, read_usage
 from ...inputs.files import InputFileError, read_text
 from ..errors import InputError
@@ -26,7 +26,7 @@ from ..run.interpreter import at_base
 from ..run.isolation import Limits
 from ..run.parallel import run_forked
 from ..run.plan import LOCATION_KEY, Plan, ReferenceFiles, plan_stack
-from ..run.policy_config import PolicySettings, settings_day
+from ..run.policy_config import PolicySettings
 from ..run.project import PROJECT_FILE, Project, find_stack, load_project, load_stack
 from ..secrets import EDGE
 from .compare import Side, StackDiff, diff_stack
@@ -86,13 +86,14 @@ def run_diff(
     allowed: Sequence[str] = (),
     progress: Callable[[str], None] = lambda _: None,
     limits: Limits | None = None,
+    *,
+    day: dt.date,
 ) -> DiffReport:
+    """Both revisions of each stack planned on the run's one `day` (the base with its clock pinned to it)."""
     head = load_project(project_dir)
     repo = repository_root(project_dir)
     revision = resolve(repo, base_name)
     usage = _usage(reference.usage, reference.aml_usage)
-    # the day both revisions are judged on: --as-of (the settings' asOf), else today, fixed now
-    day = (settings_day(policy_settings) if policy_settings else None) or clock.utc_today()
     with checkout(repo, revision) as tree:
         base = _base_project(head, repo, tree, revision)
         toolkit = toolkit_packages_at(repo, tree)
@@ -105,10 +106,10 @@ def run_diff(
 
         def plan(task: _Task) -> Side:
             if task.where == "head":
-                return _side(head, task.stack, reference, policy_settings, limits)
+                return _side(head, task.stack, reference, policy_settings, limits, day)
             with toolkit_from(toolkit), base_clock_pinned(day):
                 try:
-                    return _side(base, task.stack, reference, policy_settings, limits)
+                    return _side(base, task.stack, reference, policy_settings, limits, day)
                 except InputError as exc:
                     raise InputError(
                         f"the project does not plan at BASE {revision.name} ({revision.short}): {exc}"
@@ -179,8 +180,9 @@ def _side(
     reference: ReferenceFiles,
     policy_settings: Mapping[str, PolicySettings] | None,
     limits: Limits | None,
+    day: dt.date,
 ) -> Side:
-    plan: Plan = plan_stack(project, stack, reference, policy_settings=policy_settings, limits=limits)
+    plan: Plan = plan_stack(project, stack, reference, day=day, policy_settings=policy_settings, limits=limits)
     return Side(plan, load_stack(project, stack).config.get(LOCATION_KEY))
 
 

@@ -22,6 +22,7 @@ observed 2026-11-22).
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -405,6 +406,7 @@ def quota_report(
     project: Project,
     stack: str,
     *,
+    day: dt.date,
     usage_file: Path | None = None,
     aml_usage_file: Path | None = None,
     batch_account_file: Path | None = None,
@@ -414,7 +416,7 @@ def quota_report(
     run_limits: Limits | None = None,
     reference: ReferenceFiles | None = None,
 ) -> QuotaReport:
-    """Plan `stack` offline and compare what it needs with the limits (a usage file, or Azure)."""
+    """Plan `stack` offline on `day` and compare what it needs with the limits (a usage file, or Azure)."""
     if live and usage_file is not None:
         raise InputError("--usage and --live both give the limits; pass one of them")
     try:
@@ -440,7 +442,7 @@ def quota_report(
         if reference is not None
         else None
     )
-    plan = plan_stack(project, stack, runs_with, limits=run_limits)
+    plan = plan_stack(project, stack, runs_with, day=day, limits=run_limits)
     EDGE.add(plan.secret_values)  # the report names resources: the output edge masks the run's secrets
     region = load_stack(project, stack).config.get(LOCATION_KEY)
     demands = collect(plan.resources, region)

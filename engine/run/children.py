@@ -49,14 +49,6 @@ def _flush() -> None:
             stream.flush()
 
 
-def thread_count() -> int:
-    """The threads this process runs, C threads included (Linux: one /proc/self/task entry each)."""
-    try:
-        return len(os.listdir("/proc/self/task"))
-    except OSError:  # pragma: no cover - not Linux
-        return threading.active_count()
-
-
 def fork() -> int:
     """`os.fork()`, with this module's bookkeeping: the child starts with no children and no directories
     of its own, and the SIGTERM cleanup of its parent's (it ends its own instead)."""

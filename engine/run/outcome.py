@@ -10,6 +10,7 @@ stderr, exit 2).
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias
@@ -65,8 +66,11 @@ def plan_outcomes(
     jobs: int,
     progress: Callable[[str], None] = lambda _: None,
     limits: Limits | None = None,
+    *,
+    day: dt.date,
 ) -> list[Outcome]:
-    """A plan or a failure per stack, in the order named, on `jobs` workers (`parallel.run_forked`). The files every
+    """A plan or a failure per stack, each judged on the run's `day`, in the order named, on `jobs` workers
+    (`parallel.run_forked`). The files every
     stack reads (`--usage`, `--skus`, `--existing`...) are the command's input: one that cannot be read fails
     the command, once, before any stack is planned."""
     from .parallel import run_forked
@@ -76,7 +80,7 @@ def plan_outcomes(
 
     def plan(name: str) -> Outcome:
         try:
-            return plan_stack(project, name, reference, policy_settings=policy_settings, limits=limits)
+            return plan_stack(project, name, reference, day=day, policy_settings=policy_settings, limits=limits)
         except InputError as exc:  # plan_stack masked the stack file's declared secrets in it
             stack, stack_file = named(project, name)
             return StackFailure(project.name, stack, stack_file, elided(str(exc)))

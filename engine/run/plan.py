@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from ...catalog.az_files import AzFileError, read_aml_usage, read_skus, read_usage
-from ...catalog.clock import instant_on, utc_today
+from ...catalog.clock import instant_on
 from ...catalog.pricing import NO_COST, CostEstimate, estimate_resources, low_priority_warnings
 from ...components.checks import AS_OF_CONFIG_KEY
 from ...fakeazure import FakeArm, Refusal
@@ -38,7 +38,7 @@ from .isolation import (
     run_executed,
     run_isolated,
 )
-from .policy_config import PolicySettings, configure, settings_day
+from .policy_config import PolicySettings, configure, with_day
 from .policy_run import analyze, pack_policies
 from .program_values import (
     exportable,
@@ -79,7 +79,7 @@ class Plan:
     skipped: tuple[tuple[str, str], ...]
     warnings: tuple[str, ...]
     placeholders: tuple[str, ...]
-    as_of: dt.date = field(default_factory=utc_today)  # the day every verdict of the plan is for
+    as_of: dt.date  # the day every verdict of the plan is for: the run's one day (`plan_stack`'s `day`)
     violations: tuple[Violation, ...] = ()
     cost: CostEstimate = NO_COST
     program_output: str = ""  # what the program printed (stdout and stderr), secrets masked
@@ -192,7 +192,7 @@ def check_reference_files(reference: ReferenceFiles) -> None:
         read_existing(path)
 
 
-def make_arm(settings: StackSettings, reference: ReferenceFiles, day: dt.date | None = None) -> FakeArm:
+def make_arm(settings: StackSettings, reference: ReferenceFiles, day: dt.date) -> FakeArm:
     try:
         usage = read_usage(reference.usage) if reference.usage else None
         aml_usage = read_aml_usage(reference.aml_usage) if reference.aml_usage else None
@@ -226,19 +226,20 @@ def plan_stack(
     stack: str,
     reference: ReferenceFiles | None = None,
     *,
+    day: dt.date,
     preview: bool = False,
     policy_settings: Mapping[str, PolicySettings] | None = None,
     limits: Limits | None = None,
 ) -> Plan:
     """Plan one stack and run it through the policy pack; raises InputError when it cannot be evaluated.
 
-    One day: the `asOf` that `policy_config.configure` wrote into `policy_settings` (what `--as-of` sets;
-    without settings, the pack's defaults on today in UTC) is the day the components (the program's
-    `gpu-stacks:asOf` config), the fake ARM, the policies and the cost report all judge on. The program runs
-    in a child process (`azure_gpu_stacks.engine.run.isolation`) under `limits`.
+    One day, `day` (the command resolves it once: `policy_config.run_day`), is what the components (the
+    program's `gpu-stacks:asOf` config), the fake ARM, the size policies (their `asOf`, written here by
+    `with_day`) and the cost report all judge on. The program runs in a child process
+    (`azure_gpu_stacks.engine.run.isolation`) under `limits`.
     """
-    settings = dict(policy_settings) if policy_settings is not None else configure(list(pack_policies()), None, None)
-    day = settings_day(settings) or utc_today()
+    policies = list(pack_policies())
+    settings = with_day(policies, policy_settings if policy_settings is not None else configure(policies, None), day)
     try:
         return _in_engine_process(
             lambda: _plan(project, stack, reference, preview, settings, day, limits), project, stack, limits or Limits()

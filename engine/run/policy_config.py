@@ -164,14 +164,18 @@ def settings_day(settings: Mapping[str, PolicySettings], *, source: str = "polic
     return None
 
 
-def configure(policies: list[Policy], path: Path | None, as_of: dt.date | None) -> dict[str, PolicySettings]:
-    """The pack's settings for one run: the `--policy-config` file's (else the defaults), with the run's day as
-    every size policy's `asOf`, written here and only here: `as_of` (`--as-of`), else the file's `asOf`, else
-    today in UTC. Every plan of the run (both sides of a diff) takes this one day (`settings_day`)."""
-    settings = load(path, policies) if path is not None else resolve(policies)
-    return with_day(
-        policies, settings, as_of or settings_day(settings, source=str(path or "policy config")) or utc_today()
-    )
+def configure(policies: list[Policy], path: Path | None) -> dict[str, PolicySettings]:
+    """The pack's settings for one run: the checked `--policy-config` file's, else the pack's defaults. The run's day
+    is resolved once from them and `--as-of` (`run_day`); `plan_stack` writes it into every size policy's `asOf`
+    (`with_day`), so each plan of the run (both sides of a diff) judges on that one day."""
+    return load(path, policies) if path is not None else resolve(policies)
+
+
+def run_day(settings: Mapping[str, PolicySettings], as_of: dt.date | None, *, source: str = "policy config") -> dt.date:
+    """The one day a run judges on, resolved where the command starts: `as_of` (`--as-of`), else the settings' `asOf`,
+    else today in UTC. A bad or disagreeing `asOf` in the settings is an InputError even when `--as-of` overrides it."""
+    pinned = settings_day(settings, source=source)
+    return as_of or pinned or utc_today()
 
 
 def with_day(policies: list[Policy], settings: Mapping[str, PolicySettings], day: dt.date) -> dict[str, PolicySettings]:

@@ -122,6 +122,7 @@ def _with_requirement(text: str, requirement: str) -> str:
     """requirements.txt with its pinned line of the distribution replaced by `requirement`, as written."""
     lines = text.splitlines(keepends=True)
     pinned = [i for i, line in enumerate(lines) if line.startswith(f"{DISTRIBUTION}==")]
-    assert len(pinned) == 1, "the pack's requirements.txt pins the distribution once (tests/test_policy_pack.py)"
+    # the pack's requirements.txt pins the distribution once (tests/policies/pack/test_policy_pack.py)
+    assert len(pinned) == 1, "the pack's requirements.txt pins the distribution once"
     lines[pinned[0]] = requirement + "\n"
     return "".join(lines)

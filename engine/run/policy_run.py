@@ -6,8 +6,8 @@ the same servicer object the pack's gRPC server wraps (`pulumi_policy`'s, throug
 in-process. Chosen over calling each policy's `validate` directly because the servicer is what
 decides the engine-visible behaviour: unknown-value proxies and the "can't run during preview"
 diagnostic, secret unwrapping, enforcement-level resolution, "not applicable", the message format.
-The servicer is private API of pulumi-policy: tests/test_sdk_internals.py holds its contract, and
-tests/test_policy_pack_grpc.py drives the real subprocess over gRPC, so a change there fails a test
+The servicer is private API of pulumi-policy: tests/sdk/test_sdk_internals.py holds its contract, and
+tests/policies/pack/test_policy_pack_grpc.py drives the real subprocess over gRPC, so a change there fails a test
 rather than drifting silently.
 
 Where this differs from `pulumi preview --policy-pack`: the engine analyzes inputs after the

@@ -20,7 +20,7 @@ from ..core import ArmResourceType, Resource
 from ..errors import BadRequest
 
 if TYPE_CHECKING:
-    from ..backend import FakeArm
+    from ..core import Arm
 
 SEVERITIES = (0, 1, 2, 3, 4)
 MONITOR_WORKSPACE = "Microsoft.Monitor/accounts"
@@ -31,7 +31,7 @@ class PrometheusRuleGroup(ArmResourceType):
     arm_type = "Microsoft.AlertsManagement/prometheusRuleGroups"
     name_input = "ruleGroupName"
 
-    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+    def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         scopes = props.get("scopes") or []
         if not scopes:
             raise BadRequest(f"Prometheus rule group '{name}' needs scopes: an Azure Monitor workspace id.")
@@ -58,7 +58,7 @@ class PrometheusRuleGroup(ArmResourceType):
             for number, action in enumerate(rule.get("actions") or []):
                 arm.require(action.get("actionGroupId"), f"rules[{index}].actions[{number}].actionGroupId")
 
-    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+    def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
         return {"provisioningState": "Succeeded"}
 
 

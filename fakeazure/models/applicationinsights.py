@@ -10,7 +10,7 @@ from ..errors import InvalidParameter
 from .operationalinsights import LogAnalyticsWorkspace
 
 if TYPE_CHECKING:
-    from ..backend import FakeArm
+    from ..core import Arm
 
 
 class ApplicationInsights(ArmResourceType):
@@ -18,14 +18,14 @@ class ApplicationInsights(ArmResourceType):
     arm_type = "Microsoft.Insights/components"
     name_input = "resourceName"
 
-    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+    def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         if not props.get("kind") or not props.get("applicationType"):
             raise InvalidParameter(f"Application Insights component '{name}' needs kind and applicationType.")
         if props.get("workspaceResourceId") is not None:
             logs = arm.require(props["workspaceResourceId"], "workspaceResourceId")
             expect_type(logs, LogAnalyticsWorkspace.arm_type, "workspaceResourceId")
 
-    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+    def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
         key = stable_uuid(res.id, "instrumentationKey")
         return {
             "appId": stable_uuid(res.id, "appId"),

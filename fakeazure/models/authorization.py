@@ -10,7 +10,7 @@ from ..core import ArmResourceType, Invoke, Resource, scope_id
 from ..errors import InvalidParameter, UnmatchedPrincipalType
 
 if TYPE_CHECKING:
-    from ..backend import FakeArm
+    from ..core import Arm
 
 
 class RoleAssignment(ArmResourceType):
@@ -22,7 +22,7 @@ class RoleAssignment(ArmResourceType):
     scoped = True
     located = False
 
-    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+    def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         arm.require(scope_id(props.get("scope")), "scope")
         role = str(props.get("roleDefinitionId") or "")
         if "/providers/Microsoft.Authorization/roleDefinitions/" not in role:
@@ -42,13 +42,13 @@ class RoleAssignment(ArmResourceType):
                 f"from specified PrincipalType '{wanted}'."
             )
 
-    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+    def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
         deployer = res.properties.get("principalId") == deployer_object_id(arm)
         default = arm.deployer_principal_type if deployer else "User"
         return {"principalType": res.properties.get("principalType") or default, "createdOn": arm.now.isoformat()}
 
 
-def deployer_object_id(arm: FakeArm) -> str:
+def deployer_object_id(arm: Arm) -> str:
     """The object id of the identity running Pulumi, as `getClientConfig` reports it."""
     return object_id_of(arm.client_id)
 
@@ -58,7 +58,7 @@ def object_id_of(client_id: str) -> str:
     return stable_uuid("object", client_id)
 
 
-def _client_config(arm: FakeArm, args: dict[str, Any]) -> dict[str, Any]:
+def _client_config(arm: Arm, args: dict[str, Any]) -> dict[str, Any]:
     return {
         "clientId": arm.client_id,
         "objectId": deployer_object_id(arm),

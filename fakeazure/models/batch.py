@@ -31,7 +31,7 @@ from ..lookups import lookup
 from .keyvault import KeyVault
 
 if TYPE_CHECKING:
-    from ..backend import FakeArm
+    from ..core import Arm
 
 
 class InvalidPropertyValue(ArmError):
@@ -46,7 +46,7 @@ class BatchAccount(ArmResourceType):
     name_input = "accountName"
     autoname_max = facts.ACCOUNT_NAME.max_length
 
-    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+    def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         if not facts.ACCOUNT_NAME.matches(name):
             allowed = facts.ACCOUNT_NAME.allowed
             raise InvalidParameter(f"'{name}' is not a valid Batch account name; allowed: {allowed}.")
@@ -60,7 +60,7 @@ class BatchAccount(ArmResourceType):
         if (vault_id := dig(vault, "id")) is not None:
             expect_type(arm.require(vault_id, "keyVaultReference.id"), KeyVault.arm_type, "keyVaultReference.id")
 
-    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+    def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
         return {
             "accountEndpoint": f"{res.name}.{res.location}.batch.azure.com",
             "nodeManagementEndpoint": f"{res.name}.{res.location}.service.batch.azure.com",
@@ -77,7 +77,7 @@ class BatchPool(ArmResourceType):
     parent_inputs = ("accountName",)
     located = False  # a pool has no `location` in its body: it is where its account is
 
-    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+    def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         if not facts.POOL_NAME.matches(name):
             raise InvalidPropertyValue(
                 f"The pool id '{name}' ({len(name)} characters) is invalid; allowed: {facts.POOL_NAME.allowed}."
@@ -129,7 +129,7 @@ class BatchPool(ArmResourceType):
                     f"UserSubscription account ({facts.LOW_PRIORITY_SOURCE})."
                 )
 
-    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+    def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
         scale = res.properties.get("scaleSettings") or {}
         formula = dig(scale, "autoScale", "formula")
         if isinstance(formula, str):

@@ -18,7 +18,7 @@ from ..errors import InvalidParameter
 from .compute_profile import check_extension, check_machine
 
 if TYPE_CHECKING:
-    from ..backend import FakeArm
+    from ..core import Arm
 
 
 class VirtualMachine(ArmResourceType):
@@ -26,7 +26,7 @@ class VirtualMachine(ArmResourceType):
     arm_type = "Microsoft.Compute/virtualMachines"
     name_input = "vmName"
 
-    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+    def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         for nic in dig(props, "networkProfile", "networkInterfaces") or []:
             arm.require(dig(nic, "id"), "networkProfile.networkInterfaces[].id")
         check_ssh_only(dig(props, "osProfile", "linuxConfiguration") or {}, "osProfile.linuxConfiguration")
@@ -42,7 +42,7 @@ class VirtualMachine(ArmResourceType):
             dig(props, "securityProfile", "securityType"),
         )
 
-    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+    def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
         return {"vmId": stable_uuid(res.id, "vmId"), "provisioningState": "Succeeded", **system_identity(arm, res)}
 
 
@@ -53,7 +53,7 @@ class ProximityPlacementGroup(ArmResourceType):
     arm_type = "Microsoft.Compute/proximityPlacementGroups"
     name_input = "proximityPlacementGroupName"
 
-    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+    def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         zones = props.get("zones") or []
         if len(zones) > 1:
             raise InvalidParameter(
@@ -61,7 +61,7 @@ class ProximityPlacementGroup(ArmResourceType):
                 "pinned to at most one zone."
             )
 
-    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+    def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
         return {
             "proximityPlacementGroupType": res.properties.get("proximityPlacementGroupType") or "Standard",
             "virtualMachines": [],
@@ -88,7 +88,7 @@ class VirtualMachineScaleSet(ArmResourceType):
     def capacity(props: dict[str, Any]) -> int:
         return int(dig(props, "sku", "capacity") or 0)
 
-    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+    def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         capacity = self.capacity(props)
         uniform = props.get("orchestrationMode") in (None, "Uniform")
         # Uniform scale sets default to a single placement group.
@@ -150,7 +150,7 @@ class VirtualMachineScaleSet(ArmResourceType):
             "sharedGalleryImageId, communityGalleryImageId."
         )
 
-    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+    def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
         prefix = dig(res.properties, "virtualMachineProfile", "osProfile", "computerNamePrefix") or res.name
         instances = [
             {
@@ -186,7 +186,7 @@ class VirtualMachineExtension(ArmResourceType):
     name_input = "vmExtensionName"
     parent_inputs = ("vmName",)
 
-    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+    def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         for key in ("publisher", "type", "typeHandlerVersion"):
             if not props.get(key):
                 raise InvalidParameter(
@@ -202,7 +202,7 @@ class VirtualMachineExtension(ArmResourceType):
         image = dig(vm.properties, "storageProfile", "imageReference")
         check_extension(arm, f"Virtual machine '{vm.name}'", props.get("type"), image, subnets)
 
-    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+    def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
         return {"provisioningState": "Succeeded"}
 
 

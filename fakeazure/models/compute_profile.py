@@ -31,7 +31,7 @@ from ..errors import (
 from .network import outbound_path
 
 if TYPE_CHECKING:
-    from ..backend import FakeArm
+    from ..core import Arm
 
 NVIDIA_DRIVER_TYPES = frozenset({"nvidiagpudriverlinux", "nvidiagpudriverwindows"})
 INFINIBAND_DRIVER_TYPE = "infinibanddriverlinux"
@@ -55,7 +55,7 @@ def image_generation(image: Any) -> str | None:
 
 
 def check_machine(
-    arm: FakeArm, what: str, size_name: Any, image: Any, accelerated: bool, security_type: Any = None
+    arm: Arm, what: str, size_name: Any, image: Any, accelerated: bool, security_type: Any = None
 ) -> None:
     """The checks of a VM or scale-set profile that depend on its size."""
     size = arm.catalog.find(str(size_name)) if isinstance(size_name, str) else None
@@ -82,7 +82,7 @@ def check_machine(
         )
 
 
-def check_extension(arm: FakeArm, what: str, ext_type: Any, image: Any, subnets: list[tuple[Any, Any]]) -> None:
+def check_extension(arm: Arm, what: str, ext_type: Any, image: Any, subnets: list[tuple[Any, Any]]) -> None:
     """A driver extension that would fail on the machine: no way out to its downloads, an OS it does not support.
 
     `subnets`: (subnet id, public IP or None) of each network interface of the machine.

@@ -11,7 +11,7 @@ from ..core import ArmResourceType, Resource, scope_id
 from ..errors import InvalidParameter
 
 if TYPE_CHECKING:
-    from ..backend import FakeArm
+    from ..core import Arm
 
 
 EARLIEST_BUDGET_START = dt.date(2017, 6, 1)
@@ -27,7 +27,7 @@ class Budget(ArmResourceType):
     located = False
     max_notifications: ClassVar[int] = LIMITS.choices.budget_notifications_max
 
-    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+    def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         arm.require(scope_id(props.get("scope")), "scope")
         if not (props.get("amount") or 0) > 0:
             raise InvalidParameter(f"Budget '{name}': amount must be greater than 0, got {props.get('amount')!r}.")
@@ -75,7 +75,7 @@ class Budget(ArmResourceType):
                     f"Budget notification '{key}' needs at least one contact email or contact group."
                 )
 
-    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+    def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
         return {"currentSpend": {"amount": 0.0, "unit": "USD"}, "eTag": stable_uuid(res.id, "etag")}
 
 

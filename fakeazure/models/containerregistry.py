@@ -10,7 +10,7 @@ from ..core import ArmResourceType, Resource, require_named
 from ..errors import InvalidParameter
 
 if TYPE_CHECKING:
-    from ..backend import FakeArm
+    from ..core import Arm
 
 
 class ContainerRegistry(ArmResourceType):
@@ -19,12 +19,12 @@ class ContainerRegistry(ArmResourceType):
     name_input = "registryName"
     autoname_max = 50
 
-    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+    def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         require_named(name, LIMITS.names.container_registry, "container registry")
         if not dig(props, "sku", "name"):
             raise InvalidParameter(f"Container registry '{name}' needs sku.name.")
 
-    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+    def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
         return {"loginServer": f"{res.name.lower()}.azurecr.io", "provisioningState": "Succeeded"}
 
 

@@ -24,7 +24,7 @@ from ..errors import (
 from ..lookups import lookup
 
 if TYPE_CHECKING:
-    from ..backend import FakeArm
+    from ..core import Arm
 
 
 AKS_MAX_NODES = LIMITS.node_counts.aks_pool_max  # ARM's bound on count, minCount and maxCount
@@ -32,7 +32,7 @@ POOL_NAME = LIMITS.names.aks_node_pool
 MAX_AUTHORIZED_IP_RANGES = LIMITS.choices.aks_authorized_ip_ranges_max
 
 
-def _check_kubernetes_version(arm: FakeArm, where: str, version: Any) -> None:
+def _check_kubernetes_version(arm: Arm, where: str, version: Any) -> None:
     """AKS refuses a Kubernetes version it does not support on the day of the PUT (the dated list in the limits).
     None or "" is no version: AKS picks its default, as every create example of the 2025-09-01 spec sends
     `kubernetesVersion: ""` (Azure/azure-rest-api-specs, specification/containerservice/.../aks/stable/
@@ -49,7 +49,7 @@ def _check_kubernetes_version(arm: FakeArm, where: str, version: Any) -> None:
         )
 
 
-def _check_agent_pool(arm: FakeArm, name: str, pool: dict[str, Any], where: str) -> None:
+def _check_agent_pool(arm: Arm, name: str, pool: dict[str, Any], where: str) -> None:
     """What AKS checks on one agent pool, inline in a cluster or on its own."""
     if not POOL_NAME.matches(name):
         raise InvalidParameter(f"{where}: agent pool name '{name}' must be {POOL_NAME.allowed}.")
@@ -163,7 +163,7 @@ class ManagedCluster(ArmResourceType):
     name_input = "resourceName"
     autoname_max = 63
 
-    def check_first(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+    def check_first(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         """`sku.name: Basic`, which the SDK's enum no longer lists, is AKS's SkuNotAvailable, in its words
         (Azure/azure-rest-api-specs issue 27263, pulumi/pulumi-azure-native issue 2600)."""
         sku_name = (props.get("sku") or {}).get("name")
@@ -175,7 +175,7 @@ class ManagedCluster(ArmResourceType):
     def quota_refusal(self, name: str, props: dict[str, Any], error: ArmError) -> ArmError:
         return _aks_quota(f"container service {name} in resource group {props.get('resourceGroupName')}", error)
 
-    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+    def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         where = f"Managed cluster '{name}'"
         if not (props.get("dnsPrefix") or props.get("fqdnSubdomain")):
             raise InvalidParameter(f"{where}: dnsPrefix or fqdnSubdomain is required.")
@@ -200,7 +200,7 @@ class ManagedCluster(ArmResourceType):
             )
         _check_api_server_access(where, props.get("apiServerAccessProfile") or {})
 
-    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+    def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
         prefix = res.properties.get("dnsPrefix") or res.properties.get("fqdnSubdomain")
         suffix = hashlib.sha256(res.id.lower().encode()).hexdigest()[:8]
         out: dict[str, Any] = {
@@ -233,7 +233,7 @@ class AgentPool(ArmResourceType):
     parent_inputs = ("resourceName",)
     located = False
 
-    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+    def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         cluster = arm.parent_of(self, props)
         inline = {str(p.get("name", "")).lower() for p in cluster.properties.get("agentPoolProfiles") or []}
         if name.lower() in inline:
@@ -243,7 +243,7 @@ class AgentPool(ArmResourceType):
     def quota_refusal(self, name: str, props: dict[str, Any], error: ArmError) -> ArmError:
         return _aks_quota(f"Agent Pool {name}", error)
 
-    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+    def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
         return {"provisioningState": "Succeeded", "powerState": {"code": "Running"}}
 
 
@@ -267,7 +267,7 @@ def kubeconfig(cluster_name: str, fqdn: str) -> str:
     return base64.b64encode(text.encode()).decode()
 
 
-def _cluster_admin_credentials(arm: FakeArm, args: dict[str, Any]) -> dict[str, Any]:
+def _cluster_admin_credentials(arm: Arm, args: dict[str, Any]) -> dict[str, Any]:
     """The admin kubeconfig: a static credential, refused on a cluster with local accounts disabled."""
     answer = _cluster_credentials(arm, args)
     cluster = _cluster(arm, args)
@@ -278,14 +278,14 @@ def _cluster_admin_credentials(arm: FakeArm, args: dict[str, Any]) -> dict[str, 
     return answer
 
 
-def _cluster_credentials(arm: FakeArm, args: dict[str, Any]) -> dict[str, Any]:
+def _cluster_credentials(arm: Arm, args: dict[str, Any]) -> dict[str, Any]:
     cluster = _cluster(arm, args)
     name = args.get("resourceName")
     fqdn = str(cluster.outputs.get("fqdn") or f"{name}.hcp.{cluster.location}.azmk8s.io")
     return {"kubeconfigs": [{"name": "clusterUser", "value": kubeconfig(str(name), fqdn)}]}
 
 
-def _cluster(arm: FakeArm, args: dict[str, Any]) -> Resource:
+def _cluster(arm: Arm, args: dict[str, Any]) -> Resource:
     rg, name = args.get("resourceGroupName"), args.get("resourceName")
     cluster_id = (
         f"/subscriptions/{arm.subscription_id}/resourceGroups/{rg}/providers/"

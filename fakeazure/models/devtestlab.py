@@ -10,7 +10,7 @@ from ..core import ArmResourceType, Resource
 from ..errors import InvalidParameter, InvalidScheduleId
 
 if TYPE_CHECKING:
-    from ..backend import FakeArm
+    from ..core import Arm
 
 
 class GlobalSchedule(ArmResourceType):
@@ -20,7 +20,7 @@ class GlobalSchedule(ArmResourceType):
     arm_type = "Microsoft.DevTestLab/schedules"
     name_input = "name"
 
-    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+    def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         # targetResourceId is optional in the spec's ScheduleProperties; its GlobalSchedules_CreateOrUpdate
         # example (a LabVmsStartupTask) sends none (tests/data/azure-specs, devtestlab 2018-09-15)
         target_id = props.get("targetResourceId")
@@ -47,7 +47,7 @@ class GlobalSchedule(ArmResourceType):
             except ValueError as bad:
                 raise InvalidParameter(f"timeZoneId {bad}.") from None
 
-    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+    def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
         return {"provisioningState": "Succeeded", "createdDate": arm.now.isoformat()}
 
 

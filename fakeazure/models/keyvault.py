@@ -23,7 +23,7 @@ from ..errors import BadRequest, InvalidParameter, VaultNameNotValid
 from ..lookups import lookup
 
 if TYPE_CHECKING:
-    from ..backend import FakeArm
+    from ..core import Arm
 
 
 class KeyVault(ArmResourceType):
@@ -32,7 +32,7 @@ class KeyVault(ArmResourceType):
     name_input = "vaultName"
     autoname_max = 24
 
-    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+    def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         if not LIMITS.names.key_vault.matches(name):
             raise VaultNameNotValid(
                 f"The vault name '{name}' is invalid. A vault's name must be between 3-24 alphanumeric characters. "
@@ -50,7 +50,7 @@ class KeyVault(ArmResourceType):
         if days is not None and not 7 <= days <= 90:
             raise InvalidParameter(f"softDeleteRetentionInDays {days!r}; allowed: 7 to 90.")
 
-    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+    def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
         properties = {**(res.properties.get("properties") or {})}
         properties.update(vaultUri=f"https://{res.name}.vault.azure.net/", provisioningState="Succeeded")
         return {"properties": properties}
@@ -66,7 +66,7 @@ class Secret(ArmResourceType):
     max_value_bytes = 25 * 1024
     max_content_type = 255
 
-    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+    def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         require_named(name, LIMITS.names.key_vault_secret, "key vault secret")
         properties = props.get("properties")
         if not isinstance(properties, dict):
@@ -83,7 +83,7 @@ class Secret(ArmResourceType):
                 f"{self.max_content_type}."
             )
 
-    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+    def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
         vault = res.id.split("/vaults/")[1].split("/")[0]
         properties = {k: v for k, v in (res.properties.get("properties") or {}).items() if k != "value"}
         uri = f"https://{vault}.vault.azure.net/secrets/{res.name}"

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...catalog import aml_compute_instance as instance
-from ...catalog.durations import ISO_DURATION_PATTERN
+from ...catalog.durations import duration_seconds
 from ...catalog.limits import LIMITS
 from ...sdk.values import dig, stable_uuid
 from ..core import (
@@ -35,7 +35,7 @@ from .keyvault import KeyVault
 from .storage import StorageAccount
 
 if TYPE_CHECKING:
-    from ..backend import FakeArm
+    from ..core import Arm
 
 
 # What each workspace input must point at; the first two ARM requires.
@@ -53,7 +53,7 @@ class MlWorkspace(ArmResourceType):
     name_input = "workspaceName"
     autoname_max = 33
 
-    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+    def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         require_named(name, LIMITS.names.aml_workspace, "workspace")
         for key, arm_type, required in WORKSPACE_DEPENDENCIES:
             if props.get(key) is None:
@@ -64,7 +64,7 @@ class MlWorkspace(ArmResourceType):
                 continue
             expect_type(arm.require(props[key], key), arm_type, key)
 
-    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+    def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
         sub = arm.subscription_id
         return {
             "workspaceId": stable_uuid(res.id, "workspaceId"),
@@ -89,7 +89,7 @@ class MlCompute(ArmResourceType):
     name_input = "computeName"
     parent_inputs = ("workspaceName",)
 
-    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+    def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         require_named(name, LIMITS.names.aml_compute, "compute")
         envelope = props.get("properties") or {}
         if not envelope.get("computeType"):
@@ -107,11 +107,11 @@ class MlCompute(ArmResourceType):
         if low < 0 or high < 0 or low > high:
             raise UserError(f"Compute '{name}': minNodeCount {low:g} and maxNodeCount {high:g}; need 0 <= min <= max.")
         idle = scale.get("nodeIdleTimeBeforeScaleDown")
-        if idle is not None and not (isinstance(idle, str) and ISO_DURATION_PATTERN.match(idle)):
+        if idle is not None and not _is_duration(idle):
             raise UserError(f"nodeIdleTimeBeforeScaleDown {idle!r} is not an ISO 8601 duration such as PT15M.")
         self._check_node_network(arm, name, props, aml)
 
-    def _check_node_network(self, arm: FakeArm, name: str, props: dict[str, Any], aml: dict[str, Any]) -> None:
+    def _check_node_network(self, arm: Arm, name: str, props: dict[str, Any], aml: dict[str, Any]) -> None:
         """A cluster's or instance's subnet exists; nodes without public IPs need a subnet or a managed network."""
         subnet = dig(aml, "subnet", "id")
         if subnet is not None:
@@ -124,7 +124,7 @@ class MlCompute(ArmResourceType):
                     f"or a workspace with a managed virtual network; workspace '{workspace.name}' has neither."
                 )
 
-    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+    def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
         envelope = dict(res.properties.get("properties") or {})
         aml = dict(envelope.get("properties") or {})
         if envelope.get("computeType") == "AmlCompute":
@@ -153,6 +153,15 @@ def _check_compute_instance(name: str, props: dict[str, Any]) -> None:
         instance.idle_shutdown_time(idle)
     except ValueError as exc:
         raise UserError(f"Compute instance '{name}': idleTimeBeforeShutdown {exc}.") from None
+
+
+def _is_duration(value: Any) -> bool:
+    """Whether `value` is a duration as Azure reads one (`catalog.durations`, the one reader)."""
+    try:
+        duration_seconds(value)
+    except ValueError:
+        return False
+    return True
 
 
 TYPES: tuple[ArmResourceType, ...] = (MlWorkspace(), MlCompute())

@@ -9,7 +9,7 @@ from ..core import ArmResourceType, Invoke, Resource
 from ..lookups import lookup
 
 if TYPE_CHECKING:
-    from ..backend import FakeArm
+    from ..core import Arm
 
 
 class UserAssignedIdentity(ArmResourceType):
@@ -17,7 +17,7 @@ class UserAssignedIdentity(ArmResourceType):
     arm_type = "Microsoft.ManagedIdentity/userAssignedIdentities"
     name_input = "resourceName"
 
-    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+    def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
         """The principal and client ids Entra ID gives the identity, and its tenant."""
         return {
             "principalId": stable_uuid(res.id, "principal"),

@@ -33,7 +33,7 @@ from ..core import ArmResourceType, Resource
 from ..errors import BadRequest, InvalidParameter, ResourceNotFound, TargetResourceNotFound
 
 if TYPE_CHECKING:
-    from ..backend import FakeArm
+    from ..core import Arm
 
 
 class ActionGroup(ArmResourceType):
@@ -41,7 +41,7 @@ class ActionGroup(ArmResourceType):
     arm_type = "Microsoft.Insights/actionGroups"
     name_input = "actionGroupName"
 
-    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+    def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         short = props.get("groupShortName") or ""
         if not 1 <= len(short) <= 12:
             raise InvalidParameter(f"groupShortName {short!r} must be 1 to 12 characters.")
@@ -60,7 +60,7 @@ class AutoscaleSetting(ArmResourceType):
     # The spec, RecurrentSchedule.days: "Possible values are Sunday through Saturday."
     days: ClassVar[tuple[str, ...]] = ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
 
-    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+    def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         _target(arm, name, props.get("targetResourceUri"))
         profiles = props.get("profiles") or []
         if not 1 <= len(profiles) <= self.max_profiles:
@@ -119,7 +119,7 @@ def _whole(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and float(value).is_integer()
 
 
-def _target(arm: FakeArm, name: str, uri: Any) -> None:
+def _target(arm: Arm, name: str, uri: Any) -> None:
     """The resource the setting scales must exist. The code is the one azure-powershell issue 11710
     (observed 2026-11-22) reports for a setting whose target was not found; the wording is ours."""
     try:
@@ -195,7 +195,7 @@ class MetricAlert(ArmResourceType):
     arm_type = "Microsoft.Insights/metricAlerts"
     name_input = "ruleName"
 
-    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+    def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         severity = props.get("severity")
         if severity not in SEVERITIES:
             shown = f"{severity:g}" if isinstance(severity, (int, float)) else repr(severity)
@@ -216,7 +216,7 @@ class MetricAlert(ArmResourceType):
         for index, action in enumerate(props.get("actions") or []):
             arm.require(action.get("actionGroupId"), f"actions[{index}].actionGroupId")
 
-    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+    def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
         return {"lastUpdatedTime": arm.now.isoformat()}
 
 
@@ -237,7 +237,7 @@ class AzureMonitorWorkspace(ArmResourceType):
     arm_type = "Microsoft.Monitor/accounts"
     name_input = "azureMonitorWorkspaceName"
 
-    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+    def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
         return {
             "accountId": stable_uuid(res.id, "accountId"),
             "metrics": {
@@ -253,7 +253,7 @@ class DataCollectionEndpoint(ArmResourceType):
     arm_type = "Microsoft.Insights/dataCollectionEndpoints"
     name_input = "dataCollectionEndpointName"
 
-    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+    def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
         host = f"{res.name}.{res.location}-1"
         return {
             "configurationAccess": {"endpoint": f"https://{host}.handler.control.monitor.azure.com"},
@@ -269,7 +269,7 @@ class DataCollectionRule(ArmResourceType):
     arm_type = "Microsoft.Insights/dataCollectionRules"
     name_input = "dataCollectionRuleName"
 
-    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+    def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         if props.get("dataCollectionEndpointId") is not None:
             arm.require(props["dataCollectionEndpointId"], "dataCollectionEndpointId")
         destinations = props.get("destinations") or {}
@@ -287,7 +287,7 @@ class DataCollectionRule(ArmResourceType):
                     f"not define (defined: {sorted(defined)})."
                 )
 
-    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+    def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
         return {
             "immutableId": f"dcr-{stable_uuid(res.id, 'immutableId').replace('-', '')}",
             "provisioningState": "Succeeded",
@@ -304,7 +304,7 @@ class DataCollectionRuleAssociation(ArmResourceType):
     scope_input = "resourceUri"
     located = False
 
-    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+    def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         rule, endpoint = props.get("dataCollectionRuleId"), props.get("dataCollectionEndpointId")
         if rule is None and endpoint is None:
             raise BadRequest(f"Association '{name}' needs dataCollectionRuleId or dataCollectionEndpointId.")
@@ -312,7 +312,7 @@ class DataCollectionRuleAssociation(ArmResourceType):
             if value is not None:
                 arm.require(value, key)
 
-    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+    def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
         return {"provisioningState": "Succeeded"}
 
 

@@ -19,7 +19,7 @@ from ..errors import (
 from ..lookups import lookup
 
 if TYPE_CHECKING:
-    from ..backend import FakeArm
+    from ..core import Arm
 
 
 def subnet_prefixes(props: dict[str, Any]) -> list[tuple[str, Any]]:
@@ -34,7 +34,7 @@ class VirtualNetwork(ArmResourceType):
     arm_type = "Microsoft.Network/virtualNetworks"
     name_input = "virtualNetworkName"
 
-    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+    def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         spaces = [
             _network(p, "addressSpace.addressPrefixes") for p in dig(props, "addressSpace", "addressPrefixes") or []
         ]
@@ -54,7 +54,7 @@ class VirtualNetwork(ArmResourceType):
                         )
                 claimed.append((subnet_name, network))
 
-    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+    def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
         subnets = [
             {**body, "name": n, "id": f"{res.id}/subnets/{n}", "provisioningState": "Succeeded"}
             for n, body in map(inline_subnet, res.properties.get("subnets") or [])
@@ -62,7 +62,7 @@ class VirtualNetwork(ArmResourceType):
         found = {"subnets": subnets} if subnets else {}
         return {**found, "resourceGuid": stable_uuid(res.id, "guid"), "provisioningState": "Succeeded"}
 
-    def children(self, arm: FakeArm, res: Resource) -> list[Resource]:
+    def children(self, arm: Arm, res: Resource) -> list[Resource]:
         # Azure creates each subnet of the VNet's `subnets` as a child resource `.../subnets/NAME`
         # (Azure's quickstart templates declare them so and reference them by that id; virtualNetwork.json:
         # `subnets` is "A list of subnets in a Virtual Network", 2024-05-01).
@@ -105,7 +105,7 @@ class Subnet(ArmResourceType):
     parent_inputs = ("virtualNetworkName",)
     located = False
 
-    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+    def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         # `addressPrefix` or `addressPrefixes`: both are in the spec's SubnetPropertiesFormat and in
         # azure-native's inputs (virtualNetwork.json, 2024-05-01; catalog/arm/constraints.json)
         prefixes = subnet_prefixes(props)
@@ -116,7 +116,7 @@ class Subnet(ArmResourceType):
         for path, prefix in prefixes:
             refuse_outside(_network(prefix, path), spaces, name, prefix, vnet.name)
 
-    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+    def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
         return {"provisioningState": "Succeeded"}
 
 
@@ -125,7 +125,7 @@ class NetworkSecurityGroup(ArmResourceType):
     arm_type = "Microsoft.Network/networkSecurityGroups"
     name_input = "networkSecurityGroupName"
 
-    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+    def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         seen: dict[tuple[str, float], str] = {}
         for rule in props.get("securityRules") or []:
             key = (str(rule.get("direction")), float(rule.get("priority") or 0))
@@ -140,7 +140,7 @@ class NetworkSecurityGroup(ArmResourceType):
                 )
             seen[key] = str(rule.get("name"))
 
-    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+    def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
         return {"resourceGuid": stable_uuid(res.id, "guid"), "provisioningState": "Succeeded"}
 
 
@@ -149,7 +149,7 @@ class PublicIPAddress(ArmResourceType):
     arm_type = "Microsoft.Network/publicIPAddresses"
     name_input = "publicIpAddressName"
 
-    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+    def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
         # TEST-NET-2 (RFC 5737): never a real Azure address.
         return {"ipAddress": arm.next_address("198.51.100.0/24"), "provisioningState": "Succeeded"}
 
@@ -159,7 +159,7 @@ class NetworkInterface(ArmResourceType):
     arm_type = "Microsoft.Network/networkInterfaces"
     name_input = "networkInterfaceName"
 
-    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+    def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         if not props.get("ipConfigurations"):
             raise InvalidParameter(f"Network interface '{name}' needs at least one IP configuration.")
         location = location_of(arm, props)
@@ -174,7 +174,7 @@ class NetworkInterface(ArmResourceType):
                     f"not {location})."
                 )
 
-    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+    def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
         configs = []
         for cfg in res.properties.get("ipConfigurations") or []:
             subnet = arm.find(dig(cfg, "subnet", "id") or "")
@@ -197,7 +197,7 @@ def _network(prefix: Any, path: str) -> ipaddress.IPv4Network | ipaddress.IPv6Ne
         raise InvalidParameter(f"{path}: {prefix!r} is not a valid CIDR range.") from None
 
 
-def outbound_path(arm: FakeArm, subnet_id: Any, public_ip: Any = None) -> bool | None:
+def outbound_path(arm: Arm, subnet_id: Any, public_ip: Any = None) -> bool | None:
     """Whether a VM on the subnet reaches the internet: a public IP, the subnet's NAT gateway, or the
     subnet's default outbound access (on unless switched off with network API 2024-05-01, the one
     pulumi-azure-native 3.29 uses; private by default from 2025-07-01:

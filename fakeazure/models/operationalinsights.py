@@ -11,7 +11,7 @@ from ..errors import InvalidParameter
 from ..lookups import lookup
 
 if TYPE_CHECKING:
-    from ..backend import FakeArm
+    from ..core import Arm
 
 
 class LogAnalyticsWorkspace(ArmResourceType):
@@ -19,13 +19,13 @@ class LogAnalyticsWorkspace(ArmResourceType):
     arm_type = "Microsoft.OperationalInsights/workspaces"
     name_input = "workspaceName"
 
-    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+    def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         require_named(name, LIMITS.names.log_analytics_workspace, "Log Analytics workspace")
         days = props.get("retentionInDays")
         if days is not None and not 30 <= days <= 730:
             raise InvalidParameter(f"retentionInDays {days!r}; allowed: 30 to 730.")
 
-    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+    def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
         return {"customerId": stable_uuid(res.id, "customerId"), "provisioningState": "Succeeded"}
 
 

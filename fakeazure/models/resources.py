@@ -9,7 +9,7 @@ from ..core import ArmResourceType, Invoke, Resource, require_named
 from ..lookups import lookup
 
 if TYPE_CHECKING:
-    from ..backend import FakeArm
+    from ..core import Arm
 
 
 class ResourceGroup(ArmResourceType):
@@ -18,11 +18,11 @@ class ResourceGroup(ArmResourceType):
     name_input = "resourceGroupName"
     autoname_max = 90
 
-    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+    def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         # A name derived from the stack (`rg-<stack>`) can break this: stack `dev.` makes `rg-dev.`.
         require_named(name, RESOURCE_GROUP_NAME, "resource group")
 
-    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+    def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
         return {"properties": {"provisioningState": "Succeeded"}}
 
 

@@ -10,7 +10,7 @@ from ..core import ArmResourceType, Resource
 from ..errors import AccountNameInvalid, InvalidParameter
 
 if TYPE_CHECKING:
-    from ..backend import FakeArm
+    from ..core import Arm
 
 
 class StorageAccount(ArmResourceType):
@@ -19,7 +19,7 @@ class StorageAccount(ArmResourceType):
     name_input = "accountName"
     autoname_max = 24
 
-    def check(self, arm: FakeArm, name: str, props: dict[str, Any]) -> None:
+    def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         if not LIMITS.names.storage_account.matches(name):
             # The message ARM gives (quoted in pulumi-azure-native#3665, observed 2026-11-22).
             raise AccountNameInvalid(
@@ -29,7 +29,7 @@ class StorageAccount(ArmResourceType):
         if not dig(props, "sku", "name") or not props.get("kind"):
             raise InvalidParameter(f"Storage account '{name}' needs sku.name and kind.")
 
-    def computed(self, arm: FakeArm, res: Resource) -> dict[str, Any]:
+    def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
         endpoints = {
             kind: f"https://{res.name}.{kind}.core.windows.net/" for kind in ("blob", "dfs", "file", "queue", "table")
         }

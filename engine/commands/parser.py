@@ -1,0 +1,41 @@
+"""The `gpu-stacks` argument parser, built from the command table: the CLI parses with it and
+`reference.py` writes each command's page from it (both above this room, neither imported by it)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import NoReturn
+
+from ...inputs.files import escaped
+from ..exit_codes import epilog
+from . import TABLE
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        """A bad command line: a short usage hint, then the one error line (exit 2), instead of argparse's
+        full usage of every option."""
+        self.exit(2, f"{self.hint()}\ngpu-stacks: error: {escaped(message)}\n")
+
+    def hint(self) -> str:
+        """`usage: gpu-stacks check [STACK ...] [OPTIONS] (gpu-stacks check --help lists them)`."""
+        positionals = [a for a in self._actions if not a.option_strings and a.help != argparse.SUPPRESS]
+        words = [self._get_formatter()._format_args(a, a.dest.upper()) for a in positionals]
+        return f"usage: {' '.join([self.prog, *words])} [OPTIONS] ({self.prog} --help lists them)"
+
+
+def parser(description: str | None = None) -> argparse.ArgumentParser:
+    """`gpu-stacks` and one sub-parser per command of `TABLE` (`description`: the CLI's own, for --help)."""
+    top = _Parser(prog="gpu-stacks", description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for command in TABLE:
+        p = sub.add_parser(
+            command.NAME,
+            help=command.HELP,
+            description=command.DESCRIPTION,
+            epilog=epilog(command.NAME),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        command.add_arguments(p)
+        p.set_defaults(run=command.run)
+    return top

@@ -1,0 +1,503 @@
+"""`gpu-stacks check --root`, `--affected`, the cache, `--shard K/N` and `gpu-stacks merge` (issue 26), on a
+generated monorepo of 200 small stacks in 8 projects (bench/monorepo.py): what a platform team's CI sees."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from azure_gpu_stacks.catalog.clock import utc_today
+from azure_gpu_stacks.catalog.model import catalog
+from azure_gpu_stacks.engine.cli import main
+from azure_gpu_stacks.engine.commands import check_root as fleet_check
+from azure_gpu_stacks.engine.fleet.render import dump_streamed
+from azure_gpu_stacks.engine.run.project import OFFLINE_SECRET, load_project
+
+from bench.monorepo import git, write_monorepo
+from tests.conftest import REPO
+
+PROJECTS, STACKS = 8, 25
+FORMATS = ("text", "json", "markdown", "sarif")
+
+
+def gpu_stacks(*argv: str | Path) -> tuple[int, str, str]:
+    """`gpu-stacks ARGV` in this process: (exit code, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main([str(a) for a in argv])
+        except SystemExit as exc:  # argparse's refusals
+            code = int(exc.code or 0)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(scope="module")
+def monorepo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_monorepo(tmp_path_factory.mktemp("fleet") / "repo", PROJECTS, STACKS)
+
+
+@contextlib.contextmanager
+def beside(root: Path) -> Iterator[None]:
+    """Run from the root's parent: the root's path from the working directory is part of every cache key
+    (SARIF paths are relative to it), and a copy of the monorepo run from its own parent shares the keys."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(root.parent)
+        yield
+
+
+@pytest.fixture(scope="module")
+def warm(monorepo: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A cache holding every stack of the monorepo (filled by one check)."""
+    cache = tmp_path_factory.mktemp("cache")
+    with beside(monorepo):
+        code, _, err = gpu_stacks("check", "--root", monorepo.name, "--cache-dir", cache, "--format", "json")
+    assert code == 1, err
+    return cache
+
+
+@pytest.fixture(scope="module")
+def unsharded(monorepo: Path, warm: Path) -> dict[str, tuple[int, str]]:
+    """The report of the whole monorepo in each format, from the cache (whose hits equal fresh runs:
+    test_a_cache_hit_is_a_fresh_run_byte_for_byte)."""
+    with beside(monorepo):
+        return {
+            fmt: gpu_stacks("check", "--root", monorepo.name, "--cache-dir", warm, "--format", fmt)[:2]
+            for fmt in FORMATS
+        }
+
+
+@pytest.fixture
+def cache(warm: Path, tmp_path: Path) -> Path:
+    """A copy of the warm cache: a test that adds to it leaves the others' alone."""
+    return Path(shutil.copytree(warm, tmp_path / "cache"))
+
+
+@pytest.fixture
+def planned(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """The ids of the stacks a check plans (the others come from the cache)."""
+    seen: list[str] = []
+    real = fleet_check._plan
+
+    def spy(stacks: list[Any], *rest: Any) -> Any:
+        seen.extend(s.id for s in stacks)
+        return real(stacks, *rest)
+
+    monkeypatch.setattr(fleet_check, "_plan", spy)
+    yield seen
+
+
+@pytest.fixture
+def repo(monorepo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the monorepo (its git history too) a test may change, run from beside it (the warm cache's keys)."""
+    copy = Path(shutil.copytree(monorepo, tmp_path / monorepo.name, symlinks=True))
+    monkeypatch.chdir(tmp_path)
+    return copy
+
+
+def stack_files(root: Path) -> dict[str, Path]:
+    """Every stack file under `root` by fleet id, found from each Pulumi.yaml and its stackConfigDir."""
+    found = {}
+    for project_file in sorted(root.rglob("Pulumi.yaml")):
+        project = load_project(project_file.parent)
+        directory = project_file.parent.relative_to(root).as_posix()
+        for path in project.stack_dir.glob("Pulumi.*.yaml"):
+            found[f"{directory}:{path.name.removeprefix('Pulumi.').removesuffix('.yaml')}"] = path
+    return found
+
+
+def config(path: Path) -> dict[str, Any]:
+    return yaml.safe_load(path.read_text(encoding="utf-8"))["config"]
+
+
+def test_root_checks_every_stack_of_every_project_with_one_verdict(
+    monorepo: Path, unsharded: dict[str, tuple[int, str]]
+) -> None:
+    code, out = unsharded["json"]
+    document = json.loads(out)
+    files = stack_files(monorepo)
+    retired = {s.name for s in catalog().sizes if s.status_on(utc_today()) == "retired"}
+    failing = {i for i, path in files.items() if any(v in retired for v in config(path).values())}
+
+    assert len(files) >= 200 and {p.parent.name for p in files.values()} >= {"stacks", "config"}
+    assert [s["stack"] for s in document["stacks"]] == sorted(files, key=lambda i: tuple(i.split(":")))
+    assert set(document["summary"]["failed"]) == failing != set()
+    assert code == document["exitCode"] == 1
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_fleet_of_one_project_reports_as_a_one_project_check(monorepo: Path, cache: Path, fmt: str) -> None:
+    project = monorepo / "teams" / "team-01"
+    names = [p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in sorted(project.rglob("Pulumi.*.yaml"))][:5]
+
+    one = gpu_stacks("check", "--project", project, "--format", fmt, *names)
+    fleet = gpu_stacks("check", "--root", project, "--cache-dir", cache, "--format", fmt, *names)
+
+    assert fleet == one
+
+
+def test_a_warm_cache_plans_nothing(repo: Path, cache: Path, planned: list[str]) -> None:
+    code, out, _ = gpu_stacks("check", "--root", repo.name, "--cache-dir", cache, "--format", "json")
+
+    assert planned == [] and len(json.loads(out)["stacks"]) == len(stack_files(repo)) and code == 1
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_cache_hit_is_a_fresh_run_byte_for_byte(repo: Path, cache: Path, planned: list[str], fmt: str) -> None:
+    some = sorted(stack_files(repo))[::16]  # failing stacks among them
+    fresh = gpu_stacks("check", "--root", repo.name, "--no-cache", "--format", fmt, *some)
+    hit = gpu_stacks("check", "--root", repo.name, "--cache-dir", cache, "--format", fmt, *some)
+
+    assert planned == some
+    assert hit == fresh and fresh[0] == 1
+
+
+@pytest.mark.parametrize("count", [3, 8])
+def test_shards_merged_equal_the_unsharded_run_byte_for_byte(
+    monorepo: Path, cache: Path, unsharded: dict[str, tuple[int, str]], tmp_path: Path, count: int
+) -> None:
+    files = []
+    held: list[str] = []
+    for index in range(1, count + 1):
+        with beside(monorepo):
+            code, out, err = gpu_stacks(
+                "check", "--root", monorepo.name, "--cache-dir", cache, "--shard", f"{index}/{count}"
+            )
+        assert code in (0, 1), err
+        files.append(tmp_path / f"shard-{index}.jsonl")
+        files[-1].write_text(out, encoding="utf-8")
+        held += [json.loads(line)["record"]["stack"] for line in out.splitlines()[1:]]
+
+    for fmt in FORMATS:
+        assert gpu_stacks("merge", *reversed(files), "--format", fmt)[:2] == unsharded[fmt]
+    assert sorted(held) == sorted(stack_files(monorepo))
+
+
+def test_shards_spread_heavy_stacks_evenly_and_the_same_way_every_time(tmp_path: Path) -> None:
+    """Every other stack configures many more values: taking every N-th stack would give one shard all of them."""
+    root = write_monorepo(tmp_path / "repo", 1, 8)
+    files = stack_files(root)
+    heavy = set(sorted(files)[1::2])
+    for stack in heavy:
+        document = yaml.safe_load(files[stack].read_text())
+        document["config"]["team-00:tags"] = {f"tag{i}": f"value {i}" for i in range(40)}
+        files[stack].write_text(yaml.safe_dump(document))
+
+    def shard(index: int) -> tuple[list[str], str]:
+        code, out, err = gpu_stacks("check", "--root", root, "--cache-dir", tmp_path / "cache", "--shard", f"{index}/2")
+        assert code in (0, 1), err
+        return [json.loads(line)["record"]["stack"] for line in out.splitlines()[1:]], out
+
+    (first, first_out), (second, _) = shard(1), shard(2)
+
+    assert sorted(first + second) == sorted(files)
+    assert len(heavy & set(first)) == len(heavy & set(second)) == 2 and len(first) == len(second) == 4
+    assert shard(1)[1] == first_out
+
+
+def test_merge_refuses_shards_that_are_not_one_whole_run(monorepo: Path, cache: Path, tmp_path: Path) -> None:
+    def shard(index: int, count: int, *extra: str) -> Path:
+        path = tmp_path / f"{index}-{count}-{len(extra)}.jsonl"
+        with beside(monorepo):
+            argv = ["--root", monorepo.name, "--cache-dir", cache, "--shard", f"{index}/{count}", *extra]
+            path.write_text(gpu_stacks("check", *argv)[1])
+        return path
+
+    first, second = shard(1, 2), shard(2, 2)
+    other_run = shard(2, 2, *sorted(stack_files(monorepo))[:4])  # other stacks: another run
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(second.read_text().splitlines()[:-1]) + "\n")
+    garbage = tmp_path / "garbage.jsonl"
+    garbage.write_text("{not json\n")
+    header, *lines = second.read_text().splitlines()
+    lines.append(first.read_text().splitlines()[1])  # a stack of shard 1 in shard 2 as well
+    overlapping = tmp_path / "overlapping.jsonl"
+    overlapping.write_text("\n".join([header, *sorted(lines, key=lambda line: json.loads(line)["place"])]) + "\n")
+
+    for shards, named in [
+        ([first], "missing 2/2"),
+        ([first, first], "given twice 1/2"),
+        ([first, other_run], "another run"),
+        ([first, cut], "stacks in the shards"),
+        ([first, overlapping], "in two shards"),
+        ([first, garbage], "not JSON"),
+        ([first, tmp_path / "absent.jsonl"], "no such shard file"),
+    ]:
+        code, out, err = gpu_stacks("merge", *shards)
+        assert (code, out) == (2, ""), shards
+        assert err.count("\n") == 1 and named in err and "Traceback" not in err
+
+
+def test_the_cache_key_holds_what_changes_a_result_and_nothing_else(
+    repo: Path, cache: Path, planned: list[str]
+) -> None:
+    files = stack_files(repo)
+    edited, other_project = sorted(files)[3], "teams/team-05"
+    files[edited].write_text(files[edited].read_text() + "# a comment changes the file's bytes\n")
+    (repo / other_project / "naming.py").write_text((repo / other_project / "naming.py").read_text() + "\n# edited\n")
+    (repo / "teams" / "team-02" / "README.md").write_text("Read by no program.\n")
+
+    gpu_stacks("check", "--root", repo.name, "--cache-dir", cache)
+    first = list(planned)
+    planned.clear()
+    gpu_stacks("check", "--root", repo.name, "--cache-dir", cache)
+    second = list(planned)
+    gpu_stacks("check", "--root", repo.name, "--cache-dir", cache, edited, "--as-of", "2027-02-01")
+    gpu_stacks("check", "--root", repo.name, "--cache-dir", cache, edited, "--organization", "other-org")
+
+    # Any file of a project may be read by its program (a data file, a Kubernetes manifest): the README counts.
+    projects = (f"{other_project}:", "teams/team-02:")
+    assert first == sorted({edited, *(i for i in files if i.startswith(projects))}) and second == []
+    assert planned == [edited, edited]
+
+
+def test_no_cache_neither_reads_nor_writes_it(repo: Path, tmp_path: Path, planned: list[str]) -> None:
+    empty = tmp_path / "never"
+    names = sorted(stack_files(repo))[:3]
+
+    gpu_stacks("check", "--root", repo.name, "--no-cache", "--cache-dir", empty, *names)
+
+    assert planned == names and not empty.exists()
+
+
+SECRET_PROGRAM = """
+import pulumi
+from pulumi_azure_native import resources
+
+token = pulumi.Config().require_secret("token")
+print("the token is", "hunter2-not-for-logs")
+pulumi.export("token", token)
+pulumi.export("literal", pulumi.Output.secret("hunter2-not-for-logs"))
+resources.ResourceGroup("rg", resource_group_name="rg-secret", location="eastus")
+"""
+CIPHERTEXT = "v1:6Bc1xGtmeiAHyGLO:ciphertext-of-a-secret"
+
+
+def test_neither_the_cache_nor_a_shard_holds_a_secret_in_clear(tmp_path: Path) -> None:
+    project = tmp_path / "root" / "vault"
+    project.mkdir(parents=True)
+    (project / "Pulumi.yaml").write_text("name: vault\nruntime: python\n")
+    (project / "__main__.py").write_text(SECRET_PROGRAM)
+    (project / "Pulumi.dev.yaml").write_text(f"config:\n  vault:token:\n    secure: {CIPHERTEXT}\n")
+    cache = tmp_path / "cache"
+
+    code, out, err = gpu_stacks("check", "--root", tmp_path / "root", "--cache-dir", cache, "--shard", "1/1")
+    stored = "".join(p.read_text() for p in cache.iterdir())
+
+    assert code == 0, err
+    assert json.loads(out.splitlines()[1])["record"]["json"]["outputs"]["token"] == "[secret]"
+    for text in (stored, out):
+        assert "hunter2-not-for-logs" not in text and CIPHERTEXT not in text and OFFLINE_SECRET not in text
+
+
+def affected(repo: Path, cache: Path, *extra: str) -> tuple[int, dict[str, Any]]:
+    code, out, err = gpu_stacks(
+        "check", "--root", repo.name, "--cache-dir", cache, "--affected", "HEAD", "--format", "json", *extra
+    )
+    assert code in (0, 1), err
+    return code, json.loads(out)["affected"]
+
+
+def referencing(root: Path, files: dict[str, Path], ids: set[str]) -> set[str]:
+    """The stacks whose config names one of `ids` as ORG/PROJECT/STACK, transitively (read from the stack files)."""
+    names = {i: f"{load_project(root / i.split(':')[0]).name}/{i.split(':')[1]}" for i in files}
+    found = set(ids)
+    while True:
+        more = {
+            i
+            for i, path in files.items()
+            if any(isinstance(v, str) and any(v.endswith(f"/{names[j]}") for j in found) for v in config(path).values())
+        }
+        if more <= found:
+            return found
+        found |= more
+
+
+def test_affected_checks_a_changed_stack_and_those_that_reference_it(repo: Path, cache: Path) -> None:
+    files = stack_files(repo)
+    changed = next(i for i in sorted(files) if i.startswith("teams/team-02:") and i.endswith("0"))
+    files[changed].write_text(files[changed].read_text() + "# edited\n")
+    expected = referencing(repo, files, {changed})
+
+    _, report = affected(repo, cache)
+    checked = {c["stack"]: c["reasons"] for c in report["checked"]}
+
+    assert set(checked) == expected and len(expected) > 1
+    assert sorted(report["unchanged"]) == sorted(set(files) - expected)
+    assert any("stack file changed" in r for r in checked[changed])
+    assert all("StackReference" in checked[i][0] for i in expected - {changed})
+
+
+def test_a_changed_stack_outputs_file_checks_the_stacks_that_read_it(repo: Path, cache: Path) -> None:
+    files = stack_files(repo)
+    outputs_dir = repo / "teams" / "team-03" / "stack-outputs"
+    outputs = sorted(outputs_dir.rglob("*.json"))[0]
+    outputs.write_text(json.dumps({"subnetId": "/subscriptions/0/subnets/moved"}))
+    target = outputs.relative_to(outputs_dir).with_suffix("").as_posix()  # ORG/PROJECT/STACK
+    readers = {i for i, path in files.items() if i.startswith("teams/team-03:") and target in config(path).values()}
+
+    _, report = affected(repo, cache)
+    checked = {c["stack"]: c["reasons"] for c in report["checked"]}
+
+    assert len(readers) == 1 and set(checked) == referencing(repo, files, readers)
+    assert all(
+        checked[i] == [f"stack outputs of {target} changed (teams/team-03/stack-outputs/{target}.json)"]
+        for i in readers
+    )
+
+
+def test_affected_follows_the_program_import_graph(repo: Path, cache: Path) -> None:
+    files = stack_files(repo)
+    (repo / "teams" / "team-04" / "naming.py").write_text((repo / "teams" / "team-04" / "naming.py").read_text() + "\n")
+    (repo / "teams" / "team-06" / "README.md").write_text("No program reads this.\n")
+    team = {i for i in files if i.startswith("teams/team-04:")}
+
+    _, report = affected(repo, cache)
+
+    assert {c["stack"] for c in report["checked"]} == referencing(repo, files, team)
+
+
+def test_a_program_with_unknown_dependencies_is_checked_when_its_project_changes(repo: Path, cache: Path) -> None:
+    main_file = repo / "teams" / "team-06" / "__main__.py"
+    main_file.write_text(main_file.read_text() + "\nopen('README.md').read()\n")
+    git(repo, "commit", "-qam", "reads a file at run time")
+    (repo / "teams" / "team-06" / "README.md").write_text("Now the program reads this.\n")
+    files = stack_files(repo)
+    team = {i for i in files if i.startswith("teams/team-06:")}
+
+    code, report = affected(repo, cache)
+    checked = {c["stack"]: c["reasons"] for c in report["checked"]}
+
+    assert set(checked) == referencing(repo, files, team)
+    assert all("cannot be read statically" in checked[i][0] and "open()" in checked[i][0] for i in team)
+
+
+def test_a_file_every_stack_reads_affects_every_stack(repo: Path, cache: Path, tmp_path: Path) -> None:
+    usage = repo / "usage.json"
+    shutil.copy(REPO / "tests" / "data" / "list-usage-cli.json", usage)
+    git(repo, "add", "usage.json")
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "usage")
+    shutil.copy(REPO / "tests" / "data" / "list-usage-rest.json", usage)
+
+    _, report = affected(repo, cache, "--usage", str(usage), "teams/team-00:t00-s000", "teams/team-07:t07-s001")
+
+    assert [c["reasons"][0] for c in report["checked"]] == [f"--usage file {usage} changed"] * 2
+    assert report["unchanged"] == []
+
+
+def test_nothing_changed_checks_nothing_and_lists_every_stack_unchanged(repo: Path, cache: Path) -> None:
+    code, report = affected(repo, cache)
+
+    assert code == 0 and report["checked"] == []
+    assert sorted(report["unchanged"]) == sorted(stack_files(repo))
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        {"stacks": None, "summary": {"a": [1, 2.5, "x\u00e9"]}, "exitCode": 1},
+        {"runs": [{"tool": {"driver": {"rules": [{}]}}, "results": None}]},
+    ],
+)
+@pytest.mark.parametrize("items", [[], [{"a": {"b": [1, {}, []]}}], [1, "two", None, {"three": [3.0]}]])
+def test_a_streamed_document_is_json_dumps_of_the_whole(document: dict[str, Any], items: list[Any]) -> None:
+    written: list[str] = []
+    placed = json.loads(json.dumps(document).replace("null", '"\\u0000streamed\\u0000"', 1))
+    whole = json.loads(json.dumps(document))
+    _place(whole, items)
+
+    dump_streamed(placed, iter(items), lambda text, end: written.append(text + end))
+
+    assert "".join(written) == json.dumps(whole, indent=2)
+
+
+def _place(value: Any, items: list[Any]) -> bool:
+    """Put `items` where the first None is (depth first, as json.dumps writes)."""
+    pairs = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else []
+    for key, child in list(pairs):
+        if child is None:
+            value[key] = items
+            return True
+        if _place(child, items):
+            return True
+    return False
+
+
+def test_bad_fleet_flags_say_so_in_one_line(monorepo: Path, tmp_path: Path) -> None:
+    for argv, named in [
+        (["--root", tmp_path / "absent"], "no such directory"),
+        (["--root", tmp_path], "no Python Pulumi project"),
+        (["--root", monorepo, "--project", monorepo], "one of them"),
+        (["--root", monorepo, "--shard", "1/2", "--format", "markdown"], "--shard alone"),
+        (["--root", monorepo, "--shard", "3/2"], "1 <= K <= N"),
+        (["--root", monorepo, "--affected", "no-such-revision"], "not a commit"),
+        (["--root", monorepo, "teams/team-09:nothing"], "unknown stack"),
+    ]:
+        code, out, err = gpu_stacks("check", *argv)
+        [error] = [line for line in err.splitlines() if line.startswith("gpu-stacks: error:")]
+        assert (code, out) == (2, "") and named in error and "Traceback" not in err, (argv, err)
+
+
+def test_missing_git_is_named_not_read_as_a_bad_revision(
+    monorepo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    no_tools = tmp_path / "no-tools"
+    no_tools.mkdir()
+    monkeypatch.setenv("PATH", str(no_tools))  # HEAD is a commit of the monorepo; only git is missing
+
+    code, out, err = gpu_stacks("check", "--root", monorepo, "--affected", "HEAD")
+
+    [error] = [line for line in err.splitlines() if line.startswith("gpu-stacks: error:")]
+    assert (code, out) == (2, "") and "git not found" in error and "not a commit" not in error, err
+
+
+def nested(depth: int) -> str:
+    """JSON `depth` lists deep: past Python's recursion limit when depth is in the tens of thousands."""
+    return "[" * depth + "]" * depth
+
+
+def test_a_cache_entry_that_is_a_fifo_or_nested_deep_is_a_miss(repo: Path, cache: Path, planned: list[str]) -> None:
+    held: dict[str, list[Path]] = {}
+    for entry in sorted(cache.glob("*.json")):  # a stack may have entries of other options' keys too
+        record = json.loads(entry.read_text())["record"]
+        if isinstance(record, dict) and "stack" in record:  # not the pack's SARIF rules, cached by a SARIF run
+            held.setdefault(record["stack"], []).append(entry)
+    fifo_stack, deep_stack = sorted(held)[7], sorted(held)[len(held) // 2]
+    for entry in held[fifo_stack]:
+        entry.unlink()
+        os.mkfifo(entry)  # no writer: opened for reading, it would wait forever
+    for entry in held[deep_stack]:
+        entry.write_text(entry.read_text().rstrip()[:-1] + ', "deep": ' + nested(50_000) + "}")
+
+    code, out, err = gpu_stacks("check", "--root", repo.name, "--cache-dir", cache, "--format", "json")
+
+    assert code == 1 and "Traceback" not in err, err
+    assert {fifo_stack, deep_stack} <= set(planned)
+    assert len(json.loads(out)["stacks"]) == len(stack_files(repo))
+
+
+def test_a_shard_line_or_header_nested_deep_is_one_line_from_merge(monorepo: Path, cache: Path, tmp_path: Path) -> None:
+    with beside(monorepo):
+        first, second = (
+            gpu_stacks("check", "--root", monorepo.name, "--cache-dir", cache, "--shard", f"{k}/2")[1] for k in (1, 2)
+        )
+    good = tmp_path / "1.jsonl"
+    good.write_text(first)
+    header, *lines = second.splitlines()
+    deep_line = tmp_path / "deep-line.jsonl"
+    deep_line.write_text("\n".join([header, *lines[:3], nested(50_000), *lines[4:]]) + "\n")
+    deep_header = tmp_path / "deep-header.jsonl"
+    deep_header.write_text("\n".join([nested(50_000), *lines]) + "\n")
+
+    for shard, line in [(deep_line, 5), (deep_header, 1)]:
+        code, out, err = gpu_stacks("merge", good, shard)
+
+        assert (code, out) == (2, "") and "Traceback" not in err, err
+        assert err.count("\n") == 1 and f"{shard}:{line}:" in err and "nested deeper" in err

@@ -1,0 +1,65 @@
+"""An azure-native resource whose type no rule covers is reported "not checked offline" in every format
+(issue 39): pulumi/examples' azure-py-aci creates a Microsoft.ContainerInstance container group, which
+the fake ARM does not model and the REST spec mapping does not cover."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from azure_gpu_stacks.engine.cli import main
+
+from tests.conftest import REPO
+
+ACI = REPO / "tests" / "data" / "public" / "azure-py-aci"
+GROUP = "urn:pulumi:dev::azure-py-aci::azure-native:containerinstance:ContainerGroup::containerGroup"
+
+
+def check(capsys: pytest.CaptureFixture[str], *extra: str) -> str:
+    code = main(["check", "dev", "--project", str(ACI), *extra])
+    out, _ = capsys.readouterr()
+    assert code == 0
+    return out
+
+
+def test_text_counts_it(capsys: pytest.CaptureFixture[str]) -> None:
+    assert check(capsys).startswith("OK: dev deploys as planned (2 resources, 1 not checked offline).")
+
+
+def test_json_lists_it(capsys: pytest.CaptureFixture[str]) -> None:
+    [stack] = json.loads(check(capsys, "--json"))["stacks"]
+
+    assert stack["notChecked"] == [GROUP]
+
+
+def test_markdown_lists_it(capsys: pytest.CaptureFixture[str]) -> None:
+    out = check(capsys, "--format", "markdown")
+
+    assert "Not checked offline (1)" in out
+    assert "`azure-native:containerinstance:ContainerGroup`" in out
+
+
+def test_sarif_has_a_note_for_it(capsys: pytest.CaptureFixture[str]) -> None:
+    results = json.loads(check(capsys, "--format", "sarif"))["runs"][0]["results"]
+
+    assert [(r["ruleId"], r["level"]) for r in results] == [("gpu-stacks/not-checked-offline", "note")]
+    assert "containerGroup" in results[0]["message"]["text"]
+
+
+def test_a_modelled_type_is_not_reported(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["plan", "inference-t4", "--json"])
+    document = json.loads(capsys.readouterr().out)
+
+    assert code == 0
+    assert "notChecked" not in document
+
+
+def test_export_arm_says_which_azure_resources_it_leaves_out_and_why(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["export-arm", "dev", "--project", str(ACI)])
+    out, err = capsys.readouterr()
+
+    assert code == 0
+    [outside] = json.loads(out)["metadata"]["outsideTemplate"]
+    assert outside["urn"] == GROUP
+    assert outside["why"].startswith("an Azure resource whose ARM type and body the offline mapping")
+    assert "1 Azure resource(s) of types the offline mapping does not cover are not in the template" in err

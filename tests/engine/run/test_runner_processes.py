@@ -1,0 +1,301 @@
+"""The processes a check runs: no fork from a process that runs threads, every wait bounded, a worker
+that dies is that item's failure, what a child wrote just before it ended is never lost, and nothing
+of the engine's (a socket directory, a child) outlives gpu-stacks, SIGTERM and environment errors
+included (issue 40)."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from azure_gpu_stacks.engine.errors import InputError
+from azure_gpu_stacks.engine.run import isolation, parallel
+from azure_gpu_stacks.engine.run import plan as plan_module
+
+from tests.conftest import REPO
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="programs run in forked children on Linux")
+
+SHIPPED = sorted(p.name.split(".")[1] for p in (REPO / "stacks").glob("Pulumi.*.yaml"))
+
+# Every os.fork of the check is recorded with the threads the forking process ran at that moment.
+FORK_RECORDER = """
+import os, sys, threading
+real_fork = os.fork
+def recording_fork():
+    tasks = len(os.listdir("/proc/self/task"))
+    with open(os.environ["FORKS"], "a") as fh:
+        fh.write("%d %d %d\\n" % (os.getpid(), threading.active_count(), tasks))
+    return real_fork()
+os.fork = recording_fork
+from azure_gpu_stacks.engine.cli import run
+sys.argv = ["gpu-stacks", *sys.argv[1:]]
+run()
+"""
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_every_fork_of_a_check_is_made_by_a_process_with_one_thread(tmp_path: Path, jobs: str) -> None:
+    forks = tmp_path / "forks"
+    done = subprocess.run(
+        [sys.executable, "-c", FORK_RECORDER, "check", "--jobs", jobs, "--format", "json", *SHIPPED],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "FORKS": str(forks)},
+        timeout=600,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    assert len(json.loads(done.stdout)["stacks"]) == len(SHIPPED)
+    records = [tuple(int(x) for x in line.split()) for line in forks.read_text().splitlines()]
+    # each stack's program is forked once, and with 4 stacks some process forks more than once
+    assert len(records) >= 2 * len(SHIPPED)
+    threaded = [
+        (pid, python_threads, tasks) for pid, python_threads, tasks in records if (python_threads, tasks) != (1, 1)
+    ]
+    assert threaded == [], f"forks made by a process running threads (pid, Python threads, OS threads): {threaded}"
+
+
+# --- run_forked: a worker that dies or hangs is that item's failure -------------------------------------
+
+
+def _misbehave(item: str) -> str:
+    if item == "exits":
+        os._exit(3)
+    if item == "killed":
+        os.kill(os.getpid(), signal.SIGKILL)
+    if item == "hangs":
+        time.sleep(600)
+    if item == "raises":
+        raise InputError("raises: a bad value")
+    return item.upper()
+
+
+@pytest.fixture
+def short_deadlines(monkeypatch: pytest.MonkeyPatch) -> float:
+    """A worker's deadline of 2 x 0.5 s: the graces set to nothing, so a hanging worker is stopped quickly."""
+    monkeypatch.setattr(parallel, "WORKER_GRACE_S", 0.0)
+    monkeypatch.setattr(plan_module, "ENGINE_GRACE_S", 0.0)
+    return 0.5
+
+
+def test_a_worker_that_dies_or_hangs_is_its_items_failure(short_deadlines: float) -> None:
+    items = ["first", "exits", "fine", "killed", "hangs", "last"]
+    started = time.monotonic()
+    results = parallel.run_forked(
+        _misbehave, items, 2, failed=lambda item, why: f"FAILED {item}: {why}", timeout_s=short_deadlines
+    )
+    assert time.monotonic() - started < 60
+    assert results == [
+        "FIRST",
+        "FAILED exits: the worker ended its process with status 3 (os._exit or a crash) before it finished",
+        "FINE",
+        "FAILED killed: the worker died of signal SIGKILL (its Python interpreter crashed or was killed) "
+        "before it finished",
+        "FAILED hangs: the worker did not finish within 1 s (--timeout); it was stopped",
+        "LAST",
+    ]
+
+
+def test_without_failed_a_dead_worker_is_an_input_error_naming_the_item(short_deadlines: float) -> None:
+    with pytest.raises(InputError) as error:
+        parallel.run_forked(_misbehave, ["first", "fine", "exits", "last"], 2, timeout_s=short_deadlines)
+    assert (
+        str(error.value) == "exits: the worker ended its process with status 3 (os._exit or a crash) before it finished"
+    )
+
+
+def test_what_a_task_raises_in_a_worker_is_raised_as_it_was(short_deadlines: float) -> None:
+    with pytest.raises(InputError, match="^raises: a bad value$"):
+        parallel.run_forked(
+            _misbehave, ["first", "fine", "raises"], 2, failed=lambda item, why: why, timeout_s=short_deadlines
+        )
+
+
+# --- the isolation race: a child that ends between a select and a waitpid ------------------------------
+
+
+class _SelectThatMissesTheResult:
+    """`select` as it behaves under load: the first wait with a timeout returns nothing ready, though the
+    child wrote its result and ended while it waited (here: it is given the time to)."""
+
+    def __init__(self) -> None:
+        self.missed = False
+
+    def select(self, *args: Any) -> Any:
+        if not self.missed and args[3]:
+            self.missed = True
+            time.sleep(1.0)  # the child runs `lambda: 42`, writes its result and exits meanwhile
+            return [], [], []
+        return select.select(*args)
+
+
+def test_a_result_written_just_before_the_child_ended_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(isolation, "select", _SelectThatMissesTheResult())
+    value, output = isolation.run_isolated(lambda: 42, str, isolation.Limits(timeout_s=30), "the program")
+    assert value == 42
+
+
+def test_many_children_on_a_loaded_machine_all_hand_back_their_results() -> None:
+    """Under load (a busy loop per core beside them), 60 short children: each result is read."""
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(parallel.default_jobs() + 1)]
+    try:
+        for index in range(60):
+            assert isolation.run_isolated(lambda i=index: i, str, isolation.Limits(timeout_s=60), "p")[0] == index
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
+
+
+# --- nothing outlives gpu-stacks -----------------------------------------------------------------------
+
+
+def _cli(tmp: Path, *argv: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "azure_gpu_stacks.engine", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "TMPDIR": str(tmp)},
+    )
+
+
+def _write_project(
+    root: Path, program: str, pulumi_yaml: str = "name: p\nruntime: python\n", stacks: tuple[str, ...] = ("dev",)
+) -> Path:
+    root.mkdir(parents=True)
+    (root / "Pulumi.yaml").write_text(pulumi_yaml)
+    (root / "__main__.py").write_text(textwrap.dedent(program))
+    for stack in stacks:
+        (root / f"Pulumi.{stack}.yaml").write_text("config: {}\n")
+    return root
+
+
+def _engine_leftovers(tmp: Path) -> list[str]:
+    return sorted(p.name for p in tmp.iterdir() if p.name.startswith("gpu-stacks-engine-"))
+
+
+def test_an_environment_error_leaves_no_engine_directory(tmp_path: Path) -> None:
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    root = _write_project(tmp_path / "p", "", "name: p\nruntime:\n  name: python\n  options:\n    virtualenv: venv\n")
+    (root / "venv").write_text("not a directory\n")
+    run = _cli(tmp, "check", "--project", str(root))
+    out, err = run.communicate(timeout=300)
+    assert run.returncode == 2, err
+    assert "runtime.options.virtualenv: 'venv'" in err and "not a directory" in err
+    assert _engine_leftovers(tmp) == []
+
+
+SLEEPER = """
+import os, time
+import pulumi
+if pulumi.get_stack() != "a":  # the first stack is quick, so that `check --jobs` starts its workers
+    open(os.environ["PIDS"] + "/" + str(os.getpid()), "w").close()
+    time.sleep(600)
+"""
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_sigterm_ends_the_programs_and_removes_every_engine_directory(tmp_path: Path, jobs: str) -> None:
+    # a TMPDIR short enough for a socket path in it (a longer one falls back to /tmp: the test below)
+    tmp = Path(tempfile.mkdtemp(dir="/tmp", prefix="t"))
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    root = _write_project(tmp_path / "p", SLEEPER, stacks=("a", "b", "c"))
+    run = subprocess.Popen(
+        [sys.executable, "-m", "azure_gpu_stacks.engine", "check", "--jobs", jobs, "--project", str(root)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "TMPDIR": str(tmp), "PIDS": str(pids)},
+    )
+    deadline = time.monotonic() + 120
+    while len(os.listdir(pids)) < int(jobs) and time.monotonic() < deadline and run.poll() is None:
+        time.sleep(0.1)
+    assert run.poll() is None, run.communicate()
+    programs = [int(name) for name in os.listdir(pids)]
+    assert len(programs) == int(jobs)
+    assert len(_engine_leftovers(tmp)) == int(jobs), (
+        "each engine serves from a private directory while its program runs"
+    )
+
+    run.send_signal(signal.SIGTERM)
+    run.communicate(timeout=30)
+    assert run.returncode == -signal.SIGTERM
+    gone = time.monotonic() + 5
+    while any(Path(f"/proc/{pid}").exists() for pid in programs) and time.monotonic() < gone:
+        time.sleep(0.05)
+    assert [pid for pid in programs if Path(f"/proc/{pid}").exists()] == [], "a program outlived gpu-stacks"
+    assert _engine_leftovers(tmp) == []
+    tmp.rmdir()
+
+
+def test_a_tmpdir_too_long_for_a_socket_path_still_plans(tmp_path: Path) -> None:
+    # sun_path holds 108 bytes (unix(7)); gRPC refused the socket under a long TMPDIR, failing every stack
+    tmp = tmp_path / ("d" * 60) / ("e" * 60)
+    tmp.mkdir(parents=True)
+    root = _write_project(tmp_path / "p", "import pulumi\npulumi.export('ok', 1)\n")
+    run = subprocess.run(
+        [sys.executable, "-m", "azure_gpu_stacks.engine", "check", "--project", str(root)],
+        capture_output=True, text=True, timeout=120, env={**os.environ, "TMPDIR": str(tmp)}, check=False,
+    )  # fmt: skip
+
+    assert (run.returncode, run.stderr) == (0, ""), run.stderr
+    assert _engine_leftovers(tmp) == []
+
+
+def test_an_engine_process_that_dies_is_one_line_not_a_hang(tmp_path: Path) -> None:
+    # the program kills the process serving its engine (its parent): the stack fails in one line, exit 2
+    root = _write_project(tmp_path / "p", "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n")
+    run = _cli(tmp_path, "check", "--project", str(root))
+    out, err = run.communicate(timeout=120)
+    assert run.returncode == 2
+    assert err == (
+        "gpu-stacks: error: dev: the offline engine's process died of signal SIGKILL (its Python interpreter "
+        "crashed or was killed) before it finished\n"
+    )
+    assert _engine_leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("create", [[], ["--create-venv"]], ids=["as-found", "create-venv"])
+def test_a_hanging_project_python_is_stopped_at_the_runs_timeout(tmp_path: Path, create: list[str]) -> None:
+    root = _write_project(tmp_path / "p", "", "name: p\nruntime:\n  name: python\n  options:\n    virtualenv: venv\n")
+    python = root / "venv" / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.write_text("#!/bin/sh\nsleep 600\n")
+    python.chmod(0o755)
+    started = time.monotonic()
+    run = _cli(tmp_path, "check", "--project", str(root), "--timeout", "2", *create)
+    out, err = run.communicate(timeout=120)
+    assert run.returncode == 2
+    assert err.count("\n") == 1 and "did not answer within 2 s (--timeout)" in err, err
+    assert time.monotonic() - started < 45  # the probe's own 60 s do not apply
+
+
+def test_a_failed_pip_install_is_quoted_by_its_error_line_not_pips_notice() -> None:
+    from azure_gpu_stacks.engine.run.interpreter import meaningful_line
+
+    # pip 24's output for a requirement no index has (pip/_internal/resolution/resolvelib/factory.py's
+    # two ERROR lines), followed by its upgrade notice (pip/_internal/self_outdated_check.py)
+    stderr = (
+        "ERROR: Could not find a version that satisfies the requirement pulumi-nothing==9.9 (from versions: none)\n"
+        "ERROR: No matching distribution found for pulumi-nothing==9.9\n"
+        "\n"
+        "[notice] A new release of pip is available: 24.0 -> 24.3.1\n"
+        "[notice] To update, run: python -m pip install --upgrade pip\n"
+    )
+    assert meaningful_line(stderr, "Collecting pulumi-nothing==9.9\n") == (
+        "ERROR: No matching distribution found for pulumi-nothing==9.9"
+    )

@@ -1,0 +1,56 @@
+"""A program cannot change its own verdict (issue 24): the engine (what was registered, the fake ARM's
+answers, the policies, the limits) is in gpu-stacks' process, and the program reaches it only over
+Pulumi's gRPC protocols. Each program in tests/data/tampering tries a trick, then makes a VM of a
+retired size with no budget: the plan must still fail, for that VM."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from azure_gpu_stacks.engine.cli import main
+
+from tests.conftest import REPO
+from tests.generated_programs import write_project
+
+PROGRAMS = REPO / "tests" / "data" / "tampering"
+LIMITS = ["--timeout", "60", "--memory-limit", "200"]
+
+
+def tampering_project(root: Path, program: str) -> Path:
+    write_project(root, (PROGRAMS / program).read_text())
+    shutil.copy(PROGRAMS / "retired_vm.py", root / "retired_vm.py")
+    return root
+
+
+def retired_vm_refused(capsys: pytest.CaptureFixture[str], root: Path) -> tuple[int, str]:
+    code = main(["plan", "dev", "--project", str(root), *LIMITS])
+    out, _ = capsys.readouterr()
+    return code, out
+
+
+@pytest.mark.parametrize("program", ["patch_the_recorder.py", "garbage_on_the_channel.py"])
+def test_tampering_program_still_fails_for_its_retired_vm(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], program: str
+) -> None:
+    code, out = retired_vm_refused(capsys, tampering_project(tmp_path / "p", program))
+
+    assert code == 1, out
+    assert "trainer  [azure-native:compute:VirtualMachine]" in out  # recorded, whatever the program patched
+    assert "trainer [azure-native:compute:VirtualMachine]: SkuNotAvailable" in out  # the fake ARM's answer
+    assert "[mandatory] disallow-retired-vm-sizes: trainer:" in out  # and the policies, run by the engine
+    assert "[mandatory] require-cost-alerts: trainer:" in out
+
+
+def test_program_cannot_lift_its_memory_limit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = tampering_project(tmp_path / "p", "raise_the_memory_limit.py")
+
+    code = main(["plan", "dev", "--project", str(root), *LIMITS])
+    _, err = capsys.readouterr()
+
+    assert code == 2
+    assert err.strip() == (
+        "gpu-stacks: error: Pulumi.dev.yaml: the program ran out of memory: "
+        "it needed more than 200 MiB (--memory-limit)"
+    )
