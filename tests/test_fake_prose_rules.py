@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import copy
+import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
@@ -54,6 +55,9 @@ OS = {
     "linuxConfiguration": LINUX,
 }
 NIC_ID = f"{NET}/networkInterfaces/nic-base"
+# The fake runs on today's date (as Azure does): a budget starts in the current month, the previous one is past.
+THIS_MONTH = dt.datetime.now(dt.timezone.utc).date().replace(day=1)
+LAST_MONTH = (THIS_MONTH - dt.timedelta(days=1)).replace(day=1)
 
 # One valid body per modelled type (the controls).
 BASES: dict[str, dict[str, Any]] = {
@@ -131,7 +135,7 @@ BASES: dict[str, dict[str, Any]] = {
         "amount": 100,
         "category": "Cost",
         "timeGrain": "Monthly",
-        "timePeriod": {"startDate": "2026-11-01T00:00:00Z"},
+        "timePeriod": {"startDate": f"{THIS_MONTH}T00:00:00Z"},
     },
     "Microsoft.ContainerService/managedClusters": {
         "dnsPrefix": "aks1",
@@ -177,7 +181,7 @@ MUTATIONS: dict[str, str | Callable[[dict[str, Any]], None]] = {
     "name:Microsoft.Network/networkSecurityGroups": "n" * 81,
     "name:Microsoft.Network/publicIPAddresses": "-pip",
     "name:Microsoft.Network/networkInterfaces": "nic$1",
-    "name:Microsoft.Compute/virtualMachines": "gpu vm",
+    "name:Microsoft.Compute/virtualMachines": "v" * 65,
     "name:Microsoft.Compute/virtualMachineScaleSets": "vmss.",
     "name:Microsoft.ManagedIdentity/userAssignedIdentities": "-id",
     "name:Microsoft.Consumption/budgets": "budget.monthly",
@@ -201,8 +205,10 @@ MUTATIONS: dict[str, str | Callable[[dict[str, Any]], None]] = {
     "idle-timeout": _set("idleTimeoutInMinutes", 31),
     "standard-static": _set("publicIPAllocationMethod", "Dynamic"),
     "basic-retired": _set("sku.name", "Basic"),
-    "prefix-length:Microsoft.Network/virtualNetworks": _set("addressSpace.addressPrefixes", ["10.1.0.0"]),
-    "prefix-length:Microsoft.Network/virtualNetworks/subnets": _set("addressPrefix", "10.0.9.0"),
+    "prefix-format:Microsoft.Network/virtualNetworks": _set("addressSpace.addressPrefixes", ["10.1.0.0"]),
+    "prefix-format:Microsoft.Network/virtualNetworks/subnets": _set("addressPrefix", "10.0.9.0"),
+    "prefix-host-bits:Microsoft.Network/virtualNetworks": _set("subnets.0.addressPrefix", "10.1.0.1/24"),
+    "prefix-host-bits:Microsoft.Network/virtualNetworks/subnets": _set("addressPrefix", "10.0.9.0/16"),
     "port-range": _set("securityRules.0.destinationPortRange", "22-65536"),
     "address-prefix": _set("securityRules.0.sourceAddressPrefix", "20.20.20.20/16"),
     "max-pods:Microsoft.ContainerService/managedClusters": _set("agentPoolProfiles.0.maxPods", 251),
@@ -217,6 +223,7 @@ MUTATIONS: dict[str, str | Callable[[dict[str, Any]], None]] = {
         osType="Windows", agentPoolName="winpool1"
     ),
     "budget-start-ahead:far": _set("timePeriod.startDate", "2099-01-01T00:00:00Z"),
+    "budget-start-past:last-month": _set("timePeriod.startDate", f"{LAST_MONTH}T00:00:00Z"),
     "static-ip:reserved": _set("ipConfigurations.0.privateIPAddress", "10.0.1.3"),
     "static-ip:outside": _set("ipConfigurations.0.privateIPAddress", "10.0.2.10"),
 }
@@ -224,6 +231,7 @@ EXPECTED_STATEFUL = {
     "static-ip:reserved": "PrivateIPAddressInReservedRange",
     "static-ip:outside": "PrivateIPAddressNotInSubnet",
     "budget-start-ahead:far": "InvalidParameter",
+    "budget-start-past:last-month": "InvalidParameter",
 }
 
 
@@ -327,4 +335,44 @@ def test_windows_limits_are_the_windows_ones(arm: FakeArm) -> None:
     with pytest.raises(ArmError) as caught:
         put(arm, "Microsoft.Compute/virtualMachines", body, "gpu-node-2")
 
-    assert caught.value.code == "InvalidParameter" and "at most 15" in caught.value.message
+    assert caught.value.code == "InvalidParameter" and "more than 15 characters" in caught.value.message
+
+
+def test_a_vm_resource_name_with_an_underscore_is_accepted(arm: FakeArm) -> None:
+    # Learn's resource-name-rules: the virtualMachines row's character rules "are for the host name. The actual
+    # resource name can have up to 64 characters"; a VM named with `_` through the API is created
+    # (Azure/azure-rest-api-specs issue 13271, hashicorp/terraform-provider-azurerm issue 19158).
+    put(arm, "Microsoft.Compute/virtualMachines", copy.deepcopy(BASES["Microsoft.Compute/virtualMachines"]), "gpu_vm_1")
+
+
+@pytest.mark.parametrize(
+    ("computer_name", "windows"),
+    [("gpu_node", False), ("gpu-node.", False), ("gpu node", False), ("gpu.node", True), ("12345", True)],
+)
+def test_host_names_azure_refuses_are_refused(arm: FakeArm, computer_name: str, windows: bool) -> None:
+    body = copy.deepcopy(BASES["Microsoft.Compute/virtualMachines"])
+    body["osProfile"] = {**OS, "computerName": computer_name}
+    if windows:
+        body["osProfile"] = {**OS, "computerName": computer_name, "windowsConfiguration": {"provisionVMAgent": True}}
+        del body["osProfile"]["linuxConfiguration"]
+
+    with pytest.raises(ArmError) as caught:
+        put(arm, "Microsoft.Compute/virtualMachines", body, "gpu-node-2")
+
+    assert caught.value.code == "InvalidParameter" and "osProfile.computerName" in caught.value.message
+
+
+def test_a_linux_host_name_with_a_period_inside_is_accepted(arm: FakeArm) -> None:
+    body = copy.deepcopy(BASES["Microsoft.Compute/virtualMachines"])
+    body["osProfile"] = {**OS, "computerName": "gpu.node-1"}
+
+    put(arm, "Microsoft.Compute/virtualMachines", body, "gpu-node-2")
+
+
+@pytest.mark.parametrize("grain", ["Quarterly", "Annually", "BillingMonth"])
+def test_a_last_month_start_is_within_the_longer_grains(arm: FakeArm, grain: str) -> None:
+    body = copy.deepcopy(BASES["Microsoft.Consumption/budgets"])
+    body["timeGrain"] = grain
+    body["timePeriod"] = {"startDate": f"{LAST_MONTH}T00:00:00Z"}
+
+    put(arm, "Microsoft.Consumption/budgets", body, "budget_1")

@@ -205,6 +205,8 @@ def test_a_body_breaking_the_spec_is_invalid_parameter(
 def test_the_check_runs_on_every_put_of_the_fake(arm_with_group: FakeArm) -> None:
     props = {**inputs(BUDGET), "scope": f"/subscriptions/{arm_with_group.subscription_id}"}
     props["notifications"]["Actual_GreaterThan_80_Percent"]["contactEmails"] = ["a@contoso.com"] * 51
+    # The example starts in 2017; a monthly budget created today starts this month (fakeazure.prose)
+    props["timePeriod"] = {"startDate": f"{arm_with_group.now.date().replace(day=1)}T00:00:00Z"}
 
     with pytest.raises(ArmError, match=r"properties\.notifications\.Actual_GreaterThan_80_Percent\.contactEmails"):
         arm_with_group.put(BUDGET, "budget", props, "budget")
