@@ -26,10 +26,10 @@ if str(REPO) not in sys.path:
 
 from azure_gpu_stacks.fakeazure import prose  # noqa: E402
 from azure_gpu_stacks.fakeazure.model_rules import MODEL_RULES  # noqa: E402
+from azure_gpu_stacks.fakeazure.spec import PROVIDER_CODES, provider_code  # noqa: E402
 
 CONSTRAINTS = REPO / "catalog" / "arm" / "constraints.json"
 SAVED = REPO / "tests" / "data" / "azure-specs"
-SPEC_CODE = "InvalidParameter"  # what the fake answers for a value the spec does not allow (constraints.py)
 VALUE_KEYS = ("pattern", "minLength", "maxLength", "minimum", "maximum", "minItems", "maxItems", "required")
 
 
@@ -159,13 +159,14 @@ def spec_rows() -> list[Row]:
             if "pattern" in rule and not _compiles(rule["pattern"]):
                 skipped = "the pattern is a .NET construct Python's re lacks: not checked"
             text = f"`{path}` {_says(rule)}"
-            rows.append(Row(entry["armType"], "spec", text, "" if skipped else SPEC_CODE, source, skipped))
+            code = provider_code(entry["armType"])
+            rows.append(Row(entry["armType"], "spec", text, "" if skipped else code, source, skipped))
         rows.append(
             Row(
                 entry["armType"],
                 "spec",
                 f"the JSON type of each of {typed} body paths ({token}, API {entry['apiVersion']})",
-                SPEC_CODE,
+                provider_code(entry["armType"]),
                 f"{entry['source']}; {where}",
             )
         )
@@ -196,6 +197,32 @@ def all_rows() -> list[Row]:
     return sorted(spec_rows() + prose_rows() + model_rows(), key=lambda r: (r.arm_type.lower(), r.kind, r.rule.lower()))
 
 
+MUTATIONS = REPO / "tests" / "data" / "mutations"
+
+
+def mutation_figures(rows: list[Row]) -> list[str]:
+    """How many rules of each home the corpus of single-rule mutations covers (tests/data/mutations)."""
+    spec = json.loads((MUTATIONS / "spec.json").read_text(encoding="utf-8"))["mutations"]
+    covered = {(m["armType"], m["rule"].split(" ")[0]) for m in spec if '"type"' not in m["rule"]}
+    typed = {m["armType"] for m in spec if '"type"' in m["rule"]}
+    spec_rows = [r for r in rows if r.kind == "spec" and not r.skipped]
+    hit = sum(
+        1
+        for r in spec_rows
+        if ((r.arm_type, r.rule.split("`")[1]) in covered if "`" in r.rule else r.arm_type in typed)
+    )
+    prose_rows = [r for r in rows if r.kind == "prose" and not r.skipped]
+    prose = json.loads((MUTATIONS / "prose.json").read_text(encoding="utf-8"))["mutations"]
+    prose_hit = {(m["armType"], m["rule"]) for m in prose}
+    models = sum(1 for r in rows if r.kind == "model")
+    return [
+        f"Single-rule mutations as data: {hit} of the spec's {len(spec_rows)} rules (tests/data/mutations/spec.json, "
+        f"{len(spec)} mutations of Azure's own examples: a rule no accepted example reaches has none), "
+        f"{len(prose_hit)} of the {len(prose_rows)} rules from prose (prose.json, {len(prose)} mutations); "
+        f"the {models} refusals of the types' own checks are tested per type (tests/test_fake*.py), not yet as data.",
+    ]
+
+
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
@@ -219,6 +246,13 @@ def section(rows: list[Row]) -> list[str]:
         f"Rules enforced / rules known: {len(enforced)} / {len(rows)} "
         f"({kinds['spec']} from the spec, {kinds['prose']} from prose, {kinds['model']} the types' own checks; "
         f"{len(rows) - len(enforced)} knowingly skipped).",
+        "",
+        "The spec's rules are answered with `InvalidParameter` (ARM's answer to a body its spec does not allow),",
+        "except where a provider's own code is public:",
+        "",
+        *(f"- `{arm_type}`: {code}, {source}" for arm_type, (code, source) in PROVIDER_CODES.items()),
+        "",
+        *mutation_figures(rows),
         "",
         f"### Refused without a public source found ({len(unsourced)})",
         "",
