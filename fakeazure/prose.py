@@ -313,7 +313,7 @@ def _idle_timeout(name: str, props: dict[str, Any]) -> str | None:
 
 def _standard_static(name: str, props: dict[str, Any]) -> str | None:
     if dig(props, "sku", "name") == "Standard" and props.get("publicIPAllocationMethod") == "Dynamic":
-        return f"Public IP '{name}': Standard SKU public IP addresses must use Static allocation, not Dynamic."
+        return f"Standard sku publicIp {name} must have AllocationMethod set to Static."
     return None
 
 
@@ -595,8 +595,8 @@ RULES: tuple[ProseRule, ...] = (
         PIP,
         "dnsSettings.domainNameLabel matches ^[a-z][a-z0-9-]{1,61}[a-z0-9]$",
         "Azure's error 'InvalidDomainNameLabel: The domain name label ... must conform to the following regular "
-        "expression: ^[a-z][a-z0-9-]{1,61}[a-z0-9]$', quoted in public Ansible/Azure lab guides (code corpus, "
-        "observed 2026-11-26)",
+        "expression: ^[a-z][a-z0-9-]{1,61}[a-z0-9]$', quoted in Microsoft's Ansible-on-Azure lab (MicrosoftDocs) and "
+        "a public ARM deployment-error PowerShell module (code corpus, observed 2026-11-27)",
         "InvalidDomainNameLabel",
         _dns_label,
     ),
@@ -605,7 +605,7 @@ RULES: tuple[ProseRule, ...] = (
         PIP,
         "idleTimeoutInMinutes 4 to 30",
         "https://learn.microsoft.com/azure/virtual-network/ip-services/public-ip-addresses (idle timeout 4-30 "
-        "minutes, observed 2026-11-26)",
+        "minutes, observed 2026-11-26); code not public",
         "InvalidParameter",
         _idle_timeout,
     ),
@@ -613,9 +613,11 @@ RULES: tuple[ProseRule, ...] = (
         "standard-static",
         PIP,
         "Standard SKU is Static allocation only",
-        "https://learn.microsoft.com/azure/virtual-network/ip-services/public-ip-addresses (Standard SKU: static "
-        "allocation, observed 2026-11-26)",
-        "InvalidParameter",
+        "Azure's '(StandardAndStandardV2SkuPublicIPAddressesMustBeStatic) Standard sku publicIp ... must have "
+        "AllocationMethod set to Static.', quoted from `az network public-ip create` in public lab notes (code "
+        "corpus, observed 2026-11-27); "
+        "https://learn.microsoft.com/azure/virtual-network/ip-services/public-ip-addresses (Standard SKU: static)",
+        "StandardAndStandardV2SkuPublicIPAddressesMustBeStatic",
         _standard_static,
     ),
     ProseRule(
