@@ -80,19 +80,21 @@ MODEL_RULES: tuple[ModelRule, ...] = (
     ),
     ModelRule(
         "authorization",
-        "InvalidParameter",
-        "is not a role definition id",
+        "InvalidRoleDefinitionId",
+        "is not valid (role assignment",
         "Microsoft.Authorization/roleAssignments",
         "roleDefinitionId is a role definition id",
-        "",
+        "the code public deployment notes quote for a role definition id that is not one (code corpus, observed "
+        "2026-11-27)",
     ),
     ModelRule(
         "authorization",
-        "InvalidParameter",
-        "is not an object id",
+        "InvalidPrincipalId",
+        "The Principal ID",
         "Microsoft.Authorization/roleAssignments",
         "principalId is an object id (a GUID)",
-        "",
+        "Azure's 'InvalidPrincipalId: The Principal ID '...' is not valid.', quoted in public deployment notes (code "
+        "corpus, observed 2026-11-27)",
     ),
     ModelRule(
         "authorization",

@@ -56,8 +56,8 @@ OVERLAPS: dict[tuple[str, str], str] = {
     # the types' own InvalidParameter / InvalidPropertyValue rows on the same value (roleDefinitionId and principalId,
     # a user-subscription Batch account's Key Vault, a pool's image and node agent, AKS pool names, a vault's sku,
     # an action group's short name)
-    ("azure-native:authorization:RoleAssignment", "properties.principalId"): "InvalidParameter",
-    ("azure-native:authorization:RoleAssignment", "properties.roleDefinitionId"): "InvalidParameter",
+    ("azure-native:authorization:RoleAssignment", "properties.principalId"): "InvalidPrincipalId",
+    ("azure-native:authorization:RoleAssignment", "properties.roleDefinitionId"): "InvalidRoleDefinitionId",
     ("azure-native:batch:BatchAccount", "properties.keyVaultReference.id"): "InvalidParameter",
     (
         "azure-native:batch:Pool",
