@@ -6,13 +6,23 @@ reads every `raise` of fakeazure/models and asks that each is one row, so a new 
 row. docs/azure-conformance.md's table of every rule (scripts/rule_table.py) is generated from these rows, the prose
 rules (`fakeazure.prose`) and the REST spec's constraints (catalog/arm/constraints.json).
 
-`source` is "" where no public source was found for the rule: such a refusal is listed on the page as one to source
-or to turn into an advisory (a refusal needs a public source), never hidden.
+Every row names a public source: a rule without one is not a refusal but an advisory (`core.advise`, a plan
+warning), listed in ADVISORIES.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Advisory:
+    """A rule a type's check knows but only warns of (`core.advise`): no public source gives Azure's refusal."""
+
+    module: str
+    says: str  # a fragment of the advisory's own text
+    arm_type: str
+    asks: str
 
 
 @dataclass(frozen=True)
@@ -22,7 +32,7 @@ class ModelRule:
     says: str  # a fragment of the message's own text that tells this refusal from the module's others
     arm_type: str
     asks: str  # the rule in words
-    source: str  # where the rule is public ("" when none was found)
+    source: str  # where the rule is public
 
 
 AM = "Microsoft.AlertsManagement/prometheusRuleGroups"
@@ -215,14 +225,6 @@ MODEL_RULES: tuple[ModelRule, ...] = (
     ModelRule(
         "compute",
         "InvalidParameter",
-        "a proximity placement group can be pinned to at most one zone",
-        "Microsoft.Compute/proximityPlacementGroups",
-        "at most one zone",
-        "",
-    ),
-    ModelRule(
-        "compute",
-        "InvalidParameter",
         "singlePlacementGroup true holds at most",
         VMSS,
         "at most 100 VMs in a single placement group",
@@ -243,14 +245,6 @@ MODEL_RULES: tuple[ModelRule, ...] = (
         VMSS,
         "an image by publisher/offer/sku/version or by one id",
         "specification/compute/.../virtualMachine.json ImageReference (description)",
-    ),
-    ModelRule(
-        "compute",
-        "InvalidParameter",
-        "(the fake's rule: the spec marks it optional",
-        "Microsoft.Compute/virtualMachines/extensions",
-        "publisher, type and typeHandlerVersion",
-        "",
     ),
     ModelRule(
         "compute_profile",
@@ -294,7 +288,6 @@ MODEL_RULES: tuple[ModelRule, ...] = (
         "https://learn.microsoft.com/azure/virtual-machines/extensions/enable-infiniband",
     ),
     # --- consumption
-    ModelRule("consumption", "InvalidParameter", "amount must be greater than 0", BUDGET, "amount greater than 0", ""),
     ModelRule(
         "consumption",
         "InvalidParameter",
@@ -471,20 +464,11 @@ MODEL_RULES: tuple[ModelRule, ...] = (
     ModelRule(
         "containerservice",
         "InvalidParameter",
-        "dnsPrefix or fqdnSubdomain is required",
-        CLUSTER,
-        "dnsPrefix or fqdnSubdomain",
-        "",
-    ),
-    ModelRule(
-        "containerservice",
-        "InvalidParameter",
         "there has to be at least one System agent pool",
         CLUSTER,
         "a System pool",
         "https://learn.microsoft.com/azure/aks/use-system-pools",
     ),
-    ModelRule("containerservice", "InvalidParameter", "two agent pools are named", CLUSTER, "unique pool names", ""),
     ModelRule(
         "containerservice",
         "InvalidParameter",
@@ -738,7 +722,6 @@ MODEL_RULES: tuple[ModelRule, ...] = (
         "minimum <= default",
         "Azure's wording quoted in microsoft/onefuzz issue 2249 (observed 2026-11-22)",
     ),
-    ModelRule("monitor", "BadRequest", "The default capacity value", AUTOSCALE, "default <= maximum", ""),
     ModelRule(
         "monitor",
         "BadRequest",
@@ -861,4 +844,19 @@ MODEL_RULES: tuple[ModelRule, ...] = (
         "a stored prefix without host bits (as the prose rule prefix-host-bits)",
         "fakeazure.prose prefix-host-bits",
     ),
+)
+
+# Refusals that had no public source (issue 33: "a rule without one is an advisory"), now plan warnings.
+ADVISORIES: tuple[Advisory, ...] = (
+    Advisory("compute", "a group is meant for one zone", "Microsoft.Compute/proximityPlacementGroups", "one zone"),
+    Advisory(
+        "compute",
+        "which the spec marks optional",
+        "Microsoft.Compute/virtualMachines/extensions",
+        "publisher, type and typeHandlerVersion",
+    ),
+    Advisory("consumption", "tracks nothing", BUDGET, "amount greater than 0"),
+    Advisory("containerservice", "has neither dnsPrefix nor fqdnSubdomain", CLUSTER, "dnsPrefix or fqdnSubdomain"),
+    Advisory("containerservice", "two agent pools are named", CLUSTER, "unique pool names"),
+    Advisory("monitor", "is above its maximum", AUTOSCALE, "default capacity at most the maximum"),
 )

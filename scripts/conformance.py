@@ -267,12 +267,6 @@ STALE: tuple[Stale, ...] = (
         lambda e, v: v.code == "AgentPoolK8sVersionNotSupported",
     ),
     Stale(
-        "schema-generated `_Gen` body (no publisher, type or settings)",
-        "InvalidParameter (an extension needs its publisher and type: the fake's rule, no public wording)",
-        "InvalidParameter",
-        lambda e, v: e.title.endswith("_Gen"),
-    ),
-    Stale(
         "the example contradicts its spec (`days: ['1']`; RecurrentSchedule.days: 'Sunday through Saturday')",
         "not verified; the fake follows the spec's description",
         "BadRequest",
@@ -341,12 +335,6 @@ REFUSALS: tuple[tuple[str, str, str, str], ...] = (
         "Budget",
         "start before 2017-06-01, start not before the end",
         "BudgetTimePeriod on Microsoft Learn (azure.resourcemanager.consumption, observed 2026-11-25)",
-    ),
-    (
-        "InvalidParameter",
-        "VirtualMachineExtension",
-        "no publisher, type or typeHandlerVersion",
-        "none (the spec marks them optional; labelled in the message)",
     ),
 )
 

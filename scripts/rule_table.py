@@ -25,7 +25,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from azure_gpu_stacks.fakeazure import prose  # noqa: E402
-from azure_gpu_stacks.fakeazure.model_rules import MODEL_RULES  # noqa: E402
+from azure_gpu_stacks.fakeazure.model_rules import ADVISORIES, MODEL_RULES  # noqa: E402
 from azure_gpu_stacks.fakeazure.spec import PROVIDER_CODES, provider_code  # noqa: E402
 
 CONSTRAINTS = REPO / "catalog" / "arm" / "constraints.json"
@@ -189,8 +189,14 @@ def _stateful_code(rule_id: str) -> str:
     }.get(rule_id, "InvalidParameter")
 
 
+ADVISORY = "an advisory (a plan warning): no public source gives Azure's refusal"
+
+
 def model_rows() -> list[Row]:
-    return [Row(r.arm_type, "model", r.asks, r.code, r.source) for r in MODEL_RULES]
+    rows = [Row(r.arm_type, "model", r.asks, r.code, r.source) for r in MODEL_RULES]
+    return rows + [
+        Row(a.arm_type, "model", a.asks, "", f"fakeazure/models/{a.module}.py", ADVISORY) for a in ADVISORIES
+    ]
 
 
 def all_rows() -> list[Row]:
