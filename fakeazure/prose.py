@@ -235,6 +235,21 @@ def _luns(profile: dict[str, Any]) -> str | None:
     return None
 
 
+# "You can now create Azure Virtual Machine Scale Sets with a capacity of up to 1,000 VMs"
+# (https://learn.microsoft.com/azure/virtual-machine-scale-sets/virtual-machine-scale-sets-placement-groups, observed
+# 2026-11-27); a count of VMs is not negative. Compute's answer to a value it refuses: "The value of parameter X is
+# invalid" (InvalidParameter; Learn's error-code-invalidparameter troubleshooting page).
+SCALE_SET_CAPACITY = (0, 1000)
+
+
+def _scale_set_capacity(name: str, props: dict[str, Any]) -> str | None:
+    capacity = dig(props, "sku", "capacity")
+    low, high = SCALE_SET_CAPACITY
+    if isinstance(capacity, (int, float)) and not isinstance(capacity, bool) and not low <= capacity <= high:
+        return f"The value of parameter sku.capacity is invalid: {capacity:g}; allowed: {low} to {high} VMs."
+    return None
+
+
 def _vm_rules() -> list[ProseRule]:
     out = []
     for t in (VM, VMSS):
@@ -270,6 +285,19 @@ def _vm_rules() -> list[ProseRule]:
             ),
             _os_rule(t, "lun", "data disk LUNs unique", "#/definitions/DataDisk/properties/lun", _luns),
         ]
+    out.append(
+        ProseRule(
+            "capacity",
+            VMSS,
+            "sku.capacity 0 to 1000 VMs",
+            "https://learn.microsoft.com/azure/virtual-machine-scale-sets/virtual-machine-scale-sets-placement-groups "
+            "('a capacity of up to 1,000 VMs', observed 2026-11-27); Compute's 'The value of parameter ... is invalid' "
+            "(https://learn.microsoft.com/troubleshoot/azure/azure-kubernetes/create-upgrade-delete/"
+            "error-code-invalidparameter)",
+            "InvalidParameter",
+            _scale_set_capacity,
+        )
+    )
     out.append(
         ProseRule(
             f"computer-name:{VM}",
@@ -704,13 +732,6 @@ STATEFUL_RULES: tuple[SkippedRule, ...] = (
     ),
 )
 SKIPPED: tuple[SkippedRule, ...] = (
-    SkippedRule(
-        "capacity",
-        VMSS,
-        "sku.capacity not negative",
-        "the spec types capacity as an integer (minimum in catalog/arm constraints where stated)",
-        "no public error code found; the REST spec's constraints checker covers what the spec states",
-    ),
     SkippedRule(
         "service-tags",
         NSG,

@@ -220,7 +220,7 @@ def mutation_figures(rows: list[Row]) -> list[str]:
     prose_rows = [r for r in rows if r.kind == "prose" and not r.skipped]
     prose = json.loads((MUTATIONS / "prose.json").read_text(encoding="utf-8"))["mutations"]
     prose_hit = {(m["armType"], m["rule"]) for m in prose}
-    models = sum(1 for r in rows if r.kind == "model")
+    models = sum(1 for r in rows if r.kind == "model" and not r.skipped)
     return [
         f"Single-rule mutations as data: {hit} of the spec's {len(spec_rows)} rules (tests/data/mutations/spec.json, "
         f"{len(spec)} mutations of Azure's own examples: a rule no accepted example reaches has none), "
