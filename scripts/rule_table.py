@@ -246,8 +246,9 @@ def section(rows: list[Row]) -> list[str]:
         "(catalog/arm/constraints.json; each with the spec it was generated from and a JSON pointer into the saved",
         "types.json of tests/data/azure-specs), the rules that live in prose (`fakeazure/prose.py`; names from",
         "`catalog/arm/name_rules.json`, built from Learn's resource-name-rules page) and each type's own checks",
-        "(`fakeazure/model_rules.py`, one row per refusal of fakeazure/models). tests/data/mutations holds a",
-        "single-rule mutation for each rule of the spec and of the prose (tests/test_rule_mutations.py).",
+        "(`fakeazure/model_rules.py`, one row per refusal of fakeazure/models). tests/data/mutations holds",
+        "single-rule mutations, each naming its rule's source (tests/test_rule_mutations.py,",
+        "tests/test_fake_prose_rules.py); how many rules they cover is said below.",
         "",
         f"Rules enforced / rules known: {len(enforced)} / {len(rows)} "
         f"({kinds['spec']} from the spec, {kinds['prose']} from prose, {kinds['model']} the types' own checks; "
