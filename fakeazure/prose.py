@@ -82,7 +82,7 @@ def _name_check(arm_type: str) -> Check:
 
 def _name_rules() -> list[ProseRule]:
     table = name_table()
-    source = f"{table['source']} (observed {table['observed']})"
+    source = f"{table['source']} (observed {table['observed']}); code: {table['codeSeen']}"
     return [
         ProseRule(
             f"name:{t}",
