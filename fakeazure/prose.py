@@ -651,7 +651,7 @@ RULES: tuple[ProseRule, ...] = (
     ProseRule(
         "basic-retired",
         PIP,
-        "no new Basic SKU public IPs since 2025-03-31",
+        "no new Basic SKU public IPs (Basic SKU public IPs retired on 2025-09-30)",
         "https://learn.microsoft.com/azure/virtual-network/ip-services/public-ip-basic-upgrade-guidance (retired, "
         "observed 2026-11-26); "
         "code 'IPv4BasicSkuPublicIpCountLimitReached: Cannot create more than 0 IPv4 Basic SKU public IP addresses "
