@@ -1,7 +1,7 @@
 """Benchmark: what the REST spec's constraints (the fake ARM's `spec` check) add to `gpu-stacks check`.
 
 `gpu-stacks check --jobs 1` of the shipped stacks, each run a fresh process, with the spec check and
-with it switched off (`backend.refuse_spec_violations` made a no-op), alternating so that other work
+with it switched off (`backend.spec_refusals` made to find nothing), alternating so that other work
 on the machine hits both alike; the best of each is kept. The figure is the ratio with/without. The same plans are
 then made in this process (imports paid once), which shows the check's own cost without the noise
 of process start-up on a busy machine.
@@ -28,7 +28,7 @@ DRIVER = """
 import sys
 import azure_gpu_stacks.fakeazure.backend as backend
 if sys.argv[1] == "off":
-    backend.refuse_spec_violations = lambda *args: None
+    backend.spec_refusals = lambda *args: []
 from azure_gpu_stacks.engine.cli import main
 code = main(["check", "--jobs", "1", "--format", "json"])
 sys.exit(0 if code in (0, 1) else code)
@@ -63,17 +63,17 @@ def in_process(repeat: int) -> tuple[float, float]:
     from azure_gpu_stacks.engine.run.project import load_project
 
     project = load_project(Path(__file__).resolve().parents[1])
-    check = backend.refuse_spec_violations
+    check = backend.spec_refusals
     times: dict[bool, list[float]] = {False: [], True: []}
     for round_ in range(repeat + 1):
         for spec in (False, True):
-            backend.refuse_spec_violations = check if spec else (lambda *args: None)  # type: ignore[assignment]
+            backend.spec_refusals = check if spec else (lambda *args: [])  # type: ignore[assignment]
             start = time.perf_counter()
             for stack in project.stacks():
                 plan_stack(project, stack, day=utc_today())
             if round_:
                 times[spec].append(time.perf_counter() - start)
-    backend.refuse_spec_violations = check
+    backend.spec_refusals = check
     return min(times[False]), min(times[True])
 
 

@@ -55,7 +55,7 @@ from .models.resources import RESOURCE_GROUP as ResourceGroupType
 from .models.resources import RESOURCE_GROUP_ARM_TYPE as ResourceGroupArmType
 from .prose import refuse_prose_violations
 from .quota import Ledger, Taking
-from .spec import refuse_spec_violations
+from .spec import is_wrong_type, spec_refusals
 
 FAKE_SUBSCRIPTION_ID = "00000000-0000-0000-0000-0000000000aa"
 FAKE_TENANT_ID = "00000000-0000-0000-0000-0000000000bb"
@@ -261,9 +261,13 @@ class FakeArm:
             self.parent_of(rtype, props)
         self._check_sizes(rtype, props, location)
         if not partly_known:  # value rules judge known values only, as a preview leaves the rest to deployment
+            refused = spec_refusals(token, name, props, location)  # the REST spec's constraints (`spec`)
+            if refused and is_wrong_type(refused[0]):
+                raise refused[0]  # a value of the wrong JSON type, before any rule reads it
             refuse_prose_violations(self, rtype.arm_type, name, props)  # Azure's prose rules, kept as data (`prose`)
             rtype.check(self, name, props)
-            refuse_spec_violations(token, name, props, location)  # after the type's own, more specific codes
+            if refused:
+                raise refused[0]  # after the type's own, more specific codes
         try:
             self._take_quota(rtype, props, location)
         except ArmError as error:

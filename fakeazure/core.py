@@ -109,6 +109,12 @@ def location_of(arm: Arm, props: dict[str, Any]) -> str | None:
     return str(location).replace(" ", "").lower() if location is not None else None
 
 
+def advise(arm: FakeArm, where: str, rule: str) -> None:
+    """A rule the fake knows but cannot refuse with: no public source gives Azure's refusal (its code or that it
+    refuses at all), so it is an advisory, a plan warning, never a refusal (fakeazure/model_rules.py ADVISORIES)."""
+    arm.advisories.append(f"{where}: {rule} (no public source for Azure's refusal: an advisory)")
+
+
 def check_ssh_only(linux: dict[str, Any], path: str) -> None:
     """A Linux VM or scale set with password login off needs an SSH key."""
     if linux.get("disablePasswordAuthentication") and not dig(linux, "ssh", "publicKeys"):

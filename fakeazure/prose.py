@@ -82,7 +82,7 @@ def _name_check(arm_type: str) -> Check:
 
 def _name_rules() -> list[ProseRule]:
     table = name_table()
-    source = f"{table['source']} (observed {table['observed']})"
+    source = f"{table['source']} (observed {table['observed']}); code: {table['codeSeen']}"
     return [
         ProseRule(
             f"name:{t}",
@@ -152,12 +152,35 @@ def _admin_name(profile: dict[str, Any]) -> str | None:
     return None
 
 
+# Azure's own answers to a host name it refuses (osProfile.computerName), code InvalidParameter: "Linux host name
+# cannot exceed 64 characters in length or contain the following characters: ` ~ ! @ # $ % ^ & * ( ) = + _ [ ] { } \\ |
+# ; : ' \" , < > / ?." (hashicorp/terraform-provider-azurerm issue 280, 2017) and "Windows computer name cannot be more
+# than 15 characters long, be entirely numeric, or contain the following characters: ` ~ ! @ # $ % ^ & * ( ) = + _ [ ]
+# { } \\ | ; : . ' \" , < > / ?." (New-AzVM's output, quoted in public scripts; code corpus, observed 2026-11-27).
+# Learn's resource-name-rules adds: "Windows VMs can't include period or end with hyphen. Linux VMs can't end with
+# period or hyphen." (the rules of its virtualMachines row are for the host name, its note says).
+HOST_NAME_FORBIDDEN = set("`~!@#$%^&*()=+_[]{}\\|;:'\",<>/?")
+
+
 def _computer_name(profile: dict[str, Any]) -> str | None:
     computer = dig(profile, "osProfile", "computerName")
-    most = 15 if _windows(profile) else 64
-    if isinstance(computer, str) and len(computer) > most:
-        system = "Windows" if most == 15 else "Linux"
-        return f"osProfile.computerName is {len(computer)} characters; at most {most} ({system})."
+    if not isinstance(computer, str) or PLACEHOLDER.match(computer):
+        return None
+    bad = sorted({c for c in computer if c in HOST_NAME_FORBIDDEN or c.isspace()})
+    if _windows(profile):
+        if len(computer) > 15 or computer.isdigit() or "." in computer or bad or computer.endswith("-"):
+            return (
+                f"Windows computer name '{computer}' cannot be more than 15 characters long, be entirely numeric, "
+                "end with a hyphen, or contain the following characters: ` ~ ! @ # $ % ^ & * ( ) = + _ [ ] { } \\ | "
+                "; : . ' \" , < > / ? (osProfile.computerName)."
+            )
+        return None
+    if len(computer) > 64 or bad or computer.endswith((".", "-")):
+        return (
+            f"Linux host name '{computer}' cannot exceed 64 characters in length, end with a period or hyphen, or "
+            "contain the following characters: ` ~ ! @ # $ % ^ & * ( ) = + _ [ ] { } \\ | ; : ' \" , < > / ? "
+            "(osProfile.computerName)."
+        )
     return None
 
 
@@ -212,6 +235,21 @@ def _luns(profile: dict[str, Any]) -> str | None:
     return None
 
 
+# "You can now create Azure Virtual Machine Scale Sets with a capacity of up to 1,000 VMs"
+# (https://learn.microsoft.com/azure/virtual-machine-scale-sets/virtual-machine-scale-sets-placement-groups, observed
+# 2026-11-27); a count of VMs is not negative. Compute's answer to a value it refuses: "The value of parameter X is
+# invalid" (InvalidParameter; Learn's error-code-invalidparameter troubleshooting page).
+SCALE_SET_CAPACITY = (0, 1000)
+
+
+def _scale_set_capacity(name: str, props: dict[str, Any]) -> str | None:
+    capacity = dig(props, "sku", "capacity")
+    low, high = SCALE_SET_CAPACITY
+    if isinstance(capacity, (int, float)) and not isinstance(capacity, bool) and not low <= capacity <= high:
+        return f"The value of parameter sku.capacity is invalid: {capacity:g}; allowed: {low} to {high} VMs."
+    return None
+
+
 def _vm_rules() -> list[ProseRule]:
     out = []
     for t in (VM, VMSS):
@@ -248,12 +286,32 @@ def _vm_rules() -> list[ProseRule]:
             _os_rule(t, "lun", "data disk LUNs unique", "#/definitions/DataDisk/properties/lun", _luns),
         ]
     out.append(
-        _os_rule(
+        ProseRule(
+            "capacity",
+            VMSS,
+            "sku.capacity 0 to 1000 VMs",
+            "https://learn.microsoft.com/azure/virtual-machine-scale-sets/virtual-machine-scale-sets-placement-groups "
+            "('a capacity of up to 1,000 VMs', observed 2026-11-27); Compute's 'The value of parameter ... is invalid' "
+            "(https://learn.microsoft.com/troubleshoot/azure/azure-kubernetes/create-upgrade-delete/"
+            "error-code-invalidparameter)",
+            "InvalidParameter",
+            _scale_set_capacity,
+        )
+    )
+    out.append(
+        ProseRule(
+            f"computer-name:{VM}",
             VM,
-            "computer-name",
-            "computerName at most 15 (Windows) / 64 (Linux) characters",
-            "#/definitions/OSProfile/properties/computerName",
-            _computer_name,
+            "computerName (the host name): at most 15 characters, not all digits, no period (Windows) / at most 64 "
+            "(Linux); none of ` ~ ! @ # $ % ^ & * ( ) = + _ [ ] { } \\ | ; : ' \" , < > / ? or spaces; not ending "
+            "with a hyphen (or, on Linux, a period)",
+            "Azure's errors 'Linux host name cannot exceed 64 characters in length or contain the following "
+            "characters: ...' (hashicorp/terraform-provider-azurerm issue 280) and 'Windows computer name cannot be "
+            "more than 15 characters long, be entirely numeric, or contain ...' (New-AzVM's output quoted in public "
+            "scripts); https://learn.microsoft.com/azure/azure-resource-manager/management/resource-name-rules "
+            "(Microsoft.Compute virtualMachines and its note; observed 2026-11-27)",
+            "InvalidParameter",
+            lambda name, props: _computer_name(props),
         )
     )
     return out
@@ -283,7 +341,7 @@ def _idle_timeout(name: str, props: dict[str, Any]) -> str | None:
 
 def _standard_static(name: str, props: dict[str, Any]) -> str | None:
     if dig(props, "sku", "name") == "Standard" and props.get("publicIPAllocationMethod") == "Dynamic":
-        return f"Public IP '{name}': Standard SKU public IP addresses must use Static allocation, not Dynamic."
+        return f"Standard sku publicIp {name} must have AllocationMethod set to Static."
     return None
 
 
@@ -293,18 +351,51 @@ def _basic_retired(name: str, props: dict[str, Any]) -> str | None:
     return None
 
 
-def _prefix_length(name: str, props: dict[str, Any]) -> str | None:
+def _prefixes(props: dict[str, Any]) -> list[Any]:
+    """Every address prefix of a VNet (its space and inline subnets) or of a subnet."""
     prefixes = list(dig(props, "addressSpace", "addressPrefixes") or [])
     prefixes += [props.get("addressPrefix")] + list(props.get("addressPrefixes") or [])
     for subnet in props.get("subnets") or []:
         body = subnet.get("properties") if isinstance(subnet.get("properties"), dict) else subnet
         prefixes += [body.get("addressPrefix")] + list(body.get("addressPrefixes") or [])
-    for prefix in prefixes:
-        if isinstance(prefix, str) and "/" not in prefix:
-            return (
-                f"The address prefix {prefix} has no prefix length; Azure wants CIDR notation (for example "
-                f"{prefix}/24)."
-            )
+    return [p for p in prefixes if isinstance(p, str)]
+
+
+def prefix_format_message(prefix: str, resource: str) -> str | None:
+    """Azure's InvalidAddressPrefixFormat message when `prefix` is not CIDR notation (no length, a bad octet...)."""
+    try:
+        if "/" not in prefix:
+            raise ValueError
+        ipaddress.ip_network(prefix, strict=False)
+    except ValueError:
+        return (
+            f"Address prefix {prefix} of resource {resource} is not formatted correctly. It should follow CIDR "
+            "notation, for example 10.0.0.0/24."
+        )
+    return None
+
+
+def host_bits_message(prefix: str, resource: str) -> str | None:
+    """Azure's InvalidCIDRNotation message when a well-formed `prefix` has host bits set (10.1.0.1/24)."""
+    network = ipaddress.ip_network(prefix, strict=False)
+    try:
+        ipaddress.ip_network(prefix, strict=True)
+    except ValueError:
+        return (
+            f"The address prefix {prefix} in resource {resource} has an invalid CIDR notation. For the given prefix "
+            f"length, the address prefix should be {network}."
+        )
+    return None
+
+
+def _prefix_format(name: str, props: dict[str, Any]) -> str | None:
+    return next((m for p in _prefixes(props) if (m := prefix_format_message(p, name)) is not None), None)
+
+
+def _prefix_host_bits(name: str, props: dict[str, Any]) -> str | None:
+    for prefix in _prefixes(props):
+        if prefix_format_message(prefix, name) is None and (message := host_bits_message(prefix, name)) is not None:
+            return message
     return None
 
 
@@ -473,6 +564,30 @@ def _budget_start_ahead(today: Any, props: dict[str, Any]) -> str | None:
     return None
 
 
+# How far back a past start may be, by time grain: within the current grain period ("Past start date should be
+# selected within the timegrain period", BUDGET_PERIOD), read leniently for the grains that are calendar periods (a
+# quarter or a year counted from any month); a monthly budget may not start before the current month
+# (hashicorp/terraform-provider-azurerm pull request 12121: "start_date for monthly time grain should not be prior to
+# the current month", observed 2026-11-27). Billing-period grains are not judged: the billing period is not known here.
+PAST_START_MONTHS = {"monthly": 1, "quarterly": 3, "annually": 12}
+
+
+def _budget_start_past(today: Any, props: dict[str, Any]) -> str | None:
+    start = str(dig(props, "timePeriod", "startDate") or "")[:10]
+    window = PAST_START_MONTHS.get(str(props.get("timeGrain") or "").lower())
+    try:
+        year, month = int(start[:4]), int(start[5:7])
+    except ValueError:
+        return None  # the type's own check answers a start that is not a date
+    months_back = (today.year - year) * 12 + (today.month - month)
+    if window is not None and months_back >= window:
+        return (
+            f"timePeriod.startDate {start} is {months_back} months before {today:%Y-%m}; past start date should be "
+            f"selected within the timegrain period ({props.get('timeGrain')}: at most {window - 1} months back)."
+        )
+    return None
+
+
 def refuse_prose_violations(arm: Any, arm_type: str, name: str, props: dict[str, Any]) -> None:
     """Raise Azure's error for the first prose rule `props` breaks."""
     for rule in rules_for(arm_type):
@@ -480,7 +595,7 @@ def refuse_prose_violations(arm: Any, arm_type: str, name: str, props: dict[str,
         if message is not None:
             raise coded(rule.code, message)
     if arm_type == BUDGET:
-        message = _budget_start_ahead(arm.now.date(), props)
+        message = _budget_start_ahead(arm.now.date(), props) or _budget_start_past(arm.now.date(), props)
         if message is not None:
             raise coded("InvalidParameter", message)
     if arm_type == NIC:
@@ -494,8 +609,10 @@ def rules_for(arm_type: str) -> list[ProseRule]:
     return [r for r in RULES if r.arm_type.lower() == arm_type.lower()]
 
 
-LAB_LOG = (
-    "an `az network nic create` lab log in a public repository quoting Azure's codes (code corpus, observed 2026-11-26)"
+COMMON_ERRORS = (
+    "https://learn.microsoft.com/azure/azure-resource-manager/troubleshooting/common-deployment-errors "
+    "(PrivateIPAddressInReservedRange: 'The specified IP address includes an address range required by Azure'; "
+    "PrivateIPAddressNotInSubnet: 'The specified IP address is outside of the subnet range', observed 2026-11-27)"
 )
 RULES: tuple[ProseRule, ...] = (
     *_name_rules(),
@@ -506,8 +623,8 @@ RULES: tuple[ProseRule, ...] = (
         PIP,
         "dnsSettings.domainNameLabel matches ^[a-z][a-z0-9-]{1,61}[a-z0-9]$",
         "Azure's error 'InvalidDomainNameLabel: The domain name label ... must conform to the following regular "
-        "expression: ^[a-z][a-z0-9-]{1,61}[a-z0-9]$', quoted in public Ansible/Azure lab guides (code corpus, "
-        "observed 2026-11-26)",
+        "expression: ^[a-z][a-z0-9-]{1,61}[a-z0-9]$', quoted in Microsoft's Ansible-on-Azure lab (MicrosoftDocs) and "
+        "a public ARM deployment-error PowerShell module (code corpus, observed 2026-11-27)",
         "InvalidDomainNameLabel",
         _dns_label,
     ),
@@ -516,7 +633,7 @@ RULES: tuple[ProseRule, ...] = (
         PIP,
         "idleTimeoutInMinutes 4 to 30",
         "https://learn.microsoft.com/azure/virtual-network/ip-services/public-ip-addresses (idle timeout 4-30 "
-        "minutes, observed 2026-11-26)",
+        "minutes, observed 2026-11-26); code not public",
         "InvalidParameter",
         _idle_timeout,
     ),
@@ -524,15 +641,17 @@ RULES: tuple[ProseRule, ...] = (
         "standard-static",
         PIP,
         "Standard SKU is Static allocation only",
-        "https://learn.microsoft.com/azure/virtual-network/ip-services/public-ip-addresses (Standard SKU: static "
-        "allocation, observed 2026-11-26)",
-        "InvalidParameter",
+        "Azure's '(StandardAndStandardV2SkuPublicIPAddressesMustBeStatic) Standard sku publicIp ... must have "
+        "AllocationMethod set to Static.', quoted from `az network public-ip create` in public lab notes (code "
+        "corpus, observed 2026-11-27); "
+        "https://learn.microsoft.com/azure/virtual-network/ip-services/public-ip-addresses (Standard SKU: static)",
+        "StandardAndStandardV2SkuPublicIPAddressesMustBeStatic",
         _standard_static,
     ),
     ProseRule(
         "basic-retired",
         PIP,
-        "no new Basic SKU public IPs since 2025-03-31",
+        "no new Basic SKU public IPs (Basic SKU public IPs retired on 2025-09-30)",
         "https://learn.microsoft.com/azure/virtual-network/ip-services/public-ip-basic-upgrade-guidance (retired, "
         "observed 2026-11-26); "
         "code 'IPv4BasicSkuPublicIpCountLimitReached: Cannot create more than 0 IPv4 Basic SKU public IP addresses "
@@ -541,21 +660,31 @@ RULES: tuple[ProseRule, ...] = (
         "IPv4BasicSkuPublicIpCountLimitReached",
         _basic_retired,
     ),
-    ProseRule(
-        "prefix-length",
-        VNET,
-        "address prefixes in CIDR notation, with a length",
-        "Azure's 'InvalidCIDRNotation' for prefixes not in A.B.C.D/E form (public Q&A pages, observed 2026-11-26)",
-        "InvalidCIDRNotation",
-        _prefix_length,
+    *(
+        ProseRule(
+            "prefix-format",
+            t,
+            "address prefixes in CIDR notation, with a length (`10.0.0.0` is refused, not read as /32)",
+            "Azure's 'InvalidAddressPrefixFormat: Address prefix 10.0.0.0/160 of resource ... is not formatted "
+            "correctly. It should follow CIDR notation, for example 10.0.0.0/24.' "
+            "(hashicorp/terraform-provider-azurerm test logs, and an az deployment validate walk-through with a "
+            "prefix that is not CIDR; code corpus, observed 2026-11-27)",
+            "InvalidAddressPrefixFormat",
+            _prefix_format,
+        )
+        for t in (VNET, SUBNET)
     ),
-    ProseRule(
-        "prefix-length",
-        SUBNET,
-        "address prefixes in CIDR notation, with a length",
-        "Azure's 'InvalidCIDRNotation' for prefixes not in A.B.C.D/E form (public Q&A pages, observed 2026-11-26)",
-        "InvalidCIDRNotation",
-        _prefix_length,
+    *(
+        ProseRule(
+            "prefix-host-bits",
+            t,
+            "address prefixes without host bits set (`10.10.10.0/16` is refused)",
+            "Azure's 'InvalidCIDRNotation: The address prefix 10.10.10.0/16 ... should be 10.10.0.0/16', quoted from "
+            "an `az deployment group create` run in public notes (code corpus, observed 2026-11-27)",
+            "InvalidCIDRNotation",
+            _prefix_host_bits,
+        )
+        for t in (VNET, SUBNET)
     ),
     ProseRule(
         "port-range",
@@ -582,7 +711,7 @@ STATEFUL_RULES: tuple[SkippedRule, ...] = (
         "static-ip",
         NIC,
         "a static privateIPAddress inside its subnet and not one of its first four or last address",
-        f"codes PrivateIPAddressNotInSubnet and PrivateIPAddressInReservedRange, seen in {LAB_LOG}",
+        COMMON_ERRORS,
         "enforced",
     ),
     SkippedRule(
@@ -592,29 +721,23 @@ STATEFUL_RULES: tuple[SkippedRule, ...] = (
         BUDGET_PERIOD,
         "enforced",
     ),
+    SkippedRule(
+        "budget-start-past",
+        BUDGET,
+        "a past start date within the current time grain: a Monthly budget from this month on, Quarterly and "
+        "Annually within the last 3 and 12 months (billing-period grains not judged)",
+        f"{BUDGET_PERIOD}: 'Past start date should be selected within the timegrain period'; "
+        "hashicorp/terraform-provider-azurerm pull request 12121 (observed 2026-11-27)",
+        "enforced",
+    ),
 )
 SKIPPED: tuple[SkippedRule, ...] = (
-    SkippedRule(
-        "capacity",
-        VMSS,
-        "sku.capacity not negative",
-        "the spec types capacity as an integer (minimum in catalog/arm constraints where stated)",
-        "no public error code found; the REST spec's constraints checker covers what the spec states",
-    ),
     SkippedRule(
         "service-tags",
         NSG,
         "address prefixes that are words must be service tags",
         "https://learn.microsoft.com/azure/virtual-network/service-tags-overview",
         "the fake does not carry the list of service tags",
-    ),
-    SkippedRule(
-        "budget-start-past",
-        BUDGET,
-        "a past start date within the current time grain ('Past start date should be selected within the timegrain "
-        "period')",
-        BUDGET_PERIOD,
-        "not done: the fake's own accepted controls start in 2017; needs Azure's answer to a past start to confirm",
     ),
     SkippedRule(
         "basic-default-sku",

@@ -29,13 +29,10 @@ if str(REPO) not in sys.path:
 
 from azure_gpu_stacks.catalog.arm.bodies import arm_type, from_arm_body, tokens  # noqa: E402
 from azure_gpu_stacks.engine.run.runtime import run_program  # noqa: E402
-from azure_gpu_stacks.fakeazure import (  # noqa: E402
-    FAKE_SUBSCRIPTION_ID,
-    FAKE_TENANT_ID,
-    FakeArm,
-    prose,  # noqa: E402
-)
+from azure_gpu_stacks.fakeazure import FAKE_SUBSCRIPTION_ID, FAKE_TENANT_ID, FakeArm  # noqa: E402
 from azure_gpu_stacks.fakeazure.models import RESOURCE_TYPES  # noqa: E402
+
+from scripts import rule_table  # noqa: E402
 
 SAVED = REPO / "tests" / "data" / "azure-specs"
 DOC = REPO / "docs" / "azure-conformance.md"
@@ -270,12 +267,6 @@ STALE: tuple[Stale, ...] = (
         lambda e, v: v.code == "AgentPoolK8sVersionNotSupported",
     ),
     Stale(
-        "schema-generated `_Gen` body (no publisher, type or settings)",
-        "InvalidParameter (an extension needs its publisher and type: the fake's rule, no public wording)",
-        "InvalidParameter",
-        lambda e, v: e.title.endswith("_Gen"),
-    ),
-    Stale(
         "the example contradicts its spec (`days: ['1']`; RecurrentSchedule.days: 'Sunday through Saturday')",
         "not verified; the fake follows the spec's description",
         "BadRequest",
@@ -296,9 +287,17 @@ STALE: tuple[Stale, ...] = (
         lambda e, v: "is outside minCount..maxCount" in v.message,
     ),
     Stale(
-        "the example contradicts its spec (`uefiSettings.secureBootEnabled: {}`; the spec's type is boolean)",
-        "not verified; the fake follows the spec's type",
+        "a budget whose past start is outside its time grain (the example starts in 2017)",
+        "refused: 'Past start date should be selected within the timegrain period' (BudgetTimePeriod, "
+        "https://learn.microsoft.com/dotnet/api/azure.resourcemanager.consumption.consumptionbudgetdata.timeperiod; "
+        "hashicorp/terraform-provider-azurerm pull request 12121, observed 2026-11-27)",
         "InvalidParameter",
+        lambda e, v: "past start date should be selected within the timegrain period" in v.message,
+    ),
+    Stale(
+        "the example contradicts its spec (`uefiSettings.secureBootEnabled: {}`; the spec's type is boolean)",
+        "not verified; the fake follows the spec's type (Batch's code for a pool body: fakeazure/spec.py)",
+        "InvalidPropertyValue",
         lambda e, v: e.token == "azure-native:batch:Pool" and "secureBootEnabled is invalid" in v.message,
     ),
 )
@@ -336,12 +335,6 @@ REFUSALS: tuple[tuple[str, str, str, str], ...] = (
         "Budget",
         "start before 2017-06-01, start not before the end",
         "BudgetTimePeriod on Microsoft Learn (azure.resourcemanager.consumption, observed 2026-11-25)",
-    ),
-    (
-        "InvalidParameter",
-        "VirtualMachineExtension",
-        "no publisher, type or typeHandlerVersion",
-        "none (the spec marks them optional; labelled in the message)",
     ),
 )
 
@@ -389,40 +382,11 @@ def page(verdicts: list[Verdict]) -> str:
         "| --- | --- | --- | --- |",
     ]
     lines += [f"| {code} | {kind} | {what} | {source} |" for code, kind, what, source in REFUSALS]
-    lines += prose_rules_table()
+    lines += rule_table.section(rule_table.all_rows())
     unexplained = [v for v in verdicts if v.code and stale_of(v) is None]
     lines += ["", "## Refused for no listed reason", ""]
     lines += [f"- `{v.example.token}` {v.example.title}: {v.code}: {v.message}" for v in unexplained] or ["None."]
     return "\n".join(lines) + "\n"
-
-
-def prose_rules_table() -> list[str]:
-    """The rules that live in prose (`fakeazure.prose`), enforced and knowingly skipped, each with its source."""
-    enforced = [(r.arm_type, r.asks, r.code, r.source) for r in prose.RULES]
-    enforced += [(r.arm_type, r.asks, "see source", r.source) for r in prose.STATEFUL_RULES]
-    known = len(enforced) + len(prose.SKIPPED)
-    lines = [
-        "",
-        "## Rules that live in prose",
-        "",
-        "Generated from the rules as data (`fakeazure/prose.py`; names from `catalog/arm/name_rules.json`, built from",
-        "Learn's resource-name-rules page). Each has a single-rule mutation in",
-        "tests/fakeazure/test_fake_prose_rules.py.",
-        "",
-        f"Rules enforced / rules known: {len(enforced)} / {known}.",
-        "",
-        "| type | rule | Azure's code | source |",
-        "| --- | --- | --- | --- |",
-    ]
-    lines += [f"| `{t}` | {_cell(asks)} | {code} | {_cell(source)} |" for t, asks, code, source in sorted(enforced)]
-    lines += ["", "Knowingly skipped:", "", "| type | rule | why | source |", "| --- | --- | --- | --- |"]
-    lines += [f"| `{r.arm_type}` | {_cell(r.asks)} | {_cell(r.why)} | {_cell(r.source)} |" for r in prose.SKIPPED]
-    return lines
-
-
-def _cell(text: str) -> str:
-    """Text for a Markdown table cell: its own '|' escaped."""
-    return text.replace("|", "\\|")
 
 
 def main(argv: list[str] | None = None) -> int:

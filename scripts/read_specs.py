@@ -29,7 +29,7 @@ What it writes, per pulumi-azure-native type token of `fakeazure.models.RESOURCE
 - constraints.json: per ARM body path (`properties.agentPoolProfiles[*].osDiskSizeGB`), the JSON type
   and the constraints the spec states, each type with the file and commits it came from.
 
-Both files are generated: never edit them by hand (tests/test_arm_specs.py regenerates and compares).
+Both files are generated: never edit them by hand (tests/catalog/test_arm_bodies.py regenerates and compares).
 """
 
 from __future__ import annotations

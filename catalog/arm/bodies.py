@@ -25,6 +25,20 @@ MAPPING_FILE = "mapping.json"
 # azure-native takes user-assigned identities as a list of resource ids and sends ARM's map keyed by
 # them (each value `{}`: the principal and client ids are ARM's to fill in), on every type.
 USER_ASSIGNED = "userAssignedIdentities"
+# Wire names azure-native's inputs spell otherwise at every level: the swagger's `odata.type` discriminator is the
+# input `odataType` (pulumi-azure-native's MetricAlertSingleResourceMultipleMetricCriteriaArgs.odata_type, "specifies
+# the type of the alert criteria", sent as metricAlert_API.json's `odata.type`; observed 2026-11-27).
+WIRE_NAMES = {"odataType": "odata.type"}
+INPUT_NAMES = {wire: name for name, wire in WIRE_NAMES.items()}
+
+
+def _renamed(value: Any, names: dict[str, str]) -> Any:
+    """`value` with `names`' keys renamed at every level (where the mapping has no shape for it)."""
+    if isinstance(value, dict):
+        return {names.get(k, k): _renamed(v, names) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_renamed(v, names) for v in value]
+    return value
 
 
 @dataclass(frozen=True)
@@ -106,9 +120,9 @@ def _to_wire(value: dict[str, Any], shape: dict[str, Any]) -> dict[str, Any]:
     top: dict[str, Any] = {}
     inner: dict[str, Any] = {}
     for key, item in value.items():
-        wire = renamed.get(key, key)
+        wire = renamed.get(key, WIRE_NAMES.get(key, key))
         child = fields.get(key)
-        converted = _convert(item, child, _to_wire) if child else item
+        converted = _convert(item, child, _to_wire) if child else _renamed(item, WIRE_NAMES)
         if key == USER_ASSIGNED and isinstance(item, list):
             converted = {str(identity): {} for identity in item}
         # where `properties` is flattened, an input the spec does not list (newer than it) goes inside
@@ -119,7 +133,7 @@ def _to_wire(value: dict[str, Any], shape: dict[str, Any]) -> dict[str, Any]:
 
 
 def _from_wire(value: dict[str, Any], shape: dict[str, Any]) -> dict[str, Any]:
-    names = {wire: name for name, wire in shape.get("renamed", {}).items()}
+    names = {wire: name for name, wire in (WIRE_NAMES | shape.get("renamed", {})).items()}
     fields: dict[str, Any] = shape.get("fields", {})
     flat = dict(value)
     if shape.get("lifted") is not None and isinstance(flat.get("properties"), dict):
@@ -128,7 +142,7 @@ def _from_wire(value: dict[str, Any], shape: dict[str, Any]) -> dict[str, Any]:
     for wire, item in flat.items():
         name = names.get(wire, wire)
         child = fields.get(name)
-        out[name] = _convert(item, child, _from_wire) if child else item
+        out[name] = _convert(item, child, _from_wire) if child else _renamed(item, INPUT_NAMES)
         if wire == USER_ASSIGNED and isinstance(item, dict):
             out[name] = list(item)
     return out

@@ -102,6 +102,10 @@ def _object(node: _Node, value: dict[str, Any], prefix: str, found: list[tuple[s
     for disc, tag, variant in node.variants:
         if str(value.get(disc, "")).lower() == tag.lower():
             children.update(variant.keys)
+    # A polymorphic object without its discriminator, which every variant requires, is no variant at all.
+    for disc in dict.fromkeys(d for d, _, v in node.variants if _required(v, disc)):
+        if value.get(disc) is None:
+            found.append((f"{prefix}.{disc}" if prefix else disc, "it is required"))
     for key, child in children.items():
         path = f"{prefix}.{key}" if prefix else key
         item = value.get(key)
@@ -110,6 +114,11 @@ def _object(node: _Node, value: dict[str, Any], prefix: str, found: list[tuple[s
                 found.append((path, "it is required"))
             continue
         _value(child, item, path, found)
+
+
+def _required(variant: _Node, key: str) -> bool:
+    child = variant.keys.get(key)
+    return child is not None and bool(child.rule.get("required"))
 
 
 def _value(node: _Node, item: Any, path: str, found: list[tuple[str, str]]) -> None:

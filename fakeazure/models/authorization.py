@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...sdk.values import stable_uuid
 from ..core import ArmResourceType, Invoke, Resource, scope_id
-from ..errors import InvalidParameter, UnmatchedPrincipalType
+from ..errors import UnmatchedPrincipalType, coded
 
 if TYPE_CHECKING:
     from ..core import Arm
@@ -24,14 +24,22 @@ class RoleAssignment(ArmResourceType):
 
     def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         arm.require(scope_id(props.get("scope")), "scope")
+        # Authorization's codes for these two, as public deployment notes quote them (code corpus, observed
+        # 2026-11-27): "InvalidPrincipalId: The Principal ID '...' is not valid." and "Deployment fails with
+        # InvalidRoleDefinitionId" for a role definition id that is not one.
         role = str(props.get("roleDefinitionId") or "")
         if "/providers/Microsoft.Authorization/roleDefinitions/" not in role:
-            raise InvalidParameter(f"Role assignment '{name}': roleDefinitionId {role!r} is not a role definition id.")
+            raise coded(
+                "InvalidRoleDefinitionId",
+                f"The role definition ID '{role}' is not valid (role assignment '{name}': a "
+                "/providers/Microsoft.Authorization/roleDefinitions/<guid> id).",
+            )
         try:
             uuid.UUID(str(props.get("principalId")))
         except ValueError:
-            raise InvalidParameter(
-                f"Role assignment '{name}': principalId {props.get('principalId')!r} is not an object id."
+            raise coded(
+                "InvalidPrincipalId",
+                f"The Principal ID '{props.get('principalId')}' is not valid (role assignment '{name}': an object id).",
             ) from None
         wanted = props.get("principalType")
         if props.get("principalId") == deployer_object_id(arm) and wanted and wanted != arm.deployer_principal_type:

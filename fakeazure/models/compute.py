@@ -10,6 +10,7 @@ from ...sdk.values import dig, stable_uuid
 from ..core import (
     ArmResourceType,
     Resource,
+    advise,
     check_ssh_only,
     location_of,
     system_identity,
@@ -56,10 +57,7 @@ class ProximityPlacementGroup(ArmResourceType):
     def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         zones = props.get("zones") or []
         if len(zones) > 1:
-            raise InvalidParameter(
-                f"Proximity placement group '{name}' lists zones {zones}; a proximity placement group can be "
-                "pinned to at most one zone."
-            )
+            advise(arm, f"Proximity placement group '{name}'", f"lists zones {zones}; a group is meant for one zone")
 
     def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
         return {
@@ -189,10 +187,7 @@ class VirtualMachineExtension(ArmResourceType):
     def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         for key in ("publisher", "type", "typeHandlerVersion"):
             if not props.get(key):
-                raise InvalidParameter(
-                    f"Extension '{name}' needs {key} (the fake's rule: the spec marks it optional and no public "
-                    "source gives Azure's refusal)."
-                )
+                advise(arm, f"Extension '{name}'", f"has no {key}, which the spec marks optional")
         vm = arm.parent_of(self, props)
         subnets = []
         for ref in dig(vm.properties, "networkProfile", "networkInterfaces") or []:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...catalog.limits import LIMITS
 from ...sdk.values import dig, stable_uuid
-from ..core import ArmResourceType, Resource, scope_id
+from ..core import ArmResourceType, Resource, advise, scope_id
 from ..errors import InvalidParameter
 
 if TYPE_CHECKING:
@@ -30,7 +30,9 @@ class Budget(ArmResourceType):
     def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         arm.require(scope_id(props.get("scope")), "scope")
         if not (props.get("amount") or 0) > 0:
-            raise InvalidParameter(f"Budget '{name}': amount must be greater than 0, got {props.get('amount')!r}.")
+            advise(
+                arm, f"Budget '{name}'", f"amount {props.get('amount')!r} tracks nothing; a budget wants more than 0"
+            )
         start = dig(props, "timePeriod", "startDate") or ""
         try:
             day = dt.date.fromisoformat(str(start)[:10])

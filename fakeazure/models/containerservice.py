@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ...catalog.limits import LIMITS
 from ...catalog.mig import AKS_MIG_SIZES
 from ...sdk.values import stable_uuid
-from ..core import ArmResourceType, Invoke, Resource
+from ..core import ArmResourceType, Invoke, Resource, advise
 from ..errors import (
     AgentPoolK8sVersionNotSupported,
     ArmError,
@@ -178,7 +178,7 @@ class ManagedCluster(ArmResourceType):
     def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         where = f"Managed cluster '{name}'"
         if not (props.get("dnsPrefix") or props.get("fqdnSubdomain")):
-            raise InvalidParameter(f"{where}: dnsPrefix or fqdnSubdomain is required.")
+            advise(arm, where, "has neither dnsPrefix nor fqdnSubdomain")
         _check_kubernetes_version(arm, where, props.get("kubernetesVersion"))
         pools = props.get("agentPoolProfiles") or []
         if not any(p.get("mode") == "System" for p in pools):
@@ -189,7 +189,7 @@ class ManagedCluster(ArmResourceType):
         for pool in pools:
             pool_name = str(pool.get("name") or "")
             if pool_name.lower() in seen:
-                raise InvalidParameter(f"{where}: two agent pools are named '{pool_name}'.")
+                advise(arm, where, f"two agent pools are named '{pool_name}'")
             seen.add(pool_name.lower())
             _check_agent_pool(arm, pool_name, pool, where)
         aad = props.get("aadProfile") or {}

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ...catalog.durations import duration_seconds
 from ...catalog.time_zones import windows_time_zone
 from ...sdk.values import stable_uuid
-from ..core import ArmResourceType, Resource
+from ..core import ArmResourceType, Resource, advise
 from ..errors import BadRequest, InvalidParameter, ResourceNotFound, TargetResourceNotFound
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ class AutoscaleSetting(ArmResourceType):
                 raise BadRequest(
                     f"The autoscale profile {where} has {len(rules)} rules; allowed: at most {self.max_rules}."
                 )
-            _capacity(where, profile.get("capacity") or {})
+            _capacity(arm, where, profile.get("capacity") or {})
             if profile.get("recurrence"):
                 self._recurrence(where, profile["recurrence"])
             elif profile.get("fixedDate"):
@@ -130,7 +130,7 @@ def _target(arm: Arm, name: str, uri: Any) -> None:
         ) from None
 
 
-def _capacity(where: str, capacity: dict[str, Any]) -> None:
+def _capacity(arm: FakeArm, where: str, capacity: dict[str, Any]) -> None:
     """The spec, ScaleCapacity: minimum, maximum and default, each a count of instances, as strings."""
     counts: dict[str, int] = {}
     for key in ("minimum", "maximum", "default"):
@@ -148,12 +148,8 @@ def _capacity(where: str, capacity: dict[str, Any]) -> None:
             f"default capacity of '{default}'. Enter a minimum capacity less than '{default}'."
         )
     if default > maximum:
-        # Inferred from the minimum's refusal above (Azure keeps the default within minimum..maximum);
-        # no public copy of this refusal was found, so its wording mirrors that one.
-        raise BadRequest(
-            f"The default capacity value '{default}' that you specified in the autoscale setting is greater than the "
-            f"maximum capacity of '{maximum}'. Enter a default capacity less than '{maximum}'."
-        )
+        # Inferred from the minimum's refusal above; no public copy of a refusal was found: an advisory.
+        advise(arm, f"The autoscale profile {where}", f"default capacity {default} is above its maximum {maximum}")
 
 
 def _fixed_date(where: str, fixed: dict[str, Any]) -> None:

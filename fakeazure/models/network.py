@@ -15,8 +15,10 @@ from ..errors import (
     NetcfgSubnetRangesOverlap,
     SecurityRuleConflict,
     SecurityRuleInvalidPriority,
+    coded,
 )
 from ..lookups import lookup
+from ..prose import host_bits_message, prefix_format_message
 
 if TYPE_CHECKING:
     from ..core import Arm
@@ -191,10 +193,16 @@ class NetworkInterface(ArmResourceType):
 
 
 def _network(prefix: Any, path: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
-    try:
-        return ipaddress.ip_network(str(prefix), strict=True)
-    except ValueError:
-        raise InvalidParameter(f"{path}: {prefix!r} is not a valid CIDR range.") from None
+    """A prefix as a network; Azure's codes for one that is not CIDR or has host bits set (the prose rules,
+    which run first on the body's own prefixes; this answers the same for a stored one)."""
+    text = str(prefix)
+    message = prefix_format_message(text, path)
+    if message is not None:
+        raise coded("InvalidAddressPrefixFormat", message)
+    message = host_bits_message(text, path)
+    if message is not None:
+        raise coded("InvalidCIDRNotation", message)
+    return ipaddress.ip_network(text)
 
 
 def outbound_path(arm: Arm, subnet_id: Any, public_ip: Any = None) -> bool | None:

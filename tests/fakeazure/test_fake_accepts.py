@@ -6,6 +6,7 @@ Azure's answers quoted in public issues, and Microsoft Learn's budget rules.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from collections.abc import Callable
 from typing import Any
@@ -73,7 +74,7 @@ def test_a_budget_scope_without_the_leading_slash_is_the_same_scope(arm: FakeArm
         "amount": 100.0,
         "category": "Cost",
         "timeGrain": "Monthly",
-        "timePeriod": {"startDate": "2026-12-01T00:00:00Z"},
+        "timePeriod": {"startDate": f"{NEXT_MONTH}T00:00:00Z"},
     }
     scope = f"subscriptions/{arm.subscription_id}/resourceGroups/{RG}"
     without = arm.put(BUDGET, "b1", {**budget, "budgetName": "b1", "scope": scope}, "b1")
@@ -85,29 +86,41 @@ def test_a_budget_scope_without_the_leading_slash_is_the_same_scope(arm: FakeArm
     assert missing.code == "ResourceNotFound"
 
 
+# Budgets are judged on today's date, as Azure judges them: next month is a valid start.
+NEXT_MONTH = (dt.datetime.now(dt.timezone.utc).date().replace(day=1) + dt.timedelta(days=32)).replace(day=1)
+
+
 @pytest.mark.parametrize(
-    ("start", "end", "why"),
+    ("grain", "start", "end", "why"),
     [
-        ("2017-05-01T00:00:00Z", None, "must be on or after June 1, 2017"),
-        ("2026-12-01T00:00:00Z", "2026-12-01T00:00:00Z", "should be less than the end date"),
-        ("2026-12-01T00:00:00Z", "2026-06-30T00:00:00Z", "should be less than the end date"),
+        # billing-period grains are not judged by the time-grain rule: the 2017 floor answers
+        ("BillingMonth", "2017-05-01T00:00:00Z", None, "must be on or after June 1, 2017"),
+        ("Monthly", "2017-06-01T00:00:00Z", None, "past start date should be selected within the timegrain period"),
+        ("Monthly", f"{NEXT_MONTH}T00:00:00Z", f"{NEXT_MONTH}T00:00:00Z", "should be less than the end date"),
+        (
+            "Monthly",
+            f"{NEXT_MONTH}T00:00:00Z",
+            f"{NEXT_MONTH.replace(day=2) - dt.timedelta(days=40)}",
+            "should be less than the end date",
+        ),
     ],
 )
-def test_budget_dates_follow_learns_rules(arm: FakeArm, start: str, end: str | None, why: str) -> None:
+def test_budget_dates_follow_learns_rules(arm: FakeArm, grain: str, start: str, end: str | None, why: str) -> None:
     period = {"startDate": start, **({"endDate": end} if end else {})}
     props = {
         "budgetName": "b",
         "scope": f"/subscriptions/{arm.subscription_id}",
         "amount": 10.0,
         "category": "Cost",
-        "timeGrain": "Monthly",
+        "timeGrain": grain,
         "timePeriod": period,
     }
 
     error = arm_refusal(lambda: arm.put(BUDGET, "b", props, "b"))
 
     assert error.code == "InvalidParameter" and why in error.message
-    arm.put(BUDGET, "ok", {**props, "budgetName": "ok", "timePeriod": {"startDate": "2017-06-01T00:00:00Z"}}, "ok")
+    this_month = f"{arm.now.date().replace(day=1)}T00:00:00Z"
+    arm.put(BUDGET, "ok", {**props, "budgetName": "ok", "timePeriod": {"startDate": this_month}}, "ok")
 
 
 def test_a_subnet_given_address_prefixes_is_accepted_and_checked(arm: FakeArm) -> None:

@@ -145,11 +145,6 @@ def test_autoscale_setting_of_a_missing_target_is_target_resource_not_found(reco
             "capacity of '1'. Enter a minimum capacity less than '1'.",
         ),
         (
-            lambda: [profile(capacity=("1", "2", "3"))],
-            "The default capacity value '3' that you specified in the autoscale setting is greater than the maximum "
-            "capacity of '2'. Enter a default capacity less than '2'.",
-        ),
-        (
             lambda: [profile(recurrence=schedule(frequency="Day"))],
             "The autoscale profile profiles[0] 'working-hours': recurrence.frequency 'Day'; allowed: Week.",
         ),
@@ -198,7 +193,6 @@ def test_autoscale_setting_of_a_missing_target_is_target_resource_not_found(reco
         "11-rules",
         "capacity-word",
         "minimum-over-default",
-        "default-over-maximum",
         "frequency-day",
         "iana-zone",
         "unknown-day",
@@ -240,3 +234,11 @@ def test_autoscale_frequency_outside_the_sdk_enum_is_refused_by_the_enum_check(
     code, message = refusal(rec)
     assert code == "InvalidParameter"
     assert "'Fortnight'" in message and "Week" in message
+
+
+def test_a_default_capacity_over_the_maximum_is_an_advisory(record: Callable[..., Recording]) -> None:
+    # no public copy of Azure refusing it was found: a warning, never a refusal (issue 33)
+    rec = record(setting(lambda: [profile(capacity=("1", "2", "3"))]))
+
+    assert rec.refusals == []
+    assert any("default capacity 3 is above its maximum 2" in a for a in rec.arm.advisories)

@@ -126,7 +126,7 @@ def test_a_budget_with_an_empty_end_date_is_accepted(arm: FakeArm) -> None:
         "amount": 100,
         "category": "Cost",
         "timeGrain": "Monthly",
-        "timePeriod": {"startDate": "2026-11-01T00:00:00Z", "endDate": ""},
+        "timePeriod": {"startDate": f"{arm.now.date().replace(day=1)}T00:00:00Z", "endDate": ""},
     }
 
     arm.put(BUDGET, "b", props, "b")

@@ -5,8 +5,9 @@ test asks a mutation of every rule the fake enforces."""
 
 from __future__ import annotations
 
-import base64
 import copy
+import datetime as dt
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -14,6 +15,8 @@ import pytest
 from azure_gpu_stacks.fakeazure import FakeArm
 from azure_gpu_stacks.fakeazure.errors import ArmError
 from azure_gpu_stacks.fakeazure.prose import RULES, STATEFUL_RULES
+
+from tests.conftest import REPO
 
 RG = "rg-prose"
 SUB = "00000000-0000-0000-0000-0000000000aa"
@@ -54,6 +57,9 @@ OS = {
     "linuxConfiguration": LINUX,
 }
 NIC_ID = f"{NET}/networkInterfaces/nic-base"
+# The fake runs on today's date (as Azure does): a budget starts in the current month, the previous one is past.
+THIS_MONTH = dt.datetime.now(dt.timezone.utc).date().replace(day=1)
+LAST_MONTH = (THIS_MONTH - dt.timedelta(days=1)).replace(day=1)
 
 # One valid body per modelled type (the controls).
 BASES: dict[str, dict[str, Any]] = {
@@ -131,7 +137,7 @@ BASES: dict[str, dict[str, Any]] = {
         "amount": 100,
         "category": "Cost",
         "timeGrain": "Monthly",
-        "timePeriod": {"startDate": "2026-11-01T00:00:00Z"},
+        "timePeriod": {"startDate": f"{THIS_MONTH}T00:00:00Z"},
     },
     "Microsoft.ContainerService/managedClusters": {
         "dnsPrefix": "aks1",
@@ -168,67 +174,29 @@ def _set(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
     return mutate
 
 
-BIG = base64.b64encode(b"x" * 65536).decode()
-VMP = "virtualMachineProfile."
-# rule id -> (a bad name, or a mutation of the body); each breaks that rule only.
-MUTATIONS: dict[str, str | Callable[[dict[str, Any]], None]] = {
-    "name:Microsoft.Network/virtualNetworks": "v",
-    "name:Microsoft.Network/virtualNetworks/subnets": "snet-",
-    "name:Microsoft.Network/networkSecurityGroups": "n" * 81,
-    "name:Microsoft.Network/publicIPAddresses": "-pip",
-    "name:Microsoft.Network/networkInterfaces": "nic$1",
-    "name:Microsoft.Compute/virtualMachines": "gpu vm",
-    "name:Microsoft.Compute/virtualMachineScaleSets": "vmss.",
-    "name:Microsoft.ManagedIdentity/userAssignedIdentities": "-id",
-    "name:Microsoft.Consumption/budgets": "budget.monthly",
-    "name:Microsoft.ContainerService/managedClusters": "aks_",
-    "admin-name:Microsoft.Compute/virtualMachines": _set("osProfile.adminUsername", "admin"),
-    "admin-name:Microsoft.Compute/virtualMachineScaleSets": _set(VMP + "osProfile.adminUsername", "u" * 65),
-    "password:Microsoft.Compute/virtualMachines": _set("osProfile.adminPassword", "alllowercase"),
-    "password:Microsoft.Compute/virtualMachineScaleSets": _set(VMP + "osProfile.adminPassword", "P@ssw0rd"),
-    "custom-data:Microsoft.Compute/virtualMachines": _set("osProfile.customData", "not base64!"),
-    "custom-data:Microsoft.Compute/virtualMachineScaleSets": _set(VMP + "osProfile.customData", BIG),
-    "max-price:Microsoft.Compute/virtualMachines": _set("billingProfile.maxPrice", 0),
-    "max-price:Microsoft.Compute/virtualMachineScaleSets": _set(VMP + "billingProfile.maxPrice", -2),
-    "lun:Microsoft.Compute/virtualMachines": _set(
-        "storageProfile.dataDisks.1", {"lun": 0, "createOption": "Empty", "diskSizeGB": 8}
-    ),
-    "lun:Microsoft.Compute/virtualMachineScaleSets": _set(
-        VMP + "storageProfile.dataDisks.1", {"lun": 0, "createOption": "Empty", "diskSizeGB": 8}
-    ),
-    "computer-name:Microsoft.Compute/virtualMachines": _set("osProfile.computerName", "c" * 65),
-    "dns-label": _set("dnsSettings.domainNameLabel", "Gpu-Node"),
-    "idle-timeout": _set("idleTimeoutInMinutes", 31),
-    "standard-static": _set("publicIPAllocationMethod", "Dynamic"),
-    "basic-retired": _set("sku.name", "Basic"),
-    "prefix-length:Microsoft.Network/virtualNetworks": _set("addressSpace.addressPrefixes", ["10.1.0.0"]),
-    "prefix-length:Microsoft.Network/virtualNetworks/subnets": _set("addressPrefix", "10.0.9.0"),
-    "port-range": _set("securityRules.0.destinationPortRange", "22-65536"),
-    "address-prefix": _set("securityRules.0.sourceAddressPrefix", "20.20.20.20/16"),
-    "max-pods:Microsoft.ContainerService/managedClusters": _set("agentPoolProfiles.0.maxPods", 251),
-    "max-pods:Microsoft.ContainerService/managedClusters/agentPools": _set("maxPods", 5),
-    "taints:Microsoft.ContainerService/managedClusters": _set("agentPoolProfiles.0.nodeTaints", ["sku=gpu"]),
-    "taints:Microsoft.ContainerService/managedClusters/agentPools": _set("nodeTaints", ["sku:NoSchedule=gpu"]),
-    "windows-pool-name:Microsoft.ContainerService/managedClusters": _set(
-        "agentPoolProfiles.1",
-        {"name": "winpool1", "mode": "User", "osType": "Windows", "count": 1, "vmSize": "Standard_D4s_v5"},
-    ),
-    "windows-pool-name:Microsoft.ContainerService/managedClusters/agentPools": lambda body: body.update(
-        osType="Windows", agentPoolName="winpool1"
-    ),
-    "budget-start-ahead:far": _set("timePeriod.startDate", "2099-01-01T00:00:00Z"),
-    "static-ip:reserved": _set("ipConfigurations.0.privateIPAddress", "10.0.1.3"),
-    "static-ip:outside": _set("ipConfigurations.0.privateIPAddress", "10.0.2.10"),
+CORPUS = REPO / "tests" / "data" / "mutations" / "prose.json"
+# rule id or `id:ARM type` -> its single-rule mutation (a bad name, or values set on the base body), with the code
+# Azure answers and the rule's source (tests/data/mutations/prose.json)
+MUTATIONS: dict[str, dict[str, Any]] = {
+    m["mutation"]: m for m in json.loads(CORPUS.read_text(encoding="utf-8"))["mutations"]
 }
-EXPECTED_STATEFUL = {
-    "static-ip:reserved": "PrivateIPAddressInReservedRange",
-    "static-ip:outside": "PrivateIPAddressNotInSubnet",
-    "budget-start-ahead:far": "InvalidParameter",
-}
+
+
+def _value(value: Any) -> Any:
+    """A corpus value: a long string as `$repeat`, a date as `$monthStart` months from today's."""
+    if isinstance(value, dict) and "$repeat" in value:
+        return value["$repeat"] * value["times"]
+    if isinstance(value, dict) and "$monthStart" in value:
+        month = THIS_MONTH.month - 1 + value["$monthStart"]
+        return f"{dt.date(THIS_MONTH.year + month // 12, month % 12 + 1, 1)}T00:00:00Z"
+    return value
 
 
 def key(rule_id: str, arm_type: str) -> str:
     return rule_id if rule_id in MUTATIONS else f"{rule_id}:{arm_type}"
+
+
+STATEFUL = {k: m for k, m in MUTATIONS.items() if m["rule"] in {s.id for s in STATEFUL_RULES}}
 
 
 @pytest.fixture
@@ -273,40 +241,37 @@ def test_the_valid_base_body_of_each_type_is_accepted(arm: FakeArm, arm_type: st
     put(arm, arm_type, copy.deepcopy(BASES[arm_type]), good_name(arm_type))
 
 
-CASES = [(r.id, r.arm_type, r.code, r.source) for r in RULES] + [
-    (k, s.arm_type, EXPECTED_STATEFUL[k], s.source)
-    for s in STATEFUL_RULES
-    for k in EXPECTED_STATEFUL
-    if k.split(":")[0] == s.id
+CASES = [(key(r.id, r.arm_type), r.arm_type, r.code, r.source) for r in RULES] + [
+    (k, m["armType"], m["code"], next(s.source for s in STATEFUL_RULES if s.id == m["rule"]))
+    for k, m in STATEFUL.items()
 ]
 
 
-@pytest.mark.parametrize(("rule_id", "arm_type", "code", "source"), CASES, ids=[f"{c[0]}@{c[1]}" for c in CASES])
+@pytest.mark.parametrize(("mutation", "arm_type", "code", "source"), CASES, ids=[f"{c[0]}@{c[1]}" for c in CASES])
 def test_each_single_rule_mutation_gets_azures_code(
-    arm: FakeArm, rule_id: str, arm_type: str, code: str, source: str
+    arm: FakeArm, mutation: str, arm_type: str, code: str, source: str
 ) -> None:
-    assert source  # every rule names where it was seen
-    mutation = MUTATIONS[key(rule_id, arm_type)]
+    entry = MUTATIONS[mutation]
+    assert source and entry["source"] == source  # the corpus names the rule's source
+    assert entry["code"] == code
     body = copy.deepcopy(BASES[arm_type])
-    name = good_name(arm_type)
-    if isinstance(mutation, str):
-        name = mutation
-    else:
-        mutation(body)
+    name = entry.get("name", good_name(arm_type))
+    for path, value in entry.get("set", []):
+        _set(path, _value(value))(body)
 
     with pytest.raises(ArmError) as caught:
         put(arm, arm_type, body, name)
 
-    assert caught.value.code == code, caught.value.message
-    rule = next((r for r in RULES if (r.id, r.arm_type) == (rule_id, arm_type)), None)
+    assert caught.value.code == entry["code"], caught.value.message
+    rule = next((r for r in RULES if key(r.id, r.arm_type) == mutation), None)
     if rule is not None:  # refused by this rule, not another one the mutation happened to break
         assert rule.check(name, {NAME_INPUTS[arm_type]: name, **body}) == caught.value.message
 
 
 def test_every_rule_in_the_table_has_a_mutation() -> None:
-    keys = {key(r.id, r.arm_type) for r in RULES} | set(EXPECTED_STATEFUL)
+    keys = {key(r.id, r.arm_type) for r in RULES} | {s.id for s in STATEFUL_RULES}
 
-    assert keys == set(MUTATIONS)
+    assert keys == set(MUTATIONS) - set(STATEFUL) | {m["rule"] for m in STATEFUL.values()}
 
 
 def test_a_refused_password_is_never_printed(arm: FakeArm) -> None:
@@ -327,4 +292,44 @@ def test_windows_limits_are_the_windows_ones(arm: FakeArm) -> None:
     with pytest.raises(ArmError) as caught:
         put(arm, "Microsoft.Compute/virtualMachines", body, "gpu-node-2")
 
-    assert caught.value.code == "InvalidParameter" and "at most 15" in caught.value.message
+    assert caught.value.code == "InvalidParameter" and "more than 15 characters" in caught.value.message
+
+
+def test_a_vm_resource_name_with_an_underscore_is_accepted(arm: FakeArm) -> None:
+    # Learn's resource-name-rules: the virtualMachines row's character rules "are for the host name. The actual
+    # resource name can have up to 64 characters"; a VM named with `_` through the API is created
+    # (Azure/azure-rest-api-specs issue 13271, hashicorp/terraform-provider-azurerm issue 19158).
+    put(arm, "Microsoft.Compute/virtualMachines", copy.deepcopy(BASES["Microsoft.Compute/virtualMachines"]), "gpu_vm_1")
+
+
+@pytest.mark.parametrize(
+    ("computer_name", "windows"),
+    [("gpu_node", False), ("gpu-node.", False), ("gpu node", False), ("gpu.node", True), ("12345", True)],
+)
+def test_host_names_azure_refuses_are_refused(arm: FakeArm, computer_name: str, windows: bool) -> None:
+    body = copy.deepcopy(BASES["Microsoft.Compute/virtualMachines"])
+    body["osProfile"] = {**OS, "computerName": computer_name}
+    if windows:
+        body["osProfile"] = {**OS, "computerName": computer_name, "windowsConfiguration": {"provisionVMAgent": True}}
+        del body["osProfile"]["linuxConfiguration"]
+
+    with pytest.raises(ArmError) as caught:
+        put(arm, "Microsoft.Compute/virtualMachines", body, "gpu-node-2")
+
+    assert caught.value.code == "InvalidParameter" and "osProfile.computerName" in caught.value.message
+
+
+def test_a_linux_host_name_with_a_period_inside_is_accepted(arm: FakeArm) -> None:
+    body = copy.deepcopy(BASES["Microsoft.Compute/virtualMachines"])
+    body["osProfile"] = {**OS, "computerName": "gpu.node-1"}
+
+    put(arm, "Microsoft.Compute/virtualMachines", body, "gpu-node-2")
+
+
+@pytest.mark.parametrize("grain", ["Quarterly", "Annually", "BillingMonth"])
+def test_a_last_month_start_is_within_the_longer_grains(arm: FakeArm, grain: str) -> None:
+    body = copy.deepcopy(BASES["Microsoft.Consumption/budgets"])
+    body["timeGrain"] = grain
+    body["timePeriod"] = {"startDate": f"{LAST_MONTH}T00:00:00Z"}
+
+    put(arm, "Microsoft.Consumption/budgets", body, "budget_1")

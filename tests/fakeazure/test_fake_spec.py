@@ -205,6 +205,8 @@ def test_a_body_breaking_the_spec_is_invalid_parameter(
 def test_the_check_runs_on_every_put_of_the_fake(arm_with_group: FakeArm) -> None:
     props = {**inputs(BUDGET), "scope": f"/subscriptions/{arm_with_group.subscription_id}"}
     props["notifications"]["Actual_GreaterThan_80_Percent"]["contactEmails"] = ["a@contoso.com"] * 51
+    # The example starts in 2017; a monthly budget created today starts this month (fakeazure.prose)
+    props["timePeriod"] = {"startDate": f"{arm_with_group.now.date().replace(day=1)}T00:00:00Z"}
 
     with pytest.raises(ArmError, match=r"properties\.notifications\.Actual_GreaterThan_80_Percent\.contactEmails"):
         arm_with_group.put(BUDGET, "budget", props, "budget")
@@ -215,3 +217,42 @@ def arm_with_group() -> FakeArm:
     arm = FakeArm(default_location="eastus")
     arm.put("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": "rg", "location": "eastus"}, "rg")
     return arm
+
+
+def test_a_value_of_the_wrong_json_type_is_refused_before_a_types_own_check_reads_it(arm_with_group: FakeArm) -> None:
+    # AKS's own check compares counts: a string count reached it and raised TypeError (found by the mutation corpus)
+    pool = {"name": "system", "mode": "System", "count": "many", "vmSize": "Standard_D4s_v5"}
+    props = {"resourceGroupName": "rg", "resourceName": "aks", "dnsPrefix": "aks", "agentPoolProfiles": [pool]}
+
+    with pytest.raises(ArmError) as caught:
+        arm_with_group.put(AKS, "aks", props, "aks")
+
+    assert caught.value.code == "InvalidParameter"
+    assert "properties.agentPoolProfiles[0].count" in caught.value.message
+
+
+def test_a_polymorphic_object_without_its_discriminator_is_refused(arm_with_group: FakeArm) -> None:
+    # MetricAlert's criteria.allOf[*] is a MultiMetricCriteria: `criterionType` picks the variant and every variant
+    # requires it (metricAlert_API.json, 2018-03-01; catalog/arm/constraints.json)
+    target = f"/subscriptions/{arm_with_group.subscription_id}/resourceGroups/rg"
+    criterion = {"name": "gpu", "metricName": "Percentage CPU", "operator": "GreaterThan", "threshold": 80}
+    criterion |= {"timeAggregation": "Average"}
+    props = {
+        "resourceGroupName": "rg",
+        "ruleName": "alert",
+        "location": "global",
+        "severity": 3,
+        "enabled": True,
+        "scopes": [target],
+        "evaluationFrequency": "PT1M",
+        "windowSize": "PT5M",
+        "criteria": {
+            "odataType": "Microsoft.Azure.Monitor.MultipleResourceMultipleMetricCriteria",
+            "allOf": [criterion],
+        },
+    }
+
+    with pytest.raises(ArmError) as caught:
+        arm_with_group.put("azure-native:monitor:MetricAlert", "alert", props, "alert")
+
+    assert "criterionType" in caught.value.message

@@ -3,6 +3,7 @@ outputs programs read."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -205,6 +206,10 @@ def test_fakeazure_dependents_of_a_refused_resource_are_skipped_not_refused(reco
     assert [name for name, _ in rec.arm.skipped] == ["ext"]
 
 
+# this month, not its first day (the fake judges budgets on today's date, as Azure does)
+MID_MONTH = dt.datetime.now(dt.timezone.utc).date().replace(day=15)
+
+
 def test_fakeazure_budget_start_must_be_first_of_month(record: Callable[..., Recording]) -> None:
     def build(rg: Any) -> None:
         from pulumi_azure_native import consumption
@@ -215,7 +220,7 @@ def test_fakeazure_budget_start_must_be_first_of_month(record: Callable[..., Rec
             amount=100,
             category="Cost",
             time_grain="Monthly",
-            time_period=consumption.BudgetTimePeriodArgs(start_date="2026-11-15T00:00:00Z"),
+            time_period=consumption.BudgetTimePeriodArgs(start_date=f"{MID_MONTH}T00:00:00Z"),
         )
 
     rec = record(in_resource_group(build))

@@ -1,0 +1,58 @@
+"""The corpus of single-rule mutations of the spec's rules (tests/data/mutations/spec.json, written by
+scripts/make_mutations.py from the spec's constraints and Azure's own examples): each names its rule's source, and
+the fake refuses each with the code its rule's row names, for that value (the message names the path it broke)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from scripts import make_mutations
+
+CORPUS = make_mutations.OUT
+
+
+@pytest.fixture(scope="module")
+def corpus() -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = json.loads(CORPUS.read_text(encoding="utf-8"))["mutations"]
+    return found
+
+
+@pytest.fixture(scope="module")
+def answers(corpus: list[dict[str, Any]]) -> list[tuple[dict[str, Any], str, str]]:
+    return make_mutations.run(corpus)
+
+
+def _path(steps: list[Any]) -> str:
+    """The body path of `steps` as the fake's messages write it (`properties.securityRules[0].properties.priority`)."""
+    out = ""
+    for step in steps:
+        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else str(step))
+    return out
+
+
+def test_the_corpus_is_what_the_generator_gives() -> None:
+    assert CORPUS.read_text(encoding="utf-8") == make_mutations.text(), "run python scripts/make_mutations.py"
+
+
+def test_each_mutation_names_its_source_and_a_code(corpus: list[dict[str, Any]]) -> None:
+    assert len(corpus) >= 200
+    assert all(m["source"] and m["code"] for m in corpus)
+    assert all(m["source"].startswith("generated/") for m in corpus)  # the autorest.bicep types of the spec
+
+
+def test_each_mutation_is_refused_with_its_rules_code_for_that_value(
+    answers: list[tuple[dict[str, Any], str, str]],
+) -> None:
+    wrong_code = [(m["token"], m["rule"], code) for m, code, _ in answers if code != m["code"]]
+    other_value = [
+        (m["token"], m["rule"], message)
+        for m, code, message in answers
+        if code == m["code"]
+        and (m["token"], m["rule"].split(" ")[0]) not in make_mutations.OVERLAPS
+        and _path(m["at"]) not in message
+    ]
+
+    assert wrong_code == [] and other_value == []
