@@ -1,0 +1,184 @@
+"""The one type registry (catalog/arm/registry.py): every azure-native resource of the installed SDK with the
+API version it sends, where ARM places the types it lists, and export-arm placing every azure-native
+resource with it; the real-Azure path reads no part of the fake ARM.
+
+Expected values come from the installed SDK's own text (each class's "Uses Azure REST API version"), from
+Azure's ARM template reference (the ARM type of a blob container), or from the public programs' sources.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from azure_gpu_stacks.catalog.arm import registry
+from azure_gpu_stacks.engine.arm.template import NOT_AZURES, NOT_PLACED, export
+from azure_gpu_stacks.engine.run.plan import plan_stack
+from azure_gpu_stacks.engine.run.project import load_project
+from azure_gpu_stacks.fakeazure import FakeArm
+from azure_gpu_stacks.fakeazure.models import RESOURCE_TYPES
+
+from scripts import read_sdk_types
+from tests.conftest import REPO
+from tests.test_layout import PACKAGE, _imports
+
+PUBLIC = REPO / "tests" / "data" / "public"
+STAND_INS = REPO / "tests" / "data" / "provider_stand_ins"
+
+
+def sdk_api_version(token: str) -> str:
+    """The API version the installed SDK's class states in its docstring, read with `inspect`."""
+    _, module, kind = token.split(":")
+    source = inspect.getsource(getattr(importlib.import_module(f"pulumi_azure_native.{module}"), kind))
+    return re.findall(r"Uses Azure REST API version ([0-9a-z-]+)", source)[0]
+
+
+def test_the_registry_is_generated_fresh_from_the_installed_sdk() -> None:
+    assert read_sdk_types.generate() == (REPO / "catalog" / "arm" / "sdk_types.json").read_text(encoding="utf-8")
+
+
+def test_every_resource_class_of_the_installed_sdk_is_in_the_registry() -> None:
+    import pulumi_azure_native
+
+    root = Path(pulumi_azure_native.__file__).parent
+    declared = {
+        m.group(1)
+        for path in root.glob("*/*.py")
+        for m in re.finditer(
+            r'type_token\("(azure-native:\w+:\w+)"\)\nclass \w+\(pulumi\.CustomResource\)', path.read_text()
+        )
+    }
+
+    assert len(declared) > 2000  # the whole provider, not the types this project models
+    assert [t for t in sorted(declared) if not registry.is_sdk_type(t)] == []
+
+
+# types no component uses, and where Azure's ARM template reference puts them (learn.microsoft.com/azure/templates)
+UNUSED = [
+    ("azure-native:web:WebApp", "Microsoft.Web/sites"),
+    ("azure-native:storage:BlobContainer", "Microsoft.Storage/storageAccounts/blobServices/containers"),
+    ("azure-native:cdn:Profile", "Microsoft.Cdn/profiles"),
+]
+
+
+@pytest.mark.parametrize(("token", "arm_type"), UNUSED, ids=[u[0] for u in UNUSED])
+def test_a_type_no_component_uses_has_the_sdk_s_api_version_and_azure_s_arm_type(token: str, arm_type: str) -> None:
+    place = registry.placement(token)
+
+    assert place is not None and token not in RESOURCE_TYPES
+    assert (place.arm_type, place.api_version) == (arm_type, sdk_api_version(token))
+
+
+def test_every_type_the_fake_models_is_placed_by_the_registry_as_the_fake_places_it() -> None:
+    differ = {}
+    for token, rtype in RESOURCE_TYPES.items():
+        place = registry.placement(token)
+        assert place is not None, token
+        got = (place.arm_type, place.name_input, place.parent_inputs, place.scoped, place.located)
+        if got != (rtype.arm_type, rtype.name_input, rtype.parent_inputs, rtype.scoped, rtype.located):
+            differ[token] = got
+        if place.scoped:
+            assert place.scope_input == rtype.scope_input, token
+
+    assert differ == {}
+
+
+def test_the_fake_names_an_unmodelled_child_type_by_azure_s_id_shape() -> None:
+    arm = FakeArm(default_location="eastus")
+    arm.put("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": "rg", "location": "eastus"}, "u1")
+    arm.put("azure-native:storage:StorageAccount", "sa", _account(), "u2")
+    found = arm.put(
+        "azure-native:storage:BlobContainer",
+        "c",
+        {"resourceGroupName": "rg", "accountName": "sa1", "containerName": "site"},
+        "u3",
+    )
+
+    assert found.id.endswith(
+        "/resourceGroups/rg/providers/Microsoft.Storage/storageAccounts/sa1/blobServices/default/containers/site"
+    )
+
+
+def _account() -> dict[str, Any]:
+    return {"resourceGroupName": "rg", "accountName": "sa1", "kind": "StorageV2", "sku": {"name": "Standard_LRS"}}
+
+
+def _real_azure_path() -> list[Path]:
+    return sorted(p for room in ("engine/arm", "engine/estimate") for p in (REPO / room).rglob("*.py"))
+
+
+def test_the_real_azure_path_imports_nothing_from_the_fake() -> None:
+    found = {
+        p.relative_to(REPO).as_posix(): sorted(m for m in _imports(p) if m.startswith(f"{PACKAGE}.fakeazure"))
+        for p in _real_azure_path()
+    }
+
+    assert _real_azure_path() and {path: names for path, names in found.items() if names} == {}
+
+
+# Public programs that plan (tests/test_public_programs.py): every resource of each is in its template.
+EXPORTED = ["azure-python", "provider-py-webapp", "azure-py-static-website", "azure-py-synapse"]
+
+
+@pytest.fixture(scope="module")
+def corpus_templates() -> dict[str, Any]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.syspath_prepend(str(STAND_INS))
+        out = {}
+        for name in EXPORTED:
+            plan = plan_stack(load_project(PUBLIC / name), "dev")
+            out[name] = (plan, export(plan.resources, project=plan.project, stack=plan.stack, identity=plan.identity))
+        return out
+
+
+@pytest.mark.parametrize("program", EXPORTED)
+def test_every_azure_resource_of_a_public_program_is_in_its_template(
+    corpus_templates: dict[str, Any], program: str
+) -> None:
+    plan, template = corpus_templates[program]
+    outside = {
+        urn: why["why"] for urn, why in ((o["urn"], o) for o in template.document["metadata"]["outsideTemplate"])
+    }
+    azure = [r for r in plan.resources if r.custom and r.type.startswith("azure-native:")]
+
+    assert azure
+    assert [r.type for r in azure if outside.get(r.urn) == NOT_PLACED] == []  # every ARM resource placed
+    for r in azure:
+        assert r.urn in outside or template.resource(r.urn) is not None, r.type
+    assert all(why == NOT_AZURES or why.startswith("not an ARM resource") for why in outside.values())
+
+
+def test_the_static_website_s_blob_is_outside_as_data_plane_and_its_cdn_inside(
+    corpus_templates: dict[str, Any],
+) -> None:
+    plan, template = corpus_templates["azure-py-static-website"]
+    by_type = {r.arm_type: r for r in template.resources}
+    outside = {o["type"]: o["why"] for o in template.document["metadata"]["outsideTemplate"]}
+
+    assert {"Microsoft.Cdn/profiles", "Microsoft.Cdn/profiles/endpoints"} <= set(by_type)
+    assert by_type["Microsoft.Cdn/profiles"].api_version == sdk_api_version("azure-native:cdn:Profile")
+    assert "Blob service" in outside["azure-native:storage:Blob"]
+    assert "Blob service" in outside["azure-native:storage:StorageAccountStaticWebsite"]
+
+
+def test_a_web_app_goes_to_the_template_with_its_plan_and_no_value_of_the_fake(
+    corpus_templates: dict[str, Any],
+) -> None:
+    plan, template = corpus_templates["provider-py-webapp"]
+    entries = [
+        inner
+        for entry in template.document["resources"]
+        for inner in entry.get("properties", {}).get("template", {}).get("resources", [])
+    ]
+    site = next(e for e in entries if e["type"] == "Microsoft.Web/sites")
+    text = str(template.document)
+
+    assert site["apiVersion"] == sdk_api_version("azure-native:web:WebApp")
+    assert "serverFarmId" in site["properties"]
+    assert any(e["type"] == "Microsoft.Web/serverfarms" for e in entries)
+    assert plan.identity is not None
+    assert all(v not in text for v in vars(plan.identity).values())
