@@ -49,11 +49,13 @@ PROGRAMS = [
     ),
     (
         "azure-py-static-website",
-        0,
-        "OK: dev deploys as planned",
+        1,
+        "Azure CDN from Microsoft (classic) no longer support new profile creation.",
+        "Azure refuses its Standard_Microsoft CDN profile since 2025-08-15 (Learn, cdn-manage-powershell), with "
+        "BadRequest in those words (Azure/wordpress-linux-appservice#206, a deployment of 2025-08-18); "
         "primary_endpoints.web is Azure's (StorageAccount response, spec example StorageAccountGetProperties): "
-        "unknown during a preview, so the callback building the CDN origin does not run and nothing is refused "
-        "for it",
+        "unknown during a preview, so the callback building the CDN origin does not run and nothing else is "
+        "refused",
     ),
     (
         "azure-py-synapse",
