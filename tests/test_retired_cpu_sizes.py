@@ -1,6 +1,7 @@
-"""Retired CPU sizes Azure lists (issue 39): the A-series v1 retired on 2024-08-31 and the series Learn's retired sizes list announces (Learn, Av1-series
-retirement: "On August 31, 2024, we retire Basic and Standard A-series virtual machines"), kept in the
-catalog as a lighter entry (`retiredSeries`) and refused offline as the GPU sizes Azure retired are."""
+"""Retired CPU sizes Azure lists (issue 39): the A-series v1 retired on 2024-08-31 (Learn, Av1-series
+retirement: "On August 31, 2024, we retire Basic and Standard A-series virtual machines") and the series
+Learn's retired sizes list announces, kept in catalog/retired_sizes.yaml as a lighter entry
+(`retiredSeries`) and refused offline from their date as the GPU sizes Azure retired are."""
 
 from __future__ import annotations
 
