@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -121,7 +122,14 @@ def test_the_real_azure_path_imports_nothing_from_the_fake() -> None:
 
 
 # Public programs that plan (tests/test_public_programs.py): every resource of each is in its template.
-EXPORTED = ["azure-python", "provider-py-webapp", "azure-py-static-website", "azure-py-synapse"]
+EXPORTED = [
+    "azure-python",
+    "provider-py-webapp",
+    "azure-py-static-website",
+    "azure-py-synapse",
+    "provider-py-loadbalancer",
+    "provider-py-loadbalancer-subresource",
+]
 
 
 @pytest.fixture(scope="module")
@@ -182,3 +190,12 @@ def test_a_web_app_goes_to_the_template_with_its_plan_and_no_value_of_the_fake(
     assert any(e["type"] == "Microsoft.Web/serverfarms" for e in entries)
     assert plan.identity is not None
     assert all(v not in text for v in vars(plan.identity).values())
+
+
+def test_a_load_balancer_s_self_relative_ids_become_its_own_resource_id(corpus_templates: dict[str, Any]) -> None:
+    _, template = corpus_templates["provider-py-loadbalancer"]
+    text = json.dumps(template.document)
+    balancer = next(r for r in template.resources if r.arm_type == "Microsoft.Network/loadBalancers")
+
+    assert "$self" not in text
+    assert f"[concat(resourceId('Microsoft.Network/loadBalancers', '{balancer.name}'), '/probes/lb-probe')]" in text

@@ -41,6 +41,32 @@ PROGRAMS = [
         "the provider's own acceptance program: a storage account with a user-assigned identity",
     ),
     (
+        "provider-py-nsg",
+        0,
+        "OK: dev deploys as planned (3 resources, 1 not checked offline)",
+        "the provider's own acceptance program: an NSG and a SecurityRule as its own resource (priority 100, port 80)",
+    ),
+    (
+        "provider-py-loadbalancer",
+        0,
+        "OK: dev deploys as planned (4 resources, 1 not checked offline)",
+        "the provider's own acceptance program: a Standard load balancer whose rule names its own pool, frontend "
+        "and probe by `$self/` relative ids (the provider resolves them), a Standard static IPv4 address",
+    ),
+    (
+        "provider-py-loadbalancer-subresource",
+        0,
+        "OK: dev deploys as planned (4 resources, 2 not checked offline)",
+        "the provider's own acceptance program: a load balancer and its backend pool as a separate resource",
+    ),
+    (
+        "provider-py-simple",
+        0,
+        "OK: dev deploys as planned (2 resources)",
+        "the provider's own acceptance program: a StorageV2 account and a list_storage_account_keys callback on "
+        "its name, which a preview does not run (the account does not exist yet)",
+    ),
+    (
         "azure-py-aci",
         0,
         "OK: dev deploys as planned (2 resources, 1 not checked offline)",

@@ -186,6 +186,7 @@ class _Builder:
 
     def _entry(self, res: TemplateResource, record: RecordedResource, same_group: bool) -> dict[str, Any]:
         body = self._values(arm_body(res.token, record.inputs), res.logical_name, record.secret_values)
+        body = _self_relative(body, self._resource_id_expression(res, outer=res.resource_group is None))
         entry: dict[str, Any] = {"type": res.arm_type, "apiVersion": res.api_version, "name": self._name(res)}
         if res.scope is not None:
             entry["scope"] = _scope_expression(res.scope, same_group, self.expressions)
@@ -435,6 +436,24 @@ def arm_body(token: str, inputs: dict[str, Any]) -> dict[str, Any]:
 # 2026-11-25); pulumi-azure-native flattens the rest of `properties` into the inputs (the swagger's
 # `x-ms-client-flatten`, which Azure's resource specs set on `properties`).
 ENVELOPE = frozenset({"location", "tags", "sku", "zones", "identity", "kind", "plan", "extendedLocation", "etag"})
+
+
+# pulumi-azure-native resolves an id starting with `$self/` against the resource's own id (a load balancer's
+# rules naming its own frontend, pool and probe: pulumi-azure-native examples/py-loadbalancer, "relative IDs -
+# the actual physical IDs will be resolved by the provider"); the template resolves it with `resourceId`.
+SELF_RELATIVE = "$self/"
+
+
+def _self_relative(value: Any, own_id: str) -> Any:
+    """`value` with each `$self/...` id as the resource's own id (`own_id`, an expression) and the rest."""
+    if isinstance(value, dict):
+        return {k: _self_relative(v, own_id) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_self_relative(v, own_id) for v in value]
+    if isinstance(value, str) and value.startswith(SELF_RELATIVE):
+        rest = value[len(SELF_RELATIVE) - 1 :].replace("'", "''")
+        return f"[concat({own_id[1:-1]}, '{rest}')]"
+    return value
 
 
 def _given_name(r: RecordedResource) -> str | None:
