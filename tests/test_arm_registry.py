@@ -129,6 +129,7 @@ EXPORTED = [
     "azure-py-synapse",
     "provider-py-loadbalancer",
     "provider-py-loadbalancer-subresource",
+    "azure-py-containerapps",
 ]
 
 

@@ -1,6 +1,6 @@
 """Real public Pulumi programs for Azure (tests/data/public/, sources in sources.json), checked as a team
 would check them: without the environment their requirements make (none is committed), with the
-random and tls stand-ins of tests/data/provider_stand_ins for the other providers.
+random, tls and docker stand-ins of tests/data/provider_stand_ins for the other providers.
 
 Each row: the program, the exit code of `gpu-stacks check`, what the output must say, and the evidence
 for that verdict (why Azure and Pulumi accept or refuse it). Goal: no red (exit 1) that Azure or the
@@ -65,6 +65,14 @@ PROGRAMS = [
         "OK: dev deploys as planned (2 resources)",
         "the provider's own acceptance program: a StorageV2 account and a list_storage_account_keys callback on "
         "its name, which a preview does not run (the account does not exist yet)",
+    ),
+    (
+        "azure-py-containerapps",
+        0,
+        "OK: dev deploys as planned (6 resources, 3 not checked offline)",
+        "a Log Analytics workspace (PerGB2018, 30 days), a Basic registry with its admin user, a Container Apps "
+        "environment and app; the shared-key and registry-credential functions are called on names Azure has "
+        "not given yet, so a preview leaves them unknown; the image is pulumi-docker's (the stand-in), not Azure's",
     ),
     (
         "azure-py-aci",
