@@ -122,15 +122,7 @@ def test_the_real_azure_path_imports_nothing_from_the_fake() -> None:
 
 
 # Public programs that plan (tests/test_public_programs.py): every resource of each is in its template.
-EXPORTED = [
-    "azure-python",
-    "provider-py-webapp",
-    "azure-py-static-website",
-    "azure-py-synapse",
-    "provider-py-loadbalancer",
-    "provider-py-loadbalancer-subresource",
-    "azure-py-containerapps",
-]
+EXPORTED = ["provider-py-webapp", "azure-py-static-website", "provider-py-loadbalancer", "azure-py-containerapps"]
 
 
 @pytest.fixture(scope="module")
