@@ -20,6 +20,7 @@ from azure_gpu_stacks.catalog.arm import registry
 from azure_gpu_stacks.engine.arm.template import NOT_AZURES, NOT_PLACED, export
 from azure_gpu_stacks.engine.run.plan import plan_stack
 from azure_gpu_stacks.engine.run.project import load_project
+from azure_gpu_stacks.engine.run.runtime import RecordedResource
 from azure_gpu_stacks.fakeazure import FakeArm
 from azure_gpu_stacks.fakeazure.models import RESOURCE_TYPES
 
@@ -28,6 +29,7 @@ from tests.conftest import REPO
 from tests.test_layout import PACKAGE, _imports
 
 PUBLIC = REPO / "tests" / "data" / "public"
+RESOURCE_GROUP = "azure-native:resources:ResourceGroup"
 STAND_INS = REPO / "tests" / "data" / "provider_stand_ins"
 
 
@@ -192,3 +194,57 @@ def test_a_load_balancer_s_self_relative_ids_become_its_own_resource_id(corpus_t
 
     assert "$self" not in text
     assert f"[concat(resourceId('Microsoft.Network/loadBalancers', '{balancer.name}'), '/probes/lb-probe')]" in text
+
+
+SUB = "3f2c8a41-6b7d-4e15-9c0a-2d5e7f1b9a64"
+GROUP_ID = f"/subscriptions/{SUB}/resourceGroups/rg"
+ACCOUNT_ID = f"{GROUP_ID}/providers/Microsoft.Storage/storageAccounts/sa1"
+
+
+def _recorded(token: str, name: str, inputs: dict[str, Any], arm_id: str) -> RecordedResource:
+    return RecordedResource(
+        urn=f"urn:pulumi:dev::p::{token}::{name}",
+        type=token,
+        name=name,
+        parent=None,
+        custom=True,
+        protect=False,
+        inputs=inputs,
+        arm_id=arm_id,
+    )
+
+
+def test_an_extension_type_and_an_auto_named_child_are_placed_as_azure_places_them() -> None:
+    """A diagnostic setting on a storage account (`/{resourceUri}/providers/Microsoft.Insights/diagnosticSettings`,
+    Learn's template reference) and a blob container the program did not name (the name it got ends its id)."""
+    resources = [
+        _recorded(RESOURCE_GROUP, "rg", {"resourceGroupName": "rg", "location": "westus2"}, GROUP_ID),
+        _recorded("azure-native:storage:StorageAccount", "sa", {**_account(), "accountName": "sa1"}, ACCOUNT_ID),
+        _recorded(
+            "azure-native:monitor:DiagnosticSetting",
+            "diag",
+            {"resourceUri": ACCOUNT_ID, "name": "to-logs", "metrics": [{"category": "Transaction", "enabled": True}]},
+            f"{ACCOUNT_ID}/providers/Microsoft.Insights/diagnosticSettings/to-logs",
+        ),
+        _recorded(
+            "azure-native:storage:BlobContainer",
+            "c",
+            {"resourceGroupName": "rg", "accountName": "sa1"},
+            f"{ACCOUNT_ID}/blobServices/default/containers/c1a2b3c4d",
+        ),
+    ]
+    template = export(resources, project="p", stack="dev")
+    inner = {
+        e["type"]: e
+        for d in template.document["resources"]
+        for e in d.get("properties", {}).get("template", {}).get("resources", [])
+    }
+    setting = inner["Microsoft.Insights/diagnosticSettings"]
+    container = inner["Microsoft.Storage/storageAccounts/blobServices/containers"]
+
+    assert (setting["scope"], setting["name"]) == ("Microsoft.Storage/storageAccounts/sa1", "to-logs")
+    assert setting["apiVersion"] == sdk_api_version("azure-native:monitor:DiagnosticSetting")
+    assert setting["properties"]["metrics"] == [{"category": "Transaction", "enabled": True}]
+    assert container["name"] == "sa1/default/c1a2b3c4d"
+    assert container["dependsOn"] == ["[resourceId('Microsoft.Storage/storageAccounts', 'sa1')]"]
+    assert SUB not in json.dumps(template.document)  # the plan's subscription is the deployment's

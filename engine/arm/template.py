@@ -567,7 +567,7 @@ def _parents(res: TemplateResource, by_id: Mapping[str, TemplateResource]) -> li
     parent = res.resource_id
     for _ in res.name.split("/")[:-1]:
         parent = parent.rsplit("/", 2)[0]
-        hit = by_id.get(parent.lower())
+        hit = by_id.get(_id_key(parent))
         if hit is not None:
             found.append(hit)
     return found
