@@ -248,3 +248,18 @@ def test_an_extension_type_and_an_auto_named_child_are_placed_as_azure_places_th
     assert container["name"] == "sa1/default/c1a2b3c4d"
     assert container["dependsOn"] == ["[resourceId('Microsoft.Storage/storageAccounts', 'sa1')]"]
     assert SUB not in json.dumps(template.document)  # the plan's subscription is the deployment's
+
+
+# 2.x modules 3.x renamed (Pulumi's v2-to-v3 upgrade guide): ARM knows each type by the same ARM type
+RENAMED = [
+    ("azure-native:documentdb:DatabaseAccount", "Microsoft.DocumentDB/databaseAccounts"),
+    ("azure-native:insights:Component", "Microsoft.Insights/components"),
+]
+
+
+@pytest.mark.parametrize(("token", "arm_type"), RENAMED, ids=[r[0] for r in RENAMED])
+def test_a_type_of_a_module_3x_renamed_is_placed_as_azure_places_it(token: str, arm_type: str) -> None:
+    place = registry.placement(token)
+
+    assert not registry.is_sdk_type(token)
+    assert place is not None and (place.token, place.arm_type) == (token, arm_type)

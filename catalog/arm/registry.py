@@ -17,6 +17,7 @@ returns None for it and export-arm lists it under `outsideTemplate`, saying so.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import json
@@ -28,6 +29,14 @@ from typing import Any
 SDK_TYPES = "sdk_types.json"
 ARM_PATHS = "arm_paths.json"
 RESOURCE_GROUP_TOKEN = "azure-native:resources:ResourceGroup"
+# 2.x modules that 3.x names otherwise (Pulumi, "Upgrade Guide for Azure Native v2 to v3",
+# https://www.pulumi.com/registry/packages/azure-native/from-v2-to-v3, observed 2026-11-26: "some module names
+# have been updated and disambiguated"); a 2.x program's type (run in its own environment) is placed as the
+# 3.x module's type of the same name, which ARM knows by the same type.
+MODULES_RENAMED_IN_3: dict[str, tuple[str, ...]] = {
+    "insights": ("applicationinsights", "monitor"),
+    "documentdb": ("cosmosdb",),
+}
 _INPUT = re.compile(r"^\{(\w+)\}$")
 _PATH_INPUT = re.compile(r"\{(\w+)\}")
 
@@ -121,9 +130,19 @@ def placement(token: str) -> Placement | None:
     """Where ARM places `token`, or None where the registry has no id shape for it."""
     entry = _read(ARM_PATHS).get(token)
     if entry is None or "path" not in entry:
-        return None
+        return _renamed(token)
     sdk = _read(SDK_TYPES).get(token, {})
     return _parse(token, entry["path"], entry["source"], sdk.get("apiVersion"), bool(sdk.get("located")))
+
+
+def _renamed(token: str) -> Placement | None:
+    """A 2.x type whose module 3.x renamed, placed as the 3.x type (with the 3.x SDK's API version)."""
+    _, module, kind = token.split(":", 2)
+    for new in MODULES_RENAMED_IN_3.get(module, ()):
+        found = placement(f"azure-native:{new}:{kind}")
+        if found is not None:
+            return dataclasses.replace(found, token=token)
+    return None
 
 
 def tokens() -> list[str]:
