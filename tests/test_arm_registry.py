@@ -263,3 +263,21 @@ def test_a_type_of_a_module_3x_renamed_is_placed_as_azure_places_it(token: str, 
 
     assert not registry.is_sdk_type(token)
     assert place is not None and (place.token, place.arm_type) == (token, arm_type)
+
+
+def test_each_curated_id_shape_names_the_arm_type_its_template_reference_page_documents() -> None:
+    """arm_paths.json: a type cited to Learn's ARM template reference (learn.microsoft.com/azure/templates/<type>)
+    is placed under that very type, so a typo in either the id shape or the citation fails here."""
+    cited = {
+        token: re.search(r"learn\.microsoft\.com/azure/templates/(\S+)", entry["source"])
+        for token, entry in json.loads((REPO / "catalog" / "arm" / "arm_paths.json").read_text())["types"].items()
+        if "path" in entry
+    }
+    placed = {token: registry.placement(token) for token in cited}
+
+    assert len([m for m in cited.values() if m]) > 60
+    assert {
+        token: (place.arm_type if place else None)
+        for token, place in placed.items()
+        if cited[token] and (place is None or place.arm_type.lower() != cited[token].group(1))
+    } == {}
