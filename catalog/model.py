@@ -24,6 +24,7 @@ from .mig import mig_slices
 from .prices import CatalogModel, Price, Prices, RegionPrices
 
 DATA_FILE = Path(__file__).with_name("vm_sizes.yaml")
+RETIRED_FILE = Path(__file__).with_name("retired_sizes.yaml")  # CPU series: names and lifecycle only
 STANDARD_PREFIX = "standard_"
 CLOSE_MATCHES = 3
 
@@ -324,14 +325,18 @@ class Catalog:
         return difflib.get_close_matches(normalize_region(location), self._regions, n=CLOSE_MATCHES, cutoff=0.6)
 
 
-def load_catalog(path: Path) -> Catalog:
-    """Read and validate a catalog data file."""
+def load_catalog(path: Path, retired: Path | None = None) -> Catalog:
+    """Read and validate a catalog data file, with the retired CPU series of `retired` (a second file) added."""
     with path.open(encoding="utf-8") as fh:
         raw = yaml.safe_load(fh)
+    if retired is not None:
+        with retired.open(encoding="utf-8") as fh:
+            series = yaml.safe_load(fh)["retiredSeries"]
+        raw = {**raw, "retiredSeries": [*raw.get("retiredSeries", ()), *series]}
     return Catalog(CatalogFile.model_validate(raw))
 
 
 @functools.cache
 def catalog() -> Catalog:
     """The shipped catalog, read once on first use."""
-    return load_catalog(DATA_FILE)
+    return load_catalog(DATA_FILE, RETIRED_FILE)

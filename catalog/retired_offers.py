@@ -1,8 +1,9 @@
 """Azure offers (a resource type with one SKU) that Azure no longer creates, other than VM sizes: each
 with the day it stopped, what to move to and the public page that says so.
 
-None has a published ARM error code for the refused create, so each is an advisory (a plan warning),
-never a refusal: a refusal needs Azure's code from a public source.
+An offer whose refused create has Azure's error code and message on a public page (`refusal`) is refused
+offline with them; the others are advisories (a plan warning), never refusals: a refusal needs Azure's
+code from a public source.
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ class RetiredOffer:
     move_to: str
     source: str
     observed: dt.date
+    # (code, message) Azure answers a create with, and the public page that quotes it; None: not known
+    refusal: tuple[str, str] | None = None
+    refusal_source: str = ""
 
 
 RETIRED_OFFERS: tuple[RetiredOffer, ...] = (
@@ -40,6 +44,10 @@ RETIRED_OFFERS: tuple[RetiredOffer, ...] = (
         # onboarding or profile creation."
         "https://learn.microsoft.com/azure/cdn/cdn-manage-powershell",
         dt.date(2026, 11, 26),
+        ("BadRequest", "Azure CDN from Microsoft (classic) no longer support new profile creation."),
+        # a deployment on 2025-08-18 failing with "Azure CDN from Microsoft (classic) no longer support new
+        # profile creation. (Code: BadRequest)" (observed 2026-11-27)
+        "https://github.com/Azure/wordpress-linux-appservice/issues/206",
     ),
     *(
         RetiredOffer(

@@ -25,13 +25,13 @@ unregistered resource providers (`MissingSubscriptionRegistration`), the deploye
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import ipaddress
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..catalog import Catalog, catalog, normalize_region, normalize_size_name
+from ..catalog.arm import registry
 from ..catalog.az_files import SkuOffer, Usage
 from ..catalog.clock import instant_on
 from ..catalog.quota_counters import Charge, Provider, charges
@@ -186,12 +186,16 @@ class FakeArm:
         return rg
 
     def parent_of(self, rtype: ArmResourceType, props: dict[str, Any]) -> Resource:
-        """The nearest parent of a nested resource (a subnet's virtual network...)."""
+        """The nearest parent of a nested resource (a subnet's virtual network...) that a program creates: one
+        with a fixed name between (a blob container's `blobServices/default`) is Azure's own, skipped."""
+        place = registry.placement(rtype.token)
+        levels = 1 + (place.fixed_parents if place else 0)
         parent_id = self._resource_id(rtype, props, "-")
-        parent_id = parent_id.rsplit("/", 2)[0]
+        for _ in range(levels):
+            parent_id = parent_id.rsplit("/", 2)[0]
         found = self.find(parent_id)
         if found is None:
-            kind = rtype.arm_type.split("/")[-2]
+            kind = rtype.arm_type.split("/")[-1 - levels]
             raise ParentResourceNotFound(
                 f"Can not perform requested operation on nested resource. Parent resource "
                 f"'{parent_id.rsplit('/', 1)[-1]}' not found ({kind})."
@@ -203,6 +207,8 @@ class FakeArm:
     # --- ids and names -----------------------------------------------------------------------
 
     def _resource_id(self, rtype: ArmResourceType, props: dict[str, Any], name: str) -> str:
+        if rtype.token not in RESOURCE_TYPES and (place := registry.placement(rtype.token)) is not None:
+            return registry.resource_id(place, props, name, self.subscription_id)  # the one registry's id shape
         namespace, *types = rtype.arm_type.split("/")
         if rtype.token == ResourceGroupType:
             return f"/subscriptions/{self.subscription_id}/resourceGroups/{name}"
@@ -216,12 +222,9 @@ class FakeArm:
         return f"/subscriptions/{self.subscription_id}{group}/providers/{namespace}/{path}"
 
     def autoname(self, logical_name: str, rtype: ArmResourceType, urn: str) -> str:
-        """pulumi-azure-native's auto-naming: the logical name and eight random hex characters.
-
-        The suffix here is derived from the URN, so repeated offline runs print the same names.
-        """
-        suffix = hashlib.sha256(urn.encode()).hexdigest()[:8]
-        return logical_name[: rtype.autoname_max - len(suffix)] + suffix
+        """pulumi-azure-native's auto-naming (`catalog.arm.registry.auto_name`), seeded by the URN, so repeated
+        offline runs print the same names."""
+        return registry.auto_name(logical_name, urn, rtype.autoname_max)
 
     def next_address(self, prefix: str) -> str:
         """The next free host address of `prefix`, as Azure's dynamic allocation gives them."""

@@ -47,11 +47,14 @@ class FakeArmMocks(pulumi.runtime.Mocks):
             return self._read(args)
         props = unwrap_secrets(dict(args.inputs))
         seed = f"{args.typ}::{args.name}"
-        if (offer := retired_offer(args.typ, props, self.arm.now.date())) is not None:
+        offer = retired_offer(args.typ, props, self.arm.now.date())
+        if offer is not None and offer.refusal is None:
             self.arm.advisories.append(advisory(args.name, offer))
         if self.preview:
             return self._preview(args, props, seed)
         try:
+            if offer is not None and offer.refusal is not None:
+                raise offer_refused(*offer.refusal)  # Azure's own code and words (catalog.retired_offers)
             partly_known = (args.typ, args.name) in self.unknown_inputs
             res = self.arm.put(args.typ, args.name, props, seed, partly_known=partly_known)
         except ArmError as error:
@@ -91,3 +94,8 @@ class FakeArmMocks(pulumi.runtime.Mocks):
             return self.arm.invoke(args.token, unwrap_secrets(dict(args.args))), []
         except ArmError as error:
             return {}, [("", str(error))]
+
+
+def offer_refused(code: str, message: str) -> ArmError:
+    """The error Azure answers the create of a retired offer with, under Azure's own code."""
+    return type(code, (ArmError,), {"code": code})(message)

@@ -19,7 +19,8 @@ Two steps, so the data files are reproducible from files kept in the repository:
     #    prints what changed (`--check`: change nothing, exit 1 when the files are not up to date)
     python scripts/read_specs.py write
 
-What it writes, per pulumi-azure-native type token of `fakeazure.models.RESOURCE_TYPES`:
+What it writes, per pulumi-azure-native type token of `fakeazure.models.RESOURCE_TYPES` (each placed, ARM
+type and path inputs, by the one type registry, catalog/arm/registry.py):
 - mapping.json: the ARM type, the API version (read from the installed SDK's module docstring,
   "Uses Azure REST API version ..."), the inputs that are path parameters (resourceGroupName, vmName:
   inputs of the SDK's Args class that are not in the body), and at each level of the body which
@@ -52,6 +53,7 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:  # run as a file (`python scripts/read_specs.py`): import the project
     sys.path.insert(0, str(REPO))
 
+from azure_gpu_stacks.catalog.arm.registry import Placement, placement  # noqa: E402
 from azure_gpu_stacks.fakeazure.models import RESOURCE_TYPES  # noqa: E402
 from azure_gpu_stacks.sdk.internals import getter_name  # noqa: E402
 
@@ -244,14 +246,22 @@ def _child_shape(types: Types, ref: dict[str, str], classes: tuple[type, ...], s
 
 def path_inputs(token: str) -> list[str]:
     """The inputs that name the resource in the PUT's URL (as the fake builds its id), not the body."""
-    rtype = RESOURCE_TYPES[token]
+    rtype = placed(token)
     names = [*rtype.parent_inputs, rtype.name_input]
-    names.append(rtype.scope_input if rtype.scoped else "resourceGroupName")
+    names.append(rtype.scope_input or "resourceGroupName")
     return sorted({n for n in names if n and n in args_fields(args_class(token))})
 
 
+def placed(token: str) -> Placement:
+    """Where ARM places `token`: the one type registry (catalog/arm/registry.py), which the fake reads too."""
+    found = placement(token)
+    if found is None:
+        raise SystemExit(f"{token}: the fake models it, the type registry (catalog/arm/arm_paths.json) cannot place it")
+    return found
+
+
 def mapping_entry(token: str, all_types: list[Types]) -> dict[str, Any]:
-    rtype = RESOURCE_TYPES[token]
+    rtype = placed(token)
     version = sdk_api_version(token)
     types, index, body = find_body(all_types, rtype.arm_type, version)
     cls = args_class(token)
@@ -367,7 +377,7 @@ def _walk_fields(
 
 
 def constraints_entry(token: str, all_types: list[Types]) -> dict[str, Any]:
-    rtype = RESOURCE_TYPES[token]
+    rtype = placed(token)
     version = sdk_api_version(token)
     types, index, body = find_body(all_types, rtype.arm_type, version)
     fields = {k: v for k, v in _object_fields(types, body).items() if k not in ENVELOPE_READ_ONLY}
@@ -389,7 +399,7 @@ def save(bicep_types: Path) -> None:
     subject = _git(bicep_types, "log", "-1", "--format=%s")
     spec_commit = re.search(r"azure-rest-api-specs/tree/([0-9a-f]+)", subject)
     files = [f for f in _git(bicep_types, "ls-tree", "-r", "--name-only", "HEAD", "generated").split() if f]
-    wanted = {f"{RESOURCE_TYPES[t].arm_type}@{sdk_api_version(t)}".lower(): t for t in RESOURCE_TYPES}
+    wanted = {f"{placed(t).arm_type}@{sdk_api_version(t)}".lower(): t for t in RESOURCE_TYPES}
     by_file: dict[str, list[str]] = {}
     for name in files:
         if not name.endswith("/types.json"):

@@ -8,14 +8,18 @@ budget of the subscription) sit in the outer template.
 Source: learn.microsoft.com/azure/azure-resource-manager/templates/deploy-to-subscription, "Create
 resource group and resources" and "Deploy to resource group" (observed 2026-11-25).
 
-Bodies: the envelope at the top and the rest under `properties` as REST nests them, by the one mapping of
-azure-native inputs to ARM bodies (`azure_gpu_stacks.catalog.arm.bodies`, generated from Azure's spec
-data); where ARM places a resource (parents, `scope`) by the fake ARM's type registry. Resources that
-are not Azure's, and azure-native types the mapping does not cover, are listed under
-`metadata.outsideTemplate`.
+Types: where ARM places each azure-native resource (its ARM type, parents, `scope`) and the API version the
+installed SDK sends, by the one type registry (`azure_gpu_stacks.catalog.arm.registry`); nothing here reads
+the fake ARM. Bodies: the envelope at the top and the rest under `properties` as REST nests them, by the
+mapping of azure-native inputs to ARM bodies generated from Azure's spec data
+(`azure_gpu_stacks.catalog.arm.bodies`) where it covers the type, else by pulumi-azure-native's default
+(every input but the envelope's flattened out of `properties`). Resources that are not Azure's, azure-native
+types that are no ARM resource (a blob, written through the storage account's endpoint), and types the
+registry cannot place are listed under `metadata.outsideTemplate`, each with why.
 
-Values: ids of this plan's fake subscription become `subscription().subscriptionId`, its tenant
-`subscription().tenantId`, so the template validates in any subscription; a literal string that starts
+Values: the subscription, tenant and deployer the plan ran as (`Plan.identity`) become
+`subscription().subscriptionId`, `subscription().tenantId` and `deployer().objectId`, so the template
+validates in any subscription and holds no value of the offline engine's own; a literal string that starts
 with `[` is escaped as `[[` (templates/template-expressions, "Escape characters"). Secrets become
 `secureString` parameters (`secureObject` for a secret object) whose values stay in memory for the one
 request that sends them and are never written: a value marked secret, and any string holding one of the
@@ -35,12 +39,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...catalog.arm import bodies
-from ...fakeazure import FAKE_SUBSCRIPTION_ID, FAKE_TENANT_ID, FakeArm
-from ...fakeazure.backend import FAKE_CLIENT_ID
-from ...fakeazure.models import resource_type
-from ...fakeazure.models.authorization import object_id_of
+from ...catalog.arm import bodies, registry
 from ...sdk.internals import is_output_unknown, is_secret, unwrap_secret
+from ..run.identity import DeploymentIdentity
 from ..run.runtime import RecordedResource
 
 AZURE_NATIVE = "azure-native:"
@@ -55,14 +56,13 @@ SUBSCRIPTION_SCHEMA = "https://schema.management.azure.com/schemas/2018-05-01/su
 GROUP_SCHEMA = "https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#"
 CONTENT_VERSION = "1.0.0.0"
 SECRET_PARAMETER = re.compile(r"[^A-Za-z0-9]+")
-# The fake's own ids as the deployment's: the deployer's object id as ARM's `deployer().objectId`
+# The plan's own ids as the deployment's: the deployer's object id as ARM's `deployer().objectId`
 # (https://learn.microsoft.com/azure/azure-resource-manager/templates/template-functions-deployment#deployer,
-# observed 2026-11-26), so no template carries a value of the fake's own.
-FAKE_IDS = {
-    FAKE_SUBSCRIPTION_ID: "subscription().subscriptionId",
-    FAKE_TENANT_ID: "subscription().tenantId",
-    object_id_of(FAKE_CLIENT_ID): "deployer().objectId",
-}
+# observed 2026-11-26), so no template carries a value of the offline engine's own.
+SUBSCRIPTION_EXPRESSION = "subscription().subscriptionId"
+TENANT_EXPRESSION = "subscription().tenantId"
+DEPLOYER_EXPRESSION = "deployer().objectId"
+ANY_SUBSCRIPTION = re.compile(r"^/subscriptions/[^/]+", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ class TemplateResource:
     arm_type: str
     api_version: str | None
     name: str  # the template's `name`: parent names joined with `/` for child types
-    resource_id: str  # as the fake subscription named it (`FAKE_SUBSCRIPTION_ID`)
+    resource_id: str  # in the subscription the plan ran in
     resource_group: str | None  # None: at subscription scope
     scope: str | None  # an extension resource's scope (a resource id), when it is not its resource group
     body: dict[str, Any]  # the request body ARM receives, secrets in place (never written)
@@ -89,18 +89,26 @@ class Template:
 
     document: dict[str, Any]
     resources: tuple[TemplateResource, ...]
-    outside: tuple[tuple[str, str], ...]  # (urn, type) of resources that are not Azure's
+    outside: tuple[tuple[str, str], ...]  # (urn, type) of resources the template does not hold
     secret_values: Mapping[str, Any] = field(default_factory=dict, repr=False)  # parameter -> value, sent only
 
     def resource(self, urn: str) -> TemplateResource | None:
         return next((r for r in self.resources if r.urn == urn), None)
 
 
-def export(resources: Iterable[RecordedResource], *, project: str, stack: str, secrets: Iterable[str] = ()) -> Template:
+def export(
+    resources: Iterable[RecordedResource],
+    *,
+    project: str,
+    stack: str,
+    secrets: Iterable[str] = (),
+    identity: DeploymentIdentity | None = None,
+) -> Template:
     """The template of a plan's recorded resources; `secrets` (the plan's `secret_values`) are what no
-    value in it may hold in clear, beyond the values marked secret."""
+    value in it may hold in clear, beyond the values marked secret; `identity` (the plan's) is whose ids
+    become the deployment's (without it, the subscription the recorded ids name)."""
     recorded = _stable_order(resources)
-    builder = _Builder(recorded, frozenset(secrets))
+    builder = _Builder(recorded, frozenset(secrets), _expressions(recorded, identity))
     unmapped = {r.urn for r in recorded if r.custom and r.type.startswith(AZURE_NATIVE) and not builder.add(r)}
     outside = tuple(
         (r.urn, r.type)
@@ -114,7 +122,9 @@ def export(resources: Iterable[RecordedResource], *, project: str, stack: str, s
 
 
 class _Builder:
-    def __init__(self, recorded: list[RecordedResource], hidden: frozenset[str] = frozenset()):
+    def __init__(
+        self, recorded: list[RecordedResource], hidden: frozenset[str], expressions: Mapping[str, str]
+    ) -> None:
         self.children: dict[str, list[str]] = {}
         for r in recorded:
             if r.parent:
@@ -125,29 +135,31 @@ class _Builder:
         self.hidden = hidden  # the plan's secrets: no string of the document may hold one
         self.secret_names: dict[str, str] = {}  # a secret name -> its parameter
         self.recorded_by_urn = {r.urn: r for r in recorded}
-        self.arm = FakeArm()
+        self.expressions = expressions  # a value of the plan's identity -> the ARM function standing for it
+        self.subscription = next(
+            (v for v, e in expressions.items() if e == SUBSCRIPTION_EXPRESSION), "{subscriptionId}"
+        )
 
     # --- resources ---------------------------------------------------------------------------
 
     def add(self, r: RecordedResource) -> bool:
-        """Add `r`; False when the body mapping (catalog.arm) does not cover its type."""
-        shape = bodies.arm_type(r.type)
-        if shape is None:
+        """Add `r`; False when the type registry (catalog.arm.registry) cannot place its type."""
+        place = registry.placement(r.type)
+        if place is None:
             return False
         plain = _plain(r.inputs)
-        rtype = resource_type(r.type)  # where ARM places it: parents, scope (the fake ARM's registry)
-        own = plain.get(shape.name_input) if shape.name_input else None
-        # the name the plan gave a resource without one: the fake ARM's auto-naming, seeded as the mocks seed it
-        name = str(own) if own else self.arm.autoname(r.name, rtype, f"{r.type}::{r.name}")
-        parents = [str(plain.get(key)) for key in rtype.parent_inputs]
+        own = plain.get(place.name_input)
+        # the name the plan gave a resource without one: the last part of the id it got, else auto-named
+        name = str(own) if own else _given_name(r) or registry.auto_name(r.name, f"{r.type}::{r.name}")
+        parents = place.name_parts({k: str(plain.get(k)) for k in place.parent_inputs}, name)[:-1]
         group = None if r.type == RESOURCE_GROUP_TOKEN else plain.get(RESOURCE_GROUP_INPUT)
-        scope = plain.get(rtype.scope_input) if rtype.scoped else None
-        if rtype.scoped and isinstance(scope, str):
+        scope = plain.get(place.scope_input) if place.scope_input else None
+        if place.scoped and isinstance(scope, str):
             group = _group_of(scope)
             if _is_group_id(scope) or group is None and _is_subscription_id(scope):
                 scope = None
-        resource_id = _resource_id(shape.arm_type, parents + [name], group, rtype.scoped, plain.get(rtype.scope_input))
-        named = [*zip(rtype.parent_inputs, parents), (shape.name_input, name)]
+        resource_id = registry.resource_id(place, plain, name, self.subscription)
+        named = [*zip(place.parent_inputs, [str(plain.get(k)) for k in place.parent_inputs]), (place.name_input, name)]
         if group is not None:
             named.append((RESOURCE_GROUP_INPUT, str(group)))
         for key, text in named:
@@ -159,8 +171,8 @@ class _Builder:
                 urn=r.urn,
                 token=r.type,
                 logical_name=r.name,
-                arm_type=shape.arm_type,
-                api_version=shape.api_version,
+                arm_type=place.arm_type,
+                api_version=place.api_version,
                 name="/".join(parents + [name]),
                 resource_id=resource_id,
                 resource_group=str(group) if group is not None else None,
@@ -174,10 +186,12 @@ class _Builder:
 
     def _entry(self, res: TemplateResource, record: RecordedResource, same_group: bool) -> dict[str, Any]:
         body = self._values(arm_body(res.token, record.inputs), res.logical_name, record.secret_values)
+        body = _self_relative(body, self._resource_id_expression(res, outer=res.resource_group is None))
         entry: dict[str, Any] = {"type": res.arm_type, "apiVersion": res.api_version, "name": self._name(res)}
         if res.scope is not None:
-            entry["scope"] = _scope_expression(res.scope, same_group)
-        if resource_type(res.token).located and "location" not in body and res.resource_group is not None:
+            entry["scope"] = _scope_expression(res.scope, same_group, self.expressions)
+        place = registry.placement(res.token)
+        if place is not None and place.located and "location" not in body and res.resource_group is not None:
             body = {"location": "[resourceGroup().location]", **body}  # as azure-native defaults it
         entry.update(body)
         return entry
@@ -196,7 +210,7 @@ class _Builder:
         if isinstance(value, str):
             if self._holds_secret(value, secrets):
                 return self._parameter(where, path, value)
-            return literal(value)
+            return literal(value, self.expressions)
         if is_output_unknown(value):
             return None
         if isinstance(value, float) and value.is_integer():
@@ -274,7 +288,7 @@ class _Builder:
     def dependencies(self, res: TemplateResource) -> list[TemplateResource]:
         record = self.recorded_by_urn[res.urn]
         by_urn = {t.urn: t for t in self.resources}
-        by_id = {t.resource_id.lower(): t for t in self.resources}
+        by_id = {_id_key(t.resource_id): t for t in self.resources}
         found: dict[str, TemplateResource] = {}
         for dep in record.dependencies:
             for urn in self._custom_urns(dep):
@@ -282,11 +296,11 @@ class _Builder:
                     found[urn] = by_urn[urn]
         for text in _strings(res.inputs):
             for candidate in _ids_in(text):
-                hit = by_id.get(candidate.lower())
+                hit = by_id.get(_id_key(candidate))
                 if hit is not None and hit.urn != res.urn:
                     found[hit.urn] = hit
         if res.resource_group is not None:
-            group = by_id.get(f"/subscriptions/{FAKE_SUBSCRIPTION_ID}/resourcegroups/{res.resource_group}".lower())
+            group = by_id.get(_id_key(f"/subscriptions/{self.subscription}/resourceGroups/{res.resource_group}"))
             found.pop(group.urn if group else "", None)  # the nested deployment depends on it instead
         for parent in _parents(res, by_id):
             found.setdefault(parent.urn, parent)
@@ -319,6 +333,7 @@ class _Builder:
                 "project": project,
                 "stack": stack,
                 "outsideTemplate": [{"urn": urn, "type": kind, "why": outside_why(kind)} for urn, kind in outside],
+                "typesFrom": registry.sdk_version(),
             },
             "parameters": {name: _parameter_type(value) for name, value in self.secrets.items()},
             "resources": top,
@@ -394,8 +409,74 @@ def _stable_order(resources: Iterable[RecordedResource]) -> list[RecordedResourc
 
 
 def arm_body(token: str, inputs: dict[str, Any]) -> dict[str, Any]:
-    """The request body of `token` (envelope and `properties`), from the one mapping (catalog.arm.bodies)."""
-    return {k: v for k, v in bodies.to_arm_body(token, inputs).items() if k not in ENTRY_KEYS}
+    """The request body of `token` (envelope and `properties`): by the spec's mapping (catalog.arm.bodies)
+    where it covers the type, else as pulumi-azure-native sends a type whose `properties` it flattens."""
+    if bodies.arm_type(token) is not None:
+        return {k: v for k, v in bodies.to_arm_body(token, inputs).items() if k not in ENTRY_KEYS}
+    place = registry.placement(token)
+    in_url = set(place.path_inputs) if place else set()
+    top: dict[str, Any] = {}
+    inner: dict[str, Any] = {}
+    for key, value in inputs.items():
+        if key in in_url:
+            continue
+        if key == bodies.USER_ASSIGNED and isinstance(value, list):
+            value = {str(identity): {} for identity in value}
+        (top if key in ENVELOPE else inner)[key] = value
+    if isinstance(top.get("identity"), dict) and isinstance(top["identity"].get(bodies.USER_ASSIGNED), list):
+        assigned = top["identity"][bodies.USER_ASSIGNED]
+        top["identity"] = {**top["identity"], bodies.USER_ASSIGNED: {str(i): {} for i in assigned}}
+    if inner:
+        top["properties"] = inner
+    return top
+
+
+# ARM's envelope: what stays beside `properties` on every resource (Azure Resource Manager's resource
+# definition, https://learn.microsoft.com/azure/azure-resource-manager/templates/syntax#resources, observed
+# 2026-11-25); pulumi-azure-native flattens the rest of `properties` into the inputs (the swagger's
+# `x-ms-client-flatten`, which Azure's resource specs set on `properties`).
+ENVELOPE = frozenset({"location", "tags", "sku", "zones", "identity", "kind", "plan", "extendedLocation", "etag"})
+
+
+# pulumi-azure-native resolves an id starting with `$self/` against the resource's own id (a load balancer's
+# rules naming its own frontend, pool and probe: pulumi-azure-native examples/py-loadbalancer, "relative IDs -
+# the actual physical IDs will be resolved by the provider"); the template resolves it with `resourceId`.
+SELF_RELATIVE = "$self/"
+
+
+def _self_relative(value: Any, own_id: str) -> Any:
+    """`value` with each `$self/...` id as the resource's own id (`own_id`, an expression) and the rest."""
+    if isinstance(value, dict):
+        return {k: _self_relative(v, own_id) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_self_relative(v, own_id) for v in value]
+    if isinstance(value, str) and value.startswith(SELF_RELATIVE):
+        rest = value[len(SELF_RELATIVE) - 1 :].replace("'", "''")
+        return f"[concat({own_id[1:-1]}, '{rest}')]"
+    return value
+
+
+def _given_name(r: RecordedResource) -> str | None:
+    """The name the plan gave `r`: the last part of the id it got (None in a preview, where it got none)."""
+    return r.arm_id.rstrip("/").rsplit("/", 1)[-1] or None if r.arm_id else None
+
+
+def _expressions(recorded: list[RecordedResource], identity: DeploymentIdentity | None) -> dict[str, str]:
+    """A value of the plan's identity -> the ARM function that stands for it in a deployment."""
+    if identity is not None:
+        return {
+            identity.subscription_id: SUBSCRIPTION_EXPRESSION,
+            identity.tenant_id: TENANT_EXPRESSION,
+            identity.deployer_object_id: DEPLOYER_EXPRESSION,
+        }
+    named = (ANY_SUBSCRIPTION.match(r.arm_id) for r in recorded)
+    found = next((m.group(0).split("/")[2] for m in named if m), None)
+    return {found: SUBSCRIPTION_EXPRESSION} if found else {}
+
+
+def _id_key(resource_id: str) -> str:
+    """An id as dependencies are matched: case-insensitive, in whichever subscription it names."""
+    return ANY_SUBSCRIPTION.sub("/subscriptions/*", resource_id.rstrip("/")).lower()
 
 
 def _sha256(value: Any) -> str:
@@ -407,18 +488,27 @@ def _api_version(token: str) -> str | None:
     return found.api_version if found else None
 
 
-# Why a resource is outside the template: another provider's is not Azure's at all; an azure-native one is
-# Azure's, but the installed SDK records its API version and not its ARM type or body shape, which only
-# the REST spec mapping (catalog/arm/mapping.json) gives: Validate and What-If do not see it.
+# Why a resource is outside the template: another provider's is not Azure's at all; a data-plane type of
+# azure-native is written through a service's own endpoint, never through ARM; any other azure-native type is
+# Azure's, but the installed Python SDK states its API version and not its ARM id's shape, which the registry
+# (catalog/arm/arm_paths.json) holds for the types it lists: Validate and What-If do not see it.
 NOT_AZURES = "not an Azure resource (another provider's): Azure never sees it"
-NOT_MAPPED = (
-    "an Azure resource whose ARM type and body the offline mapping (catalog/arm/mapping.json) does not cover: "
+NOT_PLACED = (
+    "an Azure resource whose ARM id shape the type registry (catalog/arm/arm_paths.json) does not hold: "
     "Validate and What-If do not see it"
 )
 
 
 def outside_why(type_token: str) -> str:
-    return NOT_MAPPED if type_token.startswith(AZURE_NATIVE) else NOT_AZURES
+    if not type_token.startswith(AZURE_NATIVE):
+        return NOT_AZURES
+    why = registry.data_plane(type_token)
+    return f"not an ARM resource: {why}" if why else NOT_PLACED
+
+
+def placeable(type_token: str) -> bool:
+    """Whether export-arm can place an azure-native resource of this type in a template."""
+    return registry.placement(type_token) is not None
 
 
 def deployment_name(stack: str, group: str) -> str:
@@ -426,14 +516,16 @@ def deployment_name(stack: str, group: str) -> str:
     return SECRET_PARAMETER.sub("-", f"{stack}-{group}")[:64]
 
 
-def literal(text: str) -> str:
-    """A string as a template value: the fake's ids as the deployment's own, a leading `[` escaped."""
-    found = [fake for fake in FAKE_IDS if fake in text]
+def literal(text: str, expressions: Mapping[str, str] | None = None) -> str:
+    """A string as a template value: the plan's ids (`expressions`) as the deployment's own, a leading `[`
+    escaped."""
+    known = expressions or {}
+    found = [value for value in known if value and value in text]
     if found:
         escaped = text.replace("'", "''").replace("{", "{{").replace("}", "}}")
-        for index, fake in enumerate(found):
-            escaped = escaped.replace(fake, f"{{{index}}}")
-        return f"[format('{escaped}', {', '.join(FAKE_IDS[f] for f in found)})]"
+        for index, value in enumerate(found):
+            escaped = escaped.replace(value, f"{{{index}}}")
+        return f"[format('{escaped}', {', '.join(known[v] for v in found)})]"
     return f"[{text}" if text.startswith("[") else text
 
 
@@ -445,27 +537,14 @@ def _mentions(value: Any, name: str) -> bool:
     return f"parameters('{name}')" in json.dumps(value)
 
 
-def _scope_expression(scope: str, same_group: bool) -> str:
+def _scope_expression(scope: str, same_group: bool, expressions: Mapping[str, str]) -> str:
     """An extension resource's `scope`: the target's relative name inside its group, else its full id."""
     parts = scope.strip("/").split("/")
     if same_group and len(parts) >= 8 and parts[4].lower() == "providers":
         namespace, rest = parts[5], parts[6:]
         types, names = rest[0::2], rest[1::2]
         return f"{namespace}/{'/'.join(types)}/{'/'.join(names)}"
-    return literal(scope)
-
-
-def _resource_id(
-    arm_type: str, names: list[str], group: Any, scoped: bool, scope: Any, subscription: str = FAKE_SUBSCRIPTION_ID
-) -> str:
-    namespace, *types = arm_type.split("/")
-    if arm_type == RESOURCE_GROUP_TYPE:
-        return f"/subscriptions/{subscription}/resourceGroups/{names[-1]}"
-    if scoped:
-        return f"{str(scope or '').rstrip('/')}/providers/{namespace}/{types[0]}/{names[-1]}"
-    path = "/".join(f"{t}/{n}" for t, n in zip(types, names, strict=False))
-    where = f"/resourceGroups/{group}" if group is not None else ""
-    return f"/subscriptions/{subscription}{where}/providers/{namespace}/{path}"
+    return literal(scope, expressions)
 
 
 def _group_of(resource_id: str) -> str | None:
@@ -488,7 +567,7 @@ def _parents(res: TemplateResource, by_id: Mapping[str, TemplateResource]) -> li
     parent = res.resource_id
     for _ in res.name.split("/")[:-1]:
         parent = parent.rsplit("/", 2)[0]
-        hit = by_id.get(parent.lower())
+        hit = by_id.get(_id_key(parent))
         if hit is not None:
             found.append(hit)
     return found

@@ -25,8 +25,9 @@ HELP = "the plan as an ARM deployment template for `az deployment sub validate` 
 DESCRIPTION = (
     "Write the plan of one stack as a subscription-scope ARM deployment template: the resource groups it "
     "creates, and per group a nested deployment of its resources. Secrets are secureString parameters whose "
-    "values are never written; resources that are not Azure's, and Azure resources of types the offline "
-    "mapping does not cover, are listed under metadata.outsideTemplate with why (a warning names the latter).\n"
+    "values are never written; resources that are not Azure's, azure-native resources that are no ARM resource "
+    "(a storage blob) and those of types the type registry cannot place are listed under "
+    "metadata.outsideTemplate with why (a warning counts the azure-native ones).\n"
     "Then: az deployment sub validate --location LOCATION --template-file FILE --parameters NAME=VALUE ..."
 )
 
@@ -50,7 +51,10 @@ def template_of(args: argparse.Namespace) -> tuple[Project, Plan, Template]:
         project, args.stack, options.reference(args), day=day, policy_settings=settings, limits=options.limits(args)
     )
     options.learn_secrets([plan])  # what this command prints or writes passes the one edge (engine.secrets)
-    return project, plan, export(plan.resources, project=plan.project, stack=plan.stack, secrets=plan.secret_values)
+    template = export(
+        plan.resources, project=plan.project, stack=plan.stack, secrets=plan.secret_values, identity=plan.identity
+    )
+    return project, plan, template
 
 
 def refuse_unwritable_target(path: Path, option: str = "--output") -> None:
@@ -80,8 +84,9 @@ def run(args: argparse.Namespace) -> int:
     left_out = [urn for urn, kind in template.outside if kind.startswith("azure-native:")]
     if left_out:
         print(
-            f"gpu-stacks: warning: {len(left_out)} Azure resource(s) of types the offline mapping does not cover "
-            "are not in the template, so Validate and What-If do not see them (metadata.outsideTemplate)",
+            f"gpu-stacks: warning: {len(left_out)} azure-native resource(s) are not in the template (data-plane "
+            "types, or types the type registry cannot place), so Validate and What-If do not see them "
+            "(metadata.outsideTemplate says why for each)",
             file=sys.stderr,
         )
     text = json.dumps(template.document, indent=2) + "\n"

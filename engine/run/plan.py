@@ -23,6 +23,7 @@ from ...components.checks import AS_OF_CONFIG_KEY
 from ...fakeazure import FakeArm, Refusal
 from ...fakeazure.existing import Existing, ExistingFileError, adopt
 from ...fakeazure.existing import parse as parse_existing
+from ...fakeazure.models.authorization import object_id_of
 from ...fakeazure.other_providers import is_modeled
 from ...inputs.files import InputFileError, escaped, load_json
 from ...sdk.internals import invoke_failure
@@ -30,6 +31,7 @@ from ...stack.config import LOCATION_KEY, ConfigError
 from ..errors import InputError
 from ..secrets import Mask, credential_leaves
 from . import children, monitor, program_host
+from .identity import DeploymentIdentity
 from .interpreter import host_command, missing_environment, python_for
 from .isolation import (
     Limits,
@@ -86,6 +88,7 @@ class Plan:
     errors: tuple[str, ...] = ()  # what the program logged with pulumi.log.error
     # every secret the run knows of (`engine.secrets`), for the output edge to mask wherever it shows
     secret_values: frozenset[str] = frozenset()
+    identity: DeploymentIdentity | None = None  # the subscription, tenant and deployer the plan ran as
 
     def __post_init__(self) -> None:
         # Sequences handed in as lists are kept as tuples: nothing can append to a plan.
@@ -364,6 +367,7 @@ def _plan(
         program_output=masked(output, secrets),
         errors=tuple(errors),
         secret_values=secrets,
+        identity=DeploymentIdentity(arm.subscription_id, arm.tenant_id, object_id_of(arm.client_id)),
     )
 
 

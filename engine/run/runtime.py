@@ -67,6 +67,7 @@ class RecordedResource:
     source: tuple[str, int] | None = (
         None  # (file URI, line) of the program line that registered it, as the engine gets it
     )
+    arm_id: str = ""  # the id the resource got (the name an auto-named one was given ends it); "" in a preview
 
     def shown_inputs(self) -> dict[str, Any]:
         """Inputs for people and JSON: secrets as "[secret]", unknowns as None.
@@ -245,6 +246,7 @@ class RecordingMonitor(MockMonitor):
                 delete_before_replace=request.deleteBeforeReplace,
                 secret_values=self.secret_values,
                 source=_source_position(request),
+                arm_id=str(response.id or ""),
             )
         )
         return response

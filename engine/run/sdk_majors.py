@@ -12,13 +12,12 @@ from __future__ import annotations
 import importlib.metadata
 import re
 
+from ...catalog.arm.registry import MODULES_RENAMED_IN_3
+
 SDK_DISTRIBUTION = "pulumi-azure-native"
 SDK_PACKAGE = "pulumi_azure_native"
-# 2.x modules that 3.x names otherwise (the upgrade guide above; each 3.x module is in the 3.x SDK).
-RENAMED_IN_3 = {
-    "insights": "applicationinsights and monitor",
-    "documentdb": "cosmosdb",
-}
+# 2.x modules that 3.x names otherwise: the upgrade guide above, kept with the type registry
+RENAMED_IN_3 = {old: " and ".join(new) for old, new in MODULES_RENAMED_IN_3.items()}
 _LACKS = re.compile(rf"module '({SDK_PACKAGE}\.[\w.]+)' has no attribute '(\w+)'")
 _API_VERSION_MODULE = re.compile(r"\.v\d{8}(preview)?$")  # pulumi_azure_native.network.v20230201
 _MISSING = re.compile(rf"No module named '({SDK_PACKAGE}\.([A-Za-z0-9_]+)[\w.]*)'")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 
+from ...catalog.arm import registry
 from ..core import ArmResourceType, Invoke
 from . import (
     alertsmanagement,
@@ -71,12 +72,19 @@ def resource_type(token: str) -> ArmResourceType:
 
 @functools.cache
 def _generic_type(token: str) -> ArmResourceType:
-    """A type the fake has no class for: accepted as given, placed in its resource group."""
+    """A type the fake has no class for: accepted as given, placed where the type registry
+    (`catalog.arm.registry`, the one both the fake and export-arm read) says ARM places it; a type the
+    registry cannot place gets an id shaped from its token, in its resource group."""
     _, module, kind = token.split(":", 2)
+    place = registry.placement(token)
 
     class Generic(ArmResourceType):
-        arm_type = f"Microsoft.{module}/{kind[0].lower()}{kind[1:]}s"
-        name_input = f"{kind[0].lower()}{kind[1:]}Name"
+        arm_type = place.arm_type if place else f"Microsoft.{module}/{kind[0].lower()}{kind[1:]}s"
+        name_input = place.name_input if place else f"{kind[0].lower()}{kind[1:]}Name"
+        parent_inputs = place.parent_inputs if place else ()
+        scoped = place.scoped if place else False
+        scope_input = (place.scope_input or "scope") if place else "scope"
+        located = place.located if place else True
 
     Generic.token = token
     return Generic()

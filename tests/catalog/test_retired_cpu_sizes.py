@@ -1,6 +1,7 @@
 """Retired CPU sizes Azure lists (issue 39): the A-series v1 retired on 2024-08-31 (Learn, Av1-series
-retirement: "On August 31, 2024, we retire Basic and Standard A-series virtual machines"), kept in the
-catalog as a lighter entry (`retiredSeries`) and refused offline as the GPU sizes Azure retired are."""
+retirement: "On August 31, 2024, we retire Basic and Standard A-series virtual machines") and the series
+Learn's retired sizes list announces, kept in catalog/retired_sizes.yaml as a lighter entry
+(`retiredSeries`) and refused offline from their date as the GPU sizes Azure retired are."""
 
 from __future__ import annotations
 
@@ -23,7 +24,39 @@ def test_av1_size_is_retired_from_2024_08_31(name: str) -> None:
 
 
 def test_av2_size_is_not_caught_by_the_av1_entry() -> None:
-    assert size_verdict("Standard_A1_v2", dt.date(2026, 11, 26)).standing == "unknown"
+    # Av2 is on Learn's retired sizes list as Announced, planned retirement 11/15/28: retiring, not retired
+    verdict = size_verdict("Standard_A1_v2", dt.date(2026, 11, 26))
+
+    assert (verdict.standing, verdict.date) == ("retiring", dt.date(2028, 11, 15))
+
+
+# Learn's "Retired Azure VM size series" (retired-sizes-list, observed 2026-11-27): series announced for
+# retirement, each with its planned retirement date
+ANNOUNCED = [
+    ("Standard_D1", dt.date(2028, 5, 1)),
+    ("Standard_DS14", dt.date(2028, 5, 1)),
+    ("Standard_D15_v2", dt.date(2028, 5, 1)),
+    ("Standard_L32s", dt.date(2028, 5, 1)),
+    ("Standard_B1s", dt.date(2028, 11, 15)),
+    ("Standard_F16", dt.date(2028, 11, 15)),
+    ("Standard_F72s_v2", dt.date(2028, 11, 15)),
+    ("Standard_GS5", dt.date(2028, 11, 15)),
+    ("Standard_L80s_v2", dt.date(2028, 11, 15)),
+    ("Standard_M192is_v2", dt.date(2027, 3, 31)),
+]
+
+
+@pytest.mark.parametrize(("name", "day"), ANNOUNCED, ids=[a[0] for a in ANNOUNCED])
+def test_a_size_announced_for_retirement_is_retiring_until_its_date_then_retired(name: str, day: dt.date) -> None:
+    assert size_verdict(name, day - dt.timedelta(days=1)).standing == "retiring"
+    assert size_verdict(name, day).standing == "retired"
+
+
+def test_the_retired_cpu_series_live_apart_from_the_gpu_rows() -> None:
+    text = (REPO / "catalog" / "vm_sizes.yaml").read_text(encoding="utf-8")
+
+    assert "retiredSeries" not in text
+    assert catalog().retired_series("Standard_A0") is not None
 
 
 def test_a_name_cannot_be_both_a_size_and_in_a_retired_series() -> None:

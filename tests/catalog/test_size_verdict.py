@@ -20,7 +20,9 @@ from azure_gpu_stacks.fakeazure.errors import InvalidParameter, SkuNotAvailable
 from tests.e2e.test_check_cli import run, stack_copy
 
 # Current sizes Azure offers (Azure/azure-rest-api-specs Compute examples, issue 29) the catalog does not list.
-OFFERED_UNLISTED = ["Standard_D2ds_v6", "Standard_D1_v2", "Standard_DS1_v2", "Standard_A8m_v2", "Standard_DC2as_v5"]
+OFFERED_UNLISTED = ["Standard_D2ds_v6", "Standard_DC2as_v5"]
+# Offered too, and on Learn's retired sizes list as announced for retirement (catalog/retired_sizes.yaml)
+OFFERED_RETIRING = ["Standard_D1_v2", "Standard_DS1_v2", "Standard_A8m_v2"]
 VM = "azure-native:compute:VirtualMachine"
 DAY = dt.date(2026, 11, 25)
 
@@ -65,6 +67,13 @@ def test_a_well_formed_size_the_catalog_does_not_list_is_unknown_and_deployable(
     verdict = size_verdict(name, DAY)
 
     assert (verdict.standing, verdict.deployable, verdict.refusal()) == ("unknown", True, None)
+
+
+@pytest.mark.parametrize("name", OFFERED_RETIRING)
+def test_an_offered_size_announced_for_retirement_is_retiring_and_deployable(name: str) -> None:
+    verdict = size_verdict(name, DAY)
+
+    assert (verdict.standing, verdict.deployable, verdict.refusal()) == ("retiring", True, None)
 
 
 def test_a_typo_of_a_gpu_size_is_not_a_size_and_names_the_size_meant() -> None:

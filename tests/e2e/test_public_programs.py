@@ -1,6 +1,6 @@
 """Real public Pulumi programs for Azure (tests/data/public/, sources in sources.json), checked as a team
 would check them: without the environment their requirements make (none is committed), with the
-random and tls stand-ins of tests/data/provider_stand_ins for the other providers.
+random, tls and docker stand-ins of tests/data/provider_stand_ins for the other providers.
 
 Each row: the program, the exit code of `gpu-stacks check`, what the output must say, and the evidence
 for that verdict (why Azure and Pulumi accept or refuse it). Goal: no red (exit 1) that Azure or the
@@ -42,6 +42,40 @@ PROGRAMS = [
         "the provider's own acceptance program: a storage account with a user-assigned identity",
     ),
     (
+        "provider-py-nsg",
+        0,
+        "OK: dev deploys as planned (3 resources, 1 not checked offline)",
+        "the provider's own acceptance program: an NSG and a SecurityRule as its own resource (priority 100, port 80)",
+    ),
+    (
+        "provider-py-loadbalancer",
+        0,
+        "OK: dev deploys as planned (4 resources, 1 not checked offline)",
+        "the provider's own acceptance program: a Standard load balancer whose rule names its own pool, frontend "
+        "and probe by `$self/` relative ids (the provider resolves them), a Standard static IPv4 address",
+    ),
+    (
+        "provider-py-loadbalancer-subresource",
+        0,
+        "OK: dev deploys as planned (4 resources, 2 not checked offline)",
+        "the provider's own acceptance program: a load balancer and its backend pool as a separate resource",
+    ),
+    (
+        "provider-py-simple",
+        0,
+        "OK: dev deploys as planned (2 resources)",
+        "the provider's own acceptance program: a StorageV2 account and a list_storage_account_keys callback on "
+        "its name, which a preview does not run (the account does not exist yet)",
+    ),
+    (
+        "azure-py-containerapps",
+        0,
+        "OK: dev deploys as planned (6 resources, 3 not checked offline)",
+        "a Log Analytics workspace (PerGB2018, 30 days), a Basic registry with its admin user, a Container Apps "
+        "environment and app; the shared-key and registry-credential functions are called on names Azure has "
+        "not given yet, so a preview leaves them unknown; the image is pulumi-docker's (the stand-in), not Azure's",
+    ),
+    (
         "azure-py-aci",
         0,
         "OK: dev deploys as planned (2 resources, 1 not checked offline)",
@@ -50,11 +84,13 @@ PROGRAMS = [
     ),
     (
         "azure-py-static-website",
-        0,
-        "OK: dev deploys as planned",
+        1,
+        "Azure CDN from Microsoft (classic) no longer support new profile creation.",
+        "Azure refuses its Standard_Microsoft CDN profile since 2025-08-15 (Learn, cdn-manage-powershell), with "
+        "BadRequest in those words (Azure/wordpress-linux-appservice#206, a deployment of 2025-08-18); "
         "primary_endpoints.web is Azure's (StorageAccount response, spec example StorageAccountGetProperties): "
-        "unknown during a preview, so the callback building the CDN origin does not run and nothing is refused "
-        "for it",
+        "unknown during a preview, so the callback building the CDN origin does not run and nothing else is "
+        "refused",
     ),
     (
         "azure-py-synapse",

@@ -39,6 +39,14 @@ IDS = {
     "objectId": deployer_object_id(FakeArm()),  # the deployment's deployer().objectId, in the fake: its deployer
 }
 
+
+def ids_of(plan: Plan) -> dict[str, str]:
+    """What the deployment's functions stand for: the subscription the plan ran as (an `--existing` file's
+    subscription where it names one), the fake's tenant and deployer."""
+    assert plan.identity is not None
+    return {**IDS, "subscriptionId": plan.identity.subscription_id}
+
+
 SHIPPED = [
     (REPO, p.name.removeprefix("Pulumi.").removesuffix(".yaml"), ()) for p in (REPO / "stacks").glob("Pulumi.*.yaml")
 ]
@@ -46,11 +54,11 @@ TEAM = [(TEAMS / team, stack, extra) for team, stack, extra, code in CHECKS if c
 CASES = sorted(SHIPPED, key=lambda c: c[1]) + TEAM
 
 
-def evaluate(value: Any, template: Template, group_location: str | None) -> Any:
+def evaluate(value: Any, template: Template, group_location: str | None, ids: dict[str, str] = IDS) -> Any:
     if isinstance(value, dict):
-        return {k: evaluate(v, template, group_location) for k, v in value.items()}
+        return {k: evaluate(v, template, group_location, ids) for k, v in value.items()}
     if isinstance(value, list):
-        return [evaluate(v, template, group_location) for v in value]
+        return [evaluate(v, template, group_location, ids) for v in value]
     if not isinstance(value, str) or not value.startswith("["):
         return value
     if value.startswith("[["):
@@ -63,7 +71,7 @@ def evaluate(value: Any, template: Template, group_location: str | None) -> Any:
         names = re.findall(r"(?:subscription|deployer)\(\)\.(\w+)", found["args"])
         text = found["text"].replace("''", "'").replace("{{", "\0").replace("}}", "\1")
         for index, name in enumerate(names):
-            text = text.replace(f"{{{index}}}", IDS[name])
+            text = text.replace(f"{{{index}}}", ids[name])
         return text.replace("\0", "{").replace("\1", "}")
     raise AssertionError(f"an expression the round trip cannot read: {value}")
 
@@ -80,13 +88,18 @@ def placed(template: Template) -> dict[tuple[str, str], tuple[dict[str, Any], st
     return out
 
 
-def inputs_of(res: TemplateResource, entry: dict[str, Any], group: str | None, template: Template) -> dict[str, Any]:
+def inputs_of(
+    res: TemplateResource, entry: dict[str, Any], group: str | None, template: Template, ids: dict[str, str] = IDS
+) -> dict[str, Any]:
     """azure-native's inputs again, from the entry's body and where the template places it."""
     groups = {
         e["name"].lower(): e.get("location") for e in template.document["resources"] if "resourceGroups" in e["type"]
     }
     body = evaluate(
-        {k: v for k, v in entry.items() if k not in ("dependsOn", "scope")}, template, groups.get(str(group).lower())
+        {k: v for k, v in entry.items() if k not in ("dependsOn", "scope")},
+        template,
+        groups.get(str(group).lower()),
+        ids,
     )
     rtype = resource_type(res.token)
     names = entry["name"].split("/")
@@ -94,12 +107,12 @@ def inputs_of(res: TemplateResource, entry: dict[str, Any], group: str | None, t
     if group is not None:
         path["resourceGroupName"] = group
     if rtype.scoped:
-        group_id = f"/subscriptions/{FAKE_SUBSCRIPTION_ID}" + (f"/resourceGroups/{group}" if group else "")
+        group_id = f"/subscriptions/{ids['subscriptionId']}" + (f"/resourceGroups/{group}" if group else "")
         scope = entry.get("scope")
         if scope is None:
             path[rtype.scope_input] = group_id
         elif scope.startswith("["):
-            path[rtype.scope_input] = evaluate(scope, template, None)
+            path[rtype.scope_input] = evaluate(scope, template, None, ids)
         else:  # Namespace/type[/child]/name[/childName] inside the group
             namespace, *rest = scope.split("/")
             half = len(rest) // 2
@@ -116,7 +129,7 @@ def replay(plan: Plan, template: Template, project_dir: Path, extra: tuple[str, 
     entries = placed(template)
     for res in template.resources:
         entry, group = entries[(res.arm_type, res.name.lower())]
-        inputs = inputs_of(res, entry, group, template)
+        inputs = inputs_of(res, entry, group, template, ids_of(plan))
         seed = f"{res.token}::{res.logical_name}"
         try:
             arm.put(res.token, res.logical_name, inputs, seed)
@@ -137,7 +150,7 @@ def test_the_template_gives_the_fake_arm_the_plan_s_verdict(
         plan = plan_stack(load_project(project_dir), stack, ReferenceFiles(existing=existing), day=utc_today())
     except InputError as exc:  # pragma: no cover - CHECKS says which stacks plan
         pytest.fail(str(exc))
-    template = export(plan.resources, project=plan.project, stack=plan.stack)
+    template = export(plan.resources, project=plan.project, stack=plan.stack, identity=plan.identity)
 
     refusals, skipped = replay(plan, template, project_dir, extra)
 

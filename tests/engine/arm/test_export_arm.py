@@ -40,7 +40,7 @@ compute.VirtualMachine("vm", resource_group_name=rg.name, location="eastus",
 
 def template_of(plans: dict[str, Any], stack: str) -> Template:
     plan = plans[stack]
-    return export(plan.resources, project=plan.project, stack=plan.stack)
+    return export(plan.resources, project=plan.project, stack=plan.stack, identity=plan.identity)
 
 
 def entries(document: dict[str, Any]) -> list[dict[str, Any]]:
@@ -226,7 +226,9 @@ def test_the_template_is_the_same_whatever_order_the_program_registered_in(
 ) -> None:
     # a program's registrations interleave differently from run to run; a reviewer diffs templates
     plan = shipped_plans[stack]
-    registered = export(plan.resources, project=plan.project, stack=plan.stack).document
-    reversed_registration = export(list(reversed(plan.resources)), project=plan.project, stack=plan.stack).document
+    registered = export(plan.resources, project=plan.project, stack=plan.stack, identity=plan.identity).document
+    reversed_registration = export(
+        list(reversed(plan.resources)), project=plan.project, stack=plan.stack, identity=plan.identity
+    ).document
 
     assert json.dumps(reversed_registration) == json.dumps(registered)

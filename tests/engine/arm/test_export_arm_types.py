@@ -60,7 +60,7 @@ def test_every_property_of_an_exported_template_has_the_arm_type_of_its_api_vers
     shipped_plans: dict[str, Any], stack: str
 ) -> None:
     plan = shipped_plans[stack]
-    document = export(plan.resources, project=plan.project, stack=plan.stack).document
+    document = export(plan.resources, project=plan.project, stack=plan.stack, identity=plan.identity).document
     checked, wrong = 0, []
     for entry in entries(document):
         known = arm_types().get(f"{entry['type']}@{entry['apiVersion']}".lower())
@@ -78,6 +78,6 @@ def test_every_property_of_an_exported_template_has_the_arm_type_of_its_api_vers
 @pytest.mark.parametrize("stack", STACKS)
 def test_no_template_holds_the_fakes_deployer_id(shipped_plans: dict[str, Any], stack: str) -> None:
     plan = shipped_plans[stack]
-    text = json.dumps(export(plan.resources, project=plan.project, stack=plan.stack).document)
+    text = json.dumps(export(plan.resources, project=plan.project, stack=plan.stack, identity=plan.identity).document)
 
     assert deployer_object_id(FakeArm()) not in text

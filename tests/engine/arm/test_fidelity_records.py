@@ -48,7 +48,7 @@ def replanned(path: Path) -> tuple[Plan, Template]:
     )
     day = dt.date.fromisoformat(record["asOf"])
     plan = plan_stack(load_project(at / record["projectDir"]), record["stack"], reference, day=day)
-    return plan, export(plan.resources, project=plan.project, stack=plan.stack)
+    return plan, export(plan.resources, project=plan.project, stack=plan.stack, identity=plan.identity)
 
 
 def test_there_is_a_record_to_hold_the_fake_to() -> None:

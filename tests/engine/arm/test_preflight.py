@@ -274,7 +274,7 @@ def test_a_what_if_change_is_mapped_to_the_resource_s_urn(shipped_plans: dict[st
     plan = shipped_plans["training-a100"]
     group = next(r for r in plan.resources if r.type.endswith(":ResourceGroup"))
     change_id = f"/subscriptions/{SUBSCRIPTION}/resourceGroups/{group.plain_inputs()['resourceGroupName']}"
-    template = export(plan.resources, project=plan.project, stack=plan.stack)
+    template = export(plan.resources, project=plan.project, stack=plan.stack, identity=plan.identity)
 
     found = resource_by_id(change_id, template)
     assert found is not None and found.urn == group.urn
