@@ -49,6 +49,7 @@ class Arm(Protocol):
     catalog: Catalog
     now: dt.datetime
     az_subscription: str | None
+    advisories: list[str]  # rules without a public refusal, said as plan warnings (`advise`)
 
     def resources(self) -> list[Resource]: ...
 
@@ -109,7 +110,7 @@ def location_of(arm: Arm, props: dict[str, Any]) -> str | None:
     return str(location).replace(" ", "").lower() if location is not None else None
 
 
-def advise(arm: FakeArm, where: str, rule: str) -> None:
+def advise(arm: Arm, where: str, rule: str) -> None:
     """A rule the fake knows but cannot refuse with: no public source gives Azure's refusal (its code or that it
     refuses at all), so it is an advisory, a plan warning, never a refusal (fakeazure/model_rules.py ADVISORIES)."""
     arm.advisories.append(f"{where}: {rule} (no public source for Azure's refusal: an advisory)")

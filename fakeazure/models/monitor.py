@@ -130,7 +130,7 @@ def _target(arm: Arm, name: str, uri: Any) -> None:
         ) from None
 
 
-def _capacity(arm: FakeArm, where: str, capacity: dict[str, Any]) -> None:
+def _capacity(arm: Arm, where: str, capacity: dict[str, Any]) -> None:
     """The spec, ScaleCapacity: minimum, maximum and default, each a count of instances, as strings."""
     counts: dict[str, int] = {}
     for key in ("minimum", "maximum", "default"):
