@@ -1,9 +1,9 @@
 """What each type of `fakeazure.models` refuses, kept as data beside the code that refuses it: one row per refusal
 (`raise` of a module), with the ARM type, the rule in words, Azure's code and the public source of the rule.
 
-The rows are matched to the code by module, code and a fragment of the message's own text; tests/fakeazure/test_rule_table.py
-reads every `raise` of fakeazure/models and asks that each is one row, so a new refusal cannot be added without its
-row. docs/azure-conformance.md's table of every rule (scripts/rule_table.py) is generated from these rows, the prose
+The rows are matched to the code by module, code and a fragment of the message's own text;
+tests/fakeazure/test_rule_table.py reads every `raise` of fakeazure/models and asks that each is one row, so a new
+refusal cannot be added without its row. docs/azure-conformance.md's table of every rule (scripts/rule_table.py) is generated from these rows, the prose
 rules (`fakeazure.prose`) and the REST spec's constraints (catalog/arm/constraints.json).
 
 Every row names a public source: a rule without one is not a refusal but an advisory (`core.advise`, a plan

@@ -225,7 +225,8 @@ def mutation_figures(rows: list[Row]) -> list[str]:
         f"Single-rule mutations as data: {hit} of the spec's {len(spec_rows)} rules (tests/data/mutations/spec.json, "
         f"{len(spec)} mutations of Azure's own examples: a rule no accepted example reaches has none), "
         f"{len(prose_hit)} of the {len(prose_rows)} rules from prose (prose.json, {len(prose)} mutations); "
-        f"the {models} refusals of the types' own checks are tested per type (tests/fakeazure/test_fake*.py), not yet as data.",
+        f"the {models} refusals of the types' own checks are tested per type (tests/fakeazure/test_fake*.py), "
+        "not yet as data.",
     ]
 
 

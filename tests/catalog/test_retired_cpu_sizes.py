@@ -14,6 +14,8 @@ from azure_gpu_stacks.catalog.model import CatalogFile, catalog
 from azure_gpu_stacks.catalog.verdict import size_verdict
 from azure_gpu_stacks.engine.cli import main
 
+from tests.conftest import REPO
+
 AV1 = ["Basic_A0", "Basic_A4", "Standard_A0", "Standard_A3", "Standard_A7"]
 
 
