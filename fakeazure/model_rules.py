@@ -3,8 +3,9 @@
 
 The rows are matched to the code by module, code and a fragment of the message's own text;
 tests/fakeazure/test_rule_table.py reads every `raise` of fakeazure/models and asks that each is one row, so a new
-refusal cannot be added without its row. docs/azure-conformance.md's table of every rule (scripts/rule_table.py) is generated from these rows, the prose
-rules (`fakeazure.prose`) and the REST spec's constraints (catalog/arm/constraints.json).
+refusal cannot be added without its row. docs/azure-conformance.md's table of every rule (scripts/rule_table.py) is
+generated from these rows, the prose rules (`fakeazure.prose`) and the REST spec's constraints
+(catalog/arm/constraints.json).
 
 Every row names a public source: a rule without one is not a refusal but an advisory (`core.advise`, a plan
 warning), listed in ADVISORIES.
