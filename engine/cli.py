@@ -19,9 +19,10 @@ from typing import NoReturn
 
 from ..inputs.files import elided, escaped
 from .commands import TABLE
+from .commands.said import Said, declared_secrets
 from .errors import InputError
 from .exit_codes import epilog
-from .secrets import EDGE
+from .secrets import Mask
 
 
 class _Parser(argparse.ArgumentParser):
@@ -54,16 +55,20 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    # what the edge masks is this invocation's secrets: a caller that runs several in one process
-    # (the tests, a fleet's records) must not have one stack's secret blank out another's output
-    EDGE.clear()
+    """Run one command line. The one output edge: the command returns what it says (`Said`), and it is masked
+    here, once, with the secrets the stack files declare (read before any program starts) and those its plans
+    learned, after each format's escaping; an error line is masked with all that is known by then."""
+    mask = Mask()
     try:
         args = _parser().parse_args(argv)
-        code = args.run(args)
+        mask.add(declared_secrets(args))
+        said: Said = args.run(args)
+        mask.add(said.secrets)
+        code = said.write(mask)
         sys.stdout.flush()  # a closed pipe or a full disk is met here, not at interpreter exit
         return code
     except InputError as exc:
-        print(f"gpu-stacks: error: {escaped(elided(EDGE(str(exc))), keep_newlines=True)}", file=sys.stderr)
+        print(f"gpu-stacks: error: {mask(escaped(elided(str(exc)), keep_newlines=True))}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C while leaving prints no traceback

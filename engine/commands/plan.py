@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from . import options
+from .said import Said
 
 NAME = "plan"
 HELP = "what `pulumi up` would create, offline"
@@ -24,7 +25,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     options.add_as_of(p)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Said:
     from ..report.text import render_text
     from ..run.plan import plan_stack
 
@@ -35,9 +36,10 @@ def run(args: argparse.Namespace) -> int:
     plan = plan_stack(
         project, args.stack, reference, preview=args.preview, policy_settings=settings, limits=options.limits(args)
     )
-    options.learn_secrets([plan])
+    said = Said(plan.exit_code)
+    said.learn([plan])
     if args.json:
-        options.out_json(plan.to_json())
+        said.json(plan.to_json())
     else:
-        options.out(render_text(plan))
-    return plan.exit_code
+        said.text(render_text(plan))
+    return said

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from . import options
+from .said import Said
 
 NAME = "stacks"
 HELP = "list the project's stacks"
@@ -15,8 +16,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     options.add_project(p)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Said:
     from ..run.project import load_project
 
-    options.out("\n".join(load_project(options.project_dir(args.project)).stacks()))
-    return 0
+    said = Said()
+    said.text("\n".join(load_project(options.project_dir(args.project)).stacks()))
+    return said

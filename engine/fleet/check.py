@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from ..commands import options
+from ..commands.options import Target
+from ..commands.said import Said
 from ..errors import InputError
 from ..installed import package_directories
 from ..run.outcome import NOT_PLANNED_EXIT_CODE
@@ -31,7 +33,7 @@ from .cache import (
 )
 from .discover import Fleet, FleetStack, find_fleet
 from .records import Record, make_failure_record, make_record
-from .render import Affected, Entry, write_report
+from .render import Affected, Entry, reported
 from .shards import header, line, share, weight
 
 FLEET_OPTIONS = ("root", "affected", "shard", "cache_dir", "no_cache")
@@ -42,14 +44,17 @@ def wanted(args: argparse.Namespace) -> bool:
     return any(getattr(args, name) not in (None, False) for name in FLEET_OPTIONS)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, targets: list[Target]) -> Said:
+    """The check of every stack under the root (or the shard's share), in each format of `targets`."""
     if args.root is not None and args.project is not None:
         raise InputError("--root and --project: allowed: one of them (--root checks every project under DIR)")
-    if args.shard is not None and (args.json or args.format != "text"):
+    if args.shard is not None and targets != [("text", None)]:
+        named = next(fmt for fmt, _ in targets if fmt != "text" or _ is not None)
         raise InputError(
-            f"--shard with --format {'json' if args.json else args.format}: allowed: --shard alone "
+            f"--shard with --format {named}: allowed: --shard alone "
             "(a shard writes JSON Lines; `gpu-stacks merge` writes the report in any format)"
         )
+    said = Said()
     root = args.root if args.root is not None else options.project_dir(args.project)
     fleet = find_fleet(root)
     for other in fleet.not_python:
@@ -72,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     keys = Keys(fleet, environment_digest(), run_hash) if cache is not None else None
     weights = [weight(s.file) for s in stacks] if args.shard is not None else []
     chosen = share(stacks, weights, args.shard) if args.shard is not None else list(enumerate(stacks))
-    records = _records(args, fleet, [s for _, s in chosen], cache, keys)
+    records = _records(args, fleet, [s for _, s in chosen], cache, keys, said)
     entries: list[Entry] = [(record, reasons.get(s.id, [])) for (_, s), record in zip(chosen, records)]
     rules = _pack_rules(cache)
     if args.shard is not None:
@@ -87,12 +92,12 @@ def run(args: argparse.Namespace) -> int:
                 *map(str, weights),  # the split: shards of files that weigh otherwise are another run's
             ]
         )
-        options.out(json.dumps(header(args.shard, identity, len(stacks), rules(), affected)))
+        said.text(json.dumps(header(args.shard, identity, len(stacks), rules(), affected)))
         for (place, _), (record, why) in zip(chosen, entries):
-            options.out(json.dumps(line(place, why, record)))
-        return max((record["exitCode"] for record, _ in entries), default=0)
-    fmt = "json" if args.json else args.format
-    return write_report(fmt, lambda: iter(entries), rules, affected, options.out)
+            said.text(json.dumps(line(place, why, record)))
+        said.exit_code = max((record["exitCode"] for record, _ in entries), default=0)
+        return said
+    return reported(said, targets, lambda: iter(entries), rules, affected)
 
 
 def _today() -> Any:
@@ -124,7 +129,12 @@ def _input_files(args: argparse.Namespace) -> list[tuple[str, Path]]:
 
 
 def _records(
-    args: argparse.Namespace, fleet: Fleet, stacks: list[FleetStack], cache: Cache | None, keys: Keys | None
+    args: argparse.Namespace,
+    fleet: Fleet,
+    stacks: list[FleetStack],
+    cache: Cache | None,
+    keys: Keys | None,
+    said: Said,
 ) -> list[Record]:
     """Each stack's record, from the cache or planned (and stored), in the order given."""
     found: dict[int, Record] = {}
@@ -140,7 +150,7 @@ def _records(
         for index, record in zip(missing, planned):
             found[index] = record
             if record["exitCode"] == NOT_PLANNED_EXIT_CODE:  # said here, in order, whichever worker planned it
-                options.say_failure(record["stack"], record["json"]["error"])
+                said.error(f"{record['stack']}: {record['json']['error']}")
             if cache is not None and record["exitCode"] != NOT_PLANNED_EXIT_CODE:  # a failure may pass next time
                 cache.put(key_of[index], record)
     return [found[index] for index in range(len(stacks))]

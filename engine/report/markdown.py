@@ -11,14 +11,10 @@ from typing import Any
 
 from ..run.outcome import Outcome, StackFailure, plans_of
 from .cost import cost_table
+from .tables import cell
 from .verdicts import counts, summary
 
 LEVEL_ORDER = {"mandatory": 0, "advisory": 1}
-
-
-def cell(text: str) -> str:
-    """Text safe inside a table cell: no pipes or line breaks."""
-    return str(text).replace("|", "\\|").replace("\r", " ").replace("\n", " ")
 
 
 def _days(plans: Sequence[Outcome]) -> str:

@@ -9,15 +9,17 @@ Format = Literal["text", "markdown"]
 FORMATS: tuple[Format, ...] = ("text", "markdown")
 
 
+def cell(text: str) -> str:
+    """Text safe inside a markdown table cell: no pipes or line breaks (GitHub Flavored Markdown, "Tables
+    (extension)": a pipe inside a cell is escaped as `\\|`; a line break ends the row)."""
+    return str(text).replace("|", "\\|").replace("\r", " ").replace("\n", " ")
+
+
 def table(
     headers: Sequence[str], rows: Sequence[Sequence[str]], fmt: Format = "text", *, right: Sequence[int] = ()
 ) -> str:
     """`rows` under `headers`; columns whose index is in `right` are right-aligned (numbers)."""
     if fmt == "markdown":
-
-        def cell(value: str) -> str:
-            return value.replace("|", "\\|")
-
         rule = ["---:" if i in right else "---" for i in range(len(headers))]
         lines = [headers, rule, *rows]
         return "\n".join("| " + " | ".join(cell(str(c)) for c in line) + " |" for line in lines)
