@@ -11,14 +11,17 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
+import json
 import os
 import signal
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
+from ..components.version import __version__
 from ..inputs.files import elided, escaped
 from .commands import TABLE
+from .commands.options import JSON_FORMAT_VERSION, wants_json
 from .commands.said import Said, declared_secrets
 from .errors import InputError
 from .exit_codes import epilog
@@ -40,6 +43,7 @@ class _Parser(argparse.ArgumentParser):
 
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="gpu-stacks", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"gpu-stacks {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in TABLE:
         p = sub.add_parser(
@@ -59,6 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     here, once, with the secrets the stack files declare (read before any program starts) and those its plans
     learned, after each format's escaping; an error line is masked with all that is known by then."""
     mask = Mask()
+    args: argparse.Namespace | None = None
     try:
         args = _parser().parse_args(argv)
         mask.add(declared_secrets(args))
@@ -68,7 +73,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()  # a closed pipe or a full disk is met here, not at interpreter exit
         return code
     except InputError as exc:
-        print(f"gpu-stacks: error: {mask(escaped(elided(str(exc)), keep_newlines=True))}", file=sys.stderr)
+        line = mask(escaped(elided(str(exc)), keep_newlines=True))
+        print(f"gpu-stacks: error: {line}", file=sys.stderr)
+        if args is not None and wants_json(args):  # a reader of the JSON gets the error as JSON too
+            error = {"formatVersion": JSON_FORMAT_VERSION, "error": line, "exitCode": exc.exit_code}
+            sys.stdout.write(json.dumps(error, indent=2) + "\n")
         return exc.exit_code
     except KeyboardInterrupt:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C while leaving prints no traceback

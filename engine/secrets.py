@@ -15,8 +15,9 @@ exists) are taken as secrets.
 Each secret's text is collected as a leaf (strings, and numbers written out; booleans, None and text
 shorter than `MIN_SECRET_LENGTH` are not: they would mask ordinary words). `Mask` replaces each
 with "[secret]", longest first, in every form our formats write it (`ESCAPES`: as given, with control
-characters escaped, JSON-escaped, in a markdown table cell, in XML text and attributes, and each of those
-inside another), so that it is applied once to the finished text, after each format's escaping. There is no
+characters escaped, JSON-escaped, in a markdown table cell or Mermaid label, in XML text and attributes,
+and each of those inside another), so that it is applied once to the finished text, after each format's
+escaping. There is no
 process-wide mask: a command returns what it says (`engine.commands.said.Said`, with the secrets it
 learned) and the CLI masks it once with those and the stack files' declared secrets. What is made away from
 that edge is masked with a `Mask` of its plan's secrets where it is made: a fleet record (in a worker, for
@@ -32,7 +33,7 @@ from typing import Any
 
 from ..inputs.files import escaped
 from ..sdk.internals import is_secret, unwrap_secret
-from .report.tables import cell
+from .report.escapes import cell, mermaid_text
 
 SECRET_SHOWN_AS = "[secret]"
 MIN_SECRET_LENGTH = 4  # shorter strings would mask ordinary words
@@ -221,6 +222,7 @@ ESCAPES = (
     _json_inner,
     _json_inner_unicode,
     cell,  # a markdown table cell
+    mermaid_text,  # a node of the markdown report's graph
     _xml_text,
     _xml_attribute,
 )

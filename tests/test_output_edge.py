@@ -169,8 +169,36 @@ def test_a_merge_writes_every_format_as_the_unsharded_check(team: Path, tmp_path
 def test_format_mistakes_are_one_line_and_exit_2(team: Path, argv: list[str], said: str) -> None:
     code, out, err = gpu_stacks("check", "--project", team, *argv)
 
-    assert code == 2 and out == ""
+    assert code == 2
+    assert out == "" or json.loads(out)["exitCode"] == 2  # asked for JSON on stdout: the error is JSON there
     assert said in err.splitlines()[-1]
+
+
+def test_under_format_json_an_error_is_json_on_stdout_too_and_a_typo_gets_a_suggestion(team: Path) -> None:
+    code, out, err = gpu_stacks("check", "dve", "--project", team, "--format", "json")
+
+    assert code == 2
+    assert err == "gpu-stacks: error: unknown stack 'dve' in ./; did you mean 'dev'? known stacks: dev\n"
+    assert json.loads(out) == {
+        "formatVersion": 1,
+        "error": err.removeprefix("gpu-stacks: error: ").strip(),
+        "exitCode": 2,
+    }
+
+
+@pytest.mark.parametrize(("level", "expected"), [("mandatory", 1), ("advisory", 1), ("none", 0)])
+def test_the_fail_level_sets_the_exit_code_and_the_report_stays(team: Path, level: str, expected: int) -> None:
+    code, out, _ = gpu_stacks("check", "--project", team, "--fail-level", level)
+
+    assert code == expected
+    assert out.startswith("FAILED: dev: 1 resource")  # the same findings, whatever the level
+
+
+def test_soft_fail_is_fail_level_none_and_advisory_fails_a_stack_with_only_advisories(tmp_path: Path) -> None:
+    """training-a100 has one advisory note (warn-always-on-infiniband-cluster) and nothing mandatory."""
+    assert gpu_stacks("check", "training-a100")[0] == 0
+    assert gpu_stacks("check", "training-a100", "--fail-level", "advisory")[0] == 1
+    assert gpu_stacks("check", "training-a100", "--fail-level", "advisory", "--soft-fail")[0] == 0
 
 
 def test_a_format_file_that_is_not_a_regular_file_is_refused_before_any_work(team: Path, tmp_path: Path) -> None:
@@ -184,3 +212,12 @@ def test_a_format_file_that_is_not_a_regular_file_is_refused_before_any_work(tea
         "allowed: a new or regular file\n"
     )
     assert not (tmp_path / "fifo").is_file()
+
+
+def test_the_markdown_report_draws_each_planned_stack_with_a_plain_text_fallback(every_format: dict[str, str]) -> None:
+    markdown = every_format["markdown"]
+    mermaid = markdown.split("```mermaid\n", 1)[1].split("```", 1)[0]
+    plain = markdown.split("<pre>\n", 1)[1].split("</pre>", 1)[0].splitlines()
+
+    assert mermaid.startswith("flowchart LR\n") and "resources:ResourceGroup" in mermaid
+    assert plain == ["rg [resources:ResourceGroup]", "[secret] [compute:VirtualMachine]"]

@@ -26,6 +26,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="stacks to check (default: all in the project); with --root, DIR:STACK as the report names them",
     )
     options.add_report_formats(p)
+    options.add_fail_level(p)
     options.add_common(p)
     options.add_as_of(p)
     options.add_jobs(p)
@@ -86,7 +87,9 @@ def run(args: argparse.Namespace) -> Said:
         return fleet.run(args, targets)
     said = Said()
     plans = options.plan_many(args, said)
-    said.exit_code = max(p.exit_code for p in plans)
+    from ..report.verdicts import summary
+
+    said.exit_code = options.judged(max(p.exit_code for p in plans), summary(plans)["advisory"], args.fail_level)
     for fmt, file in targets:
         part = report(fmt, plans, args.project)
         if file is None:
@@ -102,7 +105,14 @@ def report(fmt: str, plans: list[Outcome], project: Path | None) -> Part:
         from ..report.verdicts import summary
 
         worst = max(p.exit_code for p in plans)
-        return Document({"stacks": [p.to_json() for p in plans], "summary": summary(plans), "exitCode": worst})
+        return Document(
+            {
+                "formatVersion": options.JSON_FORMAT_VERSION,
+                "stacks": [p.to_json() for p in plans],
+                "summary": summary(plans),
+                "exitCode": worst,
+            }
+        )
     if fmt == "markdown":
         from ..report.markdown import render_markdown
 

@@ -19,6 +19,7 @@ DESCRIPTION = (
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("shards", metavar="SHARD", nargs="+", type=Path, help="a file `check --shard K/N` wrote")
     options.add_report_formats(p)
+    options.add_fail_level(p)
 
 
 def run(args: argparse.Namespace) -> Said:
@@ -27,4 +28,4 @@ def run(args: argparse.Namespace) -> Said:
 
     targets = options.report_targets(args)
     merged = Merged(args.shards)
-    return reported(Said(), targets, merged.entries, lambda: merged.pack_rules, merged.affected)
+    return reported(Said(), targets, merged.entries, lambda: merged.pack_rules, merged.affected, args.fail_level)

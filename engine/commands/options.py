@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from .said import Said
 
 FORMATS = ("text", "json", "markdown", "sarif")
+JSON_FORMAT_VERSION = 1  # a JSON document's "formatVersion": raised when a field changes meaning or goes away
 REPORT_FORMATS = (*FORMATS, "junit")  # what check and merge write, each to stdout or a file
 FORMATS_HELP = (
     "text; json (one document); markdown (a pull-request comment); sarif (GitHub code scanning); junit (JUnit "
@@ -37,7 +38,25 @@ STACK_HELP = "stack name, or a path to a Pulumi.<stack>.yaml"
 
 
 def add_project(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--project", type=Path, metavar="DIR", help=PROJECT_HELP)
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--project", type=Path, metavar="DIR", help=PROJECT_HELP)
+    group.add_argument(
+        "-C",
+        "--cwd",
+        type=_project_from,
+        metavar="DIR",
+        dest="project",
+        help="as `pulumi -C DIR`: the nearest Pulumi.yaml from DIR upward",
+    )
+
+
+def _project_from(text: str) -> Path:
+    """`-C DIR`: the project `pulumi -C DIR` would run (the nearest project file from DIR upward); DIR itself when
+    there is none, so that the error names it."""
+    from ..run.project import find_project_root
+
+    start = Path(text)
+    return find_project_root(start.absolute()) or start if start.is_dir() else start
 
 
 def add_common(p: argparse.ArgumentParser) -> None:
@@ -160,6 +179,12 @@ def _file_target(text: str) -> Target:
     return _format_target(text)
 
 
+def wants_json(args: argparse.Namespace) -> bool:
+    """Whether the command line asks for JSON on stdout (`--json`, `--format json`), where an error is JSON too."""
+    formats = getattr(args, "formats", None) or []
+    return bool(getattr(args, "json", False)) or getattr(args, "format", None) == "json" or ("json", None) in formats
+
+
 def report_targets(args: argparse.Namespace) -> list[Target]:
     """Where each format of the report goes, in the order given; one at most on stdout (text when none is), and
     each file refused before any work when it cannot be written (`said.refuse_unwritable_target`)."""
@@ -182,6 +207,40 @@ def report_targets(args: argparse.Namespace) -> list[Target]:
     if not on_stdout:
         targets.insert(0, ("text", None))
     return targets
+
+
+FAIL_LEVELS = ("mandatory", "advisory", "none")
+
+
+def add_fail_level(p: argparse.ArgumentParser) -> None:
+    """`--fail-level` and `--soft-fail`: what makes check's and merge's exit code 1; the report is the same."""
+    p.add_argument(
+        "--fail-level",
+        choices=FAIL_LEVELS,
+        default="mandatory",
+        help="what makes the exit code 1: mandatory (the default: anything Azure would refuse, a mandatory policy "
+        "violation, a program's error); advisory (an advisory note too); none (exit 0 with every finding still "
+        "reported; a stack that cannot be planned still exits 2)",
+    )
+    p.add_argument(
+        "--soft-fail",
+        action="store_const",
+        const="none",
+        dest="fail_level",
+        help="same as --fail-level none (checkov's name for it)",
+    )
+
+
+def judged(exit_code: int, advisory: int, level: str) -> int:
+    """The exit code at `--fail-level`: the findings' code (0 or 1) raised by advisory notes or lowered to 0; any
+    other code (2: a stack not planned) as it is."""
+    if exit_code > 1:
+        return exit_code
+    if level == "none":
+        return 0
+    if level == "advisory" and advisory:
+        return 1
+    return exit_code
 
 
 def add_as_of(p: argparse.ArgumentParser) -> None:

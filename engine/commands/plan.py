@@ -14,7 +14,14 @@ DESCRIPTION = "Plan one stack offline."
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("stack", metavar="STACK", help=options.STACK_HELP)
-    p.add_argument("--json", action="store_true", help="print one JSON document")
+    p.add_argument(
+        "--format",
+        choices=("text", "json", "pulumi-preview"),
+        default="text",
+        help="text; json (one document); pulumi-preview (the steps, ops and new states `pulumi preview --json` "
+        "prints, for tools built on that shape)",
+    )
+    p.add_argument("--json", action="store_true", help="same as --format json")
     p.add_argument(
         "--preview",
         action="store_true",
@@ -38,8 +45,12 @@ def run(args: argparse.Namespace) -> Said:
     )
     said = Said(plan.exit_code)
     said.learn([plan])
-    if args.json:
+    if args.json or args.format == "json":
         said.json(plan.to_json())
+    elif args.format == "pulumi-preview":
+        from ..report.pulumi_preview import preview_json
+
+        said.json(preview_json(plan))
     else:
         said.text(render_text(plan))
     return said

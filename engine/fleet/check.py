@@ -11,6 +11,7 @@ shard's JSON Lines are written for `gpu-stacks merge`.
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import sys
 from collections.abc import Callable
@@ -97,7 +98,7 @@ def run(args: argparse.Namespace, targets: list[Target]) -> Said:
             said.text(json.dumps(line(place, why, record)))
         said.exit_code = max((record["exitCode"] for record, _ in entries), default=0)
         return said
-    return reported(said, targets, lambda: iter(entries), rules, affected)
+    return reported(said, targets, lambda: iter(entries), rules, affected, args.fail_level)
 
 
 def _today() -> Any:
@@ -115,8 +116,10 @@ def _named(fleet: Fleet, names: list[str]) -> list[FleetStack]:
     by_id = {s.id: s for s in stacks}
     unknown = [n for n in names if n not in by_id]
     if unknown:
-        known = ", ".join(list(by_id)[:5]) + (", ..." if len(by_id) > 5 else "")
-        raise InputError(f"unknown stack {unknown[0]!r} under {fleet.root}; allowed: DIR:STACK such as {known}")
+        guess = difflib.get_close_matches(unknown[0], list(by_id), n=1)
+        known = ", ".join(guess or list(by_id)[:5]) + ("" if guess or len(by_id) <= 5 else ", ...")
+        hint = "did you mean" if guess else "allowed: DIR:STACK such as"
+        raise InputError(f"unknown stack {unknown[0]!r} under {fleet.root}; {hint} {known}")
     return [by_id[n] for n in dict.fromkeys(names)]
 
 

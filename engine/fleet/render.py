@@ -15,12 +15,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..commands.options import JSON_FORMAT_VERSION
 from ..commands.said import Said, Streamed
 from ..report.cost import COST_HEADERS, COST_RIGHT, CostNotes
+from ..report.escapes import cell
 from ..report.junit import render_junit
 from ..report.markdown import days_text, heading
 from ..report.sarif import sarif_document
-from ..report.tables import cell, table
+from ..report.tables import table
 from ..report.verdicts import total
 from .records import Record, notes_of
 
@@ -68,12 +70,15 @@ def reported(
     entries: Entries,
     pack_rules: Callable[[], dict[str, dict[str, Any]]],
     affected: Affected | None,
+    fail_level: str = "mandatory",
 ) -> Said:
     """`said` with the report in each format of `targets` (stdout or a file), streamed from the records, and
-    its exit code (the worst stack's)."""
+    its exit code (the worst stack's, at `fail_level`: `options.judged`)."""
+    from ..commands.options import judged
+
     for fmt, file in targets:
-        code, chunks = report_chunks(fmt, entries, pack_rules, affected)
-        said.exit_code = code
+        code, advisory, chunks = report_chunks(fmt, entries, pack_rules, affected)
+        said.exit_code = judged(code, advisory, fail_level)
         if file is None:
             said.stdout.append(Streamed(chunks))
         else:
@@ -83,16 +88,22 @@ def reported(
 
 def report_chunks(
     fmt: str, entries: Entries, pack_rules: Callable[[], dict[str, dict[str, Any]]], affected: Affected | None
-) -> tuple[int, Callable[[], Iterator[str]]]:
-    """The report's exit code (the worst stack's) and its text in `fmt`, made chunk by chunk as it is written."""
+) -> tuple[int, int, Callable[[], Iterator[str]]]:
+    """The report's exit code (the worst stack's), its number of advisory notes and its text in `fmt`, made chunk
+    by chunk as it is written."""
     found = totals(entries, pack_rules() if fmt == "sarif" else {})
     policies = list(pack_rules()) if fmt == "junit" else []
-    return int(found.summary["exitCode"]), lambda: _chunks(fmt, entries, found, affected, policies)
+    return (
+        int(found.summary["exitCode"]),
+        int(found.summary["advisory"]),
+        lambda: _chunks(fmt, entries, found, affected, policies),
+    )
 
 
 def _chunks(fmt: str, entries: Entries, found: Totals, affected: Affected | None, policies: list[str]) -> Iterator[str]:
     if fmt == "json":
         document: dict[str, Any] = {
+            "formatVersion": JSON_FORMAT_VERSION,
             "stacks": _STREAMED,
             "summary": found.summary,
             "exitCode": found.summary["exitCode"],

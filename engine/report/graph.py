@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from ...catalog.pricing import HOURS_PER_MONTH
 from ..run.plan import Plan
 from ..run.runtime import RecordedResource
+from .escapes import mermaid_text
 
 MAX_NODES = 120
 RESOURCE_GROUP = "azure-native:resources:ResourceGroup"
@@ -60,10 +61,10 @@ def _subtree_costs(plan: Plan) -> dict[str, tuple[float, float]]:
 
 
 def _label(resource: RecordedResource, cost: tuple[float, float] | None) -> str:
-    text = f"{resource.name}<br/><small>{_short_type(resource)}</small>"
+    text = f"{mermaid_text(resource.name)}<br/><small>{mermaid_text(_short_type(resource))}</small>"
     if cost is not None and not resource.custom and (cost[0] or cost[1]):
         text += f"<br/>busy {cost[0]:,.2f} / idle {cost[1]:,.2f} USD/month"
-    return text.replace('"', "#quot;")
+    return text
 
 
 def mermaid(plan: Plan) -> list[str]:

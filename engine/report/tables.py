@@ -5,14 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
+from .escapes import cell
+
 Format = Literal["text", "markdown"]
 FORMATS: tuple[Format, ...] = ("text", "markdown")
-
-
-def cell(text: str) -> str:
-    """Text safe inside a markdown table cell: no pipes or line breaks (GitHub Flavored Markdown, "Tables
-    (extension)": a pipe inside a cell is escaped as `\\|`; a line break ends the row)."""
-    return str(text).replace("|", "\\|").replace("\r", " ").replace("\n", " ")
 
 
 def table(
