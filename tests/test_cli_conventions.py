@@ -7,6 +7,7 @@ import contextlib
 import io
 import json
 import tomllib
+from pathlib import Path
 
 import pytest
 from azure_gpu_stacks.engine.cli import main
@@ -63,3 +64,27 @@ def test_a_name_like_none_gets_no_suggestion() -> None:
     _, _, err = gpu_stacks("plan", "zzzz")
 
     assert "did you mean" not in err and "known stacks: " + ", ".join(shipped_stacks()) in err
+
+
+TINY = 'import pulumi\nfrom pulumi_azure_native import resources\n\nresources.ResourceGroup("rg", location="eastus")\n'
+
+
+def tiny_project(root: Path, name: str) -> Path:
+    root.mkdir(parents=True)
+    (root / "Pulumi.yaml").write_text(f"name: {name}\nruntime: python\n")
+    (root / "Pulumi.dev.yaml").write_text("config: {}\n")
+    (root / "__main__.py").write_text(TINY)
+    return root
+
+
+@pytest.mark.parametrize("flag", [["--no-cache"], ["--cache-dir", "CACHE"]])
+def test_cache_flags_do_not_widen_a_check_to_projects_below(tmp_path: Path, flag: list[str]) -> None:
+    """A fixture project in a subfolder (tests/data/...) is not one of this project's stacks."""
+    root = tiny_project(tmp_path / "team", "team")
+    tiny_project(root / "tests" / "fixture", "fixture")
+    argv = [str(tmp_path / "cache") if a == "CACHE" else a for a in flag]
+
+    code, out, err = gpu_stacks("check", "--project", root, "--format", "json", *argv)
+
+    assert code == 0, err
+    assert [s["stack"] for s in json.loads(out)["stacks"]] == ["dev"]

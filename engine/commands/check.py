@@ -59,8 +59,8 @@ def add_fleet(p: argparse.ArgumentParser) -> None:
         "--cache-dir",
         type=Path,
         metavar="DIR",
-        help="where stack results are cached, keyed by everything that can change them "
-        "(default: $XDG_CACHE_HOME/gpu-stacks/check)",
+        help="cache stack results in DIR, keyed by everything that can change them; with --root, --affected or "
+        "--shard the cache is on by default in $XDG_CACHE_HOME/gpu-stacks/check",
     )
     group.add_argument("--no-cache", action="store_true", help="plan every stack; neither read nor write the cache")
 

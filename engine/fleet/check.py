@@ -32,7 +32,7 @@ from .cache import (
     environment_digest,
     run_digest,
 )
-from .discover import Fleet, FleetStack, find_fleet
+from .discover import Fleet, FleetStack, Member, find_fleet
 from .records import Record, make_failure_record, make_record
 from .render import Affected, Entry, reported
 from .shards import header, line, share, weight
@@ -57,7 +57,9 @@ def run(args: argparse.Namespace, targets: list[Target]) -> Said:
         )
     said = Said()
     root = args.root if args.root is not None else options.project_dir(args.project)
-    fleet = find_fleet(root)
+    # --affected, --shard or the cache options on one project check that project's stacks, as a plain check
+    # does: never every project below it (test fixtures, examples), which only --root asks for
+    fleet = find_fleet(root) if args.root is not None else _one_project(root)
     for other in fleet.not_python:
         print(f"gpu-stacks: note: {other}: not checked (gpu-stacks runs Python programs)", file=sys.stderr)
     stacks = _named(fleet, args.stacks)
@@ -99,6 +101,13 @@ def run(args: argparse.Namespace, targets: list[Target]) -> Said:
         said.exit_code = max((record["exitCode"] for record, _ in entries), default=0)
         return said
     return reported(said, targets, lambda: iter(entries), rules, affected, args.fail_level)
+
+
+def _one_project(root: Path) -> Fleet:
+    from ..run.project import load_project
+
+    root = root.resolve()  # as find_fleet: programs run in their own directory
+    return Fleet(root, (Member(".", load_project(root)),), ())
 
 
 def _today() -> Any:
