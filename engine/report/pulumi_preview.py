@@ -22,6 +22,7 @@ STACK_TYPE = "pulumi:pulumi:Stack"
 def preview_json(plan: Plan) -> dict[str, Any]:
     root = f"urn:pulumi:{plan.stack}::{plan.project}::{STACK_TYPE}::{plan.project}-{plan.stack}"
     states = [{"urn": root, "custom": False, "type": STACK_TYPE}]
+    order = {resource.urn: i for i, resource in enumerate(plan.resources)}  # a stable order for dependencies
     for resource in plan.resources:
         shown = resource.to_json()
         state: dict[str, Any] = {
@@ -34,7 +35,7 @@ def preview_json(plan: Plan) -> dict[str, Any]:
         if resource.protect:
             state["protect"] = True
         if resource.dependencies:
-            state["dependencies"] = list(dict.fromkeys(resource.dependencies))
+            state["dependencies"] = sorted(set(resource.dependencies), key=lambda urn: order.get(urn, len(order)))
         states.append(state)
     diagnostics = [{"message": text, "severity": "warning"} for text in plan.warnings]
     diagnostics += [{"message": text, "severity": "error"} for text in plan.errors]
