@@ -11,33 +11,48 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
+import json
 import os
 import signal
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
+from ..components.version import __version__
 from ..inputs.files import elided, escaped
+from .commands.options import JSON_FORMAT_VERSION, wants_json
 from .commands.parser import parser
+from .commands.said import Said, declared_secrets
 from .errors import InputError
-from .secrets import EDGE
+from .secrets import Mask
 
 
 def _parser() -> argparse.ArgumentParser:
-    return parser(__doc__)
+    top = parser(__doc__)
+    top.add_argument("--version", action="version", version=f"gpu-stacks {__version__}")
+    return top
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    # what the edge masks is this invocation's secrets: a caller that runs several in one process
-    # (the tests, a fleet's records) must not have one stack's secret blank out another's output
-    EDGE.clear()
+    """Run one command line. The one output edge: the command returns what it says (`Said`), and it is masked
+    here, once, with the secrets the stack files declare (read before any program starts) and those its plans
+    learned, after each format's escaping; an error line is masked with all that is known by then."""
+    mask = Mask()
+    args: argparse.Namespace | None = None
     try:
         args = _parser().parse_args(argv)
-        code = args.run(args)
+        mask.add(declared_secrets(args))
+        said: Said = args.run(args)
+        mask.add(said.secrets)
+        code = said.write(mask)
         sys.stdout.flush()  # a closed pipe or a full disk is met here, not at interpreter exit
         return code
     except InputError as exc:
-        print(f"gpu-stacks: error: {escaped(elided(EDGE(str(exc))), keep_newlines=True)}", file=sys.stderr)
+        line = mask(escaped(elided(str(exc)), keep_newlines=True))
+        print(f"gpu-stacks: error: {line}", file=sys.stderr)
+        if args is not None and wants_json(args):  # a reader of the JSON gets the error as JSON too
+            error = {"formatVersion": JSON_FORMAT_VERSION, "error": line, "exitCode": exc.exit_code}
+            sys.stdout.write(json.dumps(error, indent=2) + "\n")
         return exc.exit_code
     except KeyboardInterrupt:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C while leaving prints no traceback

@@ -19,15 +19,15 @@ PLAN_PROBLEMS = (
 COMMAND_EXIT_CODES: dict[str, tuple[tuple[int, str], ...]] = {
     "plan": ((0, "planned clean"), (1, PLAN_PROBLEMS), (2, INPUT), (130, INTERRUPTED), (141, PIPE_CLOSED)),
     "check": (
-        (0, "every stack clean"),
-        (1, f"any stack: {PLAN_PROBLEMS}"),
+        (0, "every stack clean (with --fail-level none: every stack planned, whatever it found)"),
+        (1, f"any stack: {PLAN_PROBLEMS} (with --fail-level advisory, an advisory note too)"),
         (2, NOT_PLANNED),
         (130, INTERRUPTED),
         (141, PIPE_CLOSED),
     ),
     "merge": (
-        (0, "every stack of the shards clean"),
-        (1, f"any stack: {PLAN_PROBLEMS}"),
+        (0, "every stack of the shards clean (with --fail-level none: every stack planned, whatever it found)"),
+        (1, f"any stack: {PLAN_PROBLEMS} (with --fail-level advisory, an advisory note too)"),
         (
             2,
             "a shard file is missing, unreadable, not a shard, or of another run, or a record in it disagrees with "

@@ -14,12 +14,14 @@ exists) are taken as secrets.
 
 Each secret's text is collected as a leaf (strings, and numbers written out; booleans, None and text
 shorter than `MIN_SECRET_LENGTH` are not: they would mask ordinary words). `Mask` replaces each
-with "[secret]", longest first, in the forms it takes in our outputs: as given, JSON-escaped (both
-ASCII and not) and with control characters escaped. `EDGE` is the mask of everything this invocation has
-learned is secret (cleared at each `cli.main`); `out`/`out_json` of the commands, the files they write
-(`export-arm -o`, `preflight --record`) and the CLI's error line pass all text through it. What is made
-away from that edge is masked with a `Mask` of its plan's secrets where it is made: a fleet record (in a
-worker, for the cache and shard files that `merge` reads back), Azure's quoted messages (`engine.arm`).
+with "[secret]", longest first, in every form our formats write it (`ESCAPES`: as given, with control
+characters escaped, JSON-escaped, in a markdown table cell or Mermaid label, in XML text and attributes,
+and each of those inside another), so that it is applied once to the finished text, after each format's
+escaping. There is no
+process-wide mask: a command returns what it says (`engine.commands.said.Said`, with the secrets it
+learned) and the CLI masks it once with those and the stack files' declared secrets. What is made away from
+that edge is masked with a `Mask` of its plan's secrets where it is made: a fleet record (in a worker, for
+the cache and shard files that `merge` reads back), Azure's quoted messages (`engine.arm`).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from typing import Any
 
 from ..inputs.files import escaped
 from ..sdk.internals import is_secret, unwrap_secret
+from .report.escapes import cell, mermaid_text
 
 SECRET_SHOWN_AS = "[secret]"
 MIN_SECRET_LENGTH = 4  # shorter strings would mask ordinary words
@@ -192,16 +195,42 @@ class Mask:
         return value
 
 
+def _json_inner(text: str) -> str:
+    return json.dumps(text)[1:-1]
+
+
+def _json_inner_unicode(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)[1:-1]
+
+
+def _xml_text(text: str) -> str:
+    """As ElementTree writes text (JUnit's messages)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _xml_attribute(text: str) -> str:
+    """As ElementTree writes an attribute value (JUnit's names and messages)."""
+    text = _xml_text(text)
+    for char, entity in (('"', "&quot;"), ("\r", "&#13;"), ("\n", "&#10;"), ("\t", "&#09;")):
+        text = text.replace(char, entity)
+    return text
+
+
+ESCAPES = (
+    escaped,
+    lambda text: escaped(text, keep_newlines=True),
+    _json_inner,
+    _json_inner_unicode,
+    cell,  # a markdown table cell
+    mermaid_text,  # a node of the markdown report's graph
+    _xml_text,
+    _xml_attribute,
+)
+"""How each format writes text: the terminal's control-character escapes, JSON strings, markdown table cells,
+XML. A report may apply two (a markdown cell printed with its control characters escaped; JSON around text)."""
+
+
 def _forms(secret: str) -> set[str]:
-    """How `secret` can appear in what we print: as is, escaped for a terminal, inside JSON strings."""
-    return {
-        secret,
-        escaped(secret),
-        escaped(secret, keep_newlines=True),
-        json.dumps(secret)[1:-1],
-        json.dumps(secret, ensure_ascii=False)[1:-1],
-    }
-
-
-EDGE = Mask()
-"""Everything this process has learned is secret (plans add theirs as they arrive)."""
+    """How `secret` can appear in what we print: as is, and through one or two of the formats' escapes."""
+    once = {escape(secret) for escape in ESCAPES}
+    return {secret, *once, *(escape(form) for form in once for escape in ESCAPES)}

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import InputError
 from . import options
+from .said import Document, Part, Said, Text
+
+if TYPE_CHECKING:
+    from ..run.outcome import Outcome
 
 NAME = "check"
 HELP = "plan every stack (or those named) and give one verdict"
@@ -20,13 +25,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         nargs="*",
         help="stacks to check (default: all in the project); with --root, DIR:STACK as the report names them",
     )
-    p.add_argument(
-        "--format",
-        choices=options.FORMATS,
-        default="text",
-        help="text; json (one document); markdown (a pull-request comment); sarif (GitHub code scanning)",
-    )
-    p.add_argument("--json", action="store_true", help="same as --format json")
+    options.add_report_formats(p)
+    options.add_fail_level(p)
     options.add_common(p)
     options.add_as_of(p)
     options.add_jobs(p)
@@ -59,8 +59,8 @@ def add_fleet(p: argparse.ArgumentParser) -> None:
         "--cache-dir",
         type=Path,
         metavar="DIR",
-        help="where stack results are cached, keyed by everything that can change them "
-        "(default: $XDG_CACHE_HOME/gpu-stacks/check)",
+        help="cache stack results in DIR, keyed by everything that can change them; with --root, --affected or "
+        "--shard the cache is on by default in $XDG_CACHE_HOME/gpu-stacks/check",
     )
     group.add_argument("--no-cache", action="store_true", help="plan every stack; neither read nor write the cache")
 
@@ -74,35 +74,58 @@ def _shard(text: str) -> tuple[int, int]:
     return parse_shard(text)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Said:
     from . import check_root as fleet
 
+    targets = options.report_targets(args)
     if fleet.wanted(args):
         if args.create_venv:
             raise InputError(
                 "--create-venv: not with --root or --affected; allowed: make each project's environment with "
                 "`gpu-stacks check --project DIR --create-venv`"
             )
-        return fleet.run(args)
-    plans = options.plan_many(args)
-    worst = max(p.exit_code for p in plans)
-    fmt = "json" if args.json else args.format
+        return fleet.run(args, targets)
+    said = Said()
+    plans = options.plan_many(args, said)
+    from ..report.verdicts import summary
+
+    said.exit_code = options.judged(max(p.exit_code for p in plans), summary(plans)["advisory"], args.fail_level)
+    for fmt, file in targets:
+        part = report(fmt, plans, args.project)
+        if file is None:
+            said.stdout.append(part)
+        else:
+            said.file(file, part, "--format")
+    return said
+
+
+def report(fmt: str, plans: list[Outcome], project: Path | None) -> Part:
+    """The report of `plans` in `fmt`."""
     if fmt == "json":
         from ..report.verdicts import summary
 
-        options.out_json({"stacks": [p.to_json() for p in plans], "summary": summary(plans), "exitCode": worst})
-    elif fmt == "markdown":
+        worst = max(p.exit_code for p in plans)
+        return Document(
+            {
+                "formatVersion": options.JSON_FORMAT_VERSION,
+                "stacks": [p.to_json() for p in plans],
+                "summary": summary(plans),
+                "exitCode": worst,
+            }
+        )
+    if fmt == "markdown":
         from ..report.markdown import render_markdown
 
-        options.out(render_markdown(plans), end="")
-    elif fmt == "sarif":
+        return Text(render_markdown(plans), end="")
+    if fmt == "sarif":
         from ..report.sarif import render_sarif
 
-        options.out_json(render_sarif(plans, root=args.project))
-    else:
-        from ..report.text import check_lines
+        return Document(render_sarif(plans, root=project))
+    if fmt == "junit":
+        from ..report.junit import render_junit
+        from ..report.sarif import pack_rules
 
-        for p in plans:
-            for line in check_lines(p):
-                options.out(line)
-    return worst
+        return Text(render_junit([p.to_json() for p in plans], list(pack_rules())), end="")
+    from ..report.text import check_lines
+
+    return Text("\n".join(line for p in plans for line in check_lines(p)))

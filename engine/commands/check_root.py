@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import difflib
 import json
 import sys
 from collections.abc import Callable
@@ -27,13 +28,15 @@ from ..fleet.cache import (
     environment_digest,
     run_digest,
 )
-from ..fleet.discover import Fleet, FleetStack, find_fleet
+from ..fleet.discover import Fleet, FleetStack, Member, find_fleet
 from ..fleet.records import Record, make_failure_record, make_record
-from ..fleet.render import Affected, Entry, write_report
+from ..fleet.render import Affected, Entry, reported
 from ..fleet.shards import header, line, share, weight
 from ..installed import package_directories
 from ..run.outcome import NOT_PLANNED_EXIT_CODE
 from . import options
+from .options import Target
+from .said import Said
 
 if TYPE_CHECKING:
     from ..run.policy_config import PolicySettings
@@ -49,16 +52,21 @@ def wanted(args: argparse.Namespace) -> bool:
     return any(getattr(args, name) not in (None, False) for name in FLEET_OPTIONS)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, targets: list[Target]) -> Said:
+    """The check of every stack under the root (or the shard's share), in each format of `targets`."""
     if args.root is not None and args.project is not None:
         raise InputError("--root and --project: allowed: one of them (--root checks every project under DIR)")
-    if args.shard is not None and (args.json or args.format != "text"):
+    if args.shard is not None and targets != [("text", None)]:
+        named = next(fmt for fmt, _ in targets if fmt != "text" or _ is not None)
         raise InputError(
-            f"--shard with --format {'json' if args.json else args.format}: allowed: --shard alone "
+            f"--shard with --format {named}: allowed: --shard alone "
             "(a shard writes JSON Lines; `gpu-stacks merge` writes the report in any format)"
         )
+    said = Said()
     root = args.root if args.root is not None else options.project_dir(args.project)
-    fleet = find_fleet(root)
+    # --affected, --shard or the cache options on one project check that project's stacks, as a plain check
+    # does: never every project below it (test fixtures, examples), which only --root asks for
+    fleet = find_fleet(root) if args.root is not None else _one_project(root)
     for other in fleet.not_python:
         print(f"gpu-stacks: note: {other}: not checked (gpu-stacks runs Python programs)", file=sys.stderr)
     stacks = _named(fleet, args.stacks)
@@ -79,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     keys = Keys(fleet, environment_digest(), run_hash) if cache is not None else None
     weights = [weight(s.file) for s in stacks] if args.shard is not None else []
     chosen = share(stacks, weights, args.shard) if args.shard is not None else list(enumerate(stacks))
-    records = _records(args, fleet, [s for _, s in chosen], cache, keys, (settings, day))
+    records = _records(args, fleet, [s for _, s in chosen], cache, keys, (settings, day), said)
     entries: list[Entry] = [(record, reasons.get(s.id, [])) for (_, s), record in zip(chosen, records)]
     rules = _pack_rules(cache)
     if args.shard is not None:
@@ -94,12 +102,19 @@ def run(args: argparse.Namespace) -> int:
                 *map(str, weights),  # the split: shards of files that weigh otherwise are another run's
             ]
         )
-        options.out(json.dumps(header(args.shard, identity, len(stacks), rules(), affected)))
+        said.text(json.dumps(header(args.shard, identity, len(stacks), rules(), affected)))
         for (place, _), (record, why) in zip(chosen, entries):
-            options.out(json.dumps(line(place, why, record)))
-        return max((record["exitCode"] for record, _ in entries), default=0)
-    fmt = "json" if args.json else args.format
-    return write_report(fmt, lambda: iter(entries), rules, affected, options.out)
+            said.text(json.dumps(line(place, why, record)))
+        said.exit_code = max((record["exitCode"] for record, _ in entries), default=0)
+        return said
+    return reported(said, targets, lambda: iter(entries), rules, affected, args.fail_level)
+
+
+def _one_project(root: Path) -> Fleet:
+    from ..run.project import load_project
+
+    root = root.resolve()  # as find_fleet: programs run in their own directory
+    return Fleet(root, (Member(".", load_project(root)),), ())
 
 
 def _named(fleet: Fleet, names: list[str]) -> list[FleetStack]:
@@ -111,8 +126,10 @@ def _named(fleet: Fleet, names: list[str]) -> list[FleetStack]:
     by_id = {s.id: s for s in stacks}
     unknown = [n for n in names if n not in by_id]
     if unknown:
-        known = ", ".join(list(by_id)[:5]) + (", ..." if len(by_id) > 5 else "")
-        raise InputError(f"unknown stack {unknown[0]!r} under {fleet.root}; allowed: DIR:STACK such as {known}")
+        guess = difflib.get_close_matches(unknown[0], list(by_id), n=1)
+        known = ", ".join(guess or list(by_id)[:5]) + ("" if guess or len(by_id) <= 5 else ", ...")
+        hint = "did you mean" if guess else "allowed: DIR:STACK such as"
+        raise InputError(f"unknown stack {unknown[0]!r} under {fleet.root}; {hint} {known}")
     return [by_id[n] for n in dict.fromkeys(names)]
 
 
@@ -131,6 +148,7 @@ def _records(
     cache: Cache | None,
     keys: Keys | None,
     run: RunSettings,
+    said: Said,
 ) -> list[Record]:
     """Each stack's record, from the cache or planned (and stored), in the order given."""
     found: dict[int, Record] = {}
@@ -146,7 +164,7 @@ def _records(
         for index, record in zip(missing, planned):
             found[index] = record
             if record["exitCode"] == NOT_PLANNED_EXIT_CODE:  # said here, in order, whichever worker planned it
-                options.say_failure(record["stack"], record["json"]["error"])
+                said.error(f"{record['stack']}: {record['json']['error']}")
             if cache is not None and record["exitCode"] != NOT_PLANNED_EXIT_CODE:  # a failure may pass next time
                 cache.put(key_of[index], record)
     return [found[index] for index in range(len(stacks))]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from . import options
+from .said import Said
 
 NAME = "cost"
 HELP = "busy and idle cost of stacks, as a table"
@@ -21,11 +22,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     options.add_jobs(p)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Said:
     """Cost is information, not a verdict: exit 0 whatever the stacks cost; 2 when a stack could not be priced."""
     from ..run.outcome import StackFailure
 
-    plans = options.plan_many(args)
+    said = Said()
+    plans = options.plan_many(args, said)
     if args.format == "json":
         stacks = [
             {"stack": p.stack, "error": p.message}
@@ -33,9 +35,10 @@ def run(args: argparse.Namespace) -> int:
             else {"stack": p.stack, "cost": p.cost.to_json()}
             for p in plans
         ]
-        options.out_json({"stacks": stacks})
+        said.json({"stacks": stacks})
     else:
         from ..report.cost import cost_table
 
-        options.out(cost_table(plans, args.format))
-    return max((p.exit_code for p in plans if isinstance(p, StackFailure)), default=0)
+        said.text(cost_table(plans, args.format))
+    said.exit_code = max((p.exit_code for p in plans if isinstance(p, StackFailure)), default=0)
+    return said

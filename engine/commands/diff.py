@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from . import options
+from .said import Said
 
 NAME = "diff"
 HELP = "what a change does to each stack, against a git revision (pull-request review)"
@@ -30,12 +31,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     options.add_jobs(p)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Said:
     from ..diff.command import diff_report
 
     if args.create_venv:
         options.planned_project(args)
-    report, code = diff_report(
+    report, code, secrets = diff_report(
         args,
         options.project_dir(args.project),
         *options.run_settings(args),
@@ -43,8 +44,9 @@ def run(args: argparse.Namespace) -> int:
         options.reference(args),
         options.limits(args),
     )
+    said = Said(code, secrets=set(secrets))
     if isinstance(report, dict):
-        options.out_json(report)
+        said.json(report)
     else:
-        options.out(report, end="")
-    return code
+        said.text(report, end="")
+    return said

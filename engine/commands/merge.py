@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from . import options
+from .said import Said
 
 NAME = "merge"
 HELP = "combine the shards of a `check --shard K/N` run into one report, as one unsharded check writes it"
@@ -17,19 +18,14 @@ DESCRIPTION = (
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("shards", metavar="SHARD", nargs="+", type=Path, help="a file `check --shard K/N` wrote")
-    p.add_argument(
-        "--format",
-        choices=options.FORMATS,
-        default="text",
-        help="text; json (one document); markdown (a pull-request comment); sarif (GitHub code scanning)",
-    )
-    p.add_argument("--json", action="store_true", help="same as --format json")
+    options.add_report_formats(p)
+    options.add_fail_level(p)
 
 
-def run(args: argparse.Namespace) -> int:
-    from ..fleet.render import write_report
+def run(args: argparse.Namespace) -> Said:
+    from ..fleet.render import reported
     from ..fleet.shards import Merged
 
+    targets = options.report_targets(args)
     merged = Merged(args.shards)
-    fmt = "json" if args.json else args.format
-    return write_report(fmt, merged.entries, lambda: merged.pack_rules, merged.affected, options.out)
+    return reported(Said(), targets, merged.entries, lambda: merged.pack_rules, merged.affected, args.fail_level)

@@ -4,27 +4,32 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import json
 import os
 import re
 import resource
 import sys
-from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...inputs.files import escaped, shown
 from ..errors import InputError
-from ..secrets import EDGE
 
 if TYPE_CHECKING:
     from ..run.isolation import Limits
     from ..run.outcome import Outcome
-    from ..run.plan import Plan, ReferenceFiles
+    from ..run.plan import ReferenceFiles
     from ..run.policy_config import PolicySettings
     from ..run.project import Project
+    from .said import Said
 
 FORMATS = ("text", "json", "markdown", "sarif")
+JSON_FORMAT_VERSION = 1  # a JSON document's "formatVersion": raised when a field changes meaning or goes away
+REPORT_FORMATS = (*FORMATS, "junit")  # what check and merge write, each to stdout or a file
+FORMATS_HELP = (
+    "text; json (one document); markdown (a pull-request comment); sarif (GitHub code scanning); junit (JUnit "
+    "XML for GitLab, Azure Pipelines, Jenkins). FORMAT=FILE writes that format to FILE; repeatable, so one run "
+    "writes several (one of them may go to stdout, text when none does)"
+)
 PROJECT_HELP = (
     "Pulumi project directory (default: the nearest Pulumi.yaml from the current directory upward, "
     "as `pulumi` finds it)"
@@ -33,7 +38,25 @@ STACK_HELP = "stack name, or a path to a Pulumi.<stack>.yaml"
 
 
 def add_project(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--project", type=Path, metavar="DIR", help=PROJECT_HELP)
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--project", type=Path, metavar="DIR", help=PROJECT_HELP)
+    group.add_argument(
+        "-C",
+        "--cwd",
+        type=_project_from,
+        metavar="DIR",
+        dest="project",
+        help="as `pulumi -C DIR`: the nearest Pulumi.yaml from DIR upward",
+    )
+
+
+def _project_from(text: str) -> Path:
+    """`-C DIR`: the project `pulumi -C DIR` would run (the nearest project file from DIR upward); DIR itself when
+    there is none, so that the error names it."""
+    from ..run.project import find_project_root
+
+    start = Path(text)
+    return find_project_root(start.absolute()) or start if start.is_dir() else start
 
 
 def add_common(p: argparse.ArgumentParser) -> None:
@@ -110,6 +133,114 @@ def add_common(p: argparse.ArgumentParser) -> None:
         "named as Pulumi Cloud names organizations: 3 to 40 letters, digits, '-' and '_', "
         "starting and ending with a letter or digit",
     )
+
+
+def add_report_formats(p: argparse.ArgumentParser) -> None:
+    """`--format FORMAT[=FILE]` (repeatable), `-o/--output FORMAT=FILE` and `--json`: check's and merge's."""
+    p.add_argument(
+        "--format",
+        action="append",
+        type=_format_target,
+        metavar="FORMAT[=FILE]",
+        dest="formats",
+        help=FORMATS_HELP,
+    )
+    p.add_argument(
+        "-o",
+        "--output",
+        action="append",
+        type=_file_target,
+        metavar="FORMAT=FILE",
+        dest="formats",
+        help="same as --format FORMAT=FILE",
+    )
+    p.add_argument("--json", action="store_true", help="same as --format json")
+
+
+Target = tuple[str, "Path | None"]  # a format, and the file it goes to (None: stdout)
+
+
+def _format_target(text: str) -> Target:
+    name, sep, file = text.partition("=")
+    if name not in REPORT_FORMATS:
+        raise argparse.ArgumentTypeError(
+            f"{shown(name)}; allowed: {', '.join(REPORT_FORMATS)}, each as FORMAT or FORMAT=FILE"
+        )
+    if sep and not file:
+        raise argparse.ArgumentTypeError(f"{shown(text)}: no file after '='; allowed: FORMAT or FORMAT=FILE")
+    return name, Path(file) if sep else None
+
+
+def _file_target(text: str) -> Target:
+    if "=" not in text:
+        raise argparse.ArgumentTypeError(
+            f"{shown(text)}; allowed: FORMAT=FILE, FORMAT one of {', '.join(REPORT_FORMATS)}"
+        )
+    return _format_target(text)
+
+
+def wants_json(args: argparse.Namespace) -> bool:
+    """Whether the command line asks for JSON on stdout (`--json`, `--format json`), where an error is JSON too."""
+    formats = getattr(args, "formats", None) or []
+    return bool(getattr(args, "json", False)) or getattr(args, "format", None) == "json" or ("json", None) in formats
+
+
+def report_targets(args: argparse.Namespace) -> list[Target]:
+    """Where each format of the report goes, in the order given; one at most on stdout (text when none is), and
+    each file refused before any work when it cannot be written (`said.refuse_unwritable_target`)."""
+    from .said import refuse_unwritable_target
+
+    given: list[Target] = list(args.formats or [])
+    if args.json:
+        given.append(("json", None))
+    on_stdout = list(dict.fromkeys(name for name, file in given if file is None))
+    if len(on_stdout) > 1:
+        raise InputError(
+            f"--format {' and '.join(on_stdout)}: two formats on stdout; allowed: one, the others as FORMAT=FILE"
+        )
+    files = [file for _, file in given if file is not None]
+    for file in files:
+        if files.count(file) > 1:
+            raise InputError(f"--format ...={file}: two formats to one file; allowed: one file per format")
+        refuse_unwritable_target(file, "--format")
+    targets = list(dict.fromkeys(given))
+    if not on_stdout:
+        targets.insert(0, ("text", None))
+    return targets
+
+
+FAIL_LEVELS = ("mandatory", "advisory", "none")
+
+
+def add_fail_level(p: argparse.ArgumentParser) -> None:
+    """`--fail-level` and `--soft-fail`: what makes check's and merge's exit code 1; the report is the same."""
+    p.add_argument(
+        "--fail-level",
+        choices=FAIL_LEVELS,
+        default="mandatory",
+        help="what makes the exit code 1: mandatory (the default: anything Azure would refuse, a mandatory policy "
+        "violation, a program's error); advisory (an advisory note too); none (exit 0 with every finding still "
+        "reported; a stack that cannot be planned still exits 2)",
+    )
+    p.add_argument(
+        "--soft-fail",
+        action="store_const",
+        const="none",
+        dest="fail_level",
+        help="same as --fail-level none (checkov's name for it)",
+    )
+
+
+def judged(exit_code: int, advisory: int, level: str) -> int:
+    """The exit code at `--fail-level`: the findings' code (0 or 1) raised by advisory notes or lowered to 0; any
+    other code (2: a stack not planned) as it is."""
+    if exit_code > 1:
+        return exit_code
+    if level == "none":
+        return 0
+    if level == "advisory" and advisory:
+        return 1
+    return exit_code
 
 
 def add_as_of(p: argparse.ArgumentParser) -> None:
@@ -207,26 +338,10 @@ def jobs(text: str) -> int:
     return value
 
 
-def out(text: str, end: str = "\n") -> None:
-    """Print part of the report: every secret the run knows of masked (`engine.secrets.EDGE`), control
-    characters from the input (NUL, terminal escapes) escaped."""
-    sys.stdout.write(escaped(EDGE(text), keep_newlines=True) + end)
-
-
-def out_json(document: Any) -> None:
-    """Print a JSON report: secrets masked in its values (a secret number too) before it is written."""
-    sys.stdout.write(json.dumps(EDGE.values(document), indent=2) + "\n")
-
-
-def learn_secrets(plans: Iterable[Plan]) -> None:
-    """Teach the output edge the secrets of plans made here or in workers (a plan carries its own)."""
-    for plan in plans:
-        EDGE.add(plan.secret_values)
-
-
 def progress(message: str) -> None:
+    """One line on stderr while stacks are planned (a stack's name: no secret), on a terminal."""
     if sys.stderr.isatty():
-        print(f"gpu-stacks: {EDGE(message)}", file=sys.stderr, flush=True)
+        print(f"gpu-stacks: {escaped(message)}", file=sys.stderr, flush=True)
 
 
 def project_dir(given: Path | None) -> Path:
@@ -300,8 +415,9 @@ def run_settings(args: argparse.Namespace) -> tuple[dict[str, PolicySettings], d
     return settings, run_day(settings, getattr(args, "as_of", None), source=str(path or "policy config"))
 
 
-def plan_many(args: argparse.Namespace) -> list[Outcome]:
-    """A plan or a failure for each stack named, or every stack of the project, on `--jobs` workers.
+def plan_many(args: argparse.Namespace, said: Said) -> list[Outcome]:
+    """A plan or a failure for each stack named, or every stack of the project, on `--jobs` workers; `said`
+    learns their secrets.
 
     Every stack is planned whatever another's fate (`engine.run.outcome`); each failure is also said on
     stderr, one line each, as it would be alone. A single stack that fails fails the command as before."""
@@ -313,16 +429,10 @@ def plan_many(args: argparse.Namespace) -> list[Outcome]:
     if not names:
         raise InputError(f"{project.relative(project.stack_dir) or '.'}/: no stack files to {args.command}")
     outcomes = plan_outcomes(project, names, reference(args), settings, args.jobs, progress, limits(args), day=day)
-    learn_secrets(o for o in outcomes if not isinstance(o, StackFailure))
+    said.learn(o for o in outcomes if not isinstance(o, StackFailure))
     failures = [o for o in outcomes if isinstance(o, StackFailure)]
     if len(outcomes) == 1 and failures:
         raise InputError(failures[0].message)
     for failure in failures:
-        say_failure(failure.stack, failure.message)
+        said.error(f"{failure.stack}: {failure.message}")
     return outcomes
-
-
-def say_failure(stack: str, message: str) -> None:
-    """One stack's failure on stderr, as the CLI says an error, naming the stack, while the report of the others
-    goes on."""
-    print(f"gpu-stacks: error: {escaped(EDGE(f'{stack}: {message}'))}", file=sys.stderr, flush=True)

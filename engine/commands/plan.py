@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from . import options
+from .said import Said
 
 NAME = "plan"
 HELP = "what `pulumi up` would create, offline"
@@ -13,7 +14,14 @@ DESCRIPTION = "Plan one stack offline."
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("stack", metavar="STACK", help=options.STACK_HELP)
-    p.add_argument("--json", action="store_true", help="print one JSON document")
+    p.add_argument(
+        "--format",
+        choices=("text", "json", "pulumi-preview"),
+        default="text",
+        help="text; json (one document); pulumi-preview (the steps, ops and new states `pulumi preview --json` "
+        "prints, for tools built on that shape)",
+    )
+    p.add_argument("--json", action="store_true", help="same as --format json")
     p.add_argument(
         "--preview",
         action="store_true",
@@ -24,7 +32,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     options.add_as_of(p)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Said:
     from ..report.text import render_text
     from ..run.plan import plan_stack
 
@@ -41,9 +49,14 @@ def run(args: argparse.Namespace) -> int:
         policy_settings=settings,
         limits=options.limits(args),
     )
-    options.learn_secrets([plan])
-    if args.json:
-        options.out_json(plan.to_json())
+    said = Said(plan.exit_code)
+    said.learn([plan])
+    if args.json or args.format == "json":
+        said.json(plan.to_json())
+    elif args.format == "pulumi-preview":
+        from ..report.pulumi_preview import preview_json
+
+        said.json(preview_json(plan))
     else:
-        options.out(render_text(plan))
-    return plan.exit_code
+        said.text(render_text(plan))
+    return said

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from .said import Said
+
 NAME = "policy-pack"
 HELP = "the installed policy pack: its directory, or a copy to publish"
 DESCRIPTION = None
@@ -25,11 +27,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Said:
     from ..run import policy_pack
 
+    said = Said()
     if args.pack_action == "path":
-        print(policy_pack.ready_pack_dir())
+        said.text(str(policy_pack.ready_pack_dir()))
     else:
-        print(policy_pack.export(args.dir, args.requirement))
-    return 0
+        said.text(str(policy_pack.export(args.dir, args.requirement)))
+    return said

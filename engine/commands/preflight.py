@@ -14,6 +14,7 @@ from ..arm.clouds import CLOUDS, DEFAULT_CLOUD
 from ..errors import InputError
 from ..secrets import Mask
 from . import export_arm, options
+from .said import Document, Part, Said, Text, refuse_unwritable_target
 
 NAME = "preflight"
 HELP = "Azure's own verdict on the plan: Deployments Validate (and What-If), nothing created"
@@ -66,7 +67,7 @@ def make_connection(args: argparse.Namespace) -> Any:
     return Connection(subscription=args.subscription, cloud=args.cloud)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Said:
     from ..arm.client import INSTALL_HINT
 
     if not azure_installed():
@@ -77,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
             "allowed: a GUID as `az account show --query id` prints it"
         )
     if args.record is not None:
-        export_arm.refuse_unwritable_target(args.record, "--record")
+        refuse_unwritable_target(args.record, "--record")
     from ..arm.client import AzureRequestFailed, AzureUnavailable, ask_azure
     from ..arm.template import deployment_name
     from ..arm.verdict import fidelity, findings, resource_by_id
@@ -107,6 +108,8 @@ def run(args: argparse.Namespace) -> int:
         lines = []
     found = findings(answer, template, lines, plan.secret_values)
     code = 1 if found or not answer.accepted else 0
+    said = Said(code)
+    said.learn([plan])
 
     def _urn(resource_id: str) -> str | None:
         changed = resource_by_id(resource_id, template)
@@ -150,9 +153,9 @@ def run(args: argparse.Namespace) -> int:
         record["source"] = (
             f"Azure Deployments Validate, {answer.cloud}, {dt.datetime.now(dt.timezone.utc):%Y-%m-%dT%H:%MZ}"
         )
-        export_arm.write_file(args.record, json.dumps(record, indent=2) + "\n")
-    _print(report, args.format)
-    return code
+        said.file(args.record, Text(json.dumps(record, indent=2)), "--record")
+    said.stdout.append(_report(report, args.format))
+    return said
 
 
 def _relative(path: export_arm.Path) -> str:
@@ -166,16 +169,15 @@ def _location(document: dict[str, Any]) -> str | None:
     return None
 
 
-def _print(report: dict[str, Any], fmt: str) -> None:
-    """Through the one output edge: every secret of the plan masked (`options.out`, `options.out_json`)."""
+def _report(report: dict[str, Any], fmt: str) -> Part:
+    """The report in `fmt`, for the CLI to mask (every secret of the plan) and print."""
     if fmt == "json":
-        options.out_json(report)
-    elif fmt == "markdown":
-        options.out(render_markdown(report), end="")
-    elif fmt == "sarif":
-        options.out_json(render_sarif(report))
-    else:
-        options.out(render_text(report), end="")
+        return Document(report)
+    if fmt == "markdown":
+        return Text(render_markdown(report), end="")
+    if fmt == "sarif":
+        return Document(render_sarif(report))
+    return Text(render_text(report), end="")
 
 
 def _where(f: dict[str, Any]) -> str:

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from . import options
+from .said import Said
 
 NAME = "quota"
 HELP = "vCPU quota a stack needs at full scale, against the subscription's limits"
@@ -32,7 +33,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     options.add_common(p)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Said:
     from ..estimate.quota import quota_report, render
     from ..run.plan import ReferenceFiles
     from ..run.stack_references import parse_option
@@ -56,8 +57,9 @@ def run(args: argparse.Namespace) -> int:
         run_limits=options.limits(args),
         reference=reference,
     )
+    said = Said(report.exit_code, secrets=set(report.secret_values))
     if args.format == "json":
-        options.out_json(report.to_json())
+        said.json(report.to_json())
     else:
-        options.out(render(report, args.format))
-    return report.exit_code
+        said.text(render(report, args.format))
+    return said

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from . import options
+from .said import Said
 
 NAME = "stacks"
 HELP = "list the project's stacks"
@@ -13,10 +14,22 @@ DESCRIPTION = None
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     options.add_project(p)
+    p.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help='text (one name a line); json ({"formatVersion": 1, "stacks": [...]}, for a CI matrix)',
+    )
+    p.add_argument("--json", action="store_true", help="same as --format json")
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Said:
     from ..run.project import load_project
 
-    options.out("\n".join(load_project(options.project_dir(args.project)).stacks()))
-    return 0
+    said = Said()
+    names = load_project(options.project_dir(args.project)).stacks()
+    if args.json or args.format == "json":
+        said.json({"formatVersion": options.JSON_FORMAT_VERSION, "stacks": names})
+    else:
+        said.text("\n".join(names))
+    return said

@@ -23,9 +23,9 @@ def diff_report(
     progress: Callable[[str], None],
     reference: ReferenceFiles,
     limits: Limits,
-) -> tuple[str | dict[str, Any], int]:
-    """The report to print (text, or the JSON document), and the exit code: 0 when the change
-    introduces no problem, 1 when it does (see `DiffReport.exit_code`)."""
+) -> tuple[str | dict[str, Any], int, frozenset[str]]:
+    """The report to print (text, or the JSON document), the exit code (0 when the change introduces no
+    problem, 1 when it does: `DiffReport.exit_code`) and the secrets of both revisions, for the CLI to mask."""
     report = run_diff(
         project_dir,
         args.base,
@@ -39,9 +39,9 @@ def diff_report(
         day=day,
     )
     if args.format == "json":
-        return render_json(report), report.exit_code
+        return render_json(report), report.exit_code, report.secrets
     if args.format == "markdown":
         from .markdown import render_markdown
 
-        return render_markdown(report), report.exit_code
-    return render_text(report) + "\n", report.exit_code
+        return render_markdown(report), report.exit_code, report.secrets
+    return render_text(report) + "\n", report.exit_code, report.secrets

@@ -28,7 +28,6 @@ from ..run.parallel import run_forked
 from ..run.plan import LOCATION_KEY, Plan, ReferenceFiles, plan_stack
 from ..run.policy_config import PolicySettings
 from ..run.project import PROJECT_FILE, Project, find_stack, load_project, load_stack
-from ..secrets import EDGE
 from .compare import Side, StackDiff, diff_stack
 from .revision import (
     Revision,
@@ -51,6 +50,7 @@ class DiffReport:
     stacks: list[StackDiff] = field(default_factory=list)
     usage_file: str | None = None
     prices: str = "catalog list prices"  # with the oldest price used and its source, over both revisions
+    secrets: frozenset[str] = frozenset()  # both revisions' secrets (old and new values), for the CLI to mask
 
     @property
     def exit_code(self) -> int:
@@ -117,13 +117,16 @@ def run_diff(
 
         planned = run_forked(plan, tasks, jobs, progress, str, timeout_s=(limits or Limits()).timeout_s)
         sides = dict(zip(tasks, planned, strict=True))
-    for side in sides.values():  # the output edge masks both revisions' secrets (old and new values)
-        EDGE.add(side.plan.secret_values)
     costs = [side.plan.cost for side in sides.values()]
     prices = prices_note(costs)
     if missing := unpriced(costs):
         prices += f"; lower bounds: no price is known for {', '.join(missing)}"
-    report = DiffReport(revision, usage_file=str(reference.usage) if reference.usage else None, prices=prices)
+    report = DiffReport(
+        revision,
+        usage_file=str(reference.usage) if reference.usage else None,
+        prices=prices,
+        secrets=frozenset(secret for side in sides.values() for secret in side.plan.secret_values),
+    )
     for b, h in pairs:
         before = sides[_Task("base", b)] if b else None
         after = sides[_Task("head", h)] if h else None

@@ -22,6 +22,7 @@ observed 2026-11-22).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import os
 from collections.abc import Callable, Mapping, Sequence
@@ -58,7 +59,6 @@ from ..report.tables import Format, table
 from ..run.isolation import Limits
 from ..run.plan import LOCATION_KEY, ReferenceFiles, plan_stack
 from ..run.project import Project, load_stack
-from ..secrets import EDGE
 
 COMPUTE: Provider = PROVIDERS["compute"]
 MACHINE_LEARNING: Provider = PROVIDERS["machinelearning"]
@@ -121,6 +121,7 @@ class QuotaReport:
     subscription_id: str | None = None
     aml_source: str | None = None  # where Azure ML's limits came from; None without them
     batch_source: str | None = None  # where the Batch account's limits came from; None without them
+    secret_values: frozenset[str] = frozenset()  # the plan's secrets: the report names resources, the CLI masks them
 
     @property
     def exit_code(self) -> int:
@@ -443,11 +444,10 @@ def quota_report(
         else None
     )
     plan = plan_stack(project, stack, runs_with, day=day, limits=run_limits)
-    EDGE.add(plan.secret_values)  # the report names resources: the output edge masks the run's secrets
     region = load_stack(project, stack).config.get(LOCATION_KEY)
     demands = collect(plan.resources, region)
     quota_needs, unknown = needs(demands)
-    return compare(
+    report = compare(
         plan.stack,
         quota_needs,
         limits,
@@ -461,3 +461,4 @@ def quota_report(
         batch_limits=batch_usage,
         batch_source=str(batch_account_file) if batch_account_file else None,
     )
+    return dataclasses.replace(report, secret_values=plan.secret_values)

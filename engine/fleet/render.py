@@ -10,12 +10,17 @@ the layout `json.dumps(..., indent=2)` gives it; the bytes are those of dumping 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from ..commands.options import JSON_FORMAT_VERSION
+from ..commands.said import Said, Streamed
 from ..report.cost import COST_HEADERS, COST_RIGHT, CostNotes
-from ..report.markdown import cell, days_text, heading
+from ..report.escapes import cell
+from ..report.junit import render_junit
+from ..report.markdown import days_text, heading
 from ..report.sarif import sarif_document
 from ..report.tables import table
 from ..report.verdicts import total
@@ -23,7 +28,6 @@ from .records import Record, notes_of
 
 Entry = tuple[Record, list[str]]  # a stack's record and why it was checked (--affected), in report order
 Entries = Callable[[], Iterator[Entry]]  # a new pass over the entries each call
-Write = Callable[[str, str], None]  # options.out: text, end
 
 
 @dataclass(frozen=True)
@@ -60,92 +64,120 @@ def totals(entries: Entries, pack_rules: dict[str, dict[str, Any]]) -> Totals:
     return found
 
 
-def write_report(
-    fmt: str,
+def reported(
+    said: Said,
+    targets: Sequence[tuple[str, Path | None]],
     entries: Entries,
     pack_rules: Callable[[], dict[str, dict[str, Any]]],
     affected: Affected | None,
-    write: Write,
-) -> int:
-    """Write the report in `fmt`; returns its exit code (the worst stack's)."""
+    fail_level: str = "mandatory",
+) -> Said:
+    """`said` with the report in each format of `targets` (stdout or a file), streamed from the records, and
+    its exit code (the worst stack's, at `fail_level`: `options.judged`)."""
+    from ..commands.options import judged
+
+    for fmt, file in targets:
+        code, advisory, chunks = report_chunks(fmt, entries, pack_rules, affected)
+        said.exit_code = judged(code, advisory, fail_level)
+        if file is None:
+            said.stdout.append(Streamed(chunks))
+        else:
+            said.file(file, Streamed(chunks), "--format")
+    return said
+
+
+def report_chunks(
+    fmt: str, entries: Entries, pack_rules: Callable[[], dict[str, dict[str, Any]]], affected: Affected | None
+) -> tuple[int, int, Callable[[], Iterator[str]]]:
+    """The report's exit code (the worst stack's), its number of advisory notes and its text in `fmt`, made chunk
+    by chunk as it is written."""
     found = totals(entries, pack_rules() if fmt == "sarif" else {})
+    policies = list(pack_rules()) if fmt == "junit" else []
+    return (
+        int(found.summary["exitCode"]),
+        int(found.summary["advisory"]),
+        lambda: _chunks(fmt, entries, found, affected, policies),
+    )
+
+
+def _chunks(fmt: str, entries: Entries, found: Totals, affected: Affected | None, policies: list[str]) -> Iterator[str]:
     if fmt == "json":
         document: dict[str, Any] = {
+            "formatVersion": JSON_FORMAT_VERSION,
             "stacks": _STREAMED,
             "summary": found.summary,
             "exitCode": found.summary["exitCode"],
         }
         if affected is not None:
             document["affected"] = _affected_json(entries, affected)
-        dump_streamed(document, (record["json"] for record, _ in entries()), write)
-        write("", "\n")
+        yield from dump_streamed(document, (record["json"] for record, _ in entries()))
+        yield "\n"
     elif fmt == "markdown":
-        _markdown(entries, found, affected, write)
+        yield from (line + "\n" for line in _markdown(entries, found, affected))
+    elif fmt == "junit":
+        yield render_junit((record["json"] for record, _ in entries()), policies)
     elif fmt == "sarif":
         results = (result for record, _ in entries() for result in record["sarifResults"])
-        dump_streamed(sarif_document(found.rules, _STREAMED), results, write)
-        write("", "\n")
+        yield from dump_streamed(sarif_document(found.rules, _STREAMED), results)
+        yield "\n"
     else:
         for record, _ in entries():
             for line in record["text"]:
-                write(line, "\n")
+                yield line + "\n"
         if affected is not None:
             for line in _affected_text(entries, affected):
-                write(line, "\n")
-    return int(found.summary["exitCode"])
+                yield line + "\n"
 
 
 # Where the streamed list goes in a document dumped around it: a string json.dumps writes as itself.
 _STREAMED = "\u0000streamed\u0000"
 
 
-def dump_streamed(document: Any, items: Iterable[Any], write: Write) -> None:
+def dump_streamed(document: Any, items: Iterable[Any]) -> Iterator[str]:
     """`json.dumps(document, indent=2)` with `items` in place of the one `_STREAMED` value, item by item."""
     text = json.dumps(document, indent=2)
     head, tail = text.split(json.dumps(_STREAMED))
     line = head.rsplit("\n", 1)[-1]
     outer = " " * (len(line) - len(line.lstrip(" ")))
     inner = outer + "  "
-    write(head, "")
+    yield head
     first = True
     for item in items:
-        write(("[\n" if first else ",\n") + inner + json.dumps(item, indent=2).replace("\n", "\n" + inner), "")
+        yield ("[\n" if first else ",\n") + inner + json.dumps(item, indent=2).replace("\n", "\n" + inner)
         first = False
-    write("[]" if first else f"\n{outer}]", "")
-    write(tail, "")
+    yield "[]" if first else f"\n{outer}]"
+    yield tail
 
 
-def _markdown(entries: Entries, found: Totals, affected: Affected | None, write: Write) -> None:
-    for line in heading(found.summary, days_text(found.days)):
-        write(line, "\n")
+def _markdown(entries: Entries, found: Totals, affected: Affected | None) -> Iterator[str]:
+    """The markdown report, line by line."""
+    yield from heading(found.summary, days_text(found.days))
     for record, _ in entries():
-        write(record["markdownRow"], "\n")
+        yield record["markdownRow"]
     for record, _ in entries():
-        for line in record["markdownDetails"]:
-            write(line, "\n")
-    for line in ["", "#### Cost", "", *table(COST_HEADERS, [], "markdown", right=COST_RIGHT).split("\n")]:
-        write(line, "\n")
+        yield from record["markdownDetails"]
+    yield from ["", "#### Cost", "", *table(COST_HEADERS, [], "markdown", right=COST_RIGHT).split("\n")]
     for record, _ in entries():
-        write(table(COST_HEADERS, [record["costRow"]], "markdown", right=COST_RIGHT).split("\n")[-1], "\n")
-    write("", "\n")
-    write(found.notes.text("markdown"), "\n")
+        yield table(COST_HEADERS, [record["costRow"]], "markdown", right=COST_RIGHT).split("\n")[-1]
+    yield ""
+    yield found.notes.text("markdown")
     if affected is not None:
-        write("", "\n")
+        yield ""
         checked = [(record["stack"], reasons) for record, reasons in entries()]
-        write(f"#### Affected since `{cell(affected.base)}`: {len(checked)} stack(s) checked", "\n")
-        write("", "\n")
+        yield f"#### Affected since `{cell(affected.base)}`: {len(checked)} stack(s) checked"
+        yield ""
         if checked:
-            write("| Stack | Why it was checked |", "\n")
-            write("| --- | --- |", "\n")
+            yield "| Stack | Why it was checked |"
+            yield "| --- | --- |"
             for stack, reasons in checked:
-                write(f"| `{cell(stack)}` | {cell('; '.join(reasons))} |", "\n")
-            write("", "\n")
-        write(f"<details><summary>{len(affected.unchanged)} stack(s) unchanged, not checked</summary>", "\n")
-        write("", "\n")
+                yield f"| `{cell(stack)}` | {cell('; '.join(reasons))} |"
+            yield ""
+        yield f"<details><summary>{len(affected.unchanged)} stack(s) unchanged, not checked</summary>"
+        yield ""
         for stack in affected.unchanged:
-            write(f"- `{cell(stack)}`", "\n")
-        write("", "\n")
-        write("</details>", "\n")
+            yield f"- `{cell(stack)}`"
+        yield ""
+        yield "</details>"
 
 
 def _affected_json(entries: Entries, affected: Affected) -> dict[str, Any]:

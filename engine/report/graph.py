@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from ...catalog.pricing import HOURS_PER_MONTH
 from ..run.plan import Plan
 from ..run.runtime import RecordedResource
+from .escapes import mermaid_text
 
 MAX_NODES = 120
 RESOURCE_GROUP = "azure-native:resources:ResourceGroup"
@@ -60,16 +61,17 @@ def _subtree_costs(plan: Plan) -> dict[str, tuple[float, float]]:
 
 
 def _label(resource: RecordedResource, cost: tuple[float, float] | None) -> str:
-    text = f"{resource.name}<br/><small>{_short_type(resource)}</small>"
+    text = f"{mermaid_text(resource.name)}<br/><small>{mermaid_text(_short_type(resource))}</small>"
     if cost is not None and not resource.custom and (cost[0] or cost[1]):
         text += f"<br/>busy {cost[0]:,.2f} / idle {cost[1]:,.2f} USD/month"
-    return text.replace('"', "#quot;")
+    return text
 
 
 def mermaid(plan: Plan) -> list[str]:
     """The plan as a fenced Mermaid flowchart (the lines, fences included)."""
     shown = list(plan.resources[:MAX_NODES])
     ids = {r.urn: f"r{i}" for i, r in enumerate(shown)}
+    order = {r.urn: i for i, r in enumerate(shown)}
     costs = _subtree_costs(plan)
     groups = {r.urn for r in shown if r.type == RESOURCE_GROUP}
     lines = ["```mermaid", "flowchart LR"]
@@ -79,8 +81,10 @@ def mermaid(plan: Plan) -> list[str]:
     for r in shown:
         if r.parent in ids:
             lines.append(f"  {ids[r.parent]} --> {ids[r.urn]}")
-        for dependency in dict.fromkeys(r.dependencies):
-            if dependency in ids and dependency != r.parent and dependency not in groups:
+        # in the plan's order, not the order the engine recorded them in (which varies from run to run): the
+        # same plan draws the same lines, so a comment changes only when the stack does
+        for dependency in sorted(set(r.dependencies) & set(ids), key=order.__getitem__):
+            if dependency != r.parent and dependency not in groups:
                 lines.append(f"  {ids[dependency]} -.-> {ids[r.urn]}")
     if len(plan.resources) > MAX_NODES:
         lines.append(f'  more["… and {len(plan.resources) - MAX_NODES} more resources"]')

@@ -6,19 +6,17 @@ refuse and each policy violation with its level, resource and message.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 from typing import Any
 
 from ..run.outcome import Outcome, StackFailure, plans_of
+from ..run.plan import Plan
 from .cost import cost_table
+from .escapes import cell
 from .verdicts import counts, summary
 
 LEVEL_ORDER = {"mandatory": 0, "advisory": 1}
-
-
-def cell(text: str) -> str:
-    """Text safe inside a table cell: no pipes or line breaks."""
-    return str(text).replace("|", "\\|").replace("\r", " ").replace("\n", " ")
 
 
 def _days(plans: Sequence[Outcome]) -> str:
@@ -70,13 +68,11 @@ def stack_row(plan: Outcome) -> str:
 
 
 def stack_details(plan: Outcome) -> list[str]:
-    """What Azure would refuse, each violation and the resources not checked offline of one stack;
-    nothing for a stack without any; for a stack not planned, its one line."""
+    """What Azure would refuse, each violation and the resources not checked offline of one stack, and its
+    resources drawn (`graph_details`); for a stack not planned, its one line."""
     if isinstance(plan, StackFailure):
         where = f" ({cell(plan.stack_file)})" if plan.stack_file else ""
         return ["", f"#### `{cell(plan.stack)}`{where}", "", f"Not planned: {cell(plan.message)}"]
-    if not plan.refusals and not plan.violations and not plan.not_checked:
-        return []
     lines = ["", f"#### `{cell(plan.stack)}` ({cell(plan.stack_file)})", ""]
     if plan.refusals:
         lines += ["| Azure would refuse | Code | Message |", "| --- | --- | --- |"]
@@ -93,4 +89,20 @@ def stack_details(plan: Outcome) -> list[str]:
             lines.append("")
         lines += [f"Not checked offline ({len(plan.not_checked)}): the offline engine does not model their types.", ""]
         lines += [f"- `{cell(urn.split('::')[-1])}` `{cell(urn.split('::')[-2])}`" for urn in plan.not_checked]
-    return lines
+    if lines[-1] != "":
+        lines.append("")
+    return lines + graph_details(plan)
+
+
+def graph_details(plan: Plan) -> list[str]:
+    """The plan drawn, folded under one line: a Mermaid flowchart of its resources, parents and dependencies with
+    busy and idle cost per component (GitHub renders it in comments and job summaries), and the same as an
+    indented tree for where Mermaid does not render."""
+    from .graph import mermaid, tree
+
+    summary = (
+        f"<details><summary>{len(plan.resources)} resources of <code>{html.escape(plan.stack, quote=False)}</code>: "
+        "graph, with busy and idle cost a month per component</summary>"
+    )
+    plain = [html.escape(line, quote=False) for line in tree(plan)]
+    return [summary, "", *mermaid(plan), "", "As text:", "", "<pre>", *plain, "</pre>", "", "</details>"]

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
+from .escapes import cell
+
 Format = Literal["text", "markdown"]
 FORMATS: tuple[Format, ...] = ("text", "markdown")
 
@@ -14,10 +16,6 @@ def table(
 ) -> str:
     """`rows` under `headers`; columns whose index is in `right` are right-aligned (numbers)."""
     if fmt == "markdown":
-
-        def cell(value: str) -> str:
-            return value.replace("|", "\\|")
-
         rule = ["---:" if i in right else "---" for i in range(len(headers))]
         lines = [headers, rule, *rows]
         return "\n".join("| " + " | ".join(cell(str(c)) for c in line) + " |" for line in lines)

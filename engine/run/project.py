@@ -14,6 +14,7 @@ applied as `pulumi preview` applies them (`engine.run.pulumi_config`). Values on
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from dataclasses import dataclass, field
@@ -201,8 +202,13 @@ def find_stack(project: Project, stack: str) -> tuple[str, Path]:
         return stack, path
     for other in _other_extensions(project, stack):
         raise InputError(_unread(project, other, path))
-    known = ", ".join(project.stacks()) or "none"
-    raise InputError(f"unknown stack '{stack}' in {project.relative(project.stack_dir) or '.'}/; known stacks: {known}")
+    names = project.stacks()
+    guess = difflib.get_close_matches(stack, names, n=1)
+    hint = f"did you mean '{guess[0]}'? " if guess else ""
+    known = ", ".join(names) or "none"
+    raise InputError(
+        f"unknown stack '{stack}' in {project.relative(project.stack_dir) or '.'}/; {hint}known stacks: {known}"
+    )
 
 
 def _check_stack_name(name: str, given: str) -> None:

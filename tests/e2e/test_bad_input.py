@@ -10,6 +10,7 @@ output format that writes as it goes, then gets one smoke case of each kind (`SM
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import textwrap
@@ -132,8 +133,12 @@ def assert_one_clean_error(capsys: pytest.CaptureFixture[str], argv: list[str], 
     out, err = capsys.readouterr()
 
     assert code == 2
-    assert out == ""
     assert err.count("\n") == 1 and err.startswith(f"gpu-stacks: error: {prefix}"), err
+    if "json" in argv:  # asked for JSON on stdout: the error is a JSON document there too (issue 37)
+        line = err.removeprefix("gpu-stacks: error: ")[:-1]
+        assert json.loads(out) == {"formatVersion": 1, "error": line, "exitCode": 2}
+    else:
+        assert out == ""
     assert expected in err, err
     assert "Traceback" not in err
     assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f]", err), err  # control characters from input are escaped

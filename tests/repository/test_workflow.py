@@ -57,16 +57,25 @@ def test_preview_job_deploys_aks_stacks_as_a_service_principal() -> None:
     )
 
 
-def test_offline_job_uploads_sarif_to_code_scanning() -> None:
+def test_offline_job_writes_markdown_and_sarif_in_one_check_and_uploads_the_sarif_whatever_the_verdict() -> None:
     offline = workflow()["jobs"]["offline"]
     steps = offline["steps"]
-    [produce] = [s["run"] for s in steps if "--format sarif" in s.get("run", "")]
+    [check] = [s["run"] for s in steps if "gpu-stacks check" in s.get("run", "")]
     [upload] = [s for s in steps if str(s.get("uses", "")).startswith("github/codeql-action/upload-sarif@")]
 
-    assert "> gpu-stacks.sarif" in produce and "test $? -eq 1" in produce
+    assert "--format markdown" in check and "--format sarif=gpu-stacks.sarif" in check
+    assert "test $? -eq 1" not in check  # the exit code is the verdict: the job fails on findings
     assert upload["with"]["sarif_file"] == "gpu-stacks.sarif"
+    # after a failed step (exit 1: findings) too, as long as the check wrote the file
+    assert "!cancelled()" in upload["if"] and "hashFiles('gpu-stacks.sarif')" in upload["if"]
     assert offline["permissions"]["security-events"] == "write"
-    assert steps.index(upload) < next(i for i, s in enumerate(steps) if "--format markdown" in s.get("run", ""))
+    assert steps.index(upload) > next(i for i, s in enumerate(steps) if "gpu-stacks check" in s.get("run", ""))
+
+
+def test_the_stack_matrix_is_read_from_stacks_json() -> None:
+    [listing] = [s["run"] for s in workflow()["jobs"]["offline"]["steps"] if s.get("id") == "stacks"]
+
+    assert "gpu-stacks stacks --json" in listing and '["stacks"]' in listing
 
 
 def test_workflow_diffs_against_the_base_branch_into_the_summary_and_one_comment() -> None:

@@ -408,14 +408,11 @@ def test_nothing_changed_checks_nothing_and_lists_every_stack_unchanged(repo: Pa
 )
 @pytest.mark.parametrize("items", [[], [{"a": {"b": [1, {}, []]}}], [1, "two", None, {"three": [3.0]}]])
 def test_a_streamed_document_is_json_dumps_of_the_whole(document: dict[str, Any], items: list[Any]) -> None:
-    written: list[str] = []
     placed = json.loads(json.dumps(document).replace("null", '"\\u0000streamed\\u0000"', 1))
     whole = json.loads(json.dumps(document))
     _place(whole, items)
 
-    dump_streamed(placed, iter(items), lambda text, end: written.append(text + end))
-
-    assert "".join(written) == json.dumps(whole, indent=2)
+    assert "".join(dump_streamed(placed, iter(items))) == json.dumps(whole, indent=2)
 
 
 def _place(value: Any, items: list[Any]) -> bool:

@@ -53,7 +53,10 @@ def test_one_merge_job_posts_one_comment_and_uploads_one_sarif() -> None:
         "security-events": "write",
         "actions": "read",
     }
-    assert re.findall(r"gpu-stacks merge \S+ --format (\w+)", runs(merge)) == ["markdown", "sarif"]
+    # one merge writes both reports
+    assert re.findall(r"gpu-stacks merge \S+ (--format \S+ --format \S+)", runs(merge)) == [
+        "--format markdown --format sarif=gpu-stacks.sarif"
+    ]
 
 
 def test_every_shard_judges_the_same_day() -> None:

@@ -84,3 +84,13 @@ def test_a_quote_in_a_name_cannot_end_the_label() -> None:
     [node] = [line for line in mermaid(dataclasses.replace(t4_plan(), resources=(odd,))) if line.startswith("  r0")]
 
     assert node == '  r0["a#quot;b<br/><small>resources:ResourceGroup</small>"]'
+
+
+def test_the_same_plan_draws_the_same_lines_whatever_order_the_engine_recorded_dependencies_in() -> None:
+    """The engine records a resource's dependencies in an order that varies from run to run: a PR comment and a
+    merged report must not change when the stack did not."""
+    plan = t4_plan()
+    reversed_dependencies = tuple(dataclasses.replace(r, dependencies=r.dependencies[::-1]) for r in plan.resources)
+
+    assert any(len(r.dependencies) > 1 for r in plan.resources)  # there is an order to vary
+    assert mermaid(dataclasses.replace(plan, resources=reversed_dependencies)) == mermaid(plan)
