@@ -68,3 +68,17 @@ def test_a_stacks_second_program_reads_no_sdk_class_its_first_plan_used(
     # to this process), and by the second program's child not at all
     assert len(read) == 2 and read[1] == 0, read
     assert [r.urn for r in first.resources] == [r.urn for r in second.resources]
+
+
+def _doubled(item: int) -> int:
+    return 2 * item
+
+
+def test_each_result_a_worker_hands_back_is_learned_here_in_order() -> None:
+    learned: list[int] = []
+
+    results = parallel.run_forked(_doubled, [1, 2, 3, 4, 5], 2, learn=learned.append)
+
+    # the first item is planned in this process (plan_stack learns from it itself); the rest in workers
+    assert results == [2, 4, 6, 8, 10]
+    assert learned == [4, 6, 8, 10]

@@ -151,6 +151,7 @@ def _plan(stacks: list[FleetStack], args: argparse.Namespace, root: Path) -> lis
     from ..run.outcome import StackFailure, named
     from ..run.parallel import run_forked
     from ..run.plan import plan_stack
+    from ..run.sdk_types import read_classes_of_json
 
     settings = options.policy_settings(args.policy_config, args.as_of)
     reference = options.reference(args)
@@ -171,8 +172,11 @@ def _plan(stacks: list[FleetStack], args: argparse.Namespace, root: Path) -> lis
         failure = StackFailure(stack.member.project.name, stack.id, named(stack.member.project, stack.name)[1], why)
         return make_failure_record(failure, stack.id, stack.member.path(failure.stack_file), root)
 
+    def learn(record: Record) -> None:  # a --jobs worker's plan: the SDK's reading of its classes, for later workers
+        read_classes_of_json(record.get("json", {}).get("resources"))
+
     return run_forked(
-        task, stacks, args.jobs, options.progress, lambda s: s.id, failed=died, timeout_s=limits.timeout_s
+        task, stacks, args.jobs, options.progress, lambda s: s.id, failed=died, timeout_s=limits.timeout_s, learn=learn
     )
 
 

@@ -59,9 +59,20 @@ def _components() -> dict[str, str]:
 
 
 def read_classes_of(resources: Iterable[RecordedResource]) -> None:
-    """Have the SDK read (and keep) the property types of every class these resources' registrations used, and
-    of the root Stack every program registers (a plan does not list it)."""
-    for token, inputs in [(STACK_TYPE, {}), *((r.type, r.plain_inputs()) for r in resources)]:
+    """Have the SDK read (and keep) the property types of every class these resources' registrations used."""
+    read_classes((r.type, r.plain_inputs()) for r in resources)
+
+
+def read_classes_of_json(resources: Any) -> None:
+    """The same for resources as a plan's JSON shows them (a fleet record's `json.resources`: secrets masked)."""
+    if isinstance(resources, list):
+        read_classes((r.get("type", ""), r.get("inputs")) for r in resources if isinstance(r, dict))
+
+
+def read_classes(registrations: Iterable[tuple[str, Any]]) -> None:
+    """For (type token, inputs) of each registration, and for the root Stack every program registers (a plan
+    does not list it): the resource's class, its Args class and the nested classes the inputs fill."""
+    for token, inputs in [(STACK_TYPE, {}), *registrations]:
         cls = sdk_class(token)
         if cls is None:
             continue
