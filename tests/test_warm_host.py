@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from azure_gpu_stacks.engine.run import children, monitor, parallel, program_host
 from azure_gpu_stacks.engine.run import plan as plan_module
-from azure_gpu_stacks.engine.run.plan import plan_stack
+from azure_gpu_stacks.engine.run.outcome import Plan, plan_outcomes
+from azure_gpu_stacks.engine.run.plan import ReferenceFiles
 from azure_gpu_stacks.engine.run.project import load_project
 from azure_gpu_stacks.sdk.internals import property_types_read
 
@@ -58,15 +59,14 @@ def test_a_stacks_second_program_reads_no_sdk_class_its_first_plan_used(
                 fh.write(json.dumps(property_types_read() - before) + "\n")
 
     monkeypatch.setattr(plan_module, "run_hosted", recording)
-    project = load_project(REPO)
-    parallel.preload()  # as a check of several stacks does before its first fork
 
-    first, second = (plan_stack(project, "inference-t4") for _ in range(2))
+    first, second = plan_outcomes(load_project(REPO), ["inference-t4"] * 2, ReferenceFiles(), None, jobs=1)
 
     read = [json.loads(line) for line in log.read_text().splitlines()]
     # the stack's VM, its network and its budget are read by the first program's child (or were already known
     # to this process), and by the second program's child not at all
     assert len(read) == 2 and read[1] == 0, read
+    assert isinstance(first, Plan) and isinstance(second, Plan)
     assert [r.urn for r in first.resources] == [r.urn for r in second.resources]
 
 
@@ -74,11 +74,11 @@ def _doubled(item: int) -> int:
     return 2 * item
 
 
-def test_each_result_a_worker_hands_back_is_learned_here_in_order() -> None:
+def test_each_result_but_the_last_is_learned_here_in_order() -> None:
     learned: list[int] = []
 
     results = parallel.run_forked(_doubled, [1, 2, 3, 4, 5], 2, learn=learned.append)
 
-    # the first item is planned in this process (plan_stack learns from it itself); the rest in workers
+    # every result but the last, the first planned in this process and the rest in workers, in order
     assert results == [2, 4, 6, 8, 10]
-    assert learned == [4, 6, 8, 10]
+    assert learned == [2, 4, 6, 8]

@@ -172,7 +172,7 @@ def _plan(stacks: list[FleetStack], args: argparse.Namespace, root: Path) -> lis
         failure = StackFailure(stack.member.project.name, stack.id, named(stack.member.project, stack.name)[1], why)
         return make_failure_record(failure, stack.id, stack.member.path(failure.stack_file), root)
 
-    def learn(record: Record) -> None:  # a --jobs worker's plan: the SDK's reading of its classes, for later workers
+    def learn(record: Record) -> None:  # the SDK's reading of a plan's classes, for the programs forked later
         read_classes_of_json(record.get("json", {}).get("resources"))
 
     return run_forked(

@@ -41,13 +41,6 @@ _TERM_GRACE_S = 2.0  # how long a child ended by SIGTERM is given to remove what
 _children: set[int] = set()
 _directories: set[Path] = set()
 _owner = os.getpid()  # the process whose children and directories these are (reset after each fork)
-_one_call = False  # this process was forked for one call (`start`) and ends after it
-
-
-def forked_for_one_call() -> bool:
-    """Whether this process is a child `start` forked to make one call (a `--jobs` worker, an engine process):
-    what it would keep for a later call is lost with it."""
-    return _one_call
 
 
 def _flush() -> None:
@@ -218,8 +211,6 @@ def start(work: Callable[[], Any], timeout_s: float) -> Call:
     read_fd, write_fd = os.pipe()
     pid = fork()
     if pid == 0:  # pragma: no cover - the child; seen through what it sends back
-        global _one_call
-        _one_call = True
         code = 0
         try:
             os.close(read_fd)

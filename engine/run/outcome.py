@@ -86,7 +86,7 @@ def plan_outcomes(
         stack, stack_file = named(project, name)
         return StackFailure(project.name, stack, stack_file, why)
 
-    def learn(outcome: Outcome) -> None:  # a --jobs worker's plan: the SDK's reading of its classes, for later workers
+    def learn(outcome: Outcome) -> None:  # the SDK's reading of a plan's classes, for the programs forked later
         if isinstance(outcome, Plan):
             read_classes_of(outcome.resources)
 

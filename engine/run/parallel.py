@@ -91,8 +91,8 @@ def run_forked(
     the run's --timeout, default the program's default) is killed and is that item's failure:
     `failed(item, one_line)` in its place when given, else InputError naming the item.
 
-    `learn(result)` is called here with each result a worker handed back, before the next worker is forked
-    (what it keeps, every later worker inherits: `engine.run.sdk_types`)."""
+    `learn(result)` is called here with each result but the last, before the next item's child or worker is
+    forked from here (what it keeps, every later child inherits: `engine.run.sdk_types`)."""
     return list(_run(task, items, jobs, progress, describe, failed, item_deadline(timeout_s), learn))
 
 
@@ -132,21 +132,20 @@ def _run(
         # walked again, and forked children do not write to (and so copy) the inherited heap either.
         heap.freeze()
     try:
-        for index, item in enumerate(items[:1], 1):
+        for index, item in enumerate(items if serial else items[:1], 1):
             progress(f"[{index}/{total}] planning {describe(item)}…")
-            yield task(item)
-        if not rest:
-            return
-        if serial:
-            for index, item in enumerate(rest, 2):
-                progress(f"[{index}/{total}] planning {describe(item)}…")
-                yield task(item)
+            value = task(item)
+            if index < total:  # a later item's program is forked from here
+                learn(value)
+            yield value
+        if serial or not rest:
             return
         for index, (item, outcome) in enumerate(_in_workers(task, rest, workers, deadline_s), 2):
             progress(f"[{index}/{total}] planned {describe(item)}")
             kind, value = outcome
             if kind == "ok":
-                learn(value)
+                if index < total:
+                    learn(value)
                 yield value
             elif kind == "raised":
                 raise value

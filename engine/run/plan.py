@@ -59,7 +59,6 @@ from .runtime import (
     shown,
 )
 from .sdk_majors import other_major_note
-from .sdk_types import read_classes_of
 from .stack_references import StackReferences
 from .violation import Violation
 
@@ -241,14 +240,11 @@ def plan_stack(
     settings = dict(policy_settings) if policy_settings is not None else configure(list(pack_policies()), None, None)
     day = settings_day(settings) or utc_today()
     try:
-        plan = _in_engine_process(
+        return _in_engine_process(
             lambda: _plan(project, stack, reference, preview, settings, day, limits), project, stack, limits or Limits()
         )
     except InputError as exc:  # a program may put a declared secret in what it raises: never shown
         raise type(exc)(Mask(declared_secrets(project, stack))(str(exc))) from None
-    if not children.forked_for_one_call():  # the next stack's program is forked from here: it inherits this
-        read_classes_of(plan.resources)
-    return plan
 
 
 # What an engine process may take beyond the program's --timeout: the environment's probe (bounded by
