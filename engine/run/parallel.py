@@ -7,7 +7,9 @@ stack named is the one reported), and only then forks a worker per remaining sta
 at once: each starts with the imports done, shares their memory copy-on-write, and plans its stack.
 A plan is a picklable `Plan`; results come back in the order the stacks were named, so the output
 is byte-for-byte the serial output. `fork` is Linux's default start method and the only one that
-inherits the loaded modules; where it is unavailable (macOS, Windows) plans run serially.
+inherits the loaded modules; where it is unavailable (macOS, Windows) plans run serially. What one plan
+teaches the next is kept here too: each result but the last is handed to `learn` in this process (the
+SDK's reading of the plan's classes, `engine.run.sdk_types`) before the next child is forked.
 
 No process that forks runs threads: each plan's engine (its gRPC server) runs in an engine process of
 its own, forked from the parent or the worker (`engine.run.plan`, `engine.run.children`), which forks
