@@ -15,6 +15,7 @@ from azure_gpu_stacks.engine.run import plan as plan_module
 from azure_gpu_stacks.engine.run.outcome import Plan, plan_outcomes
 from azure_gpu_stacks.engine.run.plan import ReferenceFiles
 from azure_gpu_stacks.engine.run.project import load_project
+from azure_gpu_stacks.engine.run.sdk_types import read_classes
 from azure_gpu_stacks.sdk.internals import property_types_read
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="programs run in forked children on Linux")
@@ -82,3 +83,30 @@ def test_each_result_but_the_last_is_learned_here_in_order() -> None:
     # every result but the last, the first planned in this process and the rest in workers, in order
     assert results == [2, 4, 6, 8, 10]
     assert learned == [2, 4, 6, 8]
+
+
+def test_what_a_program_registered_cannot_make_the_reading_fail_or_import() -> None:
+    """The tokens and inputs come from the program: odd names, a deep value, a module nobody loaded."""
+    deep: dict[str, object] = {}
+    node = deep
+    for _ in range(5_000):
+        node["hardwareProfile"] = {}
+        node = node["hardwareProfile"]  # type: ignore[assignment]
+    loaded = set(sys.modules)
+
+    read_classes(
+        [
+            ("azure-native:compute:__class__", {}),
+            ("azure-native:compute:VirtualMachine", deep),
+            ("azure-native:nosuchmodule:Thing", {"a": 1}),
+            ("kubernetes:monitoring.coreos.com/v1:ServiceMonitor", {"spec": {}}),
+            (None, None),  # type: ignore[list-item]
+            ("", []),
+        ]
+    )
+
+    assert not {
+        m
+        for m in set(sys.modules) - loaded
+        if m.startswith(("pulumi_azure_native.nosuch", "pulumi_kubernetes.monitoring"))
+    }

@@ -73,16 +73,20 @@ def read_classes(registrations: Iterable[tuple[str, Any]]) -> None:
     """For (type token, inputs) of each registration, and for the root Stack every program registers (a plan
     does not list it): the resource's class, its Args class and the nested classes the inputs fill."""
     for token, inputs in [(STACK_TYPE, {}), *registrations]:
-        cls = sdk_class(token)
-        if cls is None:
+        try:
+            _read_resource(token, inputs)
+        except Exception:  # noqa: BLE001, S112 - only speed depends on this; the child reads what is left
             continue
-        module = sys.modules.get(cls.__module__)
-        args = [getattr(module, f"{cls.__name__}{suffix}", None) for suffix in ("Args", "InitArgs")]
-        for owner in (cls, *(a for a in args if isinstance(a, type))):
-            try:
-                _read(owner, inputs, 0)
-            except Exception:  # noqa: BLE001, S112 - only speed depends on this; the child reads what is left
-                continue
+
+
+def _read_resource(token: str, inputs: Any) -> None:
+    cls = sdk_class(token)
+    if cls is None:
+        return
+    module = sys.modules.get(cls.__module__)
+    args = [getattr(module, f"{cls.__name__}{suffix}", None) for suffix in ("Args", "InitArgs")]
+    for owner in (cls, *(a for a in args if isinstance(a, type))):
+        _read(owner, inputs, 0)
 
 
 def _read(cls: type, value: Any, depth: int) -> None:
