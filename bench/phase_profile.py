@@ -63,10 +63,14 @@ for name, attribute in (("stack file + fake ARM", "load_stack"), ("stack file + 
                         ("environment probe", "python_for"), ("program run (engine process, wall)", "_run_forked"),
                         ("program run (engine process, wall)", "_run_executed"), ("policy pack", "analyze"),
                         ("cost", "estimate_resources"), ("program child: Pulumi runtime + program", "run_hosted"),
-                        ("SDK types read after a plan (check process)", "read_classes_of"),
                         ("plan in all (check process, wall)", "plan_stack")):
     wrap(plan, attribute, name)
 wrap(parallel, "preload", "preload (SDK classes, catalog: before any fork)")
+try:
+    from azure_gpu_stacks.engine.run import sdk_types
+    wrap(sdk_types, "read_classes", "check process: SDK types of each plan read")
+except ImportError:  # a base revision without it
+    pass
 wrap(children, "call", "engine process: fork to plan back (wall)")
 wrap(children, "_send", "engine process: plan pickled and written")
 wrap(children.Call, "outcome", "check process: plan read back")
