@@ -1,7 +1,7 @@
 """What every program's child inherits from the check process it is forked from (issue 41): the modules its
 first gRPC channel and its engine's first server load, and the SDK's reading of the classes earlier plans
 used, so that a fleet's later stacks pay for their programs, not for a fresh interpreter's first calls. That
-the check process still runs one thread at every fork is tests/test_runner_processes.py's."""
+the check process still runs one thread at every fork is test_runner_processes.py's."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from azure_gpu_stacks.sdk.internals import property_types_read
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="programs run in forked children on Linux")
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 
 
 def _first_channel_and_server() -> list[str]:
