@@ -7,7 +7,7 @@ that forks runs threads; issue 41 asks that a check cost what its programs cost.
 with this checkout's, alternately, for the shipped stacks and a generated fleet of N stacks, and prints
 each pair's ratio (new / base) with the load average beside it.
 
-    python bench/engine_process_bench.py [--base REV] [--pairs 3] [--fleet 48]
+    python bench/engine_process_bench.py [--base REV] [--pairs 3] [--fleet 12 48]
 """
 
 from __future__ import annotations
@@ -46,38 +46,53 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--base", default="HEAD", help="the revision to compare against (default HEAD)")
     parser.add_argument("--pairs", type=int, default=3)
-    parser.add_argument("--fleet", type=int, default=48)
+    parser.add_argument(
+        "--fleet", type=int, nargs="+", default=[48], help="fleet sizes; with two, what each stack added costs"
+    )
     args = parser.parse_args()
     print(machine_line())
     print(load_line("before"))
     with tempfile.TemporaryDirectory(prefix="gpu-stacks-bench-") as tmp:
         base = base_tree(args.base, Path(tmp))
-        fleet = write_fleet(args.fleet, Path(tmp) / "fleet")
+        fleets = {n: write_fleet(n, Path(tmp) / f"fleet{n}") for n in args.fleet}
         sides = {
             "base": [sys.executable, "-c", CLI, str(base)],
             "new": [sys.executable, "-m", "azure_gpu_stacks.engine"],
         }
         imports = import_floor(1)
-        shipped_floor = runtime_floor()
-        fleet_floor = runtime_floor(fleet)
+        floors = {"shipped": runtime_floor().seconds} | {
+            f"fleet N={n}": runtime_floor(project).seconds for n, project in fleets.items()
+        }
         print(
-            f"import floor {imports.seconds:.2f} s; runtime floor shipped {shipped_floor.seconds:.2f} s, "
-            f"fleet N={args.fleet} {fleet_floor.seconds:.2f} s"
+            f"import floor {imports.seconds:.2f} s; runtime floors "
+            + ", ".join(f"{k} {v:.2f} s" for k, v in floors.items())
         )
-        for what, extra in (
-            ("shipped", ["--jobs", "1"]),
-            (f"fleet N={args.fleet}", ["--project", str(fleet), "--jobs", "1"]),
-        ):
-            for pair in range(args.pairs):
+        runs = [("shipped", ["--jobs", "1"])] + [
+            (f"fleet N={n}", ["--project", str(project), "--jobs", "1"]) for n, project in fleets.items()
+        ]
+        best: dict[tuple[str, str], float] = {}
+        for pair in range(args.pairs):  # each pair runs base then new, for every input, A B A B
+            for what, extra in runs:
                 seconds = {}
                 for side in ("base", "new"):
                     seconds[side] = measure([*sides[side], "check", *extra]).seconds
+                    best[what, side] = min(best.get((what, side), seconds[side]), seconds[side])
                 load = os.getloadavg()[0]
-                floor = imports.seconds + (shipped_floor.seconds if what == "shipped" else fleet_floor.seconds)
+                floor = imports.seconds + floors[what]
                 print(
                     f"{what:14} pair {pair + 1}: base {seconds['base']:6.2f} s ({seconds['base'] / floor:.2f}x floor)  "
                     f"new {seconds['new']:6.2f} s ({seconds['new'] / floor:.2f}x floor)  new/base "
-                    f"{seconds['new'] / seconds['base']:.2f}x  load {load:.2f}"
+                    f"{seconds['new'] / seconds['base']:.2f}x  load {load:.2f}",
+                    flush=True,
+                )
+        if len(args.fleet) >= 2:  # what each stack beyond the smallest fleet adds, best runs, against its floor
+            small, large = min(args.fleet), max(args.fleet)
+            added_floor = (floors[f"fleet N={large}"] - floors[f"fleet N={small}"]) / (large - small)
+            for side in ("base", "new"):
+                added = (best[f"fleet N={large}", side] - best[f"fleet N={small}", side]) / (large - small)
+                print(
+                    f"each stack added beyond N={small} ({side:4}): {1000 * added:.0f} ms vs runtime floor "
+                    f"{1000 * added_floor:.0f} ms = {added / added_floor:.2f}x (target <= 1.0x)"
                 )
     print(load_line("after"))
 

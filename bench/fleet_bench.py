@@ -13,7 +13,9 @@ Targets:
 - a full run with a warm cache <= 0.1x the cold full run;
 - the slowest of N=8 shards plus the merge <= 0.2x the unsharded run (shards run one after another
   here; each is reported), the merged report byte-identical to the unsharded one;
-- the merge's peak memory flat in the number of stacks (shards of 1x, 4x and 16x the stacks).
+- the merge's peak memory flat in the number of stacks (shards of 1x, 4x and 16x the stacks);
+- the cold run's CPU per stack within 1.0x the runtime floor of stacks of the same shapes (issue 41: the
+  monorepo's stacks are the shipped program with fleet.py's variations, so a per-stack regression shows).
 """
 
 from __future__ import annotations
@@ -31,9 +33,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from fleet import write_fleet
+from floors import runtime_floor
 from monorepo import stack_name, write_monorepo
 
 GPU_STACKS = [sys.executable, "-m", "azure_gpu_stacks.engine"]
+FLOOR_STACKS = 24  # stacks of fleet.py's shapes whose runtime floor each stack's cost is compared with
 
 
 @dataclass(frozen=True)
@@ -133,6 +138,16 @@ def main() -> None:
         print(
             f"full run, cold cache                   {cold.seconds:7.2f} s  {cold.peak_rss_mb:5.0f} MB  "
             f"cpu {cold.cpu_seconds:.2f} s"
+        )
+        # What each stack costs, against what its program costs under Pulumi's own mocks (floors.py) for stacks of
+        # the same shapes (fleet.py's, which the monorepo's full program plans): a per-stack regression shows here.
+        phase("runtime floor of the same stack shapes")
+        floor = runtime_floor(write_fleet(FLOOR_STACKS, work / "floor-fleet"))
+        per_stack, floor_per_stack = cold.cpu_seconds / total, floor.seconds / FLOOR_STACKS
+        print(
+            f"cold run, cpu per stack                {1000 * per_stack:7.0f} ms  vs runtime floor "
+            f"{1000 * floor_per_stack:.0f} ms a stack ({FLOOR_STACKS} stacks of the same shapes) = "
+            f"{per_stack / floor_per_stack:.2f}x (issue 41: each stack within 1.0x its runtime floor)"
         )
         phase("full run, warm cache")
         warm = timed(

@@ -58,6 +58,12 @@ github.com/pulumi/pulumi `sdk/python/lib/pulumi/` and github.com/pulumi/pulumi-p
 - `UnknownValueError`: `pulumi_policy.proxy.UnknownValueError`. Used for: raised when a policy reads
   a preview unknown through the servicer's proxies. Public alternative: none: not exported by
   `pulumi_policy`.
+- `property_types`: `pulumi._types._types_from_py_properties(cls)`, a `functools.cache`d dict of each
+  property's Pulumi name to its type (Output and Optional unwrapped), which the SDK reads once per class, the
+  first time it serialises an input or deserialises an output of that class. Used for:
+  `engine.run.sdk_types` reads the classes a plan used in the process every program's child is forked
+  from, so each child inherits the reading instead of repeating it (issue 41); `property_types_read`, the
+  cache's size, lets tests see that a child read none again. Public alternative: none.
 - `violation_message`: the diagnostic message format, the policy's description, a newline, then the
   violation's message (`policy.py`, `_create_report_violation`). Used for: the plan shows the
   violation's own message. Public alternative: none.
@@ -87,6 +93,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final, Protocol, get_type_hints
 
 import pulumi
+from pulumi import _types
 from pulumi import output as _output
 from pulumi.runtime import config as _config
 from pulumi.runtime import mocks as _mocks
@@ -127,6 +134,8 @@ __all__ = [
     "is_secret",
     "is_unknown_sentinel",
     "policy_servicer",
+    "property_types",
+    "property_types_read",
     "provider_pb2",
     "provider_pb2_grpc",
     "recorded_inputs",
@@ -232,6 +241,17 @@ def is_output_unknown(value: Any) -> bool:
 def type_hints(cls: Any) -> dict[str, Any]:
     """`typing.get_type_hints` of an Args type, extras kept, with `pulumi.Input[T]` resolvable."""
     return get_type_hints(cls, localns=dict(vars(_output)), include_extras=True)
+
+
+def property_types(cls: type) -> dict[str, Any]:
+    """Each property's Pulumi name to its type, as the SDK reads it (and keeps it, per class, for the process)."""
+    read: Callable[[type], dict[str, Any]] = _internal(_types, "_types_from_py_properties")
+    return dict(read(cls))
+
+
+def property_types_read() -> int:
+    """How many classes' property types this process has read and keeps."""
+    return int(_internal(_types, "_types_from_py_properties").cache_info().currsize)
 
 
 def getter_name(fget: Any) -> str | None:

@@ -175,6 +175,7 @@ def _plan(stacks: list[FleetStack], args: argparse.Namespace, root: Path, run: R
     from ..run.outcome import StackFailure, named
     from ..run.parallel import run_forked
     from ..run.plan import plan_stack
+    from ..run.sdk_types import read_classes_of_json
 
     settings, day = run
     reference = options.reference(args)
@@ -195,8 +196,11 @@ def _plan(stacks: list[FleetStack], args: argparse.Namespace, root: Path, run: R
         failure = StackFailure(stack.member.project.name, stack.id, named(stack.member.project, stack.name)[1], why)
         return make_failure_record(failure, stack.id, stack.member.path(failure.stack_file), root)
 
+    def learn(record: Record) -> None:  # the SDK's reading of a plan's classes, for the programs forked later
+        read_classes_of_json(record.get("json", {}).get("resources"))
+
     return run_forked(
-        task, stacks, args.jobs, options.progress, lambda s: s.id, failed=died, timeout_s=limits.timeout_s
+        task, stacks, args.jobs, options.progress, lambda s: s.id, failed=died, timeout_s=limits.timeout_s, learn=learn
     )
 
 

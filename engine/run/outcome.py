@@ -75,6 +75,7 @@ def plan_outcomes(
     the command, once, before any stack is planned."""
     from .parallel import run_forked
     from .plan import check_reference_files, plan_stack
+    from .sdk_types import read_classes_of
 
     check_reference_files(reference)
 
@@ -89,7 +90,12 @@ def plan_outcomes(
         stack, stack_file = named(project, name)
         return StackFailure(project.name, stack, stack_file, why)
 
-    return run_forked(plan, names, jobs, progress, str, failed=died, timeout_s=(limits or Limits()).timeout_s)
+    def learn(outcome: Outcome) -> None:  # the SDK's reading of a plan's classes, for the programs forked later
+        if isinstance(outcome, Plan):
+            read_classes_of(outcome.resources)
+
+    timeout_s = (limits or Limits()).timeout_s
+    return run_forked(plan, names, jobs, progress, str, failed=died, timeout_s=timeout_s, learn=learn)
 
 
 def named(project: Project, given: str) -> tuple[str, str]:

@@ -7,7 +7,9 @@ stack named is the one reported), and only then forks a worker per remaining sta
 at once: each starts with the imports done, shares their memory copy-on-write, and plans its stack.
 A plan is a picklable `Plan`; results come back in the order the stacks were named, so the output
 is byte-for-byte the serial output. `fork` is Linux's default start method and the only one that
-inherits the loaded modules; where it is unavailable (macOS, Windows) plans run serially.
+inherits the loaded modules; where it is unavailable (macOS, Windows) plans run serially. What one plan
+teaches the next is kept here too: each result but the last is handed to `learn` in this process (the
+SDK's reading of the plan's classes, `engine.run.sdk_types`) before the next child is forked.
 
 No process that forks runs threads: each plan's engine (its gRPC server) runs in an engine process of
 its own, forked from the parent or the worker (`engine.run.plan`, `engine.run.children`), which forks
@@ -34,14 +36,33 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 R = TypeVar("R")
 
-# Classes a plan may load besides the azure-native resources the fake ARM knows (those are read from
-# `azure_gpu_stacks.fakeazure.models.RESOURCE_TYPES`): loaded before the fork so each worker does not load them again.
-# Only speed depends on this list; a class missing from it is loaded by the worker that needs it.
+# Classes (`module:attribute`, or a module alone) a plan may load besides the azure-native resources the fake
+# ARM knows (those are read from `azure_gpu_stacks.fakeazure.models.RESOURCE_TYPES`): loaded before the fork so
+# each worker does not load them again. Only speed depends on this list; a class missing from it is loaded by
+# the worker that needs it.
 PRELOAD_EXTRA = (
     "pulumi_azure_native.authorization:get_client_config_output",
     "pulumi_kubernetes:Provider",
     "pulumi_kubernetes.core.v1:Namespace",
     "pulumi_kubernetes.apps.v1:DaemonSet",
+    # aks-gpu's GPU operator and DCGM exporter (components.nvidia_gpu_operator, aks_gpu_metrics): a Helm release
+    # loads helm.v3 (and with it pulumi_kubernetes.yaml and requests, about 0.2 s) and the modules its aliases
+    # and outputs name, and a ServiceMonitor loads apiextensions
+    "pulumi_kubernetes.helm.v3:Release",
+    "pulumi_kubernetes.apiextensions:CustomResource",
+    "pulumi_kubernetes.meta.v1:Status",
+    "pulumi_kubernetes.apps.v1beta1",
+    "pulumi_kubernetes.apps.v1beta2",
+    "pulumi_kubernetes.helm.v4:Chart",
+    # gRPC's Python modules that its first channel (the program's child) and first server (the engine process)
+    # import: pure Python, no threads (gRPC's C core starts those on the first channel or server, not on import);
+    # loaded here, a child's first channel costs about 1 ms instead of about 20-90 ms
+    "grpc._channel:Channel",
+    "grpc._simple_stubs:unary_unary",
+    "grpc.experimental:insecure_channel_credentials",
+    "grpc._server:create_server",
+    "grpc._interceptor:intercept_server",
+    "grpc._utilities:RpcMethodHandler",
 )
 
 
@@ -62,6 +83,7 @@ def run_forked(
     *,
     failed: Callable[[T, str], R] | None = None,
     timeout_s: float | None = None,
+    learn: Callable[[R], None] = lambda _: None,
 ) -> list[R]:
     """`task(item)` for each item, in order: the first in this process, each of the rest in a worker
     forked for it (at most `jobs` at once), all after the modules a plan needs are loaded. Raises the
@@ -69,8 +91,11 @@ def run_forked(
 
     A worker that dies (killed, os._exit, a crash) or runs past `item_deadline(timeout_s)` (`timeout_s`:
     the run's --timeout, default the program's default) is killed and is that item's failure:
-    `failed(item, one_line)` in its place when given, else InputError naming the item."""
-    return list(_run(task, items, jobs, progress, describe, failed, item_deadline(timeout_s)))
+    `failed(item, one_line)` in its place when given, else InputError naming the item.
+
+    `learn(result)` is called here with each result but the last, before the next item's child or worker is
+    forked from here (what it keeps, every later child inherits: `engine.run.sdk_types`)."""
+    return list(_run(task, items, jobs, progress, describe, failed, item_deadline(timeout_s), learn))
 
 
 # What a worker may take beyond its program's --timeout (the engine process's own deadline is twice the
@@ -94,6 +119,7 @@ def _run(
     describe: Callable[[T], str],
     failed: Callable[[T, str], R] | None,
     deadline_s: float,
+    learn: Callable[[R], None],
 ) -> Iterator[R]:
     total = len(items)
     rest = list(items[1:])
@@ -108,20 +134,20 @@ def _run(
         # walked again, and forked children do not write to (and so copy) the inherited heap either.
         heap.freeze()
     try:
-        for index, item in enumerate(items[:1], 1):
+        for index, item in enumerate(items if serial else items[:1], 1):
             progress(f"[{index}/{total}] planning {describe(item)}…")
-            yield task(item)
-        if not rest:
-            return
-        if serial:
-            for index, item in enumerate(rest, 2):
-                progress(f"[{index}/{total}] planning {describe(item)}…")
-                yield task(item)
+            value = task(item)
+            if index < total:  # a later item's program is forked from here
+                learn(value)
+            yield value
+        if serial or not rest:
             return
         for index, (item, outcome) in enumerate(_in_workers(task, rest, workers, deadline_s), 2):
             progress(f"[{index}/{total}] planned {describe(item)}")
             kind, value = outcome
             if kind == "ok":
+                if index < total:
+                    learn(value)
                 yield value
             elif kind == "raised":
                 raise value
@@ -198,6 +224,8 @@ def preload() -> None:
     for name in [*names, *PRELOAD_EXTRA]:
         module, _, attribute = name.partition(":")
         try:
-            getattr(importlib.import_module(module), attribute)
+            loaded = importlib.import_module(module)
+            if attribute:
+                getattr(loaded, attribute)
         except (ImportError, AttributeError):  # a type the installed SDK lacks: the plan will say so
             pass

@@ -198,6 +198,28 @@ def test_type_hints_resolve_pulumi_input_to_its_output_form() -> None:
     )
 
 
+def test_property_types_are_read_once_per_class_and_kept() -> None:
+    @pulumi.input_type
+    class DiskArgs:
+        def __init__(self, size_gb: pulumi.Input[int] | None = None):
+            pulumi.set(self, "size_gb", size_gb)
+
+        @property
+        @pulumi.getter(name="diskSizeGB")
+        def size_gb(self) -> pulumi.Input[int] | None:
+            return pulumi.get(self, "size_gb")
+
+    before = sdk.property_types_read()
+    types = sdk.property_types(DiskArgs)
+    read = sdk.property_types_read()
+    sdk.property_types(DiskArgs)
+
+    assert types == {"diskSizeGB": int}, changed(f"the SDK now reads {types!r}", "property_types")
+    assert (read, sdk.property_types_read()) == (before + 1, before + 1), changed(
+        "the SDK no longer keeps one reading per class", "property_types_read"
+    )
+
+
 def test_getter_name_is_the_wire_name_pulumi_getter_records() -> None:
     @pulumi.input_type
     class SizeArgs:
