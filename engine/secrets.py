@@ -33,7 +33,7 @@ from typing import Any
 
 from ..inputs.files import escaped
 from ..sdk.internals import is_secret, unwrap_secret
-from .report.escapes import cell, mermaid_text
+from .escapes import cell, mermaid_text
 
 SECRET_SHOWN_AS = "[secret]"
 MIN_SECRET_LENGTH = 4  # shorter strings would mask ordinary words

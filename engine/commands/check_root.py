@@ -30,7 +30,7 @@ from ..fleet.cache import (
 )
 from ..fleet.discover import Fleet, FleetStack, Member, find_fleet
 from ..fleet.records import Record, make_failure_record, make_record
-from ..fleet.render import Affected, Entry, reported
+from ..fleet.render import Affected, Entry
 from ..fleet.shards import header, line, share, weight
 from ..installed import package_directories
 from ..run.outcome import NOT_PLANNED_EXIT_CODE
@@ -107,7 +107,7 @@ def run(args: argparse.Namespace, targets: list[Target]) -> Said:
             said.text(json.dumps(line(place, why, record)))
         said.exit_code = max((record["exitCode"] for record, _ in entries), default=0)
         return said
-    return reported(said, targets, lambda: iter(entries), rules, affected, args.fail_level)
+    return options.reported(said, targets, lambda: iter(entries), rules, affected, args.fail_level)
 
 
 def _one_project(root: Path) -> Fleet:

@@ -23,9 +23,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> Said:
-    from ..fleet.render import reported
     from ..fleet.shards import Merged
 
     targets = options.report_targets(args)
     merged = Merged(args.shards)
-    return reported(Said(), targets, merged.entries, lambda: merged.pack_rules, merged.affected, args.fail_level)
+    return options.reported(
+        Said(), targets, merged.entries, lambda: merged.pack_rules, merged.affected, args.fail_level
+    )

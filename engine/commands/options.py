@@ -8,13 +8,16 @@ import os
 import re
 import resource
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...inputs.files import escaped, shown
 from ..errors import InputError
+from ..report import JSON_FORMAT_VERSION  # noqa: F401 - the commands' JSON documents carry it
 
 if TYPE_CHECKING:
+    from ..fleet.render import Affected, Entries
     from ..run.isolation import Limits
     from ..run.outcome import Outcome
     from ..run.plan import ReferenceFiles
@@ -23,7 +26,6 @@ if TYPE_CHECKING:
     from .said import Said
 
 FORMATS = ("text", "json", "markdown", "sarif")
-JSON_FORMAT_VERSION = 1  # a JSON document's "formatVersion": raised when a field changes meaning or goes away
 REPORT_FORMATS = (*FORMATS, "junit")  # what check and merge write, each to stdout or a file
 FORMATS_HELP = (
     "text; json (one document); markdown (a pull-request comment); sarif (GitHub code scanning); junit (JUnit "
@@ -241,6 +243,29 @@ def judged(exit_code: int, advisory: int, level: str) -> int:
     if level == "advisory" and advisory:
         return 1
     return exit_code
+
+
+def reported(
+    said: Said,
+    targets: Sequence[tuple[str, Path | None]],
+    entries: Entries,
+    pack_rules: Callable[[], dict[str, dict[str, Any]]],
+    affected: Affected | None,
+    fail_level: str = "mandatory",
+) -> Said:
+    """`said` with the report in each format of `targets` (stdout or a file), streamed from the records, and
+    its exit code (the worst stack's, at `fail_level`: `judged`)."""
+    from ..fleet.render import report_chunks
+    from .said import Streamed
+
+    for fmt, file in targets:
+        code, advisory, chunks = report_chunks(fmt, entries, pack_rules, affected)
+        said.exit_code = judged(code, advisory, fail_level)
+        if file is None:
+            said.stdout.append(Streamed(chunks))
+        else:
+            said.file(file, Streamed(chunks), "--format")
+    return said
 
 
 def add_as_of(p: argparse.ArgumentParser) -> None:

@@ -10,15 +10,13 @@ the layout `json.dumps(..., indent=2)` gives it; the bytes are those of dumping 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from ..commands.options import JSON_FORMAT_VERSION
-from ..commands.said import Said, Streamed
+from ..escapes import cell
+from ..report import JSON_FORMAT_VERSION
 from ..report.cost import COST_HEADERS, COST_RIGHT, CostNotes
-from ..report.escapes import cell
 from ..report.junit import render_junit
 from ..report.markdown import days_text, heading
 from ..report.sarif import sarif_document
@@ -62,28 +60,6 @@ def totals(entries: Entries, pack_rules: dict[str, dict[str, Any]]) -> Totals:
 
     found.summary = total(each())
     return found
-
-
-def reported(
-    said: Said,
-    targets: Sequence[tuple[str, Path | None]],
-    entries: Entries,
-    pack_rules: Callable[[], dict[str, dict[str, Any]]],
-    affected: Affected | None,
-    fail_level: str = "mandatory",
-) -> Said:
-    """`said` with the report in each format of `targets` (stdout or a file), streamed from the records, and
-    its exit code (the worst stack's, at `fail_level`: `options.judged`)."""
-    from ..commands.options import judged
-
-    for fmt, file in targets:
-        code, advisory, chunks = report_chunks(fmt, entries, pack_rules, affected)
-        said.exit_code = judged(code, advisory, fail_level)
-        if file is None:
-            said.stdout.append(Streamed(chunks))
-        else:
-            said.file(file, Streamed(chunks), "--format")
-    return said
 
 
 def report_chunks(

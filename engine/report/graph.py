@@ -17,9 +17,9 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from ...catalog.pricing import HOURS_PER_MONTH
+from ..escapes import mermaid_text
 from ..run.plan import Plan
 from ..run.runtime import RecordedResource
-from .escapes import mermaid_text
 
 MAX_NODES = 120
 RESOURCE_GROUP = "azure-native:resources:ResourceGroup"

@@ -10,10 +10,10 @@ import html
 from collections.abc import Sequence
 from typing import Any
 
+from ..escapes import cell
 from ..run.outcome import Outcome, StackFailure, plans_of
 from ..run.plan import Plan
 from .cost import cost_table
-from .escapes import cell
 from .verdicts import counts, summary
 
 LEVEL_ORDER = {"mandatory": 0, "advisory": 1}

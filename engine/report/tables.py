@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from .escapes import cell
+from ..escapes import cell
 
 Format = Literal["text", "markdown"]
 FORMATS: tuple[Format, ...] = ("text", "markdown")
