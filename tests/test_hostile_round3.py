@@ -1,0 +1,113 @@
+"""A third hostile round (issue 40): special files where the fleet reads a project's files for its cache
+key, its shard weights and its import graph. A FIFO, a socket or a link to /dev/zero inside a project
+must never hang `check --root` with the cache on: it is named in one warning line, never opened, and the
+project's stacks are planned afresh (never served from, nor stored in, a cache keyed without them).
+
+Each run is a real `gpu-stacks` process under a timeout with stdin a pipe whose writer stays open, as in
+CI: a hang fails the test instead of the suite.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bench.monorepo import write_monorepo
+
+TIMEOUT_S = 180  # far more than planning two small stacks takes; a hang is what this bounds
+
+
+@pytest.fixture(scope="module")
+def fleet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path]]:
+    """(a fleet of two one-stack projects, the project that holds the special files). Team 00 holds a FIFO,
+    a listening socket and a link to /dev/zero beside its program; team 01 is plain."""
+    root = write_monorepo(tmp_path_factory.mktemp("round3") / "repo", 2, 1)
+    project = root / "teams" / "team-00"
+    os.mkfifo(project / "queue.fifo")  # no writer: a reader that opened it would wait forever
+    (project / "zeros.bin").symlink_to("/dev/zero")  # a reader would read forever
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(project / "agent.sock"))
+    server.listen(1)
+    try:
+        yield root, project
+    finally:
+        server.close()
+
+
+def gpu_stacks(cwd: Path, *argv: str | Path) -> subprocess.CompletedProcess[str]:
+    read, write = os.pipe()  # stdin a pipe whose writer stays open: reading it would wait
+    try:
+        return subprocess.run(
+            [sys.executable, "-m", "azure_gpu_stacks.engine", *map(str, argv)],
+            cwd=cwd,
+            stdin=read,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT_S,
+        )
+    finally:
+        os.close(read)
+        os.close(write)
+
+
+@pytest.fixture(scope="module")
+def cached_run(fleet: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
+    """Two `check --root --cache-dir` runs over the fleet: (the cache directory, the second run's stderr)."""
+    root, _ = fleet
+    cache = tmp_path_factory.mktemp("cache")
+    errors = []
+    for _ in range(2):
+        done = gpu_stacks(root.parent, "check", "--root", root.name, "--cache-dir", cache, "--format", "json")
+        assert "Traceback" not in done.stderr, done.stderr
+        assert done.returncode == 0, done.stderr  # each project's first stack passes (bench/monorepo.py)
+        report = json.loads(done.stdout)
+        assert report["summary"]["stacks"] == 2, report["summary"]
+        errors.append(done.stderr)
+    return cache, errors[1].splitlines()
+
+
+def test_a_special_file_in_a_project_does_not_hang_the_cached_check_and_is_named_once(
+    cached_run: tuple[Path, list[str]],
+) -> None:
+    _, stderr = cached_run
+    warnings = [line for line in stderr if line.startswith("gpu-stacks: warning:")]
+    assert len(warnings) == 1, stderr  # one project, one line
+    [warning] = warnings
+    # the first special file in the project's order (os.walk, names sorted) is the one named
+    assert warning.startswith("gpu-stacks: warning: teams/team-00/agent.sock: is a socket, not a regular file"), warning
+    assert "planned without the cache" in warning
+
+
+def test_the_project_with_a_special_file_is_never_stored_and_the_plain_one_is(
+    cached_run: tuple[Path, list[str]],
+) -> None:
+    cache, _ = cached_run
+    stored = [json.loads(p.read_text())["record"]["stack"] for p in cache.glob("*.json")]
+    assert len(stored) == 1, stored  # team 01's stack only: team 00's could not be keyed by what it reads
+    assert stored[0].startswith("teams/team-01:"), stored
+
+
+def test_a_fifo_stack_file_does_not_hang_shard_weighing(fleet: tuple[Path, Path], tmp_path: Path) -> None:
+    """`--shard` weighs each stack file before planning: a FIFO stack file is weighed at the floor, never
+    opened, and the stack is a not-planned entry naming it (exit 2), the other stacks planned."""
+    root, project = fleet
+    stack_files = sorted(project.rglob("Pulumi.*.yaml"))
+    fifo = stack_files[0].with_name("Pulumi.zz-fifo.yaml")
+    os.mkfifo(fifo)
+    try:
+        done = gpu_stacks(root.parent, "check", "--root", root.name, "--no-cache", "--shard", "1/1")
+    finally:
+        fifo.unlink()
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == 2, done.stderr
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(lines) == 1 + 3, lines  # the header, then the two plain stacks and the FIFO one
+    failed = [line for line in done.stderr.splitlines() if "zz-fifo" in line]
+    assert len(failed) == 1 and "is a FIFO (named pipe), not a regular file" in failed[0], done.stderr
