@@ -196,6 +196,8 @@ def digest_regular(path: Path, cap: int, label: str | None = None) -> str:
     digest = hashlib.sha256()
     read = 0
     try:
+        if (size := os.fstat(fd).st_size) > cap:  # a sparse file of any size is refused without reading it
+            raise TooLargeFileError(f"{label}: {size:,} bytes; allowed: at most {_size(cap)}")
         while chunk := os.read(fd, CHUNK):
             read += len(chunk)
             if read > cap:

@@ -111,3 +111,45 @@ def test_a_fifo_stack_file_does_not_hang_shard_weighing(fleet: tuple[Path, Path]
     assert len(lines) == 1 + 3, lines  # the header, then the two plain stacks and the FIFO one
     failed = [line for line in done.stderr.splitlines() if "zz-fifo" in line]
     assert len(failed) == 1 and "is a FIFO (named pipe), not a regular file" in failed[0], done.stderr
+
+
+# --- in process: what the untrusted reader says of each kind of path --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        ("queue.fifo", "is a FIFO (named pipe), not a regular file"),
+        ("zeros.bin", "is a character device, not a regular file"),
+        ("agent.sock", "is a socket, not a regular file"),
+    ],
+)
+def test_the_untrusted_digest_and_head_name_a_special_file_without_opening_it(
+    fleet: tuple[Path, Path], name: str, said: str
+) -> None:
+    from azure_gpu_stacks.inputs.files import NotRegularFileError, digest_regular, read_head
+
+    _, project = fleet
+    for read in (lambda p: digest_regular(p, 1024), lambda p: read_head(p, 1024)):
+        with pytest.raises(NotRegularFileError) as refused:
+            read(project / name)
+        assert str(refused.value) == f"{project / name}: {said}; allowed: a regular file"
+
+
+def test_a_project_file_over_the_key_cap_leaves_its_stacks_uncached_without_reading_it(tmp_path: Path) -> None:
+    """A 300 MiB sparse data file (the key hashes at most 256 MiB of one file): the project's stacks have no
+    key, and one line names the file and its size; the file is never read (a sparse file reads as zeros)."""
+    from azure_gpu_stacks.engine.fleet.cache import Keys
+    from azure_gpu_stacks.engine.fleet.discover import find_fleet
+
+    root = write_monorepo(tmp_path / "repo", 2, 1)
+    with (root / "teams" / "team-01" / "weights.bin").open("wb") as handle:
+        handle.truncate(300 * 1024 * 1024)
+    fleet = find_fleet(root)
+    keys = Keys(fleet, "environment", "run")
+    by_project = {stack.member.directory: keys.key(stack) for stack in fleet.stacks()}
+
+    assert by_project["teams/team-01"] is None and by_project["teams/team-00"] is not None, by_project
+    assert keys.unkeyable == {
+        "teams/team-01": f"teams/team-01/weights.bin: {300 * 1024 * 1024:,} bytes; allowed: at most 256 MiB"
+    }
