@@ -153,3 +153,17 @@ def test_a_project_file_over_the_key_cap_leaves_its_stacks_uncached_without_read
     assert keys.unkeyable == {
         "teams/team-01": f"teams/team-01/weights.bin: {300 * 1024 * 1024:,} bytes; allowed: at most 256 MiB"
     }
+
+
+def test_a_fifo_stack_file_does_not_hang_affected_reference_following(tmp_path: Path) -> None:
+    """`--affected`: a changed program puts the stacks that reference its stacks in, which reads the
+    referencing project's stack files; a FIFO among them is never opened (the run ends, no traceback)."""
+    root = write_monorepo(tmp_path / "repo", 2, 2)
+    os.mkfifo(next((root / "teams" / "team-01").rglob("Pulumi.*.yaml")).with_name("Pulumi.t01-fifo.yaml"))
+    with (root / "teams" / "team-00" / "__main__.py").open("a") as program:
+        program.write("# changed\n")
+    done = gpu_stacks(root, "check", "--root", ".", "--affected", "main", "--no-cache", "--format", "json")
+
+    assert "Traceback" not in done.stderr and done.returncode == 0, done.stderr
+    checked = {entry["stack"] for entry in json.loads(done.stdout)["affected"]["checked"]}
+    assert "teams/team-01:t01-s000" in checked, checked  # it references team-00's first stack (bench/monorepo.py)
