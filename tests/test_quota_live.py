@@ -196,8 +196,24 @@ def test_the_subscription_from_the_environment_is_named_in_the_az_step(
 ) -> None:
     exhausted = [{**c, "limit": 0, "currentValue": 0} for c in COUNTERS]
     azure([page(exhausted)])
-    monkeypatch.setenv("AZURE_SUBSCRIPTION_ID", "sub-from-env")
+    monkeypatch.setenv("AZURE_SUBSCRIPTION_ID", FROM_ENV)
     code = main(["quota", "inference-t4", "--live"])
 
     assert code == 1
-    assert "--scope /subscriptions/sub-from-env/providers/Microsoft.Compute/locations/eastus" in capsys.readouterr().out
+    assert f"--scope /subscriptions/{FROM_ENV}/providers/Microsoft.Compute/locations/eastus" in capsys.readouterr().out
+
+
+FROM_ENV = "99999999-8888-7777-6666-555555555555"
+
+
+@pytest.mark.parametrize("subscription", ["../../providers/Microsoft.Authorization", "sub?api-version=1", "sub"])
+def test_a_subscription_that_is_not_a_guid_is_refused_before_azure_is_asked(
+    azure: Any, capsys: Any, subscription: str
+) -> None:
+    """It goes into the request's path: `../..` or a query would ask Azure something else."""
+    fake = azure([page(COUNTERS)])
+    code = main(["quota", "inference-t4", "--live", "--subscription", subscription])
+    err = capsys.readouterr().err
+
+    assert code == 2 and err.count("\n") == 1 and "not a subscription id; allowed: a GUID" in err, err
+    assert fake.replay.sent == []

@@ -20,7 +20,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ...catalog.az_files import Usage, family_key
-from ...inputs.files import InputFileError, parse_record_json
+from ...inputs.files import InputFileError, parse_record_json, shown
 
 API_VERSION = "2024-07-01"
 MAX_PAGES = 100  # Compute answers a region's counters on one page; a nextLink chain past this is not Azure's
@@ -128,9 +128,16 @@ def live_limits(connection: LiveConnection) -> Callable[[str], dict[str, Usage]]
         return clients[0]
 
     def limits(region: str) -> dict[str, Usage]:
+        from ..arm.clouds import REGION
+
+        asked = region.replace(" ", "").lower() if isinstance(region, str) else ""  # "East US" is eastus
+        if not REGION.match(asked):  # the stack's own value: it goes into the request's path
+            raise LiveQuotaFailed(
+                f"the region {shown(region)} cannot be asked about", "allowed: a region name such as eastus"
+            )
         found: dict[str, Usage] = {}
         url: str | None = (
-            f"/subscriptions/{connection.subscription}/providers/Microsoft.Compute/locations/{region}/usages"
+            f"/subscriptions/{connection.subscription}/providers/Microsoft.Compute/locations/{asked}/usages"
             f"?api-version={API_VERSION}"
         )
         pages = 0

@@ -52,6 +52,7 @@ from ...catalog.quota_counters import (
     Provider,
     charges,
 )
+from ...inputs.files import shown
 from ..errors import InputError
 from ..report.tables import Format, table
 from ..run.isolation import Limits
@@ -273,6 +274,14 @@ def live_limits(subscription_id: str | None, timeout_s: float = 120.0) -> tuple[
     subscription = subscription_id or os.environ.get(SUBSCRIPTION_ENV)
     if not subscription:
         raise InputError(f"--live needs a subscription: pass --subscription ID or set {SUBSCRIPTION_ENV}")
+    from ..arm.clouds import SUBSCRIPTION_ID
+
+    if not SUBSCRIPTION_ID.match(subscription):
+        given = "--subscription" if subscription_id else f"${SUBSCRIPTION_ENV}"
+        raise InputError(
+            f"{given} {shown(subscription)}: not a subscription id; allowed: a GUID as `az account show --query id` "
+            "prints it"
+        )
     return asked_azure(live_connection(subscription, timeout_s)), subscription
 
 
