@@ -26,6 +26,7 @@ This module imports nothing of ours but `pulumi_yaml`, so the components, the fa
 from __future__ import annotations
 
 import errno
+import hashlib
 import json
 import math
 import os
@@ -52,6 +53,7 @@ MAX_BYTES: dict[str, int] = {
     "stack-outputs": 16 * MIB,  # pulumi stack output --json (--stack-outputs, stack-outputs/)
     "fleet-record": 64 * MIB,  # one stack's record in the fleet cache (a shard line's cap too)
     "prices": 16 * MIB,  # one saved Retail Prices API page (scripts/refresh_catalog.py; about 100 items)
+    "source": 4 * MIB,  # one module of a program, read for its imports (engine/fleet/imports.py)
 }
 CHUNK = 1 * MIB
 MAX_DEPTH = 64  # nesting levels of mappings and lists, aliases followed
@@ -71,6 +73,14 @@ _ALLOWED_TAGS = frozenset(
 
 class InputFileError(ValueError):
     """A file that cannot be read as its kind; the message is the one line to print."""
+
+
+class NotRegularFileError(InputFileError):
+    """The path is not a regular file (a FIFO, a device, a socket, a directory): nothing was read."""
+
+
+class TooLargeFileError(InputFileError):
+    """The file holds more than its cap; it was not read whole."""
 
 
 def escaped(text: str, *, keep_newlines: bool = False) -> str:
@@ -116,14 +126,9 @@ def read_bytes(path: Path, kind: str, label: str | None = None) -> bytes | bytea
             f"{label}: a link into /proc ({shown(proc)}), whose content depends on the process reading it; "
             "allowed: a regular file"
         )
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
-    except OSError as exc:
-        raise InputFileError(f"{label}: {_open_problem(path, exc)}") from None
+    fd = _open_regular(path, label)
     try:
         info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise InputFileError(f"{label}: {_not_regular(info.st_mode)}")
         if info.st_size > cap:
             raise InputFileError(f"{label}: {info.st_size:,} bytes; allowed: at most {_size(cap)}")
         data = bytearray()
@@ -136,6 +141,73 @@ def read_bytes(path: Path, kind: str, label: str | None = None) -> bytes | bytea
     finally:
         os.close(fd)
     return data  # not copied into bytes: a file near the cap would be held twice
+
+
+def _open_regular(path: Path, label: str) -> int:
+    """A descriptor open for reading on `path`, which is a regular file; InputFileError otherwise.
+
+    What the path is, is asked first without opening it (opening a device or a FIFO can block or act),
+    then again on the open descriptor (so what is checked is what is read)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        raise InputFileError(f"{label}: {_open_problem(path, exc)}") from None
+    if not stat.S_ISREG(mode):
+        raise NotRegularFileError(f"{label}: {_not_regular(mode)}")
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    except OSError as exc:
+        raise InputFileError(f"{label}: {_open_problem(path, exc)}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError as exc:
+        os.close(fd)
+        raise InputFileError(f"{label}: cannot read: {exc.strerror}") from None
+    if not stat.S_ISREG(mode):  # replaced between the two looks
+        os.close(fd)
+        raise NotRegularFileError(f"{label}: {_not_regular(mode)}")
+    return fd
+
+
+def read_head(path: Path, limit: int, label: str | None = None) -> bytes:
+    """At most the first `limit` bytes of a regular file (what is past them is not read); InputFileError
+    naming what the path is otherwise (a FIFO, a device, a socket, a directory, a dangling link)."""
+    label = label or str(path)
+    fd = _open_regular(path, label)
+    try:
+        data = bytearray()
+        while len(data) < limit and (chunk := os.read(fd, min(CHUNK, limit - len(data)))):
+            data += chunk
+    except OSError as exc:
+        raise InputFileError(f"{label}: cannot read: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+    return bytes(data)
+
+
+def digest_regular(path: Path, cap: int, label: str | None = None) -> str:
+    """SHA-256 of a regular file's bytes, read in chunks; InputFileError when the path is not a regular
+    file or holds more than `cap` bytes (one that grows while it is read too). A missing file is
+    FileNotFoundError, so a caller can tell "not there" (a key may hold that) from "cannot be known"."""
+    label = label or str(path)
+    if not os.path.lexists(path):
+        raise FileNotFoundError(errno.ENOENT, "no such file", str(path))
+    fd = _open_regular(path, label)
+    digest = hashlib.sha256()
+    read = 0
+    try:
+        if (size := os.fstat(fd).st_size) > cap:  # a sparse file of any size is refused without reading it
+            raise TooLargeFileError(f"{label}: {size:,} bytes; allowed: at most {_size(cap)}")
+        while chunk := os.read(fd, CHUNK):
+            read += len(chunk)
+            if read > cap:
+                raise TooLargeFileError(f"{label}: more than {_size(cap)}; allowed: at most {_size(cap)}")
+            digest.update(chunk)
+    except OSError as exc:
+        raise InputFileError(f"{label}: cannot read: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+    return digest.hexdigest()
 
 
 # What a path that is not a regular file is, in the words of its refusal.

@@ -64,6 +64,19 @@ NO_VERDICT_ADVICE: dict[int | None, str] = {
     None: "Azure's service did not answer the request; run it again later",
 }
 UNREADABLE_ADVICE = "Azure's answer cannot be read as the REST spec describes it; run it again later"
+# The most of one answer's body read before it is parsed. ARM allows 800 resources in a template
+# (learn.microsoft.com/azure/azure-resource-manager/management/azure-subscription-service-limits,
+# "Template limits", observed 2026-11-27); a What-If of that many full payloads stays well under this.
+MAX_ANSWER_BYTES = 64 * 1024 * 1024
+
+
+class AnswerTooLarge(Exception):
+    """An answer's body is over MAX_ANSWER_BYTES: it is closed unread past the cap, never parsed."""
+
+    def __init__(self, read: int, cap: int) -> None:
+        super().__init__(f"Azure's answer is over {cap // (1024 * 1024)} MiB ({read:,} bytes read before it was cut)")
+
+
 MAX_MESSAGE = 300  # characters of Azure's text in one line
 
 
@@ -146,11 +159,13 @@ class Deadline:
         self.seconds = seconds
         self.clock = clock
         self.end = clock() + seconds
+        self.waiting_for = "Azure had not answered"  # what the last wait was for: said if the deadline passes
 
     def remaining(self) -> float:
         return self.end - self.clock()
 
     def wait(self, seconds: float, transport: Any, why: str) -> None:
+        self.waiting_for = why
         if seconds > self.remaining():
             self.passed(f"{why} ({seconds:g} s)")
         transport.sleep(seconds)
@@ -198,7 +213,7 @@ def ask_azure(
         connection.subscription,
         base_url=where.resource_manager,
         credential_scopes=list(where.credential_scopes),
-        retry_policy=_retry_policy(deadline),
+        **client_policies(deadline),
         **dict(connection.client_options),
     )
     operations = client.deployments
@@ -239,6 +254,8 @@ def ask_azure(
                 what_if_error = _verdict_error(exc)
     except ClientAuthenticationError as exc:
         raise AzureRequestFailed(f"sign-in failed: {exc.message}", NO_VERDICT_ADVICE[401]) from None
+    except AnswerTooLarge as exc:
+        raise AzureRequestFailed(str(exc), UNREADABLE_ADVICE) from None
     except RecursionError:  # the SDK reads an answer recursively: one nested past Python's limit
         raise AzureRequestFailed("Azure's answer is nested too deeply to read", UNREADABLE_ADVICE) from None
     except DeserializationError as exc:  # a value of a type the REST spec does not allow there
@@ -246,6 +263,73 @@ def ask_azure(
     except SdkError as exc:  # no answer: the connection failed or timed out
         raise AzureRequestFailed(f"{type(exc).__name__}: {exc.message}", NO_VERDICT_ADVICE[None]) from None
     return AzureAnswer(error, ids, diagnostics, changes, what_if_error, where.name)
+
+
+def answer_size_policy(cap: int = MAX_ANSWER_BYTES) -> Any:
+    """An azure-core policy that reads each answer's body itself, in chunks, refusing it past `cap` bytes
+    (AnswerTooLarge) before anything parses it. The transport is asked to stream the body (azure-core's
+    RequestsTransport otherwise reads it whole first: `stream` in the pipeline's options, azure-core
+    1.41.0 pipeline/transport/_requests_basic.py, read 2026-11-27); what was read is handed on as the
+    response's content (which a caller that asked for a stream then reads from), so the SDK's own
+    parsing and error mapping run as before."""
+    from azure.core.pipeline.policies import HTTPPolicy
+
+    class AnswerSizeCap(HTTPPolicy):  # type: ignore[type-arg]
+        def send(self, request: Any) -> Any:
+            options = request.context.options
+            streamed = options.get("stream", False)
+            options["stream"] = True
+            try:
+                response = self.next.send(request)
+            finally:
+                options["stream"] = streamed
+            answer = response.http_response
+            declared = str(answer.headers.get("Content-Length", ""))
+            if declared.isdigit() and int(declared) > cap:
+                answer.close()
+                raise AnswerTooLarge(0, cap)
+            body = bytearray()
+            for chunk in answer.iter_bytes():
+                body += chunk
+                if len(body) > cap:
+                    answer.close()
+                    raise AnswerTooLarge(len(body), cap)
+            answer._content = bytes(body)
+            inner = getattr(answer, "internal_response", None)
+            if inner is not None and hasattr(inner, "_content_consumed"):  # requests: its readers serve these bytes
+                inner._content = answer._content
+                inner._content_consumed = True
+            return response
+
+    return AnswerSizeCap()
+
+
+def client_policies(deadline: Deadline) -> dict[str, Any]:
+    """What every client we make sends through (keyword arguments of an azure-mgmt client): azure-core's
+    retries waiting only within `deadline`, no request started past it nor waiting on a socket past it,
+    and each answer's body cut at MAX_ANSWER_BYTES before it is parsed."""
+    return {
+        "retry_policy": _retry_policy(deadline),
+        "per_retry_policies": [_deadline_policy(deadline), answer_size_policy()],
+    }
+
+
+def _deadline_policy(deadline: Deadline) -> Any:
+    """Before each try: the deadline has not passed, and the transport waits for a connection and for each
+    read of the socket at most what is left of it (azure-core's `connection_timeout`/`read_timeout`
+    options; its defaults are 300 s each, azure-core 1.41.0 pipeline/transport/_base.py, read 2026-11-27)."""
+    from azure.core.pipeline.policies import SansIOHTTPPolicy
+
+    class DeadlinePolicy(SansIOHTTPPolicy):  # type: ignore[type-arg]
+        def on_request(self, request: Any) -> None:
+            left = deadline.remaining()
+            if left <= 0:
+                deadline.passed(deadline.waiting_for)
+            options = request.context.options
+            options["connection_timeout"] = min(float(options.get("connection_timeout", left)), left)
+            options["read_timeout"] = min(float(options.get("read_timeout", left)), left)
+
+    return DeadlinePolicy()
 
 
 def _retry_policy(deadline: Deadline) -> Any:

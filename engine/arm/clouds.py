@@ -10,7 +10,14 @@ and `az cloud list` names (learn.microsoft.com/cli/azure/manage-clouds-azure-cli
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+# A subscription id is a GUID, as `az account show --query id` prints it; what goes into a request's path.
+SUBSCRIPTION_ID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+# A region (`location`) in a Compute request's path: the REST spec's pattern for Usage - List's `location`
+# (learn.microsoft.com/rest/api/compute/usage/list, api-version 2024-07-01, observed 2026-11-27).
+REGION = re.compile(r"^[-\w._]+$", re.ASCII)
 
 # az cloud name -> (azure.core.AzureClouds member, azure.identity.AzureAuthorityHosts attribute)
 CLOUDS: dict[str, tuple[str, str]] = {

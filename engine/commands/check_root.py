@@ -155,9 +155,15 @@ def _records(
     key_of: dict[int, str] = {}
     if cache is not None and keys is not None:
         for index, stack in enumerate(stacks):
-            key_of[index] = keys.key(stack)
-            if (hit := cache.get(key_of[index])) is not None:
+            if (key := keys.key(stack)) is None:
+                continue
+            key_of[index] = key
+            if (hit := cache.get(key)) is not None:
                 found[index] = hit
+        for problem in keys.unkeyable.values():  # a special file is named, never opened; its stacks are planned
+            print(
+                f"gpu-stacks: warning: {problem}; its project's stacks are planned without the cache", file=sys.stderr
+            )
     missing = [index for index in range(len(stacks)) if index not in found]
     if missing:
         planned = _plan([stacks[i] for i in missing], args, fleet.root, run)
@@ -165,7 +171,9 @@ def _records(
             found[index] = record
             if record["exitCode"] == NOT_PLANNED_EXIT_CODE:  # said here, in order, whichever worker planned it
                 said.error(f"{record['stack']}: {record['json']['error']}")
-            if cache is not None and record["exitCode"] != NOT_PLANNED_EXIT_CODE:  # a failure may pass next time
+            if (
+                cache is not None and index in key_of and record["exitCode"] != NOT_PLANNED_EXIT_CODE
+            ):  # a failure may pass next time
                 cache.put(key_of[index], record)
     return [found[index] for index in range(len(stacks))]
 

@@ -7,7 +7,6 @@ import datetime as dt
 import importlib.util
 import json
 import os
-import re
 from typing import Any
 
 from ..arm.clouds import CLOUDS, DEFAULT_CLOUD
@@ -23,7 +22,6 @@ DESCRIPTION = (
     "with --what-if), signed in with azure-identity's DefaultAzureCredential (`az login`, a service principal, "
     "workload identity). Nothing is created. Needs the `azure` extra: pip install 'azure-gpu-stacks[azure]'."
 )
-SUBSCRIPTION = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 RULE_PREFIX = "azure-preflight/"
 
 
@@ -72,7 +70,9 @@ def run(args: argparse.Namespace) -> Said:
 
     if not azure_installed():
         raise InputError(INSTALL_HINT)
-    if not SUBSCRIPTION.match(args.subscription):
+    from ..arm.clouds import SUBSCRIPTION_ID
+
+    if not SUBSCRIPTION_ID.match(args.subscription):
         raise InputError(
             f"--subscription {args.subscription!r}: not a subscription id; "
             "allowed: a GUID as `az account show --query id` prints it"

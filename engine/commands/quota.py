@@ -54,6 +54,7 @@ def run(args: argparse.Namespace) -> Said:
         skus_file=args.skus,
         live=args.live,
         subscription_id=args.subscription,
+        live_timeout_s=args.timeout,
         run_limits=options.limits(args),
         reference=reference,
     )

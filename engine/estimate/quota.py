@@ -54,11 +54,15 @@ from ...catalog.quota_counters import (
     Provider,
     charges,
 )
+from ...inputs.files import shown
 from ..errors import InputError
 from ..report.tables import Format, table
 from ..run.isolation import Limits
 from ..run.plan import LOCATION_KEY, ReferenceFiles, plan_stack
 from ..run.project import Project, load_stack
+from ..secrets import Mask
+from .live import LiveConnection, LiveQuotaFailed
+from .live import live_limits as asked_azure
 
 COMPUTE: Provider = PROVIDERS["compute"]
 MACHINE_LEARNING: Provider = PROVIDERS["machinelearning"]
@@ -254,35 +258,34 @@ def compare(
     )
 
 
-def live_limits(subscription_id: str | None) -> tuple[Callable[[str], dict[str, Usage]], str]:
-    """A `limits(region)` that asks Azure (`az vm list-usage` through the SDK), and the subscription.
+def live_connection(subscription: str, timeout_s: float) -> LiveConnection:
+    """How `--live` reaches Azure (tests replace it with recorded answers)."""
+    return LiveConnection(subscription, timeout_s)
 
-    Needs the optional extra; raises InputError when it is missing or Azure cannot be asked.
+
+def live_limits(subscription_id: str | None, timeout_s: float = 120.0) -> tuple[Callable[[str], dict[str, Usage]], str]:
+    """A `limits(region)` that asks Azure (`engine.estimate.live`), and the subscription.
+
+    Needs the optional extra; raises InputError when it is missing or no subscription is named; the
+    limits raise LiveQuotaFailed when Azure cannot be asked or answers with something else than quota.
     """
     try:
-        from azure.identity import DefaultAzureCredential
-        from azure.mgmt.compute import ComputeManagementClient
+        import azure.identity  # noqa: F401
+        import azure.mgmt.compute  # noqa: F401
     except ImportError:
         raise InputError(f"--live needs the Azure SDK, an optional extra: {AZURE_EXTRA_HINT}") from None
     subscription = subscription_id or os.environ.get(SUBSCRIPTION_ENV)
     if not subscription:
         raise InputError(f"--live needs a subscription: pass --subscription ID or set {SUBSCRIPTION_ENV}")
-    client = ComputeManagementClient(DefaultAzureCredential(), subscription)
+    from ..arm.clouds import SUBSCRIPTION_ID
 
-    def limits(region: str) -> dict[str, Usage]:
-        try:
-            items = list(client.usage.list(region))
-        except Exception as exc:  # azure-core raises many kinds (auth, HTTP, network); all mean "cannot ask"
-            raise InputError(
-                f"--live: cannot read the quota of {region} in subscription {subscription}: {exc}"
-            ) from None
-        return {
-            family_key(item.name.value): Usage(item.name.value, int(item.current_value), int(item.limit))
-            for item in items
-            if item.name is not None and item.name.value
-        }
-
-    return limits, subscription
+    if not SUBSCRIPTION_ID.match(subscription):
+        given = "--subscription" if subscription_id else f"${SUBSCRIPTION_ENV}"
+        raise InputError(
+            f"{given} {shown(subscription)}: not a subscription id; allowed: a GUID as `az account show --query id` "
+            "prints it"
+        )
+    return asked_azure(live_connection(subscription, timeout_s)), subscription
 
 
 def _request_steps(row: QuotaRow, subscription_id: str | None) -> list[str]:
@@ -414,6 +417,7 @@ def quota_report(
     skus_file: Path | None = None,
     live: bool = False,
     subscription_id: str | None = None,
+    live_timeout_s: float = 120.0,
     run_limits: Limits | None = None,
     reference: ReferenceFiles | None = None,
 ) -> QuotaReport:
@@ -432,7 +436,7 @@ def quota_report(
     if usage is not None:
         limits, source = (lambda region: usage), str(usage_file)
     elif live:
-        limits, subscription_id = live_limits(subscription_id)
+        limits, subscription_id = live_limits(subscription_id, live_timeout_s)
         source = f"Azure, subscription {subscription_id}"
     # The plan runs without the limits, so that every resource is recorded and counted here.
     # (Other stacks' outputs and existing resources still apply: the program needs them to run.)
@@ -447,18 +451,21 @@ def quota_report(
     region = load_stack(project, stack).config.get(LOCATION_KEY)
     demands = collect(plan.resources, region)
     quota_needs, unknown = needs(demands)
-    report = compare(
-        plan.stack,
-        quota_needs,
-        limits,
-        source,
-        skus=skus,
-        demands=demands,
-        unknown_sizes=unknown,
-        subscription_id=subscription_id,
-        aml_limits=aml_usage,
-        aml_source=str(aml_usage_file) if aml_usage_file else None,
-        batch_limits=batch_usage,
-        batch_source=str(batch_account_file) if batch_account_file else None,
-    )
+    try:
+        report = compare(
+            plan.stack,
+            quota_needs,
+            limits,
+            source,
+            skus=skus,
+            demands=demands,
+            unknown_sizes=unknown,
+            subscription_id=subscription_id,
+            aml_limits=aml_usage,
+            aml_source=str(aml_usage_file) if aml_usage_file else None,
+            batch_limits=batch_usage,
+            batch_source=str(batch_account_file) if batch_account_file else None,
+        )
+    except LiveQuotaFailed as exc:  # Azure may quote a request value back in any case
+        raise InputError(exc.line(Mask(plan.secret_values, ignore_case=True))) from None
     return dataclasses.replace(report, secret_values=plan.secret_values)

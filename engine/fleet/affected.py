@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ...inputs.files import InputFileError, read_head
 from ..errors import InputError
 from ..run.stack_references import CONVENTIONAL_DIR
 from .discover import Fleet, FleetStack, Member
@@ -241,9 +242,8 @@ class References:
 
 def _text(path: Path, limit: int = 4 * 1024 * 1024) -> str:
     try:
-        with path.open("rb") as handle:
-            return handle.read(limit).decode("utf-8", "replace")
-    except OSError:
+        return read_head(path, limit).decode("utf-8", "replace")
+    except InputFileError:  # a FIFO or a device is never opened
         return ""
 
 

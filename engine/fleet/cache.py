@@ -34,7 +34,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ...inputs.files import parse_record_json, read_bytes
+from ...inputs.files import (
+    InputFileError,
+    NotRegularFileError,
+    TooLargeFileError,
+    digest_regular,
+    parse_record_json,
+    read_bytes,
+)
 from ..installed import package_directories
 from ..run.project import STACK_FILE
 from .discover import SKIPPED_DIRECTORIES, Fleet, FleetStack, Member
@@ -42,7 +49,6 @@ from .imports import program_graph
 from .records import Record, record_problem
 
 CACHE_FORMAT = "gpu-stacks-fleet-cache/1"
-CHUNK = 1024 * 1024
 
 
 def default_directory() -> Path:
@@ -51,18 +57,34 @@ def default_directory() -> Path:
     return Path(base) / "gpu-stacks" / "check"
 
 
-def file_digest(path: Path) -> str:
-    """SHA-256 of the file's bytes; "missing" or "unreadable" when there are none to read."""
-    digest = hashlib.sha256()
+class Unkeyable(Exception):
+    """A file whose bytes cannot be hashed whole (not a regular file, or over `MAX_KEYED_BYTES`): what
+    depends on it cannot be keyed, so it is planned afresh and not stored; the message is one line."""
+
+
+# The most of one file a key hashes; a larger file makes its stacks uncached, never keyed by less.
+MAX_KEYED_BYTES = 256 * 1024 * 1024
+
+
+def file_digest(path: Path, label: str | None = None) -> str:
+    """SHA-256 of the file's bytes, read by the untrusted reader (a FIFO, a device, a socket is never
+    opened); "missing" or "unreadable" when there are none to read; Unkeyable when they cannot be had whole."""
     try:
-        with path.open("rb") as handle:
-            while chunk := handle.read(CHUNK):
-                digest.update(chunk)
+        return digest_regular(path, MAX_KEYED_BYTES, label)
     except FileNotFoundError:
         return "missing"
-    except OSError:
+    except (NotRegularFileError, TooLargeFileError) as exc:
+        raise Unkeyable(str(exc)) from None
+    except (OSError, InputFileError):
         return "unreadable"
-    return digest.hexdigest()
+
+
+def option_digest(path: Path) -> str:
+    """A named input file's digest for the run's key; one that cannot be hashed is refused by its own reader."""
+    try:
+        return file_digest(path)
+    except Unkeyable as exc:
+        return f"unkeyable: {exc}"
 
 
 def combine(parts: Iterable[str]) -> str:
@@ -79,7 +101,7 @@ def environment_digest() -> str:
     parts += sorted(f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions())
     for directory in package_directories():
         for path in sorted(_files(directory, directory)):
-            parts += [path.relative_to(directory.parent).as_posix(), file_digest(path)]
+            parts += [path.relative_to(directory.parent).as_posix(), option_digest(path)]
     return combine(parts)
 
 
@@ -107,59 +129,84 @@ def run_digest(args: Any, day: str, root: Path) -> str:
     parts = [day, args.organization, str(args.timeout), str(args.memory_limit)]
     parts.append(IDENTITIES[args.identity] if args.identity else deployer_type(os.environ))
     for option, path in files:
-        parts += [option, "" if path is None else f"{path}={file_digest(path)}"]
+        parts += [option, "" if path is None else f"{path}={option_digest(path)}"]
     for value in args.stack_outputs:
         name, _, file = value.partition("=")
-        parts += ["stack-outputs", name, file, file_digest(Path(file))]
+        parts += ["stack-outputs", name, file, option_digest(Path(file))]
     parts.append(os.path.relpath(root.resolve(), Path.cwd().resolve()))
     return combine(parts)
 
 
 class Keys:
-    """The cache key of each stack of a fleet, hashing each project's files once."""
+    """The cache key of each stack of a fleet, hashing each project's files once. A stack that depends on
+    a file that cannot be hashed whole has no key (`key` is None) and `unkeyable` says why, once per file."""
 
     def __init__(self, fleet: Fleet, environment: str, run: str):
         self.fleet = fleet
         self.base = combine([environment, run])
         nested = frozenset(m.project.root.resolve() for m in fleet.members)
         self._nested = nested
-        self._projects: dict[str, tuple[list[str], dict[str, list[str]]]] = {}
-        self._root: str | None = None
+        self._projects: dict[str, tuple[list[str], dict[str, list[str]]] | Unkeyable] = {}
+        self._root: str | Unkeyable | None = None
+        self.unkeyable: dict[str, str] = {}  # the project directory -> the one line that says why
 
-    def _project(self, member: Member) -> tuple[list[str], dict[str, list[str]]]:
+    def _project(self, member: Member) -> tuple[list[str], dict[str, list[str]]] | Unkeyable:
         """(digest parts of the project's files but its stack files, {stack: digest parts of its files})."""
         if member.directory not in self._projects:
-            project = member.project
-            root = project.root.resolve()
-            stack_dir = project.stack_dir.resolve()
-            parts: list[str] = []
-            stack_files: dict[str, list[str]] = {}
-            for path in _files(root, root, self._nested - {root}):
-                relative = path.relative_to(root).as_posix()
-                match = STACK_FILE.match(path.name) if path.parent.resolve() == stack_dir else None
-                held = stack_files.setdefault(match["stack"], []) if match else parts
-                held += [relative, file_digest(path)]
-            graph = program_graph(project)
-            for module in graph.files:
-                if not module.is_relative_to(root):
-                    parts += [str(module), file_digest(module)]
-            if graph.unknown:
-                parts += ["unknown", *graph.unknown, self._everything()]
-            self._projects[member.directory] = (parts, stack_files)
+            try:
+                self._projects[member.directory] = self._hash_project(member)
+            except Unkeyable as exc:
+                self._projects[member.directory] = exc
+                self.unkeyable[member.directory] = str(exc)
         return self._projects[member.directory]
+
+    def _hash_project(self, member: Member) -> tuple[list[str], dict[str, list[str]]]:
+        project = member.project
+        root = project.root.resolve()
+        stack_dir = project.stack_dir.resolve()
+        fleet_root = self.fleet.root.resolve()
+        parts: list[str] = []
+        stack_files: dict[str, list[str]] = {}
+        for path in _files(root, root, self._nested - {root}):
+            relative = path.relative_to(root).as_posix()
+            match = STACK_FILE.match(path.name) if path.parent.resolve() == stack_dir else None
+            held = stack_files.setdefault(match["stack"], []) if match else parts
+            held += [relative, file_digest(path, _shown(path, fleet_root))]
+        graph = program_graph(project)
+        for module in graph.files:
+            if not module.is_relative_to(root):
+                parts += [str(module), file_digest(module, _shown(module, fleet_root))]
+        if graph.unknown:
+            parts += ["unknown", *graph.unknown, self._everything()]
+        return parts, stack_files
 
     def _everything(self) -> str:
         """Every file under the fleet's root, stacks' files included."""
         if self._root is None:
             root = self.fleet.root.resolve()
-            files = _files(root, root)
-            self._root = combine(p for path in files for p in (path.relative_to(root).as_posix(), file_digest(path)))
+            try:
+                self._root = combine(
+                    p
+                    for path in _files(root, root)
+                    for p in (path.relative_to(root).as_posix(), file_digest(path, _shown(path, root)))
+                )
+            except Unkeyable as exc:
+                self._root = exc
+        if isinstance(self._root, Unkeyable):
+            raise self._root
         return self._root
 
-    def key(self, stack: FleetStack) -> str:
-        parts, stack_files = self._project(stack.member)
+    def key(self, stack: FleetStack) -> str | None:
+        project = self._project(stack.member)
+        if isinstance(project, Unkeyable):
+            return None
+        parts, stack_files = project
         own = stack_files.get(stack.name, [])
         return combine([self.base, stack.member.directory, stack.name, *parts, "stack", *own])
+
+
+def _shown(path: Path, root: Path) -> str:
+    return path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
 
 
 class Cache:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from ...inputs.files import read_bytes
 from ..run.project import Project
 
 # Calls whose target is known only at run time: the function or method name -> what it does.
@@ -41,7 +42,6 @@ DYNAMIC_CALLS = {
     "load_source": "imports a file at run time",
     "spec_from_file_location": "imports a file at run time",
 }
-MAX_SOURCE_BYTES = 4 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -67,9 +67,7 @@ def _graph(entry: Path, program_dir: Path | None, root: Path) -> Graph:
         seen[file] = None
         where = _label(file, root)
         try:
-            if file.stat().st_size > MAX_SOURCE_BYTES:
-                raise ValueError("larger than 4 MiB")
-            tree = ast.parse(file.read_bytes(), filename=str(file))
+            tree = ast.parse(read_bytes(file, "source", where), filename=str(file))
         except (OSError, ValueError, SyntaxError) as exc:
             unknown.append(f"{where}: cannot be read statically ({type(exc).__name__})")
             continue

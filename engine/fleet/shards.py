@@ -26,7 +26,7 @@ from typing import IO, Any, TypeVar
 
 import yaml
 
-from ...inputs.files import InputFileError, parse_record_json
+from ...inputs.files import InputFileError, parse_record_json, read_head
 from ..errors import InputError
 from .records import Record, record_problem
 from .render import Affected, Entry
@@ -58,9 +58,8 @@ def weight(stack_file: Path) -> int:
     """The work a stack's plan is estimated at before planning: the scalars (keys and values) of its stack
     file, YAML or JSON, plus `PLAN_FLOOR_VALUES`; a file that cannot be read or parsed counts what was read."""
     try:
-        with stack_file.open("rb") as handle:
-            text = handle.read(MAX_WEIGHED_BYTES).decode("utf-8", "replace")
-    except OSError:
+        text = read_head(stack_file, MAX_WEIGHED_BYTES).decode("utf-8", "replace")
+    except InputFileError:  # a FIFO or a device is never opened: it weighs the floor
         text = ""
     values = 0
     try:

@@ -1,8 +1,7 @@
 """Quota: vCPUs per family and region at full scale against the subscription's limits, and size
 availability. Needs are computed here from the catalog's vCPUs; limit files are written from them.
 
-The live path (`--live`) cannot reach Azure here: pytest-mock stands in for azure-identity and
-azure-mgmt-compute, answering with the SDK's own `Usage` models built from the same usage data.
+The live path (`--live`) against recorded answers of Azure is in tests/test_quota_live.py.
 """
 
 from __future__ import annotations
@@ -218,68 +217,6 @@ def test_quota_plan_with_short_usage_is_refused_as_quota_exceeded(
 
 
 # --- live (Azure SDK, mocked) -------------------------------------------------------------------
-
-
-def sdk_usages(path: Path) -> list[Any]:
-    """The usage data as azure-mgmt-compute returns it: its own `Usage` models, numbers as ints."""
-    from azure.mgmt.compute.models import Usage, UsageName
-
-    return [
-        Usage(
-            current_value=u.current,
-            limit=u.limit,
-            name=UsageName(value=u.family, localized_value=u.family),
-            unit="Count",
-        )
-        for u in read_usage(path).values()
-    ]
-
-
-def test_quota_live_reads_the_usage_list_of_the_stack_region(
-    mocker: MockerFixture, capsys: pytest.CaptureFixture[str]
-) -> None:
-    credential = mocker.patch("azure.identity.DefaultAzureCredential")
-    client_class = mocker.patch("azure.mgmt.compute.ComputeManagementClient")
-    client_class.return_value.usage.list.return_value = iter(sdk_usages(USAGE_CLI))
-    subscription = "11111111-2222-3333-4444-555555555555"
-
-    code = main(["quota", "inference-t4", "--live", "--subscription", subscription, "--format", "json"])
-    report = json.loads(capsys.readouterr().out)
-
-    client_class.assert_called_once_with(credential.return_value, subscription)
-    client_class.return_value.usage.list.assert_called_once_with("eastus")
-    expected = read_usage(USAGE_CLI)[T4_FAMILY.lower()]
-    assert report["limitsFrom"] == f"Azure, subscription {subscription}"
-    assert (report["quota"][0]["limit"], report["quota"][0]["used"]) == (expected.limit, expected.current)
-    assert code == report["exitCode"]
-
-
-def test_quota_live_short_names_the_real_subscription_in_the_az_step(
-    mocker: MockerFixture, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    mocker.patch("azure.identity.DefaultAzureCredential")
-    client_class = mocker.patch("azure.mgmt.compute.ComputeManagementClient")
-    client_class.return_value.usage.list.return_value = iter(sdk_usages(write_usage(tmp_path, [(T4_FAMILY, 0, 0)])))
-    monkeypatch.setenv("AZURE_SUBSCRIPTION_ID", "sub-from-env")
-
-    assert main(["quota", "inference-t4", "--live"]) == 1
-    assert "--scope /subscriptions/sub-from-env/providers/Microsoft.Compute/locations/eastus" in capsys.readouterr().out
-
-
-def test_quota_live_error_from_azure_is_one_line_exit_2(
-    mocker: MockerFixture, capsys: pytest.CaptureFixture[str]
-) -> None:
-    from azure.core.exceptions import ClientAuthenticationError
-
-    mocker.patch("azure.identity.DefaultAzureCredential")
-    client_class = mocker.patch("azure.mgmt.compute.ComputeManagementClient")
-    client_class.return_value.usage.list.side_effect = ClientAuthenticationError("DefaultAzureCredential failed")
-
-    assert main(["quota", "inference-t4", "--live", "--subscription", "sub"]) == 2
-    assert capsys.readouterr().err == (
-        "gpu-stacks: error: --live: cannot read the quota of eastus in subscription sub: DefaultAzureCredential "
-        "failed\n"
-    )
 
 
 def test_quota_live_without_the_azure_extra_says_how_to_install_it(
