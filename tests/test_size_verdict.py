@@ -11,12 +11,14 @@ import json
 from pathlib import Path
 
 import pytest
+import yaml
 from azure_gpu_stacks.catalog import catalog, size_verdict
 from azure_gpu_stacks.catalog.az_files import read_skus
 from azure_gpu_stacks.catalog.verdict import is_well_formed
 from azure_gpu_stacks.fakeazure import FakeArm
 from azure_gpu_stacks.fakeazure.errors import InvalidParameter, SkuNotAvailable
 
+from tests.conftest import REPO
 from tests.test_check_cli import run, stack_copy
 
 # Current sizes Azure offers (Azure/azure-rest-api-specs Compute examples, issue 29) the catalog does not list.
@@ -65,6 +67,22 @@ def test_a_well_formed_size_the_catalog_does_not_list_is_unknown_and_deployable(
     verdict = size_verdict(name, DAY)
 
     assert (verdict.standing, verdict.deployable, verdict.refusal()) == ("unknown", True, None)
+
+
+def test_every_size_azure_lists_without_a_size_page_is_unknown_and_deployable_not_a_typo() -> None:
+    """catalog/vm_sizes.yaml's `unconfirmed` sizes (N-series names seen in Azure's SKU list, such as
+    Standard_ND96is_H200_v5) are offered by Azure: never refused as a typo of a GPU size."""
+    listed = yaml.safe_load((REPO / "catalog" / "vm_sizes.yaml").read_text(encoding="utf-8"))["unconfirmed"]
+    names = [entry["name"] for entry in listed]
+    assert "Standard_ND96is_H200_v5" in names and len([n for n in names if n.startswith("Standard_N")]) >= 10
+
+    verdicts = {name: size_verdict(name, DAY) for name in names}
+
+    assert {n: (v.standing, v.deployable, v.refusal()) for n, v in verdicts.items()} == {
+        n: ("unknown", True, None) for n in names
+    }
+    assert all(v.unconfirmed is not None and v.unconfirmed.name == n for n, v in verdicts.items())
+    put_vm(arm_with_group(), "Standard_ND96is_H200_v5")  # the fake ARM takes it too
 
 
 def test_a_typo_of_a_gpu_size_is_not_a_size_and_names_the_size_meant() -> None:
