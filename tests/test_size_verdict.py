@@ -198,3 +198,51 @@ def test_every_default_size_a_component_fills_is_the_catalogs_and_the_one_its_do
             assert filled[key] in homes and f"Default: {filled[key]}" in described, (token, key)
             assert size_verdict(filled[key], DAY).standing == "current"
     assert len(seen) == 5 and set(seen) == homes
+
+
+# --- what the verdict answers with (each case read from catalog/vm_sizes.yaml) -----------------------
+
+
+@pytest.mark.parametrize(
+    "asked",
+    [
+        "standard_nc4as_t4_v3",  # a catalog size, in another casing
+        "standard_a1",  # a size of the retired Av1 series (retiredSeries)
+        "Standard_NC4as_T4_v9",  # a typo of a GPU size
+        "Standard_D2ds_v6",  # a size Azure offers that the catalog does not list
+    ],
+)
+def test_the_verdict_answers_for_the_name_and_the_day_asked(asked: str) -> None:
+    verdict = size_verdict(asked, DAY)
+
+    assert (verdict.name, verdict.day) == (asked, DAY)
+
+
+def test_a_size_of_a_retired_cpu_series_is_refused_with_the_series_date_and_replacement() -> None:
+    # retiredSeries Av1: retired 2024-08-31, replacement Standard_D2as_v5 (the Av1 retirement page)
+    verdict = size_verdict("standard_a1", DAY)
+
+    assert (verdict.standing, verdict.date, verdict.replacement) == (
+        "retired",
+        dt.date(2024, 8, 31),
+        "Standard_D2as_v5",
+    )
+    assert verdict.refusal() == "'Standard_A1' was retired on 2024-08-31 and can no longer be deployed"
+
+
+def test_a_retired_gpu_size_is_refused_in_the_catalogs_spelling_with_its_date() -> None:
+    # Standard_NC6: retired 2023-09-06 (the N-series migration page)
+    assert size_verdict("standard_nc6", DAY).refusal() == (
+        "'Standard_NC6' was retired on 2023-09-06 and can no longer be deployed"
+    )
+
+
+def test_a_name_that_is_no_size_and_like_none_is_refused_without_a_hint() -> None:
+    assert size_verdict("Standard_Zzzz9", DAY).refusal() == "unknown VM size 'Standard_Zzzz9'"
+
+
+def test_an_unknown_size_keeps_its_close_matches_for_the_did_you_mean() -> None:
+    verdict = size_verdict("Standard_D2as_v6", DAY)  # the catalog lists Standard_D2as_v5
+
+    assert verdict.standing == "unknown" and "Standard_D2as_v5" in verdict.suggestions
+    assert verdict.did_you_mean.startswith("did you mean ") and "Standard_D2as_v5" in verdict.did_you_mean

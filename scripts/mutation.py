@@ -1,0 +1,182 @@
+"""`make mutation`: mutation testing (mutmut 3) of the rules whose tests must bite.
+
+Each target is a set of modules and only the test files that exercise them, so that one run fits in
+minutes on two cores. mutmut copies the code into `mutants/` and names each mutant after the module
+path of its file; our modules are installed as `azure_gpu_stacks.<room>` from the repository's room
+folders (pyproject's package-dir), which mutmut cannot see from the tree. So each target runs in a
+staging folder, `.mutation/<target>/`, where the rooms sit under a real `azure_gpu_stacks/` folder
+(the repository root is that package: see `__init__.py`), the tests are copied beside it, and every
+other top-level entry of the repository is linked in, so tests that read `stacks/` or `data/` find them.
+
+    .venv/bin/python scripts/mutation.py                 # every target
+    .venv/bin/python scripts/mutation.py verdict pricing # some
+
+Prints killed / survived / equivalent per module and the surviving mutants' diffs, and writes
+`.mutation/summary.json`. docs/mutation.md holds the last score and the equivalent mutants' reasons.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+STAGING = REPO / ".mutation"
+ROOMS = ("catalog", "components", "engine", "fakeazure", "inputs", "policies", "sdk", "stack")
+
+
+# target -> (modules to mutate, test files by name: found anywhere under tests/, so that moving a
+# test file into tests/<room>/ does not break the target; a name ending in / is a folder)
+TARGETS: dict[str, tuple[list[str], list[str]]] = {
+    "verdict": (
+        ["catalog/verdict.py"],
+        ["test_size_verdict.py", "test_retired_cpu_sizes.py", "test_verdict_mutants.py"],
+    ),
+    "pricing": (
+        ["catalog/pricing.py"],
+        ["test_pricing_mutants.py", "test_plan_types.py", "test_cost_alert.py", "test_budget_thresholds.py"],
+    ),
+    "policies": (
+        ["policies/*.py"],
+        ["policies/", "test_policy_mutants.py", "test_policy_config.py", "test_policy_properties.py"],
+    ),
+    "fakeazure-models": (
+        ["fakeazure/models/*.py"],
+        [
+            "test_fake_accepts.py",
+            "test_fake_refusals.py",
+            "test_fake_enums.py",
+            "test_fake_aks.py",
+            "test_fake_scale_set.py",
+            "test_fake_autoscale.py",
+            "test_fake_inline_subnets.py",
+            "test_fake_keyvault_secret.py",
+            "test_fakeazure.py",
+            "test_fakeazure_aml.py",
+            "test_model_mutants.py",
+        ],
+    ),
+}
+
+# Mutants that change no behaviour a caller can observe, by mutmut's name, with the reason. They are
+# counted as equivalent rather than survived; docs/mutation.md lists them.
+EQUIVALENT: dict[str, str] = {}
+
+# mutmut's exit codes (mutmut/stats.py, status_by_exit_code)
+STATUS = {1: "killed", 3: "killed", 0: "survived", 33: "no tests", 5: "no tests", 36: "timeout", 24: "timeout"}
+
+
+def find_tests(names: list[str]) -> list[str]:
+    """Each name's path under tests/ (relative to the repository), a missing one an error."""
+    found: list[str] = []
+    for name in names:
+        if name.endswith("/"):
+            matches = [p for p in (REPO / "tests").rglob(name.rstrip("/")) if p.is_dir()]
+        else:
+            matches = [p for p in (REPO / "tests").rglob(name) if p.is_file() and "data" not in p.parts]
+        if not matches:
+            if name.endswith("_mutants.py"):
+                continue  # a target's own mutant tests may not exist yet
+            sys.exit(f"mutation: no test file {name} under tests/")
+        found += sorted(str(p.relative_to(REPO)) for p in matches)
+    return found
+
+
+def stage(target: str) -> Path:
+    """`.mutation/<target>/`: azure_gpu_stacks/ (a copy of the rooms), tests/ and pyproject.toml for
+    mutmut, and mutants/ with links to the rest of the repository."""
+    modules, tests = TARGETS[target]
+    folder = STAGING / target
+    shutil.rmtree(folder, ignore_errors=True)
+    package = folder / "azure_gpu_stacks"
+    package.mkdir(parents=True)
+    shutil.copy2(REPO / "__init__.py", package / "__init__.py")
+    skip = shutil.ignore_patterns("__pycache__", "venv")  # policies/venv links to .venv
+    for room in ROOMS:
+        shutil.copytree(REPO / room, package / room, ignore=skip)
+    shutil.copytree(REPO / "tests", folder / "tests", ignore=shutil.ignore_patterns("__pycache__"))
+    selection = find_tests(tests)
+    settings = "\n".join(
+        [
+            "",
+            "[tool.mutmut]",
+            'source_paths = ["azure_gpu_stacks"]',
+            f"only_mutate = {json.dumps(['azure_gpu_stacks/' + m for m in modules])}",
+            f"pytest_add_cli_args_test_selection = {json.dumps(selection)}",
+            'pytest_add_cli_args = ["-p", "no:cacheprovider"]',
+            "",
+        ]
+    )
+    (folder / "pyproject.toml").write_text((REPO / "pyproject.toml").read_text() + settings)
+    mutants = folder / "mutants"
+    mutants.mkdir()
+    linked = {"tests", "pyproject.toml", ".git", ".venv", ".tools", ".mutation", "__pycache__"}
+    for entry in REPO.iterdir():
+        if entry.name not in linked and not entry.name.endswith(".egg-info"):
+            (mutants / entry.name).symlink_to(entry)
+    return folder
+
+
+def score(folder: Path) -> dict[str, Counter[str]]:
+    """Module -> status counts, from the .meta files mutmut writes beside each mutated module."""
+    by_module: dict[str, Counter[str]] = {}
+    for meta in sorted((folder / "mutants" / "azure_gpu_stacks").rglob("*.py.meta")):
+        module = str(meta.relative_to(folder / "mutants" / "azure_gpu_stacks"))[: -len(".meta")]
+        codes = json.loads(meta.read_text())["exit_code_by_key"]
+        counts: Counter[str] = Counter()
+        for name, code in codes.items():
+            counts["equivalent" if name in EQUIVALENT else STATUS.get(code, f"exit {code}")] += 1
+        by_module[module] = counts
+    return by_module
+
+
+def survivors(folder: Path) -> list[str]:
+    names: list[str] = []
+    for meta in sorted((folder / "mutants" / "azure_gpu_stacks").rglob("*.py.meta")):
+        codes = json.loads(meta.read_text())["exit_code_by_key"]
+        names += [n for n, code in codes.items() if STATUS.get(code) != "killed" and n not in EQUIVALENT]
+    return names
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("targets", nargs="*", metavar="TARGET", help=f"one of {', '.join(TARGETS)} (default: all)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="mutants tested at once")
+    args = parser.parse_args()
+    if unknown := [t for t in args.targets if t not in TARGETS]:
+        parser.error(f"unknown target {unknown[0]}; allowed: {', '.join(TARGETS)}")
+    mutmut = Path(sys.executable).parent / "mutmut"
+    summary: dict[str, object] = {}
+    for target in args.targets or list(TARGETS):
+        folder = stage(target)
+        started = time.monotonic()
+        run = subprocess.run([str(mutmut), "run", "--max-children", str(args.jobs)], cwd=folder)
+        seconds = round(time.monotonic() - started)
+        if run.returncode != 0:
+            print(f"mutation: mutmut run for {target} exited {run.returncode}", file=sys.stderr)
+            return run.returncode
+        counts = score(folder)
+        left = survivors(folder)
+        print(f"\n== {target}: {seconds} s")
+        for module, c in counts.items():
+            print(f"{module}: killed {c['killed']}, survived {c['survived']}, equivalent {c['equivalent']}", end="")
+            others = {k: v for k, v in c.items() if k not in ("killed", "survived", "equivalent")}
+            print(f", {others}" if others else "")
+        for name in left:
+            shown = subprocess.run([str(mutmut), "show", name], cwd=folder, capture_output=True, text=True)
+            print(shown.stdout)
+        summary[target] = {"seconds": seconds, "modules": counts, "not_killed": left}
+    STAGING.mkdir(exist_ok=True)
+    (STAGING / "summary.json").write_text(json.dumps(summary, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
