@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -41,7 +42,16 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
     ),
     "pricing": (
         ["catalog/pricing.py"],
-        ["test_pricing_mutants.py", "test_plan_types.py", "test_cost_alert.py", "test_budget_thresholds.py"],
+        [
+            "test_budget_thresholds.py",
+            "test_cost_alert.py",
+            "test_cost_guardrail.py",
+            "test_price_provenance.py",
+            "test_warn_incoherent_budgets.py",
+            "test_limit_stack_cost.py",
+            "test_plan_types.py",
+            "test_pricing_mutants.py",
+        ],
     ),
     "policies": (
         ["policies/*.py"],
@@ -69,8 +79,44 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
 # counted as equivalent rather than survived; docs/mutation.md lists them.
 EQUIVALENT: dict[str, str] = {}
 
+# One class of equivalent mutants, found by their diff: the letter case of a string changed where it is a
+# property name or a value the policies read without regard to case (policies/values.py: `child`, and so
+# `get`, falls back to any casing of a key; `same` compares lower-cased). Azure compares property names and
+# enum values case-insensitively, so the policies must too; the casing of these literals is not behaviour.
+CASE_INSENSITIVE_READS = re.compile(r"\b(?:get|child|same|_strings|has_key)\(")
+CASE_ONLY = "a string's letter case, where policies/values.py reads it case-insensitively (get, child, same)"
+
+
+def equivalence(diff: str) -> str | None:
+    """Why the mutant in `diff` (mutmut's unified diff) is equivalent, or None."""
+    removed = [line[1:] for line in diff.splitlines() if line.startswith("-") and not line.startswith("---")]
+    added = [line[1:] for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")]
+    if len(removed) != 1 or len(added) != 1 or removed[0] == added[0]:
+        return None
+    before, after = removed[0], added[0]
+    if before.lower() != after.lower():
+        return None
+    # the changed literal must be an argument of a case-insensitive read on that line
+    changed = [m for m in re.finditer(r'"([^"]*)"', before) if m[0] != after[m.start() : m.end()]]
+    for literal in changed:
+        call = before[: literal.start()]
+        opened = call.rfind("(")
+        if opened < 0 or not CASE_INSENSITIVE_READS.search(call[: opened + 1][-20:]):
+            return None
+    return CASE_ONLY if changed else None
+
+
 # mutmut's exit codes (mutmut/stats.py, status_by_exit_code)
-STATUS = {1: "killed", 3: "killed", 0: "survived", 33: "no tests", 5: "no tests", 36: "timeout", 24: "timeout"}
+STATUS: dict[int | None, str] = {
+    1: "killed",
+    3: "killed",
+    0: "survived",
+    33: "no tests",
+    5: "no tests",
+    36: "timeout",
+    24: "timeout",
+    None: "not run",
+}
 
 
 def find_tests(names: list[str]) -> list[str]:
@@ -124,25 +170,52 @@ def stage(target: str) -> Path:
     return folder
 
 
-def score(folder: Path) -> dict[str, Counter[str]]:
-    """Module -> status counts, from the .meta files mutmut writes beside each mutated module."""
-    by_module: dict[str, Counter[str]] = {}
-    for meta in sorted((folder / "mutants" / "azure_gpu_stacks").rglob("*.py.meta")):
-        module = str(meta.relative_to(folder / "mutants" / "azure_gpu_stacks"))[: -len(".meta")]
-        codes = json.loads(meta.read_text())["exit_code_by_key"]
-        counts: Counter[str] = Counter()
-        for name, code in codes.items():
-            counts["equivalent" if name in EQUIVALENT else STATUS.get(code, f"exit {code}")] += 1
-        by_module[module] = counts
-    return by_module
+def mutant_codes(folder: Path) -> dict[str, dict[str, int | None]]:
+    """Module (as a path under the package) -> mutant name -> mutmut's exit code (None: not run yet)."""
+    package = folder / "mutants" / "azure_gpu_stacks"
+    return {
+        str(meta.relative_to(package))[: -len(".meta")]: json.loads(meta.read_text())["exit_code_by_key"]
+        for meta in sorted(package.rglob("*.py.meta"))
+    }
 
 
-def survivors(folder: Path) -> list[str]:
-    names: list[str] = []
-    for meta in sorted((folder / "mutants" / "azure_gpu_stacks").rglob("*.py.meta")):
-        codes = json.loads(meta.read_text())["exit_code_by_key"]
-        names += [n for n, code in codes.items() if STATUS.get(code) != "killed" and n not in EQUIVALENT]
-    return names
+def diffs(folder: Path, names: list[str]) -> dict[str, str]:
+    """Each mutant's diff, as `mutmut show` prints it (read in the staging folder, where mutmut's config is)."""
+    if not names:
+        return {}
+    script = (
+        "import json, sys\n"
+        "from mutmut.mutation.diff_apply import get_diff_for_mutant\n"
+        "def shown(n):\n"
+        "    try:\n"
+        "        return get_diff_for_mutant(n)\n"
+        "    except Exception as e:\n"
+        "        return f'(no diff: {e!r})'\n"
+        "print(json.dumps({n: shown(n) for n in json.loads(sys.stdin.read())}))\n"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", script], cwd=folder, input=json.dumps(names), capture_output=True, text=True, check=True
+    )
+    return dict(json.loads(shown.stdout))
+
+
+def judge(folder: Path) -> tuple[dict[str, Counter[str]], dict[str, str], dict[str, str]]:
+    """Status counts per module, the mutants not killed (name -> diff) and the equivalent ones (name -> why)."""
+    codes = mutant_codes(folder)
+    status = {n: STATUS.get(code, f"exit {code}") for by_name in codes.values() for n, code in by_name.items()}
+    not_killed = [n for n, st in status.items() if st != "killed"]
+    shown = diffs(folder, not_killed)
+    equivalent: dict[str, str] = {}
+    for name in not_killed:
+        why = EQUIVALENT.get(name) or equivalence(shown[name])
+        if why and status[name] == "survived":
+            equivalent[name] = why
+    counts = {
+        module: Counter("equivalent" if n in equivalent else status[n] for n in by_name)
+        for module, by_name in codes.items()
+    }
+    left = {n: shown[n] for n in not_killed if n not in equivalent}
+    return counts, left, equivalent
 
 
 def main() -> int:
@@ -162,17 +235,15 @@ def main() -> int:
         if run.returncode != 0:
             print(f"mutation: mutmut run for {target} exited {run.returncode}", file=sys.stderr)
             return run.returncode
-        counts = score(folder)
-        left = survivors(folder)
+        counts, left, equivalent = judge(folder)
         print(f"\n== {target}: {seconds} s")
         for module, c in counts.items():
             print(f"{module}: killed {c['killed']}, survived {c['survived']}, equivalent {c['equivalent']}", end="")
             others = {k: v for k, v in c.items() if k not in ("killed", "survived", "equivalent")}
             print(f", {others}" if others else "")
-        for name in left:
-            shown = subprocess.run([str(mutmut), "show", name], cwd=folder, capture_output=True, text=True)
-            print(shown.stdout)
-        summary[target] = {"seconds": seconds, "modules": counts, "not_killed": left}
+        for name, diff in left.items():
+            print(f"# {name}\n{diff}\n")
+        summary[target] = {"seconds": seconds, "modules": counts, "not_killed": list(left), "equivalent": equivalent}
     STAGING.mkdir(exist_ok=True)
     (STAGING / "summary.json").write_text(json.dumps(summary, indent=2))
     return 0
