@@ -60,4 +60,4 @@ mutation: $(STAMP)  ## mutation testing (mutmut) of the verdict, pricing, polici
 	$(BIN)/python scripts/mutation.py $(TARGETS)
 
 clean:
-	rm -rf $(VENV) .tools .pytest_cache *.egg-info .mutation
+	rm -rf $(VENV) .tools .pytest_cache *.egg-info

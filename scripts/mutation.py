@@ -4,15 +4,16 @@ Each target is a set of modules and only the test files that exercise them, so t
 minutes on two cores. mutmut copies the code into `mutants/` and names each mutant after the module
 path of its file; our modules are installed as `azure_gpu_stacks.<room>` from the repository's room
 folders (pyproject's package-dir), which mutmut cannot see from the tree. So each target runs in a
-staging folder, `.mutation/<target>/`, where the rooms sit under a real `azure_gpu_stacks/` folder
-(the repository root is that package: see `__init__.py`), the tests are copied beside it, and every
-other top-level entry of the repository is linked in, so tests that read `stacks/` or `data/` find them.
+staging folder, `$TMPDIR/azure-gpu-stacks-mutation/<target>/` (MUTATION_DIR), where the rooms sit
+under a real `azure_gpu_stacks/` folder (the repository root is that package: see `__init__.py`), the
+tests are copied beside it, and every other top-level entry of the repository is linked in, so tests
+that read `stacks/` or `data/` find them.
 
     .venv/bin/python scripts/mutation.py                 # every target
     .venv/bin/python scripts/mutation.py verdict pricing # some
 
 Prints killed / survived / equivalent per module and the surviving mutants' diffs, and writes
-`.mutation/summary.json`. docs/mutation.md holds the last score and the equivalent mutants' reasons.
+`summary.json` there. docs/mutation.md holds the last score and the equivalent mutants' reasons.
 """
 
 from __future__ import annotations
@@ -24,12 +25,15 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-STAGING = REPO / ".mutation"
+# Outside the checkout: tests that read every file of the repository (test_sdk_internals, test_layout)
+# must not find the staged copies. MUTATION_DIR moves it.
+STAGING = Path(os.environ.get("MUTATION_DIR") or Path(tempfile.gettempdir()) / "azure-gpu-stacks-mutation")
 ROOMS = ("catalog", "components", "engine", "fakeazure", "inputs", "policies", "sdk", "stack")
 
 
@@ -75,6 +79,10 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
     ),
 }
 
+# Modules under a target's folders that hold no rule: the policy pack's entry point and the generator of
+# docs/policies.md (whose freshness test_policy_docs checks, not its behaviour).
+NOT_RULES = ["policies/__main__.py", "policies/docs.py"]
+
 # Mutants that change no behaviour a caller can observe, by mutmut's name, with the reason. They are
 # counted as equivalent rather than survived; docs/mutation.md lists them.
 EQUIVALENT: dict[str, str] = {}
@@ -84,7 +92,7 @@ EQUIVALENT: dict[str, str] = {}
 # `get`, falls back to any casing of a key; `same` compares lower-cased). Azure compares property names and
 # enum values case-insensitively, so the policies must too; the casing of these literals is not behaviour.
 CASE_INSENSITIVE_READS = re.compile(r"\b(?:get|child|same|_strings|has_key)\(")
-CASE_ONLY = "a string's letter case, where policies/values.py reads it case-insensitively (get, child, same)"
+CASE_ONLY = "only a string's letter case, where policies/values.py reads it case-insensitively (get, child, same)"
 
 
 def equivalence(diff: str) -> str | None:
@@ -136,7 +144,7 @@ def find_tests(names: list[str]) -> list[str]:
 
 
 def stage(target: str) -> Path:
-    """`.mutation/<target>/`: azure_gpu_stacks/ (a copy of the rooms), tests/ and pyproject.toml for
+    """`STAGING/<target>/`: azure_gpu_stacks/ (a copy of the rooms), tests/ and pyproject.toml for
     mutmut, and mutants/ with links to the rest of the repository."""
     modules, tests = TARGETS[target]
     folder = STAGING / target
@@ -155,6 +163,7 @@ def stage(target: str) -> Path:
             "[tool.mutmut]",
             'source_paths = ["azure_gpu_stacks"]',
             f"only_mutate = {json.dumps(['azure_gpu_stacks/' + m for m in modules])}",
+            f"do_not_mutate = {json.dumps(['azure_gpu_stacks/' + m for m in NOT_RULES])}",
             f"pytest_add_cli_args_test_selection = {json.dumps(selection)}",
             'pytest_add_cli_args = ["-p", "no:cacheprovider"]',
             "",
@@ -163,7 +172,7 @@ def stage(target: str) -> Path:
     (folder / "pyproject.toml").write_text((REPO / "pyproject.toml").read_text() + settings)
     mutants = folder / "mutants"
     mutants.mkdir()
-    linked = {"tests", "pyproject.toml", ".git", ".venv", ".tools", ".mutation", "__pycache__"}
+    linked = {"tests", "pyproject.toml", ".git", ".venv", ".tools", "__pycache__"}
     for entry in REPO.iterdir():
         if entry.name not in linked and not entry.name.endswith(".egg-info"):
             (mutants / entry.name).symlink_to(entry)
