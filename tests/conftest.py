@@ -199,6 +199,10 @@ def module_fixture_group(item: pytest.Item) -> str | None:
     return None
 
 
+# tryfirst: xdist's worker hook (xdist.remote) turns the xdist_group markers into the `@group` suffix of
+# each test id that --dist loadgroup schedules by; it was registered later than this file and so ran
+# first, before these markers existed (with pytest 9.2 the suffix was lost anyway: pyproject.toml).
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         used = getattr(item, "fixturenames", ())
