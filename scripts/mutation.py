@@ -91,7 +91,8 @@ EQUIVALENT: dict[str, str] = {}
 # property name or a value the policies read without regard to case (policies/values.py: `child`, and so
 # `get`, falls back to any casing of a key; `same` compares lower-cased). Azure compares property names and
 # enum values case-insensitively, so the policies must too; the casing of these literals is not behaviour.
-CASE_INSENSITIVE_READS = re.compile(r"\b(?:get|child|same|_strings|has_key)\(")
+# (not a method such as dict.get, which is case-sensitive: hence no `.` before the name)
+CASE_INSENSITIVE_READS = re.compile(r"(?<![\w.])(?:get|child|same|_strings)\($")
 CASE_ONLY = "only a string's letter case, where policies/values.py reads it case-insensitively (get, child, same)"
 
 
@@ -109,7 +110,7 @@ def equivalence(diff: str) -> str | None:
     for literal in changed:
         call = before[: literal.start()]
         opened = call.rfind("(")
-        if opened < 0 or not CASE_INSENSITIVE_READS.search(call[: opened + 1][-20:]):
+        if opened < 0 or not CASE_INSENSITIVE_READS.search(call[: opened + 1]):
             return None
     return CASE_ONLY if changed else None
 
