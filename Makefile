@@ -11,7 +11,7 @@ STACK      ?= inference-t4
 export UV_PYTHON := $(PYTHON)
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: plan test lint check bench docs lock clean
+.PHONY: plan test lint check bench docs lock clean mutation
 
 $(UV):
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed, found " + sys.version.split()[0])'
@@ -59,6 +59,9 @@ docs: $(STAMP)  ## regenerate docs/components.md and docs/commands/ from the cod
 	$(BIN)/python -m azure_gpu_stacks.components.docs
 	$(BIN)/python -m azure_gpu_stacks.policies.docs
 	$(BIN)/python -m azure_gpu_stacks.engine.commands.reference
+
+mutation: $(STAMP)  ## mutation testing (mutmut) of the verdict, pricing, policies and the fake's models: make mutation [TARGETS="verdict pricing"]; not part of `make test` (docs/mutation.md)
+	$(BIN)/python scripts/mutation.py $(TARGETS)
 
 clean:
 	rm -rf $(VENV) .tools .pytest_cache *.egg-info

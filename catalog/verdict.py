@@ -102,19 +102,6 @@ class SizeVerdict:
         """Days from the verdict's day to the retirement date, for a size not yet retired."""
         return (self.date - self.day).days if self.date is not None and self.standing in ANNOUNCED else None
 
-    def note(self) -> str:
-        """One line on where the size stands: `retired on 2023-09-06; use Standard_NC4as_T4_v3`."""
-        notes = {
-            "current": "current",
-            "retiring": f"retiring on {self.date}; use {self.replacement}",
-            "capacity-restricted": f"capacity-restricted since {self.restricted_from} (new subscriptions cannot "
-            f"deploy it, quota increases are refused) and retiring on {self.date}; use {self.replacement}",
-            "retired": f"retired on {self.date}; use {self.replacement}",
-            "unknown": "not in the size catalog; its lifecycle and price cannot be checked",
-            "not-a-size": "not an Azure VM size" + (f"; {self.did_you_mean}" if self.suggestions else ""),
-        }
-        return notes[self.standing]
-
     def refusal(self) -> str | None:
         """Why the size cannot be deployed on the day, as the components say it; None when it can."""
         if self.standing == "retired":

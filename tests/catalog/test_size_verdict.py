@@ -11,12 +11,14 @@ import json
 from pathlib import Path
 
 import pytest
+import yaml
 from azure_gpu_stacks.catalog import catalog, size_verdict
 from azure_gpu_stacks.catalog.az_files import read_skus
 from azure_gpu_stacks.catalog.verdict import is_well_formed
 from azure_gpu_stacks.fakeazure import FakeArm
 from azure_gpu_stacks.fakeazure.errors import InvalidParameter, SkuNotAvailable
 
+from tests.conftest import REPO
 from tests.e2e.test_check_cli import run, stack_copy
 
 # Current sizes Azure offers (Azure/azure-rest-api-specs Compute examples, issue 29) the catalog does not list.
@@ -74,6 +76,22 @@ def test_an_offered_size_announced_for_retirement_is_retiring_and_deployable(nam
     verdict = size_verdict(name, DAY)
 
     assert (verdict.standing, verdict.deployable, verdict.refusal()) == ("retiring", True, None)
+
+
+def test_every_size_azure_lists_without_a_size_page_is_unknown_and_deployable_not_a_typo() -> None:
+    """catalog/vm_sizes.yaml's `unconfirmed` sizes (N-series names seen in Azure's SKU list, such as
+    Standard_ND96is_H200_v5) are offered by Azure: never refused as a typo of a GPU size."""
+    listed = yaml.safe_load((REPO / "catalog" / "vm_sizes.yaml").read_text(encoding="utf-8"))["unconfirmed"]
+    names = [entry["name"] for entry in listed]
+    assert "Standard_ND96is_H200_v5" in names and len([n for n in names if n.startswith("Standard_N")]) >= 10
+
+    verdicts = {name: size_verdict(name, DAY) for name in names}
+
+    assert {n: (v.standing, v.deployable, v.refusal()) for n, v in verdicts.items()} == {
+        n: ("unknown", True, None) for n in names
+    }
+    assert all(v.unconfirmed is not None and v.unconfirmed.name == n for n, v in verdicts.items())
+    put_vm(arm_with_group(), "Standard_ND96is_H200_v5")  # the fake ARM takes it too
 
 
 def test_a_typo_of_a_gpu_size_is_not_a_size_and_names_the_size_meant() -> None:
@@ -189,3 +207,51 @@ def test_every_default_size_a_component_fills_is_the_catalogs_and_the_one_its_do
             assert filled[key] in homes and f"Default: {filled[key]}" in described, (token, key)
             assert size_verdict(filled[key], DAY).standing == "current"
     assert len(seen) == 5 and set(seen) == homes
+
+
+# --- what the verdict answers with (each case read from catalog/vm_sizes.yaml) -----------------------
+
+
+@pytest.mark.parametrize(
+    "asked",
+    [
+        "standard_nc4as_t4_v3",  # a catalog size, in another casing
+        "standard_a1",  # a size of the retired Av1 series (retiredSeries)
+        "Standard_NC4as_T4_v9",  # a typo of a GPU size
+        "Standard_D2ds_v6",  # a size Azure offers that the catalog does not list
+    ],
+)
+def test_the_verdict_answers_for_the_name_and_the_day_asked(asked: str) -> None:
+    verdict = size_verdict(asked, DAY)
+
+    assert (verdict.name, verdict.day) == (asked, DAY)
+
+
+def test_a_size_of_a_retired_cpu_series_is_refused_with_the_series_date_and_replacement() -> None:
+    # retiredSeries Av1: retired 2024-08-31, replacement Standard_D2as_v5 (the Av1 retirement page)
+    verdict = size_verdict("standard_a1", DAY)
+
+    assert (verdict.standing, verdict.date, verdict.replacement) == (
+        "retired",
+        dt.date(2024, 8, 31),
+        "Standard_D2as_v5",
+    )
+    assert verdict.refusal() == "'Standard_A1' was retired on 2024-08-31 and can no longer be deployed"
+
+
+def test_a_retired_gpu_size_is_refused_in_the_catalogs_spelling_with_its_date() -> None:
+    # Standard_NC6: retired 2023-09-06 (the N-series migration page)
+    assert size_verdict("standard_nc6", DAY).refusal() == (
+        "'Standard_NC6' was retired on 2023-09-06 and can no longer be deployed"
+    )
+
+
+def test_a_name_that_is_no_size_and_like_none_is_refused_without_a_hint() -> None:
+    assert size_verdict("Standard_Zzzz9", DAY).refusal() == "unknown VM size 'Standard_Zzzz9'"
+
+
+def test_an_unknown_size_keeps_its_close_matches_for_the_did_you_mean() -> None:
+    verdict = size_verdict("Standard_D2as_v6", DAY)  # the catalog lists Standard_D2as_v5
+
+    assert verdict.standing == "unknown" and "Standard_D2as_v5" in verdict.suggestions
+    assert verdict.did_you_mean.startswith("did you mean ") and "Standard_D2as_v5" in verdict.did_you_mean

@@ -90,8 +90,9 @@ def test_refuses_rdp_and_standalone_rules() -> None:
         {"protocol": "Icmp"},
         {"destinationPortRange": "443"},
         {"sourceAddressPrefix": UNKNOWN},
+        {"destinationPortRange": "2x-25"},  # no port range: ARM refuses the rule, the policy does not guess
     ],
-    ids=["deny", "outbound", "icmp", "https", "unknown-source"],
+    ids=["deny", "outbound", "icmp", "https", "unknown-source", "not-a-port-range"],
 )
 def test_passes_rules_that_do_not_open_ssh(changes: dict[str, Any]) -> None:
     # From a rule open to any address, each change closes it (or makes it unknowable before deployment).

@@ -118,3 +118,20 @@ def test_region_without_a_price_is_never_called_too_high() -> None:
     uncovered = next(r for r in catalog().regions if r not in priced)  # no source lists T4 there
 
     assert found([rg(uncovered), cluster(), budget(1_000_000.0, name="pass_budget")], POLICY) == []
+
+
+def test_a_lower_bound_estimate_never_says_can_never_fire() -> None:
+    """Half the covered GPUs priced, half with no price in the region: the full-scale cost counted is a lower
+    bound, so even a budget 100 times it may fire and is not called too high (the same budget over the
+    priced cluster alone is)."""
+    unpriced = "Standard_NCC40ads_H100_v5"
+    assert REGION not in catalog_size(unpriced)["prices"]  # the catalog has no eastus price for it
+    props = {"computeType": "AmlCompute", "properties": {"vmSize": unpriced, "scaleSettings": {"maxNodeCount": 1}}}
+    h100 = Res(
+        "azure-native:machinelearningservices:Compute", "h100", {"resourceGroupName": "rg-gpu", "properties": props}
+    )
+    amount = 100 * 2 * t4_month()
+
+    assert found([rg(), cluster(), h100, budget(amount, name="pass_budget")], POLICY) == []
+    [(_, _, message)] = found([rg(), cluster(), budget(amount)], POLICY)
+    assert "can never fire" in message

@@ -66,8 +66,19 @@ def test_passes_a_known_source() -> None:
             "22, 6006",
         ),
         ({"sourceAddressPrefix": "*", "destinationPortRange": "20-25"}, "20-25"),
+        ({"sourceAddressPrefix": "*", "destinationPortRange": " 8000 - 8999 "}, "8000-8999"),  # named without spaces
     ],
-    ids=["star", "service-tag", "tag-lower-case", "ipv6", "all-ports", "prefix-list", "ssh-and-more", "range-over-ssh"],
+    ids=[
+        "star",
+        "service-tag",
+        "tag-lower-case",
+        "ipv6",
+        "all-ports",
+        "prefix-list",
+        "ssh-and-more",
+        "range-over-ssh",
+        "range-with-spaces",
+    ],
 )
 def test_reports_a_port_open_to_the_internet(changes: dict[str, Any], ports: str) -> None:
     assert found([vm(), nsg(**changes)], POLICY) == [("advisory", "nsg", opened(ports))]

@@ -1,7 +1,7 @@
 """Quota: vCPUs per family and region at full scale against the subscription's limits, and size
 availability. Needs are computed here from the catalog's vCPUs; limit files are written from them.
 
-The live path (`--live`) against recorded answers of Azure is in tests/test_quota_live.py.
+The live path (`--live`) against recorded answers of Azure is in tests/engine/estimate/test_quota_live.py.
 """
 
 from __future__ import annotations

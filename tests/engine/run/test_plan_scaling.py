@@ -21,7 +21,9 @@ VIRTUAL_MACHINE = "azure-native:compute:VirtualMachine"
 NO_DEADLINE = Limits(timeout_s=3600)
 
 
-@pytest.mark.parametrize("count", [100, 500, 2000])
+# 100 is past the ~60 resources that once died of RecursionError; 2000 is past any real stack (500 dropped:
+# between the two, it tested the same order and cost about 7 s)
+@pytest.mark.parametrize("count", [100, 2000])
 def test_program_of_many_resources_plans_in_its_own_order(tmp_path: Path, count: int) -> None:
     plan = plan_stack(load_project(resource_groups(tmp_path / "p", count)), "dev", limits=NO_DEADLINE, day=utc_today())
 

@@ -1,0 +1,263 @@
+"""`make mutation`: mutation testing (mutmut 3) of the rules whose tests must bite.
+
+Each target is a set of modules and only the test files that exercise them, so that one run fits in
+minutes on two cores. mutmut copies the code into `mutants/` and names each mutant after the module
+path of its file; our modules are installed as `azure_gpu_stacks.<room>` from the repository's room
+folders (pyproject's package-dir), which mutmut cannot see from the tree. So each target runs in a
+staging folder, `$TMPDIR/azure-gpu-stacks-mutation/<target>/` (MUTATION_DIR), where the rooms sit
+under a real `azure_gpu_stacks/` folder (the repository root is that package: see `__init__.py`), the
+tests are copied beside it, and every other top-level entry of the repository is linked in, so tests
+that read `stacks/` or `data/` find them.
+
+    .venv/bin/python scripts/mutation.py                 # every target
+    .venv/bin/python scripts/mutation.py verdict pricing # some
+
+Prints killed / survived / equivalent per module and the surviving mutants' diffs, and writes
+`summary.json` there. docs/mutation.md holds the last score and the equivalent mutants' reasons.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+# Outside the checkout: tests that read every file of the repository (test_sdk_internals, test_layout)
+# must not find the staged copies. MUTATION_DIR moves it.
+STAGING = Path(os.environ.get("MUTATION_DIR") or Path(tempfile.gettempdir()) / "azure-gpu-stacks-mutation")
+ROOMS = ("catalog", "components", "engine", "fakeazure", "inputs", "policies", "sdk", "stack")
+
+
+# target -> (modules to mutate, test files by name: found anywhere under tests/, so that moving a
+# test file into tests/<room>/ does not break the target; a name ending in / is a folder)
+TARGETS: dict[str, tuple[list[str], list[str]]] = {
+    "verdict": (
+        ["catalog/verdict.py"],
+        ["test_size_verdict.py", "test_retired_cpu_sizes.py", "test_verdict_mutants.py"],
+    ),
+    "pricing": (
+        ["catalog/pricing.py"],
+        [
+            "test_budget_thresholds.py",
+            "test_cost_alert.py",
+            "test_cost_guardrail.py",
+            "test_price_provenance.py",
+            "test_warn_incoherent_budgets.py",
+            "test_limit_stack_cost.py",
+            "test_plan_types.py",
+            "test_pricing_mutants.py",
+        ],
+    ),
+    "policies": (
+        ["policies/*.py"],
+        ["policies/", "test_policy_mutants.py", "test_policy_config.py", "test_policy_properties.py"],
+    ),
+    "fakeazure-models": (
+        ["fakeazure/models/*.py"],
+        [
+            "test_fake_accepts.py",
+            "test_fake_refusals.py",
+            "test_fake_enums.py",
+            "test_fake_aks.py",
+            "test_fake_scale_set.py",
+            "test_fake_autoscale.py",
+            "test_fake_inline_subnets.py",
+            "test_fake_keyvault_secret.py",
+            "test_fakeazure.py",
+            "test_fakeazure_aml.py",
+            "test_model_mutants.py",
+        ],
+    ),
+}
+
+# Modules under a target's folders that hold no rule: the policy pack's entry point and the generator of
+# docs/policies.md (whose freshness test_policy_docs checks, not its behaviour).
+NOT_RULES = ["policies/__main__.py", "policies/docs.py"]
+
+# Mutants that change no behaviour a caller can observe, by mutmut's name, with the reason. They are
+# counted as equivalent rather than survived; docs/mutation.md lists them.
+EQUIVALENT: dict[str, str] = {}
+
+# One class of equivalent mutants, found by their diff: the letter case of a string changed where it is a
+# property name or a value the policies read without regard to case (policies/values.py: `child`, and so
+# `get`, falls back to any casing of a key; `same` compares lower-cased). Azure compares property names and
+# enum values case-insensitively, so the policies must too; the casing of these literals is not behaviour.
+# (not a method such as dict.get, which is case-sensitive: hence no `.` before the name)
+CASE_INSENSITIVE_READS = re.compile(r"(?<![\w.])(?:get|child|same|_strings)\($")
+CASE_ONLY = "only a string's letter case, where policies/values.py reads it case-insensitively (get, child, same)"
+
+
+def equivalence(diff: str) -> str | None:
+    """Why the mutant in `diff` (mutmut's unified diff) is equivalent, or None."""
+    removed = [line[1:] for line in diff.splitlines() if line.startswith("-") and not line.startswith("---")]
+    added = [line[1:] for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")]
+    if len(removed) != 1 or len(added) != 1 or removed[0] == added[0]:
+        return None
+    before, after = removed[0], added[0]
+    if before.lower() != after.lower():
+        return None
+    # the changed literal must be an argument of a case-insensitive read on that line
+    changed = [m for m in re.finditer(r'"([^"]*)"', before) if m[0] != after[m.start() : m.end()]]
+    for literal in changed:
+        call = before[: literal.start()]
+        opened = call.rfind("(")
+        if opened < 0 or not CASE_INSENSITIVE_READS.search(call[: opened + 1]):
+            return None
+    return CASE_ONLY if changed else None
+
+
+# mutmut's exit codes (mutmut/stats.py, status_by_exit_code)
+STATUS: dict[int | None, str] = {
+    1: "killed",
+    3: "killed",
+    0: "survived",
+    33: "no tests",
+    5: "no tests",
+    36: "timeout",
+    24: "timeout",
+    None: "not run",
+}
+
+
+def find_tests(names: list[str]) -> list[str]:
+    """Each name's path under tests/ (relative to the repository), a missing one an error."""
+    found: list[str] = []
+    for name in names:
+        if name.endswith("/"):
+            matches = [p for p in (REPO / "tests").rglob(name.rstrip("/")) if p.is_dir()]
+        else:
+            matches = [p for p in (REPO / "tests").rglob(name) if p.is_file() and "data" not in p.parts]
+        if not matches:
+            if name.endswith("_mutants.py"):
+                continue  # a target's own mutant tests may not exist yet
+            sys.exit(f"mutation: no test file {name} under tests/")
+        found += sorted(str(p.relative_to(REPO)) for p in matches)
+    return found
+
+
+def stage(target: str) -> Path:
+    """`STAGING/<target>/`: azure_gpu_stacks/ (a copy of the rooms), tests/ and pyproject.toml for
+    mutmut, and mutants/ with links to the rest of the repository."""
+    modules, tests = TARGETS[target]
+    folder = STAGING / target
+    shutil.rmtree(folder, ignore_errors=True)
+    package = folder / "azure_gpu_stacks"
+    package.mkdir(parents=True)
+    shutil.copy2(REPO / "__init__.py", package / "__init__.py")
+    skip = shutil.ignore_patterns("__pycache__", "venv")  # policies/venv links to .venv
+    for room in ROOMS:
+        shutil.copytree(REPO / room, package / room, ignore=skip)
+    shutil.copytree(REPO / "tests", folder / "tests", ignore=shutil.ignore_patterns("__pycache__"))
+    selection = find_tests(tests)
+    settings = "\n".join(
+        [
+            "",
+            "[tool.mutmut]",
+            'source_paths = ["azure_gpu_stacks"]',
+            f"only_mutate = {json.dumps(['azure_gpu_stacks/' + m for m in modules])}",
+            f"do_not_mutate = {json.dumps(['azure_gpu_stacks/' + m for m in NOT_RULES])}",
+            f"pytest_add_cli_args_test_selection = {json.dumps(selection)}",
+            'pytest_add_cli_args = ["-p", "no:cacheprovider"]',
+            "",
+        ]
+    )
+    (folder / "pyproject.toml").write_text((REPO / "pyproject.toml").read_text() + settings)
+    mutants = folder / "mutants"
+    mutants.mkdir()
+    linked = {"tests", "pyproject.toml", ".git", ".venv", ".tools", "__pycache__"}
+    for entry in REPO.iterdir():
+        if entry.name not in linked and not entry.name.endswith(".egg-info"):
+            (mutants / entry.name).symlink_to(entry)
+    return folder
+
+
+def mutant_codes(folder: Path) -> dict[str, dict[str, int | None]]:
+    """Module (as a path under the package) -> mutant name -> mutmut's exit code (None: not run yet)."""
+    package = folder / "mutants" / "azure_gpu_stacks"
+    return {
+        str(meta.relative_to(package))[: -len(".meta")]: json.loads(meta.read_text())["exit_code_by_key"]
+        for meta in sorted(package.rglob("*.py.meta"))
+    }
+
+
+def diffs(folder: Path, names: list[str]) -> dict[str, str]:
+    """Each mutant's diff, as `mutmut show` prints it (read in the staging folder, where mutmut's config is)."""
+    if not names:
+        return {}
+    script = (
+        "import json, sys\n"
+        "from mutmut.mutation.diff_apply import get_diff_for_mutant\n"
+        "def shown(n):\n"
+        "    try:\n"
+        "        return get_diff_for_mutant(n)\n"
+        "    except Exception as e:\n"
+        "        return f'(no diff: {e!r})'\n"
+        "print(json.dumps({n: shown(n) for n in json.loads(sys.stdin.read())}))\n"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", script], cwd=folder, input=json.dumps(names), capture_output=True, text=True, check=True
+    )
+    return dict(json.loads(shown.stdout))
+
+
+def judge(folder: Path) -> tuple[dict[str, Counter[str]], dict[str, str], dict[str, str]]:
+    """Status counts per module, the mutants not killed (name -> diff) and the equivalent ones (name -> why)."""
+    codes = mutant_codes(folder)
+    status = {n: STATUS.get(code, f"exit {code}") for by_name in codes.values() for n, code in by_name.items()}
+    not_killed = [n for n, st in status.items() if st != "killed"]
+    shown = diffs(folder, not_killed)
+    equivalent: dict[str, str] = {}
+    for name in not_killed:
+        why = EQUIVALENT.get(name) or equivalence(shown[name])
+        if why and status[name] == "survived":
+            equivalent[name] = why
+    counts = {
+        module: Counter("equivalent" if n in equivalent else status[n] for n in by_name)
+        for module, by_name in codes.items()
+    }
+    left = {n: shown[n] for n in not_killed if n not in equivalent}
+    return counts, left, equivalent
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("targets", nargs="*", metavar="TARGET", help=f"one of {', '.join(TARGETS)} (default: all)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="mutants tested at once")
+    args = parser.parse_args()
+    if unknown := [t for t in args.targets if t not in TARGETS]:
+        parser.error(f"unknown target {unknown[0]}; allowed: {', '.join(TARGETS)}")
+    mutmut = Path(sys.executable).parent / "mutmut"
+    summary: dict[str, object] = {}
+    for target in args.targets or list(TARGETS):
+        folder = stage(target)
+        started = time.monotonic()
+        run = subprocess.run([str(mutmut), "run", "--max-children", str(args.jobs)], cwd=folder)
+        seconds = round(time.monotonic() - started)
+        if run.returncode != 0:
+            print(f"mutation: mutmut run for {target} exited {run.returncode}", file=sys.stderr)
+            return run.returncode
+        counts, left, equivalent = judge(folder)
+        print(f"\n== {target}: {seconds} s")
+        for module, c in counts.items():
+            print(f"{module}: killed {c['killed']}, survived {c['survived']}, equivalent {c['equivalent']}", end="")
+            others = {k: v for k, v in c.items() if k not in ("killed", "survived", "equivalent")}
+            print(f", {others}" if others else "")
+        for name, diff in left.items():
+            print(f"# {name}\n{diff}\n")
+        summary[target] = {"seconds": seconds, "modules": counts, "not_killed": list(left), "equivalent": equivalent}
+    STAGING.mkdir(exist_ok=True)
+    (STAGING / "summary.json").write_text(json.dumps(summary, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
