@@ -30,17 +30,18 @@ coherence policy) compute the same figures.
 
 Budgets are judged per notification (`budget_problems`).
 
-What this does not count: disks, networking, AKS/AML management fees, storage and reservations, and Azure Monitor
-alert rules and notifications, Managed Prometheus ingestion and queries, and Grafana (unpriced: docs/gpu-monitoring.md).
+What this does not count (disks, the AKS tier, public IPs, monitoring ingestion, storage, registries) is named per
+resource (`catalog.charges`, `not_counted`): the totals are then a lower bound (`lowerBound`, `notCounted`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
+from .charges import NotCounted, not_counted
 from .demand import HOURS_PER_DAY, Demand, RecordedResource, collect
 from .model import Catalog, catalog
 from .prices import UNKNOWN, Price, PriceSource, oldest
@@ -129,6 +130,12 @@ class CostEstimate:
     resources: tuple[ResourceCost, ...]
     sources: Mapping[str, PriceSource]
     budget_monthly_usd: float | None = None  # the stack's budgets (summed) per month; None without one
+    not_counted: tuple[NotCounted, ...] = ()  # resources billed for what no price here counts (catalog.charges)
+
+    @cached_property
+    def lower_bound(self) -> bool:
+        """Whether the totals leave something out: a VM without a price, or a resource's own charges."""
+        return not self.complete or bool(self.not_counted)
 
     @cached_property
     def oldest_price(self) -> Price | None:
@@ -225,8 +232,10 @@ class CostEstimate:
             "pricesSource": None if source is None else source.url,
             "pricesSourceDescription": None if source is None else source.description,
             "pricesRegions": list(self.regions),
-            "complete": self.complete,
-            "lowerBound": not self.complete,
+            "complete": not self.lower_bound,
+            "lowerBound": self.lower_bound,
+            "vmsComplete": self.complete,
+            "notCounted": [n.to_json() for n in self.not_counted],
             "unpricedSizes": list(self.unpriced_sizes),
             "unpriced": list(self.unpriced),
             "spotCaveat": SPOT_CAVEAT if self.spot else None,
@@ -271,7 +280,8 @@ def estimate_resources(
     resources: Sequence[RecordedResource], default_region: str | None = None, sizes: Catalog | None = None
 ) -> CostEstimate:
     """The cost of a program's resources (recorded by the engine, or as a policy sees them), with its budget."""
-    return estimate(collect(resources, default_region), sizes, budget_monthly_usd=budget_amount(resources))
+    cost = estimate(collect(resources, default_region), sizes, budget_monthly_usd=budget_amount(resources))
+    return replace(cost, not_counted=not_counted(resources))
 
 
 @dataclass(frozen=True)

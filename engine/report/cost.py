@@ -86,7 +86,7 @@ def cost_section(cost: CostEstimate) -> list[str]:
     headers = ["resource", "size", "region", "price", "nodes", "USD/h", "idle USD/h", "price observed"]
     body = table(headers, rows, right=(5, 6))
     lines += ["  " + line for line in body.splitlines()]
-    least = "" if cost.complete else "at least "
+    least = "at least " if cost.lower_bound else ""
     lines.append(
         f"  full scale {least}{usd(cost.hourly_usd, 4)} USD/h = {least}{usd(cost.monthly_usd)} USD/month; "
         f"idle {least}{usd(cost.idle_hourly_usd, 4)} USD/h = {least}{usd(cost.idle_monthly_usd)} USD/month"
@@ -96,6 +96,10 @@ def cost_section(cost: CostEstimate) -> list[str]:
     unpriced = [f"{r.demand.resource} ({r.why_unpriced})" for r in cost.resources if r.why_unpriced]
     if unpriced:
         lines.append("  lower bound: not in the totals, no price known: " + "; ".join(unpriced))
+    if cost.not_counted:
+        lines.append(
+            "  lower bound: not counted, billed without a dated price here: " + "; ".join(map(str, cost.not_counted))
+        )
     if cost.spot:
         lines.append(f"  ({SPOT_CAVEAT})")
     lines += [f"  ({note})" for kind, note in SCHEDULE_NOTES.items() if kind in cost.idle_schedules]
@@ -107,7 +111,7 @@ def cost_row(plan: Outcome) -> list[str]:
     if isinstance(plan, StackFailure):
         return [plan.stack, "not planned", "", "", "", ""]
     c = plan.cost
-    least = "" if c.complete else ">= "
+    least = ">= " if c.lower_bound else ""
     return [
         plan.stack,
         least + usd(c.hourly_usd, 4),
@@ -134,6 +138,7 @@ class CostNotes:
     spot: bool = False
     prices_used: tuple[tuple[str, ...], ...] = ()  # PRICES_USED_HEADERS rows, the first of each size/region/basis
     sources: tuple[tuple[str, str], ...] = ()  # (key, "key: description (url)") of each price source used, by key
+    not_counted: frozenset[str] = frozenset()  # "type: what" billed without a dated price here
 
     @classmethod
     def of(cls, cost: CostEstimate) -> CostNotes:
@@ -151,6 +156,7 @@ class CostNotes:
             cost.spot,
             tuple(rows.values()),
             tuple(sorted((k, f"{k}: {s.description} ({s.url})") for k, s in described.items() if s is not None)),
+            frozenset(f"{n.type.removeprefix('azure-native:')}: {n.what}" for n in cost.not_counted),
         )
 
     def then(self, later: CostNotes) -> CostNotes:
@@ -166,6 +172,7 @@ class CostNotes:
             self.spot or later.spot,
             self.prices_used + tuple(row for row in later.prices_used if row[:3] not in seen),
             tuple(sorted(dict((*self.sources, *later.sources)).items())),
+            self.not_counted | later.not_counted,
         )
 
     @classmethod
@@ -183,9 +190,13 @@ class CostNotes:
 
     def text(self, fmt: Format) -> str:
         note = self.prices()
-        notes = [
-            f"{note[:1].upper()}{note[1:]}; {HOURS_PER_MONTH} h a month; VMs only (no disks, network or service fees)."
-        ]
+        notes = [f"{note[:1].upper()}{note[1:]}; {HOURS_PER_MONTH} h a month; VM nodes only."]
+        if self.not_counted:
+            notes.append(
+                ">= a lower bound: not counted, billed without a dated price here: "
+                + "; ".join(sorted(self.not_counted))
+                + " (each resource in `gpu-stacks plan`)."
+            )
         if self.unpriced:
             notes.append(
                 f">= a lower bound: no price is known for {', '.join(sorted(self.unpriced))} (see `gpu-stacks plan`)."

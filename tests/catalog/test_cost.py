@@ -483,8 +483,9 @@ def test_cost_plan_text_report_shows_busy_and_idle_cost(capsys: pytest.CaptureFi
 
     monthly = payg(T4) * HOURS_PER_MONTH
     idle_monthly = payg(T4) * 10 / 24 * HOURS_PER_MONTH
-    assert f"full scale {payg(T4):.4f} USD/h = {monthly:,.2f} USD/month" in out
-    assert f"idle {payg(T4) * 10 / 24:.4f} USD/h = {idle_monthly:,.2f} USD/month" in out
+    # a lower bound: the VM's managed OS disk is billed and not priced here (tests/test_cost_not_counted.py)
+    assert f"full scale at least {payg(T4):.4f} USD/h = at least {monthly:,.2f} USD/month" in out
+    assert f"idle at least {payg(T4) * 10 / 24:.4f} USD/h = at least {idle_monthly:,.2f} USD/month" in out
     price = priced(T4)
     source = catalog().prices.sources[price.source]
     assert f"oldest price used: observed {price.observed}, {source.description} ({source.url})" in out
@@ -497,8 +498,8 @@ def test_cost_command_prints_a_markdown_row_per_stack(capsys: pytest.CaptureFixt
     idle_hourly = payg(T4) * 10 / 24
     assert "| stack | USD/h | USD/month | idle USD/h | idle USD/month | budget USD/month |" in out
     assert (
-        f"| inference-t4 | {payg(T4):.4f} | {payg(T4) * HOURS_PER_MONTH:,.2f} | {idle_hourly:.4f} | "
-        f"{idle_hourly * HOURS_PER_MONTH:,.2f} | 300.00 |"
+        f"| inference-t4 | >= {payg(T4):.4f} | >= {payg(T4) * HOURS_PER_MONTH:,.2f} | >= {idle_hourly:.4f} | "
+        f">= {idle_hourly * HOURS_PER_MONTH:,.2f} | 300.00 |"
     ) in out
 
 
@@ -515,7 +516,7 @@ def test_cost_every_shipped_stack_budget_fits_its_estimate(
     cost = document["cost"]
 
     assert cost["resources"], "a shipped stack runs GPUs"
-    assert cost["complete"] is True
+    assert cost["vmsComplete"] is True
     assert 0 <= cost["idleHourlyUsd"] <= cost["hourlyUsd"]
     assert cost["budgetMonthlyUsd"] is not None
     assert cost["idleMonthlyUsd"] <= cost["budgetMonthlyUsd"] <= 3 * cost["monthlyUsd"]
@@ -557,9 +558,9 @@ def test_cost_training_stack_with_working_hours_is_idle_only_in_them(
         "(a scale set on an autoscale schedule runs each profile's minimum from its start until the next profile "
         "starts)" in out
     )
-    assert f"idle {idle_hourly:.4f} USD/h = {idle_hourly * HOURS_PER_MONTH:,.2f} USD/month" in out
+    assert f"idle at least {idle_hourly:.4f} USD/h = at least {idle_hourly * HOURS_PER_MONTH:,.2f} USD/month" in out
     assert main(["cost", stack, "--format", "markdown"]) == 0
     assert (
-        f"| train-test | {2 * payg(ND):.4f} | {2 * payg(ND) * HOURS_PER_MONTH:,.2f} | {idle_hourly:.4f} |"
+        f"| train-test | >= {2 * payg(ND):.4f} | >= {2 * payg(ND) * HOURS_PER_MONTH:,.2f} | >= {idle_hourly:.4f} |"
         in capsys.readouterr().out
     )

@@ -57,7 +57,7 @@ def test_plan_json_names_the_oldest_price_and_its_source(capsys: pytest.CaptureF
     price = t4_price()
     source = catalog().prices.sources[price.source]
     assert (cost["pricesObserved"], cost["pricesSource"]) == (price.observed_text, source.url)
-    assert cost["lowerBound"] is False and cost["unpricedSizes"] == []
+    assert cost["vmsComplete"] is True and cost["unpricedSizes"] == []
     assert [(r["priceObserved"], r["priceSource"]) for r in cost["resources"]] == [(price.observed_text, price.source)]
 
 

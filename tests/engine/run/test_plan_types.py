@@ -47,6 +47,8 @@ COST_KEYS = [
     "pricesRegions",
     "complete",
     "lowerBound",
+    "vmsComplete",
+    "notCounted",
     "unpricedSizes",
     "unpriced",
     "spotCaveat",
@@ -176,7 +178,8 @@ def test_plan_types_cost_figures_are_the_reported_ones(plan: Plan) -> None:
     )
     assert document["hourlyUsd"] == cost.hourly_usd == 54.394
     assert cost.complete and cost.unpriced_sizes == () and not cost.low_priority
-    assert "  full scale 54.3940 USD/h = 39,707.62 USD/month; idle 54.3940 USD/h = 39,707.62 USD/month" in cost_section(
-        cost
+    assert (
+        "  full scale at least 54.3940 USD/h = at least 39,707.62 USD/month; "
+        "idle at least 54.3940 USD/h = at least 39,707.62 USD/month" in cost_section(cost)
     )
     assert "  budget 39,708.00 USD/month" in cost_section(cost)
