@@ -20,9 +20,9 @@ from typing import NoReturn
 
 from ..components.version import __version__
 from ..inputs.files import elided, escaped
-from .commands.options import JSON_FORMAT_VERSION, wants_json
+from .commands.options import JSON_FORMAT_VERSION, declared_secrets, wants_json
 from .commands.parser import parser
-from .commands.said import Said, declared_secrets
+from .commands.said import Said
 from .errors import InputError
 from .secrets import Mask
 

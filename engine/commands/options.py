@@ -369,6 +369,25 @@ def progress(message: str) -> None:
         print(f"gpu-stacks: {escaped(message)}", file=sys.stderr, flush=True)
 
 
+def declared_secrets(args: Any) -> set[str]:
+    """The secret values the stack files this command line names declare (`secure:` values, keys declared
+    `secret: true`), or every stack file of the project when it names none: known before any program starts,
+    so that whatever a program does with them (an exception, a log line) no output shows them. None where the
+    command reads no project, or the project cannot be read (the command says why itself)."""
+    from ..run.project import declared_secrets as of_stack
+    from ..run.project import load_project
+
+    if not hasattr(args, "project") or getattr(args, "root", None) is not None:
+        return set()
+    named = getattr(args, "stacks", None) or ([args.stack] if isinstance(getattr(args, "stack", None), str) else [])
+    try:
+        project = load_project(project_dir(args.project))
+        stacks = named or project.stacks()
+    except (InputError, OSError):
+        return set()
+    return {secret for stack in stacks for secret in of_stack(project, stack)}
+
+
 def project_dir(given: Path | None) -> Path:
     """--project, or the nearest directory upward from here with a project file (`DetectProjectPathFrom`)."""
     if given is not None:

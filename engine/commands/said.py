@@ -105,26 +105,6 @@ class Said:
         return self.exit_code
 
 
-def declared_secrets(args: Any) -> set[str]:
-    """The secret values the stack files this command line names declare (`secure:` values, keys declared
-    `secret: true`), or every stack file of the project when it names none: known before any program starts,
-    so that whatever a program does with them (an exception, a log line) no output shows them. None where the
-    command reads no project, or the project cannot be read (the command says why itself)."""
-    from ..run.project import declared_secrets as of_stack
-    from ..run.project import load_project
-    from .options import project_dir
-
-    if not hasattr(args, "project") or getattr(args, "root", None) is not None:
-        return set()
-    named = getattr(args, "stacks", None) or ([args.stack] if isinstance(getattr(args, "stack", None), str) else [])
-    try:
-        project = load_project(project_dir(args.project))
-        stacks = named or project.stacks()
-    except (InputError, OSError):
-        return set()
-    return {secret for stack in stacks for secret in of_stack(project, stack)}
-
-
 def write_whole(path: Path, text: str, option: str = "--output") -> None:
     """Write `text` whole or not at all: a temporary file beside `path`, renamed over it; only to a new path
     or over a regular file (`refuse_unwritable_target`)."""

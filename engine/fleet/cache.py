@@ -48,7 +48,7 @@ from .discover import SKIPPED_DIRECTORIES, Fleet, FleetStack, Member
 from .imports import program_graph
 from .records import Record, record_problem
 
-CACHE_FORMAT = "gpu-stacks-fleet-cache/1"
+CACHE_FORMAT = "gpu-stacks-fleet-cache/2"
 
 
 def default_directory() -> Path:

@@ -92,6 +92,7 @@ def notes_json(notes: CostNotes) -> dict[str, Any]:
         "spot": notes.spot,
         "pricesUsed": [list(row) for row in notes.prices_used],
         "sources": [list(pair) for pair in notes.sources],
+        "notCounted": sorted(notes.not_counted),
     }
 
 
@@ -105,6 +106,7 @@ def notes_of(record: Record) -> CostNotes:
         bool(data["spot"]),
         tuple(tuple(str(cell) for cell in row) for row in data["pricesUsed"]),
         tuple((str(key), str(line)) for key, line in data["sources"]),
+        frozenset(str(what) for what in data["notCounted"]),
     )
 
 
@@ -156,8 +158,10 @@ def record_problem(record: Any) -> str | None:
     if not all(isinstance(x, str) for x in [*record["text"], *record["markdownDetails"], *record["costRow"]]):
         return "text, markdownDetails, costRow: allowed: lists of strings"
     notes = record["costNotes"]
-    if set(notes) != {"regions", "oldest", "unpriced", "spot", "pricesUsed", "sources"}:
-        return "costNotes: allowed: regions, oldest, unpriced, spot, pricesUsed and sources"
+    if set(notes) != {"regions", "oldest", "unpriced", "spot", "pricesUsed", "sources", "notCounted"}:
+        return "costNotes: allowed: regions, oldest, unpriced, spot, pricesUsed, sources and notCounted"
+    if not isinstance(notes["notCounted"], list) or not all(isinstance(x, str) for x in notes["notCounted"]):
+        return "costNotes: notCounted: allowed: a list of strings"
     rows = [*notes["pricesUsed"], *notes["sources"]]
     if not all(isinstance(row, list) and all(isinstance(x, str) for x in row) for row in rows):
         return "costNotes: pricesUsed, sources: allowed: lists of lists of strings"

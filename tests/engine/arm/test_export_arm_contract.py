@@ -89,7 +89,7 @@ def _object(value: dict[str, Any], fields: dict[str, Any], types: list[dict[str,
 @pytest.fixture(scope="module")
 def documents(shipped_plans: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {
-        stack: export(plan.resources, project=plan.project, stack=plan.stack).document
+        stack: export(plan.resources, project=plan.project, stack=plan.stack, identity=plan.identity).document
         for stack, plan in shipped_plans.items()
     }
 

@@ -6,10 +6,12 @@ the check process still runs one thread at every fork is test_runner_processes.p
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
 import pytest
+from azure_gpu_stacks.catalog.clock import utc_today
 from azure_gpu_stacks.engine.run import children, monitor, parallel, program_host
 from azure_gpu_stacks.engine.run import plan as plan_module
 from azure_gpu_stacks.engine.run.outcome import Plan, plan_outcomes
@@ -36,11 +38,16 @@ def _first_channel_and_server() -> list[str]:
     return sorted(set(sys.modules) - before)
 
 
+def _threads() -> int:
+    """The threads this process runs, C threads included (Linux: one /proc/self/task entry each)."""
+    return len(os.listdir("/proc/self/task"))
+
+
 def test_the_preload_starts_no_thread_and_after_it_a_childs_grpc_imports_nothing() -> None:
-    threads = children.thread_count()  # pytest's own (one, or two under xdist)
+    threads = _threads()  # pytest's own (one, or two under xdist)
     parallel.preload()
 
-    assert children.thread_count() == threads
+    assert _threads() == threads
     assert children.call(_first_channel_and_server, 60, "the child") == []
 
 
@@ -61,7 +68,9 @@ def test_a_stacks_second_program_reads_no_sdk_class_its_first_plan_used(
 
     monkeypatch.setattr(plan_module, "run_hosted", recording)
 
-    first, second = plan_outcomes(load_project(REPO), ["inference-t4"] * 2, ReferenceFiles(), None, jobs=1)
+    first, second = plan_outcomes(
+        load_project(REPO), ["inference-t4"] * 2, ReferenceFiles(), None, jobs=1, day=utc_today()
+    )
 
     read = [json.loads(line) for line in log.read_text().splitlines()]
     # the stack's VM, its network and its budget are read by the first program's child (or were already known
