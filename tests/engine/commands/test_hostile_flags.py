@@ -89,19 +89,22 @@ def test_jobs_past_the_cores_are_refused_naming_the_most(capsys: pytest.CaptureF
     )
 
 
-def _ulimit_n(count: int) -> None:
-    resource.setrlimit(resource.RLIMIT_NOFILE, (count, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+def _under_ulimit_n(count: int, *argv: str) -> list[str]:
+    """`argv` run as a user runs it after `ulimit -n COUNT`: the shell lowers the limit and execs it. Never a
+    `preexec_fn`: that runs Python in a fork of this test process, which may hold gRPC's threads (an in-process
+    test's channels), and gRPC's fork handlers can abort that child before it execs (seen in CI as exit -6 with
+    `epoll_wait error: Bad file descriptor`, the command itself never started)."""
+    return ["bash", "-c", f'ulimit -n {count} && exec "$0" "$@"', *argv]
 
 
 def test_jobs_under_a_low_open_files_limit_are_refused_naming_it() -> None:
     """`ulimit -n 40`: the parent's descriptors, not the cores, bound the workers; one line, no traceback."""
     result = subprocess.run(
-        [sys.executable, "-m", "azure_gpu_stacks.engine", "check", "--jobs", "10000"],
+        _under_ulimit_n(40, sys.executable, "-m", "azure_gpu_stacks.engine", "check", "--jobs", "10000"),
         capture_output=True,
         text=True,
         cwd=REPO,
         timeout=TIMEOUT_S,
-        preexec_fn=lambda: _ulimit_n(40),
         check=False,
     )
     most = (40 - FDS_KEPT) // FDS_PER_WORKER
@@ -124,22 +127,24 @@ def test_the_most_jobs_allowed_under_ulimit_128_plan_every_stack(tmp_path: Path)
         (tmp_path / name).write_bytes((REPO / name).read_bytes())
     (tmp_path / ".venv").symlink_to(sys.prefix)  # the environment Pulumi.yaml names: gpu-stacks' own
     probe = subprocess.run(
-        [sys.executable, "-m", "azure_gpu_stacks.engine", "check", "--jobs", "10000", "--project", str(tmp_path)],
+        _under_ulimit_n(
+            128, sys.executable, "-m", "azure_gpu_stacks.engine", "check", "--jobs", "10000", "--project", str(tmp_path)
+        ),
         capture_output=True,
         text=True,
         timeout=TIMEOUT_S,
-        preexec_fn=lambda: _ulimit_n(128),
         check=False,
     )
     most = re.search(r"from 1 to (\d+)", probe.stderr)
     assert most is not None, probe.stderr
 
     result = subprocess.run(
-        [sys.executable, "-m", "azure_gpu_stacks.engine", "check", "--jobs", most[1], "--project", str(tmp_path)],
+        _under_ulimit_n(
+            128, sys.executable, "-m", "azure_gpu_stacks.engine", "check", "--jobs", most[1], "--project", str(tmp_path)
+        ),
         capture_output=True,
         text=True,
         timeout=TIMEOUT_S,
-        preexec_fn=lambda: _ulimit_n(128),
         check=False,
     )
 
