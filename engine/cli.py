@@ -20,10 +20,11 @@ from typing import NoReturn
 
 from ..components.version import __version__
 from ..inputs.files import elided, escaped
-from .commands.options import JSON_FORMAT_VERSION, declared_secrets, wants_json
+from .commands.options import declared_secrets, wants_json
 from .commands.parser import parser
 from .commands.said import Said
 from .errors import InputError
+from .report import JSON_FORMAT_VERSION
 from .secrets import Mask
 
 

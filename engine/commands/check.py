@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import InputError
+from ..report import JSON_FORMAT_VERSION
 from . import options
 from .said import Document, Part, Said, Text
 
@@ -107,7 +108,7 @@ def report(fmt: str, plans: list[Outcome], project: Path | None) -> Part:
         worst = max(p.exit_code for p in plans)
         return Document(
             {
-                "formatVersion": options.JSON_FORMAT_VERSION,
+                "formatVersion": JSON_FORMAT_VERSION,
                 "stacks": [p.to_json() for p in plans],
                 "summary": summary(plans),
                 "exitCode": worst,

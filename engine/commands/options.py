@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 
 from ...inputs.files import escaped, shown
 from ..errors import InputError
-from ..report import JSON_FORMAT_VERSION  # noqa: F401 - the commands' JSON documents carry it
 
 if TYPE_CHECKING:
     from ..fleet.render import Affected, Entries

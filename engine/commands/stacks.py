@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..report import JSON_FORMAT_VERSION
 from . import options
 from .said import Said
 
@@ -29,7 +30,7 @@ def run(args: argparse.Namespace) -> Said:
     said = Said()
     names = load_project(options.project_dir(args.project)).stacks()
     if args.json or args.format == "json":
-        said.json({"formatVersion": options.JSON_FORMAT_VERSION, "stacks": names})
+        said.json({"formatVersion": JSON_FORMAT_VERSION, "stacks": names})
     else:
         said.text("\n".join(names))
     return said
