@@ -206,28 +206,49 @@ def all_rows() -> list[Row]:
 MUTATIONS = REPO / "tests" / "data" / "mutations"
 
 
+def _spec_coverage(rows: list[Row]) -> tuple[int, int]:
+    """(spec rules with a mutation, spec rules listed as reached by no body) of tests/data/mutations/spec.json."""
+    data = json.loads((MUTATIONS / "spec.json").read_text(encoding="utf-8"))
+    covered = {(m["armType"], m["rule"].split(" ")[0]) for m in data["mutations"] if '"type"' not in m["rule"]}
+    typed = {m["armType"] for m in data["mutations"] if '"type"' in m["rule"]}
+    unreached = {(u["armType"], u["rule"].split(" ")[0]) for u in data["unreached"]}
+    untyped = {u["armType"] for u in data["unreached"] if u["rule"].startswith("{")}
+    hit = missed = 0
+    for row in rows:
+        if row.kind != "spec" or row.skipped:
+            continue
+        key = (row.arm_type, row.rule.split("`")[1]) if "`" in row.rule else None
+        if (key in covered) if key else row.arm_type in typed:
+            hit += 1
+        elif (key in unreached) if key else row.arm_type in untyped:
+            missed += 1
+    return hit, missed
+
+
 def mutation_figures(rows: list[Row]) -> list[str]:
     """How many rules of each home the corpus of single-rule mutations covers (tests/data/mutations)."""
     spec = json.loads((MUTATIONS / "spec.json").read_text(encoding="utf-8"))["mutations"]
-    covered = {(m["armType"], m["rule"].split(" ")[0]) for m in spec if '"type"' not in m["rule"]}
-    typed = {m["armType"] for m in spec if '"type"' in m["rule"]}
     spec_rows = [r for r in rows if r.kind == "spec" and not r.skipped]
-    hit = sum(
-        1
-        for r in spec_rows
-        if ((r.arm_type, r.rule.split("`")[1]) in covered if "`" in r.rule else r.arm_type in typed)
-    )
+    hit, unreached = _spec_coverage(rows)
     prose_rows = [r for r in rows if r.kind == "prose" and not r.skipped]
     prose = json.loads((MUTATIONS / "prose.json").read_text(encoding="utf-8"))["mutations"]
     prose_hit = {(m["armType"], m["rule"]) for m in prose}
     models = sum(1 for r in rows if r.kind == "model" and not r.skipped)
+    built = sum(1 for m in spec if m.get("built"))
     return [
         f"Single-rule mutations as data: {hit} of the spec's {len(spec_rows)} rules (tests/data/mutations/spec.json, "
-        f"{len(spec)} mutations of Azure's own examples: a rule no accepted example reaches has none), "
+        f"{len(spec)} mutations of Azure's own examples, {built} of them on objects built onto an accepted example to "
+        f"reach the rule; the {unreached} rules no body reaches are listed there, each with why), "
         f"{len(prose_hit)} of the {len(prose_rows)} rules from prose (prose.json, {len(prose)} mutations); "
         f"the {models} refusals of the types' own checks are tested per type (tests/fakeazure/test_fake*.py), "
         "not yet as data.",
     ]
+
+
+def mutated_count(rows: list[Row]) -> int:
+    """Rules with at least one single-rule mutation as data (the spec's and prose's)."""
+    prose = json.loads((MUTATIONS / "prose.json").read_text(encoding="utf-8"))["mutations"]
+    return _spec_coverage(rows)[0] + len({(m["armType"], m["rule"]) for m in prose})
 
 
 def _cell(text: str) -> str:
@@ -251,7 +272,7 @@ def section(rows: list[Row]) -> list[str]:
         "single-rule mutations, each naming its rule's source (tests/fakeazure/test_rule_mutations.py,",
         "tests/fakeazure/test_fake_prose_rules.py); how many rules they cover is said below.",
         "",
-        f"Rules enforced / rules known: {len(enforced)} / {len(rows)} "
+        f"Rules enforced / rules known / rules with a mutation: {len(enforced)} / {len(rows)} / {mutated_count(rows)} "
         f"({kinds['spec']} from the spec, {kinds['prose']} from prose, {kinds['model']} the types' own checks; "
         f"{len(rows) - len(enforced)} knowingly skipped).",
         "",
