@@ -44,21 +44,12 @@ from .batch_formula import (  # noqa: F401 (the formula facts, re-exported)
     read_formula,
     scale_to_zero_formula,
 )
-from .limits import NameRule
+from .names import name_rule
 
 SPEC = "Azure/azure-rest-api-specs specification/batch/resource-manager (BatchManagement.json)"
-ACCOUNT_NAME = NameRule(
-    pattern=r"^[a-z0-9]{3,24}$",
-    max_length=24,
-    allowed="3 to 24 lower-case letters and digits",
-    source=SPEC,
-)
-POOL_NAME = NameRule(
-    pattern=r"^[a-zA-Z0-9_-]{1,64}$",
-    max_length=64,
-    allowed="1 to 64 letters, digits, '-' and '_'",
-    source=SPEC,
-)
+# Both from the one name table (catalog/arm/name_rules.json: Learn's resource-name-rules and the spec's patterns).
+ACCOUNT_NAME = name_rule("Microsoft.Batch/batchAccounts")
+POOL_NAME = name_rule("Microsoft.Batch/batchAccounts/pools")
 
 BATCH_SERVICE = "BatchService"
 USER_SUBSCRIPTION = "UserSubscription"

@@ -4,17 +4,18 @@
 AKS supports, each section with its public source (observed 2026-11-22). Components, policies, the
 fake ARM and preflight read them here instead of keeping copies; region names are normalised here
 too (`normalize_region`), the one rule every layer uses. The data is Python literals validated by
-the model when the module is imported: no file is read, so module constants elsewhere (a policy's
-config default, a component's default taint) may be taken from it.
+the model when the module is imported, except the name rules: those are read from their one table,
+catalog/arm/name_rules.json (`catalog.names`), so module constants elsewhere (a policy's config
+default, a component's default taint) may be taken from it.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import functools
-import re
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from .names import NameRule, name_rule
 
 
 class LimitsModel(BaseModel):
@@ -52,25 +53,10 @@ class Choices(LimitsModel):
     sources: tuple[str, ...] = Field(min_length=1, description="Where these come from.")
 
 
-class NameRule(LimitsModel):
-    """What Azure accepts as the name of one kind of resource."""
-
-    pattern: str = Field(description="Regular expression a name must match.")
-    max_length: int = Field(gt=0, description="Longest name; what generated names are cut to.")
-    allowed: str = Field(description="The rule in words, as error messages say it.")
-    source: str | None = Field(default=None, description="A page beyond the resource-name rules, when there is one.")
-
-    @field_validator("pattern")
-    @classmethod
-    def _compiles(cls, value: str) -> str:
-        re.compile(value)
-        return value
-
-    def matches(self, name: str) -> bool:
-        return isinstance(name, str) and _compiled(self.pattern).match(name) is not None
-
-
 class Names(LimitsModel):
+    """The name rules the components and the stack's config use, each read from the one table
+    (catalog/arm/name_rules.json, `catalog.names`)."""
+
     aks_cluster: NameRule
     aks_node_pool: NameRule
     aml_compute: NameRule
@@ -81,6 +67,21 @@ class Names(LimitsModel):
     key_vault: NameRule
     key_vault_secret: NameRule
     container_registry: NameRule
+
+
+# Each name rule's ARM type in the table (catalog/arm/name_rules.json).
+NAME_TYPES = {
+    "aks_cluster": "Microsoft.ContainerService/managedClusters",
+    "aks_node_pool": "Microsoft.ContainerService/managedClusters/agentPools",
+    "aml_compute": "Microsoft.MachineLearningServices/workspaces/computes",
+    "aml_workspace": "Microsoft.MachineLearningServices/workspaces",
+    "log_analytics_workspace": "Microsoft.OperationalInsights/workspaces",
+    "resource_group": "Microsoft.Resources/resourceGroups",
+    "storage_account": "Microsoft.Storage/storageAccounts",
+    "key_vault": "Microsoft.KeyVault/vaults",
+    "key_vault_secret": "Microsoft.KeyVault/vaults/secrets",
+    "container_registry": "Microsoft.ContainerRegistry/registries",
+}
 
 
 class KubernetesVersion(LimitsModel):
@@ -128,11 +129,6 @@ class AzureLimits(LimitsModel):
         return [v.version for v in self.kubernetes_versions.versions if v.supported_on(day)]
 
 
-@functools.cache
-def _compiled(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern)
-
-
 def normalize_region(location: str) -> str:
     """ARM accepts display names too: `East US` is `eastus`."""
     return location.replace(" ", "").lower()
@@ -150,59 +146,7 @@ def _aks(version: str, ga: tuple[int, int], end: tuple[int, int], lts_end: tuple
     )
 
 
-# Name rules: https://learn.microsoft.com/azure/azure-resource-manager/management/resource-name-rules
-# (observed 2026-11-22), and the page named per rule. `allowed` is what an error message says.
-_NAMES = Names(
-    aks_cluster=NameRule(
-        pattern=r"^[A-Za-z0-9]([A-Za-z0-9_-]{0,61}[A-Za-z0-9])?$",
-        max_length=63,
-        allowed="1 to 63 letters, digits, '_' and '-', a letter or digit first and last",
-    ),
-    aks_node_pool=NameRule(
-        pattern=r"^[a-z][a-z0-9]{0,11}$",
-        max_length=12,
-        allowed="1 to 12 lower-case letters and digits, a letter first",
-        source="https://learn.microsoft.com/azure/aks/create-node-pools",
-    ),
-    aml_compute=NameRule(
-        pattern=r"^[A-Za-z][A-Za-z0-9-]{2,23}$",
-        max_length=24,
-        allowed="3 to 24 letters, digits and '-', starting with a letter, with a letter somewhere after the last '-' "
-        "(e.g. gpu-cluster)",
-        source="https://learn.microsoft.com/azure/machine-learning/how-to-create-attach-compute-cluster",
-    ),
-    aml_workspace=NameRule(
-        pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{2,32}$",
-        max_length=33,
-        allowed="3 to 33 letters, digits, '_' and '-', starting with a letter or digit",
-    ),
-    log_analytics_workspace=NameRule(
-        pattern=r"^[A-Za-z0-9][A-Za-z0-9-]{2,61}[A-Za-z0-9]$",
-        max_length=63,
-        allowed="4 to 63 letters, digits and '-', a letter or digit first and last",
-    ),
-    resource_group=NameRule(
-        pattern=r"^[-\w.()]{1,89}[-\w()]$",
-        max_length=90,
-        allowed="1 to 90 letters, digits, '_', '-', '.', '(' and ')', not ending in '.'",
-    ),
-    storage_account=NameRule(
-        pattern=r"^[a-z0-9]{3,24}$", max_length=24, allowed="3 to 24 lower-case letters and digits"
-    ),
-    key_vault=NameRule(
-        pattern=r"^[A-Za-z](?!.*--)[A-Za-z0-9-]{1,22}[A-Za-z0-9]$",
-        max_length=24,
-        allowed="3 to 24 letters, digits and '-', starting with a letter, not ending in '-', no '--'",
-    ),
-    key_vault_secret=NameRule(
-        pattern=r"^[A-Za-z0-9-]{1,127}$",
-        max_length=127,
-        allowed="1 to 127 letters, digits and '-'",
-        source="Azure/azure-rest-api-specs specification/keyvault/resource-manager/Microsoft.KeyVault/stable/"
-        "2023-07-01/secrets.json (secretName pattern)",
-    ),
-    container_registry=NameRule(pattern=r"^[A-Za-z0-9]{5,50}$", max_length=50, allowed="5 to 50 letters and digits"),
-)
+_NAMES = Names(**{field: name_rule(arm_type) for field, arm_type in NAME_TYPES.items()})
 
 LIMITS = AzureLimits(
     observed=dt.date(2026, 11, 22),

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from ..catalog.limits import NameRule
+from ..catalog.names import NameRule
 from ..sdk.values import dig, stable_uuid
 from .errors import ArmError, InvalidParameter
 
@@ -166,6 +166,6 @@ def expect_type(found: Resource | None, arm_type: str, path: str) -> None:
 
 
 def require_named(name: str, rule: NameRule, what: str) -> None:
-    """ARM's refusal of a name its type does not allow (the rules live in the limits beside the catalog)."""
+    """ARM's refusal of a name its type does not allow (the rules live in one table, catalog/arm/name_rules.json)."""
     if not rule.matches(name):
         raise InvalidParameter(f"'{name}' is not a valid {what} name; allowed: {rule.allowed}.")

@@ -2,10 +2,10 @@
 
 Each `ProseRule` names the ARM type it binds, what it asks, its public source, the code Azure answers, and a check
 that returns the message of a refusal (or None). Name and length rules come from one table built from Learn's
-resource-name-rules page (`catalog/arm/name_rules.json`). A rule whose code or limit has no public source is not
-here as a refusal: `SKIPPED` lists what the fake knowingly does not check, with the reason. The backend runs
-`refuse_prose_violations` for every PUT after the type's own checks; docs/azure-conformance.md's table is
-generated from `RULES` and `SKIPPED` (scripts/conformance.py).
+resource-name-rules page (`catalog/arm/name_rules.json`, read through `catalog.names`). A rule whose code or
+limit has no public source is not here as a refusal: `SKIPPED` lists what the fake knowingly does not check, with
+the reason. The backend runs `refuse_prose_violations` for every PUT after the type's own checks;
+docs/azure-conformance.md's table is generated from `RULES` and `SKIPPED` (scripts/conformance.py).
 """
 
 from __future__ import annotations
@@ -13,18 +13,15 @@ from __future__ import annotations
 import base64
 import binascii
 import ipaddress
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
 from typing import Any
 
+from ..catalog.names import name_rule, name_table, windows_max
 from ..sdk.values import dig
 from .errors import coded
 
-NAME_RULES_FILE = Path(__file__).resolve().parent.parent / "catalog" / "arm" / "name_rules.json"
 COMPUTE_SPEC = (
     "azure-rest-api-specs "
     "specification/compute/resource-manager/Microsoft.Compute/ComputeRP/stable/2024-11-01/virtualMachine.json"
@@ -62,37 +59,45 @@ class SkippedRule:
 # --- names: one table from Learn ------------------------------------------------------------------------------
 
 
-@cache
-def name_table() -> dict[str, Any]:
-    return json.loads(NAME_RULES_FILE.read_text(encoding="utf-8"))
-
-
 def _name_check(arm_type: str) -> Check:
     def check(name: str, props: dict[str, Any]) -> str | None:
-        rule = name_table()["rules"][arm_type]
-        if rule["min"] <= len(name) <= rule["max"] and re.match(rule["pattern"], name):
+        rule = name_rule(arm_type)
+        if rule.matches(name):
             return None
         return (
-            f"Resource name {name} is invalid. The name can be {rule['min']} to {rule['max']} characters long: "
-            f"{rule['allowed']}."
+            f"Resource name {name} is invalid. The name can be {rule.min_length} to {rule.max_length} characters "
+            f"long: {rule.allowed}."
         )
 
     return check
 
 
-def _name_rules() -> list[ProseRule]:
+def _name_source() -> str:
     table = name_table()
-    source = f"{table['source']} (observed {table['observed']}); code: {table['codeSeen']}"
+    return f"{table['source']} (observed {table['observed']}); code: {table['codeSeen']}"
+
+
+def _name_rules() -> list[ProseRule]:
+    """The table's rules no type's own check answers (a rule with `checkedBy` is its module's, with its code)."""
+    table = name_table()
     return [
         ProseRule(
             f"name:{t}",
             t,
             f"name: {r['min']}-{r['max']} characters; {r['allowed']}",
-            source,
+            _name_source(),
             table["code"],
             _name_check(t),
         )
         for t, r in table["rules"].items()
+        if "checkedBy" not in r
+    ]
+
+
+def _skipped_names() -> list[SkippedRule]:
+    return [
+        SkippedRule(f"name:{t}", t, f"name: {r['min']}-{r['max']} characters; {r['allowed']}", _name_source(), r["why"])
+        for t, r in name_table()["skipped"].items()
     ]
 
 
@@ -167,19 +172,20 @@ def _computer_name(profile: dict[str, Any]) -> str | None:
     if not isinstance(computer, str) or PLACEHOLDER.match(computer):
         return None
     bad = sorted({c for c in computer if c in HOST_NAME_FORBIDDEN or c.isspace()})
+    most = name_table()["rules"][VM]["hostName"]
     if _windows(profile):
-        if len(computer) > 15 or computer.isdigit() or "." in computer or bad or computer.endswith("-"):
+        if len(computer) > most["windows"] or computer.isdigit() or "." in computer or bad or computer.endswith("-"):
             return (
-                f"Windows computer name '{computer}' cannot be more than 15 characters long, be entirely numeric, "
-                "end with a hyphen, or contain the following characters: ` ~ ! @ # $ % ^ & * ( ) = + _ [ ] { } \\ | "
-                "; : . ' \" , < > / ? (osProfile.computerName)."
+                f"Windows computer name '{computer}' cannot be more than {most['windows']} characters long, "
+                "be entirely numeric, end with a hyphen, or contain the following characters: "
+                "` ~ ! @ # $ % ^ & * ( ) = + _ [ ] { } \\ | ; : . ' \" , < > / ? (osProfile.computerName)."
             )
         return None
-    if len(computer) > 64 or bad or computer.endswith((".", "-")):
+    if len(computer) > most["linux"] or bad or computer.endswith((".", "-")):
         return (
-            f"Linux host name '{computer}' cannot exceed 64 characters in length, end with a period or hyphen, or "
-            "contain the following characters: ` ~ ! @ # $ % ^ & * ( ) = + _ [ ] { } \\ | ; : ' \" , < > / ? "
-            "(osProfile.computerName)."
+            f"Linux host name '{computer}' cannot exceed {most['linux']} characters in length, end with a period or "
+            "hyphen, or contain the following characters: "
+            "` ~ ! @ # $ % ^ & * ( ) = + _ [ ] { } \\ | ; : ' \" , < > / ? (osProfile.computerName)."
         )
     return None
 
@@ -472,7 +478,7 @@ MAX_PODS = {"kubenet": (10, 250), "azure": (10, 250), None: (10, 250)}
 TAINT = re.compile(
     r"^[A-Za-z0-9]([A-Za-z0-9._/-]*[A-Za-z0-9])?=[A-Za-z0-9._-]*:(NoSchedule|PreferNoSchedule|NoExecute)$"
 )
-WINDOWS_POOL_NAME_MAX = 6
+WINDOWS_POOL_NAME_MAX: int = windows_max(AKS_POOL) or 0  # the name table (catalog/arm/name_rules.json)
 
 
 def _pools(arm_type: str, props: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
@@ -537,7 +543,7 @@ def _aks_rules() -> list[ProseRule]:
         ),
         *_pool_rule(
             "windows-pool-name",
-            "Windows pool names at most 6 characters",
+            f"Windows pool names at most {WINDOWS_POOL_NAME_MAX} characters",
             "https://learn.microsoft.com/azure/aks/learn/quick-windows-container-deploy-cli (observed "
             "2026-11-26); code not public",
             _windows_pool_name,
@@ -732,6 +738,7 @@ STATEFUL_RULES: tuple[SkippedRule, ...] = (
     ),
 )
 SKIPPED: tuple[SkippedRule, ...] = (
+    *_skipped_names(),
     SkippedRule(
         "service-tags",
         NSG,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...catalog.limits import NameRule
+from ...catalog.names import name_rule
 from ..core import ArmResourceType, Invoke, Resource, require_named
 from ..lookups import lookup
 
@@ -26,15 +26,7 @@ class ResourceGroup(ArmResourceType):
         return {"properties": {"provisioningState": "Succeeded"}}
 
 
-# https://learn.microsoft.com/azure/azure-resource-manager/management/resource-name-rules
-# (Microsoft.Resources, resourcegroups; observed 2026-11-22): 1-90 characters, "underscores,
-# hyphens, periods, parentheses, and letters or digits", and it "can't end with period".
-# (One character is allowed, which LIMITS.names.resource_group's pattern does not yet allow.)
-RESOURCE_GROUP_NAME = NameRule(
-    pattern=r"^[-\w.()]{0,89}[-\w()]$",
-    max_length=90,
-    allowed="1 to 90 letters, digits, '_', '-', '.', '(' and ')', not ending in '.'",
-)
+RESOURCE_GROUP_NAME = name_rule("Microsoft.Resources/resourceGroups")  # the one name table
 RESOURCE_GROUP = ResourceGroup.token
 RESOURCE_GROUP_ARM_TYPE = ResourceGroup.arm_type
 
