@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 CDN_PROFILE = "azure-native:cdn:Profile"
+PUBLIC_IP = "azure-native:network:PublicIPAddress"
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,22 @@ RETIRED_OFFERS: tuple[RetiredOffer, ...] = (
             dt.date(2026, 11, 26),
         )
         for sku in ("Standard_Verizon", "Premium_Verizon", "Custom_Verizon")
+    ),
+    RetiredOffer(
+        PUBLIC_IP,
+        "Basic",
+        dt.date(2025, 9, 30),
+        "Basic SKU public IPs retired on 2025-09-30",
+        "a Standard SKU public IP (static allocation)",
+        # "Basic SKU public IPs retired on September 30, 2025"; the date read by the fake's prose rule
+        # (fakeazure/prose.py, basic-retired) and the plan path (fakeazure/mocks.py)
+        "https://learn.microsoft.com/azure/virtual-network/ip-services/public-ip-basic-upgrade-guidance",
+        dt.date(2026, 11, 26),
+        (
+            "IPv4BasicSkuPublicIpCountLimitReached",
+            "Cannot create more than 0 IPv4 Basic SKU public IP addresses for this subscription in this region.",
+        ),
+        "public Terraform logs (code corpus, observed 2026-11-26)",
     ),
     RetiredOffer(
         CDN_PROFILE,

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..catalog.names import name_rule, name_table, windows_max
+from ..catalog.retired_offers import PUBLIC_IP, RETIRED_OFFERS
 from ..sdk.values import dig
 from .errors import coded
 
@@ -351,9 +352,14 @@ def _standard_static(name: str, props: dict[str, Any]) -> str | None:
     return None
 
 
+# The retired Basic SKU, its date, Azure's code and words: one home, the catalog's retired offers.
+BASIC_PIP = next(o for o in RETIRED_OFFERS if o.token == PUBLIC_IP and o.sku == "Basic")
+BASIC_PIP_CODE, BASIC_PIP_MESSAGE = BASIC_PIP.refusal or ("", "")
+
+
 def _basic_retired(name: str, props: dict[str, Any]) -> str | None:
-    if str(dig(props, "sku", "name") or "").lower() == "basic":
-        return "Cannot create more than 0 IPv4 Basic SKU public IP addresses for this subscription in this region."
+    if str(dig(props, "sku", "name") or "").lower() == BASIC_PIP.sku.lower():
+        return BASIC_PIP_MESSAGE
     return None
 
 
@@ -657,13 +663,10 @@ RULES: tuple[ProseRule, ...] = (
     ProseRule(
         "basic-retired",
         PIP,
-        "no new Basic SKU public IPs (Basic SKU public IPs retired on 2025-09-30)",
-        "https://learn.microsoft.com/azure/virtual-network/ip-services/public-ip-basic-upgrade-guidance (retired, "
-        "observed 2026-11-26); "
-        "code 'IPv4BasicSkuPublicIpCountLimitReached: Cannot create more than 0 IPv4 Basic SKU public IP addresses "
-        "for this "
-        "subscription in this region.' quoted in public Terraform logs (code corpus, observed 2026-11-26)",
-        "IPv4BasicSkuPublicIpCountLimitReached",
+        f"no new Basic SKU public IPs ({BASIC_PIP.what})",
+        f"{BASIC_PIP.source} (retired, observed {BASIC_PIP.observed}); code '{BASIC_PIP_CODE}: {BASIC_PIP_MESSAGE}' "
+        f"quoted in {BASIC_PIP.refusal_source}",
+        BASIC_PIP_CODE,
         _basic_retired,
     ),
     *(
