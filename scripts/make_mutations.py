@@ -655,3 +655,94 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+# --- the types' own checks (tests/data/mutations/model.json, written by hand) ---------------------------------------
+
+MODEL_CORPUS = REPO / "tests" / "data" / "mutations" / "model.json"
+
+
+def _steps(path: str) -> list[Any]:
+    return [int(step) if step.isdigit() else step for step in path.split(".")]
+
+
+def _resolved(value: Any, arm: Any, group: str) -> Any:
+    """A corpus value as sent: `{group}` in a string is the fake subscription's resource group id, {"$monthStart": k,
+    "day": d} the date-time of day d of the month k months from the fake's today, {"$deployer": true} the deployer's
+    object id (the fake's own, never written in the corpus)."""
+    if isinstance(value, str):
+        return value.replace("{group}", group)
+    if isinstance(value, list):
+        return [_resolved(v, arm, group) for v in value]
+    if isinstance(value, dict) and "$monthStart" in value:
+        today = arm.now.date()
+        month = today.month - 1 + value["$monthStart"]
+        return f"{today.year + month // 12:04d}-{month % 12 + 1:02d}-{value.get('day', 1):02d}T00:00:00Z"
+    if isinstance(value, dict) and value.get("$deployer"):
+        from azure_gpu_stacks.fakeazure.models.authorization import deployer_object_id
+
+        return deployer_object_id(arm)
+    if isinstance(value, dict):
+        return {k: _resolved(v, arm, group) for k, v in value.items()}
+    return value
+
+
+def model_body(
+    mutation: dict[str, Any], bodies: dict[tuple[str, str], dict[str, Any]], arm: Any, group: str
+) -> dict[str, Any]:
+    """The body a model-rule mutation sends: its example of Azure's (or its own `body`) with each `set` placed and
+    each `delete` gone."""
+    if "body" in mutation:
+        body = _resolved(copy.deepcopy(mutation["body"]), arm, group)
+    else:
+        body = copy.deepcopy(bodies[(mutation["armType"].lower(), mutation["example"])])
+    for path, value in mutation.get("set", []):
+        steps = _steps(path)
+        node = body
+        for step in steps[:-1]:
+            node = node[step] if isinstance(node, list) else node.setdefault(step, {})
+        place(body, steps, _resolved(value, arm, group))
+    for path in mutation.get("delete", []):
+        *parents, last = _steps(path)
+        del _get(body, parents)[last]
+    return body
+
+
+def run_model(found: list[dict[str, Any]]) -> list[tuple[dict[str, Any], str, str]]:
+    """Each model-rule mutation with the fake's (code, message), in a fake subscription with its type's parents
+    (scripts/conformance.py's PARENTS) and those of `parentsOf`, then each of its own `parents` [token, name, inputs];
+    `name` is the resource name it sends, `inputs` what it sends beyond its body (a parent's name)."""
+    from azure_gpu_stacks.fakeazure import FAKE_SUBSCRIPTION_ID
+    from azure_gpu_stacks.fakeazure.errors import ArmError
+    from azure_gpu_stacks.fakeazure.models import RESOURCE_TYPES
+
+    from scripts import conformance
+
+    group = f"/subscriptions/{FAKE_SUBSCRIPTION_ID}/resourceGroups/{conformance.RG}"
+    bodies = {(e["type"].lower(), e["title"]): e["body"] for batch in examples().values() for e in batch}
+    out = []
+    arms: dict[str, Any] = {}  # one fake subscription per type and parents (every name a mutation sends is its own)
+    for index, mutation in enumerate(found):
+        token = mutation["token"]
+        setup = json.dumps([token, mutation.get("parentsOf"), mutation.get("parents")], sort_keys=True)
+        arm = arms.get(setup)
+        if arm is None:
+            arm = arms[setup] = _arm_for(token)
+            for parent_token, name, props in conformance.PARENTS.get(mutation.get("parentsOf", ""), []):
+                arm.put(parent_token, name, {"resourceGroupName": conformance.RG, "location": "eastus", **props}, name)
+            for parent_token, name, props in mutation.get("parents", []):
+                inputs = {"resourceGroupName": conformance.RG, "location": "eastus", **_resolved(props, arm, group)}
+                arm.put(parent_token, name, inputs, name)
+        title = mutation.get("example", "own body")
+        body = model_body(mutation, bodies, arm, group)
+        inputs = conformance._inputs(conformance.Example(token, title, body), 2000 + index)
+        if mutation.get("name"):
+            inputs[RESOURCE_TYPES[token].name_input] = mutation["name"]
+        inputs.update(_resolved(mutation.get("inputs", {}), arm, group))
+        try:
+            arm.put(token, f"model{index}", inputs, f"model{index}")
+        except ArmError as error:
+            out.append((mutation, error.code, error.message))
+            continue
+        out.append((mutation, "", ""))
+    return out

@@ -234,21 +234,24 @@ def mutation_figures(rows: list[Row]) -> list[str]:
     prose = json.loads((MUTATIONS / "prose.json").read_text(encoding="utf-8"))["mutations"]
     prose_hit = {(m["armType"], m["rule"]) for m in prose}
     models = sum(1 for r in rows if r.kind == "model" and not r.skipped)
+    model = json.loads((MUTATIONS / "model.json").read_text(encoding="utf-8"))
+    model_hit = {m["rule"] for m in model["mutations"]}
     built = sum(1 for m in spec if m.get("built"))
     return [
         f"Single-rule mutations as data: {hit} of the spec's {len(spec_rows)} rules (tests/data/mutations/spec.json, "
         f"{len(spec)} mutations of Azure's own examples, {built} of them on objects built onto an accepted example to "
         f"reach the rule; the {unreached} rules no body reaches are listed there, each with why), "
         f"{len(prose_hit)} of the {len(prose_rows)} rules from prose (prose.json, {len(prose)} mutations); "
-        f"the {models} refusals of the types' own checks are tested per type (tests/fakeazure/test_fake*.py), "
-        "not yet as data.",
+        f"{len(model_hit)} of the {models} refusals of the types' own checks (model.json, {len(model['mutations'])} "
+        f"mutations; the {len(model['unreached'])} no PUT body reaches are listed there, each with why).",
     ]
 
 
 def mutated_count(rows: list[Row]) -> int:
     """Rules with at least one single-rule mutation as data (the spec's and prose's)."""
     prose = json.loads((MUTATIONS / "prose.json").read_text(encoding="utf-8"))["mutations"]
-    return _spec_coverage(rows)[0] + len({(m["armType"], m["rule"]) for m in prose})
+    model = json.loads((MUTATIONS / "model.json").read_text(encoding="utf-8"))["mutations"]
+    return _spec_coverage(rows)[0] + len({(m["armType"], m["rule"]) for m in prose}) + len({m["rule"] for m in model})
 
 
 def _cell(text: str) -> str:
@@ -270,7 +273,8 @@ def section(rows: list[Row]) -> list[str]:
         "`catalog/arm/name_rules.json`, built from Learn's resource-name-rules page) and each type's own checks",
         "(`fakeazure/model_rules.py`, one row per refusal of fakeazure/models). tests/data/mutations holds",
         "single-rule mutations, each naming its rule's source (tests/fakeazure/test_rule_mutations.py,",
-        "tests/fakeazure/test_fake_prose_rules.py); how many rules they cover is said below.",
+        "tests/fakeazure/test_fake_prose_rules.py, tests/fakeazure/test_model_mutations.py); how many rules they cover",
+        "is said below.",
         "",
         f"Rules enforced / rules known / rules with a mutation: {len(enforced)} / {len(rows)} / {mutated_count(rows)} "
         f"({kinds['spec']} from the spec, {kinds['prose']} from prose, {kinds['model']} the types' own checks; "
