@@ -39,8 +39,9 @@ _STEP = re.compile(r"\.?([^.\[{<]+)|(\[\*\])|(\{\*\})|<([^=>]+)=([^>]*)>")
 NOT_MATCHING = ("{value}!", "!{value}", "{head}!", "!{tail}", "{value} x", "#", "a b", "!", "-", "_", "")
 # Body paths a program never sends itself, with why no body the SDK sends breaks them.
 NOT_MUTATED = {
-    "name": "the request's URL carries the name (a program's resource name input), never the body; the name rules "
-    "of fakeazure/prose.py and the types' own checks are mutated by name (prose.json)",
+    "name": "the request's URL always carries a name (the program's resource name input; an empty one makes "
+    "azure-native name the resource itself): what the row asks beyond its pattern and length, a name at all, no "
+    "program breaks",
     "location": "azure-native fills a missing location from the resource group's; the value is checked against the "
     "regions the type is offered in",
     "properties": "azure-native builds the properties object from the resource's inputs: a program cannot leave it out",
@@ -90,6 +91,14 @@ OVERLAPS: dict[tuple[str, str], str] = {
             "[*].fixedDate.start",
         )
     },
+    # a name the spec's pattern or length refuses, answered first by the type's own or the name table's rule
+    # (catalog/arm/name_rules.json), with its code: "The pool id '...' is invalid", "Resource name ... is invalid",
+    # "The vault name '...' is invalid", "'...' is not a valid compute name", "... is not a valid storage account name"
+    ("azure-native:batch:Pool", "name"): "InvalidPropertyValue",
+    ("azure-native:containerservice:ManagedCluster", "name"): "InvalidResourceName",
+    ("azure-native:keyvault:Vault", "name"): "VaultNameNotValid",
+    ("azure-native:machinelearningservices:Compute", "name"): "InvalidParameter",
+    ("azure-native:storage:StorageAccount", "name"): "AccountNameInvalid",
     # "Security rule has invalid Priority. Value provided: 0": SecurityRuleInvalidPriority
     (
         "azure-native:network:NetworkSecurityGroup",
@@ -234,6 +243,11 @@ def mutations(
         for path, rule in sorted(entry["paths"].items()):
             if rule.get("readOnly"):
                 continue
+            if path == "name" and bases:
+                named = _name_mutations(token, entry, bases[0], rule, rows[(entry["armType"], path)])
+                out += named
+                if named:
+                    continue
             if path in NOT_MUTATED:
                 if reach is not None and any(key in rule for key in rule_table.VALUE_KEYS):
                     unreached.append(_unreached(entry, path, {}, NOT_MUTATED[path]))
@@ -283,6 +297,33 @@ def mutations(
             if not typed:
                 unreached.append(_unreached(entry, "", {"type": "each path's JSON type"}, why))
     return out, unreached
+
+
+# A name the conformance run gives every example (scripts/conformance.py `_inputs`), short so every type's name
+# rules take it.
+SENT_NAME = "ex001"
+
+
+def _name_mutations(
+    token: str, entry: dict[str, Any], example: dict[str, Any], rule: dict[str, Any], row: rule_table.Row
+) -> list[dict[str, Any]]:
+    """A resource name that breaks one of the spec's rules of `name` (pattern, length), sent as the resource's name
+    input (the request's URL): the fake checks the spec's name rules there."""
+    found = []
+    good = SENT_NAME if _matches_all(rule, SENT_NAME) else _text(rule)
+    for key in ("pattern", "minLength", "maxLength"):
+        if key not in rule or (key == "pattern" and not rule_table._compiles(rule["pattern"])):
+            continue
+        made = broken(key, rule, good)
+        if made is None or made[0] != "set" or made[1] == "":
+            continue  # an empty name is no name: azure-native names the resource itself
+        found.append(_entry(token, entry, example, "name", {key: rule[key]}, ["name"], "name", made[1], row))
+    return found
+
+
+def _matches_all(rule: dict[str, Any], text: str) -> bool:
+    fits = rule.get("minLength", 0) <= len(text) <= rule.get("maxLength", len(text))
+    return fits and ("pattern" not in rule or _matches(rule["pattern"], text))
 
 
 def _typed(
@@ -341,7 +382,7 @@ def _entry(
         **({"built": built} if built else {}),
         "at": steps,
         "op": op,
-        **({"value": value} if op == "set" else {}),
+        **({"value": value} if op in ("set", "name") else {}),
         "code": row.code if "type" in rule else OVERLAPS.get((token, path), row.code),
     }
 
@@ -577,13 +618,19 @@ def _arm_for(token: str) -> Any:
     return arm
 
 
-def put_body(arm: Any, token: str, title: str, body: dict[str, Any], index: int) -> tuple[str, str]:
-    """(code, message) of the fake's answer to a PUT of `body` as azure-native inputs; ("", "") when accepted."""
+def put_body(
+    arm: Any, token: str, title: str, body: dict[str, Any], index: int, name: str | None = None
+) -> tuple[str, str]:
+    """(code, message) of the fake's answer to a PUT of `body` as azure-native inputs (named `name` when given);
+    ("", "") when accepted."""
     from azure_gpu_stacks.fakeazure.errors import ArmError
+    from azure_gpu_stacks.fakeazure.models import RESOURCE_TYPES
 
     from scripts import conformance
 
     inputs = conformance._inputs(conformance.Example(token, title, body), index)
+    if name is not None:
+        inputs[RESOURCE_TYPES[token].name_input] = name
     try:
         arm.put(token, f"ex{index}", inputs, f"ex{index}")
     except ArmError as error:
@@ -630,13 +677,16 @@ def run(found: list[dict[str, Any]], controls: bool = False) -> list[tuple[dict[
             place(body, steps, value)
         *parents, last = mutation["at"]
         node = _get(body, parents)
+        name = None
         if controls:
             pass
+        elif mutation["op"] == "name":
+            name = mutation["value"]
         elif mutation["op"] == "delete":
             del node[last]
         else:
             node[last] = mutation["value"]
-        out.append((mutation, *put_body(arm, token, mutation["example"], body, 1000 + index)))
+        out.append((mutation, *put_body(arm, token, mutation["example"], body, 1000 + index, name)))
     return out
 
 
