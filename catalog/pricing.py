@@ -42,11 +42,10 @@ from functools import cached_property
 from typing import Any
 
 from .charges import NotCounted, not_counted
-from .demand import HOURS_PER_DAY, Demand, RecordedResource, collect
+from .demand import HOURS_PER_DAY, HOURS_PER_MONTH, Demand, RecordedResource, collect
 from .model import Catalog, catalog
 from .prices import UNKNOWN, Price, PriceSource, oldest
 
-HOURS_PER_MONTH = 730
 # How far above the full-scale monthly cost a budget may be (a fraction: 2.0 allows up to 3x) before it
 # "can never fire"; the budget-coherence policy's `aboveFullScaleMargin` overrides it.
 DEFAULT_ABOVE_FULL_SCALE_MARGIN = 2.0
@@ -288,7 +287,7 @@ def estimate_resources(
 ) -> CostEstimate:
     """The cost of a program's resources (recorded by the engine, or as a policy sees them), with its budget."""
     cost = estimate(collect(resources, default_region), sizes, budget_monthly_usd=budget_amount(resources))
-    return replace(cost, not_counted=not_counted(resources), budgets=tuple(budget_limits(resources)))
+    return replace(cost, not_counted=not_counted(resources, default_region), budgets=tuple(budget_limits(resources)))
 
 
 @dataclass(frozen=True)

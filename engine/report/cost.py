@@ -99,10 +99,12 @@ def cost_section(cost: CostEstimate) -> list[str]:
     unpriced = [f"{r.demand.resource} ({r.why_unpriced})" for r in cost.resources if r.why_unpriced]
     if unpriced:
         lines.append("  lower bound: not in the totals, no price known: " + "; ".join(unpriced))
-    if cost.not_counted:
+    unestimated = [n for n in cost.not_counted if n.estimate is None]
+    if unestimated:
         lines.append(
-            "  lower bound: not counted, billed without a dated price here: " + "; ".join(map(str, cost.not_counted))
+            "  lower bound: not counted, billed without a dated price here: " + "; ".join(map(str, unestimated))
         )
+    lines += [f"  {line}" for line in charge_estimates(cost)]
     if cost.spot:
         lines.append(f"  ({SPOT_CAVEAT})")
     lines += [f"  ({note})" for kind, note in SCHEDULE_NOTES.items() if kind in cost.idle_schedules]
@@ -131,6 +133,15 @@ def budget_text(cost: CostEstimate) -> str:
     if cost.budgets:
         return "; ".join(b.text() for b in cost.budgets)
     return "none" if cost.budget_monthly_usd is None else usd(cost.budget_monthly_usd)
+
+
+CHARGES_HEADING = "priced beside the totals, not in them (dated prices of charges, docs/prices.md):"
+
+
+def charge_estimates(cost: CostEstimate) -> list[str]:
+    """The heading and a line per resource whose own charge has a dated price (catalog/charge_prices.yaml)."""
+    found = [n.estimate_text() for n in cost.not_counted if n.estimate is not None]
+    return [CHARGES_HEADING, *(f"  {line}" for line in found)] if found else []
 
 
 # The policies whose verdicts are about what a stack costs: `gpu-stacks cost` reports them and judges them at
@@ -177,7 +188,9 @@ class CostNotes:
             cost.spot,
             tuple(rows.values()),
             tuple(sorted((k, f"{k}: {s.description} ({s.url})") for k, s in described.items() if s is not None)),
-            frozenset(f"{n.type.removeprefix('azure-native:')}: {n.what}" for n in cost.not_counted),
+            frozenset(
+                f"{n.type.removeprefix('azure-native:')}: {n.what}" for n in cost.not_counted if n.estimate is None
+            ),
         )
 
     def then(self, later: CostNotes) -> CostNotes:
@@ -245,6 +258,12 @@ def cost_table(plans: Sequence[Outcome], fmt: Format = "text") -> str:
     out = table(COST_HEADERS, [cost_row(p) for p in plans], fmt, right=COST_RIGHT)
     separator = "\n\n" if fmt == "markdown" else "\n"
     found = [(p.stack, v) for p in plans_of(list(plans)) for v in cost_violations(p)]
+    estimates = [f"{p.stack}: {line.strip()}" for p in plans_of(list(plans)) for line in charge_estimates(p.cost)[1:]]
+    if estimates:
+        bullet = "- " if fmt == "markdown" else "  "
+        out += separator + "\n".join(
+            [CHARGES_HEADING[:1].upper() + CHARGES_HEADING[1:], *(bullet + e for e in estimates)]
+        )
     verdicts = ""
     if found:
         lines = ["Cost policies:"] + [
