@@ -9,8 +9,8 @@ AKS: cluster management is free in the Free tier and billed per cluster in Stand
 (https://learn.microsoft.com/azure/aks/free-standard-pricing-tiers, MicrosoftDocs/azure-aks-docs;
 ManagedClusterSKUTier in the REST spec: "Free: The cluster management is free, but charged for VM,
 storage, and networking usage"; observed 2026-11-27). The other rows name Azure's pricing page for the
-meter. Where a dated public figure exists (charge_prices.yaml: the AKS Standard tier, Standard public IPs,
-metric alert time series, in eastus) a resource's own charge is priced and shown beside the VM totals, never
+meter. Where a dated public figure exists (charge_prices.yaml: a VM's Premium SSD OS disk of tier P4 or P10, the
+AKS Standard tier, Standard public IPs, metric alert time series, in eastus) a resource's own charge is priced and shown beside the VM totals, never
 in them, with the usage assumption it rests on (usage_assumptions.yaml); the rest is never guessed at, and a
 stack with any of these resources is a lower bound.
 """
@@ -148,6 +148,7 @@ USAGE_ASSUMPTIONS = Path(__file__).with_name("usage_assumptions.yaml")
 MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
 PUBLIC_IP = "azure-native:network:PublicIPAddress"
 METRIC_ALERT = "azure-native:monitor:MetricAlert"
+VIRTUAL_MACHINE = "azure-native:compute:VirtualMachine"
 
 
 @dataclass(frozen=True)
@@ -209,6 +210,10 @@ def _estimate(resource: RecordedResource, region: str | None) -> ChargeEstimate 
         key = "publicIpStandardGlobal" if sku.get("tier") == "Global" else "publicIpStandardRegional"
         priced = _rate(key, region, HOURS_PER_MONTH, "hours")
         return None if priced is None else ChargeEstimate(*priced, covers="the public IP address")
+    if resource.type == VIRTUAL_MACHINE:
+        storage = inputs.get("storageProfile") or {}
+        # with data disks, part of the disks' bill would go unpriced and unnamed: the VM stays unpriced
+        return None if storage.get("dataDisks") else _os_disk(storage.get("osDisk") or {}, region)
     if resource.type == METRIC_ALERT:
         criteria = (inputs.get("criteria") or {}).get("allOf") or []
         scopes = inputs.get("scopes") or []
@@ -239,3 +244,19 @@ def _series(criterion: Any) -> int | None:
             return None
         count *= len(values)
     return count
+
+
+def _os_disk(os_disk: Any, region: str | None) -> ChargeEstimate | None:
+    """A VM's managed OS disk on Premium SSD (LRS) with its size given, at its tier's dated price; its data disks
+    (and a disk of another type, or of the image's default size) stay unpriced."""
+    if not isinstance(os_disk, dict) or (os_disk.get("managedDisk") or {}).get("storageAccountType") != "Premium_LRS":
+        return None
+    size = os_disk.get("diskSizeGB")
+    if isinstance(size, bool) or not isinstance(size, (int, float)):
+        return None
+    tiers = charge_prices()["premiumSsdTiers"]
+    tier = min((gib, name) for name, gib in tiers.items() if gib >= size)[1] if size <= max(tiers.values()) else None
+    if tier is None or f"premiumSsd{tier}" not in charge_prices()["prices"]:
+        return None
+    priced = _rate(f"premiumSsd{tier}", region, 1, "disk")
+    return None if priced is None else ChargeEstimate(*priced, covers=f"its OS disk ({tier}, {size:g} GiB)")

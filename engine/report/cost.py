@@ -135,7 +135,7 @@ def budget_text(cost: CostEstimate) -> str:
     return "none" if cost.budget_monthly_usd is None else usd(cost.budget_monthly_usd)
 
 
-CHARGES_HEADING = "priced beside the totals, not in them (dated prices of charges, docs/prices.md):"
+CHARGES_HEADING = "lower bound: priced beside the totals, not in them (dated prices of charges, docs/prices.md):"
 
 
 def charge_estimates(cost: CostEstimate) -> list[str]:

