@@ -43,8 +43,9 @@ def test_json_says_where_each_notification_fires_and_whether_full_scale_reaches_
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     stack = crafted(tmp_path, {"amount": 500, "actualThresholds": [50, 80], "forecastThresholds": [100]})
+    config = policy_config(tmp_path, {"maxMonthlyUsd": 300})  # advisory (the policy's own level)
 
-    code, out = cost([stack, "--format", "json"], capsys)
+    code, out = cost([stack, "--format", "json", "--policy-config", config], capsys)
 
     [entry] = json.loads(out)["stacks"]
     [budget] = entry["cost"]["budgets"]
@@ -57,13 +58,18 @@ def test_json_says_where_each_notification_fires_and_whether_full_scale_reaches_
     assert {k: n["reachedAtFullScale"] for k, n in fires.items()} == {
         ("Actual", 50): True, ("Actual", 80): False, ("Forecasted", 100): False
     }  # fmt: skip
-    assert (code, entry["costViolations"]) == (0, [])
+    [violation] = entry["costViolations"]
+    assert (code, violation["policy"], violation["level"]) == (0, "limit-stack-cost", "advisory")
+    assert (
+        f"the stack costs {full_month():,.2f} USD a month at full scale, above the limit of 300.00"
+        in (violation["message"])
+    )
 
 
 def test_a_mandatory_guardrail_fails_cost_when_full_scale_reaches_a_threshold_naming_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    stack = crafted(tmp_path, {"amount": 300, "actualThresholds": [60, 100], "forecastThresholds": []})
+    stack = crafted(tmp_path, {"amount": 300, "actualThresholds": [60, 100, 200], "forecastThresholds": []})
     config = policy_config(tmp_path, {"enforcementLevel": "mandatory", "withinBudgetThresholds": True})
 
     code, out = cost([stack, "--policy-config", config, "--format", "markdown"], capsys)
@@ -73,29 +79,15 @@ def test_a_mandatory_guardrail_fails_cost_when_full_scale_reaches_a_threshold_na
     [line] = [line for line in out.splitlines() if "limit-stack-cost (mandatory)" in line]
     assert "notification 'Actual_GreaterThan_60_Percent' fires at 180.00 (Actual, 60 % of 300.00)" in line
     assert "notification 'Actual_GreaterThan_100_Percent' fires at 300.00 (Actual, 100 % of 300.00)" in line
+    assert full_month() < 600 and "Actual_GreaterThan_200_Percent" not in line  # 200 % fires at 600: not reached
     assert main(["cost", stack, "--policy-config", config, "--fail-level", "none"]) == 0
 
 
-def test_a_budget_above_full_scale_passes_the_same_guardrail(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    stack = crafted(tmp_path, {"amount": 1000, "actualThresholds": [50], "forecastThresholds": []})
-    config = policy_config(tmp_path, {"enforcementLevel": "mandatory", "withinBudgetThresholds": True})
-
-    code, out = cost([stack, "--policy-config", config], capsys)
-
-    assert full_month() < 500
-    assert (code, "Cost policies:" in out) == (0, False)
-
-
-def test_an_advisory_guardrail_fails_only_at_fail_level_advisory(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_an_advisory_guardrail_fails_at_fail_level_advisory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     stack = crafted(tmp_path, {"amount": 5000, "actualThresholds": [100], "forecastThresholds": []})
     config = policy_config(tmp_path, {"maxMonthlyUsd": 300})
 
-    code, out = cost([stack, "--policy-config", config], capsys)
-    strict, _ = cost([stack, "--policy-config", config, "--fail-level", "advisory"], capsys)
+    code, out = cost([stack, "--policy-config", config, "--fail-level", "advisory"], capsys)
 
-    assert (code, strict) == (0, 1)
+    assert code == 1  # at the default level the same advisory note exits 0 (the JSON test above)
     assert f"limit-stack-cost (advisory): the stack costs {full_month():,.2f} USD a month at full scale, above " in out
