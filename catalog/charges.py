@@ -9,10 +9,11 @@ AKS: cluster management is free in the Free tier and billed per cluster in Stand
 (https://learn.microsoft.com/azure/aks/free-standard-pricing-tiers, MicrosoftDocs/azure-aks-docs;
 ManagedClusterSKUTier in the REST spec: "Free: The cluster management is free, but charged for VM,
 storage, and networking usage"; observed 2026-11-27). The other rows name Azure's pricing page for the
-meter. Where a dated public figure exists (charge_prices.yaml: a VM's Premium SSD OS disk of tier P4 or P10, the
-AKS Standard tier, Standard public IPs, metric alert time series, in eastus) a resource's own charge is priced and shown beside the VM totals, never
-in them, with the usage assumption it rests on (usage_assumptions.yaml); the rest is never guessed at, and a
-stack with any of these resources is a lower bound.
+meter. Where a dated public figure exists (charge_prices.yaml: a VM's Premium SSD OS disk of tier P4 or
+P10, the AKS Standard tier, Standard public IPs, metric alert time series, in eastus) a resource's own
+charge is priced and shown beside the VM totals, never in them, with the usage assumption it rests on
+(usage_assumptions.yaml); the rest is never guessed at, and a stack with any of these resources is a
+lower bound.
 """
 
 from __future__ import annotations
