@@ -9,16 +9,24 @@ AKS: cluster management is free in the Free tier and billed per cluster in Stand
 (https://learn.microsoft.com/azure/aks/free-standard-pricing-tiers, MicrosoftDocs/azure-aks-docs;
 ManagedClusterSKUTier in the REST spec: "Free: The cluster management is free, but charged for VM,
 storage, and networking usage"; observed 2026-11-27). The other rows name Azure's pricing page for the
-meter; their figures were not read (no dated copy of those pages or of the Retail Prices API rows was
-reachable on 2026-11-27), so a stack with them is a lower bound, never guessed at.
+meter. Where a dated public figure exists (charge_prices.yaml: a VM's Premium SSD OS disk of tier P4 or
+P10, the AKS Standard tier, Standard public IPs, metric alert time series, in eastus) a resource's own
+charge is priced and shown beside the VM totals, never in them, with the usage assumption it rests on
+(usage_assumptions.yaml); the rest is never guessed at, and a stack with any of these resources is a
+lower bound.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
 
-from .demand import RecordedResource
+import yaml
+
+from .demand import HOURS_PER_MONTH, RESOURCE_GROUP, RecordedResource
 
 DISKS = "https://learn.microsoft.com/azure/virtual-machines/disks-understand-billing"
 AKS_TIERS = "https://learn.microsoft.com/azure/aks/free-standard-pricing-tiers"
@@ -62,18 +70,36 @@ NOT_COUNTED = {
 
 @dataclass(frozen=True)
 class NotCounted:
-    """One resource billed for something the cost does not count."""
+    """One resource billed for something the cost does not count; `estimate`: the part of it priced from a
+    dated public source (charge_prices.yaml), shown beside the totals, never in them."""
 
     resource: str
     type: str
     what: str
     source: str
+    estimate: ChargeEstimate | None = None
 
     def __str__(self) -> str:
         return f"{self.resource} ({self.what})"
 
-    def to_json(self) -> dict[str, str]:
-        return {"resource": self.resource, "type": self.type, "billedFor": self.what, "priceSource": self.source}
+    def estimate_text(self) -> str:
+        """`RESOURCE: 0.20 USD a month for what it covers, at RATE x QUANTITY; assuming ...`; "" without one."""
+        e = self.estimate
+        if e is None:
+            return ""
+        assuming = "".join(f"; assuming {a}" for a in e.assumptions)
+        return f"{self.resource}: {e.monthly_usd:,.2f} USD a month for {e.covers}, at {e.basis}{assuming}"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "resource": self.resource,
+            "type": self.type,
+            "billedFor": self.what,
+            "priceSource": self.source,
+        }
+        if self.estimate is not None:
+            out["estimate"] = self.estimate.to_json()
+        return out
 
 
 def _counted_out(resource: RecordedResource) -> bool:
@@ -83,12 +109,155 @@ def _counted_out(resource: RecordedResource) -> bool:
     return False
 
 
-def not_counted(resources: Sequence[RecordedResource]) -> tuple[NotCounted, ...]:
-    """Each resource billed for something the cost does not count, in the resources' order."""
+def not_counted(resources: Sequence[RecordedResource], default_region: str | None = None) -> tuple[NotCounted, ...]:
+    """Each resource billed for something the cost does not count, in the resources' order, with the dated
+    price of its own charge where one is known (`estimate`)."""
+    groups = _group_regions(resources)
     found = []
     for r in resources:
         row = NOT_COUNTED.get(r.type)
         if row is None or _counted_out(r):
             continue
-        found.append(NotCounted(r.name, r.type, *row))
+        found.append(NotCounted(r.name, r.type, *row, estimate=_estimate(r, _region(r, groups, default_region))))
     return tuple(found)
+
+
+def _group_regions(resources: Sequence[RecordedResource]) -> dict[str, str]:
+    regions = {}
+    for r in resources:
+        inputs = r.plain_inputs()
+        if r.type == RESOURCE_GROUP and isinstance(inputs.get("resourceGroupName"), str):
+            if isinstance(inputs.get("location"), str):
+                regions[inputs["resourceGroupName"].lower()] = inputs["location"]
+    return regions
+
+
+def _region(resource: RecordedResource, groups: dict[str, str], default_region: str | None) -> str | None:
+    """The resource's region: its own `location` (a global resource: its resource group's), else the stack's."""
+    inputs = resource.plain_inputs()
+    location = inputs.get("location")
+    if isinstance(location, str) and location.lower() != "global":
+        return location
+    group = inputs.get("resourceGroupName")
+    return groups.get(group.lower(), default_region) if isinstance(group, str) else default_region
+
+
+# --- Dated prices for some of these charges (charge_prices.yaml), shown beside the VM totals ------------------
+
+CHARGE_PRICES = Path(__file__).with_name("charge_prices.yaml")
+USAGE_ASSUMPTIONS = Path(__file__).with_name("usage_assumptions.yaml")
+MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
+PUBLIC_IP = "azure-native:network:PublicIPAddress"
+METRIC_ALERT = "azure-native:monitor:MetricAlert"
+VIRTUAL_MACHINE = "azure-native:compute:VirtualMachine"
+
+
+@dataclass(frozen=True)
+class ChargeEstimate:
+    """What part of a resource's own bill is priced from a dated public source, a month."""
+
+    monthly_usd: float
+    basis: str  # the rate, the quantity, the region, the day it was read and the source
+    covers: str  # what of the resource's bill it prices
+    assumptions: tuple[str, ...] = ()  # the usage assumptions it rests on (usage_assumptions.yaml), stated
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "monthlyUsd": round(self.monthly_usd, 2),
+            "covers": self.covers,
+            "basis": self.basis,
+            "assumptions": list(self.assumptions),
+        }
+
+
+@cache
+def charge_prices() -> dict[str, Any]:
+    with CHARGE_PRICES.open(encoding="utf-8") as fh:
+        data: dict[str, Any] = yaml.safe_load(fh)
+    return data
+
+
+@cache
+def usage_assumptions() -> dict[str, Any]:
+    with USAGE_ASSUMPTIONS.open(encoding="utf-8") as fh:
+        data: dict[str, Any] = yaml.safe_load(fh)
+    return data["assumptions"]
+
+
+def _rate(key: str, region: str | None, quantity: float, unit: str) -> tuple[float, str] | None:
+    """`quantity` of the price `key` a month, and its basis; None outside the price's region."""
+    row = charge_prices()["prices"][key]
+    if region is None or region.replace(" ", "").lower() != row["region"]:
+        return None
+    source = charge_prices()["sources"][row["source"]]["url"]
+    per = row.get("usdPerHour", row.get("usdPerMonth"))
+    rate_unit = "an hour" if "usdPerHour" in row else "a month"
+    basis = (
+        f"{per:g} USD {rate_unit} ({row['what']}, {row['region']}, observed {row['observed']}; {source})"
+        f" x {quantity:g} {unit}"
+    )
+    return per * quantity, basis
+
+
+def _estimate(resource: RecordedResource, region: str | None) -> ChargeEstimate | None:
+    """The dated price of the resource's own charge, where one is known for its region and settings."""
+    inputs = resource.plain_inputs()
+    given = inputs.get("sku")
+    sku: dict[str, Any] = given if isinstance(given, dict) else {}
+    if resource.type == MANAGED_CLUSTER and sku.get("tier") == "Standard":
+        priced = _rate("aksStandardTier", region, HOURS_PER_MONTH, "cluster-hours")
+        return None if priced is None else ChargeEstimate(*priced, covers="cluster management (Standard tier)")
+    if resource.type == PUBLIC_IP and sku.get("name") == "Standard":
+        key = "publicIpStandardGlobal" if sku.get("tier") == "Global" else "publicIpStandardRegional"
+        priced = _rate(key, region, HOURS_PER_MONTH, "hours")
+        return None if priced is None else ChargeEstimate(*priced, covers="the public IP address")
+    if resource.type == VIRTUAL_MACHINE:
+        storage = inputs.get("storageProfile") or {}
+        # with data disks, part of the disks' bill would go unpriced and unnamed: the VM stays unpriced
+        return None if storage.get("dataDisks") else _os_disk(storage.get("osDisk") or {}, region)
+    if resource.type == METRIC_ALERT:
+        criteria = (inputs.get("criteria") or {}).get("allOf") or []
+        scopes = inputs.get("scopes") or []
+        per_criterion = [_series(c) for c in criteria]
+        if not criteria or not scopes or None in per_criterion:
+            return None
+        assumption = usage_assumptions()["metricAlertTimeSeriesPerCriterion"]
+        series = sum(n for n in per_criterion if n is not None) * len(scopes) * assumption["value"]
+        priced = _rate("metricAlertTimeSeries", region, series, "time series")
+        stated = f"{assumption['statement']} ({assumption['source']})"
+        return (
+            None
+            if priced is None
+            else ChargeEstimate(*priced, covers="its monitored time series", assumptions=(stated,))
+        )
+    return None
+
+
+def _series(criterion: Any) -> int | None:
+    """Time series a metric alert criterion monitors per resource in scope: one per listed value of each dimension
+    it splits by; None where a dimension takes every value (`*`), unknown before deployment."""
+    if not isinstance(criterion, dict):
+        return None
+    count = 1
+    for dimension in criterion.get("dimensions") or []:
+        values = dimension.get("values") if isinstance(dimension, dict) else None
+        if not isinstance(values, list) or not values or "*" in values:
+            return None
+        count *= len(values)
+    return count
+
+
+def _os_disk(os_disk: Any, region: str | None) -> ChargeEstimate | None:
+    """A VM's managed OS disk on Premium SSD (LRS) with its size given, at its tier's dated price; its data disks
+    (and a disk of another type, or of the image's default size) stay unpriced."""
+    if not isinstance(os_disk, dict) or (os_disk.get("managedDisk") or {}).get("storageAccountType") != "Premium_LRS":
+        return None
+    size = os_disk.get("diskSizeGB")
+    if isinstance(size, bool) or not isinstance(size, (int, float)):
+        return None
+    tiers = charge_prices()["premiumSsdTiers"]
+    tier = min((gib, name) for name, gib in tiers.items() if gib >= size)[1] if size <= max(tiers.values()) else None
+    if tier is None or f"premiumSsd{tier}" not in charge_prices()["prices"]:
+        return None
+    priced = _rate(f"premiumSsd{tier}", region, 1, "disk")
+    return None if priced is None else ChargeEstimate(*priced, covers=f"its OS disk ({tier}, {size:g} GiB)")

@@ -86,6 +86,7 @@ MINUTES_PER_WEEK = 7 * 24 * 60
 SHUTDOWN_TASK = "ComputeVmShutdownTask"
 ASSUMED_START_OF_DAY = "0900"  # HHmm, in the schedule's time zone; see the module docstring
 HOURS_PER_DAY = 24.0
+HOURS_PER_MONTH = 730  # as Azure's pricing calculator counts a month
 
 
 @dataclass(frozen=True)

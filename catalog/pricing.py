@@ -42,11 +42,10 @@ from functools import cached_property
 from typing import Any
 
 from .charges import NotCounted, not_counted
-from .demand import HOURS_PER_DAY, Demand, RecordedResource, collect
+from .demand import HOURS_PER_DAY, HOURS_PER_MONTH, Demand, RecordedResource, collect
 from .model import Catalog, catalog
 from .prices import UNKNOWN, Price, PriceSource, oldest
 
-HOURS_PER_MONTH = 730
 # How far above the full-scale monthly cost a budget may be (a fraction: 2.0 allows up to 3x) before it
 # "can never fire"; the budget-coherence policy's `aboveFullScaleMargin` overrides it.
 DEFAULT_ABOVE_FULL_SCALE_MARGIN = 2.0
@@ -131,6 +130,7 @@ class CostEstimate:
     sources: Mapping[str, PriceSource]
     budget_monthly_usd: float | None = None  # the stack's budgets (summed) per month; None without one
     not_counted: tuple[NotCounted, ...] = ()  # resources billed for what no price here counts (catalog.charges)
+    budgets: tuple[BudgetLimit, ...] = ()  # each budget of the stack with its notifications: the limits shown
 
     @cached_property
     def lower_bound(self) -> bool:
@@ -241,7 +241,13 @@ class CostEstimate:
             "spotCaveat": SPOT_CAVEAT if self.spot else None,
             "resources": [r.to_json() for r in self.resources],
             "budgetMonthlyUsd": self.budget_monthly_usd,
+            "budgets": [b.to_json(self.monthly) for b in self.budgets],
         }
+
+    def crossed(self) -> list[tuple[BudgetLimit, BudgetNotification]]:
+        """Each budget notification the full-scale monthly cost reaches (a budget without notifications: its
+        amount, as a notification at 100 %)."""
+        return [(b, n) for b in self.budgets for n in b.limits() if self.monthly >= n.firing_monthly(b.monthly_usd)]
 
 
 NO_COST = CostEstimate((), {})  # a stack that runs no VM and has no budget
@@ -281,7 +287,7 @@ def estimate_resources(
 ) -> CostEstimate:
     """The cost of a program's resources (recorded by the engine, or as a policy sees them), with its budget."""
     cost = estimate(collect(resources, default_region), sizes, budget_monthly_usd=budget_amount(resources))
-    return replace(cost, not_counted=not_counted(resources))
+    return replace(cost, not_counted=not_counted(resources, default_region), budgets=tuple(budget_limits(resources)))
 
 
 @dataclass(frozen=True)
@@ -331,6 +337,63 @@ class BudgetNotification:
     def firing_monthly(self, budget_monthly_usd: float) -> float:
         """The monthly cost at which this notification fires."""
         return budget_monthly_usd * self.threshold_percent / 100
+
+
+AMOUNT = BudgetNotification("amount", 100)  # what a budget without notifications is judged at
+
+
+@dataclass(frozen=True)
+class BudgetLimit:
+    """A budget of the stack as a limit on its cost: its monthly amount and the notifications that fire."""
+
+    resource: str
+    monthly_usd: float
+    notifications: tuple[BudgetNotification, ...] = ()
+
+    def limits(self) -> tuple[BudgetNotification, ...]:
+        """What fires, lowest first: the notifications, or the amount itself when there are none."""
+        return tuple(sorted(self.notifications, key=lambda n: (n.threshold_percent, n.threshold_type, n.name))) or (
+            AMOUNT,
+        )
+
+    def text(self) -> str:
+        """`500.00 (actual 50 %: 250.00, forecasted 100 %: 500.00)`: the amount and where each notification
+        fires."""
+        fires = ", ".join(
+            f"{n.threshold_type.lower()} {n.threshold_percent:g} %: {n.firing_monthly(self.monthly_usd):,.2f}"
+            for n in self.limits()
+            if n is not AMOUNT
+        )
+        return f"{self.monthly_usd:,.2f}" + (f" ({fires})" if fires else "")
+
+    def to_json(self, full_scale_monthly_usd: float) -> dict[str, Any]:
+        return {
+            "resource": self.resource,
+            "monthlyUsd": self.monthly_usd,
+            "notifications": [
+                {
+                    "name": n.name,
+                    "thresholdPercent": n.threshold_percent,
+                    "thresholdType": n.threshold_type,
+                    "firesAtMonthlyUsd": round(n.firing_monthly(self.monthly_usd), 2),
+                    "reachedAtFullScale": full_scale_monthly_usd >= n.firing_monthly(self.monthly_usd),
+                }
+                for n in self.limits()
+            ],
+        }
+
+
+def budget_limits(resources: Sequence[RecordedResource]) -> list[BudgetLimit]:
+    """The stack's consumption budgets with their enabled notifications, each amount per month."""
+    by_name = {r.name: r for r in resources if r.type == BUDGET}
+    return [
+        BudgetLimit(
+            b.resource,
+            b.monthly_usd,
+            tuple(budget_notifications(by_name[b.resource].plain_inputs().get("notifications"))),
+        )
+        for b in budgets(resources)
+    ]
 
 
 def budget_notifications(raw: Any) -> list[BudgetNotification]:

@@ -37,7 +37,17 @@ COMMAND_EXIT_CODES: dict[str, tuple[tuple[int, str], ...]] = {
         (141, PIPE_CLOSED),
     ),
     "cost": (
-        (0, "priced (cost is information, never a failure)"),
+        (
+            0,
+            "priced, and no cost policy (limit-stack-cost, warn-incoherent-budgets) fails at --fail-level "
+            "(with --fail-level none: every stack priced, whatever it costs)",
+        ),
+        (
+            1,
+            "any stack: a mandatory cost policy fails (its total above maxMonthlyUsd, its full-scale cost reaching "
+            "its budget's thresholds with withinBudgetThresholds, a budget that cannot work); with --fail-level "
+            "advisory, an advisory one too",
+        ),
         (2, NOT_PLANNED),
         (130, INTERRUPTED),
         (141, PIPE_CLOSED),

@@ -9,6 +9,11 @@ price) is judged as it stands: it is at least that much.
 raises a stack's full-scale monthly cost by more than either fails the diff when the policy is
 mandatory, and is noted (advisory) otherwise; 0 turns a limit off, and a stack that cost nothing
 before has no percentage.
+With `withinBudgetThresholds: true` (off by default), the full-scale monthly cost reaching a notification
+of the stack's own budgets (amount x its threshold %, Actual or Forecasted; a budget without notifications:
+its amount) also violates the policy, naming each notification it reaches. `gpu-stacks cost` judges this
+policy's violations at `--fail-level` as `check` does, and shows each budget's amount and thresholds beside
+the totals.
 Advisory; set `enforcementLevel: mandatory` in the policy config to block deployments and pull requests.
 Why: the same three guardrails as Infracost's ("Total monthly cost exceeds the budget", "Increases
 monthly cost by a fixed amount", "Increases monthly cost by percentage": https://www.infracost.io/docs/infracost_cloud/guardrails/,
@@ -30,6 +35,7 @@ NAME = "limit-stack-cost"
 MAX_MONTHLY_USD = "maxMonthlyUsd"
 MAX_INCREASE_USD = "maxIncreaseUsd"
 MAX_INCREASE_PERCENT = "maxIncreasePercent"
+WITHIN_BUDGET_THRESHOLDS = "withinBudgetThresholds"
 
 CONFIG = config.schema(
     {
@@ -57,16 +63,45 @@ CONFIG = config.schema(
                 "it cost before (0: no limit)."
             ),
         },
+        WITHIN_BUDGET_THRESHOLDS: {
+            "type": "boolean",
+            "default": False,
+            "description": (
+                "The stack's full-scale monthly cost stays below every notification threshold of its own budgets "
+                "(amount x threshold %; a budget without notifications: its amount). Off by default: a budget "
+                "usually sits below full scale, to catch a pool left scaled up."
+            ),
+        },
     }
 )
 
 
 def validate(args: StackValidationArgs, report_violation: ReportViolation) -> None:
-    limit = float(config.values(args, CONFIG)[MAX_MONTHLY_USD])
+    values = config.values(args, CONFIG)
     cost = estimate_resources([resource_inputs(r) for r in args.resources])
-    problem = total_problem(cost, limit)
-    if problem:
-        report_violation(problem, None)
+    problems = [total_problem(cost, float(values[MAX_MONTHLY_USD]))]
+    if values[WITHIN_BUDGET_THRESHOLDS]:
+        problems.append(budget_problem(cost))
+    for problem in problems:
+        if problem:
+            report_violation(problem, None)
+
+
+def budget_problem(cost: CostEstimate) -> str | None:
+    """Which of the stack's budget notifications its full-scale monthly cost reaches, each named, or None."""
+    crossed = cost.crossed()
+    if not crossed:
+        return None
+    fires = "; ".join(
+        f"budget '{b.resource}' notification '{n.name}' fires at {n.firing_monthly(b.monthly_usd):,.2f} "
+        f"({n.threshold_type}, {n.threshold_percent:g} % of {b.monthly_usd:,.2f})"
+        for b, n in crossed
+    )
+    least = "at least " if cost.lower_bound else ""
+    return (
+        f"the stack costs {least}{cost.monthly:,.2f} USD a month at full scale, reaching its own budget's thresholds "
+        f"({WITHIN_BUDGET_THRESHOLDS}): {fires}; lower the largest node counts or sizes, or raise the budget"
+    )
 
 
 def total_problem(cost: CostEstimate, limit_usd: float) -> str | None:

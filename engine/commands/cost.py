@@ -9,7 +9,11 @@ from .said import Said
 
 NAME = "cost"
 HELP = "busy and idle cost of stacks, as a table"
-DESCRIPTION = "Cost of stacks from the catalog's prices."
+DESCRIPTION = (
+    "Cost of stacks from the catalog's prices, each total beside its budget's amount and thresholds. The cost "
+    "policies' verdicts (limit-stack-cost, warn-incoherent-budgets) decide the exit code at --fail-level, as "
+    "check decides it."
+)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -20,10 +24,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     options.add_common(p)
     options.add_as_of(p)
     options.add_jobs(p)
+    options.add_fail_level(p)
 
 
 def run(args: argparse.Namespace) -> Said:
-    """Cost is information, not a verdict: exit 0 whatever the stacks cost; 2 when a stack could not be priced."""
+    """Exit 1 when a cost policy's violation fails at `--fail-level` (limit-stack-cost, warn-incoherent-budgets:
+    advisory unless the policy config makes them mandatory), else 0; 2 when a stack could not be priced."""
+    from ..report.cost import cost_violations
     from ..run.outcome import StackFailure
 
     said = Said()
@@ -32,7 +39,11 @@ def run(args: argparse.Namespace) -> Said:
         stacks = [
             {"stack": p.stack, "error": p.message}
             if isinstance(p, StackFailure)
-            else {"stack": p.stack, "cost": p.cost.to_json()}
+            else {
+                "stack": p.stack,
+                "cost": p.cost.to_json(),
+                "costViolations": [v.to_json() for v in cost_violations(p)],
+            }
             for p in plans
         ]
         said.json({"stacks": stacks})
@@ -40,5 +51,8 @@ def run(args: argparse.Namespace) -> Said:
         from ..report.cost import cost_table
 
         said.text(cost_table(plans, args.format))
-    said.exit_code = max((p.exit_code for p in plans if isinstance(p, StackFailure)), default=0)
+    failed = max((p.exit_code for p in plans if isinstance(p, StackFailure)), default=0)
+    found = [v for p in plans if not isinstance(p, StackFailure) for v in cost_violations(p)]
+    mandatory = sum(1 for v in found if v.mandatory)
+    said.exit_code = failed or options.judged(1 if mandatory else 0, len(found) - mandatory, args.fail_level)
     return said

@@ -11,7 +11,10 @@ from dataclasses import dataclass
 
 from ...catalog.prices import UNKNOWN
 from ...catalog.pricing import HOURS_PER_MONTH, PRICE_BASIS, SPOT_CAVEAT, CostEstimate, ResourceCost
+from ...policies import limit_stack_cost, warn_incoherent_budgets
 from ..run.outcome import Outcome, StackFailure, plans_of
+from ..run.plan import Plan
+from ..run.violation import Violation
 from .tables import Format, table
 
 # What the idle hours of each kind of schedule assume (see azure_gpu_stacks.catalog.demand).
@@ -92,14 +95,16 @@ def cost_section(cost: CostEstimate) -> list[str]:
         f"idle {least}{usd(cost.idle_hourly_usd, 4)} USD/h = {least}{usd(cost.idle_monthly_usd)} USD/month"
     )
     if cost.budget_monthly_usd is not None:
-        lines.append(f"  budget {usd(cost.budget_monthly_usd)} USD/month")
+        lines.append(f"  budget {budget_text(cost)} USD/month")
     unpriced = [f"{r.demand.resource} ({r.why_unpriced})" for r in cost.resources if r.why_unpriced]
     if unpriced:
         lines.append("  lower bound: not in the totals, no price known: " + "; ".join(unpriced))
-    if cost.not_counted:
+    unestimated = [n for n in cost.not_counted if n.estimate is None]
+    if unestimated:
         lines.append(
-            "  lower bound: not counted, billed without a dated price here: " + "; ".join(map(str, cost.not_counted))
+            "  lower bound: not counted, billed without a dated price here: " + "; ".join(map(str, unestimated))
         )
+    lines += [f"  {line}" for line in charge_estimates(cost)]
     if cost.spot:
         lines.append(f"  ({SPOT_CAVEAT})")
     lines += [f"  ({note})" for kind, note in SCHEDULE_NOTES.items() if kind in cost.idle_schedules]
@@ -118,8 +123,35 @@ def cost_row(plan: Outcome) -> list[str]:
         least + usd(c.monthly_usd),
         least + usd(c.idle_hourly_usd, 4),
         least + usd(c.idle_monthly_usd),
-        "none" if c.budget_monthly_usd is None else usd(c.budget_monthly_usd),
+        budget_text(c),
     ]
+
+
+def budget_text(cost: CostEstimate) -> str:
+    """The limit beside a stack's totals: each budget's monthly amount and where each of its notifications
+    fires (`500.00 (actual 50 %: 250.00, actual 100 %: 500.00)`); `none` without a budget."""
+    if cost.budgets:
+        return "; ".join(b.text() for b in cost.budgets)
+    return "none" if cost.budget_monthly_usd is None else usd(cost.budget_monthly_usd)
+
+
+CHARGES_HEADING = "lower bound: priced beside the totals, not in them (dated prices of charges, docs/prices.md):"
+
+
+def charge_estimates(cost: CostEstimate) -> list[str]:
+    """The heading and a line per resource whose own charge has a dated price (catalog/charge_prices.yaml)."""
+    found = [n.estimate_text() for n in cost.not_counted if n.estimate is not None]
+    return [CHARGES_HEADING, *(f"  {line}" for line in found)] if found else []
+
+
+# The policies whose verdicts are about what a stack costs: `gpu-stacks cost` reports them and judges them at
+# `--fail-level` as `check` judges every policy (the same violations, from the same plan).
+COST_POLICIES = (limit_stack_cost.NAME, warn_incoherent_budgets.NAME)
+
+
+def cost_violations(plan: Plan) -> list[Violation]:
+    """The plan's violations of the cost policies (the limit, the budgets' coherence)."""
+    return [v for v in plan.violations if v.policy in COST_POLICIES]
 
 
 COST_HEADERS = ["stack", "USD/h", "USD/month", "idle USD/h", "idle USD/month", "budget USD/month"]
@@ -156,7 +188,9 @@ class CostNotes:
             cost.spot,
             tuple(rows.values()),
             tuple(sorted((k, f"{k}: {s.description} ({s.url})") for k, s in described.items() if s is not None)),
-            frozenset(f"{n.type.removeprefix('azure-native:')}: {n.what}" for n in cost.not_counted),
+            frozenset(
+                f"{n.type.removeprefix('azure-native:')}: {n.what}" for n in cost.not_counted if n.estimate is None
+            ),
         )
 
     def then(self, later: CostNotes) -> CostNotes:
@@ -223,4 +257,17 @@ def cost_table(plans: Sequence[Outcome], fmt: Format = "text") -> str:
     used with its date and source."""
     out = table(COST_HEADERS, [cost_row(p) for p in plans], fmt, right=COST_RIGHT)
     separator = "\n\n" if fmt == "markdown" else "\n"
-    return out + separator + CostNotes.over([p.cost for p in plans_of(list(plans))]).text(fmt)
+    found = [(p.stack, v) for p in plans_of(list(plans)) for v in cost_violations(p)]
+    estimates = [f"{p.stack}: {line.strip()}" for p in plans_of(list(plans)) for line in charge_estimates(p.cost)[1:]]
+    if estimates:
+        bullet = "- " if fmt == "markdown" else "  "
+        out += separator + "\n".join(
+            [CHARGES_HEADING[:1].upper() + CHARGES_HEADING[1:], *(bullet + e for e in estimates)]
+        )
+    verdicts = ""
+    if found:
+        lines = ["Cost policies:"] + [
+            f"{'- ' if fmt == 'markdown' else '  '}{stack}: {v.policy} ({v.level}): {v.message}" for stack, v in found
+        ]
+        verdicts = separator + "\n".join(lines)
+    return out + verdicts + separator + CostNotes.over([p.cost for p in plans_of(list(plans))]).text(fmt)

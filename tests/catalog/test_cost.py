@@ -499,8 +499,9 @@ def test_cost_command_prints_a_markdown_row_per_stack(capsys: pytest.CaptureFixt
     assert "| stack | USD/h | USD/month | idle USD/h | idle USD/month | budget USD/month |" in out
     assert (
         f"| inference-t4 | >= {payg(T4):.4f} | >= {payg(T4) * HOURS_PER_MONTH:,.2f} | >= {idle_hourly:.4f} | "
-        f">= {idle_hourly * HOURS_PER_MONTH:,.2f} | 300.00 |"
-    ) in out
+        f">= {idle_hourly * HOURS_PER_MONTH:,.2f} | 300.00 (actual 80 %: 240.00, actual 100 %: 300.00, "
+        "forecasted 100 %: 300.00) |"
+    ) in out  # stacks/Pulumi.inference-t4.yaml: amount 300, the default thresholds (actual 80 and 100, forecast 100)
 
 
 def test_cost_command_unknown_stack_exits_2(capsys: pytest.CaptureFixture[str]) -> None:

@@ -49,8 +49,10 @@ def test_text_and_markdown_say_lower_bound_and_name_it(shipped_plans: dict[str, 
 
     section = "\n".join(cost_section(plan.cost))
     assert "full scale at least 0.5260 USD/h" in section  # the catalog's NC4as_T4_v3 eastus price
-    assert "not counted" in section and "VirtualMachine" not in section.split("not counted")[0]
+    # its one uncounted charge, the 128 GiB Premium OS disk (P10), has a dated price: named beside the totals
+    assert "lower bound: priced beside the totals, not in them" in section
+    assert "gpu-vm-vm: 19.71 USD a month for its OS disk (P10, 128 GiB)" in section
     for fmt in ("text", "markdown"):
         table = cost_table([plan], fmt)
         assert ">= 0.5260" in table, fmt
-        assert "compute:VirtualMachine: its managed OS and data disks" in table, fmt
+        assert "inference-t4: gpu-vm-vm: 19.71 USD a month for its OS disk (P10, 128 GiB)" in table, fmt

@@ -63,3 +63,45 @@ def test_a_lower_bound_under_the_limit_passes_the_unknown_is_not_guessed() -> No
     uncovered = next(r for r in catalog().regions if r not in catalog_size(T4)["prices"])
 
     assert found([rg(uncovered), cluster(10)], POLICY, {POLICY: {"maxMonthlyUsd": 1}}) == []
+
+
+# --- withinBudgetThresholds: the stack's own budget notifications as the limit ---------------------------------
+
+
+def budget(amount: float, notifications: dict[str, tuple[str, float]] | None) -> Res:
+    props: dict[str, object] = {"amount": amount, "timeGrain": "Monthly", "category": "Cost"}
+    if notifications is not None:
+        props["notifications"] = {
+            name: {"enabled": True, "operator": "GreaterThan", "threshold": threshold, "thresholdType": kind}
+            for name, (kind, threshold) in notifications.items()
+        }
+    return Res("azure-native:consumption:Budget", "budget", props)
+
+
+WITHIN = {POLICY: {"withinBudgetThresholds": True}}
+
+
+def test_full_scale_reaching_a_notification_names_each_one_it_reaches() -> None:
+    # 2 T4 nodes: about 768 USD a month; 50 % of 1,000 fires at 500, 100 % at 1,000
+    notifications = {"actual_50": ("Actual", 50), "actual_100": ("Actual", 100)}
+
+    [(level, name, message)] = found([rg(), cluster(2), budget(1000, notifications)], POLICY, WITHIN)
+
+    assert (level, name) == ("advisory", "(stack)")
+    assert f"the stack costs {full_month(2):,.2f} USD a month at full scale" in message
+    assert "budget 'budget' notification 'actual_50' fires at 500.00 (Actual, 50 % of 1,000.00)" in message
+    assert "actual_100" not in message
+
+
+def test_full_scale_below_every_notification_passes_and_the_setting_is_off_by_default() -> None:
+    notifications = {"forecast_100": ("Forecasted", 100)}
+    over = [rg(), cluster(2), budget(1000, notifications)]
+
+    assert found(over, POLICY, WITHIN) == []  # 768 < 1,000
+    assert found([rg(), cluster(3), budget(1000, notifications)], POLICY) == []  # 1,152 >= 1,000, but off
+
+
+def test_a_budget_without_notifications_is_its_amount() -> None:
+    [(_, _, message)] = found([rg(), cluster(2), budget(700, None)], POLICY, WITHIN)
+
+    assert "notification 'amount' fires at 700.00 (Actual, 100 % of 700.00)" in message

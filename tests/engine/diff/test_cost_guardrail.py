@@ -114,7 +114,7 @@ def test_the_shipped_workflow_sets_the_guardrails_from_a_file_the_pack_accepts(
     workflow = (REPO / ".github" / "workflows" / "pull-request.yml").read_text()
     settings = json.loads((REPO / ".github" / "cost-guardrails.json").read_text())
 
-    assert workflow.count("--policy-config .github/cost-guardrails.json") == 2  # check and diff
+    assert workflow.count("--policy-config .github/cost-guardrails.json") == 3  # check, cost and diff
     assert settings["limit-stack-cost"]["enforcementLevel"] == "advisory"
     assert main(["check", "--policy-config", str(REPO / ".github" / "cost-guardrails.json")]) == 0
     assert "limit-stack-cost" not in capsys.readouterr().out

@@ -54,6 +54,7 @@ COST_KEYS = [
     "spotCaveat",
     "resources",
     "budgetMonthlyUsd",
+    "budgets",
 ]
 COST_LINE_KEYS = [
     "resource",
@@ -182,4 +183,5 @@ def test_plan_types_cost_figures_are_the_reported_ones(plan: Plan) -> None:
         "  full scale at least 54.3940 USD/h = at least 39,707.62 USD/month; "
         "idle at least 54.3940 USD/h = at least 39,707.62 USD/month" in cost_section(cost)
     )
-    assert "  budget 39,708.00 USD/month" in cost_section(cost)
+    # stacks/Pulumi.training-a100.yaml: amount 39,708, actual and forecast notifications at 100 %
+    assert "  budget 39,708.00 (actual 100 %: 39,708.00, forecasted 100 %: 39,708.00) USD/month" in cost_section(cost)
