@@ -94,6 +94,15 @@ class NcclAllReduceFloor(CatalogModel):
     observed: dt.date = Field(description="Date the floor was read from the source.")
 
 
+class EncryptionAtHost(CatalogModel):
+    """Whether ARM takes `securityProfile.encryptionAtHost: true` on a size: the Resource SKUs API's capability
+    `EncryptionAtHostSupported`, as a saved public copy of the API's answer gives it."""
+
+    supported: bool = Field(description="The capability's value: True or False.")
+    source: str = Field(description="Link to the saved copy of the Resource SKUs API's answer it was read from.")
+    observed: dt.date = Field(description="Date it was read from the source.")
+
+
 class VmSize(CatalogModel):
     """One Azure VM size with the facts the toolkit decides by."""
 
@@ -117,6 +126,11 @@ class VmSize(CatalogModel):
         default=None,
         alias="trustedLaunch",
         description="ARM accepts securityType TrustedLaunch on it; None: not recorded (every GPU size records it).",
+    )
+    encryption_at_host: EncryptionAtHost | None = Field(
+        default=None,
+        alias="encryptionAtHost",
+        description="Whether the size supports encryption at host, with its source; None: not recorded.",
     )
     quota_family: str = Field(alias="quotaFamily", description="Quota family as `az vm list-usage` names it.")
     prices: dict[str, RegionPrices] = Field(
@@ -173,6 +187,11 @@ class VmSize(CatalogModel):
         """Whether ARM takes securityType TrustedLaunch on this size: never on a Gen1-only size (Trusted Launch
         is Gen2's); otherwise what the catalog records, None when it records nothing."""
         return False if "V2" not in self.hyperv_generations else self.trusted_launch
+
+    @property
+    def supports_encryption_at_host(self) -> bool | None:
+        """Whether ARM takes encryption at host on this size; None when the catalog records nothing."""
+        return None if self.encryption_at_host is None else self.encryption_at_host.supported
 
     @model_validator(mode="after")
     def _gpu_sizes_record_trusted_launch(self) -> VmSize:

@@ -39,6 +39,7 @@ from ..catalog.defaults import DEFAULT_CPU_VM_SIZE, DEFAULT_GPU_VM_SIZE
 from ..catalog.limits import LIMITS
 from ..catalog.mig import AKS_MIG_SIZES, MIG_STRATEGIES, mig_slice, mig_slices
 from ..catalog.spot import SPOT_NO_PRICE_CAP
+from . import encryption_at_host
 from .aks_cluster import (
     check_authorized_ip_ranges,
     create_cluster,
@@ -185,6 +186,11 @@ class AksGpuPoolArgs(TypedDict):
     mig_strategy: NotRequired[Literal["single", "mixed"]]
     """How MIG slices are advertised, with mig_profile: single (each slice is one nvidia.com/gpu) or mixed
     (nvidia.com/mig-<slice>). Default: single."""
+    encryption_at_host: NotRequired[bool]
+    """Encrypt the GPU nodes' temporary disks and OS disk caches on the host (the pool's enableEncryptionAtHost; the
+    system pool is left as it is). Needs the subscription feature Microsoft.Compute/EncryptionAtHost registered (`az
+    feature register --namespace Microsoft.Compute --name EncryptionAtHost`); refused on a size the catalog records as
+    not supporting it. Default: false."""
     spot: NotRequired[bool]
     """GPU nodes on Spot (evictable, much cheaper); AKS adds its own taint. Default: false."""
     eviction_policy: NotRequired[Literal["Deallocate", "Delete"]]
@@ -359,6 +365,8 @@ class AksGpuPool(pulumi.ComponentResource):
             node_labels=a["node_labels"],
             gpu_profile=containerservice.GPUProfileArgs(driver=a["gpu_driver"]),
             gpu_instance_profile=a.get("mig_profile"),
+            # Only when asked (components/encryption_at_host.py says why).
+            enable_encryption_at_host=True if a["encryption_at_host"] else None,
             tags=a["tags"],
             **(spot if a["spot"] else {}),
             # The autoscaler owns the node count; without this every `pulumi up` would scale the
@@ -402,6 +410,7 @@ def check_inputs(args: Mapping[str, Any], day: dt.date | None = None) -> Checked
         "node_labels": {},
         "gpu_driver": "Install",
         "gpu_operator": False,
+        "encryption_at_host": False,
         "spot": False,
         "eviction_policy": "Delete",
         "spot_max_price": SPOT_NO_PRICE_CAP,
@@ -443,6 +452,7 @@ def check_inputs(args: Mapping[str, Any], day: dt.date | None = None) -> Checked
     size_name = problems.check("vm_size", lambda n: nvidia_gpu_size(n, day), a["vm_size"])
     if size_name:
         a["vm_size"] = size_name
+    encryption_at_host.check(problems, a["encryption_at_host"], size_name)
     _check_counts(problems, a["min_count"], a["max_count"])
     a["node_taints"] = list(a["node_taints"])
     taints_ok = all(problems.check(f"node_taints[{i}]", node_taint, t) for i, t in enumerate(a["node_taints"]))

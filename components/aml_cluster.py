@@ -4,7 +4,8 @@ Builds, unless an existing workspace id is given: a storage account (the default
 public blob access, TLS 1.2 or later), a key vault (RBAC, soft delete, purge protection), a Log
 Analytics workspace and the Application Insights component that writes to it, an optional
 container registry, and the workspace itself with a system-assigned identity. The storage account,
-key vault and registry hold user data and are protected from deletion. Then, in the workspace:
+key vault and registry hold user data and are protected from deletion; by default they refuse the public
+internet (`private_dependencies`; the registry only on the Premium SKU, the one that can). Then, in the workspace:
 an AmlCompute cluster with `minNodeCount` 0 by default, so an idle cluster costs nothing, nodes
 without public IPs and with remote login disabled, and a system-assigned identity.
 
@@ -72,10 +73,27 @@ LOG_WORKSPACE_NAME_MAX = LIMITS.names.log_analytics_workspace.max_length
 STORAGE_SKU = "Standard_LRS"
 KEY_VAULT_SOFT_DELETE_DAYS = 90  # Azure's maximum: the longest window to recover a deleted secret
 LOG_RETENTION_DAYS = 30  # the PerGB2018 retention included in the ingestion price
-REGISTRY_SKU = containerregistry.SkuName.BASIC  # enough for one team's training images
+REGISTRY_SKU = "Basic"  # enough for one team's training images
 # Nodes without public IPs and without a subnet of ours reach the internet (images, pip) through the
 # workspace's managed virtual network (terraform-provider-azurerm#25901, observed 2026-11-22).
 MANAGED_NETWORK_ISOLATION = "AllowInternetOutbound"
+STORAGE_SKUS = tuple(e.value for e in storage.SkuName)  # the SDK's enum: GRS and GZRS replicate to a second region
+# Classic registries were retired; Basic, Standard and Premium are what a new registry can be.
+REGISTRY_SKUS = tuple(e.value for e in containerregistry.SkuName if e.value != "Classic")
+# Closed dependencies, as Azure's verified module builds a private AML workspace
+# (Azure/terraform-azurerm-avm-res-machinelearningservices-workspace, examples/private_managed_vnet/main.tf,
+# observed 2026-11-27): public network access off, the firewall's default action Deny, trusted Azure services let
+# through. The workspace's managed network makes private endpoints to its storage, key vault and registry "if
+# they're configured as private" (https://learn.microsoft.com/azure/machine-learning/how-to-managed-network,
+# observed 2026-11-27).
+CLOSED = "Disabled"
+FIREWALL_DEFAULT = "Deny"
+TRUSTED_SERVICES = "AzureServices"
+# Only a Premium registry can refuse public access or take private endpoints: Azure Policy's built-in "Container
+# registries should have SKUs that support Private Links" audits every other SKU (Azure/azure-policy,
+# built-in-policies/policyDefinitions/Container Registry/ACR_SkuSupportsPrivateEndpoints_AuditDeny.json,
+# observed 2026-11-27; https://learn.microsoft.com/azure/container-registry/container-registry-private-link).
+PRIVATE_REGISTRY_SKU = "Premium"
 
 
 class AmlClusterArgs(TypedDict):
@@ -98,6 +116,20 @@ class AmlClusterArgs(TypedDict):
     public_network_access: NotRequired[Literal["Disabled", "Enabled"]]
     """Whether the new workspace answers the public internet. Default: Disabled (reach it through a private
     endpoint: docs/components.md; Enabled opens it to anyone with an Entra ID token, as Azure's own default does)."""
+    private_dependencies: NotRequired[bool]
+    """The new workspace's key vault and storage account refuse the public internet (public network access off,
+    firewall default Deny, trusted Azure services let through), and so does its registry when registry_sku is Premium
+    (the only SKU that can). The workspace's managed network reaches them through private endpoints it makes; nodes in
+    a subnet of yours need private endpoints there. false: open to the internet, as Azure's own default is (keys and
+    Entra ID tokens are still required). Default: true."""
+    storage_sku: NotRequired[str]
+    """Replication of the new workspace's storage account, one of the SDK's storage SKUs: Standard_GRS or
+    Standard_GZRS keep a copy in a second region, billed at their own per-GB rates
+    (https://azure.microsoft.com/pricing/details/storage/blobs/). Default: Standard_LRS."""
+    registry_sku: NotRequired[Literal["Basic", "Standard", "Premium"]]
+    """SKU of the container registry: Basic, Standard or Premium. Premium, at a higher daily fee
+    (https://azure.microsoft.com/pricing/details/container-registry/), is the only one that can refuse public access
+    and take private endpoints. Default: Basic."""
     compute_name: NotRequired[str]
     """Name of the cluster in the workspace (3 to 24 letters, digits, '-'). Default: gpu-cluster."""
     vm_size: NotRequired[str]
@@ -255,10 +287,20 @@ class AmlCluster(pulumi.ComponentResource):
         return storage.StorageAccount(
             _compact("st", self._name),
             kind="StorageV2",
-            sku=storage.SkuArgs(name=STORAGE_SKU),
+            sku=storage.SkuArgs(name=self._args["storage_sku"]),
             allow_blob_public_access=False,
             minimum_tls_version="TLS1_2",
             enable_https_traffic_only=True,
+            **(
+                {
+                    "public_network_access": CLOSED,
+                    "network_rule_set": storage.NetworkRuleSetArgs(
+                        default_action=FIREWALL_DEFAULT, bypass=TRUSTED_SERVICES
+                    ),
+                }
+                if self._args["private_dependencies"]
+                else {}
+            ),
             **placement(self._args),
             opts=self._protected(),
         )
@@ -274,6 +316,16 @@ class AmlCluster(pulumi.ComponentResource):
                 enable_soft_delete=True,
                 soft_delete_retention_in_days=KEY_VAULT_SOFT_DELETE_DAYS,
                 enable_purge_protection=True,
+                **(
+                    {
+                        "public_network_access": CLOSED,
+                        "network_acls": keyvault.NetworkRuleSetArgs(
+                            default_action=FIREWALL_DEFAULT, bypass=TRUSTED_SERVICES
+                        ),
+                    }
+                    if self._args["private_dependencies"]
+                    else {}
+                ),
             ),
             **placement(self._args),
             opts=self._protected(),
@@ -298,10 +350,20 @@ class AmlCluster(pulumi.ComponentResource):
         )
 
     def _create_registry(self) -> containerregistry.Registry:
+        sku = self._args["registry_sku"]
         return containerregistry.Registry(
             _compact("cr", self._name),  # registry names are 5 to 50 letters and digits
-            sku=containerregistry.SkuArgs(name=REGISTRY_SKU),
+            sku=containerregistry.SkuArgs(name=sku),
             admin_user_enabled=False,  # the workspace pulls with its identity, not a shared password
+            **(
+                {
+                    "public_network_access": CLOSED,
+                    "network_rule_set": containerregistry.NetworkRuleSetArgs(default_action=FIREWALL_DEFAULT),
+                    "network_rule_bypass_options": TRUSTED_SERVICES,
+                }
+                if self._args["private_dependencies"] and sku == PRIVATE_REGISTRY_SKU
+                else {}
+            ),
             **placement(self._args),
             opts=self._protected(),
         )
@@ -347,6 +409,9 @@ def check_inputs(args: Mapping[str, Any], day: dt.date | None = None) -> Checked
     a: dict[str, Any] = {
         "container_registry": False,
         "public_network_access": "Disabled",
+        "private_dependencies": True,
+        "storage_sku": STORAGE_SKU,
+        "registry_sku": REGISTRY_SKU,
         "compute_name": DEFAULT_COMPUTE_NAME,
         "vm_size": DEFAULT_VM_SIZE,
         "require_gpu": True,
@@ -366,7 +431,14 @@ def check_inputs(args: Mapping[str, Any], day: dt.date | None = None) -> Checked
         problems.add("location", "required key is missing")
     if a.get("workspace_id") is not None:
         problems.check("workspace_id", aml_workspace_id, a["workspace_id"])
-        for key in ("workspace_name", "container_registry", "public_network_access"):
+        for key in (
+            "workspace_name",
+            "container_registry",
+            "public_network_access",
+            "private_dependencies",
+            "storage_sku",
+            "registry_sku",
+        ):
             if key in given and a.get(key):
                 problems.add(key, "only for a new workspace; allowed: leave it unset when workspace_id is given")
     else:
@@ -396,6 +468,9 @@ def check_inputs(args: Mapping[str, Any], day: dt.date | None = None) -> Checked
             "public_network_access",
             f"{a['public_network_access']!r}; allowed: {', '.join(PUBLIC_NETWORK_ACCESS_CHOICES)}",
         )
+    for key, allowed in (("storage_sku", STORAGE_SKUS), ("registry_sku", REGISTRY_SKUS)):
+        if a[key] not in allowed:
+            problems.add(key, f"{a[key]!r}; allowed: {', '.join(allowed)}")
     if a["remote_login_port_public_access"] not in REMOTE_LOGIN_CHOICES:
         problems.add(
             "remote_login_port_public_access",

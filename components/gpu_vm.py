@@ -24,6 +24,7 @@ from ..catalog.defaults import DEFAULT_GPU_VM_SIZE
 from ..catalog.limits import LIMITS
 from ..catalog.spot import SPOT_NO_PRICE_CAP
 from ..catalog.time_zones import windows_time_zone
+from . import encryption_at_host
 from .args import Checked, check_shape
 from .checks import (
     Problems,
@@ -93,6 +94,11 @@ class GpuVmArgs(TypedDict):
     """Run as a Spot VM (evictable, much cheaper). Default: false."""
     eviction_policy: NotRequired[Literal["Deallocate", "Delete"]]
     """What eviction does to a Spot VM: Deallocate or Delete. Default: Deallocate."""
+    encryption_at_host: NotRequired[bool]
+    """Encrypt the temporary disk and the OS and data disk caches on the host (securityProfile.encryptionAtHost).
+    Needs the subscription feature Microsoft.Compute/EncryptionAtHost registered (`az feature register --namespace
+    Microsoft.Compute --name EncryptionAtHost`); refused on a size the catalog records as not supporting it.
+    Default: false."""
     install_gpu_driver: NotRequired[bool]
     """Install the NVIDIA driver extension. Default: true."""
     auto_shutdown: NotRequired[bool]
@@ -256,16 +262,7 @@ class GpuVm(pulumi.ComponentResource):
                 ]
             ),
             identity=compute.VirtualMachineIdentityArgs(type=compute.ResourceIdentityType.SYSTEM_ASSIGNED),
-            # Trusted Launch keeps vTPM and measured boot, but Secure Boot stays off: with it on, the
-            # unsigned NVIDIA kernel module the driver extension builds silently fails to load
-            # (hpccompute-gpu-linux.md: "Secure Boot is not supported"). Only on sizes that have it
-            # (the catalog's trustedLaunch): ARM refuses it on the others, e.g. ND A100 v4.
-            security_profile=compute.SecurityProfileArgs(
-                security_type="TrustedLaunch",
-                uefi_settings=compute.UefiSettingsArgs(secure_boot_enabled=False, v_tpm_enabled=True),
-            )
-            if catalog().get(a["vm_size"]).supports_trusted_launch
-            else None,
+            security_profile=self._security_profile(),
             diagnostics_profile=compute.DiagnosticsProfileArgs(
                 boot_diagnostics=compute.BootDiagnosticsArgs(
                     enabled=True
@@ -275,6 +272,23 @@ class GpuVm(pulumi.ComponentResource):
             **placement(self._args),
             opts=pulumi.ResourceOptions(parent=self, depends_on=[nic]),
         )
+
+    def _security_profile(self) -> compute.SecurityProfileArgs | None:
+        # Trusted Launch keeps vTPM and measured boot, but Secure Boot stays off: with it on, the
+        # unsigned NVIDIA kernel module the driver extension builds silently fails to load
+        # (hpccompute-gpu-linux.md: "Secure Boot is not supported"). Only on sizes that have it
+        # (the catalog's trustedLaunch): ARM refuses it on the others, e.g. ND A100 v4.
+        # Encryption at host only when asked (components/encryption_at_host.py says why).
+        a = self._args
+        trusted_launch = {
+            "security_type": "TrustedLaunch",
+            "uefi_settings": compute.UefiSettingsArgs(secure_boot_enabled=False, v_tpm_enabled=True),
+        }
+        settings = {
+            **(trusted_launch if catalog().get(a["vm_size"]).supports_trusted_launch else {}),
+            **({"encryption_at_host": True} if a["encryption_at_host"] else {}),
+        }
+        return compute.SecurityProfileArgs(**settings) if settings else None
 
     def _create_driver_extension(self, vm: compute.VirtualMachine) -> compute.VirtualMachineExtension:
         return compute.VirtualMachineExtension(
@@ -339,6 +353,7 @@ def check_inputs(args: Mapping[str, Any], day: dt.date | None = None) -> Checked
         "os_disk_size_gb": DEFAULT_OS_DISK_GB,
         "spot": False,
         "eviction_policy": "Deallocate",
+        "encryption_at_host": False,
         "install_gpu_driver": True,
         "auto_shutdown": True,
         "shutdown_time": DEFAULT_SHUTDOWN_TIME,
@@ -354,6 +369,7 @@ def check_inputs(args: Mapping[str, Any], day: dt.date | None = None) -> Checked
     if size_name is not None:
         a["vm_size"] = size_name
         problems.check("vm_size", lambda n: x64_size(n, IMAGE_LABEL), size_name)
+        encryption_at_host.check(problems, a["encryption_at_host"], size_name)
         gpu_model = catalog().get(size_name).gpu_model or ""
         if a["install_gpu_driver"] and not gpu_model.startswith("NVIDIA"):
             problems.add(

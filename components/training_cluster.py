@@ -33,6 +33,7 @@ from pulumi_azure_native import compute
 from ..catalog import VmSize, catalog
 from ..catalog.defaults import DEFAULT_IB_VM_SIZE
 from ..catalog.limits import LIMITS
+from . import encryption_at_host
 from .args import Checked, check_shape
 from .checks import (
     MAX_SINGLE_PLACEMENT_GROUP_NODES,
@@ -131,6 +132,11 @@ class TrainingClusterArgs(TypedDict):
     InfiniBand driver for Ubuntu 22.04). Default: ubuntu-hpc."""
     os_disk_size_gb: NotRequired[int]
     """OS disk size in GiB (64 to 4095). Default: 256."""
+    encryption_at_host: NotRequired[bool]
+    """Encrypt every node's temporary disk and OS and data disk caches on the host (the scale set's
+    securityProfile.encryptionAtHost). Needs the subscription feature Microsoft.Compute/EncryptionAtHost registered
+    (`az feature register --namespace Microsoft.Compute --name EncryptionAtHost`); refused on a size the catalog
+    records as not supporting it. Default: false."""
     spot: NotRequired[bool]
     """Run every node as Spot (evictable, much cheaper). Default: false."""
     eviction_policy: NotRequired[Literal["Deallocate", "Delete"]]
@@ -281,6 +287,10 @@ class TrainingCluster(pulumi.ComponentResource):
                     # Managed boot diagnostics keep the serial log, where the health check's verdict lands.
                     boot_diagnostics=compute.BootDiagnosticsArgs(enabled=True)
                 ),
+                # Only when asked (components/encryption_at_host.py says why).
+                security_profile=compute.SecurityProfileArgs(encryption_at_host=True)
+                if a["encryption_at_host"]
+                else None,
                 **(spot_priority(a["eviction_policy"]) if a["spot"] else {}),
             ),
             **placement(self._args),
@@ -341,6 +351,7 @@ def check_inputs(args: Mapping[str, Any], day: dt.date | None = None) -> Checked
         "zones": [],
         "image": "ubuntu-hpc",
         "os_disk_size_gb": DEFAULT_OS_DISK_GB,
+        "encryption_at_host": False,
         "spot": False,
         "eviction_policy": "Deallocate",
         "health_check": True,
@@ -352,6 +363,7 @@ def check_inputs(args: Mapping[str, Any], day: dt.date | None = None) -> Checked
         if not a.get(key):
             problems.add(key, "required key is missing")
     a["vm_size"] = problems.check("vm_size", lambda n: infiniband_gpu_size(n, day), a["vm_size"]) or a["vm_size"]
+    encryption_at_host.check(problems, a["encryption_at_host"], a["vm_size"])
     problems.check("node_count", cluster_node_count, a["node_count"])
     hours = (
         validated_working_hours(problems, "working_hours", a["working_hours"])

@@ -17,8 +17,9 @@ What `apply` reads:
 - `az vm list-skus --all -o json` (https://learn.microsoft.com/cli/azure/vm#az-vm-list-skus, observed
   2026-11-22): `vCPUs`, `MemoryGB`, `GPUs`, `HyperVGenerations`, `AcceleratedNetworkingEnabled`,
   `TrustedLaunchDisabled` (capability values are strings; "True" means no Trusted Launch, an absent
-  capability changes nothing) and `family` (the quota family, kept in the catalog's usage-API
-  spelling when it is the same name up to case and spaces).
+  capability changes nothing), `EncryptionAtHostSupported` (written as `encryptionAtHost` with this command's page
+  as its source and the `--observed` day, only where the value changes) and `family` (the quota family, kept in the
+  catalog's usage-API spelling when it is the same name up to case and spaces).
 
 What it never does: blank a known fact. The SKU API reports no GPU count for some new sizes (ND
 GB200/GB300 v6, the non-InfiniBand MI300X: skypilot-org/skypilot PR #10650) and whole GPUs for
@@ -92,7 +93,8 @@ PLAIN_SCALAR = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_./+-]*")  # written without q
 # The catalog's keys in the order a size lists them (where a missing key is inserted).
 KEY_ORDER = (
     "name", "series", "vcpus", "memoryGib", "gpuModel", "gpus", "gpuMemoryGb", "infinibandGbps",
-    "acceleratedNetworking", "hypervGenerations", "trustedLaunch", "quotaFamily", "cpuArchitecture", "prices",
+    "acceleratedNetworking", "hypervGenerations", "trustedLaunch", "encryptionAtHost", "quotaFamily",
+    "cpuArchitecture", "prices",
     "lifecycle", "ncclAllReduce", "source", "observed", "uncertain",
 )  # fmt: skip
 
@@ -146,6 +148,21 @@ def yaml_value(value: Any) -> str:
 
 def _family_key(name: str) -> str:
     return name.replace(" ", "").lower()
+
+
+LIST_SKUS_DOC = "https://learn.microsoft.com/cli/azure/vm#az-vm-list-skus"  # the Resource SKUs API's CLI
+
+
+def encryption_at_host_update(size: dict[str, Any], sku: SkuSpecs, observed: dt.date) -> dict[str, Any] | None:
+    """The size's new `encryptionAtHost` fact from the capability `EncryptionAtHostSupported`; None when the capability
+    is absent or says what the catalog already records (its source and day are then kept)."""
+    value = sku.capabilities.get("EncryptionAtHostSupported")
+    if value not in ("True", "False"):
+        return None
+    supported = value == "True"
+    if (size.get("encryptionAtHost") or {}).get("supported") is supported:
+        return None
+    return {"supported": supported, "source": LIST_SKUS_DOC, "observed": observed.isoformat()}
 
 
 def spec_updates(size: dict[str, Any], sku: SkuSpecs) -> tuple[dict[str, Any], list[str]]:
@@ -334,6 +351,8 @@ def refresh(
         if skus is not None and key in skus:
             spec_changes, spec_notes = spec_updates(size, skus[key])
             changes.update(spec_changes)
+            if (fact := encryption_at_host_update(size, skus[key], observed)) is not None:
+                changes["encryptionAtHost"] = fact
             notes += spec_notes
         if prices is not None:
             old_prices: dict[str, dict[str, Any]] = dict(size.get("prices") or {})

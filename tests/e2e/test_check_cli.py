@@ -89,7 +89,8 @@ def test_check_fails_the_t4_stack_without_its_budget(capsys: pytest.CaptureFixtu
     assert code == 1
     assert (
         out.splitlines()[0]
-        == "FAILED: inference-t4: 0 resource(s) Azure would refuse. 1 mandatory policy violation(s)."
+        == "FAILED: inference-t4: 0 resource(s) Azure would refuse. 1 mandatory policy violation(s), "
+        "1 advisory policy note(s)."  # warn-gpu-host-without-encryption-at-host
     )
     assert (
         "  - [mandatory] require-cost-alerts: gpu-vm-vm: 'gpu-vm-vm' (hardwareProfile.vmSize 'Standard_NC4as_T4_v3', "
@@ -160,6 +161,7 @@ def test_check_policy_config_changes_levels_like_policy_pack_config(
     assert code == 0
     assert sorted((v["policy"], v["level"]) for v in plan["violations"]) == [
         ("require-gpu-vm-auto-shutdown", "advisory"),
+        ("warn-gpu-host-without-encryption-at-host", "advisory"),  # nor encryption at host (issue 36)
         ("warn-gpu-host-without-identity", "advisory"),  # the raw VM has no managed identity (issue 36)
     ]
 
@@ -205,8 +207,9 @@ def test_check_markdown_is_a_pull_request_comment(capsys: pytest.CaptureFixture[
 
     assert code == 1
     assert lines[0] == "### gpu-stacks check: 1 of 2 stack(s) fail"
-    assert "| `inference-t4` | pass | 11 | 0 | 0 | 0 |" in lines
-    assert "| `inference-t4` | **fail** | 9 | 0 | 1 | 0 |" in lines
+    # Each with one advisory: the GPU VM runs without encryption at host (warn-gpu-host-without-encryption-at-host).
+    assert "| `inference-t4` | pass | 11 | 0 | 0 | 1 |" in lines
+    assert "| `inference-t4` | **fail** | 9 | 0 | 1 | 1 |" in lines
     assert any(line.startswith("| mandatory | `require-cost-alerts` | `gpu-vm-vm` | 'gpu-vm-vm' (") for line in lines)
 
 

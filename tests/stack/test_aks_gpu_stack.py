@@ -106,10 +106,12 @@ def test_aks_gpu_stack_cli_exits_zero_as_a_process() -> None:
     # The shipped cluster's API server is public (its authorized ranges are a commented example), which the
     # advisory policy says without failing the plan.
     assert "warn-public-aks-api-server" in done.stdout
+    # Nor is encryption at host on for its GPU nodes (opt-in: the subscription must register the feature).
+    assert "warn-gpu-host-without-encryption-at-host: aks-gpu-pool" in done.stdout
     # its Kubernetes resources (another provider's: the device plugin, the DCGM exporter) are counted as not
     # checked offline (issue 39)
     assert done.stdout.rstrip().endswith(
-        "OK: aks-gpu deploys as planned (17 resources, 1 advisory policy note(s), 3 not checked offline)."
+        "OK: aks-gpu deploys as planned (17 resources, 2 advisory policy note(s), 3 not checked offline)."
     )
 
 

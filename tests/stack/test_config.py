@@ -42,7 +42,7 @@ def test_config_sections_left_out_add_no_component() -> None:
 def test_config_misspelled_key_suggests_the_right_one() -> None:
     assert problem(stack(vm={"vmSzie": "Standard_NC4as_T4_v3"})) == (
         f"{SOURCE}: azure-gpu-stacks:vm.vmSzie: unknown key; did you mean 'vmSize'? allowed keys: "
-        "adminUsername, autoShutdown, evictionPolicy, installGpuDriver, osDiskSizeGb, publicIp, "
+        "adminUsername, autoShutdown, encryptionAtHost, evictionPolicy, installGpuDriver, osDiskSizeGb, publicIp, "
         "shutdownNotifyEmail, shutdownTime, shutdownTimeZone, spot, sshAllowedCidrs, subnetId, subnetPrefix, "
         "vmSize, vnetAddressSpace"
     )

@@ -128,6 +128,21 @@ class PullRequest:
         return "\n".join(next(stack_text(s) for s in self.report.stacks if s.stack == stack))
 
 
+NC4, NC8 = "Standard_NC4as_T4_v3", "Standard_NC8as_T4_v3"
+POOL_SETTING = "enableEncryptionAtHost"
+VM_SETTING = "securityProfile.encryptionAtHost"
+
+
+def no_encryption_at_host(resource: str, size_path: str, size: str, setting: str) -> str:
+    """warn-gpu-host-without-encryption-at-host on a size the catalog records nothing about (NCasT4_v3's)."""
+    return (
+        f"warn-gpu-host-without-encryption-at-host: {resource}: {size_path} '{size}' runs without encryption at host "
+        f"({setting} is not set): its temporary disk and disk caches stay unencrypted on the host (the catalog does "
+        f"not record whether {size} supports it: `az vm list-skus --size {size}` shows EncryptionAtHostSupported); "
+        f"set {setting} to true once the subscription has registered Microsoft.Compute/EncryptionAtHost."
+    )
+
+
 @pytest.fixture(scope="module")
 def pr(tmp_path_factory: pytest.TempPathFactory) -> PullRequest:
     repo = project_repo(tmp_path_factory.mktemp("diff") / "repo")
@@ -167,6 +182,9 @@ def test_diff_size_change_of_the_aks_gpu_pool_replaces_it_and_is_called_out(pr: 
         f"  cost: busy {usd(AKS_BUSY)} -> {usd(AKS_BUSY_AFTER)} USD/month "
         f"({usd(AKS_BUSY_AFTER - AKS_BUSY, sign=True)}); "
         f"idle {usd(AKS_IDLE)} -> {usd(AKS_IDLE)} (+0.00)\n"
+        # The encryption-at-host advisory names the size, so the new size's is new and the old size's resolved.
+        f"  new [advisory] {no_encryption_at_host('aks-gpu-pool', 'vmSize', NC8, POOL_SETTING)}\n"
+        f"  resolved [advisory] {no_encryption_at_host('aks-gpu-pool', 'vmSize', NC4, POOL_SETTING)}\n"
         "  quota standardNCASv3_T4Family in eastus: 12 -> 24 vCPUs\n"
         "  quota cores in eastus: 20 -> 32 vCPUs"
     )
@@ -230,6 +248,7 @@ def test_diff_new_stack_adds_every_resource_and_its_cost(pr: PullRequest) -> Non
         f"  cost: busy 0.00 -> {usd(T4_BUSY)} USD/month ({usd(T4_BUSY, sign=True)}); "
         f"idle 0.00 -> {usd(T4_IDLE)} ({usd(T4_IDLE, sign=True)})\n"
         "  budget: none -> 450.00 USD/month\n"
+        f"  new [advisory] {no_encryption_at_host('gpu-vm-vm', 'hardwareProfile.vmSize', NC4, VM_SETTING)}\n"
         "  quota standardNCASv3_T4Family in eastus: 0 -> 4 vCPUs\n"
         "  quota cores in eastus: 0 -> 4 vCPUs"
     )

@@ -73,7 +73,7 @@ COST_LINE_KEYS = [
 
 @pytest.fixture(scope="module")
 def plan() -> Plan:
-    # The training stack: one advisory violation, a priced scale set and a budget.
+    # The training stack: two advisory violations (always on; no encryption at host), a priced scale set and a budget.
     return plan_stack(load_project(REPO), "training-a100", day=utc_today())
 
 
@@ -121,10 +121,13 @@ def test_plan_types_json_has_the_keys_users_read(plan: Plan) -> None:
 
     assert list(document) == PLAN_KEYS
     assert {tuple(r) for r in document["resources"]} == {tuple(RESOURCE_KEYS)}
-    assert [list(v) for v in document["violations"]] == [VIOLATION_KEYS]
+    assert [list(v) for v in document["violations"]] == [VIOLATION_KEYS, VIOLATION_KEYS]
     assert list(document["cost"]) == COST_KEYS
     assert [list(line) for line in document["cost"]["resources"]] == [COST_LINE_KEYS]
-    assert document["violations"][0]["policy"] == "warn-always-on-infiniband-cluster"
+    assert {v["policy"] for v in document["violations"]} == {
+        "warn-always-on-infiniband-cluster",
+        "warn-gpu-host-without-encryption-at-host",
+    }
     assert document["cost"]["budgetMonthlyUsd"] == 39708.0
     # Plain JSON values only (lists, not tuples): what json.loads gives back is the same document.
     assert json.loads(json.dumps(document)) == document
@@ -140,20 +143,20 @@ def test_plan_types_a_plan_crosses_processes_whole(plan: Plan) -> None:
 
 
 def test_plan_types_the_mandatory_count_drives_the_exit_code(plan: Plan) -> None:
-    assert (plan.mandatory, plan.advisory, plan.exit_code) == (0, 1, 0)  # counted (and kept) first
+    assert (plan.mandatory, plan.advisory, plan.exit_code) == (0, 2, 0)  # counted (and kept) first
 
     failing = dataclasses.replace(plan, violations=tuple(mandatory(v) for v in plan.violations))
 
-    assert (failing.mandatory, failing.advisory, failing.exit_code) == (1, 0, 1)
+    assert (failing.mandatory, failing.advisory, failing.exit_code) == (2, 0, 1)
     assert (
-        verdict(failing) == "FAILED: training-a100: 0 resource(s) Azure would refuse. 1 mandatory policy violation(s)."
+        verdict(failing) == "FAILED: training-a100: 0 resource(s) Azure would refuse. 2 mandatory policy violation(s)."
     )
     assert summary([plan, failing]) == {
         "stacks": 2,
         "failed": ["training-a100"],
         "refusals": 0,
-        "mandatory": 1,
-        "advisory": 1,
+        "mandatory": 2,
+        "advisory": 2,
         "exitCode": 1,
     }
     assert (plan.mandatory, plan.exit_code) == (0, 0)  # the original plan is unchanged

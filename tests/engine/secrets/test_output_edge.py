@@ -197,7 +197,7 @@ def test_the_fail_level_sets_the_exit_code_and_the_report_stays(team: Path, leve
 
 
 def test_soft_fail_is_fail_level_none_and_advisory_fails_a_stack_with_only_advisories(tmp_path: Path) -> None:
-    """training-a100 has one advisory note (warn-always-on-infiniband-cluster) and nothing mandatory."""
+    """training-a100 has advisory notes only (always on, no encryption at host) and nothing mandatory."""
     assert gpu_stacks("check", "training-a100")[0] == 0
     assert gpu_stacks("check", "training-a100", "--fail-level", "advisory")[0] == 1
     assert gpu_stacks("check", "training-a100", "--fail-level", "advisory", "--soft-fail")[0] == 0

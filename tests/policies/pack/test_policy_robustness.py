@@ -36,6 +36,7 @@ BASELINE = [
             "resourceGroupName": "rg-gpu",
             "hardwareProfile": {"vmSize": "Standard_NC4as_T4_v3"},
             "osProfile": {"linuxConfiguration": {"disablePasswordAuthentication": True}},
+            "securityProfile": {"encryptionAtHost": True},
             "identity": {"type": "SystemAssigned"},
         },
         ["rg"],
@@ -49,7 +50,10 @@ BASELINE = [
             "orchestrationMode": "Uniform",
             "singlePlacementGroup": True,
             "proximityPlacementGroup": {"id": "/ppg"},
-            "virtualMachineProfile": {"osProfile": {"linuxConfiguration": {"disablePasswordAuthentication": True}}},
+            "virtualMachineProfile": {
+                "osProfile": {"linuxConfiguration": {"disablePasswordAuthentication": True}},
+                "securityProfile": {"encryptionAtHost": True},
+            },
             "identity": {"type": "SystemAssigned"},
         },
         ["rg"],
@@ -70,7 +74,12 @@ BASELINE = [
         {
             "resourceGroupName": "rg-gpu",
             "agentPoolProfiles": [
-                {"name": "gpu", "vmSize": "Standard_NC4as_T4_v3", "nodeTaints": ["sku=gpu:NoSchedule"]}
+                {
+                    "name": "gpu",
+                    "vmSize": "Standard_NC4as_T4_v3",
+                    "nodeTaints": ["sku=gpu:NoSchedule"],
+                    "enableEncryptionAtHost": True,
+                }
             ],
             "apiServerAccessProfile": {"authorizedIPRanges": ["73.140.245.0/24"]},
             "disableLocalAccounts": True,
