@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from typing import NoReturn
 
 from ...inputs.files import escaped
 from ..exit_codes import epilog
 from . import TABLE
+from .options import stacks_given
 
 
 class _Parser(argparse.ArgumentParser):
@@ -16,6 +18,16 @@ class _Parser(argparse.ArgumentParser):
         """A bad command line: a short usage hint, then the one error line (exit 2), instead of argparse's
         full usage of every option."""
         self.exit(2, f"{self.hint()}\ngpu-stacks: error: {escaped(message)}\n")
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        """argparse's, then `-s/--stack` folded into the STACK arguments (a command's parser does it, so that an
+        error line comes with that command's usage)."""
+        parsed, extras = super().parse_known_args(args, namespace)
+        if error := stacks_given(parsed):
+            self.error(error)
+        return parsed, extras
 
     def hint(self) -> str:
         """`usage: gpu-stacks check [STACK ...] [OPTIONS] (gpu-stacks check --help lists them)`."""

@@ -26,7 +26,7 @@ RULE_PREFIX = "azure-preflight/"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("stack", metavar="STACK", help=options.STACK_HELP)
+    options.add_stack(p)
     p.add_argument("--subscription", required=True, metavar="ID", help="the subscription id to validate in")
     p.add_argument("--what-if", action="store_true", help="also ask What-If which resources would change")
     p.add_argument(
@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> Said:
     location = args.location or _location(template.document)
     if location is None:
         raise InputError(f"{plan.stack_file}: no location in the stack; allowed: name one with --location REGION")
-    options.progress(f"asking Azure ({args.cloud}) to validate {plan.stack}…")
+    options.progress(args)(f"asking Azure ({args.cloud}) to validate {plan.stack}…")
     quoted_mask = Mask(plan.secret_values, ignore_case=True)  # Azure may quote a request value in any case
     try:
         answer = ask_azure(

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...catalog.words import counted
 from ..escapes import cell
 from ..report import JSON_FORMAT_VERSION
 from ..report.cost import COST_HEADERS, COST_RIGHT, CostNotes
@@ -140,7 +141,7 @@ def _markdown(entries: Entries, found: Totals, affected: Affected | None) -> Ite
     if affected is not None:
         yield ""
         checked = [(record["stack"], reasons) for record, reasons in entries()]
-        yield f"#### Affected since `{cell(affected.base)}`: {len(checked)} stack(s) checked"
+        yield f"#### Affected since `{cell(affected.base)}`: {counted(len(checked), 'stack')} checked"
         yield ""
         if checked:
             yield "| Stack | Why it was checked |"
@@ -148,7 +149,7 @@ def _markdown(entries: Entries, found: Totals, affected: Affected | None) -> Ite
             for stack, reasons in checked:
                 yield f"| `{cell(stack)}` | {cell('; '.join(reasons))} |"
             yield ""
-        yield f"<details><summary>{len(affected.unchanged)} stack(s) unchanged, not checked</summary>"
+        yield f"<details><summary>{counted(len(affected.unchanged), 'stack')} unchanged, not checked</summary>"
         yield ""
         for stack in affected.unchanged:
             yield f"- `{cell(stack)}`"
@@ -167,7 +168,8 @@ def _affected_json(entries: Entries, affected: Affected) -> dict[str, Any]:
 def _affected_text(entries: Entries, affected: Affected) -> Iterator[str]:
     checked = [(record["stack"], reasons) for record, reasons in entries()]
     yield ""
-    yield f"Affected since {affected.base}: {len(checked)} stack(s) checked, {len(affected.unchanged)} unchanged."
+    checked_count, unchanged = counted(len(checked), "stack"), len(affected.unchanged)
+    yield f"Affected since {affected.base}: {checked_count} checked, {unchanged} unchanged."
     for stack, reasons in checked:
         yield f"  checked {stack}: {'; '.join(reasons)}"
     for stack in affected.unchanged:

@@ -11,7 +11,9 @@ from dataclasses import dataclass
 
 from ...catalog.prices import UNKNOWN
 from ...catalog.pricing import HOURS_PER_MONTH, PRICE_BASIS, SPOT_CAVEAT, CostEstimate, ResourceCost
+from ...catalog.words import counted
 from ..run.outcome import Outcome, StackFailure, plans_of
+from .cost_total import CostTotal
 from .tables import Format, table
 
 # What the idle hours of each kind of schedule assume (see azure_gpu_stacks.catalog.demand).
@@ -122,6 +124,19 @@ def cost_row(plan: Outcome) -> list[str]:
     ]
 
 
+def total_row(total: CostTotal) -> list[str]:
+    """The last row of `cost_table` for several stacks: their sum (the budgets are each stack's own)."""
+    least = ">= " if total.lower_bound else ""
+    return [
+        f"total ({counted(total.stacks, 'stack')})",
+        least + usd(total.hourly_usd, 4),
+        least + usd(total.monthly_usd),
+        least + usd(total.idle_hourly_usd, 4),
+        least + usd(total.idle_monthly_usd),
+        "",
+    ]
+
+
 COST_HEADERS = ["stack", "USD/h", "USD/month", "idle USD/h", "idle USD/month", "budget USD/month"]
 COST_RIGHT = (1, 2, 3, 4, 5)
 
@@ -221,6 +236,9 @@ PRICES_USED_HEADERS = ["size", "region", "price", "USD/h", "observed", "source"]
 def cost_table(plans: Sequence[Outcome], fmt: Format = "text") -> str:
     """One row per stack: full-scale and idle cost per hour and month, and its budget; then each price
     used with its date and source."""
-    out = table(COST_HEADERS, [cost_row(p) for p in plans], fmt, right=COST_RIGHT)
+    rows = [cost_row(p) for p in plans]
+    if len(plans) > 1:
+        rows.append(total_row(CostTotal.of(plans)))
+    out = table(COST_HEADERS, rows, fmt, right=COST_RIGHT)
     separator = "\n\n" if fmt == "markdown" else "\n"
     return out + separator + CostNotes.over([p.cost for p in plans_of(list(plans))]).text(fmt)

@@ -89,7 +89,7 @@ def test_check_fails_the_t4_stack_without_its_budget(capsys: pytest.CaptureFixtu
     assert code == 1
     assert (
         out.splitlines()[0]
-        == "FAILED: inference-t4: 0 resource(s) Azure would refuse. 1 mandatory policy violation(s)."
+        == "FAILED: inference-t4: 1 mandatory policy violation."
     )
     assert (
         "  - [mandatory] require-cost-alerts: gpu-vm-vm: 'gpu-vm-vm' (hardwareProfile.vmSize 'Standard_NC4as_T4_v3', "
@@ -204,7 +204,7 @@ def test_check_markdown_is_a_pull_request_comment(capsys: pytest.CaptureFixture[
     lines = out.splitlines()
 
     assert code == 1
-    assert lines[0] == "### gpu-stacks check: 1 of 2 stack(s) fail"
+    assert lines[0] == "### gpu-stacks check: 1 of 2 stacks fails"
     assert "| `inference-t4` | pass | 11 | 0 | 0 | 0 |" in lines
     assert "| `inference-t4` | **fail** | 9 | 0 | 1 | 0 |" in lines
     assert any(line.startswith("| mandatory | `require-cost-alerts` | `gpu-vm-vm` | 'gpu-vm-vm' (") for line in lines)
@@ -260,7 +260,7 @@ def test_check_as_a_subprocess_exits_0_on_the_shipped_t4_stack(tmp_path: Path) -
     )
 
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("### gpu-stacks check: all 1 stack(s) pass")
+    assert done.stdout.startswith("### gpu-stacks check: the 1 stack passes")
 
 
 def test_check_markdown_carries_the_cost_table(capsys: pytest.CaptureFixture[str]) -> None:

@@ -43,7 +43,7 @@ def test_training_stack_plans_cleanly_and_shows_the_cluster(capsys: pytest.Captu
     assert "train-ppg  [azure-native:compute:ProximityPlacementGroup]  for=Standard_ND96asr_v4" in out
     assert "clusterSshCommand  ssh azureuser@train000000" in out
     # Always on (the shipped default): the policy pack says what an idle day costs and how to park it.
-    assert "OK: training-a100 deploys as planned (8 resources, 1 advisory policy note(s))." in out
+    assert "OK: training-a100 deploys as planned (8 resources, 1 advisory policy note)." in out
     assert (
         "[advisory] warn-always-on-infiniband-cluster: train-vmss: 'train-vmss' runs 2 x Standard_ND96asr_v4 around "
         "the clock: about 1,305.46 USD for every day nothing trains" in out

@@ -145,7 +145,7 @@ def test_plan_types_the_mandatory_count_drives_the_exit_code(plan: Plan) -> None
 
     assert (failing.mandatory, failing.advisory, failing.exit_code) == (1, 0, 1)
     assert (
-        verdict(failing) == "FAILED: training-a100: 0 resource(s) Azure would refuse. 1 mandatory policy violation(s)."
+        verdict(failing) == "FAILED: training-a100: 1 mandatory policy violation."
     )
     assert summary([plan, failing]) == {
         "stacks": 2,
