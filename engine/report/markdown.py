@@ -104,7 +104,8 @@ def graph_details(plan: Plan) -> list[str]:
     from .graph import mermaid, tree
 
     summary = (
-        f"<details><summary>{counted(len(plan.resources), 'resource')} of <code>{html.escape(plan.stack, quote=False)}</code>: "
+        f"<details><summary>{counted(len(plan.resources), 'resource')} of "
+        f"<code>{html.escape(plan.stack, quote=False)}</code>: "
         "graph, with busy and idle cost a month per component</summary>"
     )
     plain = [html.escape(line, quote=False) for line in tree(plan)]
