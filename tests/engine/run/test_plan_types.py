@@ -144,9 +144,7 @@ def test_plan_types_the_mandatory_count_drives_the_exit_code(plan: Plan) -> None
     failing = dataclasses.replace(plan, violations=tuple(mandatory(v) for v in plan.violations))
 
     assert (failing.mandatory, failing.advisory, failing.exit_code) == (1, 0, 1)
-    assert (
-        verdict(failing) == "FAILED: training-a100: 1 mandatory policy violation."
-    )
+    assert verdict(failing) == "FAILED: training-a100: 1 mandatory policy violation."
     assert summary([plan, failing]) == {
         "stacks": 2,
         "failed": ["training-a100"],
