@@ -17,7 +17,8 @@ from typing import Any
 from ...catalog.words import counted
 from ..escapes import cell
 from ..report import JSON_FORMAT_VERSION
-from ..report.cost import COST_HEADERS, COST_RIGHT, CostNotes
+from ..report.cost import COST_HEADERS, COST_RIGHT, CostNotes, total_row
+from ..report.cost_total import CostTotal
 from ..report.junit import render_junit
 from ..report.markdown import days_text, heading
 from ..report.sarif import sarif_document
@@ -45,6 +46,7 @@ class Totals:
     days: set[str] = field(default_factory=set)
     notes: CostNotes = field(default_factory=CostNotes)
     rules: dict[str, dict[str, Any]] = field(default_factory=dict)
+    cost: CostTotal = field(default_factory=CostTotal)
 
 
 def totals(entries: Entries, pack_rules: dict[str, dict[str, Any]]) -> Totals:
@@ -55,12 +57,19 @@ def totals(entries: Entries, pack_rules: dict[str, dict[str, Any]]) -> Totals:
             if record["asOf"]:  # a stack not planned was judged on no day
                 found.days.add(record["asOf"])
             found.notes = found.notes.then(notes_of(record))
+            found.cost = found.cost.then(CostTotal.of_stack(None if "error" in record["json"] else _cost_json(record)))
             for rule in record["sarifRules"]:
                 found.rules.setdefault(rule["id"], rule)
             yield record["stack"], record["exitCode"], record["counts"]
 
     found.summary = total(each())
     return found
+
+
+def _cost_json(record: Record) -> dict[str, Any]:
+    """A planned stack's cost in its record (an empty one, a lower bound of 0, where a record lacks it)."""
+    cost = record["json"].get("cost")
+    return cost if isinstance(cost, dict) else {}
 
 
 def report_chunks(
@@ -136,6 +145,8 @@ def _markdown(entries: Entries, found: Totals, affected: Affected | None) -> Ite
     yield from ["", "#### Cost", "", *table(COST_HEADERS, [], "markdown", right=COST_RIGHT).split("\n")]
     for record, _ in entries():
         yield table(COST_HEADERS, [record["costRow"]], "markdown", right=COST_RIGHT).split("\n")[-1]
+    if found.cost.rows > 1:
+        yield table(COST_HEADERS, [total_row(found.cost)], "markdown", right=COST_RIGHT).split("\n")[-1]
     yield ""
     yield found.notes.text("markdown")
     if affected is not None:

@@ -128,7 +128,9 @@ def total_row(total: CostTotal) -> list[str]:
     """The last row of `cost_table` for several stacks: their sum (the budgets are each stack's own)."""
     least = ">= " if total.lower_bound else ""
     return [
-        f"total ({counted(total.stacks, 'stack')})",
+        f"total ({counted(total.stacks, 'stack')})"
+        if not total.not_planned
+        else f"total ({total.stacks} of {counted(total.rows, 'stack')} planned)",
         least + usd(total.hourly_usd, 4),
         least + usd(total.monthly_usd),
         least + usd(total.idle_hourly_usd, 4),
@@ -237,8 +239,9 @@ def cost_table(plans: Sequence[Outcome], fmt: Format = "text") -> str:
     """One row per stack: full-scale and idle cost per hour and month, and its budget; then each price
     used with its date and source."""
     rows = [cost_row(p) for p in plans]
-    if len(plans) > 1:
-        rows.append(total_row(CostTotal.of(plans)))
+    total = CostTotal.of(plans)
+    if total.rows > 1:
+        rows.append(total_row(total))
     out = table(COST_HEADERS, rows, fmt, right=COST_RIGHT)
     separator = "\n\n" if fmt == "markdown" else "\n"
     return out + separator + CostNotes.over([p.cost for p in plans_of(list(plans))]).text(fmt)

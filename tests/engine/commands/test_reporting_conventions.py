@@ -216,3 +216,13 @@ def test_an_error_under_json_is_a_versioned_json_document() -> None:
 
     assert code == 2 and err.startswith("gpu-stacks: error: ")
     assert valid("error", json.loads(out))["exitCode"] == 2
+
+
+def test_a_total_over_a_stack_not_planned_is_a_lower_bound_and_says_how_many_were_planned() -> None:
+    from azure_gpu_stacks.engine.report.cost import total_row
+    from azure_gpu_stacks.engine.report.cost_total import CostTotal
+
+    planned = {"hourlyUsd": 0.526, "monthlyUsd": 383.98, "idleHourlyUsd": 0.2192, "idleMonthlyUsd": 159.99}
+    total = CostTotal.of_stack({**planned, "lowerBound": False}).then(CostTotal.of_stack(None))
+
+    assert total_row(total) == ["total (1 of 2 stacks planned)", ">= 0.5260", ">= 383.98", ">= 0.2192", ">= 159.99", ""]
