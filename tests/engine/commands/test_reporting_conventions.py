@@ -147,6 +147,7 @@ def test_the_same_stacks_as_arguments_and_flags_are_one_command_line() -> None:
 def test_counted_nouns_are_singular_for_one_only() -> None:
     assert [counted(n, "stack") for n in (0, 1, 2)] == ["0 stacks", "1 stack", "2 stacks"]
     assert counted(1, "policy", "policies") == "1 policy" and counted(3, "policy", "policies") == "3 policies"
+    assert [counted(n, "node") for n in (1.0, 2.0, 0.5)] == ["1 node", "2 nodes", "0.5 nodes"]  # a policy's numbers
 
 
 def test_no_report_says_s_in_parentheses(ran: Callable[..., Any]) -> None:
