@@ -234,6 +234,17 @@ def wants_json(args: argparse.Namespace) -> bool:
     return bool(getattr(args, "json", False)) or getattr(args, "format", None) == "json" or ("json", None) in formats
 
 
+def asks_json(argv: Sequence[str]) -> bool:
+    """Whether a command line argparse refused asked for JSON on stdout (`--json`, `--format json`,
+    `--format=json`), so that its error is a JSON document there too."""
+    words = list(argv)
+    return (
+        "--json" in words
+        or "--format=json" in words
+        or any(a == "--format" and b == "json" for a, b in zip(words, words[1:]))
+    )
+
+
 def report_targets(args: argparse.Namespace) -> list[Target]:
     """Where each format of the report goes, in the order given; one at most on stdout (text when none is), and
     each file refused before any work when it cannot be written (`said.refuse_unwritable_target`)."""

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
@@ -13,11 +14,21 @@ from . import TABLE
 from .options import stacks_given
 
 
+class CommandLineError(SystemExit):
+    """argparse's exit 2 for a bad command line, with its error line (for the CLI to say as JSON too)."""
+
+    def __init__(self, line: str) -> None:
+        super().__init__(2)
+        self.line = line
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         """A bad command line: a short usage hint, then the one error line (exit 2), instead of argparse's
         full usage of every option."""
-        self.exit(2, f"{self.hint()}\ngpu-stacks: error: {escaped(message)}\n")
+        line = escaped(message)
+        self._print_message(f"{self.hint()}\ngpu-stacks: error: {line}\n", sys.stderr)
+        raise CommandLineError(line)
 
     def parse_known_args(  # type: ignore[override]
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None

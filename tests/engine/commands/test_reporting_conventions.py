@@ -227,3 +227,17 @@ def test_a_total_over_a_stack_not_planned_is_a_lower_bound_and_says_how_many_wer
     total = CostTotal.of_stack({**planned, "lowerBound": False}).then(CostTotal.of_stack(None))
 
     assert total_row(total) == ["total (1 of 2 stacks planned)", ">= 0.5260", ">= 383.98", ">= 0.2192", ">= 159.99", ""]
+
+
+@pytest.mark.parametrize("asks", [["--json"], ["--format", "json"], ["--format=json"]])
+def test_a_command_line_argparse_refuses_under_json_is_a_json_document_too(asks: list[str]) -> None:
+    code, out, err = gpu_stacks("quota", "inference-t4", *asks, "--timeout", "-1", "--project", REPO)
+    line = err.splitlines()[-1].removeprefix("gpu-stacks: error: ")
+
+    assert code == 2 and err.splitlines()[0].startswith("usage: gpu-stacks quota ")
+    assert valid("error", json.loads(out)) == {"formatVersion": 1, "error": line, "exitCode": 2}
+    assert line.startswith("argument --timeout: ")
+
+
+def test_a_command_line_argparse_refuses_without_json_leaves_stdout_empty() -> None:
+    assert gpu_stacks("quota", "inference-t4", "--timeout", "-1", "--project", REPO)[:2] == (2, "")
