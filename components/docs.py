@@ -44,7 +44,8 @@ def render() -> str:
             '- **Python**: `pip install "azure-gpu-stacks @ git+https://github.com/<org>/azure-gpu-stacks'
             f'@v{__version__}"`, then `from azure_gpu_stacks.components import '
             f"{', '.join(c.__name__ for c in classes)}`. "
-            "Args are a dict with the snake_case names."
+            "Args are a dict with the snake_case names (`<org>`: the GitHub owner of this repository, "
+            "docs/releasing.md)."
         ),
         (
             "- **TypeScript, Go, C#, Java, YAML**: `pulumi package add "

@@ -20,8 +20,8 @@ from typing import NoReturn
 
 from ..components.version import __version__
 from ..inputs.files import elided, escaped
-from .commands.options import declared_secrets, wants_json
-from .commands.parser import parser
+from .commands.options import asks_json, declared_secrets, wants_json
+from .commands.parser import CommandLineError, parser
 from .commands.said import Said
 from .errors import InputError
 from .report import JSON_FORMAT_VERSION
@@ -41,7 +41,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     mask = Mask()
     args: argparse.Namespace | None = None
     try:
-        args = _parser().parse_args(argv)
+        try:
+            args = _parser().parse_args(argv)
+        except CommandLineError as exc:  # said on stderr; a reader of the JSON asked for gets it as JSON too
+            if asks_json(sys.argv[1:] if argv is None else argv):
+                _json_error(exc.line, exc.code)
+            raise
         mask.add(declared_secrets(args))
         said: Said = args.run(args)
         mask.add(said.secrets)
@@ -52,8 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         line = mask(escaped(elided(str(exc)), keep_newlines=True))
         print(f"gpu-stacks: error: {line}", file=sys.stderr)
         if args is not None and wants_json(args):  # a reader of the JSON gets the error as JSON too
-            error = {"formatVersion": JSON_FORMAT_VERSION, "error": line, "exitCode": exc.exit_code}
-            sys.stdout.write(json.dumps(error, indent=2) + "\n")
+            _json_error(line, exc.exit_code)
         return exc.exit_code
     except KeyboardInterrupt:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C while leaving prints no traceback
@@ -82,6 +86,12 @@ def run() -> NoReturn:
         with contextlib.suppress(OSError, ValueError):
             stream.flush()
     os._exit(code)
+
+
+def _json_error(line: str, code: object) -> None:
+    """The error document on stdout (docs/schemas/error.schema.json)."""
+    error = {"formatVersion": JSON_FORMAT_VERSION, "error": line, "exitCode": code}
+    sys.stdout.write(json.dumps(error, indent=2) + "\n")
 
 
 def _drop_stdout() -> None:

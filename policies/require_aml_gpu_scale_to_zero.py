@@ -16,6 +16,7 @@ from pulumi_policy import EnforcementLevel, ReportViolation, ResourceValidationA
 
 from ..catalog.durations import duration_seconds
 from ..catalog.shapes import canonical_type
+from ..catalog.words import counted
 from . import config
 from .values import UNKNOWN, get, number, same, text
 from .vm_size_lifecycle import catalog_entry
@@ -55,7 +56,10 @@ def _problems(scale: Any, size: str, max_minutes: float) -> list[str]:
     prefix = "properties.properties.scaleSettings"
     min_nodes = get(scale, "minNodeCount")
     if min_nodes is not UNKNOWN and (count := number(min_nodes)) is not None and count != 0:
-        found.append(f"{prefix}.minNodeCount is {count:g}, so {count:g} {size} node(s) bill while idle; set it to 0.")
+        bill = "bills" if count == 1 else "bill"
+        found.append(
+            f"{prefix}.minNodeCount is {count:g}, so {counted(count, f'{size} node')} {bill} while idle; set it to 0."
+        )
     idle = get(scale, "nodeIdleTimeBeforeScaleDown")
     limit = f"PT{max_minutes:g}M"
     if idle is UNKNOWN:

@@ -34,6 +34,7 @@ from pydantic.alias_generators import to_camel
 
 from ..catalog import catalog
 from ..catalog.limits import LIMITS, normalize_region
+from ..catalog.words import counted
 from ..components.args import camel_message, camel_path, keys_of, shown, unknown_key_message
 from ..sdk.internals import runtime_config
 from .sections import SECTIONS, Section
@@ -224,7 +225,7 @@ def _aml_warnings(aml: SectionInputs | None) -> list[str]:
     key = f"{PROJECT}:amlCluster"
     notes = []
     if aml.min_node_count:
-        notes.append(f"{key}.minNodeCount: {aml.min_node_count} node(s) run, and bill, even when no job does")
+        notes.append(f"{key}.minNodeCount: {_run_and_bill(aml.min_node_count)}, even when no job does")
     if aml.vm_priority == "LowPriority":
         notes.append(f"{key}.vmPriority: low-priority nodes can be preempted mid-job; checkpoint work often")
     if aml.enable_node_public_ip:
@@ -234,13 +235,18 @@ def _aml_warnings(aml: SectionInputs | None) -> list[str]:
     return notes
 
 
+def _run_and_bill(nodes: int) -> str:
+    """ "1 node runs, and bills" or "2 nodes run, and bill"."""
+    return f"{counted(nodes, 'node')} runs, and bills" if nodes == 1 else f"{counted(nodes, 'node')} run, and bill"
+
+
 def _batch_warnings(pool: SectionInputs | None) -> list[str]:
     if pool is None:
         return []
     key = f"{PROJECT}:batchGpuPool"
     notes = []
     if pool.scale == "fixed" and pool.fixed_nodes:
-        notes.append(f"{key}.fixedNodes: {pool.fixed_nodes} node(s) run, and bill, even when no task does")
+        notes.append(f"{key}.fixedNodes: {_run_and_bill(pool.fixed_nodes)}, even when no task does")
     if pool.spot:
         notes.append(f"{key}.spot: Spot nodes can be evicted at any time; Batch requeues their tasks")
     return notes

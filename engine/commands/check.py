@@ -20,11 +20,8 @@ DESCRIPTION = None
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "stacks",
-        metavar="STACK",
-        nargs="*",
-        help="stacks to check (default: all in the project); with --root, DIR:STACK as the report names them",
+    options.add_stacks(
+        p, "stacks to check (default: all in the project); with --root, DIR:STACK as the report names them"
     )
     options.add_report_formats(p)
     options.add_fail_level(p)

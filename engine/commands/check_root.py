@@ -208,7 +208,14 @@ def _plan(stacks: list[FleetStack], args: argparse.Namespace, root: Path, run: R
         read_classes_of_json(record.get("json", {}).get("resources"))
 
     return run_forked(
-        task, stacks, args.jobs, options.progress, lambda s: s.id, failed=died, timeout_s=limits.timeout_s, learn=learn
+        task,
+        stacks,
+        args.jobs,
+        options.progress(args),
+        lambda s: s.id,
+        failed=died,
+        timeout_s=limits.timeout_s,
+        learn=learn,
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..report import versioned
 from . import options
 from .said import Said
 
@@ -17,10 +18,8 @@ DESCRIPTION = (
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("stacks", metavar="STACK", nargs="*", help="stacks to price (default: all in the project)")
-    p.add_argument(
-        "--format", choices=("text", "markdown", "json"), default="text", help="markdown for pull-request comments"
-    )
+    options.add_stacks(p, "stacks to price (default: all in the project)")
+    options.add_format(p, ("text", "markdown", "json"), "text; markdown (a pull-request comment); json (one document)")
     options.add_common(p)
     options.add_as_of(p)
     options.add_jobs(p)
@@ -36,6 +35,8 @@ def run(args: argparse.Namespace) -> Said:
     said = Said()
     plans = options.plan_many(args, said)
     if args.format == "json":
+        from ..report.cost_total import CostTotal
+
         stacks = [
             {"stack": p.stack, "error": p.message}
             if isinstance(p, StackFailure)
@@ -46,7 +47,7 @@ def run(args: argparse.Namespace) -> Said:
             }
             for p in plans
         ]
-        said.json({"stacks": stacks})
+        said.json(versioned({"stacks": stacks, "total": CostTotal.of(plans).to_json()}))
     else:
         from ..report.cost import cost_table
 

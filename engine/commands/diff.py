@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..report import versioned
 from . import options
 from .said import Said
 
@@ -14,10 +15,8 @@ DESCRIPTION = "Plan each stack at BASE (a temporary git worktree) and in the wor
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("base", metavar="BASE", help="git revision to compare with: origin/main, a tag or a commit")
-    p.add_argument("stacks", metavar="STACK", nargs="*", help="stacks to compare (default: all, at either revision)")
-    p.add_argument(
-        "--format", choices=("text", "json", "markdown"), default="text", help="markdown for pull-request comments"
-    )
+    options.add_stacks(p, "stacks to compare (default: all, at either revision)")
+    options.add_format(p, ("text", "json", "markdown"), "text; json (one document); markdown (a pull-request comment)")
     p.add_argument(
         "--allow-replace",
         action="append",
@@ -40,13 +39,13 @@ def run(args: argparse.Namespace) -> Said:
         args,
         options.project_dir(args.project),
         *options.run_settings(args),
-        options.progress,
+        options.progress(args),
         options.reference(args),
         options.limits(args),
     )
     said = Said(code, secrets=set(secrets))
     if isinstance(report, dict):
-        said.json(report)
+        said.json(versioned(report))
     else:
         said.text(report, end="")
     return said

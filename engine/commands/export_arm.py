@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ...catalog.words import counted
 from . import options
 from .said import Said, Text, refuse_unwritable_target
 
@@ -29,7 +30,7 @@ DESCRIPTION = (
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("stack", metavar="STACK", help=options.STACK_HELP)
+    options.add_stack(p)
     p.add_argument("--output", "-o", type=Path, metavar="FILE", help="write the template here (default: stdout)")
     options.add_common(p)
     options.add_as_of(p)
@@ -43,7 +44,7 @@ def template_of(args: argparse.Namespace) -> tuple[Project, Plan, Template]:
 
     project = options.planned_project(args)
     settings, day = options.run_settings(args)
-    options.progress(f"planning {args.stack} offline…")
+    options.progress(args)(f"planning {args.stack} offline…")
     plan = plan_stack(
         project, args.stack, options.reference(args), day=day, policy_settings=settings, limits=options.limits(args)
     )
@@ -62,7 +63,8 @@ def run(args: argparse.Namespace) -> Said:
     left_out = [urn for urn, kind in template.outside if kind.startswith("azure-native:")]
     if left_out:
         print(
-            f"gpu-stacks: warning: {len(left_out)} azure-native resource(s) are not in the template (data-plane "
+            f"gpu-stacks: warning: {counted(len(left_out), 'azure-native resource')} "
+            f"{'is' if len(left_out) == 1 else 'are'} not in the template (data-plane "
             "types, or types the type registry cannot place), so Validate and What-If do not see them "
             "(metadata.outsideTemplate says why for each)",
             file=sys.stderr,

@@ -36,6 +36,47 @@ PROJECT_HELP = (
     "as `pulumi` finds it)"
 )
 STACK_HELP = "stack name, or a path to a Pulumi.<stack>.yaml"
+STACK_FLAG = "stack_flags"  # where -s/--stack goes, beside the positional STACK arguments (`stacks_given`)
+
+
+def add_stack(p: argparse.ArgumentParser) -> None:
+    """The one stack a command plans: `STACK`, or `-s/--stack STACK` as `pulumi up --stack` takes it."""
+    p.add_argument("stack", metavar="STACK", nargs="?", help=f"{STACK_HELP} (or -s STACK)")
+    _add_stack_flag(p, "same as STACK, as `pulumi preview --stack NAME` takes it")
+
+
+def add_stacks(p: argparse.ArgumentParser, help: str) -> None:
+    """The stacks a command plans: `STACK...`, or `-s/--stack STACK` (repeatable), as Pulumi spells it."""
+    p.add_argument("stacks", metavar="STACK", nargs="*", help=help)
+    _add_stack_flag(p, "same as a STACK argument, as `pulumi preview --stack NAME` takes it; repeatable")
+
+
+def _add_stack_flag(p: argparse.ArgumentParser, help: str) -> None:
+    p.add_argument("-s", "--stack", action="append", dest=STACK_FLAG, metavar="STACK", help=help)
+
+
+def stacks_given(args: argparse.Namespace) -> str | None:
+    """Fold `-s/--stack` into the STACK arguments (`args.stacks`, or `args.stack` for a command of one stack);
+    the error line when the two name different stacks, or a command of one stack gets none or several."""
+    flags: list[str] | None = getattr(args, STACK_FLAG, None)
+    if not hasattr(args, STACK_FLAG):
+        return None
+    delattr(args, STACK_FLAG)
+    if hasattr(args, "stacks"):
+        if flags and args.stacks and list(dict.fromkeys(args.stacks)) != list(dict.fromkeys(flags)):
+            return (
+                f"STACK {' '.join(args.stacks)} and --stack {' '.join(flags)} name different stacks; "
+                "allowed: the stacks as arguments or as -s/--stack, or the same in both"
+            )
+        args.stacks = args.stacks or flags or []
+        return None
+    named = list(dict.fromkeys([*([args.stack] if args.stack is not None else []), *(flags or [])]))
+    if len(named) > 1:
+        return f"{', '.join(named)}: several stacks; allowed: one, as STACK or -s/--stack STACK"
+    if not named:
+        return "the following arguments are required: STACK (or -s/--stack STACK)"
+    args.stack = named[0]
+    return None
 
 
 def add_project(p: argparse.ArgumentParser) -> None:
@@ -134,6 +175,13 @@ def add_common(p: argparse.ArgumentParser) -> None:
         "named as Pulumi Cloud names organizations: 3 to 40 letters, digits, '-' and '_', "
         "starting and ending with a letter or digit",
     )
+    add_progress(p)
+
+
+def add_format(p: argparse.ArgumentParser, choices: Sequence[str], help: str) -> None:
+    """`--format` of a command that writes one report, and `--json` for `--format json`, as on check and merge."""
+    p.add_argument("--format", choices=choices, default="text", help=help)
+    p.add_argument("--json", action="store_const", const="json", dest="format", help="same as --format json")
 
 
 def add_report_formats(p: argparse.ArgumentParser) -> None:
@@ -184,6 +232,17 @@ def wants_json(args: argparse.Namespace) -> bool:
     """Whether the command line asks for JSON on stdout (`--json`, `--format json`), where an error is JSON too."""
     formats = getattr(args, "formats", None) or []
     return bool(getattr(args, "json", False)) or getattr(args, "format", None) == "json" or ("json", None) in formats
+
+
+def asks_json(argv: Sequence[str]) -> bool:
+    """Whether a command line argparse refused asked for JSON on stdout (`--json`, `--format json`,
+    `--format=json`), so that its error is a JSON document there too."""
+    words = list(argv)
+    return (
+        "--json" in words
+        or "--format=json" in words
+        or any(a == "--format" and b == "json" for a, b in zip(words, words[1:]))
+    )
 
 
 def report_targets(args: argparse.Namespace) -> list[Target]:
@@ -362,10 +421,36 @@ def jobs(text: str) -> int:
     return value
 
 
-def progress(message: str) -> None:
-    """One line on stderr while stacks are planned (a stack's name: no secret), on a terminal."""
-    if sys.stderr.isatty():
-        print(f"gpu-stacks: {escaped(message)}", file=sys.stderr, flush=True)
+PROGRESS = ("auto", "always", "never")
+
+
+def add_progress(p: argparse.ArgumentParser) -> None:
+    """`--progress`: whether a line per stack goes to stderr while stacks are planned."""
+    p.add_argument(
+        "--progress",
+        choices=PROGRESS,
+        default="auto",
+        help="a line on stderr as each stack is planned: auto (the default: when stderr is a terminal), always "
+        "(in CI logs too; plain text, no escape codes), never",
+    )
+
+
+def progress(args: argparse.Namespace) -> Callable[[str], None]:
+    """What says a progress line for this command line (`--progress`): one line on stderr per step (a stack's
+    name: no secret), escaped as every output is; nothing at `never`, or at `auto` when stderr is no terminal,
+    so that a pipe, a test's captured stderr or a CI log without `--progress always` stays as it was."""
+    wanted = getattr(args, "progress", "auto")
+    if wanted == "never" or (wanted == "auto" and not sys.stderr.isatty()):
+        return _quiet
+    return _say_progress
+
+
+def _quiet(message: str) -> None:
+    del message
+
+
+def _say_progress(message: str) -> None:
+    print(f"gpu-stacks: {escaped(message)}", file=sys.stderr, flush=True)
 
 
 def declared_secrets(args: Any) -> set[str]:
@@ -471,7 +556,9 @@ def plan_many(args: argparse.Namespace, said: Said) -> list[Outcome]:
     names = args.stacks or project.stacks()
     if not names:
         raise InputError(f"{project.relative(project.stack_dir) or '.'}/: no stack files to {args.command}")
-    outcomes = plan_outcomes(project, names, reference(args), settings, args.jobs, progress, limits(args), day=day)
+    outcomes = plan_outcomes(
+        project, names, reference(args), settings, args.jobs, progress(args), limits(args), day=day
+    )
     said.learn(o for o in outcomes if not isinstance(o, StackFailure))
     failures = [o for o in outcomes if isinstance(o, StackFailure)]
     if len(outcomes) == 1 and failures:

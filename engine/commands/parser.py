@@ -4,18 +4,41 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Sequence
 from typing import NoReturn
 
 from ...inputs.files import escaped
 from ..exit_codes import epilog
 from . import TABLE
+from .options import stacks_given
+
+
+class CommandLineError(SystemExit):
+    """argparse's exit 2 for a bad command line, with its error line (for the CLI to say as JSON too)."""
+
+    def __init__(self, line: str) -> None:
+        super().__init__(2)
+        self.line = line
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         """A bad command line: a short usage hint, then the one error line (exit 2), instead of argparse's
         full usage of every option."""
-        self.exit(2, f"{self.hint()}\ngpu-stacks: error: {escaped(message)}\n")
+        line = escaped(message)
+        self._print_message(f"{self.hint()}\ngpu-stacks: error: {line}\n", sys.stderr)
+        raise CommandLineError(line)
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        """argparse's, then `-s/--stack` folded into the STACK arguments (a command's parser does it, so that an
+        error line comes with that command's usage)."""
+        parsed, extras = super().parse_known_args(args, namespace)
+        if error := stacks_given(parsed):
+            self.error(error)
+        return parsed, extras
 
     def hint(self) -> str:
         """`usage: gpu-stacks check [STACK ...] [OPTIONS] (gpu-stacks check --help lists them)`."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..report import versioned
 from . import options
 from .said import Said
 
@@ -13,15 +14,13 @@ DESCRIPTION = "Plan one stack offline."
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("stack", metavar="STACK", help=options.STACK_HELP)
-    p.add_argument(
-        "--format",
-        choices=("text", "json", "pulumi-preview"),
-        default="text",
-        help="text; json (one document); pulumi-preview (the steps, ops and new states `pulumi preview --json` "
+    options.add_stack(p)
+    options.add_format(
+        p,
+        ("text", "json", "pulumi-preview"),
+        "text; json (one document); pulumi-preview (the steps, ops and new states `pulumi preview --json` "
         "prints, for tools built on that shape)",
     )
-    p.add_argument("--json", action="store_true", help="same as --format json")
     p.add_argument(
         "--preview",
         action="store_true",
@@ -39,7 +38,7 @@ def run(args: argparse.Namespace) -> Said:
     project = options.planned_project(args)
     reference = options.reference(args)
     settings, day = options.run_settings(args)
-    options.progress(f"planning {args.stack} offline…")
+    options.progress(args)(f"planning {args.stack} offline…")
     plan = plan_stack(
         project,
         args.stack,
@@ -51,8 +50,8 @@ def run(args: argparse.Namespace) -> Said:
     )
     said = Said(plan.exit_code)
     said.learn([plan])
-    if args.json or args.format == "json":
-        said.json(plan.to_json())
+    if args.format == "json":
+        said.json(versioned(plan.to_json()))
     elif args.format == "pulumi-preview":
         from ..report.pulumi_preview import preview_json
 

@@ -23,7 +23,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--requirement",
         metavar="SPEC",
         help="the distribution line of the copy's requirements.txt (default: azure-gpu-stacks==<this version>), "
-        "e.g. 'azure-gpu-stacks @ git+https://github.com/<org>/azure-gpu-stacks@v<version>'",
+        "e.g. 'azure-gpu-stacks @ git+https://github.com/<org>/azure-gpu-stacks@v<version>' (<org>: the GitHub "
+        "owner of the repository, docs/releasing.md)",
     )
 
 

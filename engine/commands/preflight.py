@@ -11,6 +11,7 @@ from typing import Any
 
 from ..arm.clouds import CLOUDS, DEFAULT_CLOUD
 from ..errors import InputError
+from ..report import versioned
 from ..secrets import Mask
 from . import export_arm, options
 from .said import Document, Part, Said, Text, refuse_unwritable_target
@@ -26,7 +27,7 @@ RULE_PREFIX = "azure-preflight/"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("stack", metavar="STACK", help=options.STACK_HELP)
+    options.add_stack(p)
     p.add_argument("--subscription", required=True, metavar="ID", help="the subscription id to validate in")
     p.add_argument("--what-if", action="store_true", help="also ask What-If which resources would change")
     p.add_argument(
@@ -41,7 +42,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="write the fidelity record: per resource the offline verdict beside Azure's, body hashes, no secret",
     )
-    p.add_argument("--format", choices=options.FORMATS, default="text", help="text; json; markdown; sarif")
+    options.add_format(p, options.FORMATS, "text; json; markdown; sarif")
     options.add_common(p)
     options.add_as_of(p)
 
@@ -87,7 +88,7 @@ def run(args: argparse.Namespace) -> Said:
     location = args.location or _location(template.document)
     if location is None:
         raise InputError(f"{plan.stack_file}: no location in the stack; allowed: name one with --location REGION")
-    options.progress(f"asking Azure ({args.cloud}) to validate {plan.stack}…")
+    options.progress(args)(f"asking Azure ({args.cloud}) to validate {plan.stack}…")
     quoted_mask = Mask(plan.secret_values, ignore_case=True)  # Azure may quote a request value in any case
     try:
         answer = ask_azure(
@@ -172,7 +173,7 @@ def _location(document: dict[str, Any]) -> str | None:
 def _report(report: dict[str, Any], fmt: str) -> Part:
     """The report in `fmt`, for the CLI to mask (every secret of the plan) and print."""
     if fmt == "json":
-        return Document(report)
+        return Document(versioned(report))
     if fmt == "markdown":
         return Text(render_markdown(report), end="")
     if fmt == "sarif":

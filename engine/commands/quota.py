@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..report import versioned
 from . import options
 from .said import Said
 
@@ -17,7 +18,7 @@ DESCRIPTION = (
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("stack", metavar="STACK", help=options.STACK_HELP)
+    options.add_stack(p)
     p.add_argument(
         "--live", action="store_true", help="read the limits from Azure (needs the [azure] extra and a login)"
     )
@@ -29,7 +30,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="a Batch-managed account's core quota, as `az batch account show --name ACCOUNT --resource-group RG "
         "-o json` writes it (its pools draw on it, not on the subscription's)",
     )
-    p.add_argument("--format", choices=("text", "markdown", "json"), default="text", help="output format")
+    options.add_format(p, ("text", "markdown", "json"), "text; markdown (a pull-request comment); json (one document)")
     options.add_common(p)
 
 
@@ -40,7 +41,7 @@ def run(args: argparse.Namespace) -> Said:
 
     project = options.planned_project(args)
     _, day = options.run_settings(args)  # the file checked like every command's, though quota applies no policy
-    options.progress(f"planning {args.stack} offline…")
+    options.progress(args)(f"planning {args.stack} offline…")
     reference = ReferenceFiles(
         stack_outputs=parse_option(args.stack_outputs), organization=args.organization, existing=tuple(args.existing)
     )
@@ -60,7 +61,7 @@ def run(args: argparse.Namespace) -> Said:
     )
     said = Said(report.exit_code, secrets=set(report.secret_values))
     if args.format == "json":
-        said.json(report.to_json())
+        said.json(versioned(report.to_json()))
     else:
         said.text(render(report, args.format))
     return said

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..report import JSON_FORMAT_VERSION
+from ..report import versioned
 from . import options
 from .said import Said
 
@@ -15,13 +15,9 @@ DESCRIPTION = None
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     options.add_project(p)
-    p.add_argument(
-        "--format",
-        choices=("text", "json"),
-        default="text",
-        help='text (one name a line); json ({"formatVersion": 1, "stacks": [...]}, for a CI matrix)',
+    options.add_format(
+        p, ("text", "json"), 'text (one name a line); json ({"formatVersion": 1, "stacks": [...]}, for a CI matrix)'
     )
-    p.add_argument("--json", action="store_true", help="same as --format json")
 
 
 def run(args: argparse.Namespace) -> Said:
@@ -29,8 +25,8 @@ def run(args: argparse.Namespace) -> Said:
 
     said = Said()
     names = load_project(options.project_dir(args.project)).stacks()
-    if args.json or args.format == "json":
-        said.json({"formatVersion": JSON_FORMAT_VERSION, "stacks": names})
+    if args.format == "json":
+        said.json(versioned({"stacks": names}))
     else:
         said.text("\n".join(names))
     return said

@@ -23,6 +23,7 @@ from ...catalog.az_files import Usage, family_key
 from ...catalog.create_only import AKS_CLUSTER, AKS_POOL, AML_COMPUTE, VM, VMSS, CreateOnly, create_only
 from ...catalog.demand import collect
 from ...catalog.pricing import NO_COST
+from ...catalog.words import counted
 from ...fakeazure import Refusal
 from ...sdk.internals import is_output_unknown
 from ..estimate.quota import needs
@@ -205,12 +206,12 @@ class StackDiff:
     @property
     def problems(self) -> list[str]:
         """Why this stack's change fails the diff (exit 1); empty when it passes."""
-        out = [f"{len(self.new_mandatory)} new mandatory violation(s)"] if self.new_mandatory else []
+        out = [counted(len(self.new_mandatory), "new mandatory violation")] if self.new_mandatory else []
         if self.new_refusals:
-            out.append(f"{len(self.new_refusals)} new Azure refusal(s)")
+            out.append(counted(len(self.new_refusals), "new Azure refusal"))
         blocking = [c for c in self.replaced if c.blocking]
         if blocking:
-            out.append(f"{len(blocking)} unacknowledged GPU pool/cluster replacement(s)")
+            out.append(counted(len(blocking), "unacknowledged GPU pool/cluster replacement"))
         if self.guardrail.blocks:
             out.append(f"cost guardrail: {'; '.join(self.guardrail.exceeded)}")
         return out

@@ -10,6 +10,7 @@ update it in place.
 
 from __future__ import annotations
 
+from ...catalog.words import counted
 from ..report.markdown import cell
 from .compare import StackDiff
 from .report import (
@@ -32,9 +33,11 @@ def render_markdown(report: DiffReport) -> str:
     unchanged = [s for s in report.stacks if s.status == "unchanged"]
     failing = [s for s in report.stacks if s.problems]
     head = (
-        f"### gpu-stacks diff: {len(failing)} of {len(report.stacks)} stack(s) introduce problems"
+        f"### gpu-stacks diff: {len(failing)} of {counted(len(report.stacks), 'stack')} "
+        f"{'introduces' if len(failing) == 1 else 'introduce'} problems"
         if failing
-        else f"### gpu-stacks diff: {len(changed)} of {len(report.stacks)} stack(s) change, no problem introduced"
+        else f"### gpu-stacks diff: {len(changed)} of {counted(len(report.stacks), 'stack')} "
+        f"{'changes' if len(changed) == 1 else 'change'}, no problem introduced"
     )
     busy, idle = report.busy, report.idle
     lines = [
@@ -103,7 +106,7 @@ def _details(s: StackDiff) -> list[str]:
         lines += ["| Action | Resource | Type | Property | Old → new | Note |", "| --- | --- | --- | --- | --- | --- |"]
         lines += [f"| {a} | `{cell(n)}` | {cell(t)} | {cell(p)} | {cell(v)} | {cell(w)} |" for a, n, t, p, v, w in rows]
     if s.unchanged:
-        lines += ["", f"{s.unchanged} resource(s) unchanged."]
+        lines += ["", f"{counted(s.unchanged, 'resource')} unchanged."]
     delta = s.cost
     cost = (
         f"Cost: busy {delta.busy_before:,.2f} → {delta.busy_after:,.2f} USD/month ({money(delta.busy)}); "

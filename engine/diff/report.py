@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ...catalog.words import counted
 from .compare import ABSENT, PropertyChange, ResourceChange, StackDiff
 from .run import DiffReport
 
@@ -110,7 +111,7 @@ def stack_text(s: StackDiff) -> list[str]:
         lines += [f"       {change_line(p)}" for p in c.changes]
     lines += [f"  - {r.name} [{r.type}]" for r in s.removed]
     if s.unchanged:
-        lines.append(f"  {s.unchanged} resource(s) unchanged")
+        lines.append(f"  {counted(s.unchanged, 'resource')} unchanged")
     delta = s.cost
     lines.append(
         f"  cost: busy {delta.busy_before:,.2f} -> {delta.busy_after:,.2f} USD/month ({money(delta.busy)}); "

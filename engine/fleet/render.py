@@ -14,9 +14,11 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...catalog.words import counted
 from ..escapes import cell
 from ..report import JSON_FORMAT_VERSION
-from ..report.cost import COST_HEADERS, COST_RIGHT, CostNotes
+from ..report.cost import COST_HEADERS, COST_RIGHT, CostNotes, total_row
+from ..report.cost_total import CostTotal
 from ..report.junit import render_junit
 from ..report.markdown import days_text, heading
 from ..report.sarif import sarif_document
@@ -44,6 +46,7 @@ class Totals:
     days: set[str] = field(default_factory=set)
     notes: CostNotes = field(default_factory=CostNotes)
     rules: dict[str, dict[str, Any]] = field(default_factory=dict)
+    cost: CostTotal = field(default_factory=CostTotal)
 
 
 def totals(entries: Entries, pack_rules: dict[str, dict[str, Any]]) -> Totals:
@@ -54,12 +57,19 @@ def totals(entries: Entries, pack_rules: dict[str, dict[str, Any]]) -> Totals:
             if record["asOf"]:  # a stack not planned was judged on no day
                 found.days.add(record["asOf"])
             found.notes = found.notes.then(notes_of(record))
+            found.cost = found.cost.then(CostTotal.of_stack(None if "error" in record["json"] else _cost_json(record)))
             for rule in record["sarifRules"]:
                 found.rules.setdefault(rule["id"], rule)
             yield record["stack"], record["exitCode"], record["counts"]
 
     found.summary = total(each())
     return found
+
+
+def _cost_json(record: Record) -> dict[str, Any]:
+    """A planned stack's cost in its record (an empty one, a lower bound of 0, where a record lacks it)."""
+    cost = record["json"].get("cost")
+    return cost if isinstance(cost, dict) else {}
 
 
 def report_chunks(
@@ -135,12 +145,14 @@ def _markdown(entries: Entries, found: Totals, affected: Affected | None) -> Ite
     yield from ["", "#### Cost", "", *table(COST_HEADERS, [], "markdown", right=COST_RIGHT).split("\n")]
     for record, _ in entries():
         yield table(COST_HEADERS, [record["costRow"]], "markdown", right=COST_RIGHT).split("\n")[-1]
+    if found.cost.rows > 1:
+        yield table(COST_HEADERS, [total_row(found.cost)], "markdown", right=COST_RIGHT).split("\n")[-1]
     yield ""
     yield found.notes.text("markdown")
     if affected is not None:
         yield ""
         checked = [(record["stack"], reasons) for record, reasons in entries()]
-        yield f"#### Affected since `{cell(affected.base)}`: {len(checked)} stack(s) checked"
+        yield f"#### Affected since `{cell(affected.base)}`: {counted(len(checked), 'stack')} checked"
         yield ""
         if checked:
             yield "| Stack | Why it was checked |"
@@ -148,7 +160,7 @@ def _markdown(entries: Entries, found: Totals, affected: Affected | None) -> Ite
             for stack, reasons in checked:
                 yield f"| `{cell(stack)}` | {cell('; '.join(reasons))} |"
             yield ""
-        yield f"<details><summary>{len(affected.unchanged)} stack(s) unchanged, not checked</summary>"
+        yield f"<details><summary>{counted(len(affected.unchanged), 'stack')} unchanged, not checked</summary>"
         yield ""
         for stack in affected.unchanged:
             yield f"- `{cell(stack)}`"
@@ -167,7 +179,8 @@ def _affected_json(entries: Entries, affected: Affected) -> dict[str, Any]:
 def _affected_text(entries: Entries, affected: Affected) -> Iterator[str]:
     checked = [(record["stack"], reasons) for record, reasons in entries()]
     yield ""
-    yield f"Affected since {affected.base}: {len(checked)} stack(s) checked, {len(affected.unchanged)} unchanged."
+    checked_count, unchanged = counted(len(checked), "stack"), len(affected.unchanged)
+    yield f"Affected since {affected.base}: {checked_count} checked, {unchanged} unchanged."
     for stack, reasons in checked:
         yield f"  checked {stack}: {'; '.join(reasons)}"
     for stack in affected.unchanged:

@@ -11,10 +11,12 @@ from dataclasses import dataclass
 
 from ...catalog.prices import UNKNOWN
 from ...catalog.pricing import HOURS_PER_MONTH, PRICE_BASIS, SPOT_CAVEAT, CostEstimate, ResourceCost
+from ...catalog.words import counted
 from ...policies import limit_stack_cost, warn_incoherent_budgets
 from ..run.outcome import Outcome, StackFailure, plans_of
 from ..run.plan import Plan
 from ..run.violation import Violation
+from .cost_total import CostTotal
 from .tables import Format, table
 
 # What the idle hours of each kind of schedule assume (see azure_gpu_stacks.catalog.demand).
@@ -154,6 +156,21 @@ def cost_violations(plan: Plan) -> list[Violation]:
     return [v for v in plan.violations if v.policy in COST_POLICIES]
 
 
+def total_row(total: CostTotal) -> list[str]:
+    """The last row of `cost_table` for several stacks: their sum (the budgets are each stack's own)."""
+    least = ">= " if total.lower_bound else ""
+    return [
+        f"total ({counted(total.stacks, 'stack')})"
+        if not total.not_planned
+        else f"total ({total.stacks} of {counted(total.rows, 'stack')} planned)",
+        least + usd(total.hourly_usd, 4),
+        least + usd(total.monthly_usd),
+        least + usd(total.idle_hourly_usd, 4),
+        least + usd(total.idle_monthly_usd),
+        "",
+    ]
+
+
 COST_HEADERS = ["stack", "USD/h", "USD/month", "idle USD/h", "idle USD/month", "budget USD/month"]
 COST_RIGHT = (1, 2, 3, 4, 5)
 
@@ -255,7 +272,11 @@ PRICES_USED_HEADERS = ["size", "region", "price", "USD/h", "observed", "source"]
 def cost_table(plans: Sequence[Outcome], fmt: Format = "text") -> str:
     """One row per stack: full-scale and idle cost per hour and month, and its budget; then each price
     used with its date and source."""
-    out = table(COST_HEADERS, [cost_row(p) for p in plans], fmt, right=COST_RIGHT)
+    rows = [cost_row(p) for p in plans]
+    total = CostTotal.of(plans)
+    if total.rows > 1:
+        rows.append(total_row(total))
+    out = table(COST_HEADERS, rows, fmt, right=COST_RIGHT)
     separator = "\n\n" if fmt == "markdown" else "\n"
     found = [(p.stack, v) for p in plans_of(list(plans)) for v in cost_violations(p)]
     estimates = [f"{p.stack}: {line.strip()}" for p in plans_of(list(plans)) for line in charge_estimates(p.cost)[1:]]

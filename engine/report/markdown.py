@@ -10,6 +10,7 @@ import html
 from collections.abc import Sequence
 from typing import Any
 
+from ...catalog.words import counted
 from ..escapes import cell
 from ..run.outcome import Outcome, StackFailure, plans_of
 from ..run.plan import Plan
@@ -41,16 +42,18 @@ def heading(total: dict[str, Any], days: str) -> list[str]:
     """The verdict line, the totals and the head of the stack table, from `verdicts.summary`'s totals."""
     failed = total["failed"]
     head = (
-        f"### gpu-stacks check: {len(failed)} of {total['stacks']} stack(s) fail"
+        f"### gpu-stacks check: {len(failed)} of {counted(total['stacks'], 'stack')} "
+        f"{'fails' if len(failed) == 1 else 'fail'}"
         if failed
-        else f"### gpu-stacks check: all {total['stacks']} stack(s) pass"
+        else f"### gpu-stacks check: {'the' if total['stacks'] == 1 else 'all'} {counted(total['stacks'], 'stack')} "
+        f"{'passes' if total['stacks'] == 1 else 'pass'}"
     )
     return [
         head,
         "",
         (
-            f"Offline plan and policy pack as of {days}; {total['mandatory']} mandatory violation(s), "
-            f"{total['advisory']} advisory, {total['refusals']} Azure refusal(s)."
+            f"Offline plan and policy pack as of {days}; {counted(total['mandatory'], 'mandatory violation')}, "
+            f"{total['advisory']} advisory, {counted(total['refusals'], 'Azure refusal')}."
         ),
         "",
         "| Stack | Verdict | Resources | Azure would refuse | Mandatory | Advisory |",
@@ -101,7 +104,8 @@ def graph_details(plan: Plan) -> list[str]:
     from .graph import mermaid, tree
 
     summary = (
-        f"<details><summary>{len(plan.resources)} resources of <code>{html.escape(plan.stack, quote=False)}</code>: "
+        f"<details><summary>{counted(len(plan.resources), 'resource')} of "
+        f"<code>{html.escape(plan.stack, quote=False)}</code>: "
         "graph, with busy and idle cost a month per component</summary>"
     )
     plain = [html.escape(line, quote=False) for line in tree(plan)]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...catalog.shapes import VMSS
+from ...catalog.words import counted
 from ...sdk.values import dig
 from ..run.outcome import Outcome, StackFailure
 from ..run.plan import Plan
@@ -131,7 +132,7 @@ NOT_CHECKED = "(not checked offline: the offline engine does not model this type
 def render_text(plan: Plan) -> str:
     lines = [
         f"Plan of {plan.project}/{plan.stack} ({plan.stack_file}), offline, as of {plan.as_of}: "
-        f"{len(plan.resources)} resources",
+        f"{counted(len(plan.resources), 'resource')}",
         "",
     ]
     children: dict[str | None, list[RecordedResource]] = {}
@@ -189,12 +190,14 @@ def violation_line(v: Violation) -> str:
 
 
 def verdict(plan: Plan) -> str:
-    notes = f", {plan.advisory} advisory policy note(s)" if plan.advisory else ""
+    notes = f", {counted(plan.advisory, 'advisory policy note')}" if plan.advisory else ""
     notes += f", {len(plan.not_checked)} not checked offline" if plan.not_checked else ""
     if plan.exit_code == 0:
-        return f"OK: {plan.stack} deploys as planned ({len(plan.resources)} resources{notes})."
-    logged = f" {len(plan.errors)} error(s) the program logged." if plan.errors else ""
-    return (
-        f"FAILED: {plan.stack}: {len(plan.refusals)} resource(s) Azure would refuse. "
-        f"{plan.mandatory} mandatory policy violation(s){notes}.{logged}"
-    )
+        return f"OK: {plan.stack} deploys as planned ({counted(len(plan.resources), 'resource')}{notes})."
+    # what failed, and only that: a policy-only failure says nothing of refusals it does not have
+    found = [
+        f"{counted(len(plan.refusals), 'resource')} Azure would refuse" if plan.refusals else "",
+        counted(plan.mandatory, "mandatory policy violation") if plan.mandatory else "",
+        f"{counted(len(plan.errors), 'error')} the program logged" if plan.errors else "",
+    ]
+    return f"FAILED: {plan.stack}: {'; '.join(f for f in found if f) or 'the program failed'}{notes}."

@@ -99,11 +99,18 @@ def test_every_replacement_is_a_size_that_is_current_when_observed() -> None:
             assert catalog().get(size.lifecycle.replacement).status_on(size.observed) == "current", size.name
 
 
+# Where Microsoft announces a size's end (observed 2026-11-27): a retirement on the lifecycle pages; the end of
+# a preview size in its series overview's FAQ (the RTX PRO 6000 BSE v6 preview sizes).
+END_OF_LIFE_PAGES = (
+    "https://learn.microsoft.com/azure/virtual-machines/sizes/lifecycle/",
+    "https://learn.microsoft.com/azure/virtual-machines/sizes/gpu-accelerated/nc-rtxpro6000-bse-v6-series-overview",
+)
+
+
 def test_retirement_sources_follow_microsofts_new_lifecycle_locations() -> None:
     sources = {s.lifecycle.source or s.source for s in catalog().sizes if s.lifecycle.status != "current"}
-    assert sources and all(
-        str(u).startswith("https://learn.microsoft.com/azure/virtual-machines/sizes/lifecycle/") for u in sources
-    )
+    assert sources and all(str(u).startswith(END_OF_LIFE_PAGES) for u in sources), sorted(map(str, sources))
+    assert any(str(u).startswith(END_OF_LIFE_PAGES[0]) for u in sources)
 
 
 # --- the policy pack: day from its config (each size policy's own tests: tests/policies/) --------------

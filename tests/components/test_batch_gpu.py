@@ -341,9 +341,7 @@ def test_batch_stack_at_fixed_scale_bills_idle_and_is_reported(
     price = catalog_size(T4)["prices"]["eastus"]["payg"]
 
     assert plan["cost"]["idleHourlyUsd"] == pytest.approx(2 * price)
-    assert (
-        "azure-gpu-stacks:batchGpuPool.fixedNodes: 2 node(s) run, and bill, even when no task does" in plan["warnings"]
-    )
+    assert "azure-gpu-stacks:batchGpuPool.fixedNodes: 2 nodes run, and bill, even when no task does" in plan["warnings"]
     [note] = [v for v in plan["violations"] if v["policy"] == "require-batch-gpu-scale-to-zero"]
     assert note["level"] == "advisory"
     assert f"about {2 * price * 24:,.2f} USD for every day no task runs" in note["message"]

@@ -89,8 +89,7 @@ def test_check_fails_the_t4_stack_without_its_budget(capsys: pytest.CaptureFixtu
     assert code == 1
     assert (
         out.splitlines()[0]
-        == "FAILED: inference-t4: 0 resource(s) Azure would refuse. 1 mandatory policy violation(s), "
-        "1 advisory policy note(s)."  # warn-gpu-host-without-encryption-at-host
+        == "FAILED: inference-t4: 1 mandatory policy violation, 1 advisory policy note."  # warn-gpu-host-without-encryption-at-host
     )
     assert (
         "  - [mandatory] require-cost-alerts: gpu-vm-vm: 'gpu-vm-vm' (hardwareProfile.vmSize 'Standard_NC4as_T4_v3', "
@@ -206,7 +205,7 @@ def test_check_markdown_is_a_pull_request_comment(capsys: pytest.CaptureFixture[
     lines = out.splitlines()
 
     assert code == 1
-    assert lines[0] == "### gpu-stacks check: 1 of 2 stack(s) fail"
+    assert lines[0] == "### gpu-stacks check: 1 of 2 stacks fails"
     # Each with one advisory: the GPU VM runs without encryption at host (warn-gpu-host-without-encryption-at-host).
     assert "| `inference-t4` | pass | 11 | 0 | 0 | 1 |" in lines
     assert "| `inference-t4` | **fail** | 9 | 0 | 1 | 1 |" in lines
@@ -263,7 +262,7 @@ def test_check_as_a_subprocess_exits_0_on_the_shipped_t4_stack(tmp_path: Path) -
     )
 
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("### gpu-stacks check: all 1 stack(s) pass")
+    assert done.stdout.startswith("### gpu-stacks check: the 1 stack passes")
 
 
 def test_check_markdown_carries_the_cost_table(capsys: pytest.CaptureFixture[str]) -> None:

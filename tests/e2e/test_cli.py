@@ -120,7 +120,7 @@ def test_cli_refusal_exits_1_and_names_resource_and_code(tmp_path: Path, capsys:
         "  - old [azure-native:compute:VirtualMachine]: SkuNotAvailable: The requested VM size 'Standard_NC24s_v3'"
         in out
     )
-    assert "FAILED: dev: 1 resource(s) Azure would refuse." in out
+    assert "FAILED: dev: 1 resource Azure would refuse; " in out
 
 
 def test_cli_plans_another_teams_project(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -32,7 +32,7 @@ MESSAGES = {
     "too-long": f"{IDLE} is 'PT2H', longer than {MAX_IDLE}; idle GPU nodes bill until then.",
     "not-iso": f"{IDLE} is '30 minutes', not an ISO 8601 duration; use e.g. PT15M (at most {MAX_IDLE}).",
     "minimum": (
-        f"properties.properties.scaleSettings.minNodeCount is 1, so 1 {GPU_SIZE} node(s) bill while idle; set it to 0."
+        f"properties.properties.scaleSettings.minNodeCount is 1, so 1 {GPU_SIZE} node bills while idle; set it to 0."
     ),
 }
 

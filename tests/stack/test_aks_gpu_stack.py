@@ -111,7 +111,7 @@ def test_aks_gpu_stack_cli_exits_zero_as_a_process() -> None:
     # its Kubernetes resources (another provider's: the device plugin, the DCGM exporter) are counted as not
     # checked offline (issue 39)
     assert done.stdout.rstrip().endswith(
-        "OK: aks-gpu deploys as planned (17 resources, 2 advisory policy note(s), 3 not checked offline)."
+        "OK: aks-gpu deploys as planned (17 resources, 2 advisory policy notes, 3 not checked offline)."
     )
 
 

@@ -199,9 +199,7 @@ def test_aml_stack_warns_about_nodes_that_bill_while_idle(tmp_path: Path) -> Non
         ]
     )
 
-    assert (
-        "azure-gpu-stacks:amlCluster.minNodeCount: 1 node(s) run, and bill, even when no job does" in plan["warnings"]
-    )
+    assert "azure-gpu-stacks:amlCluster.minNodeCount: 1 node runs, and bills, even when no job does" in plan["warnings"]
     assert any(
         w.startswith("azure-gpu-stacks:amlCluster.vmPriority: low-priority nodes can be preempted")
         for w in plan["warnings"]

@@ -44,7 +44,7 @@ def test_training_stack_plans_cleanly_and_shows_the_cluster(capsys: pytest.Captu
     assert "clusterSshCommand  ssh azureuser@train000000" in out
     # Always on (the shipped default): the policy pack says what an idle day costs and how to park it.
     # ... and that its nodes run without encryption at host (opt-in: the subscription must register the feature).
-    assert "OK: training-a100 deploys as planned (8 resources, 2 advisory policy note(s))." in out
+    assert "OK: training-a100 deploys as planned (8 resources, 2 advisory policy notes)." in out
     assert "[advisory] warn-gpu-host-without-encryption-at-host: train-vmss: sku.name 'Standard_ND96asr_v4'" in out
     assert (
         "[advisory] warn-always-on-infiniband-cluster: train-vmss: 'train-vmss' runs 2 x Standard_ND96asr_v4 around "

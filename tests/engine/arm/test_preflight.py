@@ -94,10 +94,11 @@ def test_nested_invalid_template_is_reported_by_its_innermost_error(
     azure: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
     azure("validate-invalid-template")
-    code, out, err = run(capsys, "training-a100", "--subscription", SUBSCRIPTION, "--format", "json")
+    code, out, err = run(capsys, "training-a100", "--subscription", SUBSCRIPTION, "--json")
     report = json.loads(out)
 
     assert code == 1, err
+    assert report["formatVersion"] == 1
     assert [f["code"] for f in report["azure"]["findings"]] == innermost_codes("validate-invalid-template")
     assert report["azure"]["findings"][0]["urn"] is None  # its target ('a') is no resource of this stack
 

@@ -22,6 +22,7 @@ from azure_gpu_stacks.engine.diff.run import DiffReport, run_diff
 from azure_gpu_stacks.engine.run.plan import ReferenceFiles
 
 from tests.conftest import REPO
+from tests.json_schemas import schema_errors
 from tests.policy_helpers import catalog_size
 
 AKS_POOL_URN = (
@@ -178,7 +179,7 @@ def test_diff_size_change_of_the_aks_gpu_pool_replaces_it_and_is_called_out(pr: 
         '       vmSize: "Standard_NC4as_T4_v3" -> "Standard_NC8as_T4_v3"  '
         "[forces replacement: the provider replaces it; "
         "pulumi/pulumi-azure-native provider/pkg/gen/replacement.go (forceNewMap)]\n"
-        "  16 resource(s) unchanged\n"
+        "  16 resources unchanged\n"
         f"  cost: busy {usd(AKS_BUSY)} -> {usd(AKS_BUSY_AFTER)} USD/month "
         f"({usd(AKS_BUSY_AFTER - AKS_BUSY, sign=True)}); "
         f"idle {usd(AKS_IDLE)} -> {usd(AKS_IDLE)} (+0.00)\n"
@@ -205,7 +206,7 @@ def test_diff_node_count_of_the_training_cluster_updates_it_in_place(pr: PullReq
         f"training-a100: +0 ~1 -0, {usd(ND_3 - ND_2, sign=True)} USD/month busy, {usd(ND_3 - ND_2, sign=True)} idle\n"
         "  ~ train-vmss [azure-native:compute:VirtualMachineScaleSet] update\n"
         "       sku.capacity: 2 -> 3\n"
-        "  7 resource(s) unchanged\n"
+        "  7 resources unchanged\n"
         f"  cost: busy {usd(ND_2)} -> {usd(ND_3)} USD/month ({usd(ND_3 - ND_2, sign=True)}); "
         f"idle {usd(ND_2)} -> {usd(ND_3)} ({usd(ND_3 - ND_2, sign=True)})\n"
     )
@@ -224,7 +225,7 @@ def test_diff_budget_change_updates_the_budget_and_shows_it_beside_the_cost(pr: 
         "inference-t4: +0 ~1 -0, +0.00 USD/month busy, +0.00 idle\n"
         "  ~ cost-alert-budget [azure-native:consumption:Budget] update\n"
         "       amount: 300 -> 450\n"
-        "  10 resource(s) unchanged\n"
+        "  10 resources unchanged\n"
         f"  cost: busy {usd(T4_BUSY)} -> {usd(T4_BUSY)} USD/month (+0.00); "
         f"idle {usd(T4_IDLE)} -> {usd(T4_IDLE)} (+0.00)\n"
         "  budget: 300.00 -> 450.00 USD/month"
@@ -287,7 +288,7 @@ def test_diff_ssh_opened_to_the_internet_is_a_new_mandatory_violation(pr: PullRe
         '"destinationPortRange": "22", '
         '"direction": "Inbound", "name": "allow-ssh-0", "priority": 100, "protocol": "Tcp", '
         '"sourceAddressPrefix": "0.0.0.0/0", "sourcePortRange": "*"}]\n'
-        "  10 resource(s) unchanged\n"
+        "  10 resources unchanged\n"
         f"  cost: busy {usd(T4_BUSY)} -> {usd(T4_BUSY)} USD/month (+0.00); "
         f"idle {usd(T4_IDLE)} -> {usd(T4_IDLE)} (+0.00)\n"
         "  new [mandatory] disallow-internet-ssh-rdp: gpu-vm-nsg: rule 'allow-ssh-0' allows SSH (22) from any internet "
@@ -309,8 +310,8 @@ def test_diff_verdict_totals_and_exit_code(pr: PullRequest) -> None:
     assert text.endswith(
         f"total: {usd(TOTAL_BUSY, sign=True)} USD/month busy, {usd(TOTAL_IDLE, sign=True)} USD/month idle "
         f"({PRICES}, 730 h a month)\n"
-        "FAILED: the change introduces problems: aks-gpu (1 unacknowledged GPU pool/cluster replacement(s)); "
-        "dev-t4 (1 new mandatory violation(s))."
+        "FAILED: the change introduces problems: aks-gpu (1 unacknowledged GPU pool/cluster replacement); "
+        "dev-t4 (1 new mandatory violation)."
     )
     assert pr.report.exit_code == 1
     document = render_json(pr.report)
@@ -420,7 +421,7 @@ def test_diff_markdown_puts_the_verdict_gpu_warning_and_one_row_per_stack_first(
     short = pr.report.base.short
     assert top == (
         "<!-- gpu-stacks diff -->\n"
-        "### gpu-stacks diff: 2 of 7 stack(s) introduce problems\n"
+        "### gpu-stacks diff: 2 of 7 stacks introduce problems\n"
         "\n"
         f"Against `HEAD` ({short}), offline. Cost: **{usd(TOTAL_BUSY, sign=True)} USD/month busy**, "
         f"{usd(TOTAL_IDLE, sign=True)} USD/month idle "
@@ -436,9 +437,9 @@ def test_diff_markdown_puts_the_verdict_gpu_warning_and_one_row_per_stack_first(
         "| Stack | Change | Busy USD/month | Idle USD/month | Problems |\n"
         "| --- | --- | ---: | ---: | --- |\n"
         f"| `aks-gpu` | +0 ~0 -0, replaces 1 | {usd(AKS_BUSY_AFTER - AKS_BUSY, sign=True)} | +0.00 "
-        "| 1 unacknowledged GPU pool/cluster replacement(s) |\n"
+        "| 1 unacknowledged GPU pool/cluster replacement |\n"
         f"| `aml-gpu (stack removed)` | +0 ~0 -13 | {usd(-AML_BUSY, sign=True)} | +0.00 | none |\n"
-        "| `dev-t4` | +0 ~1 -0 | +0.00 | +0.00 | 1 new mandatory violation(s) |\n"
+        "| `dev-t4` | +0 ~1 -0 | +0.00 | +0.00 | 1 new mandatory violation |\n"
         "| `inference-t4` | +0 ~1 -0 | +0.00 | +0.00 | none |\n"
         f"| `team2-t4 (new stack)` | +11 ~0 -0 | {usd(T4_BUSY, sign=True)} | {usd(T4_IDLE, sign=True)} | none |\n"
         f"| `training-a100` | +0 ~1 -0 | {usd(ND_3 - ND_2, sign=True)} | {usd(ND_3 - ND_2, sign=True)} | none |\n"
@@ -454,7 +455,7 @@ def test_diff_markdown_puts_the_verdict_gpu_warning_and_one_row_per_stack_first(
         "| --- | --- | --- | --- | --- | --- |\n"
         "| update | `train-vmss` | azure-native:compute:VirtualMachineScaleSet | sku.capacity | 2 → 3 |  |\n"
         "\n"
-        "7 resource(s) unchanged.\n"
+        "7 resources unchanged.\n"
         "\n"
         f"Cost: busy {usd(ND_2)} → {usd(ND_3)} USD/month ({usd(ND_3 - ND_2, sign=True)}); "
         f"idle {usd(ND_2)} → {usd(ND_3)} ({usd(ND_3 - ND_2, sign=True)}).\n"
@@ -484,6 +485,7 @@ def test_diff_cli_allow_replace_acknowledges_the_gpu_pool_and_exits_0(
     )
     document = json.loads(out)
     assert (code, err, document["exitCode"]) == (0, "", 0)
+    assert schema_errors("diff", document) == [] and document["formatVersion"] == 1
     [gpu] = document["gpuReplacements"]
     assert (gpu["stack"], gpu["name"], gpu["action"], gpu["gpuReplacement"]["acknowledged"]) == (
         "aks-gpu",

@@ -64,7 +64,7 @@ def test_diff_rename_without_alias_is_a_replacement_with_the_alias_hint() -> Non
         "opts=pulumi.ResourceOptions(aliases=[pulumi.Alias(name='gpu-pool')])\n"
         "  cost: busy 0.00 -> 0.00 USD/month (+0.00); idle 0.00 -> 0.00 (+0.00)"
     )
-    assert d.problems == ["1 unacknowledged GPU pool/cluster replacement(s)"]
+    assert d.problems == ["1 unacknowledged GPU pool/cluster replacement"]
 
 
 def test_diff_unrelated_new_and_old_resources_are_an_add_and_a_remove() -> None:
@@ -256,7 +256,7 @@ def test_diff_new_refusal_fails_and_a_resolved_one_is_reported() -> None:
     d = diff_stack("dev", refused("QuotaExceeded"), refused("SkuNotAvailable"))
     assert [r.code for r in d.new_refusals] == ["SkuNotAvailable"]
     assert [r.code for r in d.resolved_refusals] == ["QuotaExceeded"]
-    assert d.problems == ["1 new Azure refusal(s)"]
+    assert d.problems == ["1 new Azure refusal"]
     assert stack_text(d)[-2:] == [
         "  new refusal: gpu-pool [azure-native:containerservice:AgentPool]: SkuNotAvailable: SkuNotAvailable message",
         "  resolved refusal: gpu-pool [azure-native:containerservice:AgentPool]: QuotaExceeded: QuotaExceeded message",

@@ -143,6 +143,27 @@ def test_a_fleet_of_one_project_reports_as_a_one_project_check(monorepo: Path, c
     assert fleet == one
 
 
+def test_the_fleet_cost_table_ends_with_the_total_of_its_stacks(unsharded: dict[str, tuple[int, str]]) -> None:
+    stacks = json.loads(unsharded["json"][1])["stacks"]
+    costs = [s["cost"] for s in stacks if "cost" in s]
+    [row] = [line for line in unsharded["markdown"][1].splitlines() if line.startswith("| total (")]
+    cells = [cell.strip() for cell in row.strip("|").split("|")]
+    least = ">= " if len(costs) < len(stacks) or any(c["lowerBound"] for c in costs) else ""
+
+    assert len(stacks) > 1
+    assert cells[0] == (
+        f"total ({len(stacks)} stacks)"
+        if len(costs) == len(stacks)
+        else f"total ({len(costs)} of {len(stacks)} stacks planned)"
+    )
+    assert cells[1:5] == [
+        f"{least}{round(sum(c['hourlyUsd'] for c in costs), 4):,.4f}",
+        f"{least}{round(sum(c['monthlyUsd'] for c in costs), 2):,.2f}",
+        f"{least}{round(sum(c['idleHourlyUsd'] for c in costs), 4):,.4f}",
+        f"{least}{round(sum(c['idleMonthlyUsd'] for c in costs), 2):,.2f}",
+    ]
+
+
 def test_a_warm_cache_plans_nothing(repo: Path, cache: Path, planned: list[str]) -> None:
     code, out, _ = gpu_stacks("check", "--root", repo.name, "--cache-dir", cache, "--format", "json")
 

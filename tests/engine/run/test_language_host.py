@@ -186,7 +186,7 @@ def test_log_warnings_are_in_the_report_and_errors_fail_the_run(
     assert "Warnings:\n  - quota is tight in eastus\n" in out
     assert "Errors the program logged (pulumi.log.error):\n  - no budget owner configured\n" in out
     assert "said in passing" not in out
-    assert out.rstrip().endswith("1 error(s) the program logged.")
+    assert out.rstrip().endswith("1 error the program logged.")
     assert main(["check", "--project", str(root), "--format", "json"]) == 1
     document = json.loads(capsys.readouterr().out)
     assert document["stacks"][0]["errors"] == ["no budget owner configured"]
