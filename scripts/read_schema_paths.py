@@ -1,0 +1,359 @@
+"""Read the ARM id shape of every azure-native 2.x resource from a public export of the provider's schema.
+
+Source: the repository danielrbradley/pulumi-azure-native-schema, commit
+3b272d2e30a0761face63cacbe39535668353d22 (2023-05-24, "First export of dev v2 schema"): one folder per
+module, and for each default-version resource `<module>/resources/<Name>.md`, whose "## Import" section
+gives the provider's import command with an example resource id:
+
+    pulumi import azure-native:storage:BlobContainer container6185 /subscriptions/{subscription-id}/
+      resourceGroups/res3376/providers/Microsoft.Storage/storageAccounts/sto328/blobServices/default/
+      containers/container6185
+
+and `<module>/resources/<Name>.yaml`, the resource's schema with its inputs (`inputProperties`, each with a
+description; the URL's path parameters are inputs that replace the resource when changed).
+
+The example id gives the ARM type (the namespace after the last `providers` and the type segments) and the
+id's shape; which input names each segment is read by matching the segment's type (`storageAccounts`) to the
+path inputs (`accountName`: "The name of the storage account ..."); a segment no input names is a fixed name
+(`blobServices/default`). The result, one row per 2.x token, is written to catalog/arm/schema_paths_v2.json:
+
+    {"azure-native:storage:BlobContainer": {"importId": "<the example id>", "path": "/subscriptions/
+      {subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Storage/storageAccounts/
+      {accountName}/blobServices/default/containers/{containerName}"}, ...}
+
+or, where no shape can be read, `"why"` instead of `"path"`. scripts/read_sdk_types.py maps these 2.x tokens to
+the installed 3.x SDK's and checks every `{input}` against it (that step is tested for freshness; this one
+needs the export itself, brought with `git clone` of the repository above):
+
+    python scripts/read_schema_paths.py --schema-git <that repository's git directory>
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+OUT = REPO / "catalog" / "arm" / "schema_paths_v2.json"
+SCHEMA_REPO = "https://github.com/danielrbradley/pulumi-azure-native-schema"
+SCHEMA_COMMIT = "3b272d2e30a0761face63cacbe39535668353d22"
+SCHEMA_DATE = "2023-05-24"
+OBSERVED = "2026-11-27"
+
+RESOURCE_DOC = re.compile(r"^(?P<module>[a-z0-9]+)/resources/(?P<name>[A-Za-z0-9]+)\.md$")
+IMPORT = re.compile(r"pulumi import (?P<token>azure-native:\S+) (?P<name>\S+) (?P<id>\S+)")
+PLACEHOLDER = re.compile(r"^\{(\w[\w-]*)\}$")
+# Inputs that name the deployment's own scope, never a segment of the resource's own path.
+DEPLOYMENT_OWN = {"subscriptionId", "resourceGroupName"}
+# Inputs an extension resource's id starts with (`/{scope}/providers/...`), by the names the provider uses.
+SCOPE_INPUTS = ("scope", "resourceUri", "resourceId", "resourceScope", "scopeId", "billingScope")
+# The name Azure gives a resource's one child of a kind (a storage account's `blobServices/default`: Learn, ARM
+# template reference microsoft.storage/storageaccounts/blobservices, "name: 'default'", observed 2026-11-27).
+SINGLETON = "default"
+API_VERSION = re.compile(r"^API Version: ([0-9a-z-]+)\.?$", re.M)
+
+
+def git_files(git_dir: Path) -> list[str]:
+    out = subprocess.run(
+        ["git", "--git-dir", str(git_dir), "ls-tree", "-r", "--name-only", SCHEMA_COMMIT],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return out.stdout.split()
+
+
+def git_read_many(git_dir: Path, paths: list[str]) -> dict[str, str]:
+    """Each path's text at the commit, through one `git cat-file --batch`."""
+    request = "".join(f"{SCHEMA_COMMIT}:{p}\n" for p in paths).encode()
+    out = subprocess.run(
+        ["git", "--git-dir", str(git_dir), "cat-file", "--batch"], input=request, capture_output=True, check=True
+    ).stdout
+    texts: dict[str, str] = {}
+    at = 0
+    for path in paths:
+        end = out.index(b"\n", at)
+        header = out[at:end].split()
+        if header[-1] == b"missing":
+            at = end + 1
+            continue
+        size = int(header[2])
+        texts[path] = out[end + 1 : end + 1 + size].decode("utf-8")
+        at = end + 1 + size + 1
+    return texts
+
+
+def _words(text: str) -> list[str]:
+    """`storageAccounts` -> ["storage", "account"]: lower-case words, plurals made singular."""
+    parts = re.findall(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])", text)
+    return [_singular(p.lower()) for p in parts if p]
+
+
+def _singular(word: str) -> str:
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "ches", "shes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+def _score(segment_type: str, value: str, name: str, description: str) -> float:
+    """How well input `name` (described by `description`) names a segment of type `segment_type`."""
+    if value.lower() == "{" + name.lower() + "}":
+        return 100.0
+    type_words = _words(segment_type)
+    input_words = [w for w in _words(name) if w not in ("name", "id")]
+    joined_type = "".join(type_words)
+    joined_input = "".join(input_words)
+    score = 0.0
+    if joined_input and joined_input == joined_type:
+        score += 10
+    elif joined_input and (joined_type.endswith(joined_input) or joined_input.endswith(joined_type)):
+        score += 6
+    score += 2 * len(set(type_words) & set(input_words))
+    described = _words(" ".join(re.findall(r"[A-Za-z0-9]+", description.split(".")[0])))
+    # "The name of the storage account": every word of the type in the first sentence
+    if type_words and all(w in described for w in type_words):
+        score += 3
+    elif set(type_words) & set(described):
+        score += 1
+    return score
+
+
+def _path_inputs(inputs: dict[str, Any]) -> dict[str, str]:
+    """The inputs that may name a segment of the URL: strings (or enums) that replace the resource."""
+    found = {}
+    for name, spec in inputs.items():
+        if name in DEPLOYMENT_OWN or name == "location" or not isinstance(spec, dict):
+            continue
+        if not spec.get("willReplaceOnChanges"):
+            continue
+        if spec.get("type", "string") != "string" and "$ref" not in spec:
+            continue
+        found[name] = str(spec.get("description", ""))
+    return found
+
+
+def shape(
+    import_id: str, inputs: dict[str, Any], required: list[str], fixed_names: set[tuple[str, str]]
+) -> tuple[str | None, str]:
+    """The templated id shape of `import_id` with each name segment as the input that names it, or (None, why)."""
+    text = import_id.strip()
+    parts = text.strip("/").split("/")
+    if "providers" not in [p.lower() for p in parts]:
+        return None, "the import example is no resource id"
+    candidates = _path_inputs(inputs)
+    out: list[str] = []
+    at = 0
+    lowered = [p.lower() for p in parts]
+    first_provider = lowered.index("providers")
+    prefix = parts[:first_provider]
+    scope = next((n for n in SCOPE_INPUTS if n in inputs), None)
+    if scope is not None:
+        # an extension resource: whatever its id starts with before its own provider is its scope input's
+        at = len(lowered) - 1 - lowered[::-1].index("providers")
+        out.append("{" + scope + "}")
+        candidates.pop(scope, None)
+    elif len(prefix) >= 2 and prefix[0].lower() in ("subscriptions", "subscription") and len(prefix) in (2, 4):
+        out += ["subscriptions", "{subscriptionId}"]
+        if len(prefix) == 4:
+            if prefix[2].lower() != "resourcegroups" or "resourceGroupName" not in inputs:
+                return None, "the import example's resource group has no input"
+            out += ["resourceGroups", "{resourceGroupName}"]
+        at = len(prefix)
+    elif prefix:
+        return None, f"the import example starts with '{'/'.join(prefix)}', which no input names"
+    # the rest: providers/<Namespace>/<type>/<name>[/<type>/<name>...], possibly an extension's second providers
+    segments: list[tuple[int, str, str]] = []  # (index in out, type, value)
+    rest = parts[at:]
+    i = 0
+    while i < len(rest):
+        if rest[i].lower() == "providers":
+            if i + 1 >= len(rest):
+                return None, "the import example ends at 'providers'"
+            out += ["providers", rest[i + 1]]
+            i += 2
+            continue
+        if i + 1 >= len(rest):
+            return None, f"the import example's type '{rest[i]}' has no name"
+        out.append(rest[i])
+        segments.append((len(out), rest[i], rest[i + 1]))
+        out.append(rest[i + 1])
+        i += 2
+    if not segments:
+        return None, "the import example names no resource"
+    for _, _, value in segments:  # an input the example names by its placeholder, whatever its kind
+        placeholder = PLACEHOLDER.match(value)
+        found = next((n for n in inputs if placeholder and n.lower() == placeholder.group(1).lower()), None)
+        if found is not None:
+            candidates.setdefault(found, "")
+    kinds = [n for n in candidates if n in required and n.endswith("Type")]
+    if kinds:  # a type segment that an input chooses (a DNS record set's `{recordType}`): no one ARM type
+        return None, f"a type segment of the import example is the input {kinds[0]}'s"
+    assigned = _assign(segments, candidates, required, fixed_names, [n for n in inputs if n not in DEPLOYMENT_OWN])
+    if assigned is None:
+        return None, "a segment of the import example is neither an input's nor a fixed name"
+    for index, _, value in segments:
+        name = assigned.get(index)
+        if name is not None:
+            out[index] = "{" + name + "}"
+        elif PLACEHOLDER.match(value):
+            return None, f"the import example's {value} is no input of the type"
+    return "/" + "/".join(out), ""
+
+
+def _name_like(name: str) -> bool:
+    return name == "name" or name.endswith(("Name", "Id", "ID"))
+
+
+def _assign(
+    segments: list[tuple[int, str, str]],
+    candidates: dict[str, str],
+    required: list[str],
+    fixed_names: set[tuple[str, str]],
+    all_inputs: list[str],
+) -> dict[int, str] | None:
+    """Each segment's input (segments no input names keep their fixed name), the last one's own name input."""
+    named = {
+        n: d
+        for n, d in candidates.items()
+        if _name_like(n) or not d or any(_score(kind, value, n, "") >= 10 for _, kind, value in segments)
+    }
+    pairs = sorted(
+        (-_score(kind, value, name, description), position, name)
+        for position, (_, kind, value) in enumerate(segments)
+        for name, description in named.items()
+    )
+    assigned: dict[int, str] = {}
+    used: set[str] = set()
+    for negative, position, name in pairs:
+        if -negative <= 0 or name in used or segments[position][0] in assigned:
+            continue
+        assigned[segments[position][0]] = name
+        used.add(name)
+    names_left = [n for n in named if n not in used and (n == "name" or n.endswith("Name"))]
+    last = segments[-1][0]
+    own = [n for n in names_left if n not in required]
+    if last not in assigned and len(own) == 1:  # the resource's own name, which the provider auto-names
+        assigned[last] = own[0]
+        names_left.remove(own[0])
+    unused = [n for n in all_inputs if n not in used]
+
+    def fixed(kind: str, value: str) -> bool:
+        """A fixed name: the same under the same type in 2+ examples, and no input named like its type
+        (`watchlistAlias` may name `watchlists/...`)."""
+        return (
+            (kind.lower(), value) in fixed_names
+            and kind.lower() != "resourcegroups"
+            and not any(set(_words(kind)) & set(_words(n)) for n in unused)
+        )
+
+    open_segments = [index for index, kind, value in segments if index not in assigned and not fixed(kind, value)]
+    if len(open_segments) == 1 and len(names_left) == 1:
+        assigned[open_segments.pop()] = names_left.pop()
+    if names_left or open_segments:  # an input that names no segment, or a segment no input names
+        return None
+    return assigned
+
+
+def _repeated_pairs(ids: list[str]) -> set[tuple[str, str]]:
+    """(type segment, name) pairs that two or more examples share (`blobServices/default`, `config/appsettings`):
+    the candidates for a fixed name, where no input names the segment."""
+    seen: dict[tuple[str, str], int] = {}
+    named: set[str] = set()  # types some example names by a placeholder (`sites/{name}`): never fixed
+    for example in ids:
+        parts = example.strip("/").split("/")
+        for kind, value in set(zip(parts[0::2], parts[1::2], strict=False)):
+            if value.startswith("{"):
+                named.add(kind.lower())
+            else:
+                seen[(kind.lower(), value)] = seen.get((kind.lower(), value), 0) + 1
+    return {pair for pair, count in seen.items() if count >= 2 and (pair[0] not in named or pair[1] == SINGLETON)}
+
+
+def read(git_dir: Path) -> dict[str, dict[str, str | None]]:
+    docs = [p for p in git_files(git_dir) if RESOURCE_DOC.match(p)]
+    schemas = [p[: -len(".md")] + ".yaml" for p in docs]
+    texts = git_read_many(git_dir, docs + schemas)
+    rows: dict[str, dict[str, str | None]] = {}
+    examples = {doc: IMPORT.search(texts.get(doc, "")) for doc in docs}
+    fixed_names = _repeated_pairs([m["id"] for m in examples.values() if m])
+    for doc, schema in zip(docs, schemas, strict=True):
+        found = examples[doc]
+        module, name = RESOURCE_DOC.match(doc).group("module", "name")  # type: ignore[union-attr]
+        token = f"azure-native:{module}:{name}"
+        if found is None:
+            rows[token] = {"why": "its page has no import example"}
+            continue
+        spec = yaml.safe_load(texts[schema]) if schema in texts else {}
+        path, why = shape(found["id"], spec.get("inputProperties") or {}, spec.get("requiredInputs") or [], fixed_names)
+        version = API_VERSION.search(texts[doc])
+        row = {"importId": found["id"], "apiVersion": version.group(1) if version else None}
+        if path:
+            row["path"] = path
+        else:
+            row["why"] = why
+        rows[token] = row
+    return dict(sorted(_without_doubtful_fixed_names(rows).items()))
+
+
+def _without_doubtful_fixed_names(rows: dict[str, dict[str, str | None]]) -> dict[str, dict[str, str | None]]:
+    """A fixed name under a type that an input names in another resource's shape (`servers/testsvr` where others
+    have `servers/{serverName}`) is an example's value, not Azure's fixed name; `default` excepted, the name
+    Azure gives a resource's one child of a kind (a storage account's `blobServices/default`)."""
+    named: set[str] = set()
+    for row in rows.values():
+        for kind, value in _pairs(row.get("path")):
+            if value.startswith("{"):
+                named.add(kind.lower())
+    out = {}
+    for token, row in rows.items():
+        doubtful = [
+            f"{kind}/{value}"
+            for kind, value in _pairs(row.get("path"))
+            if not value.startswith("{") and value != SINGLETON and kind.lower() in named
+        ]
+        out[token] = (
+            {k: v for k, v in row.items() if k != "path"}
+            | {"why": f"{doubtful[0]} is an example's value where other shapes have an input"}
+            if doubtful
+            else row
+        )
+    return out
+
+
+def _pairs(path: str | None) -> list[tuple[str, str]]:
+    """(type, name) segments of a shape after its last `providers/<Namespace>`."""
+    if not path:
+        return []
+    parts = path.split("/providers/")[-1].split("/")[1:]
+    return list(zip(parts[0::2], parts[1::2], strict=False))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--schema-git", type=Path, required=True, help="the schema repository's git directory")
+    args = parser.parse_args(argv)
+    rows = read(args.schema_git)
+    head = {
+        "note": "generated by scripts/read_schema_paths.py from the schema export below; never edit by hand",
+        "source": {"repo": SCHEMA_REPO, "commit": SCHEMA_COMMIT, "date": SCHEMA_DATE, "observed": OBSERVED},
+    }
+    lines = [f"  {json.dumps(t)}: {json.dumps(r, sort_keys=True)}" for t, r in rows.items()]
+    OUT.write_text(json.dumps(head, indent=1)[:-2] + ',\n "types": {\n' + ",\n".join(lines) + "\n }\n}\n")
+    placed = sum("path" in r for r in rows.values())
+    print(f"{placed} of {len(rows)} 2.x resources with an id shape", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

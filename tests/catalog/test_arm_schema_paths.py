@@ -1,0 +1,187 @@
+"""The ARM id shapes read from the provider's schema export (catalog/arm/schema_paths.json), and export-arm
+placing every azure-native resource with them.
+
+Expected values come from Azure's ARM template reference (learn.microsoft.com/azure/templates, observed
+2026-11-27), the curated rows of catalog/arm/arm_paths.json (each with its own source), the REST spec's
+mapping (catalog/arm/mapping.json, generated from azure-rest-api-specs) and the installed SDK's own text.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import json
+import re
+from typing import Any
+
+import pytest
+from azure_gpu_stacks.catalog.arm import bodies, registry
+from azure_gpu_stacks.engine.arm.template import NOT_IN_SUBSCRIPTION, NOT_PLACED, export
+from azure_gpu_stacks.engine.run.runtime import RecordedResource
+
+from scripts import read_sdk_types
+from tests.conftest import REPO
+
+ARM = REPO / "catalog" / "arm"
+
+
+def _rows(name: str) -> dict[str, Any]:
+    types: dict[str, Any] = json.loads((ARM / name).read_text(encoding="utf-8"))["types"]
+    return types
+
+
+def test_the_schema_rows_are_generated_fresh_from_the_export_and_the_installed_sdk() -> None:
+    assert read_sdk_types.generate_schema_paths() == (ARM / "schema_paths.json").read_text(encoding="utf-8")
+
+
+def test_every_schema_row_names_its_source_and_every_input_of_its_shape_is_an_input_of_the_sdk_type() -> None:
+    rows = _rows("schema_paths.json")
+    assert all(
+        "danielrbradley/pulumi-azure-native-schema 3b272d2e30a0 (2023-05-24)" in r["source"] for r in rows.values()
+    )
+    # the inputs, by the SDK's own constructor (importing a module costs time: one row in 100 and the types below)
+    for token, row in [*list(rows.items())[::100], *((t, rows[t]) for t, _ in LEARN)]:
+        _, module, kind = token.split(":")
+        init = inspect.signature(getattr(importlib.import_module(f"pulumi_azure_native.{module}"), kind)._internal_init)
+        snake = {re.sub(r"(?<!^)(?=[A-Z])", "_", n).lower() for n in re.findall(r"\{(\w+)\}", row["path"])}
+        assert snake - {"subscription_id"} <= set(init.parameters), token
+
+
+# The two rows where the export's own import example is not the type's shape, each against its source:
+# - dbforpostgresql:FirewallRule: the export's example id is a single server's (`servers/...`), while its API
+#   version 2022-12-01 is the flexible servers' (Learn: microsoft.dbforpostgresql/flexibleservers/firewallrules);
+# - network:PrivateDnsZoneGroup: the example id puts it under `privateLinkServices`; Learn's template reference
+#   has microsoft.network/privateendpoints/privatednszonegroups.
+# The curated rows (arm_paths.json) win for both.
+EXAMPLE_BUGS = {"azure-native:dbforpostgresql:FirewallRule", "azure-native:network:PrivateDnsZoneGroup"}
+
+
+def test_schema_rows_agree_with_the_curated_rows_but_for_two_examples_of_the_export() -> None:
+    curated = {t: r["path"] for t, r in _rows("arm_paths.json").items() if "path" in r}
+    schema = {t: r["path"] for t, r in _rows("schema_paths.json").items()}
+    both = sorted(set(curated) & set(schema))
+
+    assert len(both) > 100
+    assert {t for t in both if curated[t].lower() != schema[t].lower()} == EXAMPLE_BUGS
+    assert all(registry.placement(t).path == curated[t] for t in EXAMPLE_BUGS)  # type: ignore[union-attr]
+
+
+def test_schema_rows_give_the_rest_spec_s_arm_type_where_the_spec_mapping_has_the_type() -> None:
+    mapped = [t for t in _rows("schema_paths.json") if bodies.arm_type(t) is not None]
+
+    assert len(mapped) >= 20
+    for token in mapped:
+        assert registry.placement(token).arm_type.lower() == bodies.arm_type(token).arm_type.lower(), token  # type: ignore[union-attr]
+
+
+# Types no curated row holds, and their ARM type in Azure's ARM template reference (learn.microsoft.com/azure/templates)
+LEARN = [
+    ("azure-native:web:WebAppConnectionStrings", "Microsoft.Web/sites/config"),
+    ("azure-native:web:WebAppApplicationSettings", "Microsoft.Web/sites/config"),
+    ("azure-native:web:WebAppSiteExtension", "Microsoft.Web/sites/siteextensions"),
+    ("azure-native:apimanagement:Api", "Microsoft.ApiManagement/service/apis"),
+    ("azure-native:securityinsights:ScheduledAlertRule", "Microsoft.SecurityInsights/alertRules"),
+]
+
+
+@pytest.mark.parametrize(("token", "arm_type"), LEARN, ids=[row[0] for row in LEARN])
+def test_a_type_only_the_export_places_has_azure_s_arm_type(token: str, arm_type: str) -> None:
+    assert token not in _rows("arm_paths.json")
+    place = registry.placement(token)
+
+    assert place is not None and place.arm_type == arm_type
+
+
+def test_a_type_whose_arm_type_an_input_chooses_is_not_placed_by_one_example() -> None:
+    """A DNS record set's id is `dnsZones/{zoneName}/{recordType}/{relativeRecordSetName}` (Learn: one ARM type
+    per record type, Microsoft.Network dnsZones/A, /AAAA, /TXT...): the 2.x export's example (module `network`
+    in 2.x), a TXT record, gives no shape."""
+    assert "azure-native:dns:RecordSet" not in _rows("schema_paths.json")
+    assert "recordType" in _rows("schema_paths_v2.json")["azure-native:network:RecordSet"]["why"]
+
+
+def test_the_registry_places_most_of_the_sdk_s_types_now() -> None:
+    sdk = json.loads((ARM / "sdk_types.json").read_text(encoding="utf-8"))["types"]
+
+    assert len(sdk) > 2000
+    assert sum(registry.placement(t) is not None for t in sdk) >= 940  # 139 before the export was read
+
+
+def _resource(token: str, name: str, inputs: dict[str, Any]) -> RecordedResource:
+    return RecordedResource(
+        urn=f"urn:pulumi:dev::p::{token}::{name}",
+        type=token,
+        name=name,
+        parent=None,
+        custom=True,
+        protect=False,
+        inputs=inputs,
+    )
+
+
+SUB = "00000000-0000-0000-0000-000000000001"
+
+
+@pytest.fixture(scope="module")
+def web_template() -> Any:
+    """A web app with a slot and its app settings (a fixed name, `config/appsettings`), a Sentinel rule on a
+    workspace (an extension resource of a resource its inputs name), a management-group policy (outside any
+    subscription) and a type no public source places."""
+    group = {"resourceGroupName": "rg"}
+    resources = [
+        _resource("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": "rg", "location": "westus"}),
+        _resource("azure-native:web:AppServicePlan", "plan", {**group, "name": "plan", "sku": {"name": "S1"}}),
+        _resource("azure-native:web:WebApp", "app", {**group, "name": "app1"}),
+        _resource("azure-native:web:WebAppSlot", "slot", {**group, "name": "app1", "slot": "staging"}),
+        _resource(
+            "azure-native:web:WebAppApplicationSettings",
+            "settings",
+            {**group, "name": "app1", "properties": {"WEBSITE_RUN_FROM_PACKAGE": "1"}},
+        ),
+        _resource(
+            "azure-native:securityinsights:ScheduledAlertRule",
+            "rule",
+            {**group, "workspaceName": "ws", "ruleId": "r1", "kind": "Scheduled", "query": "x"},
+        ),
+        _resource(
+            "azure-native:authorization:PolicyDefinitionAtManagementGroup",
+            "mgpolicy",
+            {"managementGroupId": "mg1", "policyDefinitionName": "p1"},
+        ),
+        _resource("azure-native:apimanagement:ApiGateway", "gw", {**group, "gatewayName": "gw1"}),
+    ]
+    return export(resources, project="p", stack="dev")
+
+
+def _inner(template: Any) -> list[dict[str, Any]]:
+    nested = [r for r in template.document["resources"] if r["type"] == "Microsoft.Resources/deployments"]
+    return [e for d in nested for e in d["properties"]["template"]["resources"]]
+
+
+def test_export_holds_a_web_app_its_slot_and_its_app_settings_as_arm_names_them(web_template: Any) -> None:
+    entries = {e["type"]: e for e in _inner(web_template)}
+    sdk = json.loads((ARM / "sdk_types.json").read_text(encoding="utf-8"))["types"]
+
+    assert entries["Microsoft.Web/sites/slots"]["name"] == "app1/staging"
+    settings = entries["Microsoft.Web/sites/config"]
+    assert settings["name"] == "app1/appsettings"  # Learn: Microsoft.Web/sites/config, name 'appsettings'
+    assert settings["apiVersion"] == sdk["azure-native:web:WebAppApplicationSettings"]["apiVersion"]
+    assert settings["properties"] == {"WEBSITE_RUN_FROM_PACKAGE": "1"}
+    assert "[resourceId('Microsoft.Web/sites', 'app1')]" in settings["dependsOn"]
+
+
+def test_export_gives_an_extension_resource_of_a_workspace_its_scope(web_template: Any) -> None:
+    rule = next(e for e in _inner(web_template) if e["type"] == "Microsoft.SecurityInsights/alertRules")
+
+    assert (rule["name"], rule["scope"]) == ("r1", "Microsoft.OperationalInsights/workspaces/ws")
+    assert "workspaceName" not in json.dumps(rule)
+
+
+def test_export_leaves_out_only_what_a_subscription_deployment_cannot_hold_saying_why(web_template: Any) -> None:
+    outside = {o["type"]: o["why"] for o in web_template.document["metadata"]["outsideTemplate"]}
+
+    assert outside == {
+        "azure-native:authorization:PolicyDefinitionAtManagementGroup": NOT_IN_SUBSCRIPTION,
+        "azure-native:apimanagement:ApiGateway": NOT_PLACED,
+    }
+    assert "no public source" in NOT_PLACED
