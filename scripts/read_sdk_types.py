@@ -126,7 +126,12 @@ def generate() -> str:
     return _one_type_a_line(document)
 
 
-def schema_rows(types: dict[str, dict[str, Any]]) -> tuple[dict[str, dict[str, str]], dict[str, list[str]]]:
+SPEC_TYPES = REPO / "catalog" / "arm" / "spec_arm_types.json"  # read_schema_paths.py --bicep-types
+
+
+def schema_rows(
+    types: dict[str, dict[str, Any]], *, verify: bool = True
+) -> tuple[dict[str, dict[str, str]], dict[str, list[str]]]:
     """Each installed 3.x type's id shape from the 2.x schema export (schema_paths_v2.json), and why each other
     type has none.
 
@@ -136,7 +141,9 @@ def schema_rows(types: dict[str, dict[str, Any]]) -> tuple[dict[str, dict[str, s
     (`network:Zone` -> `dns:Zone`). A row is taken only where the SDK knows the same resource at the export's
     API version (its docstring's versions), so a token that names another ARM type in 3.x (2.x
     `dbforpostgresql:FirewallRule` was a single server's, 3.x's is a flexible server's) is left out, and
-    where every `{input}` of the shape is an input of the 3.x type."""
+    where every `{input}` of the shape is an input of the 3.x type. `verify`: where Azure's REST spec (as
+    bicep-types-az lists it, spec_arm_types.json) has the type's namespace at the SDK's API version, the row's ARM
+    type must be one it defines there."""
     from azure_gpu_stacks.catalog.arm.registry import MODULES_RENAMED_IN_3
 
     export = json.loads(SCHEMA_V2.read_text(encoding="utf-8"))
@@ -145,6 +152,8 @@ def schema_rows(types: dict[str, dict[str, Any]]) -> tuple[dict[str, dict[str, s
     by_name: dict[str, list[str]] = {}
     for token in rows:
         by_name.setdefault(token.rsplit(":", 1)[1], []).append(token)
+    spec = json.loads(SPEC_TYPES.read_text(encoding="utf-8"))["types"] if verify else {}
+    spec_lower = {key: {t.lower() for t in listed} for key, listed in spec.items()}
     renamed_from = {new: old for old, news in MODULES_RENAMED_IN_3.items() for new in news}
     placed: dict[str, dict[str, str]] = {}
     left: dict[str, list[str]] = {}
@@ -173,6 +182,8 @@ def schema_rows(types: dict[str, dict[str, Any]]) -> tuple[dict[str, dict[str, s
             why = "the installed SDK does not know it at the export's API version (it may be another ARM type)"
         elif missing:
             why = "an input of its 2.x shape is not an input in 3.x"
+        elif not _in_spec(row["path"], entry["apiVersion"], spec_lower):
+            why = "Azure's REST spec has no such ARM type at the SDK's API version (bicep-types-az)"
         else:
             module2, name2 = source.split(":")[1:]
             placed[token] = {
@@ -183,6 +194,22 @@ def schema_rows(types: dict[str, dict[str, Any]]) -> tuple[dict[str, dict[str, s
             continue
         left.setdefault(why, []).append(token)
     return placed, left
+
+
+def arm_type_of(path: str) -> tuple[str, str]:
+    """(namespace, ARM type) of an id shape: after its last `providers`, the namespace and the type segments."""
+    parts = path.strip("/").split("/")
+    at = len(parts) - 1 - parts[::-1].index("providers")
+    return parts[at + 1], "/".join([parts[at + 1], *parts[at + 2 :][0::2]])
+
+
+def _in_spec(path: str, version: str, spec: dict[str, set[str]]) -> bool:
+    """False only where the spec lists the namespace at `version` and the shape's ARM type is not among them."""
+    if "providers" not in path.split("/"):
+        return True
+    namespace, arm_type = arm_type_of(path)
+    listed = spec.get(f"{namespace.lower()}@{version}")
+    return listed is None or arm_type.lower() in listed
 
 
 def generate_schema_paths() -> str:
