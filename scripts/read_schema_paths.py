@@ -344,60 +344,117 @@ def _pairs(path: str | None) -> list[tuple[str, str]]:
 BICEP_REPO = "https://github.com/Azure/bicep-types-az"
 SPEC_OUT = REPO / "catalog" / "arm" / "spec_arm_types.json"
 BICEP_FILE = re.compile(r"^generated/[^/]+/(?P<namespace>[^/]+)/(?P<version>[^/]+)/types\.json$")
-RESOURCE_TYPE = re.compile(r'"\$type": "ResourceType",\s*"name": "(?P<type>[^"@]+)@(?P<version>[^"]+)"')
 
 
-def spec_types(bicep_git: Path, wanted: set[tuple[str, str]]) -> dict[str, list[str]]:
-    """`namespace@version` -> every ARM resource type Azure's REST spec defines there, read from the types.json that
-    Microsoft's autorest.bicep generates from azure-rest-api-specs (Azure/bicep-types-az `generated/`)."""
+NESTED_OUT = REPO / "catalog" / "arm" / "nested_properties.json"
+READ_ONLY = 2  # bicep-types' property flag (TypePropertyFlags.ReadOnly): Azure's answer only, never sent
+_NESTED_DEPTH = 8
+
+
+def spec_files(bicep_git: Path, wanted: set[tuple[str, str]]) -> dict[str, list[dict[str, Any]]]:
+    """`namespace@version` -> the parsed types.json that Microsoft's autorest.bicep generates from
+    azure-rest-api-specs (Azure/bicep-types-az `generated/<rp>/<namespace>/<version>/types.json`)."""
     listing = subprocess.run(
         ["git", "--git-dir", str(bicep_git), "ls-tree", "-r", "--name-only", "HEAD", "generated"],
         capture_output=True,
         text=True,
         check=True,
     ).stdout.split()
-    files = [p for p in listing if (m := BICEP_FILE.match(p)) and (m["namespace"], m["version"]) in wanted]
-    out: dict[str, set[str]] = {}
-    for path in files:
+    out: dict[str, list[dict[str, Any]]] = {}
+    for path in listing:
+        found = BICEP_FILE.match(path)
+        if found is None or (found["namespace"], found["version"]) not in wanted:
+            continue
         blob = subprocess.run(
             ["git", "--git-dir", str(bicep_git), "cat-file", "-p", f"HEAD:{path}"], capture_output=True, text=True
         )
-        if blob.returncode != 0:  # a blob the snapshot does not hold
-            continue
-        found = BICEP_FILE.match(path)
-        key = f"{found['namespace']}@{found['version']}"  # type: ignore[index]
-        out.setdefault(key, set()).update(m["type"] for m in RESOURCE_TYPE.finditer(blob.stdout))
-    return {key: sorted(types) for key, types in sorted(out.items())}
+        if blob.returncode == 0:  # else a blob the snapshot does not hold
+            key = f"{found['namespace']}@{found['version']}"
+            out[key] = out.get(key, []) + json.loads(blob.stdout)
+    return out
+
+
+def _resolve(types: list[dict[str, Any]], ref: dict[str, Any]) -> dict[str, Any]:
+    return types[int(str(ref.get("$ref", "#/-1")).rsplit("/", 1)[1])]
+
+
+def nested(types: list[dict[str, Any]], body: dict[str, Any]) -> dict[str, list[str]]:
+    """ARM body path -> the keys beside `properties`, for every object below the top level that nests its own
+    `properties` (a load balancer's `properties.frontendIPConfigurations[*]`: `name`, `id`, `zones` beside
+    `properties`), which pulumi-azure-native takes flattened (the swagger's `x-ms-client-flatten`)."""
+    found: dict[str, list[str]] = {}
+
+    def walk(node: dict[str, Any], path: str, depth: int) -> None:
+        if depth > _NESTED_DEPTH:
+            return
+        if node.get("$type") == "ArrayType":
+            walk(_resolve(types, node["itemType"]), f"{path}[*]", depth + 1)
+            return
+        if node.get("$type") != "ObjectType":
+            return
+        props = {k: v for k, v in node.get("properties", {}).items() if not int(v.get("flags", 0)) & READ_ONLY}
+        inner = props.get("properties")
+        if path and inner is not None and _resolve(types, inner["type"]).get("$type") == "ObjectType":
+            found[path] = sorted(k for k in props if k != "properties")
+        for key, prop in props.items():
+            walk(_resolve(types, prop["type"]), f"{path}.{key}" if path else key, depth + 1)
+
+    walk(body, "", 0)
+    return found
 
 
 def write_spec_types(bicep_git: Path) -> None:
     """catalog/arm/spec_arm_types.json: the spec's ARM types at each namespace and API version the registry's
-    rows (curated and from the export) would be sent with by the installed SDK."""
+    rows (curated and from the export) would be sent with by the installed SDK; catalog/arm/nested_properties.json:
+    for each of those types the spec does not map already (mapping.json), where its body nests `properties`
+    below the top level."""
     from scripts import read_sdk_types  # the installed SDK's types, mapped to the export's rows as it maps them
 
     types = read_sdk_types.read_types(read_sdk_types.sdk_root())
     placed, _ = read_sdk_types.schema_rows(types, verify=False)
     curated = json.loads((REPO / "catalog" / "arm" / "arm_paths.json").read_text(encoding="utf-8"))["types"]
+    mapped = json.loads((REPO / "catalog" / "arm" / "mapping.json").read_text(encoding="utf-8"))["types"]
     rows = {**placed, **{t: r for t, r in curated.items() if "path" in r and t in types}}
-    wanted = {
-        (row["path"].split("/providers/")[-1].split("/")[0].lower(), types[token]["apiVersion"])
+    located = {
+        token: (*read_sdk_types.arm_type_of(row["path"]), types[token]["apiVersion"])
         for token, row in rows.items()
-        if "/providers/" in row["path"] and types[token]["apiVersion"]
+        if "providers" in row["path"].split("/") and types[token]["apiVersion"]
     }
+    wanted = {(namespace.lower(), version) for namespace, _, version in located.values()}
     commit = subprocess.run(
         ["git", "--git-dir", str(bicep_git), "log", "-1", "--format=%H %ad", "--date=short"],
         capture_output=True,
         text=True,
         check=True,
     ).stdout.split()
-    found = spec_types(bicep_git, wanted)
+    files = spec_files(bicep_git, wanted)
+    listed = {
+        key: sorted({t["name"].split("@")[0] for t in parsed if t.get("$type") == "ResourceType"})
+        for key, parsed in sorted(files.items())
+    }
+    nesting: dict[str, dict[str, list[str]]] = {}
+    for token, (namespace, arm_type, version) in sorted(located.items()):
+        parsed = files.get(f"{namespace.lower()}@{version}")
+        if token in mapped or parsed is None:
+            continue
+        resource = next(
+            (
+                t
+                for t in parsed
+                if t.get("$type") == "ResourceType" and t["name"].lower() == f"{arm_type}@{version}".lower()
+            ),
+            None,
+        )
+        if resource is not None and (found := nested(parsed, _resolve(parsed, resource["body"]))):
+            nesting[token] = found
     head = {
         "note": "generated by scripts/read_schema_paths.py --bicep-types; never edit by hand",
         "source": {"repo": BICEP_REPO, "commit": commit[0], "date": commit[1], "observed": OBSERVED},
     }
-    lines = [f"  {json.dumps(k)}: {json.dumps(v)}" for k, v in found.items()]
-    SPEC_OUT.write_text(json.dumps(head, indent=1)[:-2] + ',\n "types": {\n' + ",\n".join(lines) + "\n }\n}\n")
-    print(f"{len(found)} namespace@version lists of ARM types", file=sys.stderr)
+    for out, data in ((SPEC_OUT, listed), (NESTED_OUT, nesting)):
+        lines = [f"  {json.dumps(k)}: {json.dumps(v, sort_keys=True)}" for k, v in data.items()]
+        out.write_text(json.dumps(head, indent=1)[:-2] + ',\n "types": {\n' + ",\n".join(lines) + "\n }\n}\n")
+    print(f"{len(listed)} namespace@version lists of ARM types, {len(nesting)} types nesting", file=sys.stderr)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -433,7 +433,36 @@ def arm_body(token: str, inputs: dict[str, Any]) -> dict[str, Any]:
         top["identity"] = {**top["identity"], bodies.USER_ASSIGNED: {str(i): {} for i in assigned}}
     if inner:
         top["properties"] = inner
+    for path, beside in registry.nested_properties(token):
+        for found in _at(top, path.split(".")):
+            _nest(found, beside)
     return top
+
+
+def _at(value: Any, steps: list[str]) -> list[Any]:
+    """The values at a body path (`properties.frontendIPConfigurations[*]`), every element of each `[*]`."""
+    if not steps:
+        return [value]
+    step, rest = steps[0], steps[1:]
+    key, each = (step[:-3], True) if step.endswith("[*]") else (step, False)
+    if not isinstance(value, dict) or key not in value:
+        return []
+    below = value[key]
+    if each:
+        return [v for item in below for v in _at(item, rest)] if isinstance(below, list) else []
+    return _at(below, rest)
+
+
+def _nest(value: Any, beside: frozenset[str]) -> None:
+    """A sub-resource as ARM takes it: what is not beside `properties` moved into it (pulumi-azure-native takes
+    it flattened, as the swagger's `x-ms-client-flatten` says); one that has its own `properties` is left."""
+    if not isinstance(value, dict) or "properties" in value:
+        return
+    moved = {k: v for k, v in value.items() if k not in beside}
+    if moved:
+        for key in moved:
+            del value[key]
+        value["properties"] = moved
 
 
 # ARM's envelope: what stays beside `properties` on every resource (Azure Resource Manager's resource
