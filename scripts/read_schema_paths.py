@@ -56,6 +56,11 @@ PLACEHOLDER = re.compile(r"^\{(\w[\w-]*)\}$")
 DEPLOYMENT_OWN = {"subscriptionId", "resourceGroupName"}
 # Inputs an extension resource's id starts with (`/{scope}/providers/...`), by the names the provider uses.
 SCOPE_INPUTS = ("scope", "resourceUri", "resourceId", "resourceScope", "scopeId", "billingScope")
+UNIVERSAL_SCOPES = (
+    "scope",
+    "resourceUri",
+    "resourceScope",
+)  # never a property: an extension resource's scope wherever it is
 # The name Azure gives a resource's one child of a kind (a storage account's `blobServices/default`: Learn, ARM
 # template reference microsoft.storage/storageaccounts/blobservices, "name: 'default'", observed 2026-11-27).
 SINGLETON = "default"
@@ -160,6 +165,9 @@ def shape(
     first_provider = lowered.index("providers")
     prefix = parts[:first_provider]
     scope = next((n for n in SCOPE_INPUTS if n in inputs), None)
+    plain_prefix = len(prefix) in (2, 4) and prefix[0].lower() in ("subscriptions", "subscription")
+    if scope not in (None, *UNIVERSAL_SCOPES) and plain_prefix and lowered.count("providers") == 1:
+        scope = None  # `resourceId` beside an id of a plain subscription or group: a property, not the scope
     if scope is not None:
         # an extension resource: whatever its id starts with before its own provider is its scope input's
         at = len(lowered) - 1 - lowered[::-1].index("providers")
