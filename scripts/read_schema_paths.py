@@ -164,7 +164,7 @@ def shape(
     lowered = [p.lower() for p in parts]
     first_provider = lowered.index("providers")
     prefix = parts[:first_provider]
-    scope = next((n for n in SCOPE_INPUTS if n in inputs), None)
+    scope = next((n for n in SCOPE_INPUTS if n in candidates), None)  # a string the resource is replaced on
     plain_prefix = len(prefix) in (2, 4) and prefix[0].lower() in ("subscriptions", "subscription")
     if scope not in (None, *UNIVERSAL_SCOPES) and plain_prefix and lowered.count("providers") == 1:
         scope = None  # `resourceId` beside an id of a plain subscription or group: a property, not the scope
@@ -182,6 +182,8 @@ def shape(
         at = len(prefix)
     elif prefix:
         return None, f"the import example starts with '{'/'.join(prefix)}', which no input names"
+    elif "resourceGroupName" in inputs:
+        return None, "the import example names no resource group, where an input of the type does"
     # the rest: providers/<Namespace>/<type>/<name>[/<type>/<name>...], possibly an extension's second providers
     segments: list[tuple[int, str, str]] = []  # (index in out, type, value)
     rest = parts[at:]
@@ -355,6 +357,11 @@ BICEP_FILE = re.compile(r"^generated/[^/]+/(?P<namespace>[^/]+)/(?P<version>[^/]
 
 
 NESTED_OUT = REPO / "catalog" / "arm" / "nested_properties.json"
+DERIVED_OUT = REPO / "catalog" / "arm" / "spec_paths.json"
+# bicep-types' ScopeType flags of a resource type's `writableScopes`: where a deployment may create it
+TENANT, MANAGEMENT_GROUP, SUBSCRIPTION, RESOURCE_GROUP, EXTENSION = 1, 2, 4, 8, 16
+PATH_SCOPES = ("scope", "resourceUri", "resourceScope")  # the inputs azure-native names an extension's scope by
+NOT_PATH = ("resourceGroupName", "subscriptionId", "displayName", "principalName")
 READ_ONLY = 2  # bicep-types' property flag (TypePropertyFlags.ReadOnly): Azure's answer only, never sent
 _NESTED_DEPTH = 8
 
@@ -411,6 +418,108 @@ def nested(types: list[dict[str, Any]], body: dict[str, Any]) -> dict[str, list[
     return found
 
 
+def derive_rows(
+    bicep_git: Path, types: dict[str, dict[str, Any]], rows: dict[str, dict[str, str]], commit: list[str]
+) -> tuple[dict[str, dict[str, str]], list[str]]:
+    """An id shape for each installed SDK type from Azure's REST spec and the SDK's own inputs: the one ARM type
+    the spec defines at the SDK's API version, in a namespace of the module's placed types, named like the
+    class (`apimanagement:ApiGateway` -> `Microsoft.ApiManagement/service/gateways`... by its last segment),
+    whose type segments the SDK's `...Name`/`...Id` inputs each name one to one; its scope from where the spec
+    says a deployment writes it. Returns the shapes of types `rows` (curated and export rows) lacks, and the
+    tokens where both give a shape and they disagree (left out of both: two public sources at odds)."""
+    namespaces: dict[str, set[str]] = {}
+    for token, row in rows.items():
+        if "providers" in row["path"].split("/"):
+            namespaces.setdefault(token.split(":")[1], set()).add(read_sdk_types_arm_type(row["path"])[0].lower())
+    wanted = {
+        (namespace, entry["apiVersion"])
+        for token, entry in types.items()
+        if entry["apiVersion"]
+        for namespace in namespaces.get(token.split(":")[1], ())
+    }
+    files = spec_files(bicep_git, wanted)
+    scopes = {
+        key: {t["name"].split("@")[0]: int(t.get("writableScopes", t.get("scopeType", 0))) for t in parsed
+              if t.get("$type") == "ResourceType"}
+        for key, parsed in files.items()
+    }  # fmt: skip
+    derived: dict[str, dict[str, str]] = {}
+    disagree: list[str] = []
+    for token, entry in sorted(types.items()):
+        path = _derive(token, entry, namespaces, scopes)
+        if path is None:
+            continue
+        if token in rows:
+            if rows[token]["path"].lower() != path.lower():
+                disagree.append(token)
+            continue
+        namespace, arm_type = read_sdk_types_arm_type(path)
+        derived[token] = {
+            "path": path,
+            "source": f"{BICEP_REPO} {commit[0][:12]} ({commit[1]}) {namespace.lower()}@{entry['apiVersion']} "
+            f"types.json: {arm_type}, named by the installed SDK's inputs; observed {OBSERVED}",
+        }
+    return derived, disagree
+
+
+def read_sdk_types_arm_type(path: str) -> tuple[str, str]:
+    parts = path.strip("/").split("/")
+    at = len(parts) - 1 - parts[::-1].index("providers")
+    return parts[at + 1], "/".join([parts[at + 1], *parts[at + 2 :][0::2]])
+
+
+def _derive(
+    token: str, entry: dict[str, Any], namespaces: dict[str, set[str]], scopes: dict[str, dict[str, int]]
+) -> str | None:
+    _, module, kind = token.split(":")
+    version = entry["apiVersion"]
+    if not version:
+        return None
+    wanted = "".join(_words(kind))
+    names = [n for n in entry["inputs"] if (n == "name" or n.endswith(("Name", "Id"))) and n not in NOT_PATH]
+    own_names = [n for n in names if n == "name" or n.endswith("Name")]
+    matches: list[tuple[int, str, int]] = []
+    for namespace in sorted(namespaces.get(module, ())):
+        for arm_type, writable in scopes.get(f"{namespace}@{version}", {}).items():
+            segments = arm_type.split("/")[1:]
+            last = "".join(_words(segments[-1]))
+            score = 10 if last == wanted else 6 if wanted.endswith(last) and len(last) >= 4 else 0
+            if score and len(own_names) <= len(segments) <= len(names):
+                matches.append((score, arm_type, writable))
+    best = max((m[0] for m in matches), default=0)
+    top = [m for m in matches if m[0] == best]
+    if len(top) != 1:
+        return None
+    _, arm_type, writable = top[0]
+    namespace, *segments = arm_type.split("/")
+    assigned: dict[int, str] = {}
+    used: set[str] = set()
+    pairs = sorted((-_score(seg, "", n, ""), i, n) for i, seg in enumerate(segments) for n in names)
+    for negative, index, name in pairs:
+        if -negative > 0 and index not in assigned and name not in used:
+            assigned[index] = name
+            used.add(name)
+    left = [n for n in own_names if n not in used]
+    open_segments = [i for i in range(len(segments)) if i not in assigned]
+    if len(open_segments) == 1 and len(left) == 1:
+        assigned[open_segments[0]] = left.pop()
+    if len(assigned) != len(segments) or left:
+        return None
+    body = "/".join(f"{seg}/{{{assigned[i]}}}" for i, seg in enumerate(segments))
+    scope = next((n for n in PATH_SCOPES if n in entry["inputs"]), None)
+    if scope is not None and writable & EXTENSION:
+        prefix = "/{" + scope + "}"
+    elif "resourceGroupName" in entry["inputs"] and writable & RESOURCE_GROUP:
+        prefix = "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}"
+    elif scope is None and "resourceGroupName" not in entry["inputs"] and writable & SUBSCRIPTION:
+        prefix = "/subscriptions/{subscriptionId}"
+    elif scope is None and "resourceGroupName" not in entry["inputs"] and writable == TENANT:
+        prefix = ""
+    else:
+        return None
+    return f"{prefix}/providers/{namespace}/{body}"
+
+
 def write_spec_types(bicep_git: Path) -> None:
     """catalog/arm/spec_arm_types.json: the spec's ARM types at each namespace and API version the registry's
     rows (curated and from the export) would be sent with by the installed SDK; catalog/arm/nested_properties.json:
@@ -440,6 +549,7 @@ def write_spec_types(bicep_git: Path) -> None:
         key: sorted({t["name"].split("@")[0] for t in parsed if t.get("$type") == "ResourceType"})
         for key, parsed in sorted(files.items())
     }
+    derived, disagree = derive_rows(bicep_git, types, rows, commit)
     nesting: dict[str, dict[str, list[str]]] = {}
     for token, (namespace, arm_type, version) in sorted(located.items()):
         parsed = files.get(f"{namespace.lower()}@{version}")
@@ -459,10 +569,16 @@ def write_spec_types(bicep_git: Path) -> None:
         "note": "generated by scripts/read_schema_paths.py --bicep-types; never edit by hand",
         "source": {"repo": BICEP_REPO, "commit": commit[0], "date": commit[1], "observed": OBSERVED},
     }
+    derived_head = {**head, "disagree": disagree}
     for out, data in ((SPEC_OUT, listed), (NESTED_OUT, nesting)):
         lines = [f"  {json.dumps(k)}: {json.dumps(v, sort_keys=True)}" for k, v in data.items()]
         out.write_text(json.dumps(head, indent=1)[:-2] + ',\n "types": {\n' + ",\n".join(lines) + "\n }\n}\n")
+    lines = [f"  {json.dumps(k)}: {json.dumps(v, sort_keys=True)}" for k, v in derived.items()]
+    DERIVED_OUT.write_text(
+        json.dumps(derived_head, indent=1)[:-2] + ',\n "types": {\n' + ",\n".join(lines) + "\n }\n}\n"
+    )
     print(f"{len(listed)} namespace@version lists of ARM types, {len(nesting)} types nesting", file=sys.stderr)
+    print(f"{len(derived)} shapes from the spec's types, {len(disagree)} where the export disagrees", file=sys.stderr)
 
 
 def main(argv: list[str] | None = None) -> int:

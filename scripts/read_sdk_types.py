@@ -127,6 +127,7 @@ def generate() -> str:
 
 
 SPEC_TYPES = REPO / "catalog" / "arm" / "spec_arm_types.json"  # read_schema_paths.py --bicep-types
+SPEC_PATHS = REPO / "catalog" / "arm" / "spec_paths.json"  # read_schema_paths.py --bicep-types
 
 
 def schema_rows(
@@ -153,6 +154,8 @@ def schema_rows(
     for token in rows:
         by_name.setdefault(token.rsplit(":", 1)[1], []).append(token)
     spec = json.loads(SPEC_TYPES.read_text(encoding="utf-8"))["types"] if verify else {}
+    # where the spec's own type (read_schema_paths.py's shapes from it, spec_paths.json) gives another shape
+    disagree = set(json.loads(SPEC_PATHS.read_text(encoding="utf-8"))["disagree"]) if verify else set()
     spec_lower = {key: {t.lower() for t in listed} for key, listed in spec.items()}
     renamed_from = {new: old for old, news in MODULES_RENAMED_IN_3.items() for new in news}
     placed: dict[str, dict[str, str]] = {}
@@ -182,6 +185,8 @@ def schema_rows(
             why = "the installed SDK does not know it at the export's API version (it may be another ARM type)"
         elif missing:
             why = "an input of its 2.x shape is not an input in 3.x"
+        elif token in disagree:
+            why = "the shape Azure's REST spec gives its type disagrees with the export's example"
         elif not _in_spec(row["path"], entry["apiVersion"], spec_lower):
             why = "Azure's REST spec has no such ARM type at the SDK's API version (bicep-types-az)"
         else:

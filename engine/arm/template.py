@@ -529,7 +529,7 @@ def _api_version(token: str) -> str | None:
 NOT_AZURES = "not an Azure resource (another provider's): Azure never sees it"
 NOT_PLACED = (
     "an Azure resource whose ARM type and id shape no public source the type registry reads gives "
-    "(catalog/arm/arm_paths.json, schema_paths.json): Validate and What-If do not see it"
+    "(catalog/arm/arm_paths.json, schema_paths.json, spec_paths.json): Validate and What-If do not see it"
 )
 NOT_IN_SUBSCRIPTION = (
     "an Azure resource of a management group or the tenant, outside any subscription: a subscription "
