@@ -185,7 +185,15 @@ def tokens() -> list[str]:
 
 @functools.cache
 def _placed_arm_types() -> frozenset[str]:
-    return frozenset(p.arm_type.lower() for t in tokens() if (p := placement(t)) is not None)
+    """The ARM type of every shape the registry holds, read from the shapes' text (no Placement built)."""
+    found = set()
+    for name in (ARM_PATHS, SCHEMA_PATHS, SPEC_PATHS):
+        for entry in _read(name).values():
+            parts = entry.get("path", "").strip("/").split("/")
+            if "providers" in parts:
+                at = len(parts) - 1 - parts[::-1].index("providers")
+                found.add("/".join([parts[at + 1], *parts[at + 2 :][0::2]]).lower())
+    return frozenset(found)
 
 
 def parent_placed(place: Placement) -> bool:
