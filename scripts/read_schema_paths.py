@@ -431,6 +431,18 @@ def derive_rows(
     for token, row in rows.items():
         if "providers" in row["path"].split("/"):
             namespaces.setdefault(token.split(":")[1], set()).add(read_sdk_types_arm_type(row["path"])[0].lower())
+    # a module none of whose types is placed yet: the spec's namespace of the module's own name, if there is one
+    listing = subprocess.run(
+        ["git", "--git-dir", str(bicep_git), "ls-tree", "-r", "--name-only", "HEAD", "generated"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    spec_namespaces = {m["namespace"] for p in listing if (m := BICEP_FILE.match(p))}
+    for token in types:
+        module = token.split(":")[1]
+        if module not in namespaces and f"microsoft.{module}" in spec_namespaces:
+            namespaces[module] = {f"microsoft.{module}"}
     wanted = {
         (namespace, entry["apiVersion"])
         for token, entry in types.items()
