@@ -145,16 +145,18 @@ class _Builder:
     def add(self, r: RecordedResource) -> bool:
         """Add `r`; False when the type registry (catalog.arm.registry) cannot place its type."""
         place = registry.placement(r.type)
-        if place is None:
+        if place is None or place.tenant_level:
             return False
         plain = _plain(r.inputs)
-        own = plain.get(place.name_input)
+        own = plain.get(place.name_input) if place.name_input else place.own_name
         # the name the plan gave a resource without one: the last part of the id it got, else auto-named
         name = str(own) if own else _given_name(r) or registry.auto_name(r.name, f"{r.type}::{r.name}")
         parents = place.name_parts({k: str(plain.get(k)) for k in place.parent_inputs}, name)[:-1]
         group = None if r.type == RESOURCE_GROUP_TOKEN else plain.get(RESOURCE_GROUP_INPUT)
-        scope = plain.get(place.scope_input) if place.scope_input else None
-        if place.scoped and isinstance(scope, str):
+        scope = (
+            plain.get(place.scope_input) if place.scope_input else registry.scope_id(place, plain, self.subscription)
+        )
+        if isinstance(scope, str) and (place.scoped or place.scope_path):
             group = _group_of(scope)
             if _is_group_id(scope) or group is None and _is_subscription_id(scope):
                 scope = None
@@ -422,13 +424,45 @@ def arm_body(token: str, inputs: dict[str, Any]) -> dict[str, Any]:
             continue
         if key == bodies.USER_ASSIGNED and isinstance(value, list):
             value = {str(identity): {} for identity in value}
+        if key == "properties" and isinstance(value, dict):
+            inner.update(value)  # a type whose `properties` azure-native does not flatten takes them whole
+            continue
         (top if key in ENVELOPE else inner)[key] = value
     if isinstance(top.get("identity"), dict) and isinstance(top["identity"].get(bodies.USER_ASSIGNED), list):
         assigned = top["identity"][bodies.USER_ASSIGNED]
         top["identity"] = {**top["identity"], bodies.USER_ASSIGNED: {str(i): {} for i in assigned}}
     if inner:
         top["properties"] = inner
+    for path, beside in registry.nested_properties(token):
+        for found in _at(top, path.split(".")):
+            _nest(found, beside)
     return top
+
+
+def _at(value: Any, steps: list[str]) -> list[Any]:
+    """The values at a body path (`properties.frontendIPConfigurations[*]`), every element of each `[*]`."""
+    if not steps:
+        return [value]
+    step, rest = steps[0], steps[1:]
+    key, each = (step[:-3], True) if step.endswith("[*]") else (step, False)
+    if not isinstance(value, dict) or key not in value:
+        return []
+    below = value[key]
+    if each:
+        return [v for item in below for v in _at(item, rest)] if isinstance(below, list) else []
+    return _at(below, rest)
+
+
+def _nest(value: Any, beside: frozenset[str]) -> None:
+    """A sub-resource as ARM takes it: what is not beside `properties` moved into it (pulumi-azure-native takes
+    it flattened, as the swagger's `x-ms-client-flatten` says); one that has its own `properties` is left."""
+    if not isinstance(value, dict) or "properties" in value:
+        return
+    moved = {k: v for k, v in value.items() if k not in beside}
+    if moved:
+        for key in moved:
+            del value[key]
+        value["properties"] = moved
 
 
 # ARM's envelope: what stays beside `properties` on every resource (Azure Resource Manager's resource
@@ -494,8 +528,12 @@ def _api_version(token: str) -> str | None:
 # (catalog/arm/arm_paths.json) holds for the types it lists: Validate and What-If do not see it.
 NOT_AZURES = "not an Azure resource (another provider's): Azure never sees it"
 NOT_PLACED = (
-    "an Azure resource whose ARM id shape the type registry (catalog/arm/arm_paths.json) does not hold: "
-    "Validate and What-If do not see it"
+    "an Azure resource whose ARM type and id shape no public source the type registry reads gives "
+    "(catalog/arm/arm_paths.json, schema_paths.json, spec_paths.json): Validate and What-If do not see it"
+)
+NOT_IN_SUBSCRIPTION = (
+    "an Azure resource of a management group or the tenant, outside any subscription: a subscription "
+    "deployment cannot hold it, so Validate and What-If do not see it"
 )
 
 
@@ -503,12 +541,16 @@ def outside_why(type_token: str) -> str:
     if not type_token.startswith(AZURE_NATIVE):
         return NOT_AZURES
     why = registry.data_plane(type_token)
-    return f"not an ARM resource: {why}" if why else NOT_PLACED
+    if why:
+        return f"not an ARM resource: {why}"
+    place = registry.placement(type_token)
+    return NOT_IN_SUBSCRIPTION if place is not None and place.tenant_level else NOT_PLACED
 
 
 def placeable(type_token: str) -> bool:
     """Whether export-arm can place an azure-native resource of this type in a template."""
-    return registry.placement(type_token) is not None
+    place = registry.placement(type_token)
+    return place is not None and not place.tenant_level
 
 
 def deployment_name(stack: str, group: str) -> str:

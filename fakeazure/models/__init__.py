@@ -81,7 +81,9 @@ def _generic_type(token: str) -> ArmResourceType:
     class Generic(ArmResourceType):
         arm_type = place.arm_type if place else f"Microsoft.{module}/{kind[0].lower()}{kind[1:]}s"
         name_input = place.name_input if place else f"{kind[0].lower()}{kind[1:]}Name"
-        parent_inputs = place.parent_inputs if place else ()
+        # its parent is looked for only where the registry places the parent's type too (else the parent's id
+        # is one the fake made up, and a child of a parent the program creates would be refused)
+        parent_inputs = place.parent_inputs if place and registry.parent_placed(place) else ()
         scoped = place.scoped if place else False
         scope_input = (place.scope_input or "scope") if place else "scope"
         located = place.located if place else True

@@ -290,3 +290,44 @@ def test_each_curated_id_shape_names_the_arm_type_its_template_reference_page_do
         for token, place in placed.items()
         if cited[token] and (place is None or place.arm_type.lower() != cited[token].group(1))
     } == {}
+
+
+def test_a_load_balancer_s_frontends_rules_and_probes_are_sent_as_arm_names_them(
+    corpus_templates: dict[str, Any],
+) -> None:
+    """Azure's REST spec (loadBalancer.json, as bicep-types-az lists it): each frontend IP configuration, rule and
+    probe is `{name, properties: {...}}`; pulumi-azure-native takes them flattened (`x-ms-client-flatten`)."""
+    _, template = corpus_templates["provider-py-loadbalancer"]
+    lb = next(r for r in template.resources if r.arm_type == "Microsoft.Network/loadBalancers")
+    entry = next(
+        e
+        for d in template.document["resources"]
+        if d["type"] == "Microsoft.Resources/deployments"
+        for e in d["properties"]["template"]["resources"]
+        if e["type"] == lb.arm_type
+    )
+    frontend = entry["properties"]["frontendIPConfigurations"][0]
+    probe = entry["properties"]["probes"][0]
+
+    assert set(frontend) == {"name", "properties"} and "id" in frontend["properties"]["publicIPAddress"]
+    assert probe["name"] == "lb-probe" and probe["properties"]["requestPath"] == "/"
+    assert entry["properties"]["loadBalancingRules"][0]["properties"]["frontendPort"] == 80
+    assert entry["properties"]["backendAddressPools"] == [{"name": "lb-backend"}]  # nothing to nest
+
+
+def test_every_azure_native_type_any_public_program_creates_is_placed_or_no_arm_resource() -> None:
+    """Each `module.Class(` of an azure-native resource in tests/data/public (2.x modules too, placed as the 3.x
+    module's type): export-arm puts it in the template, or it is a data-plane write (a blob) that ARM never sees;
+    none is left outside for want of its ARM type."""
+    sdk = json.loads((REPO / "catalog" / "arm" / "sdk_types.json").read_text())["types"]
+    modules = {token.split(":")[1] for token in sdk} | set(registry.MODULES_RENAMED_IN_3)
+    created = {
+        f"azure-native:{module}:{kind}"
+        for program in PUBLIC.glob("*/__main__.py")
+        for module, kind in re.findall(r"\b([a-z]+)\.([A-Z]\w+)\(", program.read_text())
+        if module in modules and not kind.endswith("Args")
+    }
+    resources = sorted(t for t in created if registry.is_sdk_type(t) or registry.placement(t) is not None)
+
+    assert len(resources) > 30
+    assert [t for t in resources if registry.placement(t) is None and registry.data_plane(t) is None] == []

@@ -141,6 +141,40 @@ PROGRAMS = [
         "offline can answer it",
     ),
     (
+        "azure-py-appservice-docker",
+        0,
+        "OK: dev deploys as planned (6 resources, 4 not checked offline)",
+        "a B1 Linux plan, a web app from Docker Hub and one from a Basic registry with its admin user; the "
+        "registry's credentials (list_registry_credentials_output on a registry pending creation) are unknown "
+        "during a preview, so the image's registry and the app settings holding them are unknown, and nothing "
+        "Azure refuses; written for azure-native 2.x (<3.0.0) with only names 3.x keeps",
+    ),
+    (
+        "serverless-azure-python",
+        0,
+        "OK: dev deploys as planned (9 resources, 6 not checked offline)",
+        "pulumi/templates' serverless program: a StorageV2 account as a static website (a data-plane setting), a "
+        "private container and blobs (data-plane writes), a Y1 Dynamic Linux plan and a function app; the "
+        "service SAS is listed in a callback on names Azure has not given yet, unknown during a preview; "
+        "FUNCTIONS_EXTENSION_VERSION ~3 is past extended support (Learn: functions-versions, 2022-12-13), a "
+        "support statement and not a create-time refusal",
+    ),
+    (
+        "static-website-azure-python",
+        1,
+        "Azure CDN from Microsoft (classic) no longer support new profile creation.",
+        "pulumi/templates' static website: the same Standard_Microsoft CDN profile as azure-py-static-website, "
+        "which Azure refuses since 2025-08-15 (Learn, cdn-manage-powershell; BadRequest in those words, "
+        "Azure/wordpress-linux-appservice#206); the synced folder writes blobs through the account's endpoint",
+    ),
+    (
+        "vm-azure-python",
+        2,
+        "IpAllocationMethod is not in pulumi_azure_native.network",
+        "requirements.txt asks for azure-native >=3.0.0, whose network module defines IPAllocationMethod only "
+        "(3.29.0's network/_enums.py): `pulumi preview` raises the same AttributeError on line 55",
+    ),
+    (
         "azure-py-functions",
         2,
         "the program exported 'storageaccountkeys': a ListStorageAccountKeysResult",

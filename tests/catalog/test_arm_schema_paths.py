@@ -1,0 +1,235 @@
+"""The ARM id shapes read from the provider's schema export (catalog/arm/schema_paths.json), and export-arm
+placing every azure-native resource with them.
+
+Expected values come from Azure's ARM template reference (learn.microsoft.com/azure/templates, observed
+2026-11-27), the curated rows of catalog/arm/arm_paths.json (each with its own source), the REST spec's
+mapping (catalog/arm/mapping.json, generated from azure-rest-api-specs) and the installed SDK's own text.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import json
+import re
+from typing import Any
+
+import pytest
+from azure_gpu_stacks.catalog.arm import bodies, registry
+from azure_gpu_stacks.engine.arm.template import NOT_IN_SUBSCRIPTION, NOT_PLACED, export
+from azure_gpu_stacks.engine.run.runtime import RecordedResource
+
+from scripts import read_sdk_types
+from tests.conftest import REPO
+
+ARM = REPO / "catalog" / "arm"
+
+
+def _rows(name: str) -> dict[str, Any]:
+    types: dict[str, Any] = json.loads((ARM / name).read_text(encoding="utf-8"))["types"]
+    return types
+
+
+def test_the_schema_rows_are_generated_fresh_from_the_export_and_the_installed_sdk() -> None:
+    assert read_sdk_types.generate_schema_paths() == (ARM / "schema_paths.json").read_text(encoding="utf-8")
+
+
+def test_every_schema_row_names_its_source_and_every_input_of_its_shape_is_an_input_of_the_sdk_type() -> None:
+    rows = _rows("schema_paths.json")
+    assert all(
+        "danielrbradley/pulumi-azure-native-schema 3b272d2e30a0 (2023-05-24)" in r["source"] for r in rows.values()
+    )
+    derived = _rows("spec_paths.json")
+    # the inputs, by the SDK's own constructor (importing a module costs time: one row in 100 and the types below)
+    sample = [*list(rows.items())[::100], *list(derived.items())[::100]]
+    for token, row in [*sample, *((t, rows.get(t) or derived[t]) for t, _ in LEARN)]:
+        _, module, kind = token.split(":")
+        init = inspect.signature(getattr(importlib.import_module(f"pulumi_azure_native.{module}"), kind)._internal_init)
+        snake = {re.sub(r"(?<!^)(?=[A-Z])", "_", n).lower() for n in re.findall(r"\{(\w+)\}", row["path"])}
+        assert snake - {"subscription_id"} <= set(init.parameters), token
+
+
+# Rows where the export's own import example is not the type's shape, each against its source; Azure's REST spec
+# (bicep-types-az's list of ARM types at the SDK's API version, spec_arm_types.json) leaves them out:
+# - dbforpostgresql:FirewallRule: the example id is a single server's (`servers/...`); 3.x's is a flexible server's
+#   (Learn: microsoft.dbforpostgresql/flexibleservers/firewallrules);
+# - network:PrivateDnsZoneGroup: the example id puts it under `privateLinkServices`; Learn's template reference
+#   has microsoft.network/privateendpoints/privatednszonegroups;
+# - compute:DiskAccessAPrivateEndpointConnection: the example's type is misspelt `privateEndpoinConnections`.
+EXAMPLE_BUGS = {
+    "azure-native:dbforpostgresql:FirewallRule": "Microsoft.DBforPostgreSQL/flexibleServers/firewallRules",
+    "azure-native:network:PrivateDnsZoneGroup": "Microsoft.Network/privateEndpoints/privateDnsZoneGroups",
+    "azure-native:compute:DiskAccessAPrivateEndpointConnection": (
+        "Microsoft.Compute/diskAccesses/privateEndpointConnections"
+    ),
+}
+
+
+def test_schema_rows_agree_with_every_curated_row() -> None:
+    curated = {t: r["path"] for t, r in _rows("arm_paths.json").items() if "path" in r}
+    schema = {t: r["path"] for t, r in _rows("schema_paths.json").items()}
+    both = sorted(set(curated) & set(schema))
+
+    assert len(both) > 100
+    assert [t for t in both if curated[t].lower() != schema[t].lower()] == []
+
+
+@pytest.mark.parametrize("token", sorted(EXAMPLE_BUGS))
+def test_an_example_of_the_export_that_the_spec_contradicts_is_left_out(token: str) -> None:
+    assert token not in _rows("schema_paths.json")
+    place = registry.placement(token)
+    assert place is None or place.arm_type == EXAMPLE_BUGS[token]  # a curated row, where there is one
+
+
+def test_where_the_spec_s_shape_and_the_export_s_disagree_neither_is_taken() -> None:
+    """Two public sources at odds (the export's example under `privateEndpoinConnections`, the spec's
+    `privateEndpointConnections`): the type is placed only where a curated row says where."""
+    spec = json.loads((ARM / "spec_paths.json").read_text(encoding="utf-8"))
+    curated = _rows("arm_paths.json")
+
+    assert "azure-native:compute:DiskAccessAPrivateEndpointConnection" in spec["disagree"]
+    for token in spec["disagree"]:
+        assert token not in _rows("schema_paths.json") and token not in spec["types"], token
+        place = registry.placement(token)
+        assert (place is None) == (token not in curated), token
+    assert all("Azure/bicep-types-az 1f896de2db96 (2026-08-20)" in r["source"] for r in spec["types"].values())
+
+
+def test_every_placed_type_is_one_the_rest_spec_defines_at_the_sdk_s_api_version() -> None:
+    """Curated and generated rows alike, wherever bicep-types-az lists the namespace at that version."""
+    spec = {k: {t.lower() for t in v} for k, v in _rows("spec_arm_types.json").items()}
+    checked = []
+    for token in registry.tokens():
+        place = registry.placement(token)
+        assert place is not None
+        listed = spec.get(f"{place.arm_type.split('/')[0].lower()}@{place.api_version}")
+        if listed is not None and "providers" in place.path.split("/"):
+            checked.append(token)
+            assert place.arm_type.lower() in listed, token
+
+    assert len(checked) > 850
+
+
+def test_schema_rows_give_the_rest_spec_s_arm_type_where_the_spec_mapping_has_the_type() -> None:
+    mapped = [t for t in _rows("schema_paths.json") if bodies.arm_type(t) is not None]
+
+    assert len(mapped) >= 20
+    for token in mapped:
+        assert registry.placement(token).arm_type.lower() == bodies.arm_type(token).arm_type.lower(), token  # type: ignore[union-attr]
+
+
+# Types no curated row holds, and their ARM type in Azure's ARM template reference (learn.microsoft.com/azure/templates)
+LEARN = [
+    ("azure-native:web:WebAppConnectionStrings", "Microsoft.Web/sites/config"),
+    ("azure-native:web:WebAppApplicationSettings", "Microsoft.Web/sites/config"),
+    ("azure-native:web:WebAppSiteExtension", "Microsoft.Web/sites/siteextensions"),
+    ("azure-native:apimanagement:Api", "Microsoft.ApiManagement/service/apis"),
+    ("azure-native:securityinsights:ScheduledAlertRule", "Microsoft.SecurityInsights/alertRules"),
+    # from Azure's REST spec and the SDK's inputs (spec_paths.json): 3.x types the 2.x export did not have
+    ("azure-native:containerservice:Fleet", "Microsoft.ContainerService/fleets"),
+    ("azure-native:app:ContainerAppsSessionPool", "Microsoft.App/sessionPools"),
+    ("azure-native:cognitiveservices:Project", "Microsoft.CognitiveServices/accounts/projects"),
+]
+
+
+@pytest.mark.parametrize(("token", "arm_type"), LEARN, ids=[row[0] for row in LEARN])
+def test_a_type_only_the_export_places_has_azure_s_arm_type(token: str, arm_type: str) -> None:
+    assert token not in _rows("arm_paths.json")
+    place = registry.placement(token)
+
+    assert place is not None and place.arm_type == arm_type
+
+
+def test_a_type_whose_arm_type_an_input_chooses_is_not_placed_by_one_example() -> None:
+    """A DNS record set's id is `dnsZones/{zoneName}/{recordType}/{relativeRecordSetName}` (Learn: one ARM type
+    per record type, Microsoft.Network dnsZones/A, /AAAA, /TXT...): the 2.x export's example (module `network`
+    in 2.x), a TXT record, gives no shape."""
+    assert "azure-native:dns:RecordSet" not in _rows("schema_paths.json")
+    assert "recordType" in _rows("schema_paths_v2.json")["azure-native:network:RecordSet"]["why"]
+
+
+def test_the_registry_places_most_of_the_sdk_s_types_now() -> None:
+    sdk = json.loads((ARM / "sdk_types.json").read_text(encoding="utf-8"))["types"]
+
+    assert len(sdk) > 2000
+    assert sum(registry.placement(t) is not None for t in sdk) >= 1650  # 139 before the export and spec were read
+
+
+def _resource(token: str, name: str, inputs: dict[str, Any]) -> RecordedResource:
+    return RecordedResource(
+        urn=f"urn:pulumi:dev::p::{token}::{name}",
+        type=token,
+        name=name,
+        parent=None,
+        custom=True,
+        protect=False,
+        inputs=inputs,
+    )
+
+
+SUB = "00000000-0000-0000-0000-000000000001"
+
+
+@pytest.fixture(scope="module")
+def web_template() -> Any:
+    """A web app with a slot and its app settings (a fixed name, `config/appsettings`), a Sentinel rule on a
+    workspace (an extension resource of a resource its inputs name), a management-group policy (outside any
+    subscription) and a type no public source places."""
+    group = {"resourceGroupName": "rg"}
+    resources = [
+        _resource("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": "rg", "location": "westus"}),
+        _resource("azure-native:web:AppServicePlan", "plan", {**group, "name": "plan", "sku": {"name": "S1"}}),
+        _resource("azure-native:web:WebApp", "app", {**group, "name": "app1"}),
+        _resource("azure-native:web:WebAppSlot", "slot", {**group, "name": "app1", "slot": "staging"}),
+        _resource(
+            "azure-native:web:WebAppApplicationSettings",
+            "settings",
+            {**group, "name": "app1", "properties": {"WEBSITE_RUN_FROM_PACKAGE": "1"}},
+        ),
+        _resource(
+            "azure-native:securityinsights:ScheduledAlertRule",
+            "rule",
+            {**group, "workspaceName": "ws", "ruleId": "r1", "kind": "Scheduled", "query": "x"},
+        ),
+        _resource(
+            "azure-native:authorization:PolicyDefinitionAtManagementGroup",
+            "mgpolicy",
+            {"managementGroupId": "mg1", "policyDefinitionName": "p1"},
+        ),
+        _resource("azure-native:apimanagement:Cache", "cache", {**group, "serviceName": "apim", "cacheId": "c1"}),
+    ]
+    return export(resources, project="p", stack="dev")
+
+
+def _inner(template: Any) -> list[dict[str, Any]]:
+    nested = [r for r in template.document["resources"] if r["type"] == "Microsoft.Resources/deployments"]
+    return [e for d in nested for e in d["properties"]["template"]["resources"]]
+
+
+def test_export_holds_a_web_app_its_slot_and_its_app_settings_as_arm_names_them(web_template: Any) -> None:
+    entries = {e["type"]: e for e in _inner(web_template)}
+    sdk = json.loads((ARM / "sdk_types.json").read_text(encoding="utf-8"))["types"]
+
+    assert entries["Microsoft.Web/sites/slots"]["name"] == "app1/staging"
+    settings = entries["Microsoft.Web/sites/config"]
+    assert settings["name"] == "app1/appsettings"  # Learn: Microsoft.Web/sites/config, name 'appsettings'
+    assert settings["apiVersion"] == sdk["azure-native:web:WebAppApplicationSettings"]["apiVersion"]
+    assert settings["properties"] == {"WEBSITE_RUN_FROM_PACKAGE": "1"}
+    assert "[resourceId('Microsoft.Web/sites', 'app1')]" in settings["dependsOn"]
+
+
+def test_export_gives_an_extension_resource_of_a_workspace_its_scope(web_template: Any) -> None:
+    rule = next(e for e in _inner(web_template) if e["type"] == "Microsoft.SecurityInsights/alertRules")
+
+    assert (rule["name"], rule["scope"]) == ("r1", "Microsoft.OperationalInsights/workspaces/ws")
+    assert "workspaceName" not in json.dumps(rule)
+
+
+def test_export_leaves_out_only_what_a_subscription_deployment_cannot_hold_saying_why(web_template: Any) -> None:
+    outside = {o["type"]: o["why"] for o in web_template.document["metadata"]["outsideTemplate"]}
+
+    assert outside == {
+        "azure-native:authorization:PolicyDefinitionAtManagementGroup": NOT_IN_SUBSCRIPTION,
+        "azure-native:apimanagement:Cache": NOT_PLACED,
+    }
+    assert "no public source" in NOT_PLACED

@@ -1,0 +1,53 @@
+"""A type the fake does not model, placed by the type registry (catalog/arm): its id is ARM's, and its parent is
+looked for only where the registry places the parent's type too.
+
+ARM refuses a child whose parent does not exist (ParentResourceNotFound, Learn: "Resolve errors for parent
+resource not found", observed 2026-11-27); a parent whose own type no public source places gets an id the fake
+makes up, which a child's id could never name, so looking for it would refuse a program that creates both.
+"""
+
+from __future__ import annotations
+
+import pytest
+from azure_gpu_stacks.fakeazure import FakeArm
+from azure_gpu_stacks.fakeazure.errors import ArmError
+
+RG = "rg"
+SERVICE = {"resourceGroupName": RG, "serviceName": "apim"}
+
+
+@pytest.fixture
+def arm() -> FakeArm:
+    arm = FakeArm(default_location="eastus")
+    arm.put("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": RG, "location": "eastus"}, "rg")
+    return arm
+
+
+def test_a_placed_generic_type_gets_arm_s_id(arm: FakeArm) -> None:
+    app = arm.put("azure-native:web:WebApp", "app", {"resourceGroupName": RG, "name": "app1"}, "app")
+    settings = arm.put(
+        "azure-native:web:WebAppApplicationSettings", "settings", {"resourceGroupName": RG, "name": "app1"}, "s"
+    )
+
+    assert settings.id == f"{app.id}/config/appsettings"  # Learn: Microsoft.Web/sites/config, name 'appsettings'
+
+
+def test_a_child_of_a_missing_parent_of_a_placed_type_is_refused_as_arm_refuses_it(arm: FakeArm) -> None:
+    with pytest.raises(ArmError) as refused:
+        arm.put("azure-native:web:WebAppApplicationSettings", "s", {"resourceGroupName": RG, "name": "nowhere"}, "s")
+
+    assert refused.value.code == "ParentResourceNotFound"
+
+
+def test_a_child_of_a_parent_whose_type_no_source_places_is_not_refused(arm: FakeArm) -> None:
+    """API Management's issue (apis/issues) has no shape in any source the registry reads; its comment has."""
+    arm.put("azure-native:apimanagement:ApiManagementService", "apim", SERVICE, "apim")
+    arm.put("azure-native:apimanagement:ApiIssue", "issue", {**SERVICE, "apiId": "a1", "issueId": "i1"}, "issue")
+    comment = arm.put(
+        "azure-native:apimanagement:ApiIssueComment",
+        "comment",
+        {**SERVICE, "apiId": "a1", "issueId": "i1", "commentId": "c1"},
+        "comment",
+    )
+
+    assert comment.id.endswith("/service/apim/apis/a1/issues/i1/comments/c1")
