@@ -103,7 +103,7 @@ def connect(address: str, timeout_s: float = 30.0) -> grpc.Channel:
 def run(
     program: Callable[[], Any],
     *,
-    address: str,
+    address: str | Any,
     project: str,
     stack: str,
     config: Mapping[str, str],
@@ -112,12 +112,21 @@ def run(
     organization: str,
     root_directory: str | None,
 ) -> None:
-    """Run `program` inside a new root Stack against the engine at `address`; raise what it raises."""
+    """Run `program` inside a new root Stack against the engine at `address` (a gRPC address, or a channel to it:
+    `engine.run.socket_channel`); raise what it raises."""
     pulumi.runtime.reset_options()  # a new root Stack (and nothing of an earlier run in this process)
     pulumi.runtime.set_all_config(dict(config), list(secret_keys))
+    if isinstance(address, str):
+        monitor: Any = address
+        engine: Any = address
+    else:  # the SDK's own generated stubs, on the channel given
+        from pulumi.runtime.proto import engine_pb2_grpc, resource_pb2_grpc
+
+        monitor = resource_pb2_grpc.ResourceMonitorStub(address)
+        engine = engine_pb2_grpc.EngineStub(address)
     settings = pulumi.runtime.Settings(
-        monitor=address,
-        engine=address,
+        monitor=monitor,
+        engine=engine,
         project=project,
         stack=stack,
         parallel=PARALLEL,

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pulumi
 
@@ -43,6 +43,7 @@ from ...sdk.values import unwrap_secrets
 from ..secrets import CREDENTIAL_KEY, SECRET_SHOWN_AS
 from . import heap, program_host
 from .monitor import MonitorServer
+from .socket_channel import SocketServer
 from .stack_references import ReferenceMocks, StackReferences
 
 STACK_TYPE = "pulumi:pulumi:Stack"
@@ -319,8 +320,12 @@ class ProgramEngine:
     organization: str = DIY_ORGANIZATION
     root_directory: Path | None = None
     references: StackReferences | None = None
+    # True: the program is forked from the engine's process and reaches it over a socket pair
+    # (`engine.run.socket_channel`); False: over gRPC (`engine.run.monitor`), in this process or from another
+    # interpreter
+    over_socket: bool = False
     monitor: RecordingMonitor = field(init=False)
-    server: MonitorServer = field(init=False)
+    server: MonitorServer | SocketServer = field(init=False)
 
     def __post_init__(self) -> None:
         fake = FakeArmMocks(self.arm, preview=self.preview, known_outputs=self.known_outputs)
@@ -337,7 +342,13 @@ class ProgramEngine:
             gate_invokes=self.preview or not self.known_outputs,
             unknown_inputs=fake.unknown_inputs,
         )
-        self.server = MonitorServer(self.monitor)
+        self.server = SocketServer(self.monitor) if self.over_socket else MonitorServer(self.monitor)
+
+    def connect(self) -> object:
+        """In the program's process, before its limits are set: its connection to the engine, kept open."""
+        if isinstance(self.server, SocketServer):
+            return self.server.connect()
+        return program_host.connect(self.server.address)
 
     def host_arguments(self) -> dict[str, Any]:
         """`program_host.run`'s keyword arguments, as the Pulumi CLI gives them to its language host."""
@@ -395,8 +406,9 @@ def run_program(
         root_directory=root_directory,
         references=references,
     )
-    with engine.server:
-        program_host.connect(engine.server.address).close()
+    server = cast(MonitorServer, engine.server)  # gRPC: the program runs in this process
+    with server:
+        program_host.connect(server.address).close()
         run_hosted(program, engine.host_arguments())
     failure = engine.engine_failure()
     if failure is not None:
