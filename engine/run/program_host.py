@@ -116,14 +116,8 @@ def run(
     `engine.run.socket_channel`); raise what it raises."""
     pulumi.runtime.reset_options()  # a new root Stack (and nothing of an earlier run in this process)
     pulumi.runtime.set_all_config(dict(config), list(secret_keys))
-    if isinstance(address, str):
-        monitor: Any = address
-        engine: Any = address
-    else:  # the SDK's own generated stubs, on the channel given
-        from pulumi.runtime.proto import engine_pb2_grpc, resource_pb2_grpc
-
-        monitor = resource_pb2_grpc.ResourceMonitorStub(address)
-        engine = engine_pb2_grpc.EngineStub(address)
+    # a channel gives the SDK's own generated stubs on it (`socket_channel.SocketChannel.stubs`)
+    monitor, engine = (address, address) if isinstance(address, str) else address.stubs()
     settings = pulumi.runtime.Settings(
         monitor=monitor,
         engine=engine,

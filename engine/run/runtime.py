@@ -20,6 +20,7 @@ import gc
 import os
 import runpy
 import sys
+import threading
 import warnings
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -390,8 +391,11 @@ def run_program(
 ) -> RunResult:
     """Run `program` in this process against an engine served from this process; raise what it raises.
 
-    The same two sides as a plan's (`engine.run.plan`, where the program runs in a child): the
-    program talks to the engine only over gRPC. `pulumi.get_organization()` answers `organization`
+    The same two sides as a plan's (`engine.run.plan`, where the program runs in a child): the program
+    talks to the engine only through the SDK's stubs on the socket pair a forked program uses
+    (`engine.run.socket_channel`), answered by a thread of this process that ends with the run (no gRPC
+    server or channel, so no thread of gRPC's outlives it to be inherited by a later fork).
+    `pulumi.get_organization()` answers `organization`
     (the DIY backend's fixed "organization" unless told: pulumi/pulumi `pkg/backend/diy/backend.go`),
     `get_root_directory()` the project's directory, and `StackReference`s are answered from `references`.
     """
@@ -405,11 +409,17 @@ def run_program(
         organization=organization,
         root_directory=root_directory,
         references=references,
+        over_socket=True,
     )
-    server = cast(MonitorServer, engine.server)  # gRPC: the program runs in this process
-    with server:
-        program_host.connect(server.address).close()
+    server = cast(SocketServer, engine.server)
+    serving = threading.Thread(target=server.serve_until_closed, name="offline engine", daemon=True)
+    serving.start()
+    try:
         run_hosted(program, engine.host_arguments())
+    finally:
+        server.address.close()  # the engine's thread answers what was sent, then sees the end and returns
+        serving.join()
+        server.stop()
     failure = engine.engine_failure()
     if failure is not None:
         raise failure

@@ -27,7 +27,9 @@ UNAVAILABLE once its engine is gone (which the SDK reports as the resource monit
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import math
 import select
 import socket
 import struct
@@ -88,6 +90,10 @@ class SocketChannel:
         return call
 
     unary_stream = stream_unary = stream_stream = _not_served  # the engine serves none: none is ever called
+
+    def stubs(self) -> tuple[Any, Any]:
+        """The SDK's generated ResourceMonitor and Engine stubs on this channel, for `pulumi.runtime.Settings`."""
+        return resource_pb2_grpc.ResourceMonitorStub(self), engine_pb2_grpc.EngineStub(self)
 
     def close(self) -> None:
         self._socket.close()
@@ -210,6 +216,19 @@ class SocketServer:
             return False
         return True
 
+    def serve_until_closed(self) -> None:
+        """Answer the program until it closes its end: the engine's side of a run in one process
+        (`engine.run.runtime.run_program`), on a thread of its own with its own event loop (the mock monitor's
+        answers run coroutines to completion on the thread's loop, as they did on a gRPC server's thread)."""
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        try:
+            while select.select([self._engine_end], [], [])[0] and self.serve(math.inf):
+                pass
+        finally:
+            asyncio.set_event_loop(None)
+            loop.close()
+
     def _read(self, deadline: float) -> bool:
         try:
             chunk = self._engine_end.recv(_READ_BYTES, socket.MSG_DONTWAIT)
@@ -277,7 +296,8 @@ class SocketServer:
         data = memoryview(_REPLY.pack(code.value[0], len(text), len(body)) + text + body)
         while data:
             remaining = deadline - time.monotonic()
-            if remaining <= 0 or not select.select([], [self._engine_end], [], remaining)[1]:
+            wait = None if math.isinf(remaining) else remaining
+            if remaining <= 0 or not select.select([], [self._engine_end], [], wait)[1]:
                 return False  # the program does not read its answer: its deadline will stop it
             try:
                 data = data[self._engine_end.send(data, socket.MSG_DONTWAIT) :]

@@ -92,9 +92,7 @@ def test_the_engines_log_comes_over_the_socket_pair() -> None:
         connection: list[Any] = []
 
         def program() -> None:
-            from pulumi.runtime.proto import engine_pb2_grpc
-
-            stub = engine_pb2_grpc.EngineStub(connection[0])
+            _, stub = connection[0].stubs()
             stub.Log(engine_pb2.LogRequest(severity=engine_pb2.WARNING, message="low quota"))
             stub.Log(engine_pb2.LogRequest(severity=engine_pb2.DEBUG, message="not shown"))
 
