@@ -2,8 +2,10 @@
 
 The child is forked from this process after the SDK's imports (as `--jobs` forks its workers), so
 it starts with pulumi and the azure-native modules loaded and costs a fork, not an import. The
-engine's side of the run (its gRPC server, `engine.run.monitor`) stays in this process and starts
-once the child exists; the child connects to it, and only then are its limits set. In it:
+engine's side of the run stays in this process: a socket pair it answers while it waits on the child
+(`engine.run.socket_channel`), or for a program executed under another interpreter a gRPC server
+(`engine.run.monitor`) started once the child exists; the child connects, and only then are its
+limits set. In it:
 - stdout and stderr (Python's and the file descriptors) go to a pipe; what the program printed comes
   back as its output, never mixed into `--json` or SARIF;
 - a memory limit (`RLIMIT_AS`, the given MiB above what the imports and the connection already take,

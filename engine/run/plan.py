@@ -258,7 +258,8 @@ ENGINE_GRACE_S = 30.0
 
 def _in_engine_process(plan: Callable[[], Plan], project: Project, stack: str, limits: Limits) -> Plan:
     """`plan()` in an engine process forked from this one, which never starts gRPC itself: the engine's
-    server, its threads and its socket live and die with that process (`engine.run.children`), so every
+    side (a socket pair it answers, or for an executed program a gRPC server with its threads and its socket
+    file) lives and dies with that process (`engine.run.children`), so every
     later fork from here (the next stack's engine, a `--jobs` worker) is a fork of a process without
     threads. The plan, or the InputError, comes back pickled; a process that dies or passes its deadline
     is one line. Where fork is unavailable the plan is made here."""
