@@ -20,9 +20,10 @@ talks real gRPC to `engine.run.monitor.MonitorServer`, as it is a process gpu-st
 Each request is `!IQ` (method name length, message length), the method's full name
 (`/pulumirpc.ResourceMonitor/RegisterResource`) and the message; each answer is `!BIQ` (gRPC status
 code, details length, message length), the details and the message. As a gRPC server would, the engine
-answers UNIMPLEMENTED for a method its servicers do not serve, UNKNOWN for a handler that raised and
-RESOURCE_EXHAUSTED for a message over `MAX_MESSAGE_BYTES`; the program's side raises `ChannelError`,
-UNAVAILABLE once its engine is gone (which the SDK reports as the resource monitor shutting down).
+answers UNIMPLEMENTED for a method its servicers do not serve and UNKNOWN for a handler that raised; the
+program's side raises `ChannelError` with those, RESOURCE_EXHAUSTED for a message over `MAX_MESSAGE_BYTES`
+(before sending it) and UNAVAILABLE once its engine is gone or ended the connection, which it does on
+anything that is not a request (the SDK reports that as the resource monitor shutting down).
 """
 
 from __future__ import annotations
@@ -106,16 +107,16 @@ class SocketChannel:
             )
         name = method.encode()
         try:
-            self._socket.sendall(_REQUEST.pack(len(name), len(body)) + name)
-            self._socket.sendall(body)
+            self._socket.sendall(_REQUEST.pack(len(name), len(body)) + name + body)
             code, details_size, size = _REPLY.unpack(self._read(_REPLY.size))
-            details = self._read(details_size).decode("utf-8", "replace")
-            data = self._read(size)
+            answer = self._read(details_size + size)
         except (OSError, EOFError):
             raise ChannelError(grpc.StatusCode.UNAVAILABLE, "the engine closed its connection") from None
         if code:
-            raise ChannelError(_CODES.get(code, grpc.StatusCode.UNKNOWN), details)
-        return deserialize(data)
+            raise ChannelError(
+                _CODES.get(code, grpc.StatusCode.UNKNOWN), answer[:details_size].decode("utf-8", "replace")
+            )
+        return deserialize(answer[details_size:])
 
     def _read(self, size: int) -> bytes:
         data = bytearray(size)
@@ -186,9 +187,9 @@ class SocketServer:
         collected = _Collected()
         resource_pb2_grpc.add_ResourceMonitorServicer_to_server(_MonitorServicer(monitor, self.failures), collected)
         engine_pb2_grpc.add_EngineServicer_to_server(_EngineServicer(self.log), collected)
-        self._handlers = collected.handlers
+        self._generic = collected.handlers
+        self._handlers: dict[str, Any] = {}  # a method's full name -> its handler (None: not served)
         self._buffer = bytearray()
-        self._skip = 0  # bytes of a refused (oversized) message still to be dropped as they arrive
 
     def connect(self) -> SocketChannel:
         """In the program's child: the channel, with the engine's end of the pair closed here."""
@@ -238,31 +239,18 @@ class SocketServer:
             return False
         if not chunk:
             return False
-        dropped = min(self._skip, len(chunk))
-        self._skip -= dropped
-        self._buffer += chunk[dropped:]
+        self._buffer += chunk
         while len(self._buffer) >= _REQUEST.size:
             name_size, size = _REQUEST.unpack_from(self._buffer)
-            if name_size > _MAX_METHOD_BYTES:
-                return False  # not a request: nothing more of this connection can be read as one
+            if name_size > _MAX_METHOD_BYTES or size > MAX_MESSAGE_BYTES:
+                return False  # not a request the program's side sends: nothing more of it can be read as one
             start = _REQUEST.size + name_size
-            method = bytes(self._buffer[_REQUEST.size : start]).decode("utf-8", "replace")
-            if size > MAX_MESSAGE_BYTES and len(self._buffer) >= start:
-                taken = min(len(self._buffer) - start, size)
-                del self._buffer[: start + taken]
-                self._skip = size - taken
-                answer = (
-                    grpc.StatusCode.RESOURCE_EXHAUSTED,
-                    f"Received message larger than max ({size} vs. {MAX_MESSAGE_BYTES})",
-                    b"",
-                )
-            elif len(self._buffer) >= start + size:
-                body = bytes(self._buffer[start : start + size])
-                del self._buffer[: start + size]
-                answer = self._answer(method, body)
-            else:
+            if len(self._buffer) < start + size:
                 break
-            if not self._reply(*answer, deadline):
+            method = bytes(self._buffer[_REQUEST.size : start]).decode("utf-8", "replace")
+            body = bytes(self._buffer[start : start + size])
+            del self._buffer[: start + size]
+            if not self._reply(*self._answer(method, body), deadline):
                 return False
         return True
 
@@ -284,25 +272,25 @@ class SocketServer:
         return grpc.StatusCode.OK, "", handler.response_serializer(response)
 
     def _handler(self, method: str) -> Any:
-        details = SimpleNamespace(method=method, invocation_metadata=())
-        for generic in self._handlers:
-            found = generic.service(details)
-            if found is not None:
-                return found
-        return None
+        if method not in self._handlers:
+            details = SimpleNamespace(method=method, invocation_metadata=())
+            found = (generic.service(details) for generic in self._generic)
+            self._handlers[method] = next((h for h in found if h is not None), None)
+        return self._handlers[method]
 
     def _reply(self, code: grpc.StatusCode, details: str, body: bytes, deadline: float) -> bool:
         text = details.encode("utf-8", "replace")
         data = memoryview(_REPLY.pack(code.value[0], len(text), len(body)) + text + body)
         while data:
+            try:
+                data = data[self._engine_end.send(data, socket.MSG_DONTWAIT) :]
+                continue
+            except BlockingIOError:  # the program has not read what was sent yet: wait for room, until the deadline
+                pass
+            except OSError:
+                return False
             remaining = deadline - time.monotonic()
             wait = None if math.isinf(remaining) else remaining
             if remaining <= 0 or not select.select([], [self._engine_end], [], wait)[1]:
                 return False  # the program does not read its answer: its deadline will stop it
-            try:
-                data = data[self._engine_end.send(data, socket.MSG_DONTWAIT) :]
-            except BlockingIOError:
-                continue
-            except OSError:
-                return False
         return True

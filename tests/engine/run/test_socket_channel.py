@@ -12,7 +12,7 @@ from typing import Any
 import grpc
 import pytest
 from azure_gpu_stacks.catalog.clock import utc_today
-from azure_gpu_stacks.engine.run import children, isolation, program_host
+from azure_gpu_stacks.engine.run import children, isolation, program_host, socket_channel
 from azure_gpu_stacks.engine.run.monitor import MonitorServer
 from azure_gpu_stacks.engine.run.outcome import Plan, StackFailure, plan_outcomes
 from azure_gpu_stacks.engine.run.plan import ReferenceFiles
@@ -194,3 +194,44 @@ def test_an_engine_killed_mid_run_is_that_stacks_one_line_and_the_next_is_planne
         "before it finished",
     )
     assert isinstance(outcomes[2], Plan) and outcomes[2].exit_code == 0
+
+
+def test_an_oversized_message_is_refused_and_garbage_ends_the_connection(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(socket_channel, "MAX_MESSAGE_BYTES", 64)  # inherited by the children forked below
+
+    def calls() -> list[Any]:
+        server = SocketServer(_Monitor())
+        connection: list[Any] = []
+
+        def program() -> list[Any]:
+            stub = resource_pb2_grpc.ResourceMonitorStub(connection[0])
+            seen = []
+            for call in (
+                lambda: stub.SupportsFeature(resource_pb2.SupportsFeatureRequest(id="x" * 100)),
+                lambda: stub.SupportsFeature(resource_pb2.SupportsFeatureRequest(id="secrets")),  # still answered
+                lambda: connection[0]._socket.sendall(b"\xff" * 12),  # not a request
+                lambda: stub.SupportsFeature(resource_pb2.SupportsFeatureRequest(id="secrets")),
+            ):
+                try:
+                    answer = call()
+                    seen.append(answer if answer is None else answer.hasSupport)
+                except grpc.RpcError as exc:
+                    seen.append(exc.code())
+            return seen
+
+        value, _ = isolation.run_isolated(
+            program,
+            str,
+            isolation.Limits(timeout_s=60),
+            "p",
+            server=server,
+            connect=lambda: connection.append(server.connect()),
+        )
+        return value
+
+    assert children.call(calls, 120, "the engine") == [
+        grpc.StatusCode.RESOURCE_EXHAUSTED,
+        True,
+        None,
+        grpc.StatusCode.UNAVAILABLE,  # the SDK's "Resource monitor has terminated, shutting down"
+    ]
