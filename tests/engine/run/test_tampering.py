@@ -38,7 +38,12 @@ def test_garbage_on_the_engines_connection_fails_the_plan(tmp_path: Path, capsys
     out, err = capsys.readouterr()
 
     assert (code, out) == (2, "")
-    assert err.count("\n") == 1 and err.startswith("gpu-stacks: error: the program raised Exception: "), err
+    # which line depends on how much of the garbage the engine read before ending the connection: an answer to a
+    # request the program never read ("Method not found!") or the connection's end
+    assert err in (
+        "gpu-stacks: error: the program raised Exception: Method not found!\n",
+        "gpu-stacks: error: Resource monitor has terminated, shutting down\n",
+    ), err
 
 
 @pytest.mark.parametrize("program", ["patch_the_recorder.py"])
