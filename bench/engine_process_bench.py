@@ -60,9 +60,11 @@ def main() -> None:
             "new": [sys.executable, "-m", "azure_gpu_stacks.engine"],
         }
         imports = import_floor(1)
-        floors = {"shipped": runtime_floor().seconds} | {
-            f"fleet N={n}": runtime_floor(project).seconds for n, project in fleets.items()
+        measured = {"shipped": runtime_floor()} | {
+            f"fleet N={n}": runtime_floor(project) for n, project in fleets.items()
         }
+        floors = {what: found.seconds for what, found in measured.items()}
+        cpu_floors = {what: found.cpu_seconds for what, found in measured.items()}
         print(
             f"import floor {imports.seconds:.2f} s; runtime floors "
             + ", ".join(f"{k} {v:.2f} s" for k, v in floors.items())
@@ -71,18 +73,22 @@ def main() -> None:
             (f"fleet N={n}", ["--project", str(project), "--jobs", "1"]) for n, project in fleets.items()
         ]
         best: dict[tuple[str, str], float] = {}
+        best_cpu: dict[tuple[str, str], float] = {}
         for pair in range(args.pairs):  # each pair runs base then new, for every input, A B A B
             for what, extra in runs:
-                seconds = {}
+                seconds, cpu = {}, {}
                 for side in ("base", "new"):
-                    seconds[side] = measure([*sides[side], "check", *extra]).seconds
+                    found = measure([*sides[side], "check", *extra])
+                    seconds[side], cpu[side] = found.seconds, found.cpu_seconds
                     best[what, side] = min(best.get((what, side), seconds[side]), seconds[side])
+                    best_cpu[what, side] = min(best_cpu.get((what, side), cpu[side]), cpu[side])
                 load = os.getloadavg()[0]
                 floor = imports.seconds + floors[what]
                 print(
                     f"{what:14} pair {pair + 1}: base {seconds['base']:6.2f} s ({seconds['base'] / floor:.2f}x floor)  "
                     f"new {seconds['new']:6.2f} s ({seconds['new'] / floor:.2f}x floor)  new/base "
-                    f"{seconds['new'] / seconds['base']:.2f}x  load {load:.2f}",
+                    f"{seconds['new'] / seconds['base']:.2f}x  cpu base {cpu['base']:6.2f} s new {cpu['new']:6.2f} s "
+                    f"new/base {cpu['new'] / cpu['base']:.2f}x  load {load:.2f}",
                     flush=True,
                 )
         if len(args.fleet) >= 2:  # what each stack beyond the smallest fleet adds, best runs, against its floor
@@ -93,6 +99,13 @@ def main() -> None:
                 print(
                     f"each stack added beyond N={small} ({side:4}): {1000 * added:.0f} ms vs runtime floor "
                     f"{1000 * added_floor:.0f} ms = {added / added_floor:.2f}x (target <= 1.0x)"
+                )
+            added_cpu_floor = (cpu_floors[f"fleet N={large}"] - cpu_floors[f"fleet N={small}"]) / (large - small)
+            for side in ("base", "new"):
+                added = (best_cpu[f"fleet N={large}", side] - best_cpu[f"fleet N={small}", side]) / (large - small)
+                print(
+                    f"each stack added beyond N={small} ({side:4}), CPU: {1000 * added:.0f} ms vs runtime floor's CPU "
+                    f"{1000 * added_cpu_floor:.0f} ms = {added / added_cpu_floor:.2f}x"
                 )
     print(load_line("after"))
 

@@ -67,6 +67,9 @@ def load_line(when: str) -> str:
 class Measured:
     seconds: float
     peak_rss_mb: float  # the process's own peak resident set (and its children's, if any)
+    # user + system CPU of the process and every descendant it waited for (wait4(2)): steadier than the wall
+    # time on a shared machine, where other work takes turns on the cores
+    cpu_seconds: float = 0.0
 
 
 def measure(command: list[str], cwd: Path = REPO) -> Measured:
@@ -79,7 +82,7 @@ def measure(command: list[str], cwd: Path = REPO) -> Measured:
     stderr = process.stderr.read().decode() if process.stderr else ""
     if process.returncode not in (0, 1):
         raise RuntimeError(f"{' '.join(command)} exited {process.returncode}: {stderr}")
-    return Measured(seconds, usage.ru_maxrss / 1024)
+    return Measured(seconds, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime)
 
 
 def best(command: list[str], repeat: int) -> Measured:
@@ -109,10 +112,15 @@ def parallel_floor(jobs: int) -> float:
 @dataclass(frozen=True)
 class RuntimeFloor:
     stacks: dict[str, tuple[int, float]]  # stack -> (resources registered, seconds)
+    cpu: dict[str, float] | None = None  # stack -> CPU seconds of its run (user + system)
 
     @property
     def seconds(self) -> float:
         return sum(s for _, s in self.stacks.values())
+
+    @property
+    def cpu_seconds(self) -> float:
+        return sum((self.cpu or {}).values())
 
     @property
     def resources(self) -> int:
@@ -128,7 +136,8 @@ def runtime_floor(project: Path = REPO, stacks: list[str] | None = None) -> Runt
         text=True,
         check=True,
     )
-    return RuntimeFloor({k: (v[0], v[1]) for k, v in json.loads(done.stdout).items()})
+    found = json.loads(done.stdout).items()
+    return RuntimeFloor({k: (v[0], v[1]) for k, v in found}, {k: v[2] for k, v in found if len(v) > 2})
 
 
 def _echo_run(main_file: Path, project: str, stack: str, config: dict[str, str], secret_keys: list[str]) -> int:
@@ -177,9 +186,9 @@ def _main() -> None:
             _echo_run(project.main_file, project.name, s.name, s.config, s.secret_keys)
     result = {}
     for name, s in settings.items():
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         count = _echo_run(project.main_file, project.name, s.name, s.config, s.secret_keys)
-        result[name] = (count, time.perf_counter() - start)
+        result[name] = (count, time.perf_counter() - start, time.process_time() - cpu)
     print(json.dumps(result))
 
 

@@ -4,8 +4,9 @@ Phases: the interpreter's start, the imports gpu-stacks loads before planning, t
 plan needs (several stacks only), then, for each stack checked: reading the stack and making the fake ARM,
 the environment's probe, the program's run, the policy pack, the cost, and what is left (the CLI, the
 report). Inside each stack's plan: the fork of its engine process, that process's gRPC server start and
-stop, the fork of the program's child, the child's channel set-up and its Pulumi runtime running the
-program, the engine's answers (the gRPC handlers), the plan pickled in the engine process and read back in
+stop (a revision before the socket pair of engine/run/socket_channel.py), or its socket pair read and
+answered, the fork of the program's child, the child's channel set-up and its Pulumi runtime running the
+program, the engine's answers (the servicers' handlers), the plan pickled in the engine process and read back in
 the check's, and the SDK types the check process reads after each plan (`engine.run.sdk_types`). Each phase
 is timed by wrapping the function that does it (a base revision without it shows 0); a phase that runs in
 a child writes its time to a file, so it is counted whichever process ran it. `--fleet N` profiles a
@@ -77,6 +78,11 @@ wrap(children.Call, "outcome", "check process: plan read back")
 wrap(monitor.MonitorServer, "start", "engine process: gRPC server start")
 wrap(monitor.MonitorServer, "stop", "engine process: gRPC server stop")
 wrap(program_host, "connect", "program child: channel set-up")
+try:
+    from azure_gpu_stacks.engine.run import socket_channel
+    wrap(socket_channel.SocketServer, "serve", "engine process: socket pair read and answered (engine calls in it)")
+except ImportError:  # a base revision without it (its programs talk gRPC)
+    pass
 for method in monitor.MONITOR_METHODS:
     wrap(monitor._MonitorServicer, method, "engine calls (the fake ARM's answers, in the server)")
 real_fork = os.fork

@@ -4,10 +4,11 @@ gRPC's C core starts threads as soon as a server or channel exists, and they liv
 stopped; a process forked from one of them inherits the core's locks in whatever state those threads
 left them (github.com/grpc/grpc doc/fork_support.md, observed 2026-11-25: fork is supported only while
 gRPC's threads are idle, and not at all with its default polling engine). So gpu-stacks' own process,
-and every `--jobs` worker, never starts gRPC: each plan runs in an engine process of its own
-(`in_child`), which forks the program's child before it starts the engine's server, and hands the plan
-back pickled. Every child is waited on with a deadline and killed at it; a child that dies is one line
-(`death`), never a hang.
+and every `--jobs` worker, never starts gRPC: each plan runs in an engine process of its own, which
+forks the program's child and answers it over a socket pair (`engine.run.socket_channel`: no thread at
+all), or, for a program executed under the project's interpreter, forks it before it starts the
+engine's gRPC server, and hands the plan back pickled. Every child is waited on with a deadline and
+killed at it; a child that dies is one line (`death`), never a hang.
 
 This module also keeps what must not outlive gpu-stacks: the children it is waiting on and the
 private directories their engines serve from (`track`, `private_directory`). SIGTERM ends the children,

@@ -2,8 +2,10 @@
 
 The child is forked from this process after the SDK's imports (as `--jobs` forks its workers), so
 it starts with pulumi and the azure-native modules loaded and costs a fork, not an import. The
-engine's side of the run (its gRPC server, `engine.run.monitor`) stays in this process and starts
-once the child exists; the child connects to it, and only then are its limits set. In it:
+engine's side of the run stays in this process: a socket pair it answers while it waits on the child
+(`engine.run.socket_channel`), or for a program executed under another interpreter a gRPC server
+(`engine.run.monitor`) started once the child exists; the child connects, and only then are its
+limits set. In it:
 - stdout and stderr (Python's and the file descriptors) go to a pipe; what the program printed comes
   back as its output, never mixed into `--json` or SARIF;
 - a memory limit (`RLIMIT_AS`, the given MiB above what the imports and the connection already take,
@@ -35,7 +37,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from ..errors import InputError
 from . import heap
@@ -80,6 +82,15 @@ class Server(Protocol):
 
     def start(self) -> None: ...
     def stop(self) -> None: ...
+
+
+@runtime_checkable
+class Served(Server, Protocol):
+    """A server this process answers itself while it waits on the child (`engine.run.socket_channel`): `serve`
+    whenever `fileno()` is readable, False once the program's end is gone."""
+
+    def fileno(self) -> int: ...
+    def serve(self, deadline: float) -> bool: ...
 
 
 def isolation_available() -> bool:
@@ -224,7 +235,8 @@ def _supervise(
         if server is not None:
             server.start()
         os.write(ready_w, b"1")
-        output, data, status = _collect(pid, out_r, res_r, limits.timeout_s, max_result)
+        served = server if isinstance(server, Served) else None
+        output, data, status = _collect(pid, out_r, res_r, limits.timeout_s, max_result, served)
         pid = 0
     finally:
         os.close(out_r)
@@ -259,15 +271,18 @@ def _death(status: int, label: str) -> str:
 
 
 def _collect(
-    pid: int, out_r: int, res_r: int, timeout_s: float, max_result: int | None
+    pid: int, out_r: int, res_r: int, timeout_s: float, max_result: int | None, served: Served | None = None
 ) -> tuple[bytes, bytes, int | None]:
-    """Read the child's output and result (the first `max_result` bytes of it, when given) until it exits
-    or the deadline passes (then kill it)."""
+    """Read the child's output and result (the first `max_result` bytes of it, when given), and answer its
+    requests to `served`, until it exits or the deadline passes (then kill it)."""
     deadline = time.monotonic() + timeout_s
     output = bytearray()
     dropped = 0
     result = bytearray()
     open_fds = [out_r, res_r]
+    requests = served.fileno() if served is not None else -1
+    if served is not None:
+        open_fds.append(requests)
     status: int | None = None
     pause = 0.0005
     while True:
@@ -277,6 +292,10 @@ def _collect(
             return bytes(output), bytes(result), None
         ready, _, _ = select.select(open_fds, [], [], min(remaining, 0.1)) if open_fds else ([], [], [])
         for fd in ready:
+            if fd == requests:
+                if served is not None and not served.serve(deadline):
+                    open_fds.remove(fd)
+                continue
             chunk = os.read(fd, 65536)
             if not chunk:
                 open_fds.remove(fd)
@@ -290,7 +309,9 @@ def _collect(
             done, status = os.waitpid(pid, os.WNOHANG)
             if done:
                 break
-        if not open_fds:  # both pipes closed: the child is exiting; poll briefly rather than block
+        if not [
+            fd for fd in open_fds if fd != requests
+        ]:  # both pipes closed: the child is exiting; poll briefly rather than block
             pause = min(pause * 2, 0.05)
             time.sleep(min(max(deadline - time.monotonic(), 0), pause))
     # The child is gone, but what it wrote just before it ended may still be unread: its exit can fall

@@ -9,6 +9,10 @@ socket of a private directory, so what the program registered, the fake ARM's an
 verdict stay here, out of the program's reach: a program can only send requests, as it can to the
 real engine.
 
+A program forked by gpu-stacks reaches the same servicers over a socket pair instead
+(`engine.run.socket_channel`), answered in the engine process's own thread: no server, channel or
+thread. This server serves a program executed under another interpreter (`engine.run.interpreter`).
+
 Each request is handled by one worker thread, in the order it arrives: the monitor behind it (the
 fake ARM) is not thread-safe, and one worker keeps its answers in the program's order. A handler
 that raises answers the program with a gRPC error; the exception itself is kept for the caller

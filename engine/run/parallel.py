@@ -11,9 +11,10 @@ inherits the loaded modules; where it is unavailable (macOS, Windows) plans run 
 teaches the next is kept here too: each result but the last is handed to `learn` in this process (the
 SDK's reading of the plan's classes, `engine.run.sdk_types`) before the next child is forked.
 
-No process that forks runs threads: each plan's engine (its gRPC server) runs in an engine process of
-its own, forked from the parent or the worker (`engine.run.plan`, `engine.run.children`), which forks
-the program's child before it serves. There is no pool whose queues or locks a dead worker could hold:
+No process that forks runs threads: each plan's engine runs in an engine process of its own, forked
+from the parent or the worker (`engine.run.plan`, `engine.run.children`), which forks the program's
+child and answers it over a socket pair (no thread), or starts a gRPC server only after forking a
+program it then executes. There is no pool whose queues or locks a dead worker could hold:
 each worker is one child with one pipe, waited on with a deadline; one that dies is that stack's
 failure, never a hang. Workers ignore Ctrl-C: the parent is interrupted and ends them, and each
 program's child dies with its engine process, which dies with its worker.
@@ -54,12 +55,10 @@ PRELOAD_EXTRA = (
     "pulumi_kubernetes.apps.v1beta1",
     "pulumi_kubernetes.apps.v1beta2",
     "pulumi_kubernetes.helm.v4:Chart",
-    # gRPC's Python modules that its first channel (the program's child) and first server (the engine process)
-    # import: pure Python, no threads (gRPC's C core starts those on the first channel or server, not on import);
-    # loaded here, a child's first channel costs about 1 ms instead of about 20-90 ms
-    "grpc._channel:Channel",
-    "grpc._simple_stubs:unary_unary",
-    "grpc.experimental:insecure_channel_credentials",
+    # gRPC's Python modules that an engine's server imports: the method handlers (the socket pair a forked
+    # program talks over uses them too: engine.run.socket_channel) and, for a program executed under another
+    # interpreter, the server itself; pure Python, no threads (gRPC's C core starts those on the first server,
+    # not on import)
     "grpc._server:create_server",
     "grpc._interceptor:intercept_server",
     "grpc._utilities:RpcMethodHandler",

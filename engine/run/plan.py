@@ -258,23 +258,28 @@ ENGINE_GRACE_S = 30.0
 
 def _in_engine_process(plan: Callable[[], Plan], project: Project, stack: str, limits: Limits) -> Plan:
     """`plan()` in an engine process forked from this one, which never starts gRPC itself: the engine's
-    server, its threads and its socket live and die with that process (`engine.run.children`), so every
+    side (a socket pair it answers, or for an executed program a gRPC server with its threads and its socket
+    file) lives and dies with that process (`engine.run.children`), so every
     later fork from here (the next stack's engine, a `--jobs` worker) is a fork of a process without
     threads. The plan, or the InputError, comes back pickled; a process that dies or passes its deadline
     is one line. Where fork is unavailable the plan is made here."""
     if not isolation_available():  # pragma: no cover - macOS and Windows
         return plan()
     children.install_sigterm_cleanup()
+    executed = True  # a probe that fails is said by the engine process, which probes again
     with contextlib.suppress(InputError):  # probed once here, inherited by every engine process forked after
-        python_for(project, timeout_s=limits.timeout_s)
+        executed = python_for(project, timeout_s=limits.timeout_s) is not None
+    deadline = 2 * limits.timeout_s + ENGINE_GRACE_S
+    label = f"{stack}: the offline engine's process"
+    if not executed:  # the program is forked from the engine process and served over a socket pair: no socket file
+        return cast(Plan, children.call(plan, deadline, label))
     with children.private_directory() as directory:
 
         def in_child() -> Plan:
             monitor.serve_under(directory)
             return plan()
 
-        deadline = 2 * limits.timeout_s + ENGINE_GRACE_S
-        return cast(Plan, children.call(in_child, deadline, f"{stack}: the offline engine's process"))
+        return cast(Plan, children.call(in_child, deadline, label))
 
 
 def _plan(
@@ -291,6 +296,8 @@ def _plan(
     arm = make_arm(settings, reference, day)
     references = StackReferences(project.root, project.name, reference.organization, reference.stack_outputs)
     stack_file = project.relative(settings.file)
+    # the environment Pulumi.yaml names (made by the command, when asked), probed within --timeout
+    python = python_for(project, timeout_s=(limits or Limits()).timeout_s)
 
     engine = ProgramEngine(
         project=project.name,
@@ -304,9 +311,10 @@ def _plan(
         organization=reference.organization,
         root_directory=project.root,
         references=references,
+        # a program forked from here talks to this process over a socket pair; one executed under the project's
+        # interpreter, over gRPC
+        over_socket=python is None and isolation_available(),
     )
-    # the environment Pulumi.yaml names (made by the command, when asked), probed within --timeout
-    python = python_for(project, timeout_s=(limits or Limits()).timeout_s)
 
     def check_engine() -> None:
         """What the engine's side found is the cause of whatever the program then did."""
@@ -373,7 +381,7 @@ def _plan(
 
 def _run_forked(project: Project, engine: ProgramEngine, stack_file: str, limits: Limits, label: str) -> str:
     """The program forked from this process, with gpu-stacks' own SDK (no environment named): what it printed."""
-    warm: list[Any] = []  # the child's first connection to the engine, made before its limits are set
+    connection: list[object] = []  # the child's connection to the engine, made before its limits are set
 
     def run_in_child() -> None:
         with program_environment(project.program, project.root):
@@ -385,8 +393,10 @@ def _run_forked(project: Project, engine: ProgramEngine, stack_file: str, limits
         limits,
         label,
         server=engine.server,
-        connect=lambda: warm.append(program_host.connect(engine.server.address)),
+        connect=lambda: connection.append(engine.connect()),
     )
+    if isolation_available() and not engine.monitor.stack_finished:  # the program's "ok" alone is not an end
+        raise ProgramFailed(f"{label} reported success, but the engine never saw its stack finish")
     return output
 
 

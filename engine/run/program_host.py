@@ -103,7 +103,7 @@ def connect(address: str, timeout_s: float = 30.0) -> grpc.Channel:
 def run(
     program: Callable[[], Any],
     *,
-    address: str,
+    address: str | Any,
     project: str,
     stack: str,
     config: Mapping[str, str],
@@ -112,12 +112,15 @@ def run(
     organization: str,
     root_directory: str | None,
 ) -> None:
-    """Run `program` inside a new root Stack against the engine at `address`; raise what it raises."""
+    """Run `program` inside a new root Stack against the engine at `address` (a gRPC address, or a channel to it:
+    `engine.run.socket_channel`); raise what it raises."""
     pulumi.runtime.reset_options()  # a new root Stack (and nothing of an earlier run in this process)
     pulumi.runtime.set_all_config(dict(config), list(secret_keys))
+    # a channel gives the SDK's own generated stubs on it (`socket_channel.SocketChannel.stubs`)
+    monitor, engine = (address, address) if isinstance(address, str) else address.stubs()
     settings = pulumi.runtime.Settings(
-        monitor=address,
-        engine=address,
+        monitor=monitor,
+        engine=engine,
         project=project,
         stack=stack,
         parallel=PARALLEL,

@@ -20,12 +20,13 @@ import gc
 import os
 import runpy
 import sys
+import threading
 import warnings
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pulumi
 
@@ -43,6 +44,7 @@ from ...sdk.values import unwrap_secrets
 from ..secrets import CREDENTIAL_KEY, SECRET_SHOWN_AS
 from . import heap, program_host
 from .monitor import MonitorServer
+from .socket_channel import SocketServer
 from .stack_references import ReferenceMocks, StackReferences
 
 STACK_TYPE = "pulumi:pulumi:Stack"
@@ -319,8 +321,12 @@ class ProgramEngine:
     organization: str = DIY_ORGANIZATION
     root_directory: Path | None = None
     references: StackReferences | None = None
+    # True: the program is forked from the engine's process and reaches it over a socket pair
+    # (`engine.run.socket_channel`); False: over gRPC (`engine.run.monitor`), in this process or from another
+    # interpreter
+    over_socket: bool = False
     monitor: RecordingMonitor = field(init=False)
-    server: MonitorServer = field(init=False)
+    server: MonitorServer | SocketServer = field(init=False)
 
     def __post_init__(self) -> None:
         fake = FakeArmMocks(self.arm, preview=self.preview, known_outputs=self.known_outputs)
@@ -337,7 +343,13 @@ class ProgramEngine:
             gate_invokes=self.preview or not self.known_outputs,
             unknown_inputs=fake.unknown_inputs,
         )
-        self.server = MonitorServer(self.monitor)
+        self.server = SocketServer(self.monitor) if self.over_socket else MonitorServer(self.monitor)
+
+    def connect(self) -> object:
+        """In the program's process, before its limits are set: its connection to the engine, kept open."""
+        if isinstance(self.server, SocketServer):
+            return self.server.connect()
+        return program_host.connect(self.server.address)
 
     def host_arguments(self) -> dict[str, Any]:
         """`program_host.run`'s keyword arguments, as the Pulumi CLI gives them to its language host."""
@@ -379,8 +391,11 @@ def run_program(
 ) -> RunResult:
     """Run `program` in this process against an engine served from this process; raise what it raises.
 
-    The same two sides as a plan's (`engine.run.plan`, where the program runs in a child): the
-    program talks to the engine only over gRPC. `pulumi.get_organization()` answers `organization`
+    The same two sides as a plan's (`engine.run.plan`, where the program runs in a child): the program
+    talks to the engine only through the SDK's stubs on the socket pair a forked program uses
+    (`engine.run.socket_channel`), answered by a thread of this process that ends with the run (no gRPC
+    server or channel, so no thread of gRPC's outlives it to be inherited by a later fork).
+    `pulumi.get_organization()` answers `organization`
     (the DIY backend's fixed "organization" unless told: pulumi/pulumi `pkg/backend/diy/backend.go`),
     `get_root_directory()` the project's directory, and `StackReference`s are answered from `references`.
     """
@@ -394,10 +409,17 @@ def run_program(
         organization=organization,
         root_directory=root_directory,
         references=references,
+        over_socket=True,
     )
-    with engine.server:
-        program_host.connect(engine.server.address).close()
+    server = cast(SocketServer, engine.server)
+    serving = threading.Thread(target=server.serve_until_closed, name="offline engine", daemon=True)
+    serving.start()
+    try:
         run_hosted(program, engine.host_arguments())
+    finally:
+        server.address.close()  # the engine's thread answers what was sent, then sees the end and returns
+        serving.join()
+        server.stop()
     failure = engine.engine_failure()
     if failure is not None:
         raise failure

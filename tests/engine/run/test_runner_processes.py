@@ -202,7 +202,8 @@ SLEEPER = """
 import os, time
 import pulumi
 if pulumi.get_stack() != "a":  # the first stack is quick, so that `check --jobs` starts its workers
-    open(os.environ["PIDS"] + "/" + str(os.getpid()), "w").close()
+    with open(os.environ["PIDS"] + "/" + str(os.getpid()), "w") as fh:
+        fh.write(str(os.getppid()))  # the engine's process
     time.sleep(600)
 """
 
@@ -227,9 +228,8 @@ def test_sigterm_ends_the_programs_and_removes_every_engine_directory(tmp_path: 
     assert run.poll() is None, run.communicate()
     programs = [int(name) for name in os.listdir(pids)]
     assert len(programs) == int(jobs)
-    assert len(_engine_leftovers(tmp)) == int(jobs), (
-        "each engine serves from a private directory while its program runs"
-    )
+    engines = [int((pids / str(pid)).read_text()) for pid in programs]
+    assert _engine_leftovers(tmp) == [], "a forked program reaches its engine over a socket pair, not a socket file"
 
     run.send_signal(signal.SIGTERM)
     run.communicate(timeout=30)
@@ -238,6 +238,7 @@ def test_sigterm_ends_the_programs_and_removes_every_engine_directory(tmp_path: 
     while any(Path(f"/proc/{pid}").exists() for pid in programs) and time.monotonic() < gone:
         time.sleep(0.05)
     assert [pid for pid in programs if Path(f"/proc/{pid}").exists()] == [], "a program outlived gpu-stacks"
+    assert [pid for pid in engines if Path(f"/proc/{pid}").exists()] == [], "an engine outlived gpu-stacks"
     assert _engine_leftovers(tmp) == []
     tmp.rmdir()
 

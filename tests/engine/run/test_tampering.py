@@ -30,7 +30,23 @@ def retired_vm_refused(capsys: pytest.CaptureFixture[str], root: Path) -> tuple[
     return code, out
 
 
-@pytest.mark.parametrize("program", ["patch_the_recorder.py", "garbage_on_the_channel.py"])
+def test_garbage_on_the_engines_connection_fails_the_plan(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a forked program's one connection to its engine is a socket pair: garbage on it can only break its own run
+    code = main(
+        ["plan", "dev", "--project", str(tampering_project(tmp_path / "p", "garbage_on_the_channel.py")), *LIMITS]
+    )
+    out, err = capsys.readouterr()
+
+    assert (code, out) == (2, "")
+    # which line depends on how much of the garbage the engine read before ending the connection: an answer to a
+    # request the program never read ("Method not found!") or the connection's end
+    assert err in (
+        "gpu-stacks: error: the program raised Exception: Method not found!\n",
+        "gpu-stacks: error: Resource monitor has terminated, shutting down\n",
+    ), err
+
+
+@pytest.mark.parametrize("program", ["patch_the_recorder.py"])
 def test_tampering_program_still_fails_for_its_retired_vm(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], program: str
 ) -> None:

@@ -1,5 +1,5 @@
 """What every program's child inherits from the check process it is forked from (issue 41): the modules its
-first gRPC channel and its engine's first server load, and the SDK's reading of the classes earlier plans
+connection to its engine and an engine's first gRPC server load, and the SDK's reading of the classes earlier plans
 used, so that a fleet's later stacks pay for their programs, not for a fresh interpreter's first calls. That
 the check process still runs one thread at every fork is test_runner_processes.py's."""
 
@@ -12,12 +12,13 @@ from pathlib import Path
 
 import pytest
 from azure_gpu_stacks.catalog.clock import utc_today
-from azure_gpu_stacks.engine.run import children, monitor, parallel, program_host
+from azure_gpu_stacks.engine.run import children, isolation, monitor, parallel
 from azure_gpu_stacks.engine.run import plan as plan_module
 from azure_gpu_stacks.engine.run.outcome import Plan, plan_outcomes
 from azure_gpu_stacks.engine.run.plan import ReferenceFiles
 from azure_gpu_stacks.engine.run.project import load_project
 from azure_gpu_stacks.engine.run.sdk_types import read_classes
+from azure_gpu_stacks.engine.run.socket_channel import SocketServer
 from azure_gpu_stacks.sdk.internals import property_types_read
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="programs run in forked children on Linux")
@@ -26,15 +27,21 @@ REPO = Path(__file__).resolve().parents[3]
 
 
 def _first_channel_and_server() -> list[str]:
-    """In a child: what a program's first channel and an engine's first server import."""
+    """In a child: what a forked program's first channel to its engine (a socket pair) and its engine's side
+    import, and what the first gRPC server of an engine serving an executed program imports."""
     before = set(sys.modules)
+    served = SocketServer(object())
+    isolation.run_isolated(
+        lambda: served.address.stubs() and None,
+        str,
+        isolation.Limits(timeout_s=30),
+        "p",
+        server=served,
+        connect=served.connect,
+    )
     server = monitor.MonitorServer(object())
     server.start()
-    try:
-        channel = program_host.connect(server.address, timeout_s=30)
-        channel.close()
-    finally:
-        server.stop()
+    server.stop()
     return sorted(set(sys.modules) - before)
 
 
