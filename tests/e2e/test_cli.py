@@ -87,7 +87,7 @@ def test_cli_plan_text_shows_the_tree_and_verdict(capsys: pytest.CaptureFixture[
     assert "    gpu-vm-vm  [azure-native:compute:VirtualMachine]  size=Standard_NC4as_T4_v3" in out
     assert "  - azure-gpu-stacks:sshPublicKey: the repository's example key, which opens nothing; set yours with" in out
     # The one advisory: the GPU VM runs without encryption at host (opt-in: the subscription registers the feature).
-    assert out.rstrip().endswith("OK: inference-t4 deploys as planned (11 resources, 1 advisory policy note(s)).")
+    assert out.rstrip().endswith("OK: inference-t4 deploys as planned (11 resources, 1 advisory policy note).")
 
 
 def test_cli_stack_file_path_is_accepted(capsys: pytest.CaptureFixture[str]) -> None:

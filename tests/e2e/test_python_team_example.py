@@ -66,7 +66,7 @@ def test_python_team_check_passes(at_repository_root: None, capsys: pytest.Captu
 
     assert code == 0, err
     # The one advisory: its GPU VM runs without encryption at host (warn-gpu-host-without-encryption-at-host).
-    assert out.startswith("OK: dev deploys as planned (11 resources, 1 advisory policy note(s)).")
+    assert out.startswith("OK: dev deploys as planned (11 resources, 1 advisory policy note).")
 
 
 def test_python_team_stack_file_holds_no_secret_only_the_example_public_key() -> None:
