@@ -87,10 +87,8 @@ def test_check_fails_the_t4_stack_without_its_budget(capsys: pytest.CaptureFixtu
     code, out, _ = run(capsys, "check", path)
 
     assert code == 1
-    assert (
-        out.splitlines()[0]
-        == "FAILED: inference-t4: 1 mandatory policy violation, 1 advisory policy note."  # warn-gpu-host-without-encryption-at-host
-    )
+    # the advisory: warn-gpu-host-without-encryption-at-host
+    assert out.splitlines()[0] == "FAILED: inference-t4: 1 mandatory policy violation, 1 advisory policy note."
     assert (
         "  - [mandatory] require-cost-alerts: gpu-vm-vm: 'gpu-vm-vm' (hardwareProfile.vmSize 'Standard_NC4as_T4_v3', "
         "NVIDIA T4) is billed by GPU in resource group 'rg-inference-t4', but no budget with an enabled notification "
