@@ -11,9 +11,15 @@ that read `stacks/` or `data/` find them.
 
     .venv/bin/python scripts/mutation.py                 # every target
     .venv/bin/python scripts/mutation.py verdict pricing # some
+    .venv/bin/python scripts/mutation.py policies --keep --max-children 1 --mutants '*.nsg_rules.*'  # a chunk
+
+`--keep` reuses the target's staging folder (mutmut's `mutants/`: its test map and every result so far):
+the rooms and tests are copied in again, mutmut re-runs the mutants of functions whose code changed and
+maps new tests, and chunk after chunk adds to one score. `--mutants` runs only the mutants whose names
+match (shell-style globs, `azure_gpu_stacks.` may be left off); the others keep their last result.
 
 Prints killed / survived / equivalent per module and the surviving mutants' diffs, and writes
-`summary.json` there. docs/mutation.md holds the last score and the equivalent mutants' reasons.
+`<target>.json` there. docs/mutation.md holds the last score and the equivalent mutants' reasons.
 """
 
 from __future__ import annotations
@@ -42,7 +48,7 @@ ROOMS = ("catalog", "components", "engine", "fakeazure", "inputs", "policies", "
 TARGETS: dict[str, tuple[list[str], list[str]]] = {
     "verdict": (
         ["catalog/verdict.py"],
-        ["test_size_verdict.py", "test_retired_cpu_sizes.py", "test_verdict_mutants.py"],
+        ["test_size_verdict.py", "test_retired_cpu_sizes.py"],
     ),
     "pricing": (
         ["catalog/pricing.py"],
@@ -54,12 +60,15 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
             "test_warn_incoherent_budgets.py",
             "test_limit_stack_cost.py",
             "test_plan_types.py",
-            "test_pricing_mutants.py",
+            "test_cost.py",
+            "test_cost_not_counted.py",
+            "test_cost_lines.py",
+            "test_budget_notifications.py",
         ],
     ),
     "policies": (
         ["policies/*.py"],
-        ["policies/", "test_policy_mutants.py", "test_policy_config.py", "test_policy_properties.py"],
+        ["policies/", "test_policy_config.py", "test_policy_properties.py"],
     ),
     "fakeazure-models": (
         ["fakeazure/models/*.py"],
@@ -74,10 +83,13 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
             "test_fake_keyvault_secret.py",
             "test_fakeazure.py",
             "test_fakeazure_aml.py",
-            "test_model_mutants.py",
         ],
     ),
 }
+
+# Tests that check where a file lies in the checkout, which staging moves (the package's docs/ is a link
+# there): they say nothing about a rule.
+DESELECT = ["tests/policies/pack/test_policy_docs.py::test_dated_lines_are_what_the_catalog_renders_on_their_day"]
 
 # Modules under a target's folders that hold no rule: the policy pack's entry point and the generator of
 # docs/policies.md (whose freshness test_policy_docs checks, not its behaviour).
@@ -137,19 +149,23 @@ def find_tests(names: list[str]) -> list[str]:
         else:
             matches = [p for p in (REPO / "tests").rglob(name) if p.is_file() and "data" not in p.parts]
         if not matches:
-            if name.endswith("_mutants.py"):
-                continue  # a target's own mutant tests may not exist yet
             sys.exit(f"mutation: no test file {name} under tests/")
         found += sorted(str(p.relative_to(REPO)) for p in matches)
     return found
 
 
-def stage(target: str) -> Path:
+def stage(target: str, keep: bool = False) -> Path:
     """`STAGING/<target>/`: azure_gpu_stacks/ (a copy of the rooms), tests/ and pyproject.toml for
-    mutmut, and mutants/ with links to the rest of the repository."""
+    mutmut, and mutants/ with links to the rest of the repository. With `keep`, mutmut's mutants/ (its
+    test map and results) stays and only the copies are made again."""
     modules, tests = TARGETS[target]
     folder = STAGING / target
-    shutil.rmtree(folder, ignore_errors=True)
+    kept = keep and (folder / "mutants").is_dir()
+    if kept:
+        for copy in ("azure_gpu_stacks", "tests"):
+            shutil.rmtree(folder / copy)
+    else:
+        shutil.rmtree(folder, ignore_errors=True)
     package = folder / "azure_gpu_stacks"
     package.mkdir(parents=True)
     shutil.copy2(REPO / "__init__.py", package / "__init__.py")
@@ -166,17 +182,23 @@ def stage(target: str) -> Path:
             f"only_mutate = {json.dumps(['azure_gpu_stacks/' + m for m in modules])}",
             f"do_not_mutate = {json.dumps(['azure_gpu_stacks/' + m for m in NOT_RULES])}",
             f"pytest_add_cli_args_test_selection = {json.dumps(selection)}",
-            'pytest_add_cli_args = ["-p", "no:cacheprovider"]',
+            f"pytest_add_cli_args = {json.dumps(['-p', 'no:cacheprovider', *(f'--deselect={t}' for t in DESELECT)])}",
             "",
         ]
     )
     (folder / "pyproject.toml").write_text((REPO / "pyproject.toml").read_text() + settings)
     mutants = folder / "mutants"
-    mutants.mkdir()
+    if kept:
+        return folder
+    # The package is the repository root: code that finds docs/ or data/ beside its room (policies/docs.py's
+    # DOC_FILE) looks in the package folder, so the entries that are not rooms are linked there too.
+    (mutants / "azure_gpu_stacks").mkdir(parents=True)
     linked = {"tests", "pyproject.toml", ".git", ".venv", ".tools", "__pycache__"}
     for entry in REPO.iterdir():
         if entry.name not in linked and not entry.name.endswith(".egg-info"):
             (mutants / entry.name).symlink_to(entry)
+            if entry.name not in (*ROOMS, "__init__.py"):
+                (mutants / "azure_gpu_stacks" / entry.name).symlink_to(entry)
     return folder
 
 
@@ -213,7 +235,7 @@ def judge(folder: Path) -> tuple[dict[str, Counter[str]], dict[str, str], dict[s
     """Status counts per module, the mutants not killed (name -> diff) and the equivalent ones (name -> why)."""
     codes = mutant_codes(folder)
     status = {n: STATUS.get(code, f"exit {code}") for by_name in codes.values() for n, code in by_name.items()}
-    not_killed = [n for n, st in status.items() if st != "killed"]
+    not_killed = [n for n, st in status.items() if st not in ("killed", "not run")]
     shown = diffs(folder, not_killed)
     equivalent: dict[str, str] = {}
     for name in not_killed:
@@ -231,16 +253,22 @@ def judge(folder: Path) -> tuple[dict[str, Counter[str]], dict[str, str], dict[s
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("targets", nargs="*", metavar="TARGET", help=f"one of {', '.join(TARGETS)} (default: all)")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="mutants tested at once")
+    parser.add_argument(
+        "--max-children", "--jobs", dest="jobs", type=int, default=os.cpu_count() or 2, help="mutants tested at once"
+    )
+    parser.add_argument("--keep", action="store_true", help="reuse the staging folder: mutmut's results so far")
+    parser.add_argument(
+        "--mutants", nargs="+", default=[], metavar="GLOB", help="run only the mutants whose names match (a chunk)"
+    )
     args = parser.parse_args()
     if unknown := [t for t in args.targets if t not in TARGETS]:
         parser.error(f"unknown target {unknown[0]}; allowed: {', '.join(TARGETS)}")
     mutmut = Path(sys.executable).parent / "mutmut"
-    summary: dict[str, object] = {}
     for target in args.targets or list(TARGETS):
-        folder = stage(target)
+        folder = stage(target, keep=args.keep)
         started = time.monotonic()
-        run = subprocess.run([str(mutmut), "run", "--max-children", str(args.jobs)], cwd=folder)
+        names = [g if g.startswith(("azure_gpu_stacks.", "*")) else f"azure_gpu_stacks.{g}" for g in args.mutants]
+        run = subprocess.run([str(mutmut), "run", "--max-children", str(args.jobs), *names], cwd=folder)
         seconds = round(time.monotonic() - started)
         if run.returncode != 0:
             print(f"mutation: mutmut run for {target} exited {run.returncode}", file=sys.stderr)
@@ -253,9 +281,8 @@ def main() -> int:
             print(f", {others}" if others else "")
         for name, diff in left.items():
             print(f"# {name}\n{diff}\n")
-        summary[target] = {"seconds": seconds, "modules": counts, "not_killed": list(left), "equivalent": equivalent}
-    STAGING.mkdir(exist_ok=True)
-    (STAGING / "summary.json").write_text(json.dumps(summary, indent=2))
+        summary = {"seconds": seconds, "modules": counts, "not_killed": list(left), "equivalent": equivalent}
+        (STAGING / f"{target}.json").write_text(json.dumps(summary, indent=2))
     return 0
 
 

@@ -77,9 +77,15 @@ def changed(props: dict[str, Any], path: tuple[str | int, ...], value: Any) -> d
 
 
 @functools.cache
+def catalog_document() -> dict[str, Any]:
+    """catalog/vm_sizes.yaml as written (its `prices.sources`, `sizes`, `regions`), read once."""
+    data: dict[str, Any] = yaml.safe_load((REPO / "catalog" / "vm_sizes.yaml").read_text(encoding="utf-8"))
+    return data
+
+
+@functools.cache
 def _catalog_sizes() -> dict[str, dict[str, Any]]:
-    data = yaml.safe_load((REPO / "catalog" / "vm_sizes.yaml").read_text(encoding="utf-8"))
-    return {entry["name"]: entry for entry in data["sizes"]}
+    return {entry["name"]: entry for entry in catalog_document()["sizes"]}
 
 
 def catalog_size(name: str) -> dict[str, Any]:
