@@ -131,6 +131,36 @@ def test_a_vm_without_a_location_is_priced_in_the_stacks_region() -> None:
     assert line["hourlyUsd"] == pytest.approx(float(catalog_size(T4)["prices"][REGION]["payg"]))
 
 
+def test_a_vm_stacks_cost_is_a_lower_bound_naming_the_vms_disks() -> None:
+    """A managed disk is billed on its provisioned size, which no price here counts
+    (https://learn.microsoft.com/azure/virtual-machines/disks-understand-billing, observed 2026-11-27)."""
+    cost = cost_json(vm())
+
+    assert (cost["complete"], cost["lowerBound"], cost["vmsComplete"]) == (False, True, True)
+    assert [(n["resource"], n["type"]) for n in cost["notCounted"]] == [("vm", VM)]
+    assert "disks" in cost["notCounted"][0]["billedFor"]
+
+
+# --- a budget's notifications -----------------------------------------------------------------------
+
+
+def test_a_budgets_notifications_are_read_past_a_disabled_or_unknown_one() -> None:
+    """Azure's `Notification`: `threshold` in percent, `thresholdType` Actual (the default) or Forecasted,
+    `enabled` (consumption.json 2024-08-01, observed 2026-11-26). A disabled one is not judged, nor one whose
+    threshold is not known before deployment; the ones after them are."""
+    raw = {
+        "off": {"enabled": False, "threshold": 10.0},
+        "later": {"threshold": UNKNOWN},
+        "early": {"enabled": True, "threshold": 40.0},
+        "forecast": {"threshold": 120.0, "thresholdType": "Forecasted"},
+    }
+
+    assert pricing.budget_notifications(raw) == [
+        pricing.BudgetNotification("early", 40.0, "Actual"),
+        pricing.BudgetNotification("forecast", 120.0, "Forecasted"),
+    ]
+
+
 # --- why a line has no price ------------------------------------------------------------------------
 
 
