@@ -112,7 +112,26 @@ _NONE_COUNTED = (
     "a budget is judged only over at least one VM (warn-incoherent-budgets returns no problem when the budget covers "
     "none), so the basis never says that no resource was counted"
 )
+_ALL_DEPENDENCIES = (
+    "`dependencies_of(schedule, prop)` is the dependencies of `prop` followed by every dependency of the resource, "
+    "which the engine gives a stack policy as a superset of each property's: `any(...)` over them is the same "
+    "whichever property is named, or none"
+)
+_EVERY_DEPENDENCY_HAS_A_URN = (
+    "every dependency the engine gives a stack policy is a resource with a `urn`, so getattr's default is never used"
+)
+_NO_ACCOUNT_NAME = (
+    "`accountName` is required on a pool (a path parameter of Pool's REST operations), so it is missing only when "
+    "unknown before deployment; then '' and the mutant's 'xxxx' both match no account by name (unless one is "
+    "literally named xxxx) and the pool falls back to the stack's only account"
+)
 EQUIVALENT: dict[str, str] = {
+    "azure_gpu_stacks.policies.batch_accounts.x_account_of__mutmut_15": _NO_ACCOUNT_NAME,
+    "azure_gpu_stacks.policies.require_gpu_vm_auto_shutdown.x__targets__mutmut_6": _EVERY_DEPENDENCY_HAS_A_URN,
+    **{
+        f"azure_gpu_stacks.policies.require_gpu_vm_auto_shutdown.x__targets__mutmut_{n}": _ALL_DEPENDENCIES
+        for n in (11, 14, 15, 16)
+    },
     "azure_gpu_stacks.catalog.pricing.x_unit_price__mutmut_22": _PAYG_ALWAYS,
     "azure_gpu_stacks.catalog.pricing.x_unit_price__mutmut_26": _PAYG_ALWAYS,
     "azure_gpu_stacks.catalog.pricing.x_unit_price__mutmut_27": _PAYG_ALWAYS,
