@@ -183,6 +183,7 @@ STATUS: dict[int | None, str] = {
     5: "no tests",
     36: "timeout",
     24: "timeout",
+    -24: "timeout",  # SIGXCPU: the mutant ran past its CPU-time limit
     None: "not run",
 }
 
