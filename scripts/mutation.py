@@ -63,12 +63,12 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
             "test_cost.py",
             "test_cost_not_counted.py",
             "test_cost_lines.py",
-            "test_warn_incoherent_budgets_notifications.py",
         ],
     ),
     "policies": (
         ["policies/*.py"],
-        ["policies/", "test_policy_config.py", "test_policy_properties.py"],
+        # test_cost_guardrail: limit-stack-cost's increase_problems is `gpu-stacks diff`'s guardrail
+        ["policies/", "test_policy_config.py", "test_policy_properties.py", "test_cost_guardrail.py"],
     ),
     "fakeazure-models": (
         ["fakeazure/models/*.py"],
@@ -128,6 +128,10 @@ _NO_ACCOUNT_NAME = (
 EQUIVALENT: dict[str, str] = {
     "azure_gpu_stacks.policies.batch_accounts.x_account_of__mutmut_15": _NO_ACCOUNT_NAME,
     "azure_gpu_stacks.policies.require_gpu_vm_auto_shutdown.x__targets__mutmut_6": _EVERY_DEPENDENCY_HAS_A_URN,
+    "azure_gpu_stacks.policies.limit_stack_cost.x_validate__mutmut_17": (
+        "`report_violation(problem)` for `report_violation(problem, None)`: the SDK's report_violation defaults its "
+        "urn to None (pulumi_policy's policy.py), a stack-level violation either way"
+    ),
     **{
         f"azure_gpu_stacks.policies.require_gpu_vm_auto_shutdown.x__targets__mutmut_{n}": _ALL_DEPENDENCIES
         for n in (11, 14, 15, 16)
