@@ -11,9 +11,15 @@ that read `stacks/` or `data/` find them.
 
     .venv/bin/python scripts/mutation.py                 # every target
     .venv/bin/python scripts/mutation.py verdict pricing # some
+    .venv/bin/python scripts/mutation.py policies --keep --max-children 1 --mutants '*.nsg_rules.*'  # a chunk
+
+`--keep` reuses the target's staging folder (mutmut's `mutants/`: its test map and every result so far):
+the rooms and tests are copied in again, mutmut re-runs the mutants of functions whose code changed and
+maps new tests, and chunk after chunk adds to one score. `--mutants` runs only the mutants whose names
+match (shell-style globs, `azure_gpu_stacks.` may be left off); the others keep their last result.
 
 Prints killed / survived / equivalent per module and the surviving mutants' diffs, and writes
-`summary.json` there. docs/mutation.md holds the last score and the equivalent mutants' reasons.
+`<target>.json` there. docs/mutation.md holds the last score and the equivalent mutants' reasons.
 """
 
 from __future__ import annotations
@@ -42,7 +48,7 @@ ROOMS = ("catalog", "components", "engine", "fakeazure", "inputs", "policies", "
 TARGETS: dict[str, tuple[list[str], list[str]]] = {
     "verdict": (
         ["catalog/verdict.py"],
-        ["test_size_verdict.py", "test_retired_cpu_sizes.py", "test_verdict_mutants.py"],
+        ["test_size_verdict.py", "test_retired_cpu_sizes.py"],
     ),
     "pricing": (
         ["catalog/pricing.py"],
@@ -54,12 +60,15 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
             "test_warn_incoherent_budgets.py",
             "test_limit_stack_cost.py",
             "test_plan_types.py",
-            "test_pricing_mutants.py",
+            "test_cost.py",
+            "test_cost_not_counted.py",
+            "test_cost_lines.py",
         ],
     ),
     "policies": (
         ["policies/*.py"],
-        ["policies/", "test_policy_mutants.py", "test_policy_config.py", "test_policy_properties.py"],
+        # test_cost_guardrail: limit-stack-cost's increase_problems is `gpu-stacks diff`'s guardrail
+        ["policies/", "test_policy_config.py", "test_policy_properties.py", "test_cost_guardrail.py"],
     ),
     "fakeazure-models": (
         ["fakeazure/models/*.py"],
@@ -74,10 +83,13 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
             "test_fake_keyvault_secret.py",
             "test_fakeazure.py",
             "test_fakeazure_aml.py",
-            "test_model_mutants.py",
         ],
     ),
 }
+
+# Tests that check where a file lies in the checkout, which staging moves (the package's docs/ is a link
+# there): they say nothing about a rule.
+DESELECT = ["tests/policies/pack/test_policy_docs.py::test_dated_lines_are_what_the_catalog_renders_on_their_day"]
 
 # Modules under a target's folders that hold no rule: the policy pack's entry point and the generator of
 # docs/policies.md (whose freshness test_policy_docs checks, not its behaviour).
@@ -85,7 +97,58 @@ NOT_RULES = ["policies/__main__.py", "policies/docs.py"]
 
 # Mutants that change no behaviour a caller can observe, by mutmut's name, with the reason. They are
 # counted as equivalent rather than survived; docs/mutation.md lists them.
-EQUIVALENT: dict[str, str] = {}
+# (mutmut numbers a function's mutants in order: a change to the function renumbers them, and the names
+# below are then checked again by hand.)
+_PAYG_ALWAYS = (
+    "the catalog writes a pay-as-you-go price for every region it prices (test_every_priced_region_has_a_pay_as_you_go"
+    "_price), so a missing price is a missing region or a missing Spot price: the pay-as-you-go wording is never "
+    "reached"
+)
+_NO_SIZES_PASSED = (
+    "no caller passes `sizes` to estimate_resources (plan.py, warn-incoherent-budgets and limit-stack-cost use the "
+    "catalog, its default): dropping it changes nothing a caller sees"
+)
+_NONE_COUNTED = (
+    "a budget is judged only over at least one VM (warn-incoherent-budgets returns no problem when the budget covers "
+    "none), so the basis never says that no resource was counted"
+)
+_ALL_DEPENDENCIES = (
+    "`dependencies_of(schedule, prop)` is the dependencies of `prop` followed by every dependency of the resource, "
+    "which the engine gives a stack policy as a superset of each property's: `any(...)` over them is the same "
+    "whichever property is named, or none"
+)
+_EVERY_DEPENDENCY_HAS_A_URN = (
+    "every dependency the engine gives a stack policy is a resource with a `urn`, so getattr's default is never used"
+)
+_NO_ACCOUNT_NAME = (
+    "`accountName` is required on a pool (a path parameter of Pool's REST operations), so it is missing only when "
+    "unknown before deployment; then '' and the mutant's 'xxxx' both match no account by name (unless one is "
+    "literally named xxxx) and the pool falls back to the stack's only account"
+)
+EQUIVALENT: dict[str, str] = {
+    "azure_gpu_stacks.policies.batch_accounts.x_account_of__mutmut_15": _NO_ACCOUNT_NAME,
+    "azure_gpu_stacks.policies.require_gpu_vm_auto_shutdown.x__targets__mutmut_6": _EVERY_DEPENDENCY_HAS_A_URN,
+    "azure_gpu_stacks.policies.limit_stack_cost.x_validate__mutmut_17": (
+        "`report_violation(problem)` for `report_violation(problem, None)`: the SDK's report_violation defaults its "
+        "urn to None (pulumi_policy's policy.py), a stack-level violation either way"
+    ),
+    **{
+        f"azure_gpu_stacks.policies.require_gpu_vm_auto_shutdown.x__targets__mutmut_{n}": _ALL_DEPENDENCIES
+        for n in (11, 14, 15, 16)
+    },
+    "azure_gpu_stacks.catalog.pricing.x_unit_price__mutmut_22": _PAYG_ALWAYS,
+    "azure_gpu_stacks.catalog.pricing.x_unit_price__mutmut_26": _PAYG_ALWAYS,
+    "azure_gpu_stacks.catalog.pricing.x_unit_price__mutmut_27": _PAYG_ALWAYS,
+    "azure_gpu_stacks.catalog.pricing.x_estimate_resources__mutmut_3": _NO_SIZES_PASSED,
+    "azure_gpu_stacks.catalog.pricing.x_estimate_resources__mutmut_6": _NO_SIZES_PASSED,
+    "azure_gpu_stacks.catalog.pricing.x__budget_basis__mutmut_5": _NONE_COUNTED,
+    "azure_gpu_stacks.catalog.pricing.x__budget_basis__mutmut_6": _NONE_COUNTED,
+    "azure_gpu_stacks.catalog.pricing.x__firing_problem__mutmut_13": (
+        "`cost.monthly > 1` for `> 0`: they differ only for a full-scale cost between 0 and 1 USD a month, and the "
+        "cheapest price in the catalog (a Spot D2as_v5 at about 0.0095 USD an hour) is about 6.9 USD a month for one "
+        "node"
+    ),
+}
 
 # One class of equivalent mutants, found by their diff: the letter case of a string changed where it is a
 # property name or a value the policies read without regard to case (policies/values.py: `child`, and so
@@ -124,6 +187,7 @@ STATUS: dict[int | None, str] = {
     5: "no tests",
     36: "timeout",
     24: "timeout",
+    -24: "timeout",  # SIGXCPU: the mutant ran past its CPU-time limit
     None: "not run",
 }
 
@@ -137,19 +201,23 @@ def find_tests(names: list[str]) -> list[str]:
         else:
             matches = [p for p in (REPO / "tests").rglob(name) if p.is_file() and "data" not in p.parts]
         if not matches:
-            if name.endswith("_mutants.py"):
-                continue  # a target's own mutant tests may not exist yet
             sys.exit(f"mutation: no test file {name} under tests/")
         found += sorted(str(p.relative_to(REPO)) for p in matches)
     return found
 
 
-def stage(target: str) -> Path:
+def stage(target: str, keep: bool = False) -> Path:
     """`STAGING/<target>/`: azure_gpu_stacks/ (a copy of the rooms), tests/ and pyproject.toml for
-    mutmut, and mutants/ with links to the rest of the repository."""
+    mutmut, and mutants/ with links to the rest of the repository. With `keep`, mutmut's mutants/ (its
+    test map and results) stays and only the copies are made again."""
     modules, tests = TARGETS[target]
     folder = STAGING / target
-    shutil.rmtree(folder, ignore_errors=True)
+    kept = keep and (folder / "mutants").is_dir()
+    if kept:
+        for copy in ("azure_gpu_stacks", "tests"):
+            shutil.rmtree(folder / copy)
+    else:
+        shutil.rmtree(folder, ignore_errors=True)
     package = folder / "azure_gpu_stacks"
     package.mkdir(parents=True)
     shutil.copy2(REPO / "__init__.py", package / "__init__.py")
@@ -166,17 +234,23 @@ def stage(target: str) -> Path:
             f"only_mutate = {json.dumps(['azure_gpu_stacks/' + m for m in modules])}",
             f"do_not_mutate = {json.dumps(['azure_gpu_stacks/' + m for m in NOT_RULES])}",
             f"pytest_add_cli_args_test_selection = {json.dumps(selection)}",
-            'pytest_add_cli_args = ["-p", "no:cacheprovider"]',
+            f"pytest_add_cli_args = {json.dumps(['-p', 'no:cacheprovider', *(f'--deselect={t}' for t in DESELECT)])}",
             "",
         ]
     )
     (folder / "pyproject.toml").write_text((REPO / "pyproject.toml").read_text() + settings)
     mutants = folder / "mutants"
-    mutants.mkdir()
+    if kept:
+        return folder
+    # The package is the repository root: code that finds docs/ or data/ beside its room (policies/docs.py's
+    # DOC_FILE) looks in the package folder, so the entries that are not rooms are linked there too.
+    (mutants / "azure_gpu_stacks").mkdir(parents=True)
     linked = {"tests", "pyproject.toml", ".git", ".venv", ".tools", "__pycache__"}
     for entry in REPO.iterdir():
         if entry.name not in linked and not entry.name.endswith(".egg-info"):
             (mutants / entry.name).symlink_to(entry)
+            if entry.name not in (*ROOMS, "__init__.py"):
+                (mutants / "azure_gpu_stacks" / entry.name).symlink_to(entry)
     return folder
 
 
@@ -213,7 +287,7 @@ def judge(folder: Path) -> tuple[dict[str, Counter[str]], dict[str, str], dict[s
     """Status counts per module, the mutants not killed (name -> diff) and the equivalent ones (name -> why)."""
     codes = mutant_codes(folder)
     status = {n: STATUS.get(code, f"exit {code}") for by_name in codes.values() for n, code in by_name.items()}
-    not_killed = [n for n, st in status.items() if st != "killed"]
+    not_killed = [n for n, st in status.items() if st not in ("killed", "not run")]
     shown = diffs(folder, not_killed)
     equivalent: dict[str, str] = {}
     for name in not_killed:
@@ -231,16 +305,22 @@ def judge(folder: Path) -> tuple[dict[str, Counter[str]], dict[str, str], dict[s
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("targets", nargs="*", metavar="TARGET", help=f"one of {', '.join(TARGETS)} (default: all)")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="mutants tested at once")
+    parser.add_argument(
+        "--max-children", "--jobs", dest="jobs", type=int, default=os.cpu_count() or 2, help="mutants tested at once"
+    )
+    parser.add_argument("--keep", action="store_true", help="reuse the staging folder: mutmut's results so far")
+    parser.add_argument(
+        "--mutants", nargs="+", default=[], metavar="GLOB", help="run only the mutants whose names match (a chunk)"
+    )
     args = parser.parse_args()
     if unknown := [t for t in args.targets if t not in TARGETS]:
         parser.error(f"unknown target {unknown[0]}; allowed: {', '.join(TARGETS)}")
     mutmut = Path(sys.executable).parent / "mutmut"
-    summary: dict[str, object] = {}
     for target in args.targets or list(TARGETS):
-        folder = stage(target)
+        folder = stage(target, keep=args.keep)
         started = time.monotonic()
-        run = subprocess.run([str(mutmut), "run", "--max-children", str(args.jobs)], cwd=folder)
+        names = [g if g.startswith(("azure_gpu_stacks.", "*")) else f"azure_gpu_stacks.{g}" for g in args.mutants]
+        run = subprocess.run([str(mutmut), "run", "--max-children", str(args.jobs), *names], cwd=folder)
         seconds = round(time.monotonic() - started)
         if run.returncode != 0:
             print(f"mutation: mutmut run for {target} exited {run.returncode}", file=sys.stderr)
@@ -253,9 +333,8 @@ def main() -> int:
             print(f", {others}" if others else "")
         for name, diff in left.items():
             print(f"# {name}\n{diff}\n")
-        summary[target] = {"seconds": seconds, "modules": counts, "not_killed": list(left), "equivalent": equivalent}
-    STAGING.mkdir(exist_ok=True)
-    (STAGING / "summary.json").write_text(json.dumps(summary, indent=2))
+        summary = {"seconds": seconds, "modules": counts, "not_killed": list(left), "equivalent": equivalent}
+        (STAGING / f"{target}.json").write_text(json.dumps(summary, indent=2))
     return 0
 
 

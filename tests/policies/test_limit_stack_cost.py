@@ -105,3 +105,43 @@ def test_a_budget_without_notifications_is_its_amount() -> None:
     [(_, _, message)] = found([rg(), cluster(2), budget(700, None)], POLICY, WITHIN)
 
     assert "notification 'amount' fires at 700.00 (Actual, 100 % of 700.00)" in message
+
+
+# --- at the edge and in its words ---------------------------------------------------------------------
+# limit-stack-cost at its edge and in its words: a stack that costs exactly its limit passes; a refusal counts every
+# resource, says when the total is a lower bound and names each size without a price, and ends with what to do.
+# Prices come from the catalog's data file as written (`catalog_size`); a month is 730 hours. In-process.
+
+NO_EASTUS_PRICE = "Standard_NCC40ads_H100_v5"  # priced, but not in eastus
+NO_PRICE_ANYWHERE = "Standard_ND128isr_GB300_v6"  # catalog/vm_sizes.yaml lists no price for it
+
+
+def named_cluster(name: str, size: str, max_nodes: int) -> Res:
+    props = {"computeType": "AmlCompute", "properties": {"vmSize": size, "scaleSettings": {"maxNodeCount": max_nodes}}}
+    return Res(
+        "azure-native:machinelearningservices:Compute", name, {"resourceGroupName": "rg-gpu", "properties": props}
+    )
+
+
+def test_a_stack_that_costs_exactly_its_limit_passes() -> None:
+    exactly = float(catalog_size(T4)["prices"]["eastus"]["payg"]) * 2 * MONTH
+
+    assert found([rg(), named_cluster("gpu", T4, 2)], POLICY, {POLICY: {"maxMonthlyUsd": exactly}}) == []
+
+
+def test_a_refusal_counts_every_resource_and_names_what_has_no_price() -> None:
+    resources = [
+        rg(),
+        named_cluster("gpu", T4, 2),
+        named_cluster("h100", NO_EASTUS_PRICE, 1),
+        named_cluster("gb300", NO_PRICE_ANYWHERE, 1),
+    ]
+
+    [(_, _, message)] = found(resources, POLICY, {POLICY: {"maxMonthlyUsd": 1}})
+
+    assert (
+        f"(resources counted: gpu, h100, gb300; at least: a lower bound, no price for {NO_EASTUS_PRICE} in eastus, "
+        f"{NO_PRICE_ANYWHERE} in eastus); "
+        "lower the largest node counts or sizes, or raise the limit in the policy config"
+    ) in message
+    assert message.endswith("the limit in the policy config")

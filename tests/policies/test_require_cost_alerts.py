@@ -208,3 +208,43 @@ def test_cost_alerts_count_a_batch_gpu_pool_as_gpu_spending() -> None:
     )
     assert found([rg(), batch_pool()], POLICY) == [("mandatory", "fail_pool", head + ADVICE)]
     assert found([rg(), batch_pool("pass_pool"), budget()], POLICY) == []
+
+
+# --- what the refusal says ------------------------------------------------------------------------
+# require-cost-alerts: what the refusal says of where the GPU bills and of each budget that does not cover it.
+# In-process, one change per test from a GPU VM with no budget.
+
+
+def unplaced_gpu_vm(group: Any = "rg-gpu") -> Res:
+    return Res(
+        "azure-native:compute:VirtualMachine",
+        "fail_vm",
+        {"resourceGroupName": group, "hardwareProfile": {"vmSize": T4}},
+    )
+
+
+def named_budget(name: str, group: str, notifications: dict[str, Any]) -> Res:
+    props = {"scope": f"{SUB}/resourceGroups/{group}", "amount": 300.0, "timeGrain": "Monthly"}
+    return Res("azure-native:consumption:Budget", name, {**props, "notifications": notifications})
+
+
+def test_a_vm_whose_resource_group_is_known_only_after_deployment_bills_in_its_resource_group() -> None:
+    [(_, _, message)] = found([unplaced_gpu_vm(UNKNOWN)], POLICY)
+
+    assert message.startswith(
+        f"'fail_vm' (hardwareProfile.vmSize '{T4}', {catalog_size(T4)['gpuModel']}) is billed by GPU in its "
+        "resource group, but no budget"
+    )
+
+
+def test_each_budget_that_does_not_cover_the_vm_is_named_with_why() -> None:
+    alert = {"enabled": True, "threshold": 80.0, "contactEmails": ["ml@example.com"]}
+    elsewhere = named_budget("other", "rg-other", {"actual80": alert})
+    silent = named_budget("silent", "rg-gpu", {"actual80": {**alert, "contactEmails": []}})
+
+    [(_, _, message)] = found([unplaced_gpu_vm(), elsewhere, silent], POLICY)
+
+    assert (
+        " Found: budget 'other' covers resource group rg-other only; budget 'silent' has no enabled notification "
+        "with an email, role or action group. Add a budget"
+    ) in message

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from azure_gpu_stacks.catalog import catalog
 
-from tests.policy_helpers import Res, catalog_size, found
+from tests.policy_helpers import UNKNOWN, Res, catalog_size, found
 
 POLICY = "warn-incoherent-budgets"
 SUB = "/subscriptions/00000000-0000-0000-0000-0000000000aa"
@@ -135,3 +135,157 @@ def test_a_lower_bound_estimate_never_says_can_never_fire() -> None:
     assert found([rg(), cluster(), h100, budget(amount, name="pass_budget")], POLICY) == []
     [(_, _, message)] = found([rg(), cluster(), budget(amount)], POLICY)
     assert "can never fire" in message
+
+
+# --- each notification, and the edges ----------------------------------------------------------------
+# warn-incoherent-budgets judges each notification of a budget at amount x its threshold %, and the edges of
+# "fires every month" and "can never fire".
+#
+# Azure's contract for a notification: "Notification is sent when the cost exceeded the threshold. It is always
+# percent and has to be between 0 and 1000"; `thresholdType` Actual (the default) or Forecasted; `enabled`
+# (Azure/azure-rest-api-specs, specification/consumption/resource-manager/Microsoft.Consumption/stable/2024-08-01/
+# consumption.json, `Notification`, observed 2026-11-26). Prices come from the catalog's data file as written
+# (`catalog_size`); a month is 730 hours, as Azure's pricing calculator counts it. In-process, one change per test.
+
+NO_PRICE_ANYWHERE = "Standard_ND128isr_GB300_v6"  # catalog/vm_sizes.yaml lists no price for it
+NO_EASTUS_PRICE = "Standard_NCC40ads_H100_v5"  # priced, but not in eastus
+
+
+def t4_payg() -> float:
+    return float(catalog_size(T4)["prices"][REGION]["payg"])
+
+
+def notified_cluster(
+    name: str = "gpu", size: str = T4, min_nodes: float = 1.0, max_nodes: float = 2.0, **aml: Any
+) -> Res:
+    scale = {"minNodeCount": min_nodes, "maxNodeCount": max_nodes}
+    props = {"computeType": "AmlCompute", "properties": {"vmSize": size, "scaleSettings": scale, **aml}}
+    return Res(
+        "azure-native:machinelearningservices:Compute", name, {"resourceGroupName": "rg-gpu", "properties": props}
+    )
+
+
+def notified_budget(amount: float, notifications: dict[str, Any] | None = None, name: str = "fail_budget") -> Res:
+    props: dict[str, Any] = {"scope": RG_SCOPE, "amount": amount, "category": "Cost", "timeGrain": "Monthly"}
+    if notifications is not None:
+        props["notifications"] = notifications
+    return Res("azure-native:consumption:Budget", name, props, ["pass_rg"])
+
+
+def alert(threshold: Any, kind: str | None = None, **more: Any) -> dict[str, Any]:
+    return {"threshold": threshold, "contactEmails": ["gpu-team@example.com"], "operator": "GreaterThan", **more} | (
+        {} if kind is None else {"thresholdType": kind}
+    )
+
+
+def messages(resources: list[Res], config: dict[str, Any] | None = None) -> list[str]:
+    return [message for _, _, message in found(resources, POLICY, config)]
+
+
+def basis() -> str:
+    return f"resources counted: gpu; oldest price observed: {catalog_size(T4)['prices'][REGION]['observed']}"
+
+
+def test_a_notification_below_the_idle_cost_fires_every_month_and_is_named() -> None:
+    """One T4 node idle, two at full scale; a budget at the full-scale cost with alerts at 40 % (below one
+    node's month) and 100 % (at two nodes' month): only the 40 % alert is reported, at amount x 40 %."""
+    idle, amount = t4_payg() * MONTH, 2 * t4_payg() * MONTH
+    notifications = {"early": alert(40), "full": alert(100, "Forecasted")}
+
+    assert messages([rg(), notified_cluster(), notified_budget(amount, notifications)]) == [
+        f"budget 'fail_budget', notification 'early' (Actual, 40 % of {amount:,.2f} USD a month): fires every month: "
+        f"it ({0.4 * amount:,.2f} USD a month) is below the idle cost ({idle:,.2f} USD a month) even when nothing "
+        f"runs ({basis()}); raise it above the idle cost or cut what runs idle"
+    ]
+
+
+def test_a_forecasted_notification_far_above_full_scale_can_never_fire() -> None:
+    full = 2 * t4_payg() * MONTH
+
+    [message] = messages([rg(), notified_cluster(), notified_budget(full, {"far": alert(1000, "Forecasted")})])
+
+    assert message == (
+        f"budget 'fail_budget', notification 'far' (Forecasted, 1000 % of {full:,.2f} USD a month): can never fire: "
+        f"it ({10 * full:,.2f} USD a month) is more than 200% above the full-scale cost ({full:,.2f} USD a month, "
+        f"so at most {3 * full:,.2f}) ({basis()}); lower it to about the full-scale cost"
+    )
+
+
+def test_every_notification_is_judged_after_a_disabled_or_unknown_one() -> None:
+    """A disabled notification is not judged, nor one whose threshold is not known before deployment; the
+    ones after them are."""
+    amount = 2 * t4_payg() * MONTH
+    notifications = {
+        "off": alert(1, enabled=False),
+        "later": alert(UNKNOWN),
+        "early": alert(40),
+        "again": alert(30),
+    }
+
+    reported = messages([rg(), notified_cluster(), notified_budget(amount, notifications)])
+
+    assert sorted(m.split("'")[3] for m in reported) == ["again", "early"]
+
+
+def test_notifications_between_idle_and_full_scale_pass() -> None:
+    amount = 2 * t4_payg() * MONTH
+    notifications = {"half": alert(50), "full": alert(100), "forecast": alert(120, "Forecasted")}
+
+    assert messages([rg(), notified_cluster(), notified_budget(amount, notifications, name="pass_budget")]) == []
+
+
+def test_a_zero_percent_alert_on_a_cluster_that_scales_to_zero_does_not_fire_every_month() -> None:
+    """Nothing runs idle (0 USD): a 0 % alert fires once anything runs, which is not every month."""
+    amount = 2 * t4_payg() * MONTH
+
+    assert (
+        messages([rg(), notified_cluster(min_nodes=0), notified_budget(amount, {"any": alert(0)}, name="pass_budget")])
+        == []
+    )
+
+
+def test_a_budget_exactly_at_the_full_scale_cost_can_fire_with_no_margin() -> None:
+    """With `aboveFullScaleMargin: 0`, a budget equal to the full-scale cost fires when everything runs."""
+    full = t4_payg() * 2 * MONTH
+    config = {POLICY: {"aboveFullScaleMargin": 0}}
+
+    assert messages([rg(), notified_cluster(min_nodes=0), notified_budget(full, name="pass_budget")], config) == []
+    assert "can never fire" in messages([rg(), notified_cluster(min_nodes=0), notified_budget(full + 1)], config)[0]
+
+
+def test_a_budget_over_a_parked_cluster_is_not_called_can_never_fire() -> None:
+    """A cluster parked at 0 nodes costs nothing even at full scale: the budget is for when it is unparked,
+    and "lower it to about the full-scale cost" (0 USD) would be no advice."""
+    assert (
+        messages([rg(), notified_cluster(min_nodes=0, max_nodes=0), notified_budget(1000.0, name="pass_budget")]) == []
+    )
+
+
+def test_a_spot_priced_cluster_says_its_price_date_is_unknown() -> None:
+    """An Azure ML low-priority cluster is priced at the Spot rate, whose source has no date."""
+    assert catalog_size(T4)["prices"][REGION]["spotObserved"] == "unknown"
+
+    [message] = messages([rg(), notified_cluster(vmPriority="LowPriority", min_nodes=2), notified_budget(1.0)])
+
+    assert "(resources counted: gpu; oldest price observed: unknown)" in message
+
+
+def test_a_lower_bound_names_every_size_without_a_price_and_what_was_counted() -> None:
+    idle = t4_payg() * MONTH
+    resources = [
+        rg(),
+        notified_cluster(),
+        notified_cluster("gb300", NO_PRICE_ANYWHERE, min_nodes=1),
+        notified_cluster("h100", NO_EASTUS_PRICE, min_nodes=1),
+        notified_budget(100.0),
+    ]
+
+    [message] = messages(resources)
+
+    assert message == (
+        f"budget 'fail_budget': fires every month: the budget (100.00 USD a month) is below the idle cost "
+        f"({idle:,.2f} USD a month) even when nothing runs (resources counted: gpu, gb300, h100; oldest price "
+        f"observed: {catalog_size(T4)['prices'][REGION]['observed']}; a lower bound, no price for "
+        f"{NO_EASTUS_PRICE} in {REGION}, {NO_PRICE_ANYWHERE} in {REGION}); raise it above the idle cost or cut "
+        "what runs idle"
+    )

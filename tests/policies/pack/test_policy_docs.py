@@ -28,9 +28,10 @@ def test_dated_lines_still_hold_today() -> None:
 
 
 def test_a_line_rendered_before_a_retirement_is_untrue_after_it() -> None:
-    # What the docs said before they were rendered: NVv3 "retires on 2026-09-30 (in 121 days)".
-    old = render_block("warn-retiring-message", dt.date(2026, 6, 1))
+    # What the docs said before they were rendered, the day after the RTX PRO 6000 preview sizes ended
+    # (2026-06-03): NVv3 "retires on 2026-09-30 (in 118 days)".
+    old = render_block("warn-retiring-message", dt.date(2026, 6, 4))
 
-    assert "which Azure retires on 2026-09-30 (in 121 days); move to Standard_NV12ads_A10_v5" in old
+    assert "which Azure retires on 2026-09-30 (in 118 days); move to Standard_NV12ads_A10_v5" in old
     assert untrue_blocks(old, dt.date(2026, 9, 29)) == []
     assert untrue_blocks(old, dt.date(2026, 11, 22)) == ["warn-retiring-message"]
