@@ -34,8 +34,8 @@ lock: | $(UV)  ## re-resolve uv.lock after a change to pyproject.toml's dependen
 plan: $(STAMP)  ## offline plan of a shipped stack: make plan STACK=inference-t4
 	$(BIN)/gpu-stacks plan $(STACK)
 
-test: $(STAMP)  ## the whole test suite on every core (what CI runs; tests/conftest.py groups shared fixtures)
-	$(BIN)/python -m pytest -n auto --dist loadgroup
+test: $(STAMP)  ## the whole test suite on every core (what CI runs; tests/conftest.py groups shared fixtures; docs/testing.md)
+	$(BIN)/python -m pytest -n auto --dist loadgroup --durations=20
 
 lint: $(STAMP)  ## type-check the packages (mypy, skipping pulumi-azure-native's internals), ruff, and the import contracts of ARCHITECTURE.md's rooms (import-linter, .importlinter)
 	$(BIN)/python -m mypy catalog components engine fakeazure inputs policies sdk stack

@@ -26,6 +26,10 @@ from .prices import CatalogModel, Price, Prices, RegionPrices
 DATA_FILE = Path(__file__).with_name("vm_sizes.yaml")
 RETIRED_FILE = Path(__file__).with_name("retired_sizes.yaml")  # CPU series: names and lifecycle only
 STANDARD_PREFIX = "standard_"
+# libyaml's parser where PyYAML has it (the same safe constructors: the same data), the pure-Python one
+# otherwise; the 200 KB catalog takes 0.05 s instead of 0.31 s (measured 2026-11-27), which every plan's
+# process and every catalog refresh pays.
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 CLOSE_MATCHES = 3
 
 
@@ -347,10 +351,10 @@ class Catalog:
 def load_catalog(path: Path, retired: Path | None = None) -> Catalog:
     """Read and validate a catalog data file, with the retired CPU series of `retired` (a second file) added."""
     with path.open(encoding="utf-8") as fh:
-        raw = yaml.safe_load(fh)
+        raw = yaml.load(fh, Loader=SAFE_LOADER)
     if retired is not None:
         with retired.open(encoding="utf-8") as fh:
-            series = yaml.safe_load(fh)["retiredSeries"]
+            series = yaml.load(fh, Loader=SAFE_LOADER)["retiredSeries"]
         raw = {**raw, "retiredSeries": [*raw.get("retiredSeries", ()), *series]}
     return Catalog(CatalogFile.model_validate(raw))
 

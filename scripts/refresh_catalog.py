@@ -49,7 +49,7 @@ if str(REPO) not in sys.path:  # run as a file (`python scripts/refresh_catalog.
     sys.path.insert(0, str(REPO))
 
 from azure_gpu_stacks.catalog.clock import utc_today  # noqa: E402
-from azure_gpu_stacks.catalog.model import CatalogFile, normalize_size_name  # noqa: E402
+from azure_gpu_stacks.catalog.model import SAFE_LOADER, CatalogFile, normalize_size_name  # noqa: E402
 
 from scripts.price_pages import (  # noqa: E402
     PRICES_API,
@@ -335,7 +335,7 @@ def refresh(
     `prices` maps each region to the prices read for it: every price found is written for its
     region with `prices_observed` (default `observed`) and `price_source`; a region without a row
     for a size keeps what the catalog had there."""
-    data = yaml.safe_load(catalog_text)
+    data = yaml.load(catalog_text, Loader=SAFE_LOADER)
     doc = CatalogText(catalog_text)
     summary: list[str] = []
     notes: list[str] = []
@@ -413,7 +413,7 @@ def refresh(
             )
     summary += notes
     text = doc.text()
-    CatalogFile.model_validate(yaml.safe_load(text))  # never write a catalog the library cannot read
+    CatalogFile.model_validate(yaml.load(text, Loader=SAFE_LOADER))  # never write a catalog the library cannot read
     return Refresh(text, summary)
 
 

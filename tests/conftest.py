@@ -3,8 +3,10 @@ runtime against the fake ARM and returns what the engine received."""
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -13,6 +15,7 @@ import pytest
 from azure_gpu_stacks.catalog.clock import utc_today
 from azure_gpu_stacks.engine.run.runtime import RecordedResource, RunResult, run_program
 from azure_gpu_stacks.fakeazure import FakeArm
+from azure_gpu_stacks.fakeazure import fake_arm as new_fake_arm
 from azure_gpu_stacks.fakeazure.errors import ArmError
 
 pytest_plugins = ["azure_gpu_stacks.fakeazure.pytest_plugin"]
@@ -99,30 +102,43 @@ def in_resource_group(build: Callable[[Any], None]) -> Callable[[], None]:
     return program
 
 
+def record_on(
+    arm: FakeArm,
+    program: Callable[[], None],
+    *,
+    config: Mapping[str, str] | None = None,
+    secret_keys: list[str] | None = None,
+    stack: str = "test",
+    preview: bool = False,
+) -> Recording:
+    """What `program` registered, run under the mock runtime against `arm`."""
+    result = run_program(
+        program,
+        project=PROJECT,
+        stack=stack,
+        config=dict(config or {}),
+        secret_keys=list(secret_keys or []),
+        arm=arm,
+        preview=preview,
+    )
+    return Recording(result, arm)
+
+
 @pytest.fixture
 def record(fake_arm: FakeArm) -> Callable[..., Recording]:
     """`record(program, config={...}, secret_keys=[...], preview=False)` -> Recording."""
+    return functools.partial(record_on, fake_arm)
 
-    def _record(
-        program: Callable[[], None],
-        *,
-        config: Mapping[str, str] | None = None,
-        secret_keys: list[str] | None = None,
-        stack: str = "test",
-        preview: bool = False,
-    ) -> Recording:
-        result = run_program(
-            program,
-            project=PROJECT,
-            stack=stack,
-            config=dict(config or {}),
-            secret_keys=list(secret_keys or []),
-            arm=fake_arm,
-            preview=preview,
-        )
-        return Recording(result, fake_arm)
 
-    return _record
+@contextmanager
+def recorded(program: Callable[[], None], **options: Any) -> Iterator[Recording]:
+    """`program` recorded once in a fresh fake subscription of its own, for a module fixture whose tests only
+    read the recording (each program run costs about 0.2 CPU-seconds and 0.2 s more of gRPC's channel close:
+    docs/testing.md)."""
+    from azure_gpu_stacks.fakeazure.pytest_plugin import TEST_LOCATION  # not at the top: pytest loads it as a plugin
+
+    with new_fake_arm(default_location=TEST_LOCATION) as arm:
+        yield record_on(arm, program, **options)
 
 
 @pytest.fixture(scope="session")
@@ -139,6 +155,17 @@ def third_party(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from tests.distribution import third_party_packages
 
     return third_party_packages(tmp_path_factory.mktemp("packages"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def modules_a_plan_needs() -> None:
+    """What `gpu-stacks check` loads before it forks the plans of several stacks (`parallel.preload`: the
+    SDK modules of every resource type the fake knows, the catalog, the policies), loaded once in each
+    test process. A command run in-process for one stack loads none of it before it forks, so each of its
+    plans loaded it again in its own children: about 2 CPU-seconds a command (docs/testing.md)."""
+    from azure_gpu_stacks.engine.run.parallel import preload
+
+    preload()
 
 
 @pytest.fixture(scope="session")
@@ -210,6 +237,26 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         group = next((g for fixture, g in SHARED_FIXTURE_GROUPS.items() if fixture in used), None)
         if group := group or module_fixture_group(item):
             item.add_marker(pytest.mark.xdist_group(group))
+    items.sort(key=slow_files_first)
+
+
+# Files whose tests take tens of seconds each, slowest first (docs/testing.md, "Where the time goes"). Under
+# `--dist loadgroup` the groups go out first (most tests first), then every other test in this order: a
+# 30-100 s test handed out last keeps one worker busy while the other has nothing left to run.
+SLOW_FILES_FIRST = (
+    "tests/engine/run/test_plan_scaling.py",
+    "tests/engine/run/test_runner_processes.py",
+    "tests/engine/run/test_hostile_programs.py",
+    "tests/scripts/test_refresh_catalog.py",
+    "tests/inputs/test_hostile_paths.py",
+)
+
+
+def slow_files_first(item: pytest.Item) -> int:
+    """The sort key: a slow file's place in SLOW_FILES_FIRST, then every other file (sort is stable, so each
+    file's tests keep their order and stay together)."""
+    path = item.nodeid.split("::", 1)[0]
+    return SLOW_FILES_FIRST.index(path) if path in SLOW_FILES_FIRST else len(SLOW_FILES_FIRST)
 
 
 def arm_refusal(put: Callable[[], Any]) -> ArmError:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import base64
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -14,7 +14,7 @@ from azure_gpu_stacks.components.checks import ComponentInputError
 from azure_gpu_stacks.fakeazure import FAKE_SUBSCRIPTION_ID, FakeArm
 
 from tests.components.test_aks_gpu_scheduling import GPU_TOLERATION, SPOT_TOLERATION
-from tests.conftest import TEST_RG, Recording, in_resource_group
+from tests.conftest import TEST_RG, Recording, in_resource_group, recorded
 
 CLUSTER = "azure-native:containerservice:ManagedCluster"
 POOL = "azure-native:containerservice:AgentPool"
@@ -81,6 +81,13 @@ def existing_cluster_program(existing: dict[str, str], **overrides: Any) -> Call
     return program
 
 
+@pytest.fixture(scope="module")
+def default_pool() -> Iterator[Recording]:
+    """`build_pool()` with every default, recorded once for the tests that only read it."""
+    with recorded(build_pool()) as rec:
+        yield rec
+
+
 def test_aks_gpu_pool_new_cluster_has_a_cpu_system_pool_azure_rbac_and_no_local_accounts(
     record: Callable[..., Recording],
 ) -> None:
@@ -105,8 +112,8 @@ def test_aks_gpu_pool_new_cluster_has_a_cpu_system_pool_azure_rbac_and_no_local_
     )
 
 
-def test_aks_gpu_pool_gpu_pool_is_tainted_labelled_and_autoscaled_from_zero(record: Callable[..., Recording]) -> None:
-    pool = record(build_pool()).inputs(POOL)
+def test_aks_gpu_pool_gpu_pool_is_tainted_labelled_and_autoscaled_from_zero(default_pool: Recording) -> None:
+    pool = default_pool.inputs(POOL)
 
     assert (pool["mode"], pool["vmSize"], pool["agentPoolName"]) == ("User", "Standard_NC4as_T4_v3", "gpu")
     assert pool["nodeTaints"] == ["sku=gpu:NoSchedule"]
@@ -116,12 +123,12 @@ def test_aks_gpu_pool_gpu_pool_is_tainted_labelled_and_autoscaled_from_zero(reco
     assert "scaleSetPriority" not in pool and "gpuInstanceProfile" not in pool
 
 
-def test_aks_gpu_pool_leaves_the_node_count_to_the_autoscaler(record: Callable[..., Recording]) -> None:
-    assert record(build_pool()).one(POOL).ignore_changes == ("count",)
+def test_aks_gpu_pool_leaves_the_node_count_to_the_autoscaler(default_pool: Recording) -> None:
+    assert default_pool.one(POOL).ignore_changes == ("count",)
 
 
-def test_aks_gpu_pool_joins_the_cluster_it_creates(record: Callable[..., Recording]) -> None:
-    rec = record(build_pool())
+def test_aks_gpu_pool_joins_the_cluster_it_creates(default_pool: Recording) -> None:
+    rec = default_pool
     cluster = next(r for r in rec.arm.resources() if r.type == "Microsoft.ContainerService/managedClusters")
     pool = rec.inputs(POOL)
 
@@ -137,8 +144,8 @@ def test_aks_gpu_pool_outputs_pool_size_and_node_range(record: Callable[..., Rec
     assert (outputs["poolName"], outputs["vmSize"], outputs["nodeRange"]) == ("gpu", "Standard_NC8as_T4_v3", "1..4")
 
 
-def test_aks_gpu_pool_kubeconfig_is_a_secret_pointing_at_the_cluster(record: Callable[..., Recording]) -> None:
-    rec = record(build_pool())
+def test_aks_gpu_pool_kubeconfig_is_a_secret_pointing_at_the_cluster(default_pool: Recording) -> None:
+    rec = default_pool
     cluster = next(r for r in rec.arm.resources() if r.type == "Microsoft.ContainerService/managedClusters")
     kubeconfig = yaml.safe_load(rec.outputs["kubeconfig"])
 
@@ -147,8 +154,8 @@ def test_aks_gpu_pool_kubeconfig_is_a_secret_pointing_at_the_cluster(record: Cal
     assert re.fullmatch(r"aks-[0-9a-f]{8}\.hcp\.eastus\.azmk8s\.io", cluster.outputs["fqdn"])
 
 
-def test_aks_gpu_pool_deploys_the_pinned_device_plugin_tolerating_the_taint(record: Callable[..., Recording]) -> None:
-    rec = record(build_pool())
+def test_aks_gpu_pool_deploys_the_pinned_device_plugin_tolerating_the_taint(default_pool: Recording) -> None:
+    rec = default_pool
     daemonset = rec.inputs(DAEMONSET)
     pod = daemonset_pod_spec(rec)
 
@@ -161,9 +168,9 @@ def test_aks_gpu_pool_deploys_the_pinned_device_plugin_tolerating_the_taint(reco
 
 
 def test_aks_gpu_pool_device_plugin_reaches_the_cluster_through_its_kubeconfig(
-    record: Callable[..., Recording],
+    default_pool: Recording,
 ) -> None:
-    rec = record(build_pool())
+    rec = default_pool
     provider = rec.one(K8S_PROVIDER)
 
     assert yaml.safe_load(provider.plain_inputs()["kubeconfig"])["kind"] == "Config"
@@ -224,8 +231,8 @@ def test_aks_gpu_pool_device_plugin_tolerates_spot_nodes(record: Callable[..., R
     assert SPOT_TOLERATION in daemonset_pod_spec(record(build_pool(spot=True)))["tolerations"]
 
 
-def test_aks_gpu_pool_regular_pool_pods_need_only_the_gpu_toleration(record: Callable[..., Recording]) -> None:
-    scheduling = record(build_pool()).outputs["podScheduling"]
+def test_aks_gpu_pool_regular_pool_pods_need_only_the_gpu_toleration(default_pool: Recording) -> None:
+    scheduling = default_pool.outputs["podScheduling"]
 
     t4 = catalog().get("Standard_NC4as_T4_v3").gpu_model
     assert scheduling == {
@@ -280,8 +287,8 @@ def test_aks_gpu_pool_on_a_missing_existing_cluster_fails_as_azure_would(record:
         record(existing_cluster_program({"id": EXISTING_ID}))
 
 
-def test_aks_gpu_pool_children_are_parented_to_the_component(record: Callable[..., Recording]) -> None:
-    rec = record(build_pool())
+def test_aks_gpu_pool_children_are_parented_to_the_component(default_pool: Recording) -> None:
+    rec = default_pool
     component = rec.one("azure-gpu-stacks:index:AksGpuPool")
 
     children = {r.type for r in rec.resources if r.parent == component.urn}

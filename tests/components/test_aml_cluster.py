@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from azure_gpu_stacks.components.checks import ComponentInputError
 from azure_gpu_stacks.fakeazure import FAKE_SUBSCRIPTION_ID, FAKE_TENANT_ID
 
-from tests.conftest import TEST_RG, Recording, in_resource_group
+from tests.conftest import TEST_RG, Recording, in_resource_group, recorded
 
 COMPUTE = "azure-native:machinelearningservices:Compute"
 WORKSPACE = "azure-native:machinelearningservices:Workspace"
@@ -52,8 +52,15 @@ def aml_properties(rec: Recording) -> dict[str, Any]:
     return rec.inputs(COMPUTE)["properties"]["properties"]
 
 
-def test_aml_cluster_defaults_to_t4_nodes_that_scale_to_zero(record: Callable[..., Recording]) -> None:
-    rec = record(build_cluster())
+@pytest.fixture(scope="module")
+def default_cluster() -> Iterator[Recording]:
+    """`build_cluster()` with every default, recorded once for the tests that only read it."""
+    with recorded(build_cluster()) as rec:
+        yield rec
+
+
+def test_aml_cluster_defaults_to_t4_nodes_that_scale_to_zero(default_cluster: Recording) -> None:
+    rec = default_cluster
     compute = rec.inputs(COMPUTE)
 
     assert compute["computeName"] == "gpu-cluster"
@@ -69,8 +76,8 @@ def test_aml_cluster_defaults_to_t4_nodes_that_scale_to_zero(record: Callable[..
     assert rec.refusals == []
 
 
-def test_aml_cluster_nodes_have_no_public_ip_and_no_remote_login(record: Callable[..., Recording]) -> None:
-    props = aml_properties(record(build_cluster()))
+def test_aml_cluster_nodes_have_no_public_ip_and_no_remote_login(default_cluster: Recording) -> None:
+    props = aml_properties(default_cluster)
 
     # The SDK alone would send enableNodePublicIp true and remoteLoginPortPublicAccess NotSpecified.
     assert (props["enableNodePublicIp"], props["remoteLoginPortPublicAccess"]) == (False, "Disabled")
@@ -133,15 +140,15 @@ def test_aml_cluster_puts_nodes_in_a_given_subnet(record: Callable[..., Recordin
     assert rec.refusals == []
 
 
-def test_aml_cluster_has_a_system_assigned_identity(record: Callable[..., Recording]) -> None:
-    rec = record(build_cluster())
+def test_aml_cluster_has_a_system_assigned_identity(default_cluster: Recording) -> None:
+    rec = default_cluster
 
     assert rec.inputs(COMPUTE)["identity"] == {"type": "SystemAssigned"}
     assert re.fullmatch(r"[0-9a-f-]{36}", rec.outputs["principal_id"])
 
 
-def test_aml_cluster_new_workspace_references_its_dependencies(record: Callable[..., Recording]) -> None:
-    rec = record(build_cluster())
+def test_aml_cluster_new_workspace_references_its_dependencies(default_cluster: Recording) -> None:
+    rec = default_cluster
     ws = rec.inputs(WORKSPACE)
     ids = {r.type: r.id for r in rec.arm.resources()}
 
@@ -154,8 +161,8 @@ def test_aml_cluster_new_workspace_references_its_dependencies(record: Callable[
     assert rec.of_type(REGISTRY) == []
 
 
-def test_aml_cluster_new_workspace_has_system_identity_and_managed_network(record: Callable[..., Recording]) -> None:
-    ws = record(build_cluster()).inputs(WORKSPACE)
+def test_aml_cluster_new_workspace_has_system_identity_and_managed_network(default_cluster: Recording) -> None:
+    ws = default_cluster.inputs(WORKSPACE)
 
     assert ws["identity"] == {"type": "SystemAssigned"}
     assert ws["managedNetwork"]["isolationMode"] == "AllowInternetOutbound"
@@ -163,9 +170,9 @@ def test_aml_cluster_new_workspace_has_system_identity_and_managed_network(recor
 
 
 def test_aml_cluster_new_workspace_is_closed_to_the_internet_and_its_cluster_to_local_auth(
-    record: Callable[..., Recording],
+    default_cluster: Recording,
 ) -> None:
-    rec = record(build_cluster())
+    rec = default_cluster
 
     # Azure leaves a workspace public and a compute's local auth on when these are not sent.
     assert rec.inputs(WORKSPACE)["publicNetworkAccess"] == "Disabled"
@@ -176,8 +183,8 @@ def test_aml_cluster_opens_the_workspace_only_when_asked(record: Callable[..., R
     assert record(build_cluster(public_network_access="Enabled")).inputs(WORKSPACE)["publicNetworkAccess"] == "Enabled"
 
 
-def test_aml_cluster_storage_refuses_public_blobs_and_old_tls(record: Callable[..., Recording]) -> None:
-    st = record(build_cluster()).inputs(STORAGE)
+def test_aml_cluster_storage_refuses_public_blobs_and_old_tls(default_cluster: Recording) -> None:
+    st = default_cluster.inputs(STORAGE)
 
     assert (st["allowBlobPublicAccess"], st["minimumTlsVersion"], st["enableHttpsTrafficOnly"]) == (
         False,
@@ -187,8 +194,8 @@ def test_aml_cluster_storage_refuses_public_blobs_and_old_tls(record: Callable[.
     assert (st["kind"], st["sku"]) == ("StorageV2", {"name": "Standard_LRS"})
 
 
-def test_aml_cluster_key_vault_uses_rbac_soft_delete_and_purge_protection(record: Callable[..., Recording]) -> None:
-    props = record(build_cluster()).inputs(VAULT)["properties"]
+def test_aml_cluster_key_vault_uses_rbac_soft_delete_and_purge_protection(default_cluster: Recording) -> None:
+    props = default_cluster.inputs(VAULT)["properties"]
 
     assert props["enableRbacAuthorization"] is True
     assert (props["enableSoftDelete"], props["softDeleteRetentionInDays"], props["enablePurgeProtection"]) == (
@@ -200,8 +207,8 @@ def test_aml_cluster_key_vault_uses_rbac_soft_delete_and_purge_protection(record
     assert props["sku"] == {"family": "A", "name": "standard"}
 
 
-def test_aml_cluster_app_insights_writes_to_its_log_analytics_workspace(record: Callable[..., Recording]) -> None:
-    rec = record(build_cluster())
+def test_aml_cluster_app_insights_writes_to_its_log_analytics_workspace(default_cluster: Recording) -> None:
+    rec = default_cluster
     appi = rec.inputs(APP_INSIGHTS)
     logs_id = next(r.id for r in rec.arm.resources() if r.type == "Microsoft.OperationalInsights/workspaces")
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from azure_gpu_stacks.components.checks import ComponentInputError
 
-from tests.conftest import TEST_SSH_KEY, Recording, in_resource_group
+from tests.conftest import TEST_SSH_KEY, Recording, in_resource_group, recorded
 
 VM = "azure-native:compute:VirtualMachine"
 
@@ -28,8 +28,15 @@ def build_vm(**overrides: Any) -> Callable[[], None]:
     return in_resource_group(build)
 
 
-def test_gpu_vm_defaults_to_t4_with_ssh_key_only(record: Callable[..., Recording]) -> None:
-    rec = record(build_vm())
+@pytest.fixture(scope="module")
+def default_vm() -> Iterator[Recording]:
+    """`build_vm()` with every default, recorded once for the tests that only read it."""
+    with recorded(build_vm()) as rec:
+        yield rec
+
+
+def test_gpu_vm_defaults_to_t4_with_ssh_key_only(default_vm: Recording) -> None:
+    rec = default_vm
     vm = rec.inputs(VM)
 
     assert vm["hardwareProfile"]["vmSize"] == "Standard_NC4as_T4_v3"
@@ -40,15 +47,15 @@ def test_gpu_vm_defaults_to_t4_with_ssh_key_only(record: Callable[..., Recording
     assert rec.refusals == []
 
 
-def test_gpu_vm_outputs_the_ssh_command_to_the_private_ip(record: Callable[..., Recording]) -> None:
-    rec = record(build_vm())
+def test_gpu_vm_outputs_the_ssh_command_to_the_private_ip(default_vm: Recording) -> None:
+    rec = default_vm
 
     assert rec.outputs["privateIp"] == "10.40.1.4"
     assert rec.outputs["sshCommand"] == "ssh azureuser@10.40.1.4"
 
 
-def test_gpu_vm_uses_ubuntu_2204_gen2_and_trusted_launch_without_secure_boot(record: Callable[..., Recording]) -> None:
-    vm = record(build_vm()).inputs(VM)
+def test_gpu_vm_uses_ubuntu_2204_gen2_and_trusted_launch_without_secure_boot(default_vm: Recording) -> None:
+    vm = default_vm.inputs(VM)
 
     assert vm["storageProfile"]["imageReference"]["sku"] == "22_04-lts-gen2"
     assert vm["securityProfile"] == {
@@ -58,8 +65,8 @@ def test_gpu_vm_uses_ubuntu_2204_gen2_and_trusted_launch_without_secure_boot(rec
     assert vm["identity"] == {"type": "SystemAssigned"}
 
 
-def test_gpu_vm_installs_pinned_nvidia_driver_extension(record: Callable[..., Recording]) -> None:
-    ext = record(build_vm()).inputs("azure-native:compute:VirtualMachineExtension")
+def test_gpu_vm_installs_pinned_nvidia_driver_extension(default_vm: Recording) -> None:
+    ext = default_vm.inputs("azure-native:compute:VirtualMachineExtension")
 
     assert (ext["publisher"], ext["type"], ext["typeHandlerVersion"]) == (
         "Microsoft.HpcCompute",
@@ -69,8 +76,8 @@ def test_gpu_vm_installs_pinned_nvidia_driver_extension(record: Callable[..., Re
     assert ext["autoUpgradeMinorVersion"] is True
 
 
-def test_gpu_vm_nic_has_accelerated_networking_and_no_public_ip(record: Callable[..., Recording]) -> None:
-    rec = record(build_vm())
+def test_gpu_vm_nic_has_accelerated_networking_and_no_public_ip(default_vm: Recording) -> None:
+    rec = default_vm
     nic = rec.inputs("azure-native:network:NetworkInterface")
 
     assert nic["enableAcceleratedNetworking"] is True
@@ -78,8 +85,8 @@ def test_gpu_vm_nic_has_accelerated_networking_and_no_public_ip(record: Callable
     assert rec.of_type("azure-native:network:PublicIPAddress") == []
 
 
-def test_gpu_vm_nsg_allows_no_ssh_by_default(record: Callable[..., Recording]) -> None:
-    nsg = record(build_vm()).inputs("azure-native:network:NetworkSecurityGroup")
+def test_gpu_vm_nsg_allows_no_ssh_by_default(default_vm: Recording) -> None:
+    nsg = default_vm.inputs("azure-native:network:NetworkSecurityGroup")
 
     assert nsg.get("securityRules", []) == []
 
@@ -137,8 +144,8 @@ def test_gpu_vm_joins_a_given_subnet_without_creating_a_vnet(record: Callable[..
     assert rec.inputs("azure-native:network:NetworkInterface")["ipConfigurations"][0]["subnet"]["id"] == subnet
 
 
-def test_gpu_vm_children_are_parented_to_the_component(record: Callable[..., Recording]) -> None:
-    rec = record(build_vm())
+def test_gpu_vm_children_are_parented_to_the_component(default_vm: Recording) -> None:
+    rec = default_vm
     component = rec.one("azure-gpu-stacks:index:GpuVm")
 
     children = [r for r in rec.resources if r.parent == component.urn]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -15,7 +15,7 @@ from azure_gpu_stacks.components.checks import ComponentInputError
 from azure_gpu_stacks.components.node_health import SCRIPT_FILE
 from azure_gpu_stacks.fakeazure import FakeArm
 
-from tests.conftest import TEST_SSH_KEY, Recording, in_resource_group
+from tests.conftest import TEST_SSH_KEY, Recording, in_resource_group, recorded
 
 VMSS = "azure-native:compute:VirtualMachineScaleSet"
 PPG = "azure-native:compute:ProximityPlacementGroup"
@@ -48,6 +48,13 @@ def build_cluster(**overrides: Any) -> Callable[[], None]:
     return in_resource_group(build)
 
 
+@pytest.fixture(scope="module")
+def default_cluster() -> Iterator[Recording]:
+    """`build_cluster()` with every default, recorded once for the tests that only read it."""
+    with recorded(build_cluster()) as rec:
+        yield rec
+
+
 def profile(rec: Recording) -> dict[str, Any]:
     return rec.inputs(VMSS)["virtualMachineProfile"]
 
@@ -64,9 +71,9 @@ def written_file(config: dict[str, Any], path: str) -> str:
 
 
 def test_training_cluster_defaults_to_two_nd96asr_v4_nodes_in_a_uniform_scale_set(
-    record: Callable[..., Recording],
+    default_cluster: Recording,
 ) -> None:
-    rec = record(build_cluster())
+    rec = default_cluster
     vmss = rec.inputs(VMSS)
 
     assert vmss["sku"] == {"name": "Standard_ND96asr_v4", "tier": "Standard", "capacity": 2}
@@ -75,15 +82,15 @@ def test_training_cluster_defaults_to_two_nd96asr_v4_nodes_in_a_uniform_scale_se
 
 
 def test_training_cluster_keeps_infiniband_in_one_placement_group_without_overprovisioning(
-    record: Callable[..., Recording],
+    default_cluster: Recording,
 ) -> None:
-    vmss = record(build_cluster()).inputs(VMSS)
+    vmss = default_cluster.inputs(VMSS)
 
     assert (vmss["singlePlacementGroup"], vmss["overprovision"]) == (True, False)
 
 
-def test_training_cluster_upgrades_only_by_hand(record: Callable[..., Recording]) -> None:
-    assert record(build_cluster()).inputs(VMSS)["upgradePolicy"] == {"mode": "Manual"}
+def test_training_cluster_upgrades_only_by_hand(default_cluster: Recording) -> None:
+    assert default_cluster.inputs(VMSS)["upgradePolicy"] == {"mode": "Manual"}
 
 
 def test_training_cluster_creates_a_placement_group_for_its_size(record: Callable[..., Recording]) -> None:
@@ -107,8 +114,8 @@ def test_training_cluster_joins_an_existing_placement_group_by_id(record: Callab
     assert rec.outputs["placement_group_id"] == OTHER_SUBSCRIPTION_PPG
 
 
-def test_training_cluster_nic_has_accelerated_networking_and_no_public_ip(record: Callable[..., Recording]) -> None:
-    rec = record(build_cluster())
+def test_training_cluster_nic_has_accelerated_networking_and_no_public_ip(default_cluster: Recording) -> None:
+    rec = default_cluster
     [nic] = profile(rec)["networkProfile"]["networkInterfaceConfigurations"]
     [subnet] = [r for r in rec.arm.resources() if r.type == "Microsoft.Network/virtualNetworks/subnets"]
 
@@ -118,15 +125,15 @@ def test_training_cluster_nic_has_accelerated_networking_and_no_public_ip(record
     assert rec.of_type("azure-native:network:PublicIPAddress") == []
 
 
-def test_training_cluster_network_stays_clear_of_the_infiniband_range(record: Callable[..., Recording]) -> None:
-    rec = record(build_cluster())
+def test_training_cluster_network_stays_clear_of_the_infiniband_range(default_cluster: Recording) -> None:
+    rec = default_cluster
 
     assert rec.inputs("azure-native:network:VirtualNetwork")["addressSpace"] == {"addressPrefixes": ["10.50.0.0/16"]}
     assert rec.inputs("azure-native:network:Subnet")["addressPrefix"] == "10.50.0.0/24"
 
 
-def test_training_cluster_logs_in_with_an_ssh_key_only(record: Callable[..., Recording]) -> None:
-    os_profile = profile(record(build_cluster()))["osProfile"]
+def test_training_cluster_logs_in_with_an_ssh_key_only(default_cluster: Recording) -> None:
+    os_profile = profile(default_cluster)["osProfile"]
 
     assert "adminPassword" not in os_profile
     assert os_profile["linuxConfiguration"]["disablePasswordAuthentication"] is True
@@ -136,9 +143,9 @@ def test_training_cluster_logs_in_with_an_ssh_key_only(record: Callable[..., Rec
 
 
 def test_training_cluster_uses_the_azure_hpc_ubuntu_2204_image_without_driver_extensions(
-    record: Callable[..., Recording],
+    default_cluster: Recording,
 ) -> None:
-    vm_profile = profile(record(build_cluster()))
+    vm_profile = profile(default_cluster)
 
     assert vm_profile["storageProfile"]["imageReference"] == {
         "publisher": "microsoft-dsvm",
@@ -149,8 +156,8 @@ def test_training_cluster_uses_the_azure_hpc_ubuntu_2204_image_without_driver_ex
     assert "extensionProfile" not in vm_profile
 
 
-def test_training_cluster_keeps_the_boot_log(record: Callable[..., Recording]) -> None:
-    assert profile(record(build_cluster()))["diagnosticsProfile"] == {"bootDiagnostics": {"enabled": True}}
+def test_training_cluster_keeps_the_boot_log(default_cluster: Recording) -> None:
+    assert profile(default_cluster)["diagnosticsProfile"] == {"bootDiagnostics": {"enabled": True}}
 
 
 def test_training_cluster_outputs(record: Callable[..., Recording]) -> None:
@@ -192,8 +199,8 @@ def test_training_cluster_spot_warns_that_evictions_break_coupled_jobs(record: C
     ]
 
 
-def test_training_cluster_on_demand_has_no_priority_and_no_warning(record: Callable[..., Recording]) -> None:
-    rec = record(build_cluster())
+def test_training_cluster_on_demand_has_no_priority_and_no_warning(default_cluster: Recording) -> None:
+    rec = default_cluster
 
     assert "priority" not in profile(rec)
     assert rec.result.logs == []
@@ -270,8 +277,8 @@ def test_training_cluster_parked_with_working_hours_stays_parked(record: Callabl
     assert rec.one(VMSS).ignore_changes == ()
 
 
-def test_training_cluster_always_on_has_no_autoscale(record: Callable[..., Recording]) -> None:
-    rec = record(build_cluster())
+def test_training_cluster_always_on_has_no_autoscale(default_cluster: Recording) -> None:
+    rec = default_cluster
 
     assert rec.of_type(AUTOSCALE) == []
     assert rec.one(VMSS).ignore_changes == ()
@@ -297,9 +304,9 @@ def test_training_cluster_joins_a_given_subnet_without_creating_a_vnet(record: C
 
 
 def test_training_cluster_health_check_ships_the_repository_script_through_cloud_init(
-    record: Callable[..., Recording],
+    default_cluster: Recording,
 ) -> None:
-    config = cloud_config(record(build_cluster()))
+    config = cloud_config(default_cluster)
 
     assert written_file(config, "/usr/local/sbin/node-health-check") == SCRIPT_FILE.read_text()
     assert "ExecStart=/usr/local/sbin/node-health-check" in written_file(
@@ -381,8 +388,8 @@ def test_training_cluster_quota_is_counted_for_every_node(record: Callable[..., 
     assert "Current Limit: 96, Current Usage: 0, Additional Required: 192" in refusal.message
 
 
-def test_training_cluster_children_are_parented_to_the_component(record: Callable[..., Recording]) -> None:
-    rec = record(build_cluster())
+def test_training_cluster_children_are_parented_to_the_component(default_cluster: Recording) -> None:
+    rec = default_cluster
     component = rec.one("azure-gpu-stacks:index:TrainingCluster")
 
     children = {r.type.split(":")[-1] for r in rec.resources if r.parent == component.urn}

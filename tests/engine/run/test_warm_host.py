@@ -6,7 +6,7 @@ the check process still runs one thread at every fork is test_runner_processes.p
 from __future__ import annotations
 
 import json
-import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -45,16 +45,24 @@ def _first_channel_and_server() -> list[str]:
     return sorted(set(sys.modules) - before)
 
 
-def _threads() -> int:
-    """The threads this process runs, C threads included (Linux: one /proc/self/task entry each)."""
-    return len(os.listdir("/proc/self/task"))
+# In a new interpreter: this test process has preloaded already (tests/conftest.py), so a thread the preload
+# started would be running before the test could count.
+PRELOAD_THREADS = """
+import os
+from azure_gpu_stacks.engine.run import parallel
+before = len(os.listdir("/proc/self/task"))
+parallel.preload()
+print(before, len(os.listdir("/proc/self/task")))  # threads, C threads included (Linux: one entry each)
+"""
 
 
 def test_the_preload_starts_no_thread_and_after_it_a_childs_grpc_imports_nothing() -> None:
-    threads = _threads()  # pytest's own (one, or two under xdist)
-    parallel.preload()
+    done = subprocess.run([sys.executable, "-c", PRELOAD_THREADS], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    before, after = map(int, done.stdout.split())
 
-    assert _threads() == threads
+    assert after == before
+    parallel.preload()  # what a check does before it forks (here: once more, a no-op after the conftest's)
     assert children.call(_first_channel_and_server, 60, "the child") == []
 
 
