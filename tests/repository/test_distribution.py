@@ -163,7 +163,11 @@ def test_team_project_with_its_own_components_and_policies_checks_green_offline(
     assert by_name["rg"]["inputs"]["tags"] == {"team": "gpu-team", "stack": "dev"}  # the team's components
     assert by_name["budget-budget"]["inputs"]["amount"] == 275  # the team's policies
     assert by_name["dev-box-vm"]["type"] == "azure-native:compute:VirtualMachine"  # ours, from the wheel
-    assert stack["violations"] == [] and stack["refusals"] == []
+    assert stack["refusals"] == []
+    # the one note every GPU VM without encryption at host gets (the installed pack's policy, advisory)
+    assert [(v["policy"], v["level"]) for v in stack["violations"]] == [
+        ("warn-gpu-host-without-encryption-at-host", "advisory")
+    ]
 
 
 def test_team_project_imports_as_pulumis_language_host_runs_it(installed: Path) -> None:
