@@ -29,9 +29,7 @@ from .secrets import Mask
 
 
 def _parser() -> argparse.ArgumentParser:
-    top = parser(__doc__)
-    top.add_argument("--version", action="version", version=f"gpu-stacks {__version__}")
-    return top
+    return parser(__doc__, version=f"gpu-stacks {__version__}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -85,6 +85,7 @@ COMMAND_EXIT_CODES: dict[str, tuple[tuple[int, str], ...]] = {
         (130, INTERRUPTED),
         (141, PIPE_CLOSED),
     ),
+    "completion": ((0, "printed"), (2, "a shell other than bash or zsh"), (141, PIPE_CLOSED)),
 }
 
 

@@ -10,6 +10,7 @@ from types import ModuleType
 
 from . import (
     check,
+    completion,
     cost,
     diff,
     export_arm,
@@ -21,4 +22,16 @@ from . import (
     stacks,
 )
 
-TABLE: tuple[ModuleType, ...] = (plan, check, merge, cost, quota, diff, export_arm, preflight, stacks, policy_pack)
+TABLE: tuple[ModuleType, ...] = (
+    plan,
+    check,
+    merge,
+    cost,
+    quota,
+    diff,
+    export_arm,
+    preflight,
+    stacks,
+    policy_pack,
+    completion,
+)

@@ -47,9 +47,12 @@ class _Parser(argparse.ArgumentParser):
         return f"usage: {' '.join([self.prog, *words])} [OPTIONS] ({self.prog} --help lists them)"
 
 
-def parser(description: str | None = None) -> argparse.ArgumentParser:
-    """`gpu-stacks` and one sub-parser per command of `TABLE` (`description`: the CLI's own, for --help)."""
+def parser(description: str | None = None, version: str | None = None) -> argparse.ArgumentParser:
+    """`gpu-stacks` and one sub-parser per command of `TABLE` (`description`: the CLI's own, for --help;
+    `version`: what `--version` prints, the option left out without it)."""
     top = _Parser(prog="gpu-stacks", description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    if version is not None:
+        top.add_argument("--version", action="version", version=version)
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in TABLE:
         p = sub.add_parser(

@@ -40,6 +40,7 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
     "preflight": (("preflight.md", "running it, fidelity records, what only Azure shows"),),
     "stacks": (),
     "policy-pack": (("policies.md", "the policies and their config"),),
+    "completion": (),
 }
 
 

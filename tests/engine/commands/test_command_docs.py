@@ -41,10 +41,18 @@ def test_page_lists_every_option_and_exit_code_of_the_command(name: str) -> None
         *(sub for a in parser._actions if isinstance(a, argparse._SubParsersAction) for sub in a.choices.values()),
     ]
     options = {o for p in parsers for a in p._actions for o in a.option_strings if o.startswith("--") and o != "--help"}
+    positionals = {
+        str(a.metavar or a.dest)
+        for p in parsers
+        for a in p._actions
+        if not a.option_strings and not isinstance(a, argparse._SubParsersAction)
+    }
 
-    assert options
+    assert options | positionals
     for option in options:
         assert f"`{option}" in page, option
+    for positional in positionals:
+        assert f"| `{positional}" in page, positional
     rows = re.findall(r"^\| (\d+) \| ", page.split("## Exit codes", 1)[1], flags=re.M)
     assert [int(code) for code in rows] == [code for code, _ in COMMAND_EXIT_CODES[name]]
 
