@@ -133,8 +133,7 @@ def record(fake_arm: FakeArm) -> Callable[..., Recording]:
 @contextmanager
 def recorded(program: Callable[[], None], **options: Any) -> Iterator[Recording]:
     """`program` recorded once in a fresh fake subscription of its own, for a module fixture whose tests only
-    read the recording (each program run costs about 0.2 CPU-seconds and 0.2 s more of gRPC's channel close:
-    docs/testing.md)."""
+    read the recording (each program run costs about 0.2 CPU-seconds: docs/testing.md)."""
     from azure_gpu_stacks.fakeazure.pytest_plugin import TEST_LOCATION  # not at the top: pytest loads it as a plugin
 
     with new_fake_arm(default_location=TEST_LOCATION) as arm:
