@@ -30,16 +30,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("shell", choices=SHELLS, help="the shell the script is for")
 
 
-def _commands(top: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
-    for action in top._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            return dict(action.choices)
-    return {}
+def _options(p: argparse.ArgumentParser) -> list[str]:
+    """Every option string `--help` shows for `p`, in its order."""
+    return [o for a in p._actions if a.help != argparse.SUPPRESS for o in a.option_strings]
 
 
 def _command_case(name: str, p: argparse.ArgumentParser) -> list[str]:
     """This command's lines of the script: its options, the choices each option takes, whether it takes stacks."""
-    options = [o for a in p._actions if a.help != argparse.SUPPRESS for o in a.option_strings]
+    options = _options(p)
     lines = [f"        {shlex.quote(name)}) options={shlex.quote(' '.join(options))}"]
     takes_stacks = any(not a.option_strings and a.dest in STACK_DESTS for a in p._actions)
     lines.append(f"            takes_stacks={int(takes_stacks)}")
@@ -63,8 +61,10 @@ def _command_case(name: str, p: argparse.ArgumentParser) -> list[str]:
 
 
 def script(top: argparse.ArgumentParser, shell: str) -> str:
-    commands = _commands(top)
-    top_options = [o for a in top._actions if a.help != argparse.SUPPRESS for o in a.option_strings]
+    from .parser import subcommands
+
+    commands = dict(subcommands(top))
+    top_options = _options(top)
     lines = [
         f"# {shell} completion for gpu-stacks, written by `gpu-stacks completion {shell}` from its own parser",
         *(["autoload -U +X bashcompinit && bashcompinit"] if shell == "zsh" else []),

@@ -65,3 +65,9 @@ def parser(description: str | None = None, version: str | None = None) -> argpar
         command.add_arguments(p)
         p.set_defaults(run=command.run)
     return top
+
+
+def subcommands(parser: argparse.ArgumentParser) -> list[tuple[str, argparse.ArgumentParser]]:
+    """The sub-parsers under `parser` (the commands under gpu-stacks, a command's own actions), in their order."""
+    found = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return [item for action in found for item in action.choices.items()]

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ..exit_codes import COMMAND_EXIT_CODES
 from . import TABLE
+from .parser import parser, subcommands
 
 DOCS_DIR = Path(__file__).resolve().parents[2] / "docs" / "commands"
 INDEX = "README.md"
@@ -46,9 +47,7 @@ SEE_ALSO: dict[str, tuple[tuple[str, str], ...]] = {
 
 def command_parsers() -> dict[str, argparse.ArgumentParser]:
     """Each command's parser, built as `gpu-stacks` builds it (with its description and exit codes)."""
-    from .parser import parser
-
-    return dict(_subcommands(parser()))
+    return dict(subcommands(parser()))
 
 
 def render() -> dict[str, str]:
@@ -126,12 +125,7 @@ def _is_help_or_subcommands(action: argparse.Action) -> bool:
 def _subcommands_with_help(parser: argparse.ArgumentParser) -> list[tuple[str, argparse.ArgumentParser, str]]:
     found = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
     helps = {c.dest: c.help or "" for a in found for c in a._choices_actions}
-    return [(name, sub, helps[name]) for name, sub in _subcommands(parser)]
-
-
-def _subcommands(parser: argparse.ArgumentParser) -> list[tuple[str, argparse.ArgumentParser]]:
-    found = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
-    return [item for action in found for item in action.choices.items()]
+    return [(name, sub, helps[name]) for name, sub in subcommands(parser)]
 
 
 def _cell(text: str) -> str:
