@@ -86,3 +86,17 @@ def test_every_rule_of_the_spec_has_a_mutation_or_says_why_no_body_reaches_it() 
             missing.append((row.arm_type, row.rule))
 
     assert missing == []
+
+
+def test_each_body_of_our_own_and_each_repaired_example_is_accepted_as_it_is() -> None:
+    """The controls the mutations of a type without an accepted example of Azure's are built on: bodies made of the
+    spec's required properties, and examples whose dates or values were moved to what Azure accepts on AS_OF."""
+    bases = [(kind, base["title"]) for kind, found in make_mutations.OWN_BASES.items() for base in found] + list(
+        make_mutations.REPAIRS
+    )
+    mutations = json.loads(CORPUS.read_text(encoding="utf-8"))["mutations"]
+    controls = [next(m for m in mutations if (m["armType"].lower(), m["example"]) == base) for base in bases]
+    answers = make_mutations.run([{**m, "built": []} for m in controls], controls=True)
+
+    assert [(m["armType"], m["example"], code, message) for m, code, message in answers if code] == []
+    assert json.loads(CORPUS.read_text(encoding="utf-8"))["asOf"] == make_mutations.AS_OF.date().isoformat()
