@@ -349,6 +349,11 @@ class FakeArm:
                 location = self._resource_group(props["resourceGroupName"]).group.location
         if location is None:
             raise InvalidParameter("location is required (set azure-native:location or the resource's location).")
+        if not isinstance(location, str):  # the spec types it a string (every modelled type's `location`)
+            raise InvalidParameter(
+                f"The value of parameter location is invalid: a string is expected, not {type(location).__name__} "
+                f"({rtype.arm_type})."
+            )
         if normalize_region(location) in {"global"}:
             return "global"
         if not self.catalog.is_region(location):

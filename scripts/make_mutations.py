@@ -45,8 +45,26 @@ NOT_MUTATED = {
     "program breaks",
     "location": "azure-native fills a missing location from the resource group's; the value is checked against the "
     "regions the type is offered in",
-    "properties": "azure-native builds the properties object from the resource's inputs: a program cannot leave it out",
+    "properties": "azure-native builds the properties object from the resource's flattened inputs "
+    "(x-ms-client-flatten) and sends it even when no input goes in it: a program cannot leave it out",
 }
+
+
+# Where a type's own path is left out for another reason than NOT_MUTATED's: (token, path) -> why.
+NOT_MUTATED_HERE = {
+    ("azure-native:resources:ResourceGroup", "location"): "azure-native fills a missing location from the provider's "
+    "own (`azure-native:location`, as the fake does) and refuses a group with neither before sending it; the value is "
+    "checked against Azure's regions",
+}
+
+
+def _properties_is_an_input(token: str) -> bool:
+    """Whether `properties` is an input of its own (a key vault's, a secret's), which a program may leave out, rather
+    than the object azure-native builds from the resource's flattened inputs (catalog/arm/mapping.json's `lifted`)."""
+    from azure_gpu_stacks.catalog.arm.bodies import arm_type
+
+    found = arm_type(token)
+    return found is not None and "lifted" not in found.body
 
 
 # Spec rules whose breach a type's own, more specific rule answers first, with its code (fakeazure/model_rules.py):
@@ -90,6 +108,14 @@ OVERLAPS: dict[tuple[str, str], str] = {
             "[*].capacity.minimum",
             "[*].fixedDate.end",
             "[*].fixedDate.start",
+            # "recurrence.frequency None; allowed: Week", "recurrence.schedule.days None; allowed: one or more of
+            # Sunday, ...", "hours []; allowed: 0 to 23", "timeZone 'None' is not a Windows time zone id"
+            "[*].recurrence.frequency",
+            "[*].recurrence.schedule",
+            "[*].recurrence.schedule.days",
+            "[*].recurrence.schedule.hours",
+            "[*].recurrence.schedule.minutes",
+            "[*].recurrence.schedule.timeZone",
         )
     },
     # a name the spec's pattern or length refuses, answered first by the type's own or the name table's rule
@@ -153,6 +179,13 @@ OWN_BASES: dict[str, list[dict[str, Any]]] = {
         {
             "title": "own: the spec's required properties",
             "body": {"kind": "web", "location": "eastus", "properties": {"Application_Type": "web"}},
+        },
+    ],
+    # location is the spec's one required property (ProximityPlacementGroup); Azure's example asks for retired sizes
+    "microsoft.compute/proximityplacementgroups": [
+        {
+            "title": "own: the spec's required properties",
+            "body": {"location": "eastus", "properties": {"proximityPlacementGroupType": "Standard"}},
         },
     ],
 }
@@ -254,7 +287,14 @@ def broken(key: str, rule: dict[str, Any], value: Any) -> tuple[str, Any] | None
 
 def _wrong_type(kind: str | None, value: Any) -> Any:
     """A value of another JSON type than `kind` that ARM's reader cannot turn into it."""
-    return {"boolean": "yes", "number": "many", "array": "one", "object": "one"}.get(str(kind), None)
+    wrong: dict[str, Any] = {
+        "boolean": "yes",
+        "number": "many",
+        "array": "one",
+        "object": "one",
+        "string": {"a": "one"},
+    }
+    return wrong.get(str(kind), None)
 
 
 def mutations(
@@ -279,9 +319,11 @@ def mutations(
                 out += named
                 if named:
                     continue
-            if path in NOT_MUTATED:
+            if path in NOT_MUTATED and not (path == "properties" and _properties_is_an_input(token)):
                 if reach is not None and any(key in rule for key in rule_table.VALUE_KEYS):
-                    unreached.append(_unreached(entry, path, {}, NOT_MUTATED[path]))
+                    unreached.append(
+                        _unreached(entry, path, {}, NOT_MUTATED_HERE.get((token, path), NOT_MUTATED[path]))
+                    )
                 continue
             for key in rule_table.VALUE_KEYS:
                 if key not in rule:
@@ -314,8 +356,8 @@ def mutations(
                         out.append(_typed(token, entry, example, path, rule, steps, value, []))
                         typed = True
                         break
+        why = "no path typed boolean or number"
         if not typed and reach is not None:
-            why = "no path typed boolean or number"
             for path, rule in typed_tries:
                 reached = reach.build(token, entry["paths"], bases, path, "type", rule)
                 if isinstance(reached, str):
@@ -325,8 +367,34 @@ def mutations(
                 out.append(_typed(token, entry, example, path, rule, steps, value, built))
                 typed = True
                 break
-            if not typed:
-                unreached.append(_unreached(entry, "", {"type": "each path's JSON type"}, why))
+        # a type with no boolean or number: a list or an object given as a string, else a string given as an object (a
+        # string the example lacks added beside its siblings)
+        for kinds, may_add in ((("array", "object"), False), (("string",), False), (("string",), True)):
+            for path, rule in sorted(entry["paths"].items(), key=lambda item: item[0] == "location"):  # location last
+                if typed or rule.get("readOnly") or path in ("name", "properties") or rule.get("type") not in kinds:
+                    continue
+                for example in bases:
+                    steps = locate(example["body"], path, may_add)
+                    if steps is not None:
+                        value = _wrong_type(rule["type"], None)
+                        out.append(_typed(token, entry, example, path, rule, steps, value, []))
+                        typed = True
+                        break
+        if not typed and reach is not None:  # a string built onto an accepted example, given as an object
+            strings = [(p, r) for p, r in sorted(entry["paths"].items()) if r.get("type") == "string"]
+            for path, rule in strings:
+                if rule.get("readOnly") or path in NOT_MUTATED:
+                    continue
+                reached = reach.build(token, entry["paths"], bases, path, "type", rule)
+                if isinstance(reached, str):
+                    why = reached
+                    continue
+                (example, steps, _, value), built = reached
+                out.append(_typed(token, entry, example, path, rule, steps, value, built))
+                typed = True
+                break
+        if not typed and reach is not None:
+            unreached.append(_unreached(entry, "", {"type": "each path's JSON type"}, why))
     return out, unreached
 
 
@@ -457,13 +525,16 @@ def _required_children(paths: dict[str, Any], prefix: str) -> list[str]:
     return sorted(found)
 
 
-def plain(paths: dict[str, Any], prefix: str) -> Any:
-    """A value for `prefix` that its own rules allow: an object carries the children the spec requires."""
+def plain(paths: dict[str, Any], prefix: str, token: str = "") -> Any:
+    """A value for `prefix` that its own rules allow: an object carries the children the spec requires (HINTS gives
+    the value where another rule of the type's asks more)."""
+    if (token, prefix) in HINTS:
+        return copy.deepcopy(HINTS[(token, prefix)])
     rule = paths.get(prefix, {})
     kind = rule.get("type")
     children = _required_children(paths, prefix)
     if kind == "array":
-        return [plain(paths, prefix + "[*]") for _ in range(max(1, rule.get("minItems", 1)))]
+        return [plain(paths, prefix + "[*]", token) for _ in range(max(1, rule.get("minItems", 1)))]
     if kind == "string":
         return _text(rule)
     if kind == "number":
@@ -472,10 +543,56 @@ def plain(paths: dict[str, Any], prefix: str) -> Any:
     if kind == "boolean":
         return True
     if kind == "object" or children or any(p.startswith(prefix + ".") or p.startswith(prefix + "<") for p in paths):
-        return {key: plain(paths, f"{prefix}.{key}") for key in children}
+        return {key: plain(paths, f"{prefix}.{key}", token) for key in children}
     if any(p.startswith(prefix + "{*}") for p in paths):
         return {}  # a map: `_construct` adds its first entry
     return "a"
+
+
+# Values a built object takes where the type's own rules (fakeazure/model_rules.py) ask more than the spec requires, so
+# that the control is accepted and the mutation breaks the spec's rule alone: (token, path) -> the value at that path
+# (at a discriminated object, `path<tag=value>`, the children added beside the tag).
+_AML = "properties<computeType=AmlCompute>.properties"
+_SUBNET = (  # scripts/conformance.py's OTHER_SUBNET: a subnet of another subscription's
+    "/subscriptions/11111111-2222-3333-4444-555555555555/resourceGroups/net/providers/"
+    "Microsoft.Network/virtualNetworks/hub/subnets/default"
+)
+HINTS: dict[tuple[str, str], Any] = {
+    # "Compute '...' needs properties.properties.scaleSettings.maxNodeCount"
+    ("azure-native:machinelearningservices:Compute", _AML): {"scaleSettings": {"maxNodeCount": 1, "minNodeCount": 0}},
+    # a subnet id, not 'a' ("'a' is not a resource id")
+    ("azure-native:machinelearningservices:Compute", "properties<computeType=ComputeInstance>.properties.subnet"): {
+        "id": _SUBNET
+    },
+    ("azure-native:machinelearningservices:Compute", f"{_AML}.subnet"): {"id": _SUBNET},
+    # "recurrence.frequency 'None'; allowed: Week" (and a schedule of days, hours and minutes)
+    ("azure-native:monitor:AutoscaleSetting", "properties.profiles[*].recurrence"): {
+        "frequency": "Week",
+        "schedule": {"timeZone": "UTC", "days": ["Monday"], "hours": [8], "minutes": [0]},
+    },
+    # a dimension's operator is Equals or NotEquals, not 'a'
+    ("azure-native:monitor:AutoscaleSetting", "properties.profiles[*].rules[*].metricTrigger.dimensions[*]"): {
+        "DimensionName": "VMName",
+        "Operator": "Equals",
+        "Values": ["vm0"],
+    },
+    # "criteria.allOf lists no criterion": one static criterion (the shape of the spec's own single-resource example)
+    (
+        "azure-native:monitor:MetricAlert",
+        "properties.criteria<odata.type=Microsoft.Azure.Monitor.SingleResourceMultipleMetricCriteria>",
+    ): {
+        "allOf": [
+            {
+                "criterionType": "StaticThresholdCriterion",
+                "metricName": "Percentage CPU",
+                "name": "High_CPU_80",
+                "operator": "GreaterThan",
+                "threshold": 80.5,
+                "timeAggregation": "Average",
+            }
+        ]
+    },
+}
 
 
 class Reach:
@@ -508,14 +625,14 @@ class Reach:
         why = ""
         for example in bases[:3]:
             body = copy.deepcopy(example["body"])
-            made = _construct(body, paths, path)
+            made = _construct(body, paths, path, token)
             if isinstance(made, str):
                 why = why or made
                 continue
             steps, built, parent = made
             leaf = steps[-1]
             if leaf not in parent:
-                parent[leaf] = plain(paths, path)
+                parent[leaf] = plain(paths, path, token)
                 built.append([steps, parent[leaf]])
             _take_enums(token, body)
             built = [[where, _get(body, where)] for where, _ in built]
@@ -567,7 +684,9 @@ def _leaves(node: Any, where: str) -> list[tuple[str, Any, Any]]:
     return found
 
 
-def _construct(body: dict[str, Any], paths: dict[str, Any], path: str) -> tuple[list[Any], list[list[Any]], Any] | str:
+def _construct(
+    body: dict[str, Any], paths: dict[str, Any], path: str, token: str = ""
+) -> tuple[list[Any], list[list[Any]], Any] | str:
     """Walks `path` into `body`, creating what is missing: (steps to the leaf, [steps, value] of each object
     created where the example had none, the leaf's parent object) or why it cannot."""
     steps: list[Any] = []
@@ -586,7 +705,7 @@ def _construct(body: dict[str, Any], paths: dict[str, Any], path: str) -> tuple[
             if position == len(parsed) - 1:
                 return steps, built, node
             if key not in node:
-                node[key] = plain(paths, prefix)
+                node[key] = plain(paths, prefix, token)
                 created.add(id(node[key]))
                 if not inside:
                     built.append([list(steps), node[key]])
@@ -596,7 +715,7 @@ def _construct(body: dict[str, Any], paths: dict[str, Any], path: str) -> tuple[
             if not isinstance(node, list):
                 return f"`{prefix}` sits under a value that is not a list"
             if not node:
-                node.append(plain(paths, prefix))
+                node.append(plain(paths, prefix, token))
                 if not inside:
                     built.append([[*steps, 0], node[0]])
             if id(node) in created:
@@ -608,7 +727,7 @@ def _construct(body: dict[str, Any], paths: dict[str, Any], path: str) -> tuple[
             if not isinstance(node, dict):
                 return f"`{prefix}` sits under a value that is not an object"
             if not node:
-                node["a"] = plain(paths, prefix)
+                node["a"] = plain(paths, prefix, token)
                 if not inside:
                     built.append([[*steps, "a"], node["a"]])
             first = sorted(node)[0]
@@ -627,7 +746,9 @@ def _construct(body: dict[str, Any], paths: dict[str, Any], path: str) -> tuple[
                     built.append([list(steps), node])
                 node[disc] = tag
             for child in _required_children(paths, prefix):
-                node.setdefault(child, plain(paths, f"{prefix}.{child}"))
+                node.setdefault(child, plain(paths, f"{prefix}.{child}", token))
+            for child, value in HINTS.get((token, prefix), {}).items():
+                node.setdefault(child, copy.deepcopy(value))
     return "the path names no property"
 
 

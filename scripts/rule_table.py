@@ -237,10 +237,14 @@ def mutation_figures(rows: list[Row]) -> list[str]:
     model = json.loads((MUTATIONS / "model.json").read_text(encoding="utf-8"))
     model_hit = {m["rule"] for m in model["mutations"]}
     built = sum(1 for m in spec if m.get("built"))
+    own = sum(1 for m in spec if m["example"].startswith("own:"))
     return [
         f"Single-rule mutations as data: {hit} of the spec's {len(spec_rows)} rules (tests/data/mutations/spec.json, "
-        f"{len(spec)} mutations of Azure's own examples, {built} of them on objects built onto an accepted example to "
-        f"reach the rule; the {unreached} rules no body reaches are listed there, each with why), "
+        f"{len(spec)} mutations of Azure's own examples and, for {own} of them, of a body of our own made of the "
+        f"spec's required properties where no example of Azure's is accepted; {built} on objects built onto an "
+        f"accepted body to reach the rule; every fake subscription is given the day `asOf` of spec.json, so a rule "
+        f"that depends on today answers the same on any day; the {unreached} rules no body reaches are listed there, "
+        f"each with why), "
         f"{len(prose_hit)} of the {len(prose_rows)} rules from prose (prose.json, {len(prose)} mutations); "
         f"{len(model_hit)} of the {models} refusals of the types' own checks (model.json, {len(model['mutations'])} "
         f"mutations; the {len(model['unreached'])} no PUT body reaches are listed there, each with why).",

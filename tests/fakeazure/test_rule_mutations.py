@@ -100,3 +100,17 @@ def test_each_body_of_our_own_and_each_repaired_example_is_accepted_as_it_is() -
 
     assert [(m["armType"], m["example"], code, message) for m, code, message in answers if code] == []
     assert json.loads(CORPUS.read_text(encoding="utf-8"))["asOf"] == make_mutations.AS_OF.date().isoformat()
+
+
+def test_a_location_that_is_not_a_string_is_refused_with_the_specs_code() -> None:
+    """A raw dict can send any JSON as `location`; the spec types it a string, and ARM refuses an object there."""
+    from azure_gpu_stacks.fakeazure import FakeArm
+    from azure_gpu_stacks.fakeazure.errors import ArmError
+
+    arm = FakeArm(default_location="eastus")
+    arm.put("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": "rg", "location": "eastus"}, "rg")
+    inputs = {"resourceGroupName": "rg", "resourceName": "id-a", "location": {"name": "eastus"}}
+    with pytest.raises(ArmError) as refused:
+        arm.put("azure-native:managedidentity:UserAssignedIdentity", "id", inputs, "id")
+
+    assert refused.value.code == "InvalidParameter" and "location" in refused.value.message
