@@ -140,14 +140,6 @@ OVERLAPS: dict[tuple[str, str], str] = {
 }
 
 
-# Body paths inside an object a resource only references: ARM reads the reference's id, and the fake checks the
-# referenced resource's own body when that resource is PUT, not here. (a fragment of the path -> why)
-REFERENCED_ONLY = {
-    ".routeTable.properties.routes": "a route table under a subnet is a reference (its id); its routes are the route "
-    "table's own body, checked when the route table itself is PUT, not here",
-}
-
-
 # The spec's placeholder and canary regions (scripts/conformance.py's STALE), read as a real region in the bases.
 PLACEHOLDER_REGIONS = ("location1", "eastus2euap")
 
@@ -330,11 +322,6 @@ def mutations(
                     continue
                 if key == "pattern" and not rule_table._compiles(rule["pattern"]):
                     continue  # a .NET construct: the fake does not check it (the table says so)
-                referenced = next((why for part, why in REFERENCED_ONLY.items() if part in path), None)
-                if referenced is not None:
-                    if reach is not None:
-                        unreached.append(_unreached(entry, path, {key: rule[key]}, referenced))
-                    continue
                 made = _first_mutation(bases, path, key, rule)
                 built: list[list[Any]] = []
                 if made is None and reach is not None:
@@ -530,6 +517,9 @@ def plain(paths: dict[str, Any], prefix: str, token: str = "") -> Any:
     the value where another rule of the type's asks more)."""
     if (token, prefix) in HINTS:
         return copy.deepcopy(HINTS[(token, prefix)])
+    for suffix, value in HINTS_ANYWHERE.items():
+        if prefix.endswith(suffix):
+            return copy.deepcopy(value)
     rule = paths.get(prefix, {})
     kind = rule.get("type")
     children = _required_children(paths, prefix)
@@ -592,6 +582,12 @@ HINTS: dict[tuple[str, str], Any] = {
             }
         ]
     },
+}
+
+# The same, for a path of any type that ends so: a route with its next hop alone is an empty object once the next hop
+# is removed (azure-native sends no empty object), so it names the address prefix it routes too.
+HINTS_ANYWHERE: dict[str, Any] = {
+    ".routeTable.properties.routes[*].properties": {"addressPrefix": "0.0.0.0/0", "nextHopType": "Internet"},
 }
 
 
