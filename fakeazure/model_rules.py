@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..catalog.names import name_table
+
 
 @dataclass(frozen=True)
 class Advisory:
@@ -846,6 +848,43 @@ MODEL_RULES: tuple[ModelRule, ...] = (
         "fakeazure.prose prefix-host-bits",
     ),
 )
+
+# The name refusals of `core.require_named` (called by the module named; "'x' is not a valid <what> name"): the rule is
+# the name table's (catalog/arm/name_rules.json, from Learn), the code the fake's InvalidParameter: no public source
+# found gives Azure's code for these (module, the name's `what`, ARM type, what was searched).
+NAME_CODE_NOT_PUBLIC = "code not public (InvalidParameter is the fake's)"
+NAMED: tuple[tuple[str, str, str, str], ...] = (
+    ("resources", "resource group", "Microsoft.Resources/resourceGroups", ""),
+    ("machinelearningservices", "workspace", "Microsoft.MachineLearningServices/workspaces", ""),
+    (
+        "machinelearningservices",
+        "compute",
+        ML_COMPUTE,
+        "; Azure ML's answers quoted in public give its words, not its code (MicrosoftDocs/pipelines-azureml issue 19: "
+        "\"Compute name 'cpu-cluster-1' is not available. Reason: Invalid\" with no code; MicrosoftDocs/azure-docs "
+        'issue 28600: "The request is invalid", its detail code cut short; searched 2026-11-27)',
+    ),
+    ("containerregistry", "container registry", "Microsoft.ContainerRegistry/registries", ""),
+    ("keyvault", "key vault secret", "Microsoft.KeyVault/vaults/secrets", ""),
+    ("operationalinsights", "Log Analytics workspace", "Microsoft.OperationalInsights/workspaces", ""),
+)
+
+
+def _named(module: str, what: str, arm_type: str, searched: str) -> ModelRule:
+    table = name_table()
+    rule = table["rules"][arm_type]
+    page = rule.get("page", table["source"])
+    return ModelRule(
+        module,
+        "InvalidParameter",
+        f"is not a valid {what} name",
+        arm_type,
+        f"name: {rule['min']}-{rule['max']} characters; {rule['allowed']}",
+        f"{page} (catalog/arm/name_rules.json, observed {table['observed']}); {NAME_CODE_NOT_PUBLIC}{searched}",
+    )
+
+
+MODEL_RULES = MODEL_RULES + tuple(_named(*named) for named in NAMED)
 
 # Refusals that had no public source (issue 33: "a rule without one is an advisory"), now plan warnings.
 ADVISORIES: tuple[Advisory, ...] = (

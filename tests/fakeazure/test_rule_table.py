@@ -41,11 +41,16 @@ def _errors() -> dict[str, str]:
 
 
 def refusals() -> list[tuple[str, int, str, str]]:
-    """(module, line, Azure's code, message text) of every `raise` of fakeazure/models."""
+    """(module, line, Azure's code, message text) of every `raise` of fakeazure/models, and of every name refusal it
+    leaves to `core.require_named` ("'...' is not a valid <what> name", InvalidParameter)."""
     codes = _errors()
     found = []
     for path in sorted(MODELS.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and ast.unparse(node.func) == "require_named":
+                what = ast.literal_eval(node.args[2])
+                found.append((path.stem, node.lineno, "InvalidParameter", f"'{{}}' is not a valid {what} name"))
+                continue
             if not (isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)):
                 continue
             name = ast.unparse(node.exc.func)
