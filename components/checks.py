@@ -296,9 +296,8 @@ aml_idle_time = iso_duration_between(60, 24 * 3600, AML_IDLE_TIME_MIN, AML_IDLE_
 
 
 def aml_compute_name(value: str) -> str:
-    # Beyond the pattern, a '-' must be followed by a letter somewhere (Azure ML refuses `gpu-1`).
-    rule = LIMITS.names.aml_compute
-    if not rule.matches(value) or ("-" in value and not any(c.isalpha() for c in value.rsplit("-", 1)[1])):
+    rule = LIMITS.names.aml_compute  # the name table's pattern: a letter after the last '-' (Azure ML refuses `gpu-1`)
+    if not rule.matches(value):
         raise ValueError(f"'{value}' cannot name an Azure ML compute; allowed: {rule.allowed}")
     return value
 
