@@ -11,6 +11,12 @@ by Python's `re`, a list one item too long, a required property removed). The ex
 rule's row of docs/azure-conformance.md names (InvalidParameter: the fake's answer to a value the spec does not
 allow). The fake is used only to pick, per type, examples it accepts as they are (the controls), never to decide
 what a mutation expects. tests/fakeazure/test_rule_mutations.py runs every mutation through the fake.
+
+Where no example of Azure's reaches a rule: the objects its path needs are built onto an accepted example (with the
+values HINTS gives where a type's own rule asks more than the spec requires), and a type none of whose examples is
+accepted gets a body of our own made of the spec's required properties (OWN_BASES); each such body is kept only when
+the fake accepts it unbroken. Every fake subscription here is given the day AS_OF, so rules that depend on today (a
+budget's start date) answer the same on any day.
 """
 
 from __future__ import annotations
