@@ -6,6 +6,7 @@ issue: "NSG priority out of range is `SecurityRuleInvalidPriority`"; "Azure ML's
 from __future__ import annotations
 
 import json
+from functools import cache
 from typing import Any
 
 import pytest
@@ -79,6 +80,7 @@ SKIPPED_ITEMS: list[tuple[str, str]] = [
 ]
 
 
+@cache
 def _corpus(name: str) -> dict[str, Any]:
     found: dict[str, Any] = json.loads((MUTATIONS / name).read_text(encoding="utf-8"))
     return found
