@@ -133,3 +133,56 @@ def test_each_skipped_item_says_why(item: str, rule_id: str) -> None:
     skipped = [r for r in prose.SKIPPED if r.id == rule_id]
 
     assert skipped and skipped[0].why and skipped[0].source, item
+
+
+def test_a_scale_set_on_a_subnet_declared_inline_in_its_vnet_is_accepted() -> None:
+    """The issue's first false red, for the scale set it names (the NIC and the AKS pool are
+    tests/fakeazure/test_fake_inline_subnets.py's): Azure's own templates declare subnets inline and reference them by
+    id (Azure/azure-quickstart-templates, quickstarts/microsoft.compute/vm-simple-linux/main.bicep)."""
+    from azure_gpu_stacks.fakeazure import FakeArm
+
+    arm = FakeArm(default_location="eastus")
+    arm.put("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": "rg", "location": "eastus"}, "rg")
+    vnet = {
+        "resourceGroupName": "rg",
+        "virtualNetworkName": "vnet1",
+        "addressSpace": {"addressPrefixes": ["10.0.0.0/16"]},
+        "subnets": [{"name": "default", "addressPrefix": "10.0.1.0/24"}],
+    }
+    arm.put("azure-native:network:VirtualNetwork", "vnet1", vnet, "vnet1")
+    subnet = (
+        f"/subscriptions/{arm.subscription_id}/resourceGroups/rg/providers/Microsoft.Network/virtualNetworks/vnet1"
+        "/subnets/default"
+    )
+    ssh = {"path": "/home/azureuser/.ssh/authorized_keys", "keyData": "ssh-rsa AAAA"}
+    scale_set = {
+        "resourceGroupName": "rg",
+        "vmScaleSetName": "ss",
+        "sku": {"name": "Standard_NC4as_T4_v3", "capacity": 1},
+        "upgradePolicy": {"mode": "Manual"},
+        "virtualMachineProfile": {
+            "storageProfile": {
+                "imageReference": {
+                    "publisher": "Canonical",
+                    "offer": "ubuntu-24_04-lts",
+                    "sku": "server",
+                    "version": "latest",
+                },
+                "osDisk": {"createOption": "FromImage"},
+            },
+            "osProfile": {
+                "computerNamePrefix": "ss",
+                "adminUsername": "azureuser",
+                "linuxConfiguration": {"disablePasswordAuthentication": True, "ssh": {"publicKeys": [ssh]}},
+            },
+            "networkProfile": {
+                "networkInterfaceConfigurations": [
+                    {"name": "nic", "primary": True, "ipConfigurations": [{"name": "ip", "subnet": {"id": subnet}}]}
+                ]
+            },
+        },
+    }
+
+    made = arm.put("azure-native:compute:VirtualMachineScaleSet", "ss", scale_set, "ss")
+
+    assert made.id.endswith("/virtualMachineScaleSets/ss") and arm.find(subnet) is not None
