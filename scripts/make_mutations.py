@@ -59,7 +59,8 @@ NOT_MUTATED = {
 # Where a type's own path is left out for another reason than NOT_MUTATED's: (token, path) -> why.
 NOT_MUTATED_HERE = {
     ("azure-native:resources:ResourceGroup", "location"): "azure-native fills a missing location from the provider's "
-    "own (`azure-native:location`, as the fake does) and refuses a group with neither before sending it; the value is "
+    "own (`azure-native:location`), as the fake does from its default location, which every fake here has; without "
+    "one the fake answers 'location is required' (fakeazure/backend.py) before any body is checked; the value is "
     "checked against Azure's regions",
 }
 
