@@ -90,3 +90,10 @@ def test_every_spot_price_and_plan_is_below_its_pay_as_you_go_price() -> None:
         assert p.payg is not None, (name, region)
         assert p.spot is None or p.spot < p.payg, (name, region)
         assert p.savings_plan_1y is None or p.savings_plan_1y < p.payg, (name, region)
+
+
+def test_gb300_stays_unpriced_no_saved_row_names_it() -> None:
+    rows = [row for scope in radar_file()["scopes"].values() for row in scope.values()]
+
+    assert rows and not any("GB300" in row["skuName"] or "GB300" in row["meterName"] for row in rows)
+    assert catalog().get("Standard_ND128isr_GB300_v6").prices == {}
