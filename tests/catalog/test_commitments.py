@@ -80,3 +80,16 @@ def test_cost_of_an_inference_vm_without_shutdown_shows_the_plan_in_text_and_jso
     assert cost["monthlyUsd"] == round(saved_rate(T4, "westeurope", "payg") * 730, 2)
     assert "Commitments for always-on GPU nodes (information, not in the totals" in text
     assert f"a 1-year savings plan {plan * 730:,.2f} ({plan:g} USD/h a node, observed 2026-08-22" in text
+
+
+def test_the_shipped_training_clusters_plan_names_every_term_as_missing_in_eastus(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _, out, _ = run(capsys, "plan", "training-a100")
+
+    section = out[out.index("commitments for always-on GPU nodes") :]
+    line = section.splitlines()[1]
+    assert line.strip().startswith("train-vmss: 2 always-on Standard_ND96asr_v4 nodes in eastus")
+    assert line.endswith(
+        "no dated price of a 1-year savings plan, 3-year savings plan, 1-year reservation or 3-year reservation here"
+    )
