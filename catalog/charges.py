@@ -11,10 +11,10 @@ AKS: cluster management is free in the Free tier and billed per cluster in Stand
 ManagedClusterSKUTier in the REST spec: "Free: The cluster management is free, but charged for VM,
 storage, and networking usage"; observed 2026-11-27). The other rows name Azure's pricing page for the
 meter. Where a dated public figure exists (charge_prices.yaml: a VM's or scale set's Premium SSD OS disks of
-tier P4 or P10, the AKS Standard tier, Standard public IPs, metric alert time series, in eastus) a resource's own
-charge is priced and shown beside the VM totals, never in them, with the usage assumption it rests on
-(usage_assumptions.yaml); the rest is never guessed at, and a stack with any of these resources is a
-lower bound.
+tier P4 or P10 in eastus and of every tier in five European regions; the AKS Standard tier, Standard public IPs
+and metric alert time series in eastus) a resource's own charge is priced and shown beside the VM totals,
+never in them, with the usage assumption it rests on (usage_assumptions.yaml); the rest is never guessed at,
+and a stack with any of these resources is a lower bound.
 """
 
 from __future__ import annotations
@@ -289,12 +289,29 @@ def _os_disk(os_disk: Any, region: str | None, instances: int = 1) -> ChargeEsti
     """The managed OS disks on Premium SSD (LRS) of `instances` instances, with their size given, at their tier's
     dated price; data disks (and a disk of another type, or of the image's default size) stay unpriced."""
     found = _premium_tier(os_disk)
-    if found is None or instances < 1 or f"premiumSsd{found[0]}" not in charge_prices()["prices"]:
+    if found is None or instances < 1:
         return None
     tier, size = found
-    priced = _rate(f"premiumSsd{tier}", region, instances, "disk" if instances == 1 else "disks")
+    unit = "disk" if instances == 1 else "disks"
+    key = f"premiumSsd{tier}"
+    priced = _rate(key, region, instances, unit) if key in charge_prices()["prices"] else None
+    priced = priced or _regional_disk_rate(tier, region, instances, unit)
     disks = "its OS disk" if instances == 1 else f"its {instances} instances' OS disks"
     return None if priced is None else ChargeEstimate(*priced, covers=f"{disks} ({tier}, {size:g} GiB)")
+
+
+def _regional_disk_rate(tier: str, region: str | None, quantity: int, unit: str) -> tuple[float, str] | None:
+    """`quantity` Premium SSD disks of `tier` a month at `premiumSsdRegions`' figure for the region, and its basis."""
+    table = charge_prices().get("premiumSsdRegions") or {}
+    per = (table.get("usdPerMonth") or {}).get((region or "").replace(" ", "").lower(), {}).get(tier)
+    if per is None:
+        return None
+    source = charge_prices()["sources"][table["source"]]["url"]
+    basis = (
+        f"{per:g} USD a month (a Premium SSD managed disk of tier {tier} (LRS), {region}, observed {table['observed']};"
+        f" {source}) x {quantity:g} {unit}"
+    )
+    return per * quantity, basis
 
 
 def _unpriced_disks(resource: RecordedResource, region: str | None) -> str:

@@ -12,6 +12,12 @@ every scope and then `data/latest/last-checked.json`, so the stamp is the day th
     git clone https://github.com/andy-diericks/azure-pricing-radar radar
     python scripts/radar_excerpt.py --repo radar --commit cf741f25c50759745f8eb5dcaf6c3746669c8f31 \
         --out data/prices/azure-pricing-radar-cf741f2-vm-n-series.json
+    python scripts/radar_excerpt.py --repo radar --commit cf741f25c50759745f8eb5dcaf6c3746669c8f31 --disks \
+        --out data/prices/azure-pricing-radar-cf741f2-managed-disks.json
+
+With `--disks`, the managed disk rows (`productName` "Premium SSD Managed Disks", "Standard SSD Managed Disks",
+"Standard HDD Managed Disks") of its `storage-<scope>.json` files (`serviceName eq 'Storage'`), the prices of
+catalog/charge_prices.yaml's `premiumSsdRegions`.
 """
 
 from __future__ import annotations
@@ -26,6 +32,8 @@ from pathlib import Path
 
 ORIGIN = "https://github.com/andy-diericks/azure-pricing-radar"
 VM_SCOPE = re.compile(r"^data/latest/(vm-[a-z0-9-]+)\.json$")
+STORAGE_SCOPE = re.compile(r"^data/latest/(storage-[a-z0-9-]+)\.json$")
+MANAGED_DISKS = ("Premium SSD Managed Disks", "Standard SSD Managed Disks", "Standard HDD Managed Disks")
 
 
 def is_n_series(row: dict[str, object]) -> bool:
@@ -34,7 +42,14 @@ def is_n_series(row: dict[str, object]) -> bool:
     return name.removeprefix("Standard_").startswith("N")
 
 
-def excerpt(repo: Path, commit: str) -> dict[str, object]:
+def is_managed_disk(row: dict[str, object]) -> bool:
+    """A row of a managed disk tier (`productName` "Premium SSD Managed Disks" and the like)."""
+    return row.get("productName") in MANAGED_DISKS
+
+
+def excerpt(repo: Path, commit: str, disks: bool = False) -> dict[str, object]:
+    """The N-series rows of the VM scopes, or with `disks` the managed disk rows of the storage scopes."""
+
     def show(path: str) -> str:
         return subprocess.run(
             ["git", "-C", str(repo), "show", f"{commit}:{path}"], check=True, capture_output=True, text=True
@@ -51,9 +66,10 @@ def excerpt(repo: Path, commit: str) -> dict[str, object]:
     ).stdout.split()
     scopes = {}
     for name in sorted(listing):
-        if m := VM_SCOPE.match(f"data/latest/{name}"):
+        scope, keep = (STORAGE_SCOPE, is_managed_disk) if disks else (VM_SCOPE, is_n_series)
+        if m := scope.match(f"data/latest/{name}"):
             rows = json.loads(show(f"data/latest/{name}"))
-            scopes[m[1]] = {key: row for key, row in rows.items() if is_n_series(row)}
+            scopes[m[1]] = {key: row for key, row in rows.items() if keep(row)}
     return {
         "origin": f"{ORIGIN}/tree/{full}/data/latest",
         "license": "MIT",
@@ -68,9 +84,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--repo", type=Path, required=True, help="a clone of andy-diericks/azure-pricing-radar")
     parser.add_argument("--commit", required=True)
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--disks", action="store_true", help="the storage scopes' managed disk rows instead")
     args = parser.parse_args(argv)
     try:
-        data = excerpt(args.repo, args.commit)
+        data = excerpt(args.repo, args.commit, disks=args.disks)
     except (subprocess.CalledProcessError, json.JSONDecodeError) as exc:
         print(f"radar_excerpt: error: {args.repo} at {args.commit}: {exc}", file=sys.stderr)
         return 2
