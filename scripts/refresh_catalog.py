@@ -21,6 +21,10 @@ What `apply` reads:
   as its source and the `--observed` day, only where the value changes) and `family` (the quota family, kept in the
   catalog's usage-API spelling when it is the same name up to case and spaces).
 
+- `--snapshot`: a saved public price table built from the same API (SkyPilot's `vms.csv`, karpenter-provider-azure's
+  `zz_generated.pricing.go`, or azure-pricing-radar's rows saved by `scripts/radar_excerpt.py`, which also carry the
+  1-year savings plan, written as `savingsPlan1Year`), each with its own date (`scripts/price_pages.py`).
+
 What it never does: blank a known fact. The SKU API reports no GPU count for some new sizes (ND
 GB200/GB300 v6, the non-InfiniBand MI300X: skypilot-org/skypilot PR #10650) and whole GPUs for
 partitioned ones (skypilot-org/skypilot #3708): a known GPU count is kept and the summary says so;
