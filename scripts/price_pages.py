@@ -20,6 +20,10 @@ out. The snapshot does not say when it was read: its prices are `observed: unkno
 Azure/karpenter-provider-azure's generated price table (`pkg/providers/pricing/zz_generated.pricing.go`,
 or a saved excerpt of its rows) gives each region's Linux pay-as-you-go prices as read from the same
 API on the day its `// generated at` line names; it has no Spot prices (`read_karpenter_pricing`).
+
+andy-diericks/azure-pricing-radar's saved API rows (`scripts/radar_excerpt.py`) give Linux pay-as-you-go, Spot and
+the 1-year savings plan of the regions it saves, on the day of its `last-checked.json` stamp; its rows carry no
+`armSkuName`, so a row is read under the catalog size its name matches (`read_radar_excerpt`).
 """
 
 from __future__ import annotations
