@@ -3,17 +3,18 @@ leaves it out says it is a lower bound and names what is missing (`not_counted`)
 
 The cost (`catalog.pricing`) prices VM nodes only. The resource types below bill on their own, by a
 meter the catalog has no dated price for yet; each row says what is billed and where Azure publishes
-its price. Disks: a managed disk is billed on its provisioned size, rounded up to the next disk tier
+its price, and a VM's or scale set's unpriced OS disks say their tier, size and number
+(`unpriced_detail`). Disks: a managed disk is billed on its provisioned size, rounded up to the next disk tier
 (https://learn.microsoft.com/azure/virtual-machines/disks-understand-billing, observed 2026-11-27).
 AKS: cluster management is free in the Free tier and billed per cluster in Standard and Premium
 (https://learn.microsoft.com/azure/aks/free-standard-pricing-tiers, MicrosoftDocs/azure-aks-docs;
 ManagedClusterSKUTier in the REST spec: "Free: The cluster management is free, but charged for VM,
 storage, and networking usage"; observed 2026-11-27). The other rows name Azure's pricing page for the
-meter. Where a dated public figure exists (charge_prices.yaml: a VM's Premium SSD OS disk of tier P4 or
-P10, the AKS Standard tier, Standard public IPs, metric alert time series, in eastus) a resource's own
-charge is priced and shown beside the VM totals, never in them, with the usage assumption it rests on
-(usage_assumptions.yaml); the rest is never guessed at, and a stack with any of these resources is a
-lower bound.
+meter. Where a dated public figure exists (charge_prices.yaml: a VM's or scale set's Premium SSD OS disks of
+tier P4 or P10 in eastus and of every tier in five European regions; the AKS Standard tier, Standard public IPs
+and metric alert time series in eastus) a resource's own charge is priced and shown beside the VM totals,
+never in them, with the usage assumption it rests on (usage_assumptions.yaml); the rest is never guessed at,
+and a stack with any of these resources is a lower bound.
 """
 
 from __future__ import annotations
@@ -78,9 +79,13 @@ class NotCounted:
     what: str
     source: str
     estimate: ChargeEstimate | None = None
+    # what is known of an unpriced charge's size, and why it has no price (`P15, 256 GiB x 2 instances, no dated P15
+    # price in eastus here`); "" when nothing more is known
+    unpriced_detail: str = ""
 
     def __str__(self) -> str:
-        return f"{self.resource} ({self.what})"
+        detail = f": {self.unpriced_detail}" if self.unpriced_detail and self.estimate is None else ""
+        return f"{self.resource} ({self.what}{detail})"
 
     def estimate_text(self) -> str:
         """`RESOURCE: 0.20 USD a month for what it covers, at RATE x QUANTITY; assuming ...`; "" without one."""
@@ -99,6 +104,8 @@ class NotCounted:
         }
         if self.estimate is not None:
             out["estimate"] = self.estimate.to_json()
+        elif self.unpriced_detail:
+            out["unpricedDetail"] = self.unpriced_detail
         return out
 
 
@@ -118,7 +125,10 @@ def not_counted(resources: Sequence[RecordedResource], default_region: str | Non
         row = NOT_COUNTED.get(r.type)
         if row is None or _counted_out(r):
             continue
-        found.append(NotCounted(r.name, r.type, *row, estimate=_estimate(r, _region(r, groups, default_region))))
+        region = _region(r, groups, default_region)
+        estimate = _estimate(r, region)
+        detail = "" if estimate is not None else _unpriced_disks(r, region)
+        found.append(NotCounted(r.name, r.type, *row, estimate=estimate, unpriced_detail=detail))
     return tuple(found)
 
 
@@ -150,6 +160,7 @@ MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
 PUBLIC_IP = "azure-native:network:PublicIPAddress"
 METRIC_ALERT = "azure-native:monitor:MetricAlert"
 VIRTUAL_MACHINE = "azure-native:compute:VirtualMachine"
+SCALE_SET = "azure-native:compute:VirtualMachineScaleSet"
 
 
 @dataclass(frozen=True)
@@ -211,10 +222,10 @@ def _estimate(resource: RecordedResource, region: str | None) -> ChargeEstimate 
         key = "publicIpStandardGlobal" if sku.get("tier") == "Global" else "publicIpStandardRegional"
         priced = _rate(key, region, HOURS_PER_MONTH, "hours")
         return None if priced is None else ChargeEstimate(*priced, covers="the public IP address")
-    if resource.type == VIRTUAL_MACHINE:
-        storage = inputs.get("storageProfile") or {}
-        # with data disks, part of the disks' bill would go unpriced and unnamed: the VM stays unpriced
-        return None if storage.get("dataDisks") else _os_disk(storage.get("osDisk") or {}, region)
+    if resource.type in (VIRTUAL_MACHINE, SCALE_SET):
+        storage, instances = _storage(resource)
+        # with data disks, part of the disks' bill would go unpriced and unnamed: the resource stays unpriced
+        return None if storage.get("dataDisks") else _os_disk(storage.get("osDisk") or {}, region, instances)
     if resource.type == METRIC_ALERT:
         criteria = (inputs.get("criteria") or {}).get("allOf") or []
         scopes = inputs.get("scopes") or []
@@ -247,17 +258,72 @@ def _series(criterion: Any) -> int | None:
     return count
 
 
-def _os_disk(os_disk: Any, region: str | None) -> ChargeEstimate | None:
-    """A VM's managed OS disk on Premium SSD (LRS) with its size given, at its tier's dated price; its data disks
-    (and a disk of another type, or of the image's default size) stay unpriced."""
+def _storage(resource: RecordedResource) -> tuple[dict[str, Any], int]:
+    """A VM's or scale set's storage profile and how many instances carry it (a scale set's `sku.capacity`: each
+    instance has its own disks, billed while the instance exists, running or not)."""
+    inputs = resource.plain_inputs()
+    if resource.type == SCALE_SET:
+        profile = (inputs.get("virtualMachineProfile") or {}).get("storageProfile") or {}
+        capacity = (inputs.get("sku") or {}).get("capacity")
+        count = int(capacity) if isinstance(capacity, (int, float)) and not isinstance(capacity, bool) else 0
+        return (profile if isinstance(profile, dict) else {}), count
+    profile = inputs.get("storageProfile") or {}
+    return (profile if isinstance(profile, dict) else {}), 1
+
+
+def _premium_tier(os_disk: Any) -> tuple[str, float] | None:
+    """The Premium SSD (LRS) tier a managed OS disk of a given size bills as, and its size; None for another disk
+    type or the image's default size."""
     if not isinstance(os_disk, dict) or (os_disk.get("managedDisk") or {}).get("storageAccountType") != "Premium_LRS":
         return None
     size = os_disk.get("diskSizeGB")
     if isinstance(size, bool) or not isinstance(size, (int, float)):
         return None
     tiers = charge_prices()["premiumSsdTiers"]
-    tier = min((gib, name) for name, gib in tiers.items() if gib >= size)[1] if size <= max(tiers.values()) else None
-    if tier is None or f"premiumSsd{tier}" not in charge_prices()["prices"]:
+    if size > max(tiers.values()):
         return None
-    priced = _rate(f"premiumSsd{tier}", region, 1, "disk")
-    return None if priced is None else ChargeEstimate(*priced, covers=f"its OS disk ({tier}, {size:g} GiB)")
+    return min((gib, name) for name, gib in tiers.items() if gib >= size)[1], float(size)
+
+
+def _os_disk(os_disk: Any, region: str | None, instances: int = 1) -> ChargeEstimate | None:
+    """The managed OS disks on Premium SSD (LRS) of `instances` instances, with their size given, at their tier's
+    dated price; data disks (and a disk of another type, or of the image's default size) stay unpriced."""
+    found = _premium_tier(os_disk)
+    if found is None or instances < 1:
+        return None
+    tier, size = found
+    unit = "disk" if instances == 1 else "disks"
+    key = f"premiumSsd{tier}"
+    priced = _rate(key, region, instances, unit) if key in charge_prices()["prices"] else None
+    priced = priced or _regional_disk_rate(tier, region, instances, unit)
+    disks = "its OS disk" if instances == 1 else f"its {instances} instances' OS disks"
+    return None if priced is None else ChargeEstimate(*priced, covers=f"{disks} ({tier}, {size:g} GiB)")
+
+
+def _regional_disk_rate(tier: str, region: str | None, quantity: int, unit: str) -> tuple[float, str] | None:
+    """`quantity` Premium SSD disks of `tier` a month at `premiumSsdRegions`' figure for the region, and its basis."""
+    table = charge_prices().get("premiumSsdRegions") or {}
+    per = (table.get("usdPerMonth") or {}).get((region or "").replace(" ", "").lower(), {}).get(tier)
+    if per is None:
+        return None
+    source = charge_prices()["sources"][table["source"]]["url"]
+    basis = (
+        f"{per:g} USD a month (a Premium SSD managed disk of tier {tier} (LRS), {region}, observed {table['observed']};"
+        f" {source}) x {quantity:g} {unit}"
+    )
+    return per * quantity, basis
+
+
+def _unpriced_disks(resource: RecordedResource, region: str | None) -> str:
+    """What is known of a VM's or scale set's unpriced OS disks: their tier, size and number, and why no price; ""."""
+    if resource.type not in (VIRTUAL_MACHINE, SCALE_SET):
+        return ""
+    storage, instances = _storage(resource)
+    found = _premium_tier(storage.get("osDisk"))
+    if found is None or instances < 1:
+        return ""
+    tier, size = found
+    disks = f"OS disk {tier} ({size:g} GiB)" + (f" x {instances} instances" if resource.type == SCALE_SET else "")
+    if storage.get("dataDisks"):
+        return f"{disks} and data disks, the data disks not priced here"
+    return f"{disks}, no dated {tier} price for {region or 'its region'} here"

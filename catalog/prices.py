@@ -66,6 +66,14 @@ class RegionPrices(CatalogModel):
         gt=0,
         description="Spot USD per hour; None: no Spot row, or the source's Spot price is not a discount.",
     )
+    savings_plan_1y: float | None = Field(
+        default=None,
+        gt=0,
+        alias="savingsPlan1Year",
+        description="The pay-as-you-go row's 1-year savings-plan USD per hour (`savingsPlan` of the Retail Prices API "
+        "from api-version 2023-01-01-preview), read with `payg`; None: the source does not give one. Information "
+        "for always-on nodes, never a cost line.",
+    )
     observed: dt.date | Literal["unknown"] = Field(
         description="Day the prices were read from their source; `unknown` when the source does not say."
     )
@@ -86,6 +94,8 @@ class RegionPrices(CatalogModel):
             raise ValueError("spotObserved and spotSource come together: the Spot price's own date and source")
         if self.spot_source is not None and self.spot is None:
             raise ValueError("spotSource without a spot price")
+        if self.savings_plan_1y is not None and (self.payg is None or self.savings_plan_1y >= self.payg):
+            raise ValueError("savingsPlan1Year is read with payg and is below it")
         return self
 
     @property

@@ -30,6 +30,9 @@ coherence policy) compute the same figures.
 
 Budgets are judged per notification (`budget_problems`).
 
+For GPU nodes that run every hour, what a 1-year savings plan would cost where a dated rate exists, and which
+commitment terms have none, is shown beside the cost as information (`commitments`, `catalog.commitments`).
+
 What this does not count (disks, the AKS tier, public IPs, monitoring ingestion, storage, registries) is named per
 resource (`catalog.charges`, `not_counted`): the totals are then a lower bound (`lowerBound`, `notCounted`).
 """
@@ -42,6 +45,7 @@ from functools import cached_property
 from typing import Any
 
 from .charges import NotCounted, not_counted
+from .commitments import Commitment, always_on_commitments
 from .demand import HOURS_PER_DAY, HOURS_PER_MONTH, Demand, RecordedResource, collect
 from .model import Catalog, catalog
 from .prices import UNKNOWN, Price, PriceSource, oldest
@@ -131,6 +135,7 @@ class CostEstimate:
     budget_monthly_usd: float | None = None  # the stack's budgets (summed) per month; None without one
     not_counted: tuple[NotCounted, ...] = ()  # resources billed for what no price here counts (catalog.charges)
     budgets: tuple[BudgetLimit, ...] = ()  # each budget of the stack with its notifications: the limits shown
+    commitments: tuple[Commitment, ...] = ()  # always-on GPU nodes and a commitment's price: information only
 
     @cached_property
     def lower_bound(self) -> bool:
@@ -242,6 +247,7 @@ class CostEstimate:
             "resources": [r.to_json() for r in self.resources],
             "budgetMonthlyUsd": self.budget_monthly_usd,
             "budgets": [b.to_json(self.monthly) for b in self.budgets],
+            "commitments": [c.to_json() for c in self.commitments],
         }
 
     def crossed(self) -> list[tuple[BudgetLimit, BudgetNotification]]:
@@ -279,7 +285,9 @@ def estimate(
 ) -> CostEstimate:
     sizes = sizes or catalog()
     costs = tuple(ResourceCost(d, *unit_price(d, sizes)) for d in demands)
-    return CostEstimate(costs, sizes.prices.sources, budget_monthly_usd)
+    return CostEstimate(
+        costs, sizes.prices.sources, budget_monthly_usd, commitments=always_on_commitments(demands, sizes)
+    )
 
 
 def estimate_resources(

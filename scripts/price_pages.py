@@ -20,6 +20,10 @@ out. The snapshot does not say when it was read: its prices are `observed: unkno
 Azure/karpenter-provider-azure's generated price table (`pkg/providers/pricing/zz_generated.pricing.go`,
 or a saved excerpt of its rows) gives each region's Linux pay-as-you-go prices as read from the same
 API on the day its `// generated at` line names; it has no Spot prices (`read_karpenter_pricing`).
+
+andy-diericks/azure-pricing-radar's saved API rows (`scripts/radar_excerpt.py`) give Linux pay-as-you-go, Spot and
+the 1-year savings plan of the regions it saves, on the day of its `last-checked.json` stamp; its rows carry no
+`armSkuName`, so a row is read under the catalog size its name matches (`read_radar_excerpt`).
 """
 
 from __future__ import annotations
@@ -107,6 +111,7 @@ class SizePrices:
     payg: float | None = None
     spot: float | None = None
     low_priority: float | None = None
+    savings_plan_1y: float | None = None  # the pay-as-you-go row's 1-year savings-plan price, where the source has it
     _dates: dict[str, str] = dataclasses.field(default_factory=dict)
 
     def offer(self, kind: str, price: float, since: str) -> None:
@@ -315,13 +320,105 @@ def read_karpenter_pricing(path: Path, text: str) -> Snapshot:
     return Snapshot(regions, observed)
 
 
-def read_snapshot(path: Path) -> Snapshot:
+# --- reading andy-diericks/azure-pricing-radar's saved API rows ------------------------------------
+
+RADAR_KEYS = ("origin", "commit", "lastChecked", "scopes")
+RADAR_KINDS = ("payg", "spot", "spot_at_payg", "low_priority", "windows", "not_hourly", "unknown_name", "ambiguous")
+
+
+def compact_size_name(name: str) -> str:
+    """A size name without `Standard_`, case, spaces and underscores: how a meter-style `skuName` (`NC16asT4 v3`,
+    `ND96isr H100 v5`) and the size's ARM name (`Standard_NC16as_T4_v3`) are matched, character for character."""
+    return re.sub(r"[\s_]", "", name.strip().lower().removeprefix("standard_"))
+
+
+def is_radar_excerpt(data: Any) -> bool:
+    return isinstance(data, dict) and all(k in data for k in RADAR_KEYS)
+
+
+def read_radar_excerpt(path: Path, data: dict[str, Any], names: Iterable[str]) -> Snapshot:
+    """Region -> Linux pay-as-you-go, Spot and 1-year savings-plan prices of the Retail Prices API rows that
+    andy-diericks/azure-pricing-radar saved (`scripts/radar_excerpt.py`), observed on the day of its
+    `last-checked.json` stamp.
+
+    Its rows carry no `armSkuName`: a row is read under the size of `names` (the catalog's) whose name equals its
+    `skuName` (without ` Spot` or ` Low Priority`) up to `Standard_`, case, spaces and underscores; a name that
+    fits no size, or two, is counted and not used, and so are two Linux rows of one kind with different prices.
+    Windows rows are told apart by `productName` as for API pages; every row is `type: Consumption`. A Spot row at
+    the pay-as-you-go price is left out, as in a SkyPilot snapshot."""
+    stamp = data["lastChecked"].get("at") if isinstance(data["lastChecked"], dict) else None
+    try:
+        observed = dt.date.fromisoformat(str(stamp)[:10])
+    except ValueError:
+        raise RefreshError(f"{path}: lastChecked.at {stamp!r}; allowed: the ISO time last-checked.json gives") from None
+    by_compact: dict[str, list[str]] = {}
+    for name in names:
+        by_compact.setdefault(compact_size_name(name), []).append(price_row_key(name))
+    regions: dict[str, PriceRead] = {}
+    seen: dict[tuple[str, str, str], set[float]] = {}
+    for scope, rows in sorted(data["scopes"].items()):
+        if not isinstance(rows, dict):
+            raise RefreshError(f"{path}: scopes.{scope} is not an object of price rows")
+        for key, row in rows.items():
+            region = str(row.get("armRegionName") or "") if isinstance(row, dict) else ""
+            if not region or key.split("|")[2:3] != ["Consumption"]:
+                raise RefreshError(f"{path}: scopes.{scope}.{key}: not a Consumption row with armRegionName")
+            read = regions.setdefault(region, PriceRead({}, dict.fromkeys(RADAR_KINDS, 0)))
+            product = str(row.get("productName") or "")
+            price = row.get("retailPrice")
+            sku = str(row.get("skuName") or "")
+            kind = _row_kind(row)
+            base = sku.removesuffix(SPOT_SUFFIX).removesuffix(LOW_PRIORITY_SUFFIX)
+            matches = by_compact.get(compact_size_name(base), [])
+            if product.endswith(WINDOWS_SUFFIXES) or " Windows " in product:
+                read.counts["windows"] += 1
+            elif row.get("unitOfMeasure") != "1 Hour" or not isinstance(price, (int, float)) or price <= 0:
+                read.counts["not_hourly"] += 1
+            elif kind == "low_priority":
+                read.counts["low_priority"] += 1
+            elif len(matches) != 1:
+                read.counts["unknown_name" if not matches else "ambiguous"] += 1
+            else:
+                read.counts[kind] += 1
+                entry = read.sizes.setdefault(matches[0], SizePrices())
+                setattr(entry, kind, float(price))
+                seen.setdefault((region, matches[0], kind), set()).add(float(price))
+                plan = row.get("savingsPlanPrice")
+                if kind == "payg" and isinstance(plan, (int, float)) and 0 < plan < price:
+                    entry.savings_plan_1y = float(plan)
+    for (region, size, kind), prices in seen.items():
+        if len(prices) > 1:  # two meters of one size disagree: neither is the size's price
+            setattr(regions[region].sizes[size], kind, None)
+            if kind == "payg":
+                regions[region].sizes[size].savings_plan_1y = None
+            regions[region].counts["ambiguous"] += 1
+    for read in regions.values():
+        for entry in read.sizes.values():
+            if entry.spot is not None and entry.payg is not None and entry.spot >= entry.payg:
+                entry.spot = None  # as in a SkyPilot snapshot: a Spot row at the list price is no Spot discount
+                read.counts["spot"] -= 1
+                read.counts["spot_at_payg"] += 1
+    return Snapshot(regions, observed)
+
+
+def read_snapshot(path: Path, names: Iterable[str] = ()) -> Snapshot:
     """A saved public catalog built from the Retail Prices API: karpenter-provider-azure's generated
-    price table (dated by its own stamp) or a SkyPilot `vms.csv` (date unknown)."""
+    price table (dated by its own stamp), azure-pricing-radar's saved rows (dated by their stamp; their names
+    are read against `names`, the catalog's sizes) or a SkyPilot `vms.csv` (date unknown)."""
     try:
         text = input_files.read_text(path, "prices")
     except input_files.InputFileError as exc:
         raise RefreshError(str(exc)) from None
     if is_karpenter_pricing(text):
         return read_karpenter_pricing(path, text)
+    if text.lstrip().startswith("{"):
+        try:
+            data = input_files.parse_json(text, str(path))
+        except input_files.InputFileError as exc:
+            raise RefreshError(str(exc)) from None
+        if not is_radar_excerpt(data):
+            raise RefreshError(
+                f"{path}: a JSON file without {', '.join(RADAR_KEYS)}; allowed: scripts/radar_excerpt.py"
+            )
+        return read_radar_excerpt(path, data, names)
     return Snapshot(read_snapshot_csv(path, text), "unknown")

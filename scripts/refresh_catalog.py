@@ -21,6 +21,10 @@ What `apply` reads:
   as its source and the `--observed` day, only where the value changes) and `family` (the quota family, kept in the
   catalog's usage-API spelling when it is the same name up to case and spaces).
 
+- `--snapshot`: a saved public price table built from the same API (SkyPilot's `vms.csv`, karpenter-provider-azure's
+  `zz_generated.pricing.go`, or azure-pricing-radar's rows saved by `scripts/radar_excerpt.py`, which also carry the
+  1-year savings plan, written as `savingsPlan1Year`), each with its own date (`scripts/price_pages.py`).
+
 What it never does: blank a known fact. The SKU API reports no GPU count for some new sizes (ND
 GB200/GB300 v6, the non-InfiniBand MI300X: skypilot-org/skypilot PR #10650) and whole GPUs for
 partitioned ones (skypilot-org/skypilot #3708): a known GPU count is kept and the summary says so;
@@ -81,6 +85,9 @@ COUNT_LABELS = {
     "reservation": "reservation rows ignored",
     "other_region": "other-region rows ignored",
     "other": "other rows ignored",
+    "not_hourly": "rows not priced per hour ignored",
+    "unknown_name": "rows whose name is no catalog size ignored",
+    "ambiguous": "rows whose name fits two sizes, or disagrees with another row of its size, ignored",
 }
 # The Windows licence Azure adds to a VM's Linux rate, USD per vCPU an hour: the Retail Prices API's eastus
 # Standard_D2as_v5 rows, Linux 0.086 and Windows 0.178 (2 vCPUs), as saved in data/prices/ (observed 2026-11-25).
@@ -139,7 +146,7 @@ def yaml_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
-        return str(int(value)) if value.is_integer() else repr(round(value, 6))
+        return str(int(value)) if value.is_integer() else repr(value)  # as read: a price keeps every digit
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(str(v) for v in value) + "]"
     text = str(value)
@@ -368,7 +375,8 @@ def refresh(
                 if old and _age(price_date) < _age(old.get("observed")):
                     kept_newer.append(f"{name} in {region} (observed {old.get('observed')})")
                     continue
-                entry = {k: v for k, v in (("payg", found.payg), ("spot", found.spot)) if v is not None}
+                read_prices = (("payg", found.payg), ("spot", found.spot), ("savingsPlan1Year", found.savings_plan_1y))
+                entry = {k: v for k, v in read_prices if v is not None}
                 new_prices[region] = {**entry, "observed": price_date, "source": price_source}
                 if not read.spot_listed:
                     new_prices[region].update(_kept_spot(old, found.payg))
@@ -436,7 +444,9 @@ def _parser() -> argparse.ArgumentParser:
         "--snapshot",
         type=Path,
         help="a saved public price catalog: SkyPilot's azure vms.csv (date unknown) or karpenter-provider-azure's "
-        "zz_generated.pricing.go (pay-as-you-go only, dated by its `generated at` line); every region it lists",
+        "zz_generated.pricing.go (pay-as-you-go only, dated by its `generated at` line) or azure-pricing-radar's rows "
+        "saved by scripts/radar_excerpt.py (pay-as-you-go, Spot and 1-year savings plan, dated by its stamp); every "
+        "region it lists",
     )
     apply.add_argument(
         "--snapshot-source", help="key of the snapshot's entry in prices.sources (its URL at a fixed commit)"
@@ -467,7 +477,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.prices:
             prices = {args.region: linux_prices(read_price_pages(args.prices), args.region)}
         elif args.snapshot:
-            snapshot = read_snapshot(args.snapshot)
+            catalog_data = yaml.load(args.catalog.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
+            snapshot = read_snapshot(args.snapshot, names=[s["name"] for s in catalog_data["sizes"]])
             prices = snapshot.regions
         skus = read_sku_specs(args.skus) if args.skus else None
         observed = args.observed or utc_today()

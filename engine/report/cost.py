@@ -107,6 +107,7 @@ def cost_section(cost: CostEstimate) -> list[str]:
             "  lower bound: not counted, billed without a dated price here: " + "; ".join(map(str, unestimated))
         )
     lines += [f"  {line}" for line in charge_estimates(cost)]
+    lines += [f"  {line}" for line in commitment_lines(cost)]
     if cost.spot:
         lines.append(f"  ({SPOT_CAVEAT})")
     lines += [f"  ({note})" for kind, note in SCHEDULE_NOTES.items() if kind in cost.idle_schedules]
@@ -144,6 +145,17 @@ def charge_estimates(cost: CostEstimate) -> list[str]:
     """The heading and a line per resource whose own charge has a dated price (catalog/charge_prices.yaml)."""
     found = [n.estimate_text() for n in cost.not_counted if n.estimate is not None]
     return [CHARGES_HEADING, *(f"  {line}" for line in found)] if found else []
+
+
+COMMITMENTS_HEADING = (
+    "commitments for always-on GPU nodes (information, not in the totals; dated public rates only, docs/prices.md):"
+)
+
+
+def commitment_lines(cost: CostEstimate) -> list[str]:
+    """The heading and a line per resource with GPU nodes running every hour (`catalog.commitments`)."""
+    found = [c.text() for c in cost.commitments]
+    return [COMMITMENTS_HEADING, *(f"  {line}" for line in found)] if found else []
 
 
 # The policies whose verdicts are about what a stack costs: `gpu-stacks cost` reports them and judges them at
@@ -284,6 +296,12 @@ def cost_table(plans: Sequence[Outcome], fmt: Format = "text") -> str:
         bullet = "- " if fmt == "markdown" else "  "
         out += separator + "\n".join(
             [CHARGES_HEADING[:1].upper() + CHARGES_HEADING[1:], *(bullet + e for e in estimates)]
+        )
+    commitments = [f"{p.stack}: {c.text()}" for p in plans_of(list(plans)) for c in p.cost.commitments]
+    if commitments:
+        bullet = "- " if fmt == "markdown" else "  "
+        out += separator + "\n".join(
+            [COMMITMENTS_HEADING[:1].upper() + COMMITMENTS_HEADING[1:], *(bullet + c for c in commitments)]
         )
     verdicts = ""
     if found:

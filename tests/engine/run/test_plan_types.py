@@ -55,6 +55,7 @@ COST_KEYS = [
     "resources",
     "budgetMonthlyUsd",
     "budgets",
+    "commitments",
 ]
 COST_LINE_KEYS = [
     "resource",

@@ -1,0 +1,117 @@
+"""What a commitment would cost for the GPU nodes a stack runs all the time: information beside the cost, never in
+its totals, budgets or guardrails.
+
+A node that runs every hour of the month (a scale set or cluster never parked, a VM without a daily shutdown, an AKS
+pool's minimum) is what an Azure savings plan or reservation pays off on: a savings plan commits "an hourly spend for
+one-year or three-year plans for Azure compute resources", a reservation covers the compute cost of VMs that match
+its size and region (MicrosoftDocs/azure-docs, articles/cost-management-billing/savings-plan/buy-savings-plan.md and
+articles/cost-management-billing/manage/understand-vm-reservation-charges.md, observed 2026-11-27). Spot and Azure ML
+low-priority nodes are left out: "Azure doesn't offer reservations for Spot VMs" (the same page), and their rate is
+already the discounted one.
+
+The rate is the catalog's `savingsPlan1Year` of the size in its region (the Retail Prices API's `savingsPlan` price
+of the Linux pay-as-you-go row, with that row's day and source; catalog/vm_sizes.yaml, docs/prices.md). A term
+without a dated public price here (the 3-year savings plan and both reservations everywhere, the 1-year savings plan
+outside the regions whose rows were saved) is named as missing, never estimated from a typical discount.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .demand import HOURS_PER_DAY, HOURS_PER_MONTH, Demand
+from .model import Catalog
+
+SAVINGS_PLAN_1Y = "1-year savings plan"
+# Every commitment term a GPU VM can be bought under, in the order they are named.
+TERMS = (SAVINGS_PLAN_1Y, "3-year savings plan", "1-year reservation", "3-year reservation")
+
+
+@dataclass(frozen=True)
+class Commitment:
+    """The always-on GPU nodes of one resource and what a commitment would cost for them, a month."""
+
+    resource: str
+    size: str
+    region: str
+    nodes: int  # nodes running every hour of the month
+    payg_usd_per_hour: float  # one node, pay-as-you-go
+    savings_plan_1y_usd_per_hour: float | None  # one node under a 1-year savings plan; None: no dated rate
+    observed: str  # the day the rates were read
+    source: str  # the rates' source key (prices.sources)
+
+    @property
+    def payg_monthly(self) -> float:
+        return self.payg_usd_per_hour * self.nodes * HOURS_PER_MONTH
+
+    @property
+    def savings_plan_1y_monthly(self) -> float | None:
+        rate = self.savings_plan_1y_usd_per_hour
+        return None if rate is None else rate * self.nodes * HOURS_PER_MONTH
+
+    @property
+    def missing(self) -> tuple[str, ...]:
+        """The terms without a dated price here."""
+        return tuple(t for t in TERMS if t != SAVINGS_PLAN_1Y or self.savings_plan_1y_usd_per_hour is None)
+
+    def text(self) -> str:
+        """`RESOURCE: 2 always-on SIZE nodes in REGION, 9,000.00 USD a month pay-as-you-go; a 1-year savings plan
+        7,800.00 (... USD/h a node, observed ..., SOURCE); no dated price of ...`."""
+        head = (
+            f"{self.resource}: {self.nodes} always-on {self.size} node{'s' if self.nodes != 1 else ''} in "
+            f"{self.region}, {self.payg_monthly:,.2f} USD a month pay-as-you-go"
+        )
+        plan = self.savings_plan_1y_monthly
+        if plan is not None:
+            head += (
+                f"; a {SAVINGS_PLAN_1Y} {plan:,.2f} ({self.savings_plan_1y_usd_per_hour:g} USD/h a node, "
+                f"observed {self.observed}, {self.source})"
+            )
+        return f"{head}; no dated price of a {_joined(self.missing)} here"
+
+    def to_json(self) -> dict[str, Any]:
+        plan = self.savings_plan_1y_monthly
+        return {
+            "resource": self.resource,
+            "size": self.size,
+            "region": self.region,
+            "alwaysOnNodes": self.nodes,
+            "payAsYouGoMonthlyUsd": round(self.payg_monthly, 2),
+            "savingsPlan1YearUsdPerHour": self.savings_plan_1y_usd_per_hour,
+            "savingsPlan1YearMonthlyUsd": None if plan is None else round(plan, 2),
+            "priceObserved": self.observed,
+            "priceSource": self.source,
+            "noDatedPrice": list(self.missing),
+        }
+
+
+def _joined(terms: Sequence[str]) -> str:
+    return terms[0] if len(terms) == 1 else f"{', '.join(terms[:-1])} or {terms[-1]}"
+
+
+def always_on_commitments(demands: Sequence[Demand], sizes: Catalog) -> tuple[Commitment, ...]:
+    """One `Commitment` per resource with GPU nodes running every hour at the pay-as-you-go rate, in order; a
+    resource without a pay-as-you-go price in its region has none (its cost already names it unpriced)."""
+    found = []
+    for d in demands:
+        size = sizes.find(d.size)
+        if d.discounted or d.idle_count <= 0 or d.idle_hours_per_day < HOURS_PER_DAY or d.region is None:
+            continue
+        prices = None if size is None or not size.gpus else size.prices.get(d.region)
+        if size is None or prices is None or prices.payg is None:
+            continue
+        found.append(
+            Commitment(
+                d.resource,
+                size.name,
+                d.region,
+                d.idle_count,
+                prices.payg,
+                prices.savings_plan_1y,
+                str(prices.observed),
+                prices.source,
+            )
+        )
+    return tuple(found)
