@@ -4,7 +4,7 @@ team's own project would, with one weakness per resource:
 
 - an NSG rule admitting the `Internet` service tag on 8888, and one admitting `::/0` on SSH;
 - a GPU VM without a managed identity whose customData installs the NVIDIA driver with apt;
-- an Azure ML workspace left public, and a GPU cluster in it with local auth on;
+- an Azure ML workspace left public, and a GPU cluster in it with local auth on and no managed identity;
 - an AKS cluster with local accounts and without Entra ID / Azure RBAC;
 - a team (the `team` tag) over the GPU vCPU cap the policy config gives it (NC4as_T4_v3: 4 vCPUs, cap 2).
 
@@ -94,6 +94,7 @@ EXPECTED = {
     ("warn-gpu-driver-by-script", "trainer"),
     ("warn-aml-public-access", "ws"),
     ("warn-aml-public-access", "gpu-cluster"),
+    ("warn-gpu-host-without-identity", "gpu-cluster"),
     ("warn-aks-local-accounts", "aks"),
     ("limit-gpu-vcpus", STACK_RESOURCE),  # a stack policy: the whole stack
 }

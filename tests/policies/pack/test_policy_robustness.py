@@ -92,6 +92,7 @@ BASELINE = [
         "aml",
         {
             "resourceGroupName": "rg-gpu",
+            "identity": {"type": "SystemAssigned"},
             "properties": {
                 "computeType": "AmlCompute",
                 "disableLocalAuth": True,
