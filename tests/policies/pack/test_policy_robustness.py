@@ -73,6 +73,7 @@ BASELINE = [
         "aks",
         {
             "resourceGroupName": "rg-gpu",
+            "identity": {"type": "SystemAssigned"},
             "agentPoolProfiles": [
                 {
                     "name": "gpu",
