@@ -1,10 +1,13 @@
 """The AKS cluster an AksGpuPool lands on: a new one (a small CPU system pool, managed identity,
-Azure RBAC for Kubernetes on Entra ID, local accounts disabled, and a role letting the deploying
+Azure RBAC for Kubernetes on Entra ID, local accounts disabled, the Key Vault provider for the Secrets
+Store CSI Driver with secret rotation, the patch auto-upgrade channel, and a role letting the deploying
 identity manage it) or an existing one, by id or by name and resource group; and its user kubeconfig.
 A new cluster's API server can be limited to authorized public IPv4 ranges.
 
-Azure docs: https://learn.microsoft.com/azure/aks/manage-azure-rbac and
-https://learn.microsoft.com/azure/aks/api-server-authorized-ip-ranges (observed 2026-11-22)
+Azure docs: https://learn.microsoft.com/azure/aks/manage-azure-rbac,
+https://learn.microsoft.com/azure/aks/api-server-authorized-ip-ranges (observed 2026-11-22),
+https://learn.microsoft.com/azure/aks/csi-secrets-store-configuration-options and
+https://learn.microsoft.com/azure/aks/auto-upgrade-cluster (observed 2026-11-27)
 """
 
 from __future__ import annotations
@@ -31,6 +34,19 @@ DEFAULT_SYSTEM_POOL_NAME = "system"
 MAX_AUTHORIZED_IP_RANGES = LIMITS.choices.aks_authorized_ip_ranges_max
 OUTBOUND_IP_ONLY = "0.0.0.0/32"
 AUTHORIZED_RANGE_EXAMPLE = "e.g. 73.140.245.0/24 or 73.140.245.7"
+# The Azure Key Vault provider for the Secrets Store CSI Driver: pods mount Key Vault secrets through a managed
+# identity instead of carrying them, and with rotation the mounts follow a changed secret (polled every two minutes
+# by default). Its add-on key and config as ARM and `az aks create --enable-addons azure-keyvault-secrets-provider
+# --enable-secret-rotation` write them (Learn, csi-secrets-store-configuration-options, observed 2026-11-27); checkov
+# CKV_AZURE_172 reads the same key.
+KEY_VAULT_SECRETS_PROVIDER_ADDON = "azureKeyvaultSecretsProvider"
+SECRET_ROTATION_CONFIG = {"enableSecretRotation": "true"}
+# The auto-upgrade channels: the SDK's enum (the REST spec's; ARM's default is "none"). "patch" keeps the minor
+# version the kubernetes_version names and takes each supported patch as it is released (Learn, auto-upgrade-cluster;
+# the spec's UpgradeChannel descriptions, observed 2026-11-27); PSRule Azure.AKS.AutoUpgrade and checkov
+# CKV_AZURE_171 ask for any channel but "none".
+UPGRADE_CHANNELS = tuple(channel.value for channel in containerservice.UpgradeChannel)
+DEFAULT_UPGRADE_CHANNEL = containerservice.UpgradeChannel.PATCH.value
 
 
 def existing_cluster(existing: Mapping[str, Any]) -> tuple[str, str, pulumi.Input[str]]:
@@ -52,7 +68,8 @@ def existing_cluster(existing: Mapping[str, Any]) -> tuple[str, str, pulumi.Inpu
 
 
 def create_cluster(name: str, a: Mapping[str, Any], opts: pulumi.ResourceOptions) -> containerservice.ManagedCluster:
-    """A new cluster: a small CPU system pool, managed identity, Azure RBAC on Entra ID, no local accounts."""
+    """A new cluster: a small CPU system pool, managed identity, Azure RBAC on Entra ID, no local accounts, Key Vault
+    secrets through the CSI driver, an auto-upgrade channel."""
     return containerservice.ManagedCluster(
         f"{name}-cluster",
         resource_name_=a.get("cluster_name"),
@@ -82,6 +99,18 @@ def create_cluster(name: str, a: Mapping[str, Any], opts: pulumi.ResourceOptions
             admin_group_object_ids=list(a["admin_group_object_ids"]) or None,
         ),
         disable_local_accounts=True,
+        addon_profiles=(
+            {
+                KEY_VAULT_SECRETS_PROVIDER_ADDON: containerservice.ManagedClusterAddonProfileArgs(
+                    enabled=True, config=SECRET_ROTATION_CONFIG
+                )
+            }
+            if a["key_vault_secrets_provider"]
+            else None
+        ),
+        auto_upgrade_profile=containerservice.ManagedClusterAutoUpgradeProfileArgs(
+            upgrade_channel=a["upgrade_channel"]
+        ),
         # Azure Managed Prometheus (the ama-metrics add-on) with gpu_metrics: components/aks_gpu_metrics.py
         azure_monitor_profile=(
             containerservice.ManagedClusterAzureMonitorProfileArgs(

@@ -41,6 +41,8 @@ from ..catalog.mig import AKS_MIG_SIZES, MIG_STRATEGIES, mig_slice, mig_slices
 from ..catalog.spot import SPOT_NO_PRICE_CAP
 from . import encryption_at_host
 from .aks_cluster import (
+    DEFAULT_UPGRADE_CHANNEL,
+    UPGRADE_CHANNELS,
     check_authorized_ip_ranges,
     create_cluster,
     create_deployer_role,
@@ -106,6 +108,8 @@ NEW_CLUSTER_ARGS = (
     "grant_deployer_admin",
     "deployer_principal_type",
     "api_server_authorized_ip_ranges",
+    "key_vault_secrets_provider",
+    "upgrade_channel",
 )
 PRINCIPAL_TYPES = ("User", "ServicePrincipal")
 # Kubernetes objects reach a cluster with Entra ID through kubelogin (Kubernetes 1.24 and later), with
@@ -162,6 +166,14 @@ class AksGpuPoolArgs(TypedDict):
     """Public IPv4 addresses or CIDR ranges allowed to reach the new cluster's Kubernetes API server (at most 200;
     0.0.0.0/32 alone: only the cluster's outbound IP). Default: none, the API server is reachable from the internet
     (Entra ID still guards it)."""
+    key_vault_secrets_provider: NotRequired[bool]
+    """The new cluster's Azure Key Vault provider for the Secrets Store CSI Driver, with secret rotation: pods mount Key
+    Vault secrets through a managed identity instead of carrying them. false leaves the add-on off. Default: true."""
+    upgrade_channel: NotRequired[Literal["rapid", "stable", "patch", "node-image", "none"]]
+    """The new cluster's auto-upgrade channel: rapid, stable, patch, node-image or none. patch takes each supported
+    patch of the kubernetes_version's minor version (give kubernetes_version as major.minor, e.g. 1.35, so a later
+    `pulumi up` does not undo it); upgrades drain nodes, so a running GPU job is evicted; none turns auto-upgrade off
+    (ARM's default). Default: patch."""
     pool_name: NotRequired[str]
     """Name of the GPU pool: 1 to 12 lower-case letters and digits. Default: gpu."""
     vm_size: NotRequired[str]
@@ -402,6 +414,8 @@ def check_inputs(args: Mapping[str, Any], day: dt.date | None = None) -> Checked
         "admin_group_object_ids": [],
         "grant_deployer_admin": True,
         "deployer_principal_type": "User",
+        "key_vault_secrets_provider": True,
+        "upgrade_channel": DEFAULT_UPGRADE_CHANNEL,
         "pool_name": DEFAULT_POOL_NAME,
         "vm_size": DEFAULT_GPU_VM_SIZE,
         "min_count": DEFAULT_MIN_COUNT,
@@ -444,6 +458,8 @@ def check_inputs(args: Mapping[str, Any], day: dt.date | None = None) -> Checked
             problems.add(
                 "deployer_principal_type", f"{a['deployer_principal_type']!r}; allowed: {', '.join(PRINCIPAL_TYPES)}"
             )
+        if a["upgrade_channel"] not in UPGRADE_CHANNELS:
+            problems.add("upgrade_channel", f"{a['upgrade_channel']!r}; allowed: {', '.join(UPGRADE_CHANNELS)}")
         if a.get("api_server_authorized_ip_ranges") is not None:
             a["api_server_authorized_ip_ranges"] = check_authorized_ip_ranges(
                 problems, "api_server_authorized_ip_ranges", a["api_server_authorized_ip_ranges"]

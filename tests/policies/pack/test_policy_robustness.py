@@ -73,6 +73,7 @@ BASELINE = [
         "aks",
         {
             "resourceGroupName": "rg-gpu",
+            "identity": {"type": "SystemAssigned"},
             "agentPoolProfiles": [
                 {
                     "name": "gpu",
@@ -92,6 +93,7 @@ BASELINE = [
         "aml",
         {
             "resourceGroupName": "rg-gpu",
+            "identity": {"type": "SystemAssigned"},
             "properties": {
                 "computeType": "AmlCompute",
                 "disableLocalAuth": True,
