@@ -35,6 +35,7 @@ import json
 import re
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -368,14 +369,21 @@ _NESTED_DEPTH = 8
 
 def spec_files(bicep_git: Path, wanted: set[tuple[str, str]]) -> dict[str, list[dict[str, Any]]]:
     """`namespace@version` -> the parsed types.json that Microsoft's autorest.bicep generates from
-    azure-rest-api-specs (Azure/bicep-types-az `generated/<rp>/<namespace>/<version>/types.json`)."""
+    azure-rest-api-specs (Azure/bicep-types-az `generated/<rp>/<namespace>/<version>/types.json`); where two
+    folders hold the same namespace and version, their lists one after the other (each list's `$ref`s index
+    its own file: `each_file` keeps them apart)."""
+    return {key: [node for parsed in files for node in parsed] for key, files in each_file(bicep_git, wanted).items()}
+
+
+def each_file(bicep_git: Path, wanted: set[tuple[str, str]]) -> dict[str, list[list[dict[str, Any]]]]:
+    """`namespace@version` -> each parsed types.json of it, one list per file."""
     listing = subprocess.run(
         ["git", "--git-dir", str(bicep_git), "ls-tree", "-r", "--name-only", "HEAD", "generated"],
         capture_output=True,
         text=True,
         check=True,
     ).stdout.split()
-    out: dict[str, list[dict[str, Any]]] = {}
+    out: dict[str, list[list[dict[str, Any]]]] = {}
     for path in listing:
         found = BICEP_FILE.match(path)
         if found is None or (found["namespace"], found["version"]) not in wanted:
@@ -384,8 +392,7 @@ def spec_files(bicep_git: Path, wanted: set[tuple[str, str]]) -> dict[str, list[
             ["git", "--git-dir", str(bicep_git), "cat-file", "-p", f"HEAD:{path}"], capture_output=True, text=True
         )
         if blob.returncode == 0:  # else a blob the snapshot does not hold
-            key = f"{found['namespace']}@{found['version']}"
-            out[key] = out.get(key, []) + json.loads(blob.stdout)
+            out.setdefault(f"{found['namespace']}@{found['version']}", []).append(json.loads(blob.stdout))
     return out
 
 
@@ -449,16 +456,39 @@ def derive_rows(
         if entry["apiVersion"]
         for namespace in namespaces.get(token.split(":")[1], ())
     }
-    files = spec_files(bicep_git, wanted)
+    per_file = each_file(bicep_git, wanted)
+    files = {key: [node for parsed in listed for node in parsed] for key, listed in per_file.items()}
     scopes = {
         key: {t["name"].split("@")[0]: int(t.get("writableScopes", t.get("scopeType", 0))) for t in parsed
               if t.get("$type") == "ResourceType"}
         for key, parsed in files.items()
     }  # fmt: skip
+    bodies = {
+        key: {t: s for parsed in listed for t, s in spec_types(parsed).items()} for key, listed in per_file.items()
+    }
     derived: dict[str, dict[str, str]] = {}
     disagree: list[str] = []
+    by_body: dict[str, tuple[str, int]] = {}
+    for token, entry in sorted(types.items()):
+        if token not in rows and entry["apiVersion"] and _derive(token, entry, namespaces, scopes) is None:
+            found = _by_body(token, entry, namespaces.get(token.split(":")[1], set()), bodies)
+            if found is not None:
+                by_body[token] = found
+    # a shape the class names only by its last segment (`OperationByProviderRegistration`) that another type
+    # also has is that other type's, or one of several kinds at one id: no one type's
+    taken = {row["path"].lower() for row in rows.values()}
+    taken |= {p.lower() for t, e in types.items() if (p := _derive(t, e, namespaces, scopes))}
+    shared = set()
+    for token, (path, _) in by_body.items():
+        same = [t for t, (p, _) in by_body.items() if p.lower() == path.lower()]
+        if path.lower() in taken or (len(same) > 1 and [t for t in same if by_body[t][1] == 2] != [token]):
+            shared.add(token)
     for token, entry in sorted(types.items()):
         path = _derive(token, entry, namespaces, scopes)
+        how = "named by the installed SDK's inputs"
+        if path is None and token in by_body and token not in shared:
+            path = by_body[token][0]
+            how = "named by the installed SDK's inputs that are no property of its body"
         if path is None:
             continue
         if token in rows:
@@ -469,7 +499,7 @@ def derive_rows(
         derived[token] = {
             "path": path,
             "source": f"{BICEP_REPO} {commit[0][:12]} ({commit[1]}) {namespace.lower()}@{entry['apiVersion']} "
-            f"types.json: {arm_type}, named by the installed SDK's inputs; observed {OBSERVED}",
+            f"types.json: {arm_type}, {how}; observed {OBSERVED}",
         }
     return derived, disagree
 
@@ -530,6 +560,144 @@ def _derive(
     else:
         return None
     return f"{prefix}/providers/{namespace}/{body}"
+
+
+# The second pass: for a type the first (`_derive`) leaves out, the spec's body tells which of the SDK's inputs
+# are the URL's: pulumi-azure-native takes each path parameter as an input and flattens the body's `properties`
+# (x-ms-client-flatten), so an input that is neither a top-level body property nor one of `properties` names a
+# segment of the id (or its resource group or scope). A segment whose type the spec names by a literal (`name:
+# 'default'`, a singleton such as `Spring/configServers`) is that fixed name.
+NOT_BODY = ("resourceGroupName", "location", "tags", "subscriptionId")
+ENVELOPE = {"name", "id", "type", "apiVersion"}  # the resource's own, beside its body: never a flattened input
+
+
+@dataclass(frozen=True)
+class SpecType:
+    """One resource type of a spec file, with what the second pass needs of its body."""
+
+    writable: int
+    literal_name: str | None  # `name`'s literal value in the body: a fixed name (`default`), else None
+    body_keys: frozenset[str]  # top-level body properties and those of `properties`, lower-cased
+
+
+def spec_types(parsed: list[dict[str, Any]]) -> dict[str, SpecType]:
+    """ARM type -> SpecType, for every resource type of one bicep-types file."""
+    out: dict[str, SpecType] = {}
+    for node in parsed:
+        if node.get("$type") != "ResourceType":
+            continue
+        body = _resolve(parsed, node["body"])
+        top = _object_properties(parsed, body)
+        name = top.get("name")
+        literal = _resolve(parsed, name["type"]) if name else {}
+        inner = top.get("properties")
+        keys = (set(top) - ENVELOPE) | (
+            set(_object_properties(parsed, _resolve(parsed, inner["type"]))) if inner else set()
+        )
+        out[node["name"].split("@")[0]] = SpecType(
+            writable=int(node.get("writableScopes", node.get("scopeType", 0))),
+            literal_name=str(literal["value"]) if literal.get("$type") == "StringLiteralType" else None,
+            body_keys=frozenset(k.lower() for k in keys),
+        )
+    return out
+
+
+def _object_properties(parsed: list[dict[str, Any]], node: dict[str, Any]) -> dict[str, Any]:
+    """An object's properties; a discriminated object's base properties and every variant's."""
+    if node.get("$type") == "ObjectType":
+        return dict(node.get("properties", {}))
+    if node.get("$type") == "DiscriminatedObjectType":
+        found = dict(node.get("baseProperties", {}))
+        for ref in node.get("elements", {}).values():
+            found.update(_object_properties(parsed, _resolve(parsed, ref)))
+        found[node["discriminator"]] = {}
+        return found
+    return {}
+
+
+def _chain_fit(kind: str, segments: list[str]) -> tuple[int, int]:
+    """How well the class name `kind` names a type of `segments`: (2 where the last segments' words, joined,
+    are the class's own (`ApiPolicy`: `apis/policies`), 1 where the class ends with the last segment's words,
+    0 otherwise; how many of the class's words the type's segments hold)."""
+    wanted = "".join(_words(kind))
+    words = [w for seg in segments for w in _words(seg)]
+    covered = sum(w in words for w in _words(kind))
+    for start in range(len(segments)):
+        if "".join(w for seg in segments[start:] for w in _words(seg)) == wanted:
+            return 2, covered
+    last = "".join(_words(segments[-1]))
+    return (1 if wanted.endswith(last) and len(last) >= 4 else 0), covered
+
+
+def _by_body(
+    token: str, entry: dict[str, Any], namespaces: set[str], files: dict[str, dict[str, SpecType]]
+) -> tuple[str, int] | None:
+    """The id shape of the one spec type at the SDK's API version, in `namespaces`, that the class names best and
+    whose segments the SDK's non-body inputs name one to one, with how the class names it (`_chain_fit`'s first
+    number); None where none or several do."""
+    kind = token.split(":")[2]
+    version = entry["apiVersion"]
+    fits: list[tuple[tuple[int, int], str]] = []
+    for namespace in sorted(namespaces):
+        listed = files.get(f"{namespace}@{version}", {})
+        for arm_type, spec in listed.items():
+            fit = _chain_fit(kind, arm_type.split("/")[1:])
+            if fit[0] == 0:
+                continue
+            path = _assign_by_body(entry, arm_type, spec, listed)
+            if path is not None:
+                fits.append((fit, path))
+    best = max((f for f, _ in fits), default=None)
+    top = [(p, f[0]) for f, p in fits if f == best]
+    return top[0] if len(top) == 1 else None
+
+
+def _assign_by_body(entry: dict[str, Any], arm_type: str, spec: SpecType, listed: dict[str, SpecType]) -> str | None:
+    namespace, *segments = arm_type.split("/")
+    lowered = {t.lower(): s for t, s in listed.items()}
+    fixed: dict[int, str] = {}
+    for index in range(len(segments)):
+        level = lowered.get("/".join([namespace, *segments[: index + 1]]).lower())
+        if level is not None and level.literal_name is not None:
+            fixed[index] = level.literal_name
+    scope = next((n for n in PATH_SCOPES if n in entry["inputs"]), None)
+    pool = [n for n in entry["inputs"] if n.lower() not in spec.body_keys and n not in NOT_BODY and n != scope]
+    open_segments = [i for i in range(len(segments)) if i not in fixed]
+    if len(pool) != len(open_segments):
+        return None
+    assigned: dict[int, str] = {}
+    used: set[str] = set()
+    pairs = sorted((-_score(segments[i], "", n, ""), i, n) for i in open_segments for n in pool)
+    for negative, index, name in pairs:
+        if -negative > 0 and index not in assigned and name not in used:
+            assigned[index] = name
+            used.add(name)
+    left = [n for n in pool if n not in used]
+    still_open = [i for i in open_segments if i not in assigned]
+    # the one segment left takes the one input left: the own name by whatever name the SDK gives it (`authsid`), a
+    # parent only by a name that names no kind (`resourceName`, `name`: a SignalR replica's `signalR/{resourceName}`)
+    if len(still_open) == 1 and len(left) == 1:
+        if still_open == [len(segments) - 1] or not set(_words(left[0])) - {"name", "id", "resource"}:
+            assigned[still_open[0]] = left.pop()
+    if len(assigned) != len(open_segments):
+        return None
+    body = "/".join(
+        f"{seg}/{{{assigned[i]}}}" if i in assigned else f"{seg}/{fixed[i]}" for i, seg in enumerate(segments)
+    )
+    return _with_scope(entry, spec.writable, scope, f"/providers/{namespace}/{body}")
+
+
+def _with_scope(entry: dict[str, Any], writable: int, scope: str | None, rest: str) -> str | None:
+    """`rest` (`/providers/...`) behind the prefix where the spec says a deployment writes the type."""
+    if scope is not None and writable & EXTENSION:
+        return "/{" + scope + "}" + rest
+    if scope is None and "resourceGroupName" in entry["inputs"] and writable & RESOURCE_GROUP:
+        return "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}" + rest
+    if scope is None and "resourceGroupName" not in entry["inputs"] and writable & SUBSCRIPTION:
+        return "/subscriptions/{subscriptionId}" + rest
+    if scope is None and "resourceGroupName" not in entry["inputs"] and writable == TENANT:
+        return rest
+    return None
 
 
 def write_spec_types(bicep_git: Path) -> None:

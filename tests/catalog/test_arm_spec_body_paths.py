@@ -1,0 +1,114 @@
+"""Types placed by the second pass over Azure's REST spec (scripts/read_schema_paths.py `_by_body`): the spec
+type the class names, whose segments the SDK's inputs that are no property of its body name one to one.
+
+Expected ARM types come from Azure's ARM template reference (learn.microsoft.com/azure/templates, each type's
+page, observed 2026-11-27), never from the generated rows.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from azure_gpu_stacks.catalog.arm import registry
+
+from scripts import read_schema_paths
+from tests.conftest import REPO
+
+ARM = REPO / "catalog" / "arm"
+
+# (token, Learn's ARM type, the fixed own name Learn's page gives it or None): none was placed before
+LEARN = [
+    ("azure-native:apimanagement:ApiPolicy", "Microsoft.ApiManagement/service/apis/policies", None),
+    ("azure-native:apimanagement:WorkspaceApiOperationPolicy",
+     "Microsoft.ApiManagement/service/workspaces/apis/operations/policies", None),
+    ("azure-native:signalrservice:SignalRReplica", "Microsoft.SignalRService/signalR/replicas", None),
+    ("azure-native:webpubsub:WebPubSubHub", "Microsoft.SignalRService/webPubSub/hubs", None),
+    ("azure-native:storage:LocalUser", "Microsoft.Storage/storageAccounts/localUsers", None),
+    ("azure-native:sql:ManagedDatabase", "Microsoft.Sql/managedInstances/databases", None),
+    ("azure-native:machinelearningservices:ModelVersion",
+     "Microsoft.MachineLearningServices/workspaces/models/versions", None),
+    ("azure-native:containerregistry:Task", "Microsoft.ContainerRegistry/registries/tasks", None),
+    ("azure-native:dns:DnssecConfig", "Microsoft.Network/dnsZones/dnssecConfigs", "default"),
+    ("azure-native:app:Job", "Microsoft.App/jobs", None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("token", "arm_type", "own_name"), LEARN, ids=[row[0] for row in LEARN])
+def test_a_type_the_class_and_the_spec_s_body_settle_is_placed_as_learn_documents_it(
+    token: str, arm_type: str, own_name: str | None
+) -> None:
+    place = registry.placement(token)
+
+    assert place is not None and place.arm_type == arm_type
+    assert place.own_name == own_name
+    assert place.api_version == json.loads((ARM / "sdk_types.json").read_text())["types"][token]["apiVersion"]
+    assert (
+        "no property of its body" in place.source and "Azure/bicep-types-az 1f896de2db96 (2026-08-20)" in place.source
+    )
+
+
+def test_a_class_named_only_by_its_last_segment_that_shares_another_type_s_shape_is_not_placed() -> None:
+    """`OperationByProviderRegistration` ends like `ProviderRegistration`, whose shape is
+    `providerRegistrations/{providerNamespace}` (Learn: Microsoft.ProviderHub/providerRegistrations); the
+    operations of a registration are another resource, so the second pass gives it no shape."""
+    assert registry.placement("azure-native:providerhub:OperationByProviderRegistration") is None
+    place = registry.placement("azure-native:providerhub:ProviderRegistration")
+    assert place is not None and place.arm_type == "Microsoft.ProviderHub/providerRegistrations"
+
+
+# A types.json shaped as bicep-types-az writes it (Azure's REST spec, Microsoft.SignalRService 2024-03-01: a replica
+# of a SignalR service, `signalR/{resourceName}/replicas/{replicaName}`; Learn: Microsoft.SignalRService/signalR/
+# replicas has `location`, `sku`, `tags` and `properties.regionEndpointEnabled`, `properties.resourceStopped`)
+SIGNALR = [
+    {"$type": "StringType"},
+    {"$type": "ObjectType", "name": "Replica", "properties": {
+        "name": {"type": {"$ref": "#/0"}, "flags": 9}, "location": {"type": {"$ref": "#/0"}, "flags": 1},
+        "sku": {"type": {"$ref": "#/0"}, "flags": 0}, "tags": {"type": {"$ref": "#/0"}, "flags": 0},
+        "properties": {"type": {"$ref": "#/2"}, "flags": 0}}},
+    {"$type": "ObjectType", "name": "ReplicaProperties", "properties": {
+        "regionEndpointEnabled": {"type": {"$ref": "#/0"}, "flags": 0},
+        "resourceStopped": {"type": {"$ref": "#/0"}, "flags": 0}}},
+    {"$type": "ResourceType", "name": "Microsoft.SignalRService/signalR/replicas@2024-03-01",
+     "body": {"$ref": "#/1"}, "writableScopes": 8},
+    {"$type": "StringLiteralType", "value": "default"},
+    {"$type": "ObjectType", "name": "Settings", "properties": {"name": {"type": {"$ref": "#/4"}, "flags": 9}}},
+    {"$type": "ResourceType", "name": "Microsoft.SignalRService/signalR/settings@2024-03-01",
+     "body": {"$ref": "#/5"}, "writableScopes": 8},
+]  # fmt: skip
+
+
+def test_the_inputs_that_are_no_body_property_name_the_segments_and_a_literal_name_is_fixed() -> None:
+    listed = read_schema_paths.spec_types(SIGNALR)
+    replica = {
+        "apiVersion": "2024-03-01",
+        "inputs": ["location", "regionEndpointEnabled", "replicaName", "resourceGroupName", "resourceName",
+                   "resourceStopped", "sku", "tags"],
+    }  # fmt: skip
+    settings = {"apiVersion": "2024-03-01", "inputs": ["resourceGroupName", "resourceName"]}
+
+    assert listed["Microsoft.SignalRService/signalR/settings"].literal_name == "default"
+    assert read_schema_paths._by_body(
+        "azure-native:signalrservice:SignalRReplica", replica, {"microsoft.signalrservice"},
+        {"microsoft.signalrservice@2024-03-01": listed},
+    ) == (
+        "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.SignalRService/"
+        "signalR/{resourceName}/replicas/{replicaName}",
+        2,
+    )  # fmt: skip
+    found = read_schema_paths._by_body(
+        "azure-native:signalrservice:SignalRSettings", settings, {"microsoft.signalrservice"},
+        {"microsoft.signalrservice@2024-03-01": listed},
+    )  # fmt: skip
+    assert found is not None and found[0].endswith("/signalR/{resourceName}/settings/default")
+    # an input that is no body property and names no segment (`extraName`) is one too many: nothing fits
+    assert read_schema_paths._by_body(
+        "azure-native:signalrservice:SignalRReplica", {**replica, "inputs": [*replica["inputs"], "extraName"]},
+        {"microsoft.signalrservice"}, {"microsoft.signalrservice@2024-03-01": listed},
+    ) is None  # fmt: skip
+
+
+def test_the_registry_places_more_of_the_sdk_s_types_than_before_the_second_pass() -> None:
+    sdk = json.loads((ARM / "sdk_types.json").read_text(encoding="utf-8"))["types"]
+
+    assert sum(registry.placement(t) is not None for t in sdk) >= 1850  # 1,673 before the second pass
