@@ -427,13 +427,17 @@ def nested(types: list[dict[str, Any]], body: dict[str, Any]) -> dict[str, list[
 
 def derive_rows(
     bicep_git: Path, types: dict[str, dict[str, Any]], rows: dict[str, dict[str, str]], commit: list[str]
-) -> tuple[dict[str, dict[str, str]], list[str]]:
+) -> tuple[dict[str, dict[str, Any]], list[str], dict[str, str]]:
     """An id shape for each installed SDK type from Azure's REST spec and the SDK's own inputs: the one ARM type
     the spec defines at the SDK's API version, in a namespace of the module's placed types, named like the
     class (`apimanagement:ApiGateway` -> `Microsoft.ApiManagement/service/gateways`... by its last segment),
     whose type segments the SDK's `...Name`/`...Id` inputs each name one to one; its scope from where the spec
     says a deployment writes it. Returns the shapes of types `rows` (curated and export rows) lacks, and the
-    tokens where both give a shape and they disagree (left out of both: two public sources at odds)."""
+    tokens where both give a shape and they disagree (left out of both: two public sources at odds), and why each
+    type no row holds has no shape. Each shape names what confirms its namespace apart from the spec's own list (a
+    module none of whose types another source places takes the namespace of its own name): the module's curated or
+    export rows, the export's import examples of the module, the REST spec's service folder of the module's name.
+    A shape none confirms while the export's examples of its module name another namespace is left out."""
     namespaces: dict[str, set[str]] = {}
     for token, row in rows.items():
         if "providers" in row["path"].split("/"):
@@ -446,10 +450,18 @@ def derive_rows(
         check=True,
     ).stdout.split()
     spec_namespaces = {m["namespace"] for p in listing if (m := BICEP_FILE.match(p))}
+    placed_namespaces = {module: set(found) for module, found in namespaces.items()}
     for token in types:
         module = token.split(":")[1]
         if module not in namespaces and f"microsoft.{module}" in spec_namespaces:
             namespaces[module] = {f"microsoft.{module}"}
+    # the REST spec's service folder of each namespace and version (azure-rest-api-specs `specification/<folder>`,
+    # which bicep-types-az mirrors as `generated/<folder>`, split `<folder>_0`, `_1`... where it holds several)
+    folders: dict[str, set[str]] = {}
+    for listed_path in listing:
+        if found := BICEP_FILE.match(listed_path):
+            folder = re.sub(r"_\d+$", "", listed_path.split("/")[1])
+            folders.setdefault(f"{found['namespace']}@{found['version']}", set()).add(folder)
     wanted = {
         (namespace, entry["apiVersion"])
         for token, entry in types.items()
@@ -466,8 +478,9 @@ def derive_rows(
     bodies = {
         key: {t: s for parsed in listed for t, s in spec_types(parsed).items()} for key, listed in per_file.items()
     }
-    derived: dict[str, dict[str, str]] = {}
+    derived: dict[str, dict[str, Any]] = {}
     disagree: list[str] = []
+    left: dict[str, str] = {}
     by_body: dict[str, tuple[str, int]] = {}
     for token, entry in sorted(types.items()):
         if token not in rows and entry["apiVersion"] and _derive(token, entry, namespaces, scopes) is None:
@@ -483,25 +496,63 @@ def derive_rows(
         same = [t for t, (p, _) in by_body.items() if p.lower() == path.lower()]
         if path.lower() in taken or (len(same) > 1 and [t for t in same if by_body[t][1] == 2] != [token]):
             shared.add(token)
+    exported = export_namespaces()
     for token, entry in sorted(types.items()):
+        module = token.split(":")[1]
         path = _derive(token, entry, namespaces, scopes)
         how = "named by the installed SDK's inputs"
         if path is None and token in by_body and token not in shared:
             path = by_body[token][0]
             how = "named by the installed SDK's inputs that are no property of its body"
         if path is None:
+            if token not in rows:
+                left[token] = (
+                    LEFT_PROVIDER if not entry["apiVersion"] else LEFT_SHARED if token in shared
+                    else why_left(token, entry, namespaces.get(module, set()), bodies)
+                )  # fmt: skip
             continue
         if token in rows:
             if rows[token]["path"].lower() != path.lower():
                 disagree.append(token)
             continue
         namespace, arm_type = read_sdk_types_arm_type(path)
+        key = f"{namespace.lower()}@{entry['apiVersion']}"
+        lowered = namespace.lower()
+        evidence = [
+            *(["the module's curated or 2.x export rows"] if lowered in placed_namespaces.get(module, ()) else []),
+            *(["the 2.x export's import examples of the module"] if lowered in exported.get(module, ()) else []),
+            *([f"the REST spec's folder specification/{module}"] if module in folders.get(key, ()) else []),
+        ]
+        if not evidence and exported.get(module):
+            left[token] = LEFT_NAMESPACE_DISPUTED
+            continue
         derived[token] = {
             "path": path,
-            "source": f"{BICEP_REPO} {commit[0][:12]} ({commit[1]}) {namespace.lower()}@{entry['apiVersion']} "
-            f"types.json: {arm_type}, {how}; observed {OBSERVED}",
+            "source": f"{BICEP_REPO} {commit[0][:12]} ({commit[1]}) {key} types.json: {arm_type}, {how}; "
+            f"observed {OBSERVED}",
+            "namespaceConfirmedBy": evidence,
         }
-    return derived, disagree
+    for token in disagree:
+        left[token] = LEFT_DISAGREE
+    return derived, disagree, left
+
+
+def export_namespaces() -> dict[str, set[str]]:
+    """Module -> the namespaces the 2.x export's import examples of its types name (every example, placed or
+    not), under the module's 3.x names too (registry.MODULES_RENAMED_IN_3)."""
+    from azure_gpu_stacks.catalog.arm.registry import MODULES_RENAMED_IN_3
+
+    found: dict[str, set[str]] = {}
+    for token, row in json.loads(OUT.read_text(encoding="utf-8"))["types"].items():
+        parts = str(row.get("importId") or "").strip("/").split("/")
+        lowered = [p.lower() for p in parts]
+        if "providers" not in lowered or lowered[-1] == "providers":
+            continue
+        namespace = lowered[len(lowered) - lowered[::-1].index("providers")]
+        module = token.split(":")[1]
+        for name in (module, *MODULES_RENAMED_IN_3.get(module, ())):
+            found.setdefault(name, set()).add(namespace)
+    return found
 
 
 def read_sdk_types_arm_type(path: str) -> tuple[str, str]:
@@ -652,6 +703,34 @@ def _by_body(
     return top[0] if len(top) == 1 else None
 
 
+LEFT_NO_NAMESPACE = "no namespace of its module is in the REST spec at the SDK's API version (bicep-types-az)"
+LEFT_NO_NAME = "no type of the REST spec at the SDK's API version is named like the class"
+LEFT_INPUTS = "the spec types named like the class have segments the SDK's inputs do not name one to one"
+LEFT_SEVERAL = "several spec types fit the class and its inputs equally"
+LEFT_SHARED = "the one spec type that fits is another SDK type's shape, or several types' (kinds at one id)"
+LEFT_DISAGREE = "the 2.x export's example and the REST spec give different shapes"
+LEFT_PROVIDER = "the provider implements it itself (no API version)"
+LEFT_EXPORT_NOT_IN_SPEC = (
+    "the 2.x export's example names an ARM type the REST spec does not define at the SDK's version"
+)
+LEFT_NAMESPACE_DISPUTED = "the 2.x export's examples of its module name another namespace and nothing confirms this one"
+
+
+def why_left(token: str, entry: dict[str, Any], namespaces: set[str], files: dict[str, dict[str, SpecType]]) -> str:
+    """Why neither pass gives `token` a shape (for a type with an API version that no row holds)."""
+    kind = token.split(":")[2]
+    keys = [f"{namespace}@{entry['apiVersion']}" for namespace in sorted(namespaces)]
+    listed = [(key, arm_type, spec) for key in keys for arm_type, spec in files.get(key, {}).items()]
+    if not listed:
+        return LEFT_NO_NAMESPACE
+    named = [(key, arm_type, spec) for key, arm_type, spec in listed if _chain_fit(kind, arm_type.split("/")[1:])[0]]
+    if not named:
+        return LEFT_NO_NAME
+    if not any(_assign_by_body(entry, arm_type, spec, files[key]) for key, arm_type, spec in named):
+        return LEFT_INPUTS
+    return LEFT_SEVERAL
+
+
 def _assign_by_body(entry: dict[str, Any], arm_type: str, spec: SpecType, listed: dict[str, SpecType]) -> str | None:
     namespace, *segments = arm_type.split("/")
     lowered = {t.lower(): s for t, s in listed.items()}
@@ -729,7 +808,7 @@ def write_spec_types(bicep_git: Path) -> None:
         key: sorted({t["name"].split("@")[0] for t in parsed if t.get("$type") == "ResourceType"})
         for key, parsed in sorted(files.items())
     }
-    derived, disagree = derive_rows(bicep_git, types, rows, commit)
+    derived, disagree, left = derive_rows(bicep_git, types, rows, commit)
     nesting: dict[str, dict[str, list[str]]] = {}
     for token, (namespace, arm_type, version) in sorted(located.items()):
         parsed = files.get(f"{namespace.lower()}@{version}")
@@ -749,7 +828,23 @@ def write_spec_types(bicep_git: Path) -> None:
         "note": "generated by scripts/read_schema_paths.py --bicep-types; never edit by hand",
         "source": {"repo": BICEP_REPO, "commit": commit[0], "date": commit[1], "observed": OBSERVED},
     }
-    derived_head = {**head, "disagree": disagree}
+    for token, row in placed.items():  # the export's rows that read_sdk_types.py leaves out for the spec
+        namespace, arm_type = read_sdk_types.arm_type_of(row["path"])
+        spec_listed = listed.get(f"{namespace.lower()}@{types[token]['apiVersion']}")
+        if token not in curated and spec_listed is not None and arm_type.lower() not in map(str.lower, spec_listed):
+            left[token] = LEFT_EXPORT_NOT_IN_SPEC
+    reasons: dict[str, list[str]] = {}
+    for token, why in sorted(left.items()):
+        if "path" in curated.get(token, {}):  # a curated row places it whatever the sources say
+            continue
+        reasons.setdefault(why, []).append(token)
+    derived_head = {
+        **head,
+        "disagree": disagree,
+        "namespaceConfirmed": sum(bool(row["namespaceConfirmedBy"]) for row in derived.values()),
+        "namespaceUnconfirmed": sorted(t for t, row in derived.items() if not row["namespaceConfirmedBy"]),
+        "left": dict(sorted(reasons.items(), key=lambda item: -len(item[1]))),
+    }
     for out, data in ((SPEC_OUT, listed), (NESTED_OUT, nesting)):
         lines = [f"  {json.dumps(k)}: {json.dumps(v, sort_keys=True)}" for k, v in data.items()]
         out.write_text(json.dumps(head, indent=1)[:-2] + ',\n "types": {\n' + ",\n".join(lines) + "\n }\n}\n")

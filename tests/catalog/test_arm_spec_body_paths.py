@@ -8,6 +8,8 @@ page, observed 2026-11-27), never from the generated rows.
 from __future__ import annotations
 
 import json
+import re
+from typing import Any
 
 import pytest
 from azure_gpu_stacks.catalog.arm import registry
@@ -112,3 +114,68 @@ def test_the_registry_places_more_of_the_sdk_s_types_than_before_the_second_pass
     sdk = json.loads((ARM / "sdk_types.json").read_text(encoding="utf-8"))["types"]
 
     assert sum(registry.placement(t) is not None for t in sdk) >= 1850  # 1,673 before the second pass
+
+
+def _spec_paths() -> dict[str, Any]:
+    document: dict[str, Any] = json.loads((ARM / "spec_paths.json").read_text(encoding="utf-8"))
+    return document
+
+
+def _export_namespaces() -> dict[str, set[str]]:
+    """Module -> every namespace the 2.x export's import examples of its types name, read here from the export's
+    rows (schema_paths_v2.json) by the id's last `providers/<Namespace>`."""
+    found: dict[str, set[str]] = {}
+    for token, row in json.loads((ARM / "schema_paths_v2.json").read_text(encoding="utf-8"))["types"].items():
+        example = str(row.get("importId") or "")
+        matches = re.findall(r"/providers/([^/]+)/", example, flags=re.IGNORECASE)
+        if matches:
+            module = token.split(":")[1]
+            for name in (module, *registry.MODULES_RENAMED_IN_3.get(module, ())):
+                found.setdefault(name, set()).add(matches[-1].lower())
+    return found
+
+
+def test_each_spec_shape_names_what_confirms_its_namespace_and_the_export_s_word_holds() -> None:
+    """Item 2 of issue 39: a spec-derived shape's namespace is confirmed apart from the spec's own list; where the
+    row says the 2.x export's examples confirm it, they do name that namespace for the module."""
+    document = _spec_paths()
+    exported = _export_namespaces()
+    rows = document["types"]
+    by_export = [
+        t for t, r in rows.items() if "the 2.x export's import examples of the module" in r["namespaceConfirmedBy"]
+    ]
+
+    assert len(by_export) > 400
+    for token in by_export:
+        namespace = rows[token]["path"].split("/providers/")[-1].split("/")[0].lower()
+        assert namespace in exported[token.split(":")[1]], token
+    unconfirmed = sorted(t for t, r in rows.items() if not r["namespaceConfirmedBy"])
+    assert unconfirmed == document["namespaceUnconfirmed"]
+    assert document["namespaceConfirmed"] == len(rows) - len(unconfirmed) >= 950
+    # none unconfirmed where the export's examples of its module name another namespace: those are left out
+    assert [t for t in unconfirmed if exported.get(t.split(":")[1])] == []
+
+
+def test_a_module_whose_export_examples_name_another_namespace_is_placed_only_where_the_spec_s_folder_confirms() -> (
+    None
+):
+    """The 2.x export's examples of `elastic` are Datadog's (its TagRule example: `providers/Microsoft.Datadog/
+    monitors/...`); Azure's REST spec keeps Microsoft.Elastic under specification/elastic (Learn's template
+    reference: Microsoft.Elastic/monitors, observed 2026-11-27)."""
+    assert _export_namespaces()["elastic"] == {"microsoft.datadog"}
+    row = _spec_paths()["types"]["azure-native:elastic:Monitor"]
+
+    assert "/providers/Microsoft.Elastic/monitors/{monitorName}" in row["path"]
+    assert row["namespaceConfirmedBy"] == ["the REST spec's folder specification/elastic"]
+
+
+def test_every_type_left_unplaced_is_written_down_with_why() -> None:
+    """The residue: each SDK type the registry cannot place is under one reason in spec_paths.json's `left`, and
+    each type there is one it cannot place."""
+    sdk = json.loads((ARM / "sdk_types.json").read_text(encoding="utf-8"))["types"]
+    left = {token: why for why, tokens in _spec_paths()["left"].items() for token in tokens}
+    unplaced = {t for t in sdk if registry.placement(t) is None}
+
+    assert set(left) == unplaced
+    assert len(left) == sum(len(tokens) for tokens in _spec_paths()["left"].values())  # one reason each
+    assert left["azure-native:storage:Blob"] == read_schema_paths.LEFT_PROVIDER  # a data-plane write, no API version
