@@ -669,10 +669,17 @@ def _object_properties(parsed: list[dict[str, Any]], node: dict[str, Any]) -> di
 def _chain_fit(kind: str, segments: list[str]) -> tuple[int, int]:
     """How well the class name `kind` names a type of `segments`: (2 where the last segments' words, joined,
     are the class's own (`ApiPolicy`: `apis/policies`), 1 where the class ends with the last segment's words,
-    0 otherwise; how many of the class's words the type's segments hold)."""
-    wanted = "".join(_words(kind))
+    0 otherwise; how many of the class's words the type's segments hold). `<Kind>By<Parent>` names a `<Kind>`
+    under a parent of that name."""
     words = [w for seg in segments for w in _words(seg)]
     covered = sum(w in words for w in _words(kind))
+    by_parent = re.match(r"^(?P<own>[A-Z]\w*?)By(?P<parent>[A-Z]\w*)$", kind)
+    if by_parent:  # `PrivateEndpointConnectionByHostPool`: `hostPools/privateEndpointConnections`
+        kind = by_parent["own"]
+        joined = "".join(words[: -len(_words(segments[-1]))]) if len(segments) > 1 else ""
+        if "".join(_words(by_parent["parent"])) not in joined:
+            return 0, covered
+    wanted = "".join(_words(kind))
     for start in range(len(segments)):
         if "".join(w for seg in segments[start:] for w in _words(seg)) == wanted:
             return 2, covered
@@ -742,7 +749,7 @@ def _assign_by_body(entry: dict[str, Any], arm_type: str, spec: SpecType, listed
     scope = next((n for n in PATH_SCOPES if n in entry["inputs"]), None)
     pool = [n for n in entry["inputs"] if n.lower() not in spec.body_keys and n not in NOT_BODY and n != scope]
     open_segments = [i for i in range(len(segments)) if i not in fixed]
-    if len(pool) != len(open_segments):
+    if len(pool) > len(open_segments):
         return None
     assigned: dict[int, str] = {}
     used: set[str] = set()
@@ -751,14 +758,23 @@ def _assign_by_body(entry: dict[str, Any], arm_type: str, spec: SpecType, listed
         if -negative > 0 and index not in assigned and name not in used:
             assigned[index] = name
             used.add(name)
+    # a parent named by an input the body also holds under the same name (an API issue's `apiId`, in the URL and in
+    # `properties.apiId`): only one that names the parent's kind outright
+    for index in open_segments[:-1]:
+        if index not in assigned:
+            named = [n for n in entry["inputs"] if n.lower() in spec.body_keys and n.endswith(("Name", "Id"))]
+            fits = [n for n in named if n not in used and _score(segments[index], "", n, "") >= 6]
+            if len(fits) == 1:
+                assigned[index] = fits[0]
+                used.add(fits[0])
     left = [n for n in pool if n not in used]
     still_open = [i for i in open_segments if i not in assigned]
     # the one segment left takes the one input left: the own name by whatever name the SDK gives it (`authsid`), a
-    # parent only by a name that names no kind (`resourceName`, `name`: a SignalR replica's `signalR/{resourceName}`)
+    # parent only by a name that names no kind (`resourceName`, `serviceName`: `signalR/{resourceName}`)
     if len(still_open) == 1 and len(left) == 1:
-        if still_open == [len(segments) - 1] or not set(_words(left[0])) - {"name", "id", "resource"}:
+        if still_open == [len(segments) - 1] or not set(_words(left[0])) - {"name", "id", "resource", "service"}:
             assigned[still_open[0]] = left.pop()
-    if len(assigned) != len(open_segments):
+    if len(assigned) != len(open_segments) or left:
         return None
     body = "/".join(
         f"{seg}/{{{assigned[i]}}}" if i in assigned else f"{seg}/{fixed[i]}" for i, seg in enumerate(segments)

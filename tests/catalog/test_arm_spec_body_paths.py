@@ -33,6 +33,8 @@ LEARN = [
     ("azure-native:containerregistry:Task", "Microsoft.ContainerRegistry/registries/tasks", None),
     ("azure-native:dns:DnssecConfig", "Microsoft.Network/dnsZones/dnssecConfigs", "default"),
     ("azure-native:app:Job", "Microsoft.App/jobs", None),
+    ("azure-native:apimanagement:ApiIssue", "Microsoft.ApiManagement/service/apis/issues", None),
+    ("azure-native:appplatform:ConfigServer", "Microsoft.AppPlatform/Spring/configServers", "default"),
 ]  # fmt: skip
 
 
@@ -50,13 +52,25 @@ def test_a_type_the_class_and_the_spec_s_body_settle_is_placed_as_learn_document
     )
 
 
-def test_a_class_named_only_by_its_last_segment_that_shares_another_type_s_shape_is_not_placed() -> None:
-    """`OperationByProviderRegistration` ends like `ProviderRegistration`, whose shape is
-    `providerRegistrations/{providerNamespace}` (Learn: Microsoft.ProviderHub/providerRegistrations); the
-    operations of a registration are another resource, so the second pass gives it no shape."""
-    assert registry.placement("azure-native:providerhub:OperationByProviderRegistration") is None
-    place = registry.placement("azure-native:providerhub:ProviderRegistration")
-    assert place is not None and place.arm_type == "Microsoft.ProviderHub/providerRegistrations"
+def test_kinds_of_one_spec_type_that_the_class_names_only_by_its_last_segment_are_not_placed() -> None:
+    """`DefaultUserRule`, `UserRule` and `SecurityUserRule` all end in `rule` and fit one spec type, a security
+    user configuration's rule (Learn: Microsoft.Network networkManagers/securityUserConfigurations/ruleCollections/
+    rules, whose `kind` is `Custom` or `Default`): the second pass gives none of them that shape, and says why."""
+    left = _spec_paths()["left"][read_schema_paths.LEFT_SHARED]
+    for kind in ("DefaultUserRule", "UserRule", "SecurityUserRule"):
+        assert registry.placement(f"azure-native:network:{kind}") is None
+        assert f"azure-native:network:{kind}" in left
+
+
+def test_a_kind_by_its_parent_is_placed_under_that_parent() -> None:
+    """`PrivateEndpointConnectionByHostPool` (Learn: Microsoft.DesktopVirtualization/hostPools/
+    privateEndpointConnections)."""
+    place = registry.placement("azure-native:desktopvirtualization:PrivateEndpointConnectionByHostPool")
+
+    assert (
+        place is not None and place.arm_type == "Microsoft.DesktopVirtualization/hostPools/privateEndpointConnections"
+    )
+    assert place.parent_inputs == ("hostPoolName",) and place.name_input == "privateEndpointConnectionName"
 
 
 # A types.json shaped as bicep-types-az writes it (Azure's REST spec, Microsoft.SignalRService 2024-03-01: a replica
