@@ -37,7 +37,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import yaml
 
@@ -487,15 +487,15 @@ def derive_rows(
             found = _by_body(token, entry, namespaces.get(token.split(":")[1], set()), bodies)
             if found is not None:
                 by_body[token] = found
-    # a shape the class names only by its last segment (`OperationByProviderRegistration`) that another type
+    # a shape the class names only by its last segment (`UserRule`: `.../ruleCollections/{}/rules`) that another type
     # also has is that other type's, or one of several kinds at one id: no one type's
     taken = {row["path"].lower() for row in rows.values()}
     taken |= {p.lower() for t, e in types.items() if (p := _derive(t, e, namespaces, scopes))}
     shared = set()
-    for token, (path, _) in by_body.items():
+    for token, (path, fit) in by_body.items():
         same = [t for t, (p, _) in by_body.items() if p.lower() == path.lower()]
-        if path.lower() in taken or (len(same) > 1 and [t for t in same if by_body[t][1] == 2] != [token]):
-            shared.add(token)
+        if fit != 2 and (path.lower() in taken or len(same) > 1):
+            shared.add(token)  # (a class its type names outright, `GroupsOperation`, may share: two tokens, one type)
     exported = export_namespaces()
     for token, entry in sorted(types.items()):
         module = token.split(":")[1]
@@ -666,25 +666,46 @@ def _object_properties(parsed: list[dict[str, Any]], node: dict[str, Any]) -> di
     return {}
 
 
+def _stems(text: str) -> list[str]:
+    """`_words` compared leniently: a final `e` dropped after the plural (`caches` and `Cache` both `cach`)."""
+    return [w[:-1] if w.endswith("e") and len(w) > 3 else w for w in _words(text)]
+
+
+# what pulumi-azure-native's names add to a spec type's (from the REST spec's operation ids: `GroupsOperations_Create`
+# is migrate:GroupsOperation, `SitesController_Create` offazure:SitesController, `FrontendsInterface_CreateOrUpdate`
+# servicenetworking:FrontendsInterface, `...ById`/`...ByName` a second path to the same type)
+NAME_SUFFIXES = ("Operation", "Controller", "Interface", "ById", "ByName")
+
+
 def _chain_fit(kind: str, segments: list[str]) -> tuple[int, int]:
     """How well the class name `kind` names a type of `segments`: (2 where the last segments' words, joined,
-    are the class's own (`ApiPolicy`: `apis/policies`), 1 where the class ends with the last segment's words,
-    0 otherwise; how many of the class's words the type's segments hold). `<Kind>By<Parent>` names a `<Kind>`
-    under a parent of that name."""
-    words = [w for seg in segments for w in _words(seg)]
-    covered = sum(w in words for w in _words(kind))
+    are the class's own (`ApiPolicy`: `apis/policies`), 1 where the class ends with the last segment's words or
+    that segment with the class's (`Account`: `netAppAccounts`), 0 otherwise; how many of the class's words the
+    type's segments hold). `<Kind>By<Parent>` names a `<Kind>` under a parent of that name; a suffix of
+    NAME_SUFFIXES is the operation's, not the type's."""
+    best = max(_fit(kind, segments, _words), _fit(kind, segments, _stems))
+    for suffix in NAME_SUFFIXES:
+        if best[0] == 0 and kind.endswith(suffix) and len(kind) > len(suffix):
+            best = max(_fit(kind[: -len(suffix)], segments, _words), _fit(kind[: -len(suffix)], segments, _stems))
+    return best
+
+
+def _fit(kind: str, segments: list[str], _stems: Callable[[str], list[str]]) -> tuple[int, int]:
+    words = [w for seg in segments for w in _stems(seg)]
+    covered = sum(w in words for w in _stems(kind))
     by_parent = re.match(r"^(?P<own>[A-Z]\w*?)By(?P<parent>[A-Z]\w*)$", kind)
     if by_parent:  # `PrivateEndpointConnectionByHostPool`: `hostPools/privateEndpointConnections`
         kind = by_parent["own"]
-        joined = "".join(words[: -len(_words(segments[-1]))]) if len(segments) > 1 else ""
-        if "".join(_words(by_parent["parent"])) not in joined:
+        joined = "".join(words[: -len(_stems(segments[-1]))]) if len(segments) > 1 else ""
+        if "".join(_stems(by_parent["parent"])) not in joined:
             return 0, covered
-    wanted = "".join(_words(kind))
+    wanted = "".join(_stems(kind))
     for start in range(len(segments)):
-        if "".join(w for seg in segments[start:] for w in _words(seg)) == wanted:
+        if "".join(w for seg in segments[start:] for w in _stems(seg)) == wanted:
             return 2, covered
-    last = "".join(_words(segments[-1]))
-    return (1 if wanted.endswith(last) and len(last) >= 4 else 0), covered
+    last = "".join(_stems(segments[-1]))
+    shorter = min(len("".join(_words(segments[-1]))), len("".join(_words(kind))))
+    return (1 if (wanted.endswith(last) or last.endswith(wanted)) and shorter >= 4 else 0), covered
 
 
 def _by_body(

@@ -196,7 +196,7 @@ def web_template() -> Any:
             "mgpolicy",
             {"managementGroupId": "mg1", "policyDefinitionName": "p1"},
         ),
-        _resource("azure-native:apimanagement:Cache", "cache", {**group, "serviceName": "apim", "cacheId": "c1"}),
+        _resource("azure-native:costmanagement:ReportByResourceGroupName", "report", {**group, "reportName": "r1"}),
     ]
     return export(resources, project="p", stack="dev")
 
@@ -230,6 +230,6 @@ def test_export_leaves_out_only_what_a_subscription_deployment_cannot_hold_sayin
 
     assert outside == {
         "azure-native:authorization:PolicyDefinitionAtManagementGroup": NOT_IN_SUBSCRIPTION,
-        "azure-native:apimanagement:Cache": NOT_PLACED,
+        "azure-native:costmanagement:ReportByResourceGroupName": NOT_PLACED,
     }
     assert "no public source" in NOT_PLACED
