@@ -177,6 +177,26 @@ def nested_properties(token: str) -> list[tuple[str, frozenset[str]]]:
     return sorted(((path, frozenset(keys)) for path, keys in found.items()), key=lambda item: item[0].count("."))
 
 
+@functools.cache
+def _left() -> dict[str, str]:
+    """Token -> why no public source the registry reads places it (spec_paths.json's `left`, written by
+    scripts/read_schema_paths.py --bicep-types)."""
+    document = json.loads(resources.files(__package__).joinpath(SPEC_PATHS).read_text(encoding="utf-8"))
+    return {token: why for why, listed in document.get("left", {}).items() for token in listed}
+
+
+def why_unplaced(token: str) -> str | None:
+    """Why the registry cannot place `token` (a 2.x token: its 3.x type's reason), or None where it can or no
+    reason is written down."""
+    if placement(token) is not None:
+        return None
+    _, module, kind = token.split(":", 2)
+    found = _left().get(token)
+    for new in MODULES_RENAMED_IN_3.get(module, ()):
+        found = found or _left().get(f"azure-native:{new}:{kind}")
+    return found
+
+
 def tokens() -> list[str]:
     """Every token the registry can place."""
     placed = {t for t, entry in _read(ARM_PATHS).items() if "path" in entry}
