@@ -34,7 +34,7 @@ def _request(arm_type: str, title: str) -> dict[str, Any]:
     raise LookupError(f"{arm_type}: no saved example titled {title!r}")
 
 
-def _answer(token: str, title: str) -> tuple[set[str], set[str]]:
+def _answer(token: str, title: str, send: dict[str, Any] | None = None) -> tuple[set[str], set[str]]:
     """(top-level keys, `properties` keys) of the fake's answer to the example's request, in ARM's shape."""
     place = registry.placement(token)
     assert place is not None and not place.parents  # a resource of the group itself: no parent to create first
@@ -42,6 +42,7 @@ def _answer(token: str, title: str) -> tuple[set[str], set[str]]:
     arm.put("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": GROUP, "location": "eastus"}, "rg")
     inputs = bodies.from_arm_body(token, _request(place.arm_type, title), {"resourceGroupName": GROUP})
     inputs.setdefault(place.name_input, "example")
+    inputs.update(send or {})
     resource = arm.put(token, "example", inputs, "example")
     assert arm.refusals == [] and not resource.failed
     body = bodies.to_arm_body(token, resource.outputs)
@@ -62,7 +63,7 @@ def test_every_row_names_its_example_s_file_and_commit_and_a_modelled_type() -> 
 @pytest.mark.parametrize("token", sorted(ROWS))
 def test_the_fake_answers_every_key_azure_s_example_answer_has_or_says_why_not(token: str) -> None:
     row = ROWS[token]
-    top, inner = _answer(token, row["title"])
+    top, inner = _answer(token, row["title"], row.get("send"))
     missing = sorted({k for k in row["top"] if k not in top} | {f"properties.{k}" for k in row["properties"]
                                                                   if k not in inner})  # fmt: skip
 
