@@ -462,11 +462,17 @@ def derive_rows(
         if found := BICEP_FILE.match(listed_path):
             folder = re.sub(r"_\d+$", "", listed_path.split("/")[1])
             folders.setdefault(f"{found['namespace']}@{found['version']}", set()).add(folder)
+    # the namespaces of the REST spec's service folder named like the module (specification/mongocluster holds
+    # Microsoft.DocumentDB's mongoClusters, specification/trafficmanager Microsoft.Network's profiles)
+    by_folder: dict[str, set[str]] = {}
+    for key, named in folders.items():
+        for folder in named:
+            by_folder.setdefault(folder, set()).add(key.split("@")[0])
     wanted = {
         (namespace, entry["apiVersion"])
         for token, entry in types.items()
         if entry["apiVersion"]
-        for namespace in namespaces.get(token.split(":")[1], ())
+        for namespace in namespaces.get(token.split(":")[1], set()) | by_folder.get(token.split(":")[1], set())
     }
     per_file = each_file(bicep_git, wanted)
     files = {key: [node for parsed in listed for node in parsed] for key, listed in per_file.items()}
@@ -484,7 +490,8 @@ def derive_rows(
     by_body: dict[str, tuple[str, int]] = {}
     for token, entry in sorted(types.items()):
         if token not in rows and entry["apiVersion"] and _derive(token, entry, namespaces, scopes) is None:
-            found = _by_body(token, entry, namespaces.get(token.split(":")[1], set()), bodies)
+            module = token.split(":")[1]
+            found = _by_body(token, entry, namespaces.get(module, set()) | by_folder.get(module, set()), bodies)
             if found is not None:
                 by_body[token] = found
     # a shape the class names only by its last segment (`UserRule`: `.../ruleCollections/{}/rules`) that another type
@@ -508,7 +515,7 @@ def derive_rows(
             if token not in rows:
                 left[token] = (
                     LEFT_PROVIDER if not entry["apiVersion"] else LEFT_SHARED if token in shared
-                    else why_left(token, entry, namespaces.get(module, set()), bodies)
+                    else why_left(token, entry, namespaces.get(module, set()) | by_folder.get(module, set()), bodies)
                 )  # fmt: skip
             continue
         if token in rows:
