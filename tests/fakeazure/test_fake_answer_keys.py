@@ -34,13 +34,24 @@ def _request(arm_type: str, title: str) -> dict[str, Any]:
     raise LookupError(f"{arm_type}: no saved example titled {title!r}")
 
 
-def _answer(token: str, title: str, send: dict[str, Any] | None = None) -> tuple[set[str], set[str]]:
-    """(top-level keys, `properties` keys) of the fake's answer to the example's request, in ARM's shape."""
+def _answer(
+    token: str, title: str, send: dict[str, Any] | None = None, parent: dict[str, str] | None = None
+) -> tuple[set[str], set[str]]:
+    """(top-level keys, `properties` keys) of the fake's answer to the example's request, in ARM's shape; a child's
+    parent is created first from its own saved example."""
     place = registry.placement(token)
-    assert place is not None and not place.parents  # a resource of the group itself: no parent to create first
+    assert place is not None and len(place.parent_inputs) == (1 if parent else 0)
     arm = FakeArm(default_location="eastus")
     arm.put("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": GROUP, "location": "eastus"}, "rg")
-    inputs = bodies.from_arm_body(token, _request(place.arm_type, title), {"resourceGroupName": GROUP})
+    path = {"resourceGroupName": GROUP}
+    if parent is not None:
+        above = registry.placement(parent["token"])
+        assert above is not None
+        made = bodies.from_arm_body(parent["token"], _request(above.arm_type, parent["title"]), dict(path))
+        made[above.name_input] = "parent1"
+        arm.put(parent["token"], "parent", made, "parent")
+        path[place.parent_inputs[0]] = "parent1"
+    inputs = bodies.from_arm_body(token, _request(place.arm_type, title), path)
     inputs.setdefault(place.name_input, "example")
     inputs.update(send or {})
     resource = arm.put(token, "example", inputs, "example")
@@ -63,7 +74,7 @@ def test_every_row_names_its_example_s_file_and_commit_and_a_modelled_type() -> 
 @pytest.mark.parametrize("token", sorted(ROWS))
 def test_the_fake_answers_every_key_azure_s_example_answer_has_or_says_why_not(token: str) -> None:
     row = ROWS[token]
-    top, inner = _answer(token, row["title"], row.get("send"))
+    top, inner = _answer(token, row["title"], row.get("send"), row.get("parent"))
     missing = sorted({k for k in row["top"] if k not in top} | {f"properties.{k}" for k in row["properties"]
                                                                   if k not in inner})  # fmt: skip
 
