@@ -35,7 +35,7 @@ def _request(arm_type: str, title: str) -> dict[str, Any]:
 
 
 def _answer(
-    token: str, title: str, send: dict[str, Any] | None = None, parent: dict[str, str] | None = None
+    token: str, title: str, send: dict[str, Any] | None = None, parent: dict[str, Any] | None = None
 ) -> tuple[set[str], set[str]]:
     """(top-level keys, `properties` keys) of the fake's answer to the example's request, in ARM's shape; a child's
     parent is created first from its own saved example."""
@@ -49,6 +49,7 @@ def _answer(
         assert above is not None
         made = bodies.from_arm_body(parent["token"], _request(above.arm_type, parent["title"]), dict(path))
         made[above.name_input] = "parent1"
+        made.update(parent.get("send", {}))
         arm.put(parent["token"], "parent", made, "parent")
         path[place.parent_inputs[0]] = "parent1"
     inputs = bodies.from_arm_body(token, _request(place.arm_type, title), path)
