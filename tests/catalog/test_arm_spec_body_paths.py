@@ -198,3 +198,23 @@ def test_every_type_left_unplaced_is_written_down_with_why() -> None:
     assert set(left) == unplaced
     assert len(left) == sum(len(tokens) for tokens in _spec_paths()["left"].values())  # one reason each
     assert left["azure-native:storage:Blob"] == read_schema_paths.LEFT_PROVIDER  # a data-plane write, no API version
+
+
+def test_every_spec_shape_is_fresh_for_the_installed_sdk() -> None:
+    """spec_paths.json was derived for the installed SDK: each row's API version is the one the SDK sends today and
+    each `{input}` of its shape is an input of the SDK's type (read from the SDK's own text, as
+    scripts/read_sdk_types.py reads it); an SDK upgrade that moves either fails here until the rows are
+    regenerated (scripts/read_schema_paths.py --bicep-types)."""
+    from scripts import read_sdk_types
+
+    types = read_sdk_types.read_types(read_sdk_types.sdk_root())
+    rows = _spec_paths()["types"]
+    stale = []
+    for token, row in rows.items():
+        version = types[token]["apiVersion"]
+        inputs = set(types[token]["inputs"]) | {"subscriptionId"}
+        if f"@{version} types.json" not in row["source"] or not set(re.findall(r"\{(\w+)\}", row["path"])) <= inputs:
+            stale.append(token)
+
+    assert len(rows) > 1000
+    assert stale == []
