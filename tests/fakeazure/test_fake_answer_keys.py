@@ -53,6 +53,8 @@ def _answer(
         made.update(parent.get("send", {}))
         arm.put(parent["token"], "parent", made, "parent")
         path[place.parent_inputs[0]] = "parent1"
+    if place.scope_input:  # an extension resource: the example's scope is a resource group
+        path = {place.scope_input: f"/subscriptions/{arm.subscription_id}/resourceGroups/{GROUP}"}
     inputs = bodies.from_arm_body(token, _request(place.arm_type, title), path)
     inputs.setdefault(place.name_input, "example")
     inputs.update(send or {})
@@ -60,7 +62,8 @@ def _answer(
     assert arm.refusals == [] and not resource.failed
     body = bodies.to_arm_body(token, resource.outputs)
     top = set(body) | ({"id"} if resource.id else set())  # the id is the resource's own, not an output property
-    return top, set(body.get("properties", {}))
+    # a `properties` key the SDK takes as an input of the URL (a role assignment's `scope`) is an output all the same
+    return top, set(body.get("properties", {})) | set(resource.outputs)
 
 
 def test_every_type_the_fake_models_is_compared_or_says_why_not() -> None:
