@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from azure_gpu_stacks.catalog.arm import bodies, registry
+from azure_gpu_stacks.catalog.clock import utc_today
 from azure_gpu_stacks.fakeazure import FakeArm
 
 from tests.conftest import REPO
@@ -57,7 +58,8 @@ def _answer(
         path = {place.scope_input: f"/subscriptions/{arm.subscription_id}/resourceGroups/{GROUP}"}
     inputs = bodies.from_arm_body(token, _request(place.arm_type, title), path)
     inputs.setdefault(place.name_input, "example")
-    inputs.update(send or {})
+    first_day = utc_today().replace(day=1).isoformat()
+    inputs.update(json.loads(json.dumps(send or {}).replace("{first day of this month}", first_day)))
     resource = arm.put(token, "example", inputs, "example")
     assert arm.refusals == [] and not resource.failed
     body = bodies.to_arm_body(token, resource.outputs)
