@@ -35,8 +35,9 @@ import json
 import re
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import yaml
 
@@ -368,14 +369,21 @@ _NESTED_DEPTH = 8
 
 def spec_files(bicep_git: Path, wanted: set[tuple[str, str]]) -> dict[str, list[dict[str, Any]]]:
     """`namespace@version` -> the parsed types.json that Microsoft's autorest.bicep generates from
-    azure-rest-api-specs (Azure/bicep-types-az `generated/<rp>/<namespace>/<version>/types.json`)."""
+    azure-rest-api-specs (Azure/bicep-types-az `generated/<rp>/<namespace>/<version>/types.json`); where two
+    folders hold the same namespace and version, their lists one after the other (each list's `$ref`s index
+    its own file: `each_file` keeps them apart)."""
+    return {key: [node for parsed in files for node in parsed] for key, files in each_file(bicep_git, wanted).items()}
+
+
+def each_file(bicep_git: Path, wanted: set[tuple[str, str]]) -> dict[str, list[list[dict[str, Any]]]]:
+    """`namespace@version` -> each parsed types.json of it, one list per file."""
     listing = subprocess.run(
         ["git", "--git-dir", str(bicep_git), "ls-tree", "-r", "--name-only", "HEAD", "generated"],
         capture_output=True,
         text=True,
         check=True,
     ).stdout.split()
-    out: dict[str, list[dict[str, Any]]] = {}
+    out: dict[str, list[list[dict[str, Any]]]] = {}
     for path in listing:
         found = BICEP_FILE.match(path)
         if found is None or (found["namespace"], found["version"]) not in wanted:
@@ -384,8 +392,7 @@ def spec_files(bicep_git: Path, wanted: set[tuple[str, str]]) -> dict[str, list[
             ["git", "--git-dir", str(bicep_git), "cat-file", "-p", f"HEAD:{path}"], capture_output=True, text=True
         )
         if blob.returncode == 0:  # else a blob the snapshot does not hold
-            key = f"{found['namespace']}@{found['version']}"
-            out[key] = out.get(key, []) + json.loads(blob.stdout)
+            out.setdefault(f"{found['namespace']}@{found['version']}", []).append(json.loads(blob.stdout))
     return out
 
 
@@ -420,13 +427,17 @@ def nested(types: list[dict[str, Any]], body: dict[str, Any]) -> dict[str, list[
 
 def derive_rows(
     bicep_git: Path, types: dict[str, dict[str, Any]], rows: dict[str, dict[str, str]], commit: list[str]
-) -> tuple[dict[str, dict[str, str]], list[str]]:
+) -> tuple[dict[str, dict[str, Any]], list[str], dict[str, str]]:
     """An id shape for each installed SDK type from Azure's REST spec and the SDK's own inputs: the one ARM type
     the spec defines at the SDK's API version, in a namespace of the module's placed types, named like the
     class (`apimanagement:ApiGateway` -> `Microsoft.ApiManagement/service/gateways`... by its last segment),
     whose type segments the SDK's `...Name`/`...Id` inputs each name one to one; its scope from where the spec
     says a deployment writes it. Returns the shapes of types `rows` (curated and export rows) lacks, and the
-    tokens where both give a shape and they disagree (left out of both: two public sources at odds)."""
+    tokens where both give a shape and they disagree (left out of both: two public sources at odds), and why each
+    type no row holds has no shape. Each shape names what confirms its namespace apart from the spec's own list (a
+    module none of whose types another source places takes the namespace of its own name): the module's curated or
+    export rows, the export's import examples of the module, the REST spec's service folder of the module's name.
+    A shape none confirms while the export's examples of its module name another namespace is left out."""
     namespaces: dict[str, set[str]] = {}
     for token, row in rows.items():
         if "providers" in row["path"].split("/"):
@@ -439,39 +450,126 @@ def derive_rows(
         check=True,
     ).stdout.split()
     spec_namespaces = {m["namespace"] for p in listing if (m := BICEP_FILE.match(p))}
+    placed_namespaces = {module: set(found) for module, found in namespaces.items()}
     for token in types:
         module = token.split(":")[1]
         if module not in namespaces and f"microsoft.{module}" in spec_namespaces:
             namespaces[module] = {f"microsoft.{module}"}
+    # the REST spec's service folder of each namespace and version (azure-rest-api-specs `specification/<folder>`,
+    # which bicep-types-az mirrors as `generated/<folder>`, split `<folder>_0`, `_1`... where it holds several)
+    folders: dict[str, set[str]] = {}
+    for listed_path in listing:
+        if found := BICEP_FILE.match(listed_path):
+            folder = re.sub(r"_\d+$", "", listed_path.split("/")[1])
+            folders.setdefault(f"{found['namespace']}@{found['version']}", set()).add(folder)
+    # the namespaces of the REST spec's service folder named like the module (specification/mongocluster holds
+    # Microsoft.DocumentDB's mongoClusters, specification/trafficmanager Microsoft.Network's profiles)
+    by_folder: dict[str, set[str]] = {}
+    for key, named in folders.items():
+        for folder in named:
+            by_folder.setdefault(folder, set()).add(key.split("@")[0])
     wanted = {
         (namespace, entry["apiVersion"])
         for token, entry in types.items()
         if entry["apiVersion"]
-        for namespace in namespaces.get(token.split(":")[1], ())
+        for namespace in namespaces.get(token.split(":")[1], set()) | by_folder.get(token.split(":")[1], set())
     }
-    files = spec_files(bicep_git, wanted)
+    per_file = each_file(bicep_git, wanted)
+    files = {key: [node for parsed in listed for node in parsed] for key, listed in per_file.items()}
     scopes = {
         key: {t["name"].split("@")[0]: int(t.get("writableScopes", t.get("scopeType", 0))) for t in parsed
               if t.get("$type") == "ResourceType"}
         for key, parsed in files.items()
     }  # fmt: skip
-    derived: dict[str, dict[str, str]] = {}
+    bodies = {
+        key: {t: s for parsed in listed for t, s in spec_types(parsed).items()} for key, listed in per_file.items()
+    }
+    # an export row whose ARM type the spec does not define at the SDK's API version is out of date (the export is
+    # of 2023): the spec's own shape is taken instead, where it gives one
+    stale = set()
+    for token, row in rows.items():
+        if "providers" in row["path"].split("/") and types.get(token, {}).get("apiVersion"):
+            namespace, arm_type = read_sdk_types_arm_type(row["path"])
+            listed_types = scopes.get(f"{namespace.lower()}@{types[token]['apiVersion']}")
+            if listed_types is not None and arm_type.lower() not in {t.lower() for t in listed_types}:
+                stale.add(token)
+    rows = {token: row for token, row in rows.items() if token not in stale}
+    derived: dict[str, dict[str, Any]] = {}
     disagree: list[str] = []
+    left: dict[str, str] = {}
+    by_body: dict[str, tuple[str, int]] = {}
     for token, entry in sorted(types.items()):
+        if token not in rows and entry["apiVersion"] and _derive(token, entry, namespaces, scopes) is None:
+            module = token.split(":")[1]
+            found = _by_body(token, entry, namespaces.get(module, set()) | by_folder.get(module, set()), bodies)
+            if found is not None:
+                by_body[token] = found
+    # a shape the class names only by its last segment (`UserRule`: `.../ruleCollections/{}/rules`) that another type
+    # also has is that other type's, or one of several kinds at one id: no one type's
+    taken = {row["path"].lower() for row in rows.values()}
+    taken |= {p.lower() for t, e in types.items() if (p := _derive(t, e, namespaces, scopes))}
+    shared = set()
+    for token, (path, fit) in by_body.items():
+        same = [t for t, (p, _) in by_body.items() if p.lower() == path.lower()]
+        if fit != 2 and (path.lower() in taken or len(same) > 1):
+            shared.add(token)  # (a class its type names outright, `GroupsOperation`, may share: two tokens, one type)
+    exported = export_namespaces()
+    for token, entry in sorted(types.items()):
+        module = token.split(":")[1]
         path = _derive(token, entry, namespaces, scopes)
+        how = "named by the installed SDK's inputs"
+        if path is None and token in by_body and token not in shared:
+            path = by_body[token][0]
+            how = "named by the installed SDK's inputs that are no property of its body"
         if path is None:
+            if token not in rows:
+                left[token] = (
+                    LEFT_PROVIDER if not entry["apiVersion"] else LEFT_SHARED if token in shared
+                    else why_left(token, entry, namespaces.get(module, set()) | by_folder.get(module, set()), bodies)
+                )  # fmt: skip
             continue
         if token in rows:
             if rows[token]["path"].lower() != path.lower():
                 disagree.append(token)
             continue
         namespace, arm_type = read_sdk_types_arm_type(path)
+        key = f"{namespace.lower()}@{entry['apiVersion']}"
+        lowered = namespace.lower()
+        evidence = [
+            *(["the module's curated or 2.x export rows"] if lowered in placed_namespaces.get(module, ()) else []),
+            *(["the 2.x export's import examples of the module"] if lowered in exported.get(module, ()) else []),
+            *([f"the REST spec's folder specification/{module}"] if module in folders.get(key, ()) else []),
+        ]
+        if not evidence and exported.get(module):
+            left[token] = LEFT_NAMESPACE_DISPUTED
+            continue
         derived[token] = {
             "path": path,
-            "source": f"{BICEP_REPO} {commit[0][:12]} ({commit[1]}) {namespace.lower()}@{entry['apiVersion']} "
-            f"types.json: {arm_type}, named by the installed SDK's inputs; observed {OBSERVED}",
+            "source": f"{BICEP_REPO} {commit[0][:12]} ({commit[1]}) {key} types.json: {arm_type}, {how}; "
+            f"observed {OBSERVED}",
+            "namespaceConfirmedBy": evidence,
         }
-    return derived, disagree
+    for token in disagree:
+        left[token] = LEFT_DISAGREE
+    return derived, disagree, left
+
+
+def export_namespaces() -> dict[str, set[str]]:
+    """Module -> the namespaces the 2.x export's import examples of its types name (every example, placed or
+    not), under the module's 3.x names too (registry.MODULES_RENAMED_IN_3)."""
+    from azure_gpu_stacks.catalog.arm.registry import MODULES_RENAMED_IN_3
+
+    found: dict[str, set[str]] = {}
+    for token, row in json.loads(OUT.read_text(encoding="utf-8"))["types"].items():
+        parts = str(row.get("importId") or "").strip("/").split("/")
+        lowered = [p.lower() for p in parts]
+        if "providers" not in lowered or lowered[-1] == "providers":
+            continue
+        namespace = lowered[len(lowered) - lowered[::-1].index("providers")]
+        module = token.split(":")[1]
+        for name in (module, *MODULES_RENAMED_IN_3.get(module, ())):
+            found.setdefault(name, set()).add(namespace)
+    return found
 
 
 def read_sdk_types_arm_type(path: str) -> tuple[str, str]:
@@ -532,6 +630,209 @@ def _derive(
     return f"{prefix}/providers/{namespace}/{body}"
 
 
+# The second pass: for a type the first (`_derive`) leaves out, the spec's body tells which of the SDK's inputs
+# are the URL's: pulumi-azure-native takes each path parameter as an input and flattens the body's `properties`
+# (x-ms-client-flatten), so an input that is neither a top-level body property nor one of `properties` names a
+# segment of the id (or its resource group or scope). A segment whose type the spec names by a literal (`name:
+# 'default'`, a singleton such as `Spring/configServers`) is that fixed name.
+NOT_BODY = ("resourceGroupName", "location", "tags", "subscriptionId")
+ENVELOPE = {"name", "id", "type", "apiVersion"}  # the resource's own, beside its body: never a flattened input
+
+
+@dataclass(frozen=True)
+class SpecType:
+    """One resource type of a spec file, with what the second pass needs of its body."""
+
+    writable: int
+    literal_name: str | None  # `name`'s literal value in the body: a fixed name (`default`), else None
+    body_keys: frozenset[str]  # top-level body properties and those of `properties`, lower-cased
+
+
+def spec_types(parsed: list[dict[str, Any]]) -> dict[str, SpecType]:
+    """ARM type -> SpecType, for every resource type of one bicep-types file."""
+    out: dict[str, SpecType] = {}
+    for node in parsed:
+        if node.get("$type") != "ResourceType":
+            continue
+        body = _resolve(parsed, node["body"])
+        top = _object_properties(parsed, body)
+        name = top.get("name")
+        literal = _resolve(parsed, name["type"]) if name else {}
+        inner = top.get("properties")
+        keys = (set(top) - ENVELOPE) | (
+            set(_object_properties(parsed, _resolve(parsed, inner["type"]))) if inner else set()
+        )
+        out[node["name"].split("@")[0]] = SpecType(
+            writable=int(node.get("writableScopes", node.get("scopeType", 0))),
+            literal_name=str(literal["value"]) if literal.get("$type") == "StringLiteralType" else None,
+            body_keys=frozenset(k.lower() for k in keys),
+        )
+    return out
+
+
+def _object_properties(parsed: list[dict[str, Any]], node: dict[str, Any]) -> dict[str, Any]:
+    """An object's properties; a discriminated object's base properties and every variant's."""
+    if node.get("$type") == "ObjectType":
+        return dict(node.get("properties", {}))
+    if node.get("$type") == "DiscriminatedObjectType":
+        found = dict(node.get("baseProperties", {}))
+        for ref in node.get("elements", {}).values():
+            found.update(_object_properties(parsed, _resolve(parsed, ref)))
+        found[node["discriminator"]] = {}
+        return found
+    return {}
+
+
+def _stems(text: str) -> list[str]:
+    """`_words` compared leniently: a final `e` dropped after the plural (`caches` and `Cache` both `cach`)."""
+    return [w[:-1] if w.endswith("e") and len(w) > 3 else w for w in _words(text)]
+
+
+# what pulumi-azure-native's names add to a spec type's (from the REST spec's operation ids: `GroupsOperations_Create`
+# is migrate:GroupsOperation, `SitesController_Create` offazure:SitesController, `FrontendsInterface_CreateOrUpdate`
+# servicenetworking:FrontendsInterface, `...ById`/`...ByName` a second path to the same type)
+NAME_SUFFIXES = ("Operation", "Controller", "Interface", "ById", "ByName")
+
+
+def _chain_fit(kind: str, segments: list[str]) -> tuple[int, int]:
+    """How well the class name `kind` names a type of `segments`: (2 where the last segments' words, joined,
+    are the class's own (`ApiPolicy`: `apis/policies`), 1 where the class ends with the last segment's words or
+    that segment with the class's (`Account`: `netAppAccounts`), 0 otherwise; how many of the class's words the
+    type's segments hold). `<Kind>By<Parent>` names a `<Kind>` under a parent of that name; a suffix of
+    NAME_SUFFIXES is the operation's, not the type's."""
+    best = max(_fit(kind, segments, _words), _fit(kind, segments, _stems))
+    for suffix in NAME_SUFFIXES:
+        if best[0] == 0 and kind.endswith(suffix) and len(kind) > len(suffix):
+            best = max(_fit(kind[: -len(suffix)], segments, _words), _fit(kind[: -len(suffix)], segments, _stems))
+    return best
+
+
+def _fit(kind: str, segments: list[str], _stems: Callable[[str], list[str]]) -> tuple[int, int]:
+    words = [w for seg in segments for w in _stems(seg)]
+    covered = sum(w in words for w in _stems(kind))
+    by_parent = re.match(r"^(?P<own>[A-Z]\w*?)By(?P<parent>[A-Z]\w*)$", kind)
+    if by_parent:  # `PrivateEndpointConnectionByHostPool`: `hostPools/privateEndpointConnections`
+        kind = by_parent["own"]
+        joined = "".join(words[: -len(_stems(segments[-1]))]) if len(segments) > 1 else ""
+        if "".join(_stems(by_parent["parent"])) not in joined:
+            return 0, covered
+    wanted = "".join(_stems(kind))
+    for start in range(len(segments)):
+        if "".join(w for seg in segments[start:] for w in _stems(seg)) == wanted:
+            return 2, covered
+    last = "".join(_stems(segments[-1]))
+    shorter = min(len("".join(_words(segments[-1]))), len("".join(_words(kind))))
+    return (1 if (wanted.endswith(last) or last.endswith(wanted)) and shorter >= 4 else 0), covered
+
+
+def _by_body(
+    token: str, entry: dict[str, Any], namespaces: set[str], files: dict[str, dict[str, SpecType]]
+) -> tuple[str, int] | None:
+    """The id shape of the one spec type at the SDK's API version, in `namespaces`, that the class names best and
+    whose segments the SDK's non-body inputs name one to one, with how the class names it (`_chain_fit`'s first
+    number); None where none or several do."""
+    kind = token.split(":")[2]
+    version = entry["apiVersion"]
+    fits: list[tuple[tuple[int, int], str]] = []
+    for namespace in sorted(namespaces):
+        listed = files.get(f"{namespace}@{version}", {})
+        for arm_type, spec in listed.items():
+            fit = _chain_fit(kind, arm_type.split("/")[1:])
+            if fit[0] == 0:
+                continue
+            path = _assign_by_body(entry, arm_type, spec, listed)
+            if path is not None:
+                fits.append((fit, path))
+    best = max((f for f, _ in fits), default=None)
+    top = [(p, f[0]) for f, p in fits if f == best]
+    return top[0] if len(top) == 1 else None
+
+
+LEFT_NO_NAMESPACE = "no namespace of its module is in the REST spec at the SDK's API version (bicep-types-az)"
+LEFT_NO_NAME = "no type of the REST spec at the SDK's API version is named like the class"
+LEFT_INPUTS = "the spec types named like the class have segments the SDK's inputs do not name one to one"
+LEFT_SEVERAL = "several spec types fit the class and its inputs equally"
+LEFT_SHARED = "the one spec type that fits is another SDK type's shape, or several types' (kinds at one id)"
+LEFT_DISAGREE = "the 2.x export's example and the REST spec give different shapes"
+LEFT_PROVIDER = "the provider implements it itself (no API version)"
+LEFT_EXPORT_NOT_IN_SPEC = (
+    "the 2.x export's example names an ARM type the REST spec does not define at the SDK's version"
+)
+LEFT_NAMESPACE_DISPUTED = "the 2.x export's examples of its module name another namespace and nothing confirms this one"
+
+
+def why_left(token: str, entry: dict[str, Any], namespaces: set[str], files: dict[str, dict[str, SpecType]]) -> str:
+    """Why neither pass gives `token` a shape (for a type with an API version that no row holds)."""
+    kind = token.split(":")[2]
+    keys = [f"{namespace}@{entry['apiVersion']}" for namespace in sorted(namespaces)]
+    listed = [(key, arm_type, spec) for key in keys for arm_type, spec in files.get(key, {}).items()]
+    if not listed:
+        return LEFT_NO_NAMESPACE
+    named = [(key, arm_type, spec) for key, arm_type, spec in listed if _chain_fit(kind, arm_type.split("/")[1:])[0]]
+    if not named:
+        return LEFT_NO_NAME
+    if not any(_assign_by_body(entry, arm_type, spec, files[key]) for key, arm_type, spec in named):
+        return LEFT_INPUTS
+    return LEFT_SEVERAL
+
+
+def _assign_by_body(entry: dict[str, Any], arm_type: str, spec: SpecType, listed: dict[str, SpecType]) -> str | None:
+    namespace, *segments = arm_type.split("/")
+    lowered = {t.lower(): s for t, s in listed.items()}
+    fixed: dict[int, str] = {}
+    for index in range(len(segments)):
+        level = lowered.get("/".join([namespace, *segments[: index + 1]]).lower())
+        if level is not None and level.literal_name is not None:
+            fixed[index] = level.literal_name
+    scope = next((n for n in PATH_SCOPES if n in entry["inputs"]), None)
+    pool = [n for n in entry["inputs"] if n.lower() not in spec.body_keys and n not in NOT_BODY and n != scope]
+    open_segments = [i for i in range(len(segments)) if i not in fixed]
+    if len(pool) > len(open_segments):
+        return None
+    assigned: dict[int, str] = {}
+    used: set[str] = set()
+    pairs = sorted((-_score(segments[i], "", n, ""), i, n) for i in open_segments for n in pool)
+    for negative, index, name in pairs:
+        if -negative > 0 and index not in assigned and name not in used:
+            assigned[index] = name
+            used.add(name)
+    # a parent named by an input the body also holds under the same name (an API issue's `apiId`, in the URL and in
+    # `properties.apiId`): only one that names the parent's kind outright
+    for index in open_segments[:-1]:
+        if index not in assigned:
+            named = [n for n in entry["inputs"] if n.lower() in spec.body_keys and n.endswith(("Name", "Id"))]
+            fits = [n for n in named if n not in used and _score(segments[index], "", n, "") >= 6]
+            if len(fits) == 1:
+                assigned[index] = fits[0]
+                used.add(fits[0])
+    left = [n for n in pool if n not in used]
+    still_open = [i for i in open_segments if i not in assigned]
+    # the one segment left takes the one input left: the own name by whatever name the SDK gives it (`authsid`), a
+    # parent only by a name that names no kind (`resourceName`, `serviceName`: `signalR/{resourceName}`)
+    if len(still_open) == 1 and len(left) == 1:
+        if still_open == [len(segments) - 1] or not set(_words(left[0])) - {"name", "id", "resource", "service"}:
+            assigned[still_open[0]] = left.pop()
+    if len(assigned) != len(open_segments) or left:
+        return None
+    body = "/".join(
+        f"{seg}/{{{assigned[i]}}}" if i in assigned else f"{seg}/{fixed[i]}" for i, seg in enumerate(segments)
+    )
+    return _with_scope(entry, spec.writable, scope, f"/providers/{namespace}/{body}")
+
+
+def _with_scope(entry: dict[str, Any], writable: int, scope: str | None, rest: str) -> str | None:
+    """`rest` (`/providers/...`) behind the prefix where the spec says a deployment writes the type."""
+    if scope is not None and writable & EXTENSION:
+        return "/{" + scope + "}" + rest
+    if scope is None and "resourceGroupName" in entry["inputs"] and writable & RESOURCE_GROUP:
+        return "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}" + rest
+    if scope is None and "resourceGroupName" not in entry["inputs"] and writable & SUBSCRIPTION:
+        return "/subscriptions/{subscriptionId}" + rest
+    if scope is None and "resourceGroupName" not in entry["inputs"] and writable == TENANT:
+        return rest
+    return None
+
+
 def write_spec_types(bicep_git: Path) -> None:
     """catalog/arm/spec_arm_types.json: the spec's ARM types at each namespace and API version the registry's
     rows (curated and from the export) would be sent with by the installed SDK; catalog/arm/nested_properties.json:
@@ -561,7 +862,7 @@ def write_spec_types(bicep_git: Path) -> None:
         key: sorted({t["name"].split("@")[0] for t in parsed if t.get("$type") == "ResourceType"})
         for key, parsed in sorted(files.items())
     }
-    derived, disagree = derive_rows(bicep_git, types, rows, commit)
+    derived, disagree, left = derive_rows(bicep_git, types, rows, commit)
     nesting: dict[str, dict[str, list[str]]] = {}
     for token, (namespace, arm_type, version) in sorted(located.items()):
         parsed = files.get(f"{namespace.lower()}@{version}")
@@ -581,7 +882,28 @@ def write_spec_types(bicep_git: Path) -> None:
         "note": "generated by scripts/read_schema_paths.py --bicep-types; never edit by hand",
         "source": {"repo": BICEP_REPO, "commit": commit[0], "date": commit[1], "observed": OBSERVED},
     }
-    derived_head = {**head, "disagree": disagree}
+    for token, row in placed.items():  # the export's rows that read_sdk_types.py leaves out for the spec
+        namespace, arm_type = read_sdk_types.arm_type_of(row["path"])
+        spec_listed = listed.get(f"{namespace.lower()}@{types[token]['apiVersion']}")
+        if (
+            token not in curated
+            and token not in derived
+            and spec_listed is not None
+            and arm_type.lower() not in map(str.lower, spec_listed)
+        ):
+            left[token] = LEFT_EXPORT_NOT_IN_SPEC
+    reasons: dict[str, list[str]] = {}
+    for token, why in sorted(left.items()):
+        if "path" in curated.get(token, {}):  # a curated row places it whatever the sources say
+            continue
+        reasons.setdefault(why, []).append(token)
+    derived_head = {
+        **head,
+        "disagree": disagree,
+        "namespaceConfirmed": sum(bool(row["namespaceConfirmedBy"]) for row in derived.values()),
+        "namespaceUnconfirmed": sorted(t for t, row in derived.items() if not row["namespaceConfirmedBy"]),
+        "left": dict(sorted(reasons.items(), key=lambda item: -len(item[1]))),
+    }
     for out, data in ((SPEC_OUT, listed), (NESTED_OUT, nesting)):
         lines = [f"  {json.dumps(k)}: {json.dumps(v, sort_keys=True)}" for k, v in data.items()]
         out.write_text(json.dumps(head, indent=1)[:-2] + ',\n "types": {\n' + ",\n".join(lines) + "\n }\n}\n")

@@ -531,6 +531,7 @@ NOT_PLACED = (
     "an Azure resource whose ARM type and id shape no public source the type registry reads gives "
     "(catalog/arm/arm_paths.json, schema_paths.json, spec_paths.json): Validate and What-If do not see it"
 )
+NO_SOURCE_BECAUSE = "why no source places it: "  # then the reason spec_paths.json's `left` gives the type
 NOT_IN_SUBSCRIPTION = (
     "an Azure resource of a management group or the tenant, outside any subscription: a subscription "
     "deployment cannot hold it, so Validate and What-If do not see it"
@@ -544,7 +545,10 @@ def outside_why(type_token: str) -> str:
     if why:
         return f"not an ARM resource: {why}"
     place = registry.placement(type_token)
-    return NOT_IN_SUBSCRIPTION if place is not None and place.tenant_level else NOT_PLACED
+    if place is not None and place.tenant_level:
+        return NOT_IN_SUBSCRIPTION
+    reason = registry.why_unplaced(type_token)
+    return f"{NOT_PLACED}; {NO_SOURCE_BECAUSE}{reason}" if reason else NOT_PLACED
 
 
 def placeable(type_token: str) -> bool:

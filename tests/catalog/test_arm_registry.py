@@ -18,10 +18,7 @@ from typing import Any
 
 import pytest
 from azure_gpu_stacks.catalog.arm import registry
-from azure_gpu_stacks.catalog.clock import utc_today
-from azure_gpu_stacks.engine.arm.template import NOT_AZURES, NOT_PLACED, export
-from azure_gpu_stacks.engine.run.plan import plan_stack
-from azure_gpu_stacks.engine.run.project import load_project
+from azure_gpu_stacks.engine.arm.template import export
 from azure_gpu_stacks.engine.run.runtime import RecordedResource
 from azure_gpu_stacks.fakeazure import FakeArm
 from azure_gpu_stacks.fakeazure.models import RESOURCE_TYPES
@@ -31,7 +28,6 @@ from tests.conftest import REPO
 
 PUBLIC = REPO / "tests" / "data" / "public"
 RESOURCE_GROUP = "azure-native:resources:ResourceGroup"
-STAND_INS = REPO / "tests" / "data" / "provider_stand_ins"
 
 
 def sdk_api_version(token: str) -> str:
@@ -132,79 +128,6 @@ def test_the_real_azure_path_imports_nothing_from_the_fake() -> None:
     assert _real_azure_path() and {path: names for path, names in found.items() if names} == {}
 
 
-# Public programs that plan (tests/e2e/test_public_programs.py): every resource of each is in its template.
-EXPORTED = ["provider-py-webapp", "azure-py-static-website", "provider-py-loadbalancer", "azure-py-containerapps"]
-
-
-@pytest.fixture(scope="module")
-def corpus_templates() -> dict[str, Any]:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.syspath_prepend(str(STAND_INS))
-        out = {}
-        for name in EXPORTED:
-            plan = plan_stack(load_project(PUBLIC / name), "dev", day=utc_today())
-            out[name] = (plan, export(plan.resources, project=plan.project, stack=plan.stack, identity=plan.identity))
-        return out
-
-
-@pytest.mark.parametrize("program", EXPORTED)
-def test_every_azure_resource_of_a_public_program_is_in_its_template(
-    corpus_templates: dict[str, Any], program: str
-) -> None:
-    plan, template = corpus_templates[program]
-    outside = {
-        urn: why["why"] for urn, why in ((o["urn"], o) for o in template.document["metadata"]["outsideTemplate"])
-    }
-    azure = [r for r in plan.resources if r.custom and r.type.startswith("azure-native:")]
-
-    assert azure
-    assert [r.type for r in azure if outside.get(r.urn) == NOT_PLACED] == []  # every ARM resource placed
-    for r in azure:
-        assert r.urn in outside or template.resource(r.urn) is not None, r.type
-    assert all(why == NOT_AZURES or why.startswith("not an ARM resource") for why in outside.values())
-
-
-def test_the_static_website_s_blob_is_outside_as_data_plane_and_its_cdn_inside(
-    corpus_templates: dict[str, Any],
-) -> None:
-    plan, template = corpus_templates["azure-py-static-website"]
-    by_type = {r.arm_type: r for r in template.resources}
-    outside = {o["type"]: o["why"] for o in template.document["metadata"]["outsideTemplate"]}
-
-    assert {"Microsoft.Cdn/profiles", "Microsoft.Cdn/profiles/endpoints"} <= set(by_type)
-    assert by_type["Microsoft.Cdn/profiles"].api_version == sdk_api_version("azure-native:cdn:Profile")
-    assert "Blob service" in outside["azure-native:storage:Blob"]
-    assert "Blob service" in outside["azure-native:storage:StorageAccountStaticWebsite"]
-
-
-def test_a_web_app_goes_to_the_template_with_its_plan_and_no_value_of_the_fake(
-    corpus_templates: dict[str, Any],
-) -> None:
-    plan, template = corpus_templates["provider-py-webapp"]
-    entries = [
-        inner
-        for entry in template.document["resources"]
-        for inner in entry.get("properties", {}).get("template", {}).get("resources", [])
-    ]
-    site = next(e for e in entries if e["type"] == "Microsoft.Web/sites")
-    text = str(template.document)
-
-    assert site["apiVersion"] == sdk_api_version("azure-native:web:WebApp")
-    assert "serverFarmId" in site["properties"]
-    assert any(e["type"] == "Microsoft.Web/serverfarms" for e in entries)
-    assert plan.identity is not None
-    assert all(v not in text for v in vars(plan.identity).values())
-
-
-def test_a_load_balancer_s_self_relative_ids_become_its_own_resource_id(corpus_templates: dict[str, Any]) -> None:
-    _, template = corpus_templates["provider-py-loadbalancer"]
-    text = json.dumps(template.document)
-    balancer = next(r for r in template.resources if r.arm_type == "Microsoft.Network/loadBalancers")
-
-    assert "$self" not in text
-    assert f"[concat(resourceId('Microsoft.Network/loadBalancers', '{balancer.name}'), '/probes/lb-probe')]" in text
-
-
 SUB = "3f2c8a41-6b7d-4e15-9c0a-2d5e7f1b9a64"
 GROUP_ID = f"/subscriptions/{SUB}/resourceGroups/rg"
 ACCOUNT_ID = f"{GROUP_ID}/providers/Microsoft.Storage/storageAccounts/sa1"
@@ -290,29 +213,6 @@ def test_each_curated_id_shape_names_the_arm_type_its_template_reference_page_do
         for token, place in placed.items()
         if cited[token] and (place is None or place.arm_type.lower() != cited[token].group(1))
     } == {}
-
-
-def test_a_load_balancer_s_frontends_rules_and_probes_are_sent_as_arm_names_them(
-    corpus_templates: dict[str, Any],
-) -> None:
-    """Azure's REST spec (loadBalancer.json, as bicep-types-az lists it): each frontend IP configuration, rule and
-    probe is `{name, properties: {...}}`; pulumi-azure-native takes them flattened (`x-ms-client-flatten`)."""
-    _, template = corpus_templates["provider-py-loadbalancer"]
-    lb = next(r for r in template.resources if r.arm_type == "Microsoft.Network/loadBalancers")
-    entry = next(
-        e
-        for d in template.document["resources"]
-        if d["type"] == "Microsoft.Resources/deployments"
-        for e in d["properties"]["template"]["resources"]
-        if e["type"] == lb.arm_type
-    )
-    frontend = entry["properties"]["frontendIPConfigurations"][0]
-    probe = entry["properties"]["probes"][0]
-
-    assert set(frontend) == {"name", "properties"} and "id" in frontend["properties"]["publicIPAddress"]
-    assert probe["name"] == "lb-probe" and probe["properties"]["requestPath"] == "/"
-    assert entry["properties"]["loadBalancingRules"][0]["properties"]["frontendPort"] == 80
-    assert entry["properties"]["backendAddressPools"] == [{"name": "lb-backend"}]  # nothing to nest
 
 
 def test_every_azure_native_type_any_public_program_creates_is_placed_or_no_arm_resource() -> None:

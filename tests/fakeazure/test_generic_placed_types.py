@@ -9,6 +9,7 @@ makes up, which a child's id could never name, so looking for it would refuse a 
 from __future__ import annotations
 
 import pytest
+from azure_gpu_stacks.catalog.arm import registry
 from azure_gpu_stacks.fakeazure import FakeArm
 from azure_gpu_stacks.fakeazure.errors import ArmError
 
@@ -40,14 +41,17 @@ def test_a_child_of_a_missing_parent_of_a_placed_type_is_refused_as_arm_refuses_
 
 
 def test_a_child_of_a_parent_whose_type_no_source_places_is_not_refused(arm: FakeArm) -> None:
-    """API Management's issue (apis/issues) has no shape in any source the registry reads; its comment has."""
+    """API Management's notification (service/notifications) has no shape in any source the registry reads; its
+    recipient e-mail (notifications/recipientEmails) has, and is not refused for a parent the fake cannot find."""
+    assert registry.placement("azure-native:apimanagement:Notification") is None
     arm.put("azure-native:apimanagement:ApiManagementService", "apim", SERVICE, "apim")
-    arm.put("azure-native:apimanagement:ApiIssue", "issue", {**SERVICE, "apiId": "a1", "issueId": "i1"}, "issue")
-    comment = arm.put(
-        "azure-native:apimanagement:ApiIssueComment",
-        "comment",
-        {**SERVICE, "apiId": "a1", "issueId": "i1", "commentId": "c1"},
-        "comment",
+    email = arm.put(
+        "azure-native:apimanagement:NotificationRecipientEmail",
+        "email",
+        {**SERVICE, "notificationName": "RequestPublisherNotificationMessage", "email": "ops@example.com"},
+        "email",
     )
 
-    assert comment.id.endswith("/service/apim/apis/a1/issues/i1/comments/c1")
+    assert email.id.endswith(
+        "/service/apim/notifications/RequestPublisherNotificationMessage/recipientEmails/ops@example.com"
+    )

@@ -1,0 +1,97 @@
+"""Every output a modelled type returns in Azure's answer is in the fake's answer, or written down as why not.
+
+For each type of tests/data/azure-responses/response_keys.json: the REST spec's own example request (the saved
+request of the same title, tests/data/azure-specs) goes to the fake, whose answer, in ARM's shape
+(catalog.arm.bodies.to_arm_body), must hold every top-level and `properties` key of the spec's 200/201 answer to
+that request, except the keys the row lists under `notAnswered`, each with why. Expected keys come from the spec's
+example (Azure/azure-rest-api-specs, the file and commit each row names), never from the fake.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from azure_gpu_stacks.catalog.arm import bodies, registry
+from azure_gpu_stacks.catalog.clock import utc_today
+from azure_gpu_stacks.fakeazure import FakeArm
+
+from tests.conftest import REPO
+
+SAVED_KEYS: dict[str, Any] = json.loads(
+    (REPO / "tests" / "data" / "azure-responses" / "response_keys.json").read_text(encoding="utf-8")
+)
+ROWS: dict[str, Any] = SAVED_KEYS["types"]
+SAVED = REPO / "tests" / "data" / "azure-specs"
+GROUP = "rg1"
+
+
+def _request(arm_type: str, title: str) -> dict[str, Any]:
+    """The spec example's request body, as bicep-types-az's samples.md keeps it (saved by scripts/read_specs.py)."""
+    for path in SAVED.rglob("examples.json"):
+        for found in json.loads(path.read_text(encoding="utf-8"))["examples"]:
+            if found["type"].lower() == arm_type.lower() and found["title"] == title:
+                return dict(found["body"])
+    raise LookupError(f"{arm_type}: no saved example titled {title!r}")
+
+
+def _answer(
+    token: str, title: str, send: dict[str, Any] | None = None, parent: dict[str, Any] | None = None
+) -> tuple[set[str], set[str]]:
+    """(top-level keys, `properties` keys) of the fake's answer to the example's request, in ARM's shape; a child's
+    parent is created first from its own saved example."""
+    place = registry.placement(token)
+    assert place is not None and len(place.parent_inputs) == (1 if parent else 0)
+    arm = FakeArm(default_location="eastus")
+    arm.put("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": GROUP, "location": "eastus"}, "rg")
+    path = {"resourceGroupName": GROUP}
+    if parent is not None:
+        above = registry.placement(parent["token"])
+        assert above is not None
+        made = bodies.from_arm_body(parent["token"], _request(above.arm_type, parent["title"]), dict(path))
+        made[above.name_input] = "parent1"
+        made.update(parent.get("send", {}))
+        arm.put(parent["token"], "parent", made, "parent")
+        path[place.parent_inputs[0]] = "parent1"
+    if place.scope_input:  # an extension resource: the example's scope is a resource group
+        path = {place.scope_input: f"/subscriptions/{arm.subscription_id}/resourceGroups/{GROUP}"}
+    inputs = bodies.from_arm_body(token, _request(place.arm_type, title), path)
+    inputs.setdefault(place.name_input, "example")
+    first_day = utc_today().replace(day=1).isoformat()
+    inputs.update(json.loads(json.dumps(send or {}).replace("{first day of this month}", first_day)))
+    resource = arm.put(token, "example", inputs, "example")
+    assert arm.refusals == [] and not resource.failed
+    body = bodies.to_arm_body(token, resource.outputs)
+    top = set(body) | ({"id"} if resource.id else set())  # the id is the resource's own, not an output property
+    # a `properties` key the SDK takes as an input of the URL (a role assignment's `scope`) is an output all the same
+    return top, set(body.get("properties", {})) | set(resource.outputs)
+
+
+def test_every_type_the_fake_models_is_compared_or_says_why_not() -> None:
+    from azure_gpu_stacks.fakeazure.models import RESOURCE_TYPES
+
+    skipped = SAVED_KEYS["notCompared"]
+    assert set(ROWS) | set(skipped) == set(RESOURCE_TYPES) and not set(ROWS) & set(skipped)
+    assert all(why.strip() for why in skipped.values())
+    assert len(ROWS) >= 20
+
+
+def test_every_row_names_its_example_s_file_and_commit_and_a_modelled_type() -> None:
+    from azure_gpu_stacks.fakeazure.models import RESOURCE_TYPES
+
+    for token, row in ROWS.items():
+        assert token in RESOURCE_TYPES
+        assert row["source"].startswith("https://github.com/Azure/azure-rest-api-specs ")
+        assert f"/{registry.placement(token).api_version}/examples/" in row["source"]  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("token", sorted(ROWS))
+def test_the_fake_answers_every_key_azure_s_example_answer_has_or_says_why_not(token: str) -> None:
+    row = ROWS[token]
+    top, inner = _answer(token, row["title"], row.get("send"), row.get("parent"))
+    missing = sorted({k for k in row["top"] if k not in top} | {f"properties.{k}" for k in row["properties"]
+                                                                  if k not in inner})  # fmt: skip
+
+    assert missing == sorted(row.get("notAnswered", {})), token
+    assert all(why.strip() for why in row.get("notAnswered", {}).values())
