@@ -16,7 +16,8 @@ from typing import Any
 
 from ...catalog.words import counted
 from ..escapes import cell
-from ..report import JSON_FORMAT_VERSION
+from ..report import JSON_FORMAT_VERSION, versioned
+from ..report.check_total import total_json, total_lines
 from ..report.cost import COST_HEADERS, COST_RIGHT, CostNotes, total_row
 from ..report.cost_total import CostTotal
 from ..report.junit import render_junit
@@ -92,11 +93,13 @@ def _chunks(fmt: str, entries: Entries, found: Totals, affected: Affected | None
             "formatVersion": JSON_FORMAT_VERSION,
             "stacks": _STREAMED,
             "summary": found.summary,
+            "costTotal": total_json(found.cost),
             "exitCode": found.summary["exitCode"],
         }
         if affected is not None:
             document["affected"] = _affected_json(entries, affected)
-        yield from dump_streamed(document, (record["json"] for record, _ in entries()))
+        # each stack as `plan --json` prints it
+        yield from dump_streamed(document, (versioned(record["json"]) for record, _ in entries()))
         yield "\n"
     elif fmt == "markdown":
         yield from (line + "\n" for line in _markdown(entries, found, affected))
@@ -110,6 +113,8 @@ def _chunks(fmt: str, entries: Entries, found: Totals, affected: Affected | None
         for record, _ in entries():
             for line in record["text"]:
                 yield line + "\n"
+        for line in total_lines(found.cost):
+            yield line + "\n"
         if affected is not None:
             for line in _affected_text(entries, affected):
                 yield line + "\n"
