@@ -50,6 +50,7 @@ LEVELS = {"mandatory": "error", "advisory": "warning", "remediate": "error"}
 # medium 4.0 to 6.9, low 0.1 to 3.9): the middle of each band.
 SECURITY_SEVERITY = {"critical": "9.5", "high": "8.0", "medium": "5.5", "low": "2.0"}
 AUTOMATION_ID = "gpu-stacks/check/"  # the category: GitHub keeps one set of alerts per category
+PREFLIGHT_AUTOMATION_ID = "gpu-stacks/preflight/"  # Azure's own answers: their own alerts, never closing check's
 FINGERPRINT = "gpuStacksFinding/v1"
 COMPONENT_TYPE_PREFIX = "azure-gpu-stacks:index:"
 # A component's section of the stack file: its StackConfig field in camelCase, as stack/config.py names keys.
@@ -118,7 +119,7 @@ def findings(plan: Outcome, root: Path) -> tuple[list[dict[str, Any]], list[dict
                 }
             ],
         }
-        return [dict(NOT_PLANNED_RULE)], _fingerprinted([result], plan.stack)
+        return [dict(NOT_PLANNED_RULE)], fingerprinted([result], plan.stack)
     locate = _Locator(plan, root)
     rules: list[dict[str, Any]] = []
     results = [
@@ -140,10 +141,10 @@ def findings(plan: Outcome, root: Path) -> tuple[list[dict[str, Any]], list[dict
         _, _, kind, name = urn.rsplit("::", 3)
         message = f"{kind.split('$')[-1]}: not checked offline (the offline engine does not model this type)"
         results.append(_result(NOT_CHECKED_RULE, "note", message, plan, name, locate))
-    return rules, _fingerprinted(results, plan.stack)
+    return rules, fingerprinted(results, plan.stack)
 
 
-def _fingerprinted(results: list[dict[str, Any]], stack: str) -> list[dict[str, Any]]:
+def fingerprinted(results: list[dict[str, Any]], stack: str) -> list[dict[str, Any]]:
     """Each result with a fingerprint that stays while the finding does: rule, stack, resource and occurrence."""
     seen: Counter[str] = Counter()
     for result in results:
