@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> Said:
 
     said.exit_code = options.judged(max(p.exit_code for p in plans), summary(plans)["advisory"], args.fail_level)
     for fmt, file in targets:
-        part = report(fmt, plans, args.project)
+        part = report(fmt, plans, args.project, args.sarif_category)
         if file is None:
             said.stdout.append(part)
         else:
@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> Said:
     return said
 
 
-def report(fmt: str, plans: list[Outcome], project: Path | None) -> Part:
+def report(fmt: str, plans: list[Outcome], project: Path | None, sarif_category: str | None = None) -> Part:
     """The report of `plans` in `fmt`."""
     from ..report.check_total import total_json, total_lines
     from ..report.cost_total import CostTotal
@@ -122,7 +122,7 @@ def report(fmt: str, plans: list[Outcome], project: Path | None) -> Part:
     if fmt == "sarif":
         from ..report.sarif import render_sarif
 
-        return Document(render_sarif(plans, root=project))
+        return Document(render_sarif(plans, root=project, category=sarif_category))
     if fmt == "junit":
         from ..report.junit import render_junit
         from ..report.sarif import pack_rules

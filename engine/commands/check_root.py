@@ -109,7 +109,7 @@ def run(args: argparse.Namespace, targets: list[Target]) -> Said:
         advisory = sum(record["counts"]["advisory"] for record, _ in entries)
         said.exit_code = options.judged(worst, advisory, args.fail_level)  # each record keeps its own code for merge
         return said
-    return options.reported(said, targets, lambda: iter(entries), rules, affected, args.fail_level)
+    return options.reported(said, targets, lambda: iter(entries), rules, affected, args.fail_level, args.sarif_category)
 
 
 def _one_project(root: Path) -> Fleet:

@@ -74,7 +74,11 @@ def _cost_json(record: Record) -> dict[str, Any]:
 
 
 def report_chunks(
-    fmt: str, entries: Entries, pack_rules: Callable[[], dict[str, dict[str, Any]]], affected: Affected | None
+    fmt: str,
+    entries: Entries,
+    pack_rules: Callable[[], dict[str, dict[str, Any]]],
+    affected: Affected | None,
+    sarif_category: str | None = None,
 ) -> tuple[int, int, Callable[[], Iterator[str]]]:
     """The report's exit code (the worst stack's), its number of advisory notes and its text in `fmt`, made chunk
     by chunk as it is written."""
@@ -83,11 +87,13 @@ def report_chunks(
     return (
         int(found.summary["exitCode"]),
         int(found.summary["advisory"]),
-        lambda: _chunks(fmt, entries, found, affected, policies),
+        lambda: _chunks(fmt, entries, found, affected, policies, sarif_category),
     )
 
 
-def _chunks(fmt: str, entries: Entries, found: Totals, affected: Affected | None, policies: list[str]) -> Iterator[str]:
+def _chunks(
+    fmt: str, entries: Entries, found: Totals, affected: Affected | None, policies: list[str], category: str | None
+) -> Iterator[str]:
     if fmt == "json":
         document: dict[str, Any] = {
             "formatVersion": JSON_FORMAT_VERSION,
@@ -107,7 +113,7 @@ def _chunks(fmt: str, entries: Entries, found: Totals, affected: Affected | None
         yield render_junit((record["json"] for record, _ in entries()), policies)
     elif fmt == "sarif":
         results = (result for record, _ in entries() for result in record["sarifResults"])
-        yield from dump_streamed(sarif_document(found.rules, _STREAMED), results)
+        yield from dump_streamed(sarif_document(found.rules, _STREAMED, category=category), results)
         yield "\n"
     else:
         for record, _ in entries():

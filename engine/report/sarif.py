@@ -62,7 +62,9 @@ QUOTED = re.compile(r"'([^'\n]{1,200})'")
 KEY_VALUE = re.compile(r"""^\s*(?:-\s+)?[^\s#][^#]*?:\s+(?P<q>['"]?)(?P<value>[^'"#]*?)(?P=q)\s*(?:#.*)?$""")
 
 
-def render_sarif(plans: Sequence[Outcome], *, version: str = PACK_VERSION, root: Path | None = None) -> dict[str, Any]:
+def render_sarif(
+    plans: Sequence[Outcome], *, version: str = PACK_VERSION, root: Path | None = None, category: str | None = None
+) -> dict[str, Any]:
     """SARIF for `plans`; `root` is the project directory the stack files are relative to."""
     rules = pack_rules()
     results: list[dict[str, Any]] = []
@@ -71,7 +73,7 @@ def render_sarif(plans: Sequence[Outcome], *, version: str = PACK_VERSION, root:
         for rule in plan_rules:
             rules.setdefault(rule["id"], rule)
         results += plan_results
-    return sarif_document(rules, results, version)
+    return sarif_document(rules, results, version, category=category)
 
 
 def pack_rules() -> dict[str, dict[str, Any]]:
@@ -144,6 +146,15 @@ def findings(plan: Outcome, root: Path) -> tuple[list[dict[str, Any]], list[dict
     return rules, fingerprinted(results, plan.stack)
 
 
+def automation_id(category: str | None) -> str:
+    """A run's `automationDetails.id` for a category: the category ends at the id's last "/", so one is added, as
+    upload-sarif does to its own `category` input (github/codeql-action `src/upload-lib.ts`, getAutomationID; it
+    keeps a run's own id over that input: populateRunAutomationDetails; observed 2026-11-27)."""
+    if not category:
+        return AUTOMATION_ID
+    return category if category.endswith("/") else f"{category}/"
+
+
 def fingerprinted(results: list[dict[str, Any]], stack: str) -> list[dict[str, Any]]:
     """Each result with a fingerprint that stays while the finding does: rule, stack, resource and occurrence."""
     seen: Counter[str] = Counter()
@@ -156,8 +167,10 @@ def fingerprinted(results: list[dict[str, Any]], stack: str) -> list[dict[str, A
     return results
 
 
-def sarif_document(rules: dict[str, dict[str, Any]], results: Any, version: str = PACK_VERSION) -> dict[str, Any]:
-    """The SARIF log of one run: `rules` by id (listed sorted), and `results`."""
+def sarif_document(
+    rules: dict[str, dict[str, Any]], results: Any, version: str = PACK_VERSION, *, category: str | None = None
+) -> dict[str, Any]:
+    """The SARIF log of one run: `rules` by id (listed sorted), and `results`, under `category` (--sarif-category)."""
     return {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
@@ -166,7 +179,7 @@ def sarif_document(rules: dict[str, dict[str, Any]], results: Any, version: str 
                 "tool": {
                     "driver": {"name": "gpu-stacks", "version": version, "rules": [rules[k] for k in sorted(rules)]}
                 },
-                "automationDetails": {"id": AUTOMATION_ID},
+                "automationDetails": {"id": automation_id(category)},
                 "results": results,
             }
         ],

@@ -29,3 +29,14 @@ def test_merge_runs_once_per_pipeline_with_every_format(path: object) -> None:
         merges = re.findall(r"\.venv/bin/gpu-stacks merge (?:[^\n\\]|\\\n)*", block)  # a command, continued lines too
         assert len(merges) <= 1, merges
         assert all("sarif=" in m for m in merges), merges
+
+
+def test_the_fleet_and_the_offline_check_upload_under_different_categories() -> None:
+    # the SARIF's own automationDetails.id is the category (upload-sarif keeps it over its `category` input)
+    workflows = REPO / ".github" / "workflows"
+    offline = (workflows / "pull-request.yml").read_text(encoding="utf-8")
+    fleet = (workflows / "fleet-check.yml").read_text(encoding="utf-8")
+
+    assert "--sarif-category" not in offline  # gpu-stacks/check/, the default
+    assert re.search(r"gpu-stacks merge [^\n]*\\\n\s*--sarif-category gpu-stacks/fleet/ ", fleet)
+    assert "category:" not in offline + fleet  # an input the SARIF's own id overrides: it would only mislead

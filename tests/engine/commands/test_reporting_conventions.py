@@ -292,7 +292,11 @@ def fleet(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[int, str,
     for k in (1, 2):
         shards.append(base / f"shard-{k}.jsonl")
         shards[-1].write_text(gpu_stacks("check", *common, "--shard", f"{k}/2")[1], encoding="utf-8")
-    runs["merge-json"] = gpu_stacks("merge", *shards, "--format", "json")
+    sarif = base / "merged.sarif"
+    runs["merge-json"] = gpu_stacks(
+        "merge", *shards, "--format", "json", "--format", f"sarif={sarif}", "--sarif-category", "gpu-stacks/fleet"
+    )
+    runs["merge-sarif"] = (runs["merge-json"][0], sarif.read_text(encoding="utf-8"), "")
     return runs
 
 
@@ -330,3 +334,13 @@ def test_a_shard_judges_its_exit_code_at_the_fail_level_and_keeps_each_records_c
     assert (code, err) == (0, "")
     assert [entry["record"]["exitCode"] for entry in lines] == [0, 0, 0, 1]
     assert gpu_stacks(*argv)[0] == 1
+
+
+def test_a_fleets_sarif_names_its_own_code_scanning_category(fleet: dict[str, tuple[int, str, str]]) -> None:
+    # GitHub replaces a category's alerts with the next upload of that category; upload-sarif keeps the SARIF's
+    # own automationDetails.id over its `category` input (github/codeql-action src/upload-lib.ts): so the
+    # fleet's id must differ from the one-project check's, or its affected-only upload closes the other's alerts
+    [run] = json.loads(fleet["merge-sarif"][1])["runs"]
+
+    assert run["automationDetails"]["id"] == "gpu-stacks/fleet/"  # the category ends at the id's last "/"
+    assert run["results"]
