@@ -3,8 +3,8 @@
 Exit codes: 0 clean; 1 the infrastructure has problems (Azure would refuse a resource, a mandatory
 policy fails, the program logged an error, or quota is short); 2 the input cannot be evaluated (bad
 flags, project, stack file or program); 130 interrupted; 141 the output pipe closed. Each
-command's --help lists its own. `gpu-stacks -C DIR COMMAND ...` is `gpu-stacks COMMAND -C DIR ...`, as
-Pulumi users write it.
+command's --help lists its own. `gpu-stacks -C DIR COMMAND ...` is `gpu-stacks COMMAND -C DIR ...`,
+as Pulumi users write it.
 """
 
 from __future__ import annotations
