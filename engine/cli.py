@@ -3,7 +3,8 @@
 Exit codes: 0 clean; 1 the infrastructure has problems (Azure would refuse a resource, a mandatory
 policy fails, the program logged an error, or quota is short); 2 the input cannot be evaluated (bad
 flags, project, stack file or program); 130 interrupted; 141 the output pipe closed. Each
-command's --help lists its own.
+command's --help lists its own. `gpu-stacks -C DIR COMMAND ...` is `gpu-stacks COMMAND -C DIR ...`,
+as Pulumi users write it.
 """
 
 from __future__ import annotations
@@ -32,6 +33,22 @@ def _parser() -> argparse.ArgumentParser:
     return parser(__doc__, version=f"gpu-stacks {__version__}")
 
 
+# `pulumi -C DIR COMMAND`: Pulumi's -C/--cwd is a global flag, written before the command (pulumi/pulumi
+# `pkg/cmd/pulumi/pulumi.go`, the root command's persistent flag "cwd", observed 2026-11-27).
+GLOBAL_CWD = ("-C", "--cwd")
+
+
+def command_first(argv: Sequence[str]) -> list[str]:
+    """`argv` with a leading `-C DIR` / `--cwd DIR` (or `--cwd=DIR`, `-CDIR`) moved after the command, where each
+    command that reads a project takes it: `gpu-stacks -C infra check` is `gpu-stacks check -C infra`."""
+    words = list(argv)
+    if len(words) >= 3 and words[0] in GLOBAL_CWD:
+        return [words[2], words[0], words[1], *words[3:]]
+    if len(words) >= 2 and (words[0].startswith("--cwd=") or (words[0].startswith("-C") and len(words[0]) > 2)):
+        return [words[1], words[0], *words[2:]]
+    return words
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command line. The one output edge: the command returns what it says (`Said`), and it is masked
     here, once, with the secrets the stack files declare (read before any program starts) and those its plans
@@ -40,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args: argparse.Namespace | None = None
     try:
         try:
-            args = _parser().parse_args(argv)
+            args = _parser().parse_args(command_first(sys.argv[1:] if argv is None else argv))
         except CommandLineError as exc:  # said on stderr; a reader of the JSON asked for gets it as JSON too
             if asks_json(sys.argv[1:] if argv is None else argv):
                 _json_error(exc.line, exc.code)

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import textwrap
+
+HELP_WIDTH = 100  # an epilog line's most characters: the help's own text wraps to the terminal, the epilog is raw
+
 INPUT = (
     "the input cannot be evaluated: bad flags, project, stack file, a file a flag names, or a program that raises; "
     "one line on stderr"
@@ -90,4 +94,8 @@ COMMAND_EXIT_CODES: dict[str, tuple[tuple[int, str], ...]] = {
 
 
 def epilog(command: str) -> str:
-    return "exit codes:\n" + "\n".join(f"  {code:<3}  {meaning}" for code, meaning in COMMAND_EXIT_CODES[command])
+    rows = (
+        textwrap.fill(meaning, HELP_WIDTH, initial_indent=f"  {code:<3}  ", subsequent_indent=" " * 7)
+        for code, meaning in COMMAND_EXIT_CODES[command]
+    )
+    return "exit codes:\n" + "\n".join(rows)

@@ -20,7 +20,8 @@ from . import other_providers
 from .backend import DependencyFailed, FakeArm, Refusal
 from .errors import ArmError
 from .lookups import answer, read
-from .planned import planned_outputs
+from .models import resource_type
+from .planned import planned_outputs, previewed_outputs
 
 AZURE_NATIVE = "azure-native:"
 
@@ -34,9 +35,10 @@ class FakeArmMocks(pulumi.runtime.Mocks):
         # False: outputs as `pulumi preview` gives them (`planned`), what `check` and `plan` show by
         # default; True: every output known, as after `pulumi up` (the component tests' harness).
         self.known_outputs = known_outputs
-        # (type, name) of registrations with an input unknown until deployment: the mock monitor drops
-        # unknowns before `new_resource` sees the inputs, so the engine's monitor notes them here first.
-        self.unknown_inputs: set[tuple[str, str]] = set()
+        # (type, name) of registrations with an input unknown until deployment, to the top-level inputs that hold
+        # one: the mock monitor drops unknowns before `new_resource` sees the inputs, so the engine's monitor
+        # notes them here first.
+        self.unknown_inputs: dict[tuple[str, str], frozenset[str]] = {}
 
     def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str | None, dict[str, Any]]:
         if args.custom is False:
@@ -70,12 +72,24 @@ class FakeArmMocks(pulumi.runtime.Mocks):
     def _preview(
         self, args: pulumi.runtime.MockResourceArgs, props: dict[str, Any], seed: str
     ) -> tuple[str, dict[str, Any]]:
-        """As a provider answers `pulumi preview`: checks on known values, no id, computed outputs unknown."""
+        """As a provider answers `pulumi preview`: checks on known values, no id, and outputs from the type's
+        response schema, every one the inputs do not give unknown (`fakeazure.planned`)."""
         try:
             self.arm.check_preview(args.typ, props)
         except ArmError as error:
             self.arm.refusals.append(Refusal(args.name, args.typ, error.code, error.message))
-        return "", dict(args.inputs)
+        return "", previewed_outputs(args.typ, args.inputs, self._preview_name(args, props, seed))
+
+    def _preview_name(self, args: pulumi.runtime.MockResourceArgs, props: dict[str, Any], seed: str) -> dict[str, Any]:
+        """The name azure-native's preview keeps known (pulumi/pulumi-azure-native#282): the name input, or the
+        auto-name it gives; unknown while the name input itself is."""
+        rtype = resource_type(args.typ)
+        given = props.get(rtype.name_input) if rtype.name_input else None
+        if isinstance(given, str) and given:
+            return {"name": given}
+        if rtype.name_input in self.unknown_inputs.get((args.typ, args.name), ()):
+            return {}
+        return {"name": self.arm.autoname(args.name, rtype, seed)}
 
     def _read(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str, dict[str, Any]]:
         """A read answers from the subscription; an unknown id is kept for the run's caller to refuse

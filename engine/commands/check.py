@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import InputError
-from ..report import JSON_FORMAT_VERSION
+from ..report import JSON_FORMAT_VERSION, versioned
 from . import options
 from .said import Document, Part, Said, Text
 
@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> Said:
 
     said.exit_code = options.judged(max(p.exit_code for p in plans), summary(plans)["advisory"], args.fail_level)
     for fmt, file in targets:
-        part = report(fmt, plans, args.project)
+        part = report(fmt, plans, args.project, args.sarif_category)
         if file is None:
             said.stdout.append(part)
         else:
@@ -97,8 +97,11 @@ def run(args: argparse.Namespace) -> Said:
     return said
 
 
-def report(fmt: str, plans: list[Outcome], project: Path | None) -> Part:
+def report(fmt: str, plans: list[Outcome], project: Path | None, sarif_category: str | None = None) -> Part:
     """The report of `plans` in `fmt`."""
+    from ..report.check_total import total_json, total_lines
+    from ..report.cost_total import CostTotal
+
     if fmt == "json":
         from ..report.verdicts import summary
 
@@ -106,8 +109,9 @@ def report(fmt: str, plans: list[Outcome], project: Path | None) -> Part:
         return Document(
             {
                 "formatVersion": JSON_FORMAT_VERSION,
-                "stacks": [p.to_json() for p in plans],
+                "stacks": [versioned(p.to_json()) for p in plans],  # each as `plan --json` prints it
                 "summary": summary(plans),
+                "costTotal": total_json(CostTotal.of(plans)),
                 "exitCode": worst,
             }
         )
@@ -118,7 +122,7 @@ def report(fmt: str, plans: list[Outcome], project: Path | None) -> Part:
     if fmt == "sarif":
         from ..report.sarif import render_sarif
 
-        return Document(render_sarif(plans, root=project))
+        return Document(render_sarif(plans, root=project, category=sarif_category))
     if fmt == "junit":
         from ..report.junit import render_junit
         from ..report.sarif import pack_rules
@@ -126,4 +130,5 @@ def report(fmt: str, plans: list[Outcome], project: Path | None) -> Part:
         return Text(render_junit([p.to_json() for p in plans], list(pack_rules())), end="")
     from ..report.text import check_lines
 
-    return Text("\n".join(line for p in plans for line in check_lines(p)))
+    lines = [line for p in plans for line in check_lines(p)]
+    return Text("\n".join(lines + total_lines(CostTotal.of(plans))))

@@ -105,9 +105,11 @@ def run(args: argparse.Namespace, targets: list[Target]) -> Said:
         said.text(json.dumps(header(args.shard, identity, len(stacks), rules(), affected)))
         for (place, _), (record, why) in zip(chosen, entries):
             said.text(json.dumps(line(place, why, record)))
-        said.exit_code = max((record["exitCode"] for record, _ in entries), default=0)
+        worst = max((record["exitCode"] for record, _ in entries), default=0)
+        advisory = sum(record["counts"]["advisory"] for record, _ in entries)
+        said.exit_code = options.judged(worst, advisory, args.fail_level)  # each record keeps its own code for merge
         return said
-    return options.reported(said, targets, lambda: iter(entries), rules, affected, args.fail_level)
+    return options.reported(said, targets, lambda: iter(entries), rules, affected, args.fail_level, args.sarif_category)
 
 
 def _one_project(root: Path) -> Fleet:

@@ -28,5 +28,11 @@ def run(args: argparse.Namespace) -> Said:
     targets = options.report_targets(args)
     merged = Merged(args.shards)
     return options.reported(
-        Said(), targets, merged.entries, lambda: merged.pack_rules, merged.affected, args.fail_level
+        Said(),
+        targets,
+        merged.entries,
+        lambda: merged.pack_rules,
+        merged.affected,
+        args.fail_level,
+        args.sarif_category,
     )

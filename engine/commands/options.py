@@ -204,6 +204,13 @@ def add_report_formats(p: argparse.ArgumentParser) -> None:
         help="same as --format FORMAT=FILE",
     )
     p.add_argument("--json", action="store_true", help="same as --format json")
+    p.add_argument(
+        "--sarif-category",
+        metavar="CATEGORY",
+        help="the SARIF run's automationDetails.id, GitHub code scanning's category: alerts of one category are "
+        "replaced only by another upload of it (default: gpu-stacks/check/; a fleet's or another job's SARIF "
+        "needs its own). upload-sarif's own `category` input does not replace it",
+    )
 
 
 Target = tuple[str, "Path | None"]  # a format, and the file it goes to (None: stdout)
@@ -310,6 +317,7 @@ def reported(
     pack_rules: Callable[[], dict[str, dict[str, Any]]],
     affected: Affected | None,
     fail_level: str = "mandatory",
+    sarif_category: str | None = None,
 ) -> Said:
     """`said` with the report in each format of `targets` (stdout or a file), streamed from the records, and
     its exit code (the worst stack's, at `fail_level`: `judged`)."""
@@ -317,7 +325,7 @@ def reported(
     from .said import Streamed
 
     for fmt, file in targets:
-        code, advisory, chunks = report_chunks(fmt, entries, pack_rules, affected)
+        code, advisory, chunks = report_chunks(fmt, entries, pack_rules, affected, sarif_category)
         said.exit_code = judged(code, advisory, fail_level)
         if file is None:
             said.stdout.append(Streamed(chunks))

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from ...inputs.files import escaped
-from ..exit_codes import epilog
+from ..exit_codes import HELP_WIDTH, epilog
 from . import TABLE
 from .options import stacks_given
 
@@ -50,7 +50,9 @@ class _Parser(argparse.ArgumentParser):
 def parser(description: str | None = None, version: str | None = None) -> argparse.ArgumentParser:
     """`gpu-stacks` and one sub-parser per command of `TABLE` (`description`: the CLI's own, for --help;
     `version`: what `--version` prints, the option left out without it)."""
-    top = _Parser(prog="gpu-stacks", description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    top = _Parser(
+        prog="gpu-stacks", description=raw_wrapped(description), formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     if version is not None:
         top.add_argument("--version", action="version", version=version)
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -58,13 +60,25 @@ def parser(description: str | None = None, version: str | None = None) -> argpar
         p = sub.add_parser(
             command.NAME,
             help=command.HELP,
-            description=command.DESCRIPTION,
+            description=raw_wrapped(command.DESCRIPTION),
             epilog=epilog(command.NAME),
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         command.add_arguments(p)
         p.set_defaults(run=command.run)
     return top
+
+
+def raw_wrapped(text: str | None) -> str | None:
+    """A raw description (its own line breaks kept) with each line longer than `HELP_WIDTH` wrapped, words whole."""
+    if text is None:
+        return None
+    import textwrap
+
+    return "\n".join(
+        "\n".join(textwrap.wrap(line, HELP_WIDTH, break_long_words=False, break_on_hyphens=False)) or line
+        for line in text.split("\n")
+    )
 
 
 def subcommands(parser: argparse.ArgumentParser) -> list[tuple[str, argparse.ArgumentParser]]:

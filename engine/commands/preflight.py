@@ -225,7 +225,7 @@ def render_markdown(report: dict[str, Any]) -> str:
 
 def render_sarif(report: dict[str, Any]) -> dict[str, Any]:
     from ...policies.registry import PACK_VERSION
-    from ..report.sarif import SARIF_SCHEMA
+    from ..report.sarif import PREFLIGHT_AUTOMATION_ID, SARIF_SCHEMA, fingerprinted
 
     results = []
     codes = sorted({f["code"] for f in report["azure"]["findings"]})
@@ -260,7 +260,8 @@ def render_sarif(report: dict[str, Any]) -> dict[str, Any]:
         "runs": [
             {
                 "tool": {"driver": {"name": "gpu-stacks preflight", "version": PACK_VERSION, "rules": rules}},
-                "results": results,
+                "automationDetails": {"id": PREFLIGHT_AUTOMATION_ID},
+                "results": fingerprinted(results, report["stack"]),
             }
         ],
     }

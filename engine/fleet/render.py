@@ -16,7 +16,8 @@ from typing import Any
 
 from ...catalog.words import counted
 from ..escapes import cell
-from ..report import JSON_FORMAT_VERSION
+from ..report import JSON_FORMAT_VERSION, versioned
+from ..report.check_total import total_json, total_lines
 from ..report.cost import COST_HEADERS, COST_RIGHT, CostNotes, total_row
 from ..report.cost_total import CostTotal
 from ..report.junit import render_junit
@@ -73,7 +74,11 @@ def _cost_json(record: Record) -> dict[str, Any]:
 
 
 def report_chunks(
-    fmt: str, entries: Entries, pack_rules: Callable[[], dict[str, dict[str, Any]]], affected: Affected | None
+    fmt: str,
+    entries: Entries,
+    pack_rules: Callable[[], dict[str, dict[str, Any]]],
+    affected: Affected | None,
+    sarif_category: str | None = None,
 ) -> tuple[int, int, Callable[[], Iterator[str]]]:
     """The report's exit code (the worst stack's), its number of advisory notes and its text in `fmt`, made chunk
     by chunk as it is written."""
@@ -82,21 +87,25 @@ def report_chunks(
     return (
         int(found.summary["exitCode"]),
         int(found.summary["advisory"]),
-        lambda: _chunks(fmt, entries, found, affected, policies),
+        lambda: _chunks(fmt, entries, found, affected, policies, sarif_category),
     )
 
 
-def _chunks(fmt: str, entries: Entries, found: Totals, affected: Affected | None, policies: list[str]) -> Iterator[str]:
+def _chunks(
+    fmt: str, entries: Entries, found: Totals, affected: Affected | None, policies: list[str], category: str | None
+) -> Iterator[str]:
     if fmt == "json":
         document: dict[str, Any] = {
             "formatVersion": JSON_FORMAT_VERSION,
             "stacks": _STREAMED,
             "summary": found.summary,
+            "costTotal": total_json(found.cost),
             "exitCode": found.summary["exitCode"],
         }
         if affected is not None:
             document["affected"] = _affected_json(entries, affected)
-        yield from dump_streamed(document, (record["json"] for record, _ in entries()))
+        # each stack as `plan --json` prints it
+        yield from dump_streamed(document, (versioned(record["json"]) for record, _ in entries()))
         yield "\n"
     elif fmt == "markdown":
         yield from (line + "\n" for line in _markdown(entries, found, affected))
@@ -104,12 +113,14 @@ def _chunks(fmt: str, entries: Entries, found: Totals, affected: Affected | None
         yield render_junit((record["json"] for record, _ in entries()), policies)
     elif fmt == "sarif":
         results = (result for record, _ in entries() for result in record["sarifResults"])
-        yield from dump_streamed(sarif_document(found.rules, _STREAMED), results)
+        yield from dump_streamed(sarif_document(found.rules, _STREAMED, category=category), results)
         yield "\n"
     else:
         for record, _ in entries():
             for line in record["text"]:
                 yield line + "\n"
+        for line in total_lines(found.cost):
+            yield line + "\n"
         if affected is not None:
             for line in _affected_text(entries, affected):
                 yield line + "\n"

@@ -50,6 +50,7 @@ LEVELS = {"mandatory": "error", "advisory": "warning", "remediate": "error"}
 # medium 4.0 to 6.9, low 0.1 to 3.9): the middle of each band.
 SECURITY_SEVERITY = {"critical": "9.5", "high": "8.0", "medium": "5.5", "low": "2.0"}
 AUTOMATION_ID = "gpu-stacks/check/"  # the category: GitHub keeps one set of alerts per category
+PREFLIGHT_AUTOMATION_ID = "gpu-stacks/preflight/"  # Azure's own answers: their own alerts, never closing check's
 FINGERPRINT = "gpuStacksFinding/v1"
 COMPONENT_TYPE_PREFIX = "azure-gpu-stacks:index:"
 # A component's section of the stack file: its StackConfig field in camelCase, as stack/config.py names keys.
@@ -61,7 +62,9 @@ QUOTED = re.compile(r"'([^'\n]{1,200})'")
 KEY_VALUE = re.compile(r"""^\s*(?:-\s+)?[^\s#][^#]*?:\s+(?P<q>['"]?)(?P<value>[^'"#]*?)(?P=q)\s*(?:#.*)?$""")
 
 
-def render_sarif(plans: Sequence[Outcome], *, version: str = PACK_VERSION, root: Path | None = None) -> dict[str, Any]:
+def render_sarif(
+    plans: Sequence[Outcome], *, version: str = PACK_VERSION, root: Path | None = None, category: str | None = None
+) -> dict[str, Any]:
     """SARIF for `plans`; `root` is the project directory the stack files are relative to."""
     rules = pack_rules()
     results: list[dict[str, Any]] = []
@@ -70,7 +73,7 @@ def render_sarif(plans: Sequence[Outcome], *, version: str = PACK_VERSION, root:
         for rule in plan_rules:
             rules.setdefault(rule["id"], rule)
         results += plan_results
-    return sarif_document(rules, results, version)
+    return sarif_document(rules, results, version, category=category)
 
 
 def pack_rules() -> dict[str, dict[str, Any]]:
@@ -118,7 +121,7 @@ def findings(plan: Outcome, root: Path) -> tuple[list[dict[str, Any]], list[dict
                 }
             ],
         }
-        return [dict(NOT_PLANNED_RULE)], _fingerprinted([result], plan.stack)
+        return [dict(NOT_PLANNED_RULE)], fingerprinted([result], plan.stack)
     locate = _Locator(plan, root)
     rules: list[dict[str, Any]] = []
     results = [
@@ -140,10 +143,19 @@ def findings(plan: Outcome, root: Path) -> tuple[list[dict[str, Any]], list[dict
         _, _, kind, name = urn.rsplit("::", 3)
         message = f"{kind.split('$')[-1]}: not checked offline (the offline engine does not model this type)"
         results.append(_result(NOT_CHECKED_RULE, "note", message, plan, name, locate))
-    return rules, _fingerprinted(results, plan.stack)
+    return rules, fingerprinted(results, plan.stack)
 
 
-def _fingerprinted(results: list[dict[str, Any]], stack: str) -> list[dict[str, Any]]:
+def automation_id(category: str | None) -> str:
+    """A run's `automationDetails.id` for a category: the category ends at the id's last "/", so one is added, as
+    upload-sarif does to its own `category` input (github/codeql-action `src/upload-lib.ts`, getAutomationID; it
+    keeps a run's own id over that input: populateRunAutomationDetails; observed 2026-11-27)."""
+    if not category:
+        return AUTOMATION_ID
+    return category if category.endswith("/") else f"{category}/"
+
+
+def fingerprinted(results: list[dict[str, Any]], stack: str) -> list[dict[str, Any]]:
     """Each result with a fingerprint that stays while the finding does: rule, stack, resource and occurrence."""
     seen: Counter[str] = Counter()
     for result in results:
@@ -155,8 +167,10 @@ def _fingerprinted(results: list[dict[str, Any]], stack: str) -> list[dict[str, 
     return results
 
 
-def sarif_document(rules: dict[str, dict[str, Any]], results: Any, version: str = PACK_VERSION) -> dict[str, Any]:
-    """The SARIF log of one run: `rules` by id (listed sorted), and `results`."""
+def sarif_document(
+    rules: dict[str, dict[str, Any]], results: Any, version: str = PACK_VERSION, *, category: str | None = None
+) -> dict[str, Any]:
+    """The SARIF log of one run: `rules` by id (listed sorted), and `results`, under `category` (--sarif-category)."""
     return {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
@@ -165,7 +179,7 @@ def sarif_document(rules: dict[str, dict[str, Any]], results: Any, version: str 
                 "tool": {
                     "driver": {"name": "gpu-stacks", "version": version, "rules": [rules[k] for k in sorted(rules)]}
                 },
-                "automationDetails": {"id": AUTOMATION_ID},
+                "automationDetails": {"id": automation_id(category)},
                 "results": results,
             }
         ],

@@ -163,7 +163,7 @@ class RecordingMonitor(MockMonitor):
         stack: str,
         secret_values: frozenset[str] = frozenset(),
         gate_invokes: bool = False,
-        unknown_inputs: set[tuple[str, str]] | None = None,
+        unknown_inputs: dict[tuple[str, str], frozenset[str]] | None = None,
     ):
         super().__init__(mocks)
         # As the engine does during `pulumi preview`: an output-form invoke whose arguments depend on a
@@ -174,7 +174,7 @@ class RecordingMonitor(MockMonitor):
         # the program registers is pending creation; a read (`<Resource>.get`) exists already.
         self.gate_invokes = gate_invokes
         self.pending: set[str] = set()
-        self.unknown_inputs = unknown_inputs if unknown_inputs is not None else set()
+        self.unknown_inputs = unknown_inputs if unknown_inputs is not None else {}
         self.project = project
         self.stack = stack
         self.recorded: list[RecordedResource] = []
@@ -226,8 +226,9 @@ class RecordingMonitor(MockMonitor):
 
     def RegisterResource(self, request: Any) -> Any:
         inputs = recorded_inputs(request.object)  # read once: for the unknowns now, recorded below
-        if _holds_unknown(inputs):
-            self.unknown_inputs.add((request.type, request.name))
+        unknown = frozenset(key for key, value in inputs.items() if _holds_unknown(value))
+        if unknown:
+            self.unknown_inputs[(request.type, request.name)] = unknown
         response = super().RegisterResource(request)
         if request.type == STACK_TYPE:
             self.stack_urn = response.urn

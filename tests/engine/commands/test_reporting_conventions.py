@@ -11,6 +11,7 @@ import json
 import re
 from collections.abc import Callable
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -47,6 +48,7 @@ def gpu_stacks(*argv: object, stderr: io.StringIO | None = None) -> tuple[int, s
 def ran(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], tuple[int, str, str]]:
     """The module's command lines, each run once (a plan is the slow part), by a short name."""
     markdown = tmp_path_factory.mktemp("report") / "check.md"
+    check_json = markdown.with_name("check.json")
     lines: dict[str, Callable[[], tuple[int, str, str]]] = {
         "check": lambda: gpu_stacks(
             "check",
@@ -61,6 +63,8 @@ def ran(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], tuple[int, 
             "always",
             "--format",
             f"markdown={markdown}",
+            "--format",
+            f"json={check_json}",
         ),
         "cost-text": lambda: gpu_stacks("cost", *TWO, "--project", REPO, "--as-of", DAY, "--jobs", 1),
         "cost-json": lambda: gpu_stacks(
@@ -76,9 +80,9 @@ def ran(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], tuple[int, 
 
     @cache
     def run(name: str) -> tuple[int, str, str]:
-        if name == "check-markdown":
+        if name in ("check-markdown", "check-json"):
             run("check")
-            return 0, markdown.read_text(encoding="utf-8"), ""
+            return 0, (markdown if name == "check-markdown" else check_json).read_text(encoding="utf-8"), ""
         return lines[name]()
 
     return run
@@ -241,3 +245,102 @@ def test_a_command_line_argparse_refuses_under_json_is_a_json_document_too(asks:
 
 def test_a_command_line_argparse_refuses_without_json_leaves_stdout_empty() -> None:
     assert gpu_stacks("quota", "inference-t4", "--timeout", "-1", "--project", REPO)[:2] == (2, "")
+
+
+# --- check's and merge's JSON, and a check's cost total --------------------------------------------
+
+
+def test_check_json_holds_each_plan_as_plan_json_prints_it_and_the_cost_total_cost_gives(
+    ran: Callable[..., Any],
+) -> None:
+    check = valid("check", json.loads(ran("check-json")[1]))
+    plan = json.loads(ran("plan-json")[1])
+
+    assert [s["stack"] for s in check["stacks"]] == list(TWO)
+    assert check["stacks"][0]["formatVersion"] == plan["formatVersion"] == 1
+    assert check["stacks"][0]["cost"] == plan["cost"]
+    assert check["costTotal"] == json.loads(ran("cost-json")[1])["total"]  # what `cost` adds up for the same stacks
+
+
+def test_check_text_of_several_stacks_ends_with_their_cost_total(ran: Callable[..., Any]) -> None:
+    total = json.loads(ran("cost-json")[1])["total"]
+    least = "at least " if total["lowerBound"] else ""
+
+    assert ran("check")[1].splitlines()[-2:] == [
+        "",
+        f"Cost total (2 stacks): full scale {least}{total['hourlyUsd']:,.4f} USD/h = "
+        f"{least}{total['monthlyUsd']:,.2f} USD/month; idle {least}{total['idleHourlyUsd']:,.4f} USD/h = "
+        f"{least}{total['idleMonthlyUsd']:,.2f} USD/month.",
+    ]
+
+
+@pytest.fixture(scope="module")
+def fleet(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[int, str, str]]:
+    """A fleet of four small stacks (bench/monorepo.py: the fourth asks for a retired size, refused) with the second
+    one's stack file broken (not planned): `check --root` in JSON and text, and `merge` of its two shards."""
+    from bench.monorepo import write_monorepo
+
+    base = tmp_path_factory.mktemp("fleet")
+    root = write_monorepo(base / "repo", 1, 4)
+    second = sorted(root.rglob("Pulumi.t00-s*.yaml"))[1]
+    second.write_text("config: [not, a, mapping\n", encoding="utf-8")
+    common = ("--root", root, "--no-cache", "--jobs", 1, "--as-of", DAY, "--progress", "never")
+    document = base / "check.json"
+    runs = {"check": gpu_stacks("check", *common, "--format", f"json={document}")}
+    runs["check-json"] = (runs["check"][0], document.read_text(encoding="utf-8"), "")
+    shards = []
+    for k in (1, 2):
+        shards.append(base / f"shard-{k}.jsonl")
+        shards[-1].write_text(gpu_stacks("check", *common, "--shard", f"{k}/2")[1], encoding="utf-8")
+    sarif = base / "merged.sarif"
+    runs["merge-json"] = gpu_stacks(
+        "merge", *shards, "--format", "json", "--format", f"sarif={sarif}", "--sarif-category", "gpu-stacks/fleet"
+    )
+    runs["merge-sarif"] = (runs["merge-json"][0], sarif.read_text(encoding="utf-8"), "")
+    return runs
+
+
+def test_fleet_check_and_merge_json_are_valid_with_a_stack_refused_and_one_not_planned(
+    fleet: dict[str, tuple[int, str, str]],
+) -> None:
+    check = valid("check", json.loads(fleet["check-json"][1]))
+    merged = valid("merge", json.loads(fleet["merge-json"][1]))
+
+    assert fleet["check"][0] == fleet["merge-json"][0] == 2  # a stack not planned
+    assert check == merged
+    ids = [f"teams/team-00:t00-s00{n}" for n in range(4)]
+    assert [s["stack"] for s in check["stacks"]] == ids
+    assert (check["summary"]["failed"], check["summary"]["notPlanned"]) == ([ids[1], ids[3]], [ids[1]])
+    assert {s["formatVersion"] for s in check["stacks"]} == {1}
+    assert check["costTotal"]["notPlanned"] == 1 and check["costTotal"]["lowerBound"] is True
+
+
+def test_fleet_text_counts_and_totals_cleanly(fleet: dict[str, tuple[int, str, str]]) -> None:
+    text = fleet["check"][1]
+
+    assert "(s)" not in text
+    assert text.splitlines()[-1].startswith("Cost total (3 of 4 stacks planned): full scale at least ")
+
+
+def test_a_shard_judges_its_exit_code_at_the_fail_level_and_keeps_each_records_code(tmp_path: Path) -> None:
+    # the fleet workflow's shard step: findings are the merge's to report, without `|| test $? -eq 1`
+    from bench.monorepo import write_monorepo
+
+    root = write_monorepo(tmp_path / "repo", 1, 4)  # the fourth stack asks for a retired size: refused
+    argv = ("check", "--root", root, "--no-cache", "--jobs", 1, "--as-of", DAY, "--shard", "1/1")
+    code, out, err = gpu_stacks(*argv, "--soft-fail")
+    header, *lines = (json.loads(line) for line in out.splitlines())
+
+    assert (code, err) == (0, "")
+    assert [entry["record"]["exitCode"] for entry in lines] == [0, 0, 0, 1]
+    assert gpu_stacks(*argv)[0] == 1
+
+
+def test_a_fleets_sarif_names_its_own_code_scanning_category(fleet: dict[str, tuple[int, str, str]]) -> None:
+    # GitHub replaces a category's alerts with the next upload of that category; upload-sarif keeps the SARIF's
+    # own automationDetails.id over its `category` input (github/codeql-action src/upload-lib.ts): so the
+    # fleet's id must differ from the one-project check's, or its affected-only upload closes the other's alerts
+    [run] = json.loads(fleet["merge-sarif"][1])["runs"]
+
+    assert run["automationDetails"]["id"] == "gpu-stacks/fleet/"  # the category ends at the id's last "/"
+    assert run["results"]

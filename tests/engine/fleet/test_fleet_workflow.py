@@ -97,4 +97,17 @@ def test_the_gitlab_and_azure_pipelines_equivalents_shard_and_merge() -> None:
         commands = _commands(pipeline)
         assert values == list(range(1, total + 1))
         assert any(c[0] == "check" and "--shard" in c and "--affected" in c for c in commands)
-        assert {c[c.index("--format") + 1] for c in commands if c[0] == "merge"} == {"markdown", "sarif"}
+        merges = [c for c in commands if c[0] == "merge"]
+        formats = {c[i + 1].split("=")[0] for c in merges for i, word in enumerate(c) if word == "--format"}
+        assert len(merges) == 1 and formats == {"markdown", "sarif", "junit"}  # one merge writes all three
+
+
+def test_the_gitlab_and_azure_pipelines_equivalents_publish_the_junit_report() -> None:
+    # GitLab: artifacts:reports:junit (docs.gitlab.com/ci/yaml); Azure Pipelines: PublishTestResults@2, JUnit
+    gitlab, azure = _blocks()
+    [merge_job] = azure["stages"][1]["jobs"]
+    [publish] = [s for s in merge_job["steps"] if s.get("task") == "PublishTestResults@2"]
+
+    assert gitlab["gpu-stacks-merge"]["artifacts"]["reports"]["junit"] == "gpu-stacks.xml"
+    assert publish["inputs"] == {"testResultsFormat": "JUnit", "testResultsFiles": "gpu-stacks.xml"}
+    assert publish["condition"] == "succeededOrFailed()"  # the report of a failing check is the one to read
