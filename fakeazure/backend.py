@@ -50,6 +50,7 @@ from .errors import (
     SkuNotAvailable,
 )
 from .functions import answer_from_schema
+from .lookups import group_not_held
 from .models import INVOKES, RESOURCE_TYPES, resource_type
 from .models.resources import RESOURCE_GROUP as ResourceGroupType
 from .models.resources import RESOURCE_GROUP_ARM_TYPE as ResourceGroupArmType
@@ -179,7 +180,8 @@ class FakeArm:
 
     def _resource_group(self, name: Any) -> ResourceGroupState:
         rg = self.subscription.resource_groups.get(str(name).lower())
-        if rg is None:
+        if rg is None:  # Azure's answer where the group does not exist; offline that cannot be known
+            self.unknown_reads.append(group_not_held(str(name)))
             raise ResourceGroupNotFound(f"Resource group '{name}' could not be found.")
         if rg.group.failed:
             raise DependencyFailed(rg.group)

@@ -24,6 +24,15 @@ def how_to_supply(resource_id: str) -> str:
     return f"save it with `az resource show --ids {resource_id} -o json > FILE` and pass --existing FILE"
 
 
+def group_not_held(name: str) -> str:
+    """A resource group the program deploys into without creating it: whether Azure holds it is only known in the
+    subscription (Azure answers ResourceGroupNotFound where it does not), so the run cannot be judged offline."""
+    return (
+        f"resource group '{name}' is neither created by the program nor in an --existing file; offline, save it "
+        f"with `az group show --name {name} -o json > FILE` and pass --existing FILE"
+    )
+
+
 def _as_saved(arm: Arm, resource_id: str) -> str:
     """The id as the deployer's Azure CLI would name it: the fake's own subscription id means theirs."""
     if arm.az_subscription is None:

@@ -1,0 +1,79 @@
+"""A program that deploys into a resource group it does not create (a team's shared group, named in config).
+
+Azure accepts it where the group exists and answers ResourceGroupNotFound ("Resource group 'my_rg' could not be
+found.", a public Terraform log: gist.github.com/errygg/f5ae7758873ab01a41fe62424c20d876; Learn: "Resolve errors
+for resource not found", azure-resource-manager/troubleshooting/error-not-found: check the resource group name
+and subscription; both observed 2026-11-27) where it does not; which is true is only known in the
+subscription. So it is not a refusal: the run names the group and how to save it for an offline run, as a
+look-up of a resource it does not hold does, and with the group saved it is judged.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+from azure_gpu_stacks.engine.cli import main
+
+PROGRAM = """
+import pulumi
+from pulumi_azure_native import storage
+
+config = pulumi.Config()
+account = storage.StorageAccount(
+    "sa",
+    resource_group_name=config.require("resourceGroupName"),
+    kind="StorageV2",
+    sku={"name": "Standard_LRS"},
+)
+pulumi.export("name", account.name)
+"""
+
+
+@pytest.fixture
+def shared_group_project(tmp_path: Path) -> Path:
+    (tmp_path / "Pulumi.yaml").write_text("name: shared-group\nruntime: python\n")
+    (tmp_path / "Pulumi.dev.yaml").write_text(
+        "config:\n  azure-native:location: westeurope\n  shared-group:resourceGroupName: rg-platform-shared\n"
+    )
+    (tmp_path / "__main__.py").write_text(textwrap.dedent(PROGRAM))
+    return tmp_path
+
+
+def test_a_group_the_program_does_not_create_is_one_line_not_a_refusal(
+    shared_group_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["check", "dev", "--project", str(shared_group_project)])
+    out, err = capsys.readouterr()
+
+    assert code == 2, out + err
+    assert "ResourceGroupNotFound" not in out + err
+    [line] = err.strip().splitlines()
+    assert "rg-platform-shared" in line
+    assert "az group show --name rg-platform-shared -o json > FILE" in line and "--existing FILE" in line
+
+
+def test_the_group_saved_with_az_is_judged(
+    shared_group_project: Path, tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    saved = tmp_path_factory.mktemp("az") / "group.json"
+    saved.write_text(
+        json.dumps(  # `az group show` output's shape (Microsoft.Resources/resourceGroups)
+            {
+                "id": "/subscriptions/11111111-2222-3333-4444-555555555555/resourceGroups/rg-platform-shared",
+                "location": "westeurope",
+                "managedBy": None,
+                "name": "rg-platform-shared",
+                "properties": {"provisioningState": "Succeeded"},
+                "tags": None,
+                "type": "Microsoft.Resources/resourceGroups",
+            }
+        )
+    )
+
+    code = main(["check", "dev", "--project", str(shared_group_project), "--existing", str(saved)])
+    out, err = capsys.readouterr()
+
+    assert (code, err) == (0, ""), out
