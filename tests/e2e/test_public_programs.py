@@ -102,10 +102,10 @@ PROGRAMS = [
     (
         "azure-py-webserver",
         1,
-        "disallow-linux-password-login",
-        "Azure accepts it (Standard_A1_v2 is an Av2 size, not retired); the project's mandatory policy refuses "
-        "password logins (disablePasswordAuthentication False); the get_public_ip_address callback on vm.id "
-        "does not fail the run",
+        "FAILED: dev: 1 mandatory policy violation.\n  - [mandatory] disallow-linux-password-login",
+        "Azure accepts it (Standard_A1_v2 is an Av2 size, not retired; the password is a secure: value, unknown "
+        "offline, so not judged); the project's mandatory policy refuses password logins "
+        "(disablePasswordAuthentication False); the get_public_ip_address callback on vm.id does not fail the run",
     ),
     (
         "azure-py-aks-managed-identity",
