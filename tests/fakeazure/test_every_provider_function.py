@@ -100,3 +100,15 @@ def test_a_credential_in_a_functions_answer_is_secret(token: str, args: dict[str
         value = _first(value)[key]
 
     assert is_secret(_first(value)), (token, value)
+
+
+def test_a_2x_token_of_a_renamed_module_is_answered_from_its_3x_function() -> None:
+    # a program written for 2.x, run in its own environment, calls documentdb:listDatabaseAccountKeys; 3.x
+    # names the module cosmosdb (Pulumi's "Upgrade Guide for Azure Native v2 to v3")
+    answer = FakeArm().invoke(
+        "azure-native:documentdb:listDatabaseAccountKeys", {"resourceGroupName": "rg", "accountName": "db"}
+    )
+
+    # cosmos-db.json DatabaseAccountListKeysResult
+    assert {"primaryMasterKey", "secondaryMasterKey", "primaryReadonlyMasterKey"} <= set(answer)
+    assert is_secret(answer["primaryMasterKey"])
