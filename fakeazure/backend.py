@@ -37,6 +37,7 @@ from ..catalog.clock import instant_on
 from ..catalog.quota_counters import Charge, Provider, charges
 from ..catalog.shapes import read as read_shapes
 from ..catalog.verdict import size_verdict
+from ..inputs.offline_secret import holds_offline_secret
 from .core import ArmResourceType, Resource, identity_answer, scope_id, system_identity
 from .enums import refuse_values_outside_enums
 from .errors import (
@@ -246,6 +247,9 @@ class FakeArm:
         identity's principalId): as a provider during `pulumi preview`, the checks of the type's values are
         left to Azure at deployment; names, parents, sizes and quota are still checked."""
         rtype = resource_type(token)
+        # A `secure:` config value is unknown offline (the program got a placeholder): Azure would judge the
+        # user's value, so the value rules wait, as for a value unknown during a preview.
+        partly_known = partly_known or holds_offline_secret(props)
         name = props.get(rtype.name_input) if rtype.name_input else None
         name = str(name) if name else self.autoname(logical_name, rtype, urn)
         location = self._location(rtype, props)

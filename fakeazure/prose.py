@@ -20,7 +20,6 @@ from typing import Any
 
 from ..catalog.names import name_rule, name_table, windows_max
 from ..catalog.retired_offers import PUBLIC_IP, RETIRED_OFFERS
-from ..inputs.offline_secret import OFFLINE_SECRET
 from ..sdk.values import dig
 from .errors import coded
 
@@ -194,10 +193,9 @@ def _computer_name(profile: dict[str, Any]) -> str | None:
 
 def _password(profile: dict[str, Any]) -> str | None:
     password = dig(profile, "osProfile", "adminPassword")
-    if not isinstance(password, str) or PLACEHOLDER.match(password) or password == OFFLINE_SECRET:
+    if not isinstance(password, str) or PLACEHOLDER.match(password):
         # Unknown or secret-wrapped values are not judged, nor a `{placeholder}` (the convention of the spec's
-        # examples, `{your-password}`), which stands for a value, nor what an offline run put in place of a
-        # `secure:` config value (the user's password is unknown here).
+        # examples, `{your-password}`), which stands for a value.
         return None
     windows = _windows(profile)
     low, high = (8, 123) if windows else (6, 72)

@@ -1,8 +1,10 @@
-"""A VM's admin password from a `secure:` config value (pulumi/examples azure-py-webserver, azure-py-minecraft-server).
+"""`secure:` config values reaching Azure's rules: a VM's admin password (pulumi/examples azure-py-webserver,
+azure-py-minecraft-server), a vault's tenant id, a role assignment's principal.
 
 Offline the ciphertext cannot be decrypted, so the program gets a placeholder in its place; Azure would judge the
-user's password, which is unknown here, never the placeholder (100 characters, past Linux's 6-72: the 'supplied
-password' refusal was ours). A password written in the program itself is still judged.
+user's value, which is unknown here, never the placeholder (100 characters, past Linux's 6-72 for a password; not a
+GUID for an id): those refusals were ours. The resource's value rules wait, as for a value unknown during a
+preview; a value written in the stack file itself is still judged.
 """
 
 from __future__ import annotations
@@ -84,3 +86,53 @@ def test_a_password_written_in_the_stack_file_is_still_judged(
     out, err = capsys.readouterr()
 
     assert "The supplied password must be between 6-72 characters long" in out + err
+
+
+GUIDS_PROGRAM = """
+import pulumi
+from pulumi_azure_native import authorization, keyvault, resources
+
+config = pulumi.Config()
+rg = resources.ResourceGroup("rg")
+keyvault.Vault(
+    "kv",
+    resource_group_name=rg.name,
+    properties={
+        "tenant_id": config.require("tenantId"),
+        "sku": {"family": "A", "name": "standard"},
+        "access_policies": [
+            {
+                "tenant_id": config.require("tenantId"),
+                "object_id": config.require("objectId"),
+                "permissions": {"secrets": ["get"]},
+            }
+        ],
+    },
+)
+authorization.RoleAssignment(
+    "reader",
+    principal_id=config.require("objectId"),
+    principal_type="ServicePrincipal",
+    scope=rg.id,
+    role_definition_id="/providers/Microsoft.Authorization/roleDefinitions/acdd72a7-3385-48ef-bd42-f606fba81ae7",
+)
+"""
+
+
+def test_ids_kept_as_secure_config_values_are_not_judged_offline(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a team keeps its tenant and object ids as secrets; the vault's tenantId pattern (a GUID) and the role
+    # assignment's principal are Azure's to judge on the real values, which only the stack's key decrypts
+    (tmp_path / "Pulumi.yaml").write_text("name: vault\nruntime: python\n")
+    (tmp_path / "Pulumi.dev.yaml").write_text(
+        "config:\n  azure-native:location: westeurope\n"
+        "  vault:tenantId:\n    secure: v1:dGVuYW50LWlk\n  vault:objectId:\n    secure: v1:b2JqZWN0LWlk\n"
+    )
+    (tmp_path / "__main__.py").write_text(textwrap.dedent(GUIDS_PROGRAM))
+
+    code = main(["check", "dev", "--project", str(tmp_path)])
+    out, err = capsys.readouterr()
+
+    assert code == 0, out + err
+    assert "InvalidParameter" not in out and "InvalidPrincipalId" not in out
