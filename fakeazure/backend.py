@@ -181,7 +181,11 @@ class FakeArm:
 
     def _resource_group(self, name: Any) -> ResourceGroupState:
         rg = self.subscription.resource_groups.get(str(name).lower())
-        if rg is None:  # Azure's answer where the group does not exist; offline that cannot be known
+        if rg is None:
+            refused = self.find(f"/subscriptions/{self.subscription_id}/resourceGroups/{name}")
+            if refused is not None and refused.failed:  # the program's own group, which Azure refused
+                raise DependencyFailed(refused)
+            # Azure's answer where the group does not exist; offline that cannot be known
             self.unknown_reads.append(group_not_held(str(name)))
             raise ResourceGroupNotFound(f"Resource group '{name}' could not be found.")
         if rg.group.failed:

@@ -77,3 +77,24 @@ def test_the_group_saved_with_az_is_judged(
     out, err = capsys.readouterr()
 
     assert (code, err) == (0, ""), out
+
+
+def test_a_group_the_program_creates_and_azure_refuses_is_the_refusal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # no azure-native:location and none on the group: Azure refuses the group, and the account in it is
+    # skipped as depending on it, not reported as a group the program does not create
+    (tmp_path / "Pulumi.yaml").write_text("name: no-location\nruntime: python\n")
+    (tmp_path / "Pulumi.dev.yaml").write_text("config: {}\n")
+    (tmp_path / "__main__.py").write_text(
+        "from pulumi_azure_native import resources, storage\n"
+        'rg = resources.ResourceGroup("rg")\n'
+        'storage.StorageAccount("sa", resource_group_name=rg.name, kind="StorageV2", sku={"name": "Standard_LRS"})\n'
+    )
+
+    code = main(["check", "dev", "--project", str(tmp_path)])
+    out, err = capsys.readouterr()
+
+    assert (code, err) == (1, ""), out + err
+    assert "rg [azure-native:resources:ResourceGroup]: InvalidParameter: location is required" in out
+    assert "neither created by the program" not in out
