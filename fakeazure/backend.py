@@ -128,6 +128,7 @@ class FakeArm:
         self.subscriptions = {self.subscription_id: SubscriptionState(self.subscription_id)}
         self.refusals: list[Refusal] = []
         self.unknown_reads: list[str] = []  # `<Resource>.get` of ids the subscription does not hold
+        self.unknown_groups: list[str] = []  # groups deployed into that neither the program nor a file holds
         self.advisories: list[str] = []  # what Azure no longer creates without a public error code (a warning)
         self.az_subscription: str | None = None  # the deployer's subscription, once --existing files named it
         self.skipped: list[tuple[str, str]] = []  # (logical name, refused dependency id)
@@ -186,7 +187,7 @@ class FakeArm:
             if refused is not None and refused.failed:  # the program's own group, which Azure refused
                 raise DependencyFailed(refused)
             # Azure's answer where the group does not exist; offline that cannot be known
-            self.unknown_reads.append(group_not_held(str(name)))
+            self.unknown_groups.append(group_not_held(str(name)))
             raise ResourceGroupNotFound(f"Resource group '{name}' could not be found.")
         if rg.group.failed:
             raise DependencyFailed(rg.group)
