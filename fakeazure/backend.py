@@ -51,7 +51,7 @@ from .errors import (
     SkuNotAvailable,
 )
 from .functions import answer_from_schema
-from .lookups import group_not_held
+from .lookups import group_not_held, reference_not_held
 from .models import INVOKES, RESOURCE_TYPES, resource_type
 from .models.resources import RESOURCE_GROUP as ResourceGroupType
 from .models.resources import RESOURCE_GROUP_ARM_TYPE as ResourceGroupArmType
@@ -175,6 +175,8 @@ class FakeArm:
             return None
         found = self.find(resource_id)
         if found is None:
+            if (not_held := reference_not_held(self, resource_id, path)) is not None:  # only Azure knows
+                self.unknown_groups.append(not_held)
             raise ResourceNotFound(f"The Resource '{resource_id}' was not found ({path}).")
         if found.failed:
             raise DependencyFailed(found)

@@ -98,3 +98,27 @@ def test_a_group_the_program_creates_and_azure_refuses_is_the_refusal(
     assert (code, err) == (1, ""), out + err
     assert "rg [azure-native:resources:ResourceGroup]: InvalidParameter: location is required" in out
     assert "neither created by the program" not in out
+
+
+def test_a_reference_into_a_group_the_program_does_not_create_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a team's shared Log Analytics workspace, its id built from the signed-in subscription
+    (tmp_path / "Pulumi.yaml").write_text("name: shared-logs\nruntime: python\n")
+    (tmp_path / "Pulumi.dev.yaml").write_text("config:\n  azure-native:location: westeurope\n")
+    (tmp_path / "__main__.py").write_text(
+        "from pulumi_azure_native import applicationinsights, authorization, resources\n"
+        "sub = authorization.get_client_config().subscription_id\n"
+        'rg = resources.ResourceGroup("rg")\n'
+        'applicationinsights.Component("ai", resource_group_name=rg.name, kind="web", application_type="web",\n'
+        '    workspace_resource_id=f"/subscriptions/{sub}/resourceGroups/rg-shared/providers/'
+        'Microsoft.OperationalInsights/workspaces/logs-shared")\n'
+    )
+
+    code = main(["check", "dev", "--project", str(tmp_path)])
+    out, err = capsys.readouterr()
+
+    assert code == 2, out + err
+    [line] = err.strip().splitlines()
+    assert "workspaceResourceId" in line and "resource group 'rg-shared'" in line
+    assert "az resource show --ids" in line and "--existing FILE" in line
