@@ -37,6 +37,7 @@ from ..catalog.clock import instant_on
 from ..catalog.quota_counters import Charge, Provider, charges
 from ..catalog.shapes import read as read_shapes
 from ..catalog.verdict import size_verdict
+from ..inputs.offline_secret import holds_offline_secret
 from .core import ArmResourceType, Resource, identity_answer, scope_id, system_identity
 from .enums import refuse_values_outside_enums
 from .errors import (
@@ -50,6 +51,7 @@ from .errors import (
     SkuNotAvailable,
 )
 from .functions import answer_from_schema
+from .lookups import group_not_held, reference_not_held
 from .models import INVOKES, RESOURCE_TYPES, resource_type
 from .models.resources import RESOURCE_GROUP as ResourceGroupType
 from .models.resources import RESOURCE_GROUP_ARM_TYPE as ResourceGroupArmType
@@ -126,6 +128,7 @@ class FakeArm:
         self.subscriptions = {self.subscription_id: SubscriptionState(self.subscription_id)}
         self.refusals: list[Refusal] = []
         self.unknown_reads: list[str] = []  # `<Resource>.get` of ids the subscription does not hold
+        self.unknown_groups: list[str] = []  # groups deployed into that neither the program nor a file holds
         self.advisories: list[str] = []  # what Azure no longer creates without a public error code (a warning)
         self.az_subscription: str | None = None  # the deployer's subscription, once --existing files named it
         self.skipped: list[tuple[str, str]] = []  # (logical name, refused dependency id)
@@ -172,6 +175,8 @@ class FakeArm:
             return None
         found = self.find(resource_id)
         if found is None:
+            if (not_held := reference_not_held(self, resource_id, path)) is not None:  # only Azure knows
+                self.unknown_groups.append(not_held)
             raise ResourceNotFound(f"The Resource '{resource_id}' was not found ({path}).")
         if found.failed:
             raise DependencyFailed(found)
@@ -180,6 +185,11 @@ class FakeArm:
     def _resource_group(self, name: Any) -> ResourceGroupState:
         rg = self.subscription.resource_groups.get(str(name).lower())
         if rg is None:
+            refused = self.find(f"/subscriptions/{self.subscription_id}/resourceGroups/{name}")
+            if refused is not None and refused.failed:  # the program's own group, which Azure refused
+                raise DependencyFailed(refused)
+            # Azure's answer where the group does not exist; offline that cannot be known
+            self.unknown_groups.append(group_not_held(str(name)))
             raise ResourceGroupNotFound(f"Resource group '{name}' could not be found.")
         if rg.group.failed:
             raise DependencyFailed(rg.group)
@@ -244,6 +254,9 @@ class FakeArm:
         identity's principalId): as a provider during `pulumi preview`, the checks of the type's values are
         left to Azure at deployment; names, parents, sizes and quota are still checked."""
         rtype = resource_type(token)
+        # A `secure:` config value is unknown offline (the program got a placeholder): Azure would judge the
+        # user's value, so the value rules wait, as for a value unknown during a preview.
+        partly_known = partly_known or holds_offline_secret(props)
         name = props.get(rtype.name_input) if rtype.name_input else None
         name = str(name) if name else self.autoname(logical_name, rtype, urn)
         location = self._location(rtype, props)

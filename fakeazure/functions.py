@@ -11,8 +11,10 @@ file brought in) answers its properties, and every other field a placeholder of 
 one element, so `keys[0].value` reads as it would); a field that carries a credential (a key's `value`,
 a password, a connection string, a SAS token) is a secret, and so masked wherever it is shown. A
 placeholder is never a fact about Azure: a plan's checks never read it. A function the installed SDK does
-not have (a program written for another major version, or a token no SDK defines) is refused with one
-line naming it.
+not have (a token no SDK defines) is refused with one line naming it; a 2.x token of a module 3.x renamed
+(`documentdb:listDatabaseAccountKeys`, a 2.x program run in its own environment) is answered from the 3.x
+function of the same name (Pulumi's "Upgrade Guide for Azure Native v2 to v3", the renames kept with the
+type registry).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import typing
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..catalog.arm.registry import MODULES_RENAMED_IN_3
 from ..sdk.internals import getter_name, secret
 from .errors import ArmError
 
@@ -59,7 +62,15 @@ def result_type(token: str) -> type | None:
     parts = token.split(":")
     if len(parts) != 3 or parts[0] != "azure-native":
         return None
-    module, function = parts[1].replace("/", "."), parts[2]
+    # a 2.x program in its own environment calls 2.x tokens; 3.x has the same function under the module's new name
+    for module in (parts[1], *MODULES_RENAMED_IN_3.get(parts[1], ())):
+        found = _result_type_in(module.replace("/", "."), parts[2])
+        if found is not None:
+            return found
+    return None
+
+
+def _result_type_in(module: str, function: str) -> type | None:
     try:
         package = importlib.import_module(f"{SDK_PACKAGE}.{module}")
         getattr(package, "_utilities", None)  # any name loads a lazy package, as a program's first use does

@@ -24,6 +24,32 @@ def how_to_supply(resource_id: str) -> str:
     return f"save it with `az resource show --ids {resource_id} -o json > FILE` and pass --existing FILE"
 
 
+def group_not_held(name: str) -> str:
+    """A resource group the program deploys into without creating it: whether Azure holds it is only known in the
+    subscription (Azure answers ResourceGroupNotFound where it does not), so the run cannot be judged offline."""
+    return (
+        f"resource group '{name}' is neither created by the program nor in an --existing file; offline, save it "
+        f"with `az group show --name {name} -o json > FILE` and pass --existing FILE"
+    )
+
+
+def reference_not_held(arm: Arm, resource_id: str, path: str) -> str | None:
+    """For a reference to a resource the subscription does not hold: when its resource group is one the program
+    neither creates nor brings in a file, whether Azure holds it is only known in the subscription, and the line
+    names it with the command that saves it; None when the group is the run's (then Azure's ResourceNotFound)."""
+    parts = resource_id.split("/")  # "", subscriptions, <id>, resourceGroups, <group>, ...
+    if len(parts) < 5 or parts[3].lower() != "resourcegroups" or not parts[4]:
+        return None
+    group = parts[4]
+    if arm.find(f"/subscriptions/{arm.subscription_id}/resourceGroups/{group}") is not None:
+        return None
+    saved = _as_saved(arm, resource_id)
+    return (
+        f"{path}: '{saved}' is in resource group '{group}', which the program does not create; offline, "
+        f"{how_to_supply(saved)}"
+    )
+
+
 def _as_saved(arm: Arm, resource_id: str) -> str:
     """The id as the deployer's Azure CLI would name it: the fake's own subscription id means theirs."""
     if arm.az_subscription is None:

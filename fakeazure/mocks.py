@@ -21,6 +21,7 @@ from .backend import DependencyFailed, FakeArm, Refusal
 from .errors import ArmError
 from .lookups import answer, read
 from .models import resource_type
+from .models.resources import RESOURCE_GROUP
 from .planned import planned_outputs, previewed_outputs
 
 AZURE_NATIVE = "azure-native:"
@@ -39,15 +40,20 @@ class FakeArmMocks(pulumi.runtime.Mocks):
         # one: the mock monitor drops unknowns before `new_resource` sees the inputs, so the engine's monitor
         # notes them here first.
         self.unknown_inputs: dict[tuple[str, str], frozenset[str]] = {}
+        self.provider_locations: dict[str, str] = {}  # explicit azure-native providers' (`other_providers`)
 
     def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str | None, dict[str, Any]]:
         if args.custom is False:
             return None, dict(args.inputs)
         if not args.typ.startswith(AZURE_NATIVE):
-            return other_providers.answer(args.typ, args.name, args.inputs)
+            made_up_id, state = other_providers.answer(args.typ, args.name, args.inputs)
+            self.provider_locations.update(other_providers.provider_location(args.typ, made_up_id, args.inputs))
+            return made_up_id, state
         if args.resource_id:  # `<Resource>.get(name, id)`: a read of what exists, never a create
             return self._read(args)
         props = unwrap_secrets(dict(args.inputs))
+        if args.typ == RESOURCE_GROUP:
+            props = other_providers.located_by_provider(props, args.provider, self.provider_locations)
         seed = f"{args.typ}::{args.name}"
         offer = retired_offer(args.typ, props, self.arm.now.date())
         if offer is not None and offer.refusal is None:

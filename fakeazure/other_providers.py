@@ -173,3 +173,28 @@ def answer(type_token: str, name: str, inputs: Mapping[str, Any]) -> tuple[str, 
     )
     shown_as_id = state.get("id") if type_token == "random:index/randomPet:RandomPet" else None
     return str(shown_as_id or f"{name}-id"), state
+
+
+# An explicit azure-native provider (`azure_native.Provider(name, location=...)`): its `location` is the
+# location azure-native gives a resource group created through it without one, as the stack's
+# azure-native:location is the default provider's (pulumi-azure-native provider configuration, observed
+# 2026-11-27). Its resources name it by reference, `<urn>::<id>`.
+AZURE_NATIVE_PROVIDER = "pulumi:providers:azure-native"
+
+
+def provider_location(type_token: str, made_up_id: str, inputs: Mapping[str, Any]) -> dict[str, str]:
+    """{id: location} for an explicit azure-native provider that names a location; else nothing."""
+    location = inputs.get("location")
+    if type_token != AZURE_NATIVE_PROVIDER or not isinstance(location, str) or not location:
+        return {}
+    return {made_up_id: location}
+
+
+def located_by_provider(
+    props: dict[str, Any], provider_reference: str | None, locations: Mapping[str, str]
+) -> dict[str, Any]:
+    """A resource group's inputs with its explicit provider's location where the program gave it none."""
+    if props.get("location") is not None or not provider_reference:
+        return props
+    location = locations.get(provider_reference.rsplit("::", 1)[-1])
+    return {**props, "location": location} if location else props

@@ -176,6 +176,9 @@ CLIENT_NAMES: dict[tuple[str, str], str] = {
     ("SecretAttributes", "expires"): "exp",
     # specification/containerregistry/.../preview/2023-01-01-preview/containerregistry.json
     ("IPRule", "iPAddressOrRange"): "value",
+    # specification/storage/resource-manager/Microsoft.Storage/stable/2024-01-01/storage.json: VirtualNetworkRule's
+    # required `id` has "x-ms-client-name": "VirtualNetworkResourceId"
+    ("VirtualNetworkRule", "virtualNetworkResourceId"): "id",
 }
 
 

@@ -339,6 +339,8 @@ def _plan(
         check_engine()
         raise InputError(describe_program_error(exc, project, stack_file)) from None
     check_engine()
+    if arm.unknown_groups:  # after the program's own failure, which is the cause where there is one
+        raise InputError(arm.unknown_groups[0])
     result = engine.result()
     result.outputs = {key: exportable(key, value) for key, value in result.outputs.items()}
     refusals, skipped = list(arm.refusals), list(arm.skipped)

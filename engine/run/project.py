@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ...inputs.files import InputFileError, load_yaml
+from ...inputs.offline_secret import OFFLINE_SECRET
 from ..errors import InputError
 from .pulumi_config import (
     Declaration,
@@ -41,9 +42,6 @@ STACK_FILE = re.compile(r"^Pulumi\.(?P<stack>[^/]+)\.(ya?ml|json)$")
 # observed 2026-11-25); pip, the default, uses `virtualenv` alone.
 TOOLCHAINS = ("pip", "poetry", "uv")
 PROJECT_NAME = re.compile(r"^[A-Za-z0-9_.-]+$")  # tokens.IsName
-# What an offline run sees in place of a secret. It is a well-formed OpenSSH public key line so
-# that programs validating key formats accept it; it opens nothing.
-OFFLINE_SECRET = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG9mZmxpbmUtcGxhY2Vob2xkZXItbm90LWEta2V5 offline-placeholder"
 
 
 @dataclass(frozen=True)

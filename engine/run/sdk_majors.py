@@ -21,6 +21,19 @@ RENAMED_IN_3 = {old: " and ".join(new) for old, new in MODULES_RENAMED_IN_3.item
 _LACKS = re.compile(rf"module '({SDK_PACKAGE}\.[\w.]+)' has no attribute '(\w+)'")
 _API_VERSION_MODULE = re.compile(r"\.v\d{8}(preview)?$")  # pulumi_azure_native.network.v20230201
 _MISSING = re.compile(rf"No module named '({SDK_PACKAGE}\.([A-Za-z0-9_]+)[\w.]*)'")
+# `from pulumi_azure_native import insights` / `from pulumi_azure_native.network import IpAllocationMethod`
+_FROM_IMPORT = re.compile(rf"cannot import name '(\w+)' from '({SDK_PACKAGE}(?:\.[\w.]+)?)'")
+
+
+def _as_import_of_module(message: str) -> str:
+    """A `from ... import` failure said as the import or attribute failure the same name gives."""
+    found = _FROM_IMPORT.search(message)
+    if found is None:
+        return message
+    name, package = found.groups()
+    if package == SDK_PACKAGE:  # a module of the SDK's top level
+        return f"No module named '{SDK_PACKAGE}.{name}'"
+    return f"module '{package}' has no attribute '{name}'"
 
 
 def installed_version() -> str | None:
@@ -36,6 +49,7 @@ def other_major_note(message: str) -> str | None:
     version = installed_version()
     if version is None or not version.startswith("3."):
         return None
+    message = _as_import_of_module(message)
     lacking = _LACKS.search(message)
     if lacking is not None:
         return (

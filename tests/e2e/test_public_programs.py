@@ -102,10 +102,10 @@ PROGRAMS = [
     (
         "azure-py-webserver",
         1,
-        "disallow-linux-password-login",
-        "Azure accepts it (Standard_A1_v2 is an Av2 size, not retired); the project's mandatory policy refuses "
-        "password logins (disablePasswordAuthentication False); the get_public_ip_address callback on vm.id "
-        "does not fail the run",
+        "FAILED: dev: 1 mandatory policy violation.\n  - [mandatory] disallow-linux-password-login",
+        "Azure accepts it (Standard_A1_v2 is an Av2 size, not retired; the password is a secure: value, unknown "
+        "offline, so not judged); the project's mandatory policy refuses password logins "
+        "(disablePasswordAuthentication False); the get_public_ip_address callback on vm.id does not fail the run",
     ),
     (
         "azure-py-aks-managed-identity",
@@ -181,6 +181,93 @@ PROGRAMS = [
         "the program exports a function's result object: Pulumi's SDK cannot send it either "
         "(sdk/python/lib/pulumi/runtime/rpc.py serialize_property: 'unexpected input of type "
         "ListStorageAccountKeysResult'), so `pulumi up` fails on it once the keys are known",
+    ),
+    (
+        "azure-py-aks",
+        1,
+        "AgentPoolK8sVersionNotSupported",
+        "kubernetes_version 1.26.3 is out of AKS support (Learn: Supported Kubernetes versions in AKS); with its "
+        "own environment (pulumi-azuread 6.9, whose Application has client_id and no application_id) `pulumi "
+        "preview` stops earlier, on line 18; the stand-in takes azuread 5.x's names as well",
+    ),
+    (
+        "azure-py-aks-helm",
+        2,
+        "ServicePrincipalPassword: unexpected arguments ['value']",
+        "azuread 6.9.0's ServicePrincipalPassword takes no `value` (Azure generates the password: "
+        "pulumi_azuread/service_principal_password.py) and its Application has no application_id, so the program "
+        "stops in its own environment too",
+    ),
+    (
+        "azure-py-aks-multicluster",
+        2,
+        "ServicePrincipalPassword: unexpected arguments ['value']",
+        "the same azuread 5.x calls as azure-py-aks-helm under a requirements.txt that pins azuread 6.9",
+    ),
+    (
+        "azure-py-minecraft-server",
+        1,
+        "The requested VM size 'Standard_A3' (hardwareProfile.vmSize) is retired since 2024-08-31",
+        "Standard_A3 is an A-series v1 size, retired 2024-08-31 (Learn: retired sizes); the public IP's address is "
+        "read through get_public_ip_address_output in a callback on the VM's id, unknown during a preview; the "
+        "remote commands are pulumi-command's (the stand-in), not Azure's",
+    ),
+    (
+        "azure-py-virtual-data-center",
+        2,
+        "the program raised AttributeError: module 'config' has no attribute 'location' (at __main__.py:8)",
+        "the program's own config.py lost `location` in the azure-native conversion (pulumi/examples commit "
+        "2e9e18b36, 2021-03-02) while __main__.py still reads it: `pulumi preview` raises the same error",
+    ),
+    (
+        "container-azure-python",
+        2,
+        "the program raised TypeError: Missing required property 'push' (at __main__.py:40)",
+        "pulumi-docker-build's Image requires `push` (0.0.22, pulumi_docker_build/image.py raises this TypeError); "
+        "the template leaves it out, so `pulumi preview` fails on the same line",
+    ),
+    (
+        "kubernetes-azure-python",
+        1,
+        "AgentPoolK8sVersionNotSupported",
+        "the template's default kubernetesVersion 1.33 left AKS standard support in 2026-07 (Learn: Supported "
+        "Kubernetes versions in AKS; only Premium-tier LTS keeps it); nothing else refused",
+    ),
+    (
+        "azure-native-storage-account-blob-python",
+        0,
+        "OK: dev deploys as planned (4 resources, 2 not checked offline)",
+        "Pulumi's docs: a StorageV2 account, a container and a Hot block blob; the blob's `type` input (Block) is "
+        "the program's, never replaced by an ARM type",
+    ),
+    (
+        "azure-native-import-resource-group-python",
+        2,
+        "offline, save it with `az resource show --ids",
+        "Pulumi's docs: imports an existing resource group (ResourceOptions.import_); what it holds is only in "
+        "the subscription, so offline it must be saved with az and passed with --existing",
+    ),
+    (
+        "azure-providers-python",
+        0,
+        "OK: dev deploys as planned (3 resources, 2 not checked offline)",
+        "Pulumi's docs: a resource group beside an Entra ID application and service principal (azuread 6.x's "
+        "client_id), which are not Azure Resource Manager's",
+    ),
+    (
+        "azure-native-static-website-python",
+        0,
+        "OK: dev deploys as planned (4 resources, 1 not checked offline)",
+        "Pulumi's docs: a StorageV2 account, its static website (a data-plane setting) and a synced folder; "
+        "primary_endpoints.web is Azure's answer, unknown during a preview",
+    ),
+    (
+        "pulumi-azure-linux-vm",
+        1,
+        "IPv4BasicSkuPublicIpCountLimitReached",
+        "its public IP asks for the Basic SKU, which Azure retired on 2025-09-30 and no longer creates (Learn: "
+        "public-ip-basic-upgrade-guidance; the code in public deployment logs); the SSH rule from the Internet "
+        "is the project's mandatory policy, Standard_B2s an advisory",
     ),
 ]
 

@@ -91,10 +91,11 @@ def test_function_named_with_an_acronym_is_found() -> None:
 
 
 def test_function_the_installed_sdk_lacks_is_one_line_naming_it() -> None:
+    # 2.x's explicit API version modules are gone from 3.x (Pulumi's v2-to-v3 upgrade guide)
     with pytest.raises(FunctionNotAnswered) as raised:
-        answer_from_schema(FakeArm(), "azure-native:documentdb:listDatabaseAccountKeys", {})
+        answer_from_schema(FakeArm(), "azure-native:compute/v20230301:getVirtualMachine", {})
 
-    assert "azure-native:documentdb:listDatabaseAccountKeys" in str(raised.value)
+    assert "azure-native:compute/v20230301:getVirtualMachine" in str(raised.value)
     assert "\n" not in str(raised.value)
 
 

@@ -32,3 +32,23 @@ def test_a_name_a_3x_module_lacks_is_named() -> None:
 
 def test_other_missing_modules_get_no_note() -> None:
     assert other_major_note("No module named 'requests'") is None
+
+
+def test_a_2x_module_imported_by_name_from_the_package_is_named() -> None:
+    # `from pulumi_azure_native import insights`: Python says "cannot import name", not "No module named"
+    note = other_major_note(
+        "cannot import name 'insights' from 'pulumi_azure_native' (/venv/lib/pulumi_azure_native/__init__.py)"
+    )
+
+    assert note is not None
+    assert note.startswith(
+        "pulumi_azure_native.insights is a module of pulumi-azure-native 2.x (3.x calls it applicationinsights"
+    )
+
+
+def test_a_2x_name_imported_from_a_module_is_named() -> None:
+    note = other_major_note(
+        "cannot import name 'IpAllocationMethod' from 'pulumi_azure_native.network' (/venv/network/__init__.py)"
+    )
+
+    assert note is not None and note.startswith("IpAllocationMethod is not in pulumi_azure_native.network")
