@@ -42,16 +42,14 @@ def _vault_location(arm: Arm, res: Resource) -> Any:
 
 
 def _allocation_method(arm: Arm, res: Resource) -> Any:
-    # A Standard address is static (its SKU has no dynamic allocation: Learn, "Public IP addresses", the SKU table,
-    # https://learn.microsoft.com/azure/virtual-network/ip-services/public-ip-addresses; ansible-collections/azure#192
-    # met the refusal); the spec's example of a request without a SKU is answered Dynamic
-    # (PublicIpAddressCreateDefaults.json, 118093527e37).
+    # A Standard address is static: the SKU has no dynamic allocation (ansible-collections/azure#192, met on Azure:
+    # "Standard SKU doesn't support dynamic IPs, the Static allocation_method should be default"); the spec's
+    # example of a request without a SKU is answered Dynamic (PublicIpAddressCreateDefaults.json, 118093527e37).
     return "Static" if str(dig(res.properties, "sku", "name") or "").lower() == "standard" else "Dynamic"
 
 
 # Azure's six default rules of every network security group, as the spec's example answers them
-# (NetworkSecurityGroupCreate.json, e71bdd999732) and Learn lists them
-# (https://learn.microsoft.com/azure/virtual-network/network-security-groups-overview#default-security-rules).
+# (NetworkSecurityGroupCreate.json, e71bdd999732).
 DEFAULT_SECURITY_RULES = (
     ("AllowVnetInBound", "Allow inbound traffic from all VMs in VNET", "VirtualNetwork", "VirtualNetwork", "Allow",
      65000, "Inbound"),
