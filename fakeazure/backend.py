@@ -53,6 +53,7 @@ from .errors import (
 from .functions import answer_from_schema
 from .lookups import group_not_held, reference_not_held
 from .models import INVOKES, RESOURCE_TYPES, resource_type
+from .models.defaults import with_defaults
 from .models.resources import RESOURCE_GROUP as ResourceGroupType
 from .models.resources import RESOURCE_GROUP_ARM_TYPE as ResourceGroupArmType
 from .prose import refuse_prose_violations
@@ -432,7 +433,9 @@ class FakeArm:
             base["location"] = res.location
         # Every type's system-assigned identity gets its principal (common-types ManagedServiceIdentity:
         # principalId and tenantId are read-only, Azure's), modelled or not.
-        return identity_answer({**base, **system_identity(self, res), **rtype.computed(self, res)})
+        # Azure's default for what the request leaves out (models.defaults), beneath the request's and the model's own.
+        answer = {**base, **system_identity(self, res), **rtype.computed(self, res)}
+        return identity_answer(with_defaults(self, rtype.token, res, answer))
 
     # --- provider functions ------------------------------------------------------------------
 

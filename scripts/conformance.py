@@ -267,12 +267,6 @@ STALE: tuple[Stale, ...] = (
         lambda e, v: v.code == "AgentPoolK8sVersionNotSupported",
     ),
     Stale(
-        "the example contradicts its spec (`days: ['1']`; RecurrentSchedule.days: 'Sunday through Saturday')",
-        "not verified; the fake follows the spec's description",
-        "BadRequest",
-        lambda e, v: e.token == "azure-native:monitor:AutoscaleSetting" and "recurrence.schedule.days" in v.message,
-    ),
-    Stale(
         "scale set `sku.name: Mix` (instance mix with `skuProfile`) read as a VM size",
         "accepted (https://learn.microsoft.com/azure/virtual-machine-scale-sets/instance-mix-overview, "
         "observed 2026-11-25)",

@@ -59,6 +59,11 @@ class AutoscaleSetting(ArmResourceType):
     max_rules: ClassVar[int] = 10
     # The spec, RecurrentSchedule.days: "Possible values are Sunday through Saturday."
     days: ClassVar[tuple[str, ...]] = ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
+    # ... and a day's number: the spec's own example sends `"days": ["1"]` and Azure answers it 200/201
+    # (Azure/azure-rest-api-specs 04c2cb7bb789, specification/monitor/.../2021-05-01-preview/examples/
+    # createOrUpdateAutoscaleSetting.json, observed 2026-11-27); read as .NET's DayOfWeek numbers them, Sunday 0 to
+    # Saturday 6 (https://learn.microsoft.com/dotnet/api/system.dayofweek), the range the fake accepts.
+    day_numbers: ClassVar[tuple[str, ...]] = tuple(str(number) for number in range(len(days)))
 
     def check(self, arm: Arm, name: str, props: dict[str, Any]) -> None:
         _target(arm, name, props.get("targetResourceUri"))
@@ -96,12 +101,12 @@ class AutoscaleSetting(ArmResourceType):
             raise BadRequest(f"The autoscale profile {where}: recurrence.frequency {frequency!r}; allowed: Week.")
         schedule = recurrence.get("schedule") or {}
         _time_zone(where, "recurrence.schedule.timeZone", schedule.get("timeZone"))
-        by_key = {day.lower(): day for day in self.days}
-        unknown = [d for d in schedule.get("days") or [] if str(d).lower() not in by_key]
+        accepted = {day.lower() for day in self.days} | set(self.day_numbers)
+        unknown = [d for d in schedule.get("days") or [] if str(d).strip().lower() not in accepted]
         if not schedule.get("days") or unknown:
             raise BadRequest(
                 f"The autoscale profile {where}: recurrence.schedule.days {schedule.get('days')!r}; "
-                f"allowed: one or more of {', '.join(self.days)}."
+                f"allowed: one or more of {', '.join(self.days)} (or their numbers, 0 for Sunday to 6 for Saturday)."
             )
         # The spec, RecurrentSchedule.hours: "Values supported are 0 to 23 on the 24-hour clock (AM/PM
         # times are not supported)"; minutes: "A collection of minutes", minutes of the hour (0 to 59).

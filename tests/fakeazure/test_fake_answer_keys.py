@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from azure_gpu_stacks.catalog.arm import bodies, registry
 from azure_gpu_stacks.catalog.clock import utc_today
+from azure_gpu_stacks.catalog.limits import LIMITS
 from azure_gpu_stacks.fakeazure import FakeArm
 
 from tests.conftest import REPO
@@ -36,6 +37,14 @@ def _request(arm_type: str, title: str) -> dict[str, Any]:
     raise LookupError(f"{arm_type}: no saved example titled {title!r}")
 
 
+def _filled(send: dict[str, Any]) -> dict[str, Any]:
+    """`send` with the row's day-dependent placeholders filled in for the day the test runs."""
+    today = utc_today()
+    text = json.dumps(send).replace("{first day of this month}", today.replace(day=1).isoformat())
+    text = text.replace("{a Kubernetes version AKS supports today}", LIMITS.supported_kubernetes_versions(today)[0])
+    return dict(json.loads(text))
+
+
 def _answer(
     token: str, title: str, send: dict[str, Any] | None = None, parent: dict[str, Any] | None = None
 ) -> tuple[set[str], set[str]]:
@@ -51,15 +60,14 @@ def _answer(
         assert above is not None
         made = bodies.from_arm_body(parent["token"], _request(above.arm_type, parent["title"]), dict(path))
         made[above.name_input] = "parent1"
-        made.update(parent.get("send", {}))
+        made.update(_filled(parent.get("send", {})))
         arm.put(parent["token"], "parent", made, "parent")
         path[place.parent_inputs[0]] = "parent1"
     if place.scope_input:  # an extension resource: the example's scope is a resource group
         path = {place.scope_input: f"/subscriptions/{arm.subscription_id}/resourceGroups/{GROUP}"}
     inputs = bodies.from_arm_body(token, _request(place.arm_type, title), path)
     inputs.setdefault(place.name_input, "example")
-    first_day = utc_today().replace(day=1).isoformat()
-    inputs.update(json.loads(json.dumps(send or {}).replace("{first day of this month}", first_day)))
+    inputs.update(_filled(send or {}))
     resource = arm.put(token, "example", inputs, "example")
     assert arm.refusals == [] and not resource.failed
     body = bodies.to_arm_body(token, resource.outputs)

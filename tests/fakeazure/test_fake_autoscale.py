@@ -162,7 +162,8 @@ def test_autoscale_setting_of_a_missing_target_is_target_resource_not_found(reco
             lambda: [profile(recurrence=schedule(days=["Monday", "Funday"]))],
             "The autoscale profile profiles[0] 'working-hours': recurrence.schedule.days ['Monday', 'Funday']; "
             "allowed: "
-            "one or more of Sunday, Monday, Tuesday, Wednesday, Thursday, Friday, Saturday.",
+            "one or more of Sunday, Monday, Tuesday, Wednesday, Thursday, Friday, Saturday (or their numbers, 0 for "
+            "Sunday to 6 for Saturday).",
         ),
         (
             lambda: [profile(recurrence=schedule(hours=[24]))],

@@ -1,0 +1,245 @@
+"""What Azure answers for a property the request leaves out: its default, one small table per type.
+
+Each row is (the output's key, its value or how Azure derives it from the request, the public source). A key under
+`properties.` is inside the answer's own `properties` object (a type whose inputs keep ARM's envelope: a vault's,
+a secret's). A default never replaces what the request gave or what the type's model computed (`with_defaults`).
+Where the source is the REST spec's response example (Azure/azure-rest-api-specs, the file and commit named), the
+example's request leaves the key out and Azure's answer holds the value: that answer is the default. All observed
+2026-11-27. Values Azure gives from the day of the creation (times, etags) are not defaults: no offline answer knows
+them, as `pulumi preview` shows them unknown.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ...sdk.values import dig
+
+if TYPE_CHECKING:
+    from ..core import Arm, Resource
+
+SPECS = "https://github.com/Azure/azure-rest-api-specs"
+NETWORK_EXAMPLES = "specification/network/resource-manager/Microsoft.Network/stable/2024-05-01/examples"
+NO_DEFAULT = object()  # what a derived default gives when the request leaves Azure's choice unknown offline
+
+
+@dataclass(frozen=True)
+class Default:
+    key: str  # the output's key; `properties.<key>` inside the answer's `properties`
+    value: Any  # the value, or a function of (the subscription, the resource) giving it (or NO_DEFAULT)
+    source: str
+
+
+def _location(arm: Arm, res: Resource) -> Any:
+    return res.location
+
+
+def _vault_location(arm: Arm, res: Resource) -> Any:
+    vault = arm.find(res.id.split("/secrets/")[0])
+    return vault.location if vault is not None else NO_DEFAULT
+
+
+def _allocation_method(arm: Arm, res: Resource) -> Any:
+    # A Standard address is static: the SKU has no dynamic allocation (ansible-collections/azure#192, met on Azure:
+    # "Standard SKU doesn't support dynamic IPs, the Static allocation_method should be default"); the spec's
+    # example of a request without a SKU is answered Dynamic (PublicIpAddressCreateDefaults.json, 118093527e37).
+    return "Static" if str(dig(res.properties, "sku", "name") or "").lower() == "standard" else "Dynamic"
+
+
+# Azure's six default rules of every network security group, as the spec's example answers them
+# (NetworkSecurityGroupCreate.json, e71bdd999732).
+DEFAULT_SECURITY_RULES = (
+    ("AllowVnetInBound", "Allow inbound traffic from all VMs in VNET", "VirtualNetwork", "VirtualNetwork", "Allow",
+     65000, "Inbound"),
+    ("AllowAzureLoadBalancerInBound", "Allow inbound traffic from azure load balancer", "AzureLoadBalancer", "*",
+     "Allow", 65001, "Inbound"),
+    ("DenyAllInBound", "Deny all inbound traffic", "*", "*", "Deny", 65500, "Inbound"),
+    ("AllowVnetOutBound", "Allow outbound traffic from all VMs to all VMs in VNET", "VirtualNetwork", "VirtualNetwork",
+     "Allow", 65000, "Outbound"),
+    ("AllowInternetOutBound", "Allow outbound traffic from all VMs to Internet", "*", "Internet", "Allow", 65001,
+     "Outbound"),
+    ("DenyAllOutBound", "Deny all outbound traffic", "*", "*", "Deny", 65500, "Outbound"),
+)  # fmt: skip
+
+
+def _default_security_rules(arm: Arm, res: Resource) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": name,
+            "id": f"{res.id}/defaultSecurityRules/{name}",
+            "description": description,
+            "protocol": "*",
+            "sourcePortRange": "*",
+            "destinationPortRange": "*",
+            "sourceAddressPrefix": source,
+            "destinationAddressPrefix": destination,
+            "access": access,
+            "priority": priority,
+            "direction": direction,
+            "provisioningState": "Succeeded",
+        }
+        for name, description, source, destination, access, priority, direction in DEFAULT_SECURITY_RULES
+    ]
+
+
+# An agent pool's maxPods when the request leaves it out, by the cluster's network plugin (and its mode): kubenet 110,
+# Azure CNI 30 (PSRule for Azure, Azure.AKS.NodeMinPods: "When deploying AKS clusters with kubenet networking the
+# default maximum number of pods is 110. For Azure CNI AKS clusters, the default maximum number of pods is 30",
+# https://azure.github.io/PSRule.Rules.Azure/en/rules/Azure.AKS.NodeMinPods/); a cluster whose request names no
+# plugin answered 110 in the spec's example (AgentPoolsCreate_OSSKU.json, e94c4a58e817, a pool of
+# ManagedClustersCreate_OSSKU's cluster).
+MAX_PODS_BY_PLUGIN: dict[tuple[str | None, str | None], int] = {
+    ("kubenet", None): 110,
+    ("azure", None): 30,
+    (None, None): 110,
+}
+
+
+def _cluster(arm: Arm, res: Resource) -> Resource | None:
+    return arm.find(res.id.split("/agentPools/")[0])
+
+
+def _max_pods(arm: Arm, res: Resource) -> Any:
+    cluster = _cluster(arm, res)
+    if cluster is None:
+        return NO_DEFAULT
+    network = cluster.properties.get("networkProfile") or {}
+    plugin, mode = network.get("networkPlugin"), network.get("networkPluginMode")
+    return MAX_PODS_BY_PLUGIN.get((plugin and str(plugin).lower(), mode and str(mode).lower()), NO_DEFAULT)
+
+
+def _orchestrator_version(arm: Arm, res: Resource) -> Any:
+    # The version the pool runs: its own orchestratorVersion, else the control plane's (the spec's
+    # `currentOrchestratorVersion`: "If orchestratorVersion was a fully specified version <major.minor.patch>, this
+    # field will be exactly equal to it"; AgentPoolsCreate_OSSKU.json answers an empty one with the cluster's).
+    own = res.properties.get("orchestratorVersion")
+    if own:
+        return own
+    cluster = _cluster(arm, res)
+    version = cluster.properties.get("kubernetesVersion") if cluster is not None else None
+    return version or NO_DEFAULT  # an empty one: the version AKS picks on the day, unknown offline
+
+
+STORAGE = f"{SPECS} b923d8e70889 specification/storage/.../2024-01-01/examples/StorageAccountCreate.json"
+REGISTRY = f"{SPECS} 16c9ca7681ac specification/containerregistry/.../2023-01-01-preview/examples/RegistryCreate.json"
+BATCH_ACCOUNT = f"{SPECS} 89310f552e7e specification/batch/.../2024-07-01/examples/BatchAccountCreate_Default.json"
+BATCH_POOL = "pulumi-azure-native 3.29 batch.Pool (the spec's descriptions of Microsoft.Batch 2024-07-01)"
+
+PUBLIC_IP = f"{SPECS} 118093527e37 {NETWORK_EXAMPLES}/PublicIpAddressCreateDefaults.json"
+NSG = f"{SPECS} e71bdd999732 {NETWORK_EXAMPLES}/NetworkSecurityGroupCreate.json"
+NIC = f"{SPECS} 96125316b83d {NETWORK_EXAMPLES}/NetworkInterfaceCreate.json"
+LOG_ANALYTICS = f"{SPECS} 870aeeb3d22f specification/operationalinsights/.../2023-09-01/examples/WorkspacesCreate.json"
+VAULT = f"{SPECS} 315e54b73595 specification/keyvault/.../2024-11-01/examples/createVault.json"
+SECRET = f"{SPECS} 315e54b73595 specification/keyvault/.../2024-11-01/examples/createSecret.json"
+MONITOR_WORKSPACE = (
+    f"{SPECS} 204310250609 specification/monitor/.../2023-04-03/examples/AzureMonitorWorkspacesCreate.json"
+)
+ML_WORKSPACE = (
+    f"{SPECS} 5485d5f88025 specification/machinelearningservices/.../2025-12-01/examples/Workspace/create.json"
+)
+AGENT_POOL = f"{SPECS} e94c4a58e817 specification/containerservice/.../2025-09-01/examples/AgentPoolsCreate_OSSKU.json"
+SCHEDULE = f"{SPECS} 32b53f1648cb specification/devtestlabs/.../2018-09-15/examples/GlobalSchedules_CreateOrUpdate.json"
+
+DEFAULTS: dict[str, tuple[Default, ...]] = {
+    "azure-native:storage:StorageAccount": (
+        Default("primaryLocation", _location, STORAGE),
+        Default("supportsHttpsTrafficOnly", True, STORAGE),
+    ),
+    "azure-native:network:PublicIPAddress": (
+        Default("idleTimeoutInMinutes", 4, PUBLIC_IP),
+        Default("publicIPAddressVersion", "IPv4", PUBLIC_IP),
+        Default("publicIPAllocationMethod", _allocation_method, PUBLIC_IP),
+    ),
+    "azure-native:network:NetworkSecurityGroup": (
+        Default("defaultSecurityRules", _default_security_rules, NSG),
+        Default("flushConnection", False, NSG),
+        Default("securityRules", [], NSG),
+    ),
+    "azure-native:network:NetworkInterface": (
+        Default("dnsSettings", {"dnsServers": [], "appliedDnsServers": []}, NIC),
+        Default("enableIPForwarding", False, NIC),
+        Default("vnetEncryptionSupported", False, NIC),
+    ),
+    "azure-native:containerregistry:Registry": (
+        Default("anonymousPullEnabled", False, REGISTRY),
+        Default("dataEndpointEnabled", False, REGISTRY),
+        Default("dataEndpointHostNames", [], REGISTRY),
+        Default("encryption", {"status": "disabled"}, REGISTRY),
+        Default("networkRuleBypassOptions", "AzureServices", REGISTRY),
+        Default("networkRuleSet", {"defaultAction": "Allow", "ipRules": []}, REGISTRY),
+        Default(
+            "policies",
+            {  # the retention policy's lastUpdatedTime is the day of the creation: left out
+                "quarantinePolicy": {"status": "disabled"},
+                "trustPolicy": {"type": "Notary", "status": "disabled"},
+                "retentionPolicy": {"days": 7, "status": "disabled"},
+                "exportPolicy": {"status": "enabled"},
+            },
+            REGISTRY,
+        ),
+        Default("privateEndpointConnections", [], REGISTRY),
+        Default("publicNetworkAccess", "Enabled", REGISTRY),
+        Default("status", None, REGISTRY),
+        Default("zoneRedundancy", "Disabled", REGISTRY),
+    ),
+    "azure-native:operationalinsights:Workspace": tuple(
+        Default(key, "Enabled", LOG_ANALYTICS)
+        for key in ("publicNetworkAccessForIngestion", "publicNetworkAccessForQuery")
+    ),
+    "azure-native:keyvault:Vault": (Default("tags", {}, VAULT),),
+    "azure-native:keyvault:Secret": (
+        Default("location", _vault_location, SECRET),
+        # its created and updated times are the day of the creation: left out
+        Default("properties.attributes", {"enabled": True}, SECRET),
+    ),
+    "azure-native:batch:BatchAccount": (
+        Default("identity", {"type": "None"}, BATCH_ACCOUNT),
+        # a new account's quotas are the subscription's (https://learn.microsoft.com/azure/batch/batch-quota-limit):
+        # the example's answer
+        *(
+            Default(key, 20, BATCH_ACCOUNT)
+            for key in ("activeJobAndJobScheduleQuota", "dedicatedCoreQuota", "lowPriorityCoreQuota", "poolQuota")
+        ),
+        Default("publicNetworkAccess", "Enabled", BATCH_ACCOUNT),
+    ),
+    "azure-native:batch:Pool": (
+        # "If not specified, this value defaults to 'Disabled'."
+        Default("interNodeCommunication", "Disabled", BATCH_POOL),
+        # "If not specified, the default is spread."
+        Default("taskSchedulingPolicy", {"nodeFillType": "Spread"}, BATCH_POOL),
+        # "The default value is 1."
+        Default("taskSlotsPerNode", 1, BATCH_POOL),
+    ),
+    "azure-native:monitor:AzureMonitorWorkspace": (Default("publicNetworkAccess", "Enabled", MONITOR_WORKSPACE),),
+    "azure-native:machinelearningservices:Workspace": (
+        Default("allowPublicAccessWhenBehindVnet", False, ML_WORKSPACE),
+    ),
+    "azure-native:containerservice:AgentPool": (
+        Default("currentOrchestratorVersion", _orchestrator_version, AGENT_POOL),
+        Default("maxPods", _max_pods, f"PSRule Azure.AKS.NodeMinPods; {AGENT_POOL}"),
+    ),
+    "azure-native:devtestlab:GlobalSchedule": (
+        Default("notificationSettings", {"status": "Disabled", "timeInMinutes": 0}, SCHEDULE),
+    ),
+}
+
+
+def with_defaults(arm: Arm, token: str, res: Resource, answer: dict[str, Any]) -> dict[str, Any]:
+    """`answer` with Azure's default for each key of the type's table it does not hold (the request's and the model's
+    own values stay)."""
+    out = dict(answer)
+    for default in DEFAULTS.get(token, ()):
+        inside, _, key = default.key.rpartition(".")
+        holder = out
+        if inside:
+            if not isinstance(out.get(inside), dict):
+                continue
+            holder = out[inside] = dict(out[inside])
+        if key in holder:
+            continue
+        value = default.value(arm, res) if callable(default.value) else copy.deepcopy(default.value)
+        if value is not NO_DEFAULT:
+            holder[key] = value
+    return out
