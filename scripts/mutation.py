@@ -136,6 +136,10 @@ EQUIVALENT: dict[str, str] = {
         f"azure_gpu_stacks.policies.require_gpu_vm_auto_shutdown.x__targets__mutmut_{n}": _ALL_DEPENDENCIES
         for n in (11, 14, 15, 16)
     },
+    "azure_gpu_stacks.policies.warn_public_aks_api_server.x__every_address__mutmut_2": (
+        "`strict=None` for `strict=False` in ipaddress.ip_network: the standard library tests `if strict:`, so "
+        "None and False both accept host bits"
+    ),
     "azure_gpu_stacks.catalog.pricing.x_unit_price__mutmut_22": _PAYG_ALWAYS,
     "azure_gpu_stacks.catalog.pricing.x_unit_price__mutmut_26": _PAYG_ALWAYS,
     "azure_gpu_stacks.catalog.pricing.x_unit_price__mutmut_27": _PAYG_ALWAYS,
@@ -206,12 +210,13 @@ def find_tests(names: list[str]) -> list[str]:
     return found
 
 
-def stage(target: str, keep: bool = False) -> Path:
+def stage(target: str, keep: bool = False, screen: list[str] | None = None) -> Path:
     """`STAGING/<target>/`: azure_gpu_stacks/ (a copy of the rooms), tests/ and pyproject.toml for
     mutmut, and mutants/ with links to the rest of the repository. With `keep`, mutmut's mutants/ (its
     test map and results) stays and only the copies are made again."""
     modules, tests = TARGETS[target]
-    folder = STAGING / target
+    folder = STAGING / (f"{target}-screen" if screen else target)
+    tests = screen or tests
     kept = keep and (folder / "mutants").is_dir()
     if kept:
         for copy in ("azure_gpu_stacks", "tests"):
@@ -239,19 +244,48 @@ def stage(target: str, keep: bool = False) -> Path:
         ]
     )
     (folder / "pyproject.toml").write_text((REPO / "pyproject.toml").read_text() + settings)
-    mutants = folder / "mutants"
     if kept:
-        return folder
+        prune_copies(folder / "mutants")
+    link_repository(folder / "mutants")
+    return folder
+
+
+def prune_copies(mutants: Path) -> None:
+    """Remove mutmut's copies of what it does not mutate from a kept `mutants/`, keeping its results (the
+    `.meta` files) and the mutated modules (which it regenerates when their source is newer). mutmut copies
+    a file that is not Python (catalog/arm/name_rules.json...) only when no copy exists, so a kept copy would
+    pair this checkout's code with an older checkout's data; the tests are copied again too, so that a test
+    removed since is not collected."""
+    shutil.rmtree(mutants / "tests", ignore_errors=True)
+    package = mutants / "azure_gpu_stacks"
+    # os.walk, which does not follow the links to the checkout (docs/, data/...) made beside the rooms
+    for root, _dirs, files in os.walk(package, followlinks=False):
+        for name in files:
+            path = Path(root) / name
+            if not path.is_symlink() and path.suffix != ".meta" and not path.with_name(name + ".meta").exists():
+                path.unlink()
+
+
+def link_repository(mutants: Path) -> None:
+    """Link every top-level entry of this checkout into mutmut's `mutants/`, beside the package and inside
+    it. Made again on every run: a kept staging folder may have been made from another checkout (a
+    worktree since removed), whose links would point nowhere or at older data."""
+    package = mutants / "azure_gpu_stacks"
+    package.mkdir(parents=True, exist_ok=True)
+    for folder in (mutants, package):
+        for entry in folder.iterdir():
+            if entry.is_symlink():
+                entry.unlink()
     # The package is the repository root: code that finds docs/ or data/ beside its room (policies/docs.py's
     # DOC_FILE) looks in the package folder, so the entries that are not rooms are linked there too.
-    (mutants / "azure_gpu_stacks").mkdir(parents=True)
-    linked = {"tests", "pyproject.toml", ".git", ".venv", ".tools", "__pycache__"}
+    not_linked = {"tests", "pyproject.toml", ".git", ".venv", ".tools", "__pycache__"}
     for entry in REPO.iterdir():
-        if entry.name not in linked and not entry.name.endswith(".egg-info"):
+        if entry.name in not_linked or entry.name.endswith(".egg-info"):
+            continue
+        if not (mutants / entry.name).exists():  # mutmut's own copies (the rooms it mutates) stay
             (mutants / entry.name).symlink_to(entry)
-            if entry.name not in (*ROOMS, "__init__.py"):
-                (mutants / "azure_gpu_stacks" / entry.name).symlink_to(entry)
-    return folder
+        if entry.name not in (*ROOMS, "__init__.py") and not (package / entry.name).exists():
+            (package / entry.name).symlink_to(entry)
 
 
 def mutant_codes(folder: Path) -> dict[str, dict[str, int | None]]:
@@ -310,6 +344,13 @@ def main() -> int:
     )
     parser.add_argument("--keep", action="store_true", help="reuse the staging folder: mutmut's results so far")
     parser.add_argument(
+        "--screen",
+        nargs="+",
+        metavar="TEST",
+        help="a quick first pass, not a score: only these test files (by name, as in TARGETS), in their own staging "
+        "folder (<target>-screen); what survives them is what to read first",
+    )
+    parser.add_argument(
         "--mutants", nargs="+", default=[], metavar="GLOB", help="run only the mutants whose names match (a chunk)"
     )
     args = parser.parse_args()
@@ -317,7 +358,7 @@ def main() -> int:
         parser.error(f"unknown target {unknown[0]}; allowed: {', '.join(TARGETS)}")
     mutmut = Path(sys.executable).parent / "mutmut"
     for target in args.targets or list(TARGETS):
-        folder = stage(target, keep=args.keep)
+        folder = stage(target, keep=args.keep, screen=args.screen)
         started = time.monotonic()
         names = [g if g.startswith(("azure_gpu_stacks.", "*")) else f"azure_gpu_stacks.{g}" for g in args.mutants]
         run = subprocess.run([str(mutmut), "run", "--max-children", str(args.jobs), *names], cwd=folder)
@@ -334,7 +375,7 @@ def main() -> int:
         for name, diff in left.items():
             print(f"# {name}\n{diff}\n")
         summary = {"seconds": seconds, "modules": counts, "not_killed": list(left), "equivalent": equivalent}
-        (STAGING / f"{target}.json").write_text(json.dumps(summary, indent=2))
+        (folder.with_suffix(".json")).write_text(json.dumps(summary, indent=2))
     return 0
 
 
