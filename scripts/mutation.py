@@ -83,6 +83,7 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
             "test_fake_keyvault_secret.py",
             "test_fakeazure.py",
             "test_fakeazure_aml.py",
+            "test_compute_answers.py",
         ],
     ),
 }
@@ -136,9 +137,22 @@ EQUIVALENT: dict[str, str] = {
         f"azure_gpu_stacks.policies.require_gpu_vm_auto_shutdown.x__targets__mutmut_{n}": _ALL_DEPENDENCIES
         for n in (11, 14, 15, 16)
     },
+    "azure_gpu_stacks.policies.limit_stack_cost.x_increase_problems__mutmut_24": (
+        "`increase >= 0` for `increase > 0` before the percent limit: with no increase the percentage is 0, which "
+        "is never above a limit that is on (the schema's minimum is 0, and 0 turns it off)"
+    ),
     "azure_gpu_stacks.policies.warn_public_aks_api_server.x__every_address__mutmut_2": (
         "`strict=None` for `strict=False` in ipaddress.ip_network: the standard library tests `if strict:`, so "
         "None and False both accept host bits"
+    ),
+    "azure_gpu_stacks.fakeazure.models.compute.xǁVirtualMachineExtensionǁcheck__mutmut_46": (
+        "`arm.find('XXXX')` for `arm.find('')` when a VM's network interface reference has no id: the fake holds "
+        "resources by their ARM ids, which begin with /subscriptions/ or /providers/, so neither finds one"
+    ),
+    "azure_gpu_stacks.fakeazure.models.compute.xǁVirtualMachineExtensionǁcheck__mutmut_71": (
+        "an IP configuration's public IP as its reference object rather than the reference's id: outbound_path asks "
+        "only whether one is there, and pulumi-azure-native sends a reference it was given an id for (an unset one "
+        "is left out), so the object is there exactly when its id is"
     ),
     "azure_gpu_stacks.catalog.pricing.x_unit_price__mutmut_22": _PAYG_ALWAYS,
     "azure_gpu_stacks.catalog.pricing.x_unit_price__mutmut_26": _PAYG_ALWAYS,
