@@ -25,6 +25,7 @@ Prints killed / survived / equivalent per module and the surviving mutants' diff
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import json
 import os
 import re
@@ -196,6 +197,9 @@ def equivalence(diff: str) -> str | None:
     return CASE_ONLY if changed else None
 
 
+# The mutants judged equivalent before a run and so not run, name -> why, in each staging folder.
+SKIPPED = "equivalent-not-run.json"
+
 # mutmut's exit codes (mutmut/stats.py, status_by_exit_code)
 STATUS: dict[int | None, str] = {
     1: "killed",
@@ -331,6 +335,35 @@ def diffs(folder: Path, names: list[str]) -> dict[str, str]:
     return dict(json.loads(shown.stdout))
 
 
+def judged_equivalent(folder: Path, names: list[str]) -> dict[str, str]:
+    """Which of `names` are equivalent (by name or by their diff), each with why."""
+    shown = diffs(folder, [n for n in names if n not in EQUIVALENT])
+    return {n: why for n in names if (why := EQUIVALENT.get(n) or equivalence(shown[n]))}
+
+
+def runnable(folder: Path, globs: list[str]) -> list[str] | None:
+    """The mutants that `globs` match and no test has killed yet, less those judged equivalent, which are
+    recorded as skipped (SKIPPED in the folder) rather than run: an equivalent mutant survives by
+    definition, and a surviving policy mutant costs every pack-wide test (about 110 s). None when mutmut
+    has not yet generated this folder's mutants (its first run): then every match runs."""
+    codes = mutant_codes(folder)
+    if not codes:
+        return None
+    # mutmut runs every mutant named, so one already killed is left out (mutmut forgets the result of a
+    # function whose code changed); a survivor runs again, against any test written since
+    matched = [
+        n
+        for by_name in codes.values()
+        for n, code in by_name.items()
+        if STATUS.get(code) != "killed" and any(fnmatch.fnmatch(n, g) for g in globs)
+    ]
+    equivalent = judged_equivalent(folder, matched)
+    skipped_file = folder / SKIPPED
+    skipped = json.loads(skipped_file.read_text()) if skipped_file.exists() else {}
+    skipped_file.write_text(json.dumps(skipped | equivalent, indent=1, sort_keys=True))
+    return [n for n in matched if n not in equivalent]
+
+
 def judge(folder: Path) -> tuple[dict[str, Counter[str]], dict[str, str], dict[str, str]]:
     """Status counts per module, the mutants not killed (name -> diff) and the equivalent ones (name -> why)."""
     codes = mutant_codes(folder)
@@ -342,6 +375,9 @@ def judge(folder: Path) -> tuple[dict[str, Counter[str]], dict[str, str], dict[s
         why = EQUIVALENT.get(name) or equivalence(shown[name])
         if why and status[name] == "survived":
             equivalent[name] = why
+    skipped_file = folder / SKIPPED
+    skipped = json.loads(skipped_file.read_text()) if skipped_file.exists() else {}
+    equivalent |= {n: why for n, why in skipped.items() if status.get(n) == "not run"}
     counts = {
         module: Counter("equivalent" if n in equivalent else status[n] for n in by_name)
         for module, by_name in codes.items()
@@ -375,11 +411,14 @@ def main() -> int:
         folder = stage(target, keep=args.keep, screen=args.screen)
         started = time.monotonic()
         names = [g if g.startswith(("azure_gpu_stacks.", "*")) else f"azure_gpu_stacks.{g}" for g in args.mutants]
-        run = subprocess.run([str(mutmut), "run", "--max-children", str(args.jobs), *names], cwd=folder)
+        if names and (chosen := runnable(folder, names)) is not None:
+            names = chosen
+        if names or not args.mutants:  # every mutant left equivalent: nothing to run
+            run = subprocess.run([str(mutmut), "run", "--max-children", str(args.jobs), *names], cwd=folder)
+            if run.returncode != 0:
+                print(f"mutation: mutmut run for {target} exited {run.returncode}", file=sys.stderr)
+                return run.returncode
         seconds = round(time.monotonic() - started)
-        if run.returncode != 0:
-            print(f"mutation: mutmut run for {target} exited {run.returncode}", file=sys.stderr)
-            return run.returncode
         counts, left, equivalent = judge(folder)
         print(f"\n== {target}: {seconds} s")
         for module, c in counts.items():
