@@ -130,10 +130,6 @@ _NO_ACCOUNT_NAME = (
 EQUIVALENT: dict[str, str] = {
     "azure_gpu_stacks.policies.batch_accounts.x_account_of__mutmut_15": _NO_ACCOUNT_NAME,
     "azure_gpu_stacks.policies.require_gpu_vm_auto_shutdown.x__targets__mutmut_6": _EVERY_DEPENDENCY_HAS_A_URN,
-    "azure_gpu_stacks.policies.limit_stack_cost.x_validate__mutmut_17": (
-        "`report_violation(problem)` for `report_violation(problem, None)`: the SDK's report_violation defaults its "
-        "urn to None (pulumi_policy's policy.py), a stack-level violation either way"
-    ),
     **{
         f"azure_gpu_stacks.policies.require_gpu_vm_auto_shutdown.x__targets__mutmut_{n}": _ALL_DEPENDENCIES
         for n in (11, 14, 15, 16)
@@ -178,8 +174,44 @@ CASE_INSENSITIVE_READS = re.compile(r"(?<![\w.])(?:get|child|same|_strings)\($")
 CASE_ONLY = "only a string's letter case, where policies/values.py reads it case-insensitively (get, child, same)"
 
 
+# Another class, by diff: `report_violation(message, None)` with its `None` dropped. The SDK's report_violation
+# takes `urn: Optional[str] = None` (pulumi_policy's policy.py, ReportViolation), so the two calls are one.
+REPORT_URN_DEFAULT = (
+    "drops the `None` urn of `report_violation(message, None)`, which is the SDK's default (pulumi_policy's "
+    "policy.py: ReportViolation's urn is Optional[str] = None)"
+)
+
+
+def drops_report_urn(diff: str) -> bool:
+    """Whether the only change in `diff` (with the whole function as context) removes a `None` that is the last
+    argument of a `report_violation(...)` call."""
+    lines = [line for line in diff.splitlines() if not line.startswith(("---", "+++", "@@"))]
+    before = "\n".join(line[1:] for line in lines if not line.startswith("+"))
+    after = "\n".join(line[1:] for line in lines if not line.startswith("-"))
+    squeeze = re.compile(r"\s+")
+    for match in re.finditer(r"\bNone\b\s*,?", before):
+        dropped = before[: match.start()] + before[match.end() :]
+        if squeeze.sub("", dropped).replace(",)", ")") != squeeze.sub("", after).replace(",)", ")"):
+            continue
+        # the call that the dropped None closes: the nearest unclosed "(" before it
+        depth, i = 0, match.start()
+        while i > 0:
+            i -= 1
+            depth += {")": 1, "(": -1}.get(before[i], 0)
+            if depth < 0:
+                break
+        return (
+            depth < 0
+            and before[:i].rstrip().endswith("report_violation")
+            and squeeze.sub("", before[match.end() :]).startswith(")")
+        )
+    return False
+
+
 def equivalence(diff: str) -> str | None:
     """Why the mutant in `diff` (mutmut's unified diff) is equivalent, or None."""
+    if drops_report_urn(diff):
+        return REPORT_URN_DEFAULT
     removed = [line[1:] for line in diff.splitlines() if line.startswith("-") and not line.startswith("---")]
     added = [line[1:] for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")]
     if len(removed) != 1 or len(added) != 1 or removed[0] == added[0]:
@@ -315,14 +347,17 @@ def mutant_codes(folder: Path) -> dict[str, dict[str, int | None]]:
     }
 
 
-def diffs(folder: Path, names: list[str]) -> dict[str, str]:
-    """Each mutant's diff, as `mutmut show` prints it (read in the staging folder, where mutmut's config is)."""
+def diffs(folder: Path, names: list[str], whole: bool = False) -> dict[str, str]:
+    """Each mutant's diff, as `mutmut show` prints it (read in the staging folder, where mutmut's config is);
+    `whole`: with the whole function as context, for the rules that read the call around a change."""
     if not names:
         return {}
     script = (
-        "import json, sys\n"
+        "import json, sys, functools, difflib\n"
+        "from mutmut.mutation import diff_apply\n"
         "from mutmut.mutation.diff_apply import get_diff_for_mutant\n"
-        "def shown(n):\n"
+        + ("diff_apply.unified_diff = functools.partial(difflib.unified_diff, n=100000)\n" if whole else "")
+        + "def shown(n):\n"
         "    try:\n"
         "        return get_diff_for_mutant(n)\n"
         "    except Exception as e:\n"
@@ -337,7 +372,7 @@ def diffs(folder: Path, names: list[str]) -> dict[str, str]:
 
 def judged_equivalent(folder: Path, names: list[str]) -> dict[str, str]:
     """Which of `names` are equivalent (by name or by their diff), each with why."""
-    shown = diffs(folder, [n for n in names if n not in EQUIVALENT])
+    shown = diffs(folder, [n for n in names if n not in EQUIVALENT], whole=True)
     return {n: why for n in names if (why := EQUIVALENT.get(n) or equivalence(shown[n]))}
 
 
@@ -360,7 +395,8 @@ def runnable(folder: Path, globs: list[str]) -> list[str] | None:
     equivalent = judged_equivalent(folder, matched)
     skipped_file = folder / SKIPPED
     skipped = json.loads(skipped_file.read_text()) if skipped_file.exists() else {}
-    skipped_file.write_text(json.dumps(skipped | equivalent, indent=1, sort_keys=True))
+    skipped = {n: why for n, why in skipped.items() if n not in matched} | equivalent  # judged again now
+    skipped_file.write_text(json.dumps(skipped, indent=1, sort_keys=True))
     return [n for n in matched if n not in equivalent]
 
 
@@ -370,9 +406,10 @@ def judge(folder: Path) -> tuple[dict[str, Counter[str]], dict[str, str], dict[s
     status = {n: STATUS.get(code, f"exit {code}") for by_name in codes.values() for n, code in by_name.items()}
     not_killed = [n for n, st in status.items() if st not in ("killed", "not run")]
     shown = diffs(folder, not_killed)
+    whole = diffs(folder, not_killed, whole=True)
     equivalent: dict[str, str] = {}
     for name in not_killed:
-        why = EQUIVALENT.get(name) or equivalence(shown[name])
+        why = EQUIVALENT.get(name) or equivalence(whole[name])
         if why and status[name] == "survived":
             equivalent[name] = why
     skipped_file = folder / SKIPPED

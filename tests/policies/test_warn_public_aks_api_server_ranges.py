@@ -20,6 +20,13 @@ def test_an_address_with_a_zero_length_prefix_is_every_address(typed: str) -> No
     ]
 
 
+def test_every_open_range_is_named() -> None:
+    profile = {"authorizedIPRanges": ["0.0.0.0/0", *COMPLIANT_PROFILE["authorizedIPRanges"], "::/0"]}
+    assert found([cluster("fail_cluster", profile)], POLICY) == [
+        ("advisory", "fail_cluster", reachable("authorizedIPRanges lists 0.0.0.0/0, ::/0, which is every address"))
+    ]
+
+
 def test_an_entry_that_is_no_address_is_not_called_every_address() -> None:
     profile = {"authorizedIPRanges": [*COMPLIANT_PROFILE["authorizedIPRanges"], "office-vpn"]}
     assert found([cluster("pass_cluster", profile)], POLICY) == []
