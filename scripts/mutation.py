@@ -352,18 +352,33 @@ def diffs(folder: Path, names: list[str], whole: bool = False) -> dict[str, str]
     `whole`: with the whole function as context, for the rules that read the call around a change."""
     if not names:
         return {}
-    script = (
-        "import json, sys, functools, difflib\n"
-        "from mutmut.mutation import diff_apply\n"
-        "from mutmut.mutation.diff_apply import get_diff_for_mutant\n"
-        + ("diff_apply.unified_diff = functools.partial(difflib.unified_diff, n=100000)\n" if whole else "")
-        + "def shown(n):\n"
-        "    try:\n"
-        "        return get_diff_for_mutant(n)\n"
-        "    except Exception as e:\n"
-        "        return f'(no diff: {e!r})'\n"
-        "print(json.dumps({n: shown(n) for n in json.loads(sys.stdin.read())}))\n"
-    )
+    # mutmut's own readers (mutmut/mutation/diff_apply.py, as `mutmut show` uses them), each module parsed once
+    script = f"""
+import difflib, json, sys
+import libcst as cst
+from mutmut.mutation.data import SourceFileMutationData
+from mutmut.mutation.diff_apply import read_mutant_function, read_mutants_module, read_original_function
+from mutmut.utils.file_utils import walk_mutatable_files
+path_of, modules = {{}}, {{}}
+for path in walk_mutatable_files():
+    data = SourceFileMutationData(path=path)
+    data.load()
+    path_of.update(dict.fromkeys(data.exit_code_by_key, path))
+def shown(name):
+    try:
+        path = path_of[name]
+        if path not in modules:
+            modules[path] = read_mutants_module(path)
+        module = modules[path]
+        functions = (read_original_function(module, name), read_mutant_function(module, name))
+        before, after = (cst.Module([f]).code.strip().split("\\n") for f in functions)
+        where, context = str(path), {100_000 if whole else 3}
+        lines = difflib.unified_diff(before, after, fromfile=where, tofile=where, lineterm="", n=context)
+        return "\\n".join(lines)
+    except Exception as e:
+        return f"(no diff: {{e!r}})"
+print(json.dumps({{n: shown(n) for n in json.loads(sys.stdin.read())}}))
+"""
     shown = subprocess.run(
         [sys.executable, "-c", script], cwd=folder, input=json.dumps(names), capture_output=True, text=True, check=True
     )
