@@ -219,14 +219,17 @@ def equivalence(diff: str) -> str | None:
     before, after = removed[0], added[0]
     if before.lower() != after.lower():
         return None
-    # the changed literal must be an argument of a case-insensitive read on that line
-    changed = [m for m in re.finditer(r'"([^"]*)"', before) if m[0] != after[m.start() : m.end()]]
-    for literal in changed:
-        call = before[: literal.start()]
-        opened = call.rfind("(")
-        if opened < 0 or not CASE_INSENSITIVE_READS.search(call[: opened + 1]):
-            return None
-    return CASE_ONLY if changed else None
+    # the changed literal (mutmut changes one; in double or single quotes, as inside an f-string) must be an
+    # argument of a case-insensitive read on that line
+    differ = [i for i, (b, a) in enumerate(zip(before, after, strict=True)) if b != a]
+    opening = max(before.rfind('"', 0, differ[0]), before.rfind("'", 0, differ[0]))
+    if opening < 0 or before.find(before[opening], differ[-1]) < 0:
+        return None
+    call = before[:opening]
+    opened = call.rfind("(")
+    if opened < 0 or not CASE_INSENSITIVE_READS.search(call[: opened + 1]) or ")" in call[opened:]:
+        return None
+    return CASE_ONLY
 
 
 # The mutants judged equivalent before a run and so not run, name -> why, in each staging folder.
