@@ -232,6 +232,9 @@ def equivalence(diff: str) -> str | None:
     return CASE_ONLY
 
 
+# A mark in a kept staging folder whose test selection changed since its last run (mutmut will forget its results).
+FORGOTTEN = "selection-changed"
+
 # The mutants judged equivalent before a run and so not run, name -> why, in each staging folder.
 SKIPPED = "equivalent-not-run.json"
 
@@ -296,7 +299,14 @@ def stage(target: str, keep: bool = False, screen: list[str] | None = None) -> P
             "",
         ]
     )
-    (folder / "pyproject.toml").write_text((REPO / "pyproject.toml").read_text() + settings)
+    project = folder / "pyproject.toml"
+    # mutmut forgets every result when the test selection changes (its `test_selection` fingerprint)
+    forgets = kept and project.exists() and settings not in project.read_text()
+    project.write_text((REPO / "pyproject.toml").read_text() + settings)
+    if forgets:
+        (folder / FORGOTTEN).write_text("")
+    else:
+        (folder / FORGOTTEN).unlink(missing_ok=True)
     if kept:
         prune_copies(folder / "mutants")
     link_repository(folder / "mutants")
@@ -402,6 +412,8 @@ def runnable(folder: Path, globs: list[str]) -> list[str] | None:
     codes = mutant_codes(folder)
     if not codes:
         return None
+    if (folder / FORGOTTEN).exists():  # mutmut will forget these results: every match runs again
+        codes = {module: dict.fromkeys(by_name) for module, by_name in codes.items()}
     # mutmut runs every mutant named, so one already killed is left out (mutmut forgets the result of a
     # function whose code changed); a survivor runs again, against any test written since
     matched = [
