@@ -138,6 +138,23 @@ EQUIVALENT: dict[str, str] = {
         "`increase >= 0` for `increase > 0` before the percent limit: with no increase the percentage is 0, which "
         "is never above a limit that is on (the schema's minimum is 0, and 0 turns it off)"
     ),
+    **{
+        f"azure_gpu_stacks.policies.aks_gpu_driver_ownership.x__advertisers__mutmut_{n}": (
+            "a device plugin's MIG_STRATEGY 'none' kept rather than read as no strategy: the MIG check then asks "
+            "whether the strategy is single or mixed, and 'none' is neither"
+        )
+        for n in (101, 103, 104)
+    },
+    "azure_gpu_stacks.policies.aks_gpu_driver_ownership.x__advertisers__mutmut_52": (
+        "a container without an image read as 'XXXX' rather than '': neither contains k8s-device-plugin"
+    ),
+    "azure_gpu_stacks.policies.aks_gpu_driver_ownership.x__advertisers__mutmut_118": (
+        "a Helm release without a chart read as 'XXXX' rather than '': neither ends with gpu-operator"
+    ),
+    "azure_gpu_stacks.policies.aks_gpu_driver_ownership.x__advertisers__mutmut_222": (
+        "devicePlugin.enabled's default None rather than the chart's True: the value is compared `is not False`, "
+        "which both pass"
+    ),
     "azure_gpu_stacks.policies.warn_public_aks_api_server.x__every_address__mutmut_2": (
         "`strict=None` for `strict=False` in ipaddress.ip_network: the standard library tests `if strict:`, so "
         "None and False both accept host bits"
@@ -170,7 +187,8 @@ EQUIVALENT: dict[str, str] = {
 # `get`, falls back to any casing of a key; `same` compares lower-cased). Azure compares property names and
 # enum values case-insensitively, so the policies must too; the casing of these literals is not behaviour.
 # (not a method such as dict.get, which is case-sensitive: hence no `.` before the name)
-CASE_INSENSITIVE_READS = re.compile(r"(?<![\w.])(?:get|child|same|_strings)\($")
+# (aks_gpu_driver_ownership's `_value(values, ("driver", "enabled"), default)` hands its path tuple to `get`)
+CASE_INSENSITIVE_READS = re.compile(r"(?<![\w.])(?:(?:get|child|same|_strings)\(|_value\([^()]*,\s*\()$")
 CASE_ONLY = "only a string's letter case, where policies/values.py reads it case-insensitively (get, child, same)"
 
 

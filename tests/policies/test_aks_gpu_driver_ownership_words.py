@@ -141,3 +141,47 @@ def test_tolerations_match_the_pools_taint_as_kubernetes_matches_them(
         f"rg/aks, {NEVER_RUNS}"
     )
     assert problems == ([] if tolerates else [("mandatory", "(stack)", intolerant)])
+
+
+# --- what counts as an advertiser, and the GPU Operator chart's defaults (gpu-operator values.yaml) ---------
+
+RELEASE = "kubernetes:helm.sh/v3:Release"
+DAEMONSET = "kubernetes:apps/v1:DaemonSet"
+MIG_POOL = {"vmSize": "Standard_NC24ads_A100_v4", "gpuInstanceProfile": "MIG1g"}
+
+
+def test_another_helm_release_is_not_a_gpu_operator() -> None:
+    ingress = Res(RELEASE, "ingress", {"chart": "ingress-nginx", "values": {}})
+
+    assert reported([pool(), plugin(), ingress]) == []
+
+
+def test_a_daemonset_of_another_image_before_the_device_plugin_does_not_hide_it() -> None:
+    pod = {"containers": [{"name": "fluent-bit", "image": "fluent/fluent-bit:3.2"}]}
+    logs = Res(DAEMONSET, "fluent-bit", {"spec": {"template": {"spec": pod}}})
+
+    [(_, _, message)] = reported([logs, pool(), plugin(tolerations=[])])
+    assert message.startswith("device plugin DaemonSet 'device-plugin' does not tolerate sku=gpu:NoSchedule")
+
+
+def test_an_operator_without_tolerations_keeps_the_charts_nvidia_gpu_toleration() -> None:
+    # the chart's daemonsets.tolerations and node-feature-discovery.worker.tolerations default to
+    # nvidia.com/gpu Exists NoSchedule
+    values = operator_values(False)
+    del values["daemonsets"], values["node-feature-discovery"]
+    tainted = pool(nodeTaints=["nvidia.com/gpu=present:NoSchedule"])
+
+    assert reported([tainted, operator(values)]) == []
+
+
+def test_an_operator_at_the_charts_mig_strategy_advertises_a_mig_pool() -> None:
+    # mig.strategy defaults to single
+    assert reported([pool(**MIG_POOL), operator(operator_values(False))]) == []
+
+
+def test_an_operator_owning_the_driver_with_the_charts_toolkit_default_passes() -> None:
+    # toolkit.enabled defaults to true, which a pool without the AKS driver needs
+    values = operator_values(True)
+    del values["toolkit"]
+
+    assert reported([pool(gpuProfile={"driver": "None"}), operator(values)]) == []
