@@ -145,6 +145,21 @@ EQUIVALENT: dict[str, str] = {
         )
         for n in (101, 103, 104)
     },
+    **{
+        f"azure_gpu_stacks.policies.aks_gpu_driver_ownership.x__tolerates__mutmut_{n}": (
+            "a taint split at its first ':' or last '=' rather than its last ':' and first '=': Kubernetes' taint "
+            "keys and values (label syntax: [-._a-zA-Z0-9] and a DNS prefix with '/') hold neither character, so "
+            "there is one of each"
+        )
+        for n in (3, 7)
+    },
+    **{
+        f"azure_gpu_stacks.policies.aks_gpu_driver_ownership.x__tolerates__mutmut_{n}": (
+            "a toleration without an operator defaults to a spelling of Equal other than 'Equal': the matching only "
+            "asks whether the operator is Exists, so any other default reads as Equal"
+        )
+        for n in (28, 29, 30)
+    },
     "azure_gpu_stacks.policies.aks_gpu_driver_ownership.x__advertisers__mutmut_52": (
         "a container without an image read as 'XXXX' rather than '': neither contains k8s-device-plugin"
     ),

@@ -17,7 +17,7 @@ from tests.policies.test_aks_gpu_driver_ownership import (
     plugin,
     pool,
 )
-from tests.policy_helpers import Res, found
+from tests.policy_helpers import UNKNOWN, Res, found
 
 CLUSTER = "azure-native:containerservice:ManagedCluster"
 NO_DRIVER = (
@@ -185,3 +185,54 @@ def test_an_operator_owning_the_driver_with_the_charts_toolkit_default_passes() 
     del values["toolkit"]
 
     assert reported([pool(gpuProfile={"driver": "None"}), operator(values)]) == []
+
+
+MIXED_MODES = (
+    'mixing them leaves containerd without an nvidia runtime (FailedCreatePodSandBox: no runtime for "nvidia").'
+)
+
+
+def test_a_pool_without_a_gpu_profile_is_in_the_aks_driver_mode() -> None:
+    # AKS installs the NVIDIA driver on a GPU pool unless gpuProfile.driver is None (Learn, use-nvidia-gpu)
+    assert [m for _, _, m in reported([pool(gpuProfile=None), operator(operator_values(True))])] == [
+        "cluster rg/aks: GPU Operator release 'gpu-operator' has driver.enabled=True, toolkit.enabled=True but the GPU "
+        "pools are in AKS-managed driver mode (gpuProfile.driver Install); set driver.enabled and toolkit.enabled to "
+        f"false, or the pools' driver to None: {MIXED_MODES}"
+    ]
+
+
+def test_an_operator_leaving_the_driver_to_pools_without_one_is_told_both_ways_out() -> None:
+    assert [m for _, _, m in reported([pool(gpuProfile={"driver": "None"}), operator(operator_values(False))])] == [
+        "cluster rg/aks: GPU Operator release 'gpu-operator' has driver.enabled=False, toolkit.enabled=False but the "
+        "GPU pools are in operator-managed driver mode (gpuProfile.driver None); set driver.enabled and "
+        f"toolkit.enabled to true, or the pools' driver to Install: {MIXED_MODES}"
+    ]
+
+
+def test_every_taint_not_tolerated_is_named_and_only_those() -> None:
+    tainted = pool(nodeTaints=["sku=gpu:NoSchedule", "team=ml:NoExecute"])
+    of_pool = f"of pool 'gpu' of cluster rg/aks, {NEVER_RUNS}"
+
+    assert [m for _, _, m in reported([tainted, plugin(tolerations=[])])] == [
+        f"device plugin DaemonSet 'device-plugin' does not tolerate sku=gpu:NoSchedule, team=ml:NoExecute {of_pool}"
+    ]
+    assert [m for _, _, m in reported([tainted, plugin()])] == [
+        f"device plugin DaemonSet 'device-plugin' does not tolerate team=ml:NoExecute {of_pool}"
+    ]
+
+
+def test_a_taint_without_a_value_is_tolerated_by_a_toleration_without_one() -> None:
+    valueless = pool(nodeTaints=["dedicated:NoSchedule"])
+    toleration = {"key": "dedicated", "operator": "Equal", "effect": "NoSchedule"}
+
+    assert reported([valueless, plugin(tolerations=[toleration])]) == []
+
+
+def test_an_operator_whose_tolerations_are_unknown_still_has_its_feature_discovery_judged() -> None:
+    values = operator_values(False, **{"node-feature-discovery": {"worker": {"tolerations": []}}})
+    values["daemonsets"] = {"tolerations": [UNKNOWN]}
+
+    assert [m for _, _, m in reported([pool(), operator(values)])] == [
+        "GPU Operator release 'gpu-operator' (its Node Feature Discovery worker) does not tolerate sku=gpu:NoSchedule "
+        f"of pool 'gpu' of cluster rg/aks, {NEVER_RUNS}"
+    ]
