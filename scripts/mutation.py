@@ -160,6 +160,9 @@ EQUIVALENT: dict[str, str] = {
         )
         for n in (28, 29, 30)
     },
+    "azure_gpu_stacks.policies.require_gpu_vm_auto_shutdown.x__targets__mutmut_48": (
+        "a schedule without targetResourceId read as 'XXXX' rather than '': neither ends with /virtualmachines/<name>"
+    ),
     "azure_gpu_stacks.policies.aks_gpu_driver_ownership.x__advertisers__mutmut_52": (
         "a container without an image read as 'XXXX' rather than '': neither contains k8s-device-plugin"
     ),
