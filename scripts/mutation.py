@@ -163,6 +163,9 @@ EQUIVALENT: dict[str, str] = {
     "azure_gpu_stacks.policies.require_gpu_vm_auto_shutdown.x__targets__mutmut_48": (
         "a schedule without targetResourceId read as 'XXXX' rather than '': neither ends with /virtualmachines/<name>"
     ),
+    "azure_gpu_stacks.policies.require_gpu_vm_auto_shutdown.x__targets__mutmut_59": (
+        "a schedule without a name read as 'XXXX' rather than '': neither is shutdown-computevm-<name>"
+    ),
     "azure_gpu_stacks.policies.aks_gpu_driver_ownership.x__advertisers__mutmut_52": (
         "a container without an image read as 'XXXX' rather than '': neither contains k8s-device-plugin"
     ),
@@ -262,10 +265,20 @@ def equivalence(diff: str) -> str | None:
     if opening < 0 or before.find(before[opening], differ[-1]) < 0:
         return None
     call = before[:opening]
-    opened = call.rfind("(")
-    if opened < 0 or not CASE_INSENSITIVE_READS.search(call[: opened + 1]) or ")" in call[opened:]:
+    opened = enclosing_call(call)
+    if opened < 0 or not CASE_INSENSITIVE_READS.search(call[: opened + 1]):
         return None
     return CASE_ONLY
+
+
+def enclosing_call(text: str) -> int:
+    """Where the innermost "(" left open at the end of `text` is, or -1."""
+    depth = 0
+    for i in range(len(text) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(text[i], 0)
+        if depth < 0:
+            return i
+    return -1
 
 
 # A mark in a kept staging folder whose test selection changed since its last run (mutmut will forget its results).
