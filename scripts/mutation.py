@@ -12,11 +12,15 @@ that read `stacks/` or `data/` find them.
     .venv/bin/python scripts/mutation.py                 # every target
     .venv/bin/python scripts/mutation.py verdict pricing # some
     .venv/bin/python scripts/mutation.py policies --keep --max-children 1 --mutants '*.nsg_rules.*'  # a chunk
+    .venv/bin/python scripts/mutation.py policies --screen 'test_nsg*.py' --mutants '*.nsg_rules.*'  # a screen
 
 `--keep` reuses the target's staging folder (mutmut's `mutants/`: its test map and every result so far):
 the rooms and tests are copied in again, mutmut re-runs the mutants of functions whose code changed and
 maps new tests, and chunk after chunk adds to one score. `--mutants` runs only the mutants whose names
-match (shell-style globs, `azure_gpu_stacks.` may be left off); the others keep their last result.
+match (shell-style globs, `azure_gpu_stacks.` may be left off) and that no test has killed yet, less
+those judged equivalent (recorded, not run); the others keep their last result. `--screen TEST...` runs
+a chunk against only those test files, in a folder of its own: a quick list of what they do not kill,
+not a score.
 
 Prints killed / survived / equivalent per module and the surviving mutants' diffs, and writes
 `<target>.json` there. docs/mutation.md holds the last score and the equivalent mutants' reasons.
