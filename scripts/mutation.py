@@ -12,11 +12,15 @@ that read `stacks/` or `data/` find them.
     .venv/bin/python scripts/mutation.py                 # every target
     .venv/bin/python scripts/mutation.py verdict pricing # some
     .venv/bin/python scripts/mutation.py policies --keep --max-children 1 --mutants '*.nsg_rules.*'  # a chunk
+    .venv/bin/python scripts/mutation.py policies --screen 'test_nsg*.py' --mutants '*.nsg_rules.*'  # a screen
 
 `--keep` reuses the target's staging folder (mutmut's `mutants/`: its test map and every result so far):
 the rooms and tests are copied in again, mutmut re-runs the mutants of functions whose code changed and
 maps new tests, and chunk after chunk adds to one score. `--mutants` runs only the mutants whose names
-match (shell-style globs, `azure_gpu_stacks.` may be left off); the others keep their last result.
+match (shell-style globs, `azure_gpu_stacks.` may be left off) and that no test has killed yet, less
+those judged equivalent (recorded, not run); the others keep their last result. `--screen TEST...` runs
+a chunk against only those test files, in a folder of its own: a quick list of what they do not kill,
+not a score.
 
 Prints killed / survived / equivalent per module and the surviving mutants' diffs, and writes
 `<target>.json` there. docs/mutation.md holds the last score and the equivalent mutants' reasons.
@@ -25,6 +29,7 @@ Prints killed / survived / equivalent per module and the surviving mutants' diff
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import json
 import os
 import re
@@ -83,6 +88,7 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
             "test_fake_keyvault_secret.py",
             "test_fakeazure.py",
             "test_fakeazure_aml.py",
+            "test_compute_answers.py",
         ],
     ),
 }
@@ -128,14 +134,65 @@ _NO_ACCOUNT_NAME = (
 EQUIVALENT: dict[str, str] = {
     "azure_gpu_stacks.policies.batch_accounts.x_account_of__mutmut_15": _NO_ACCOUNT_NAME,
     "azure_gpu_stacks.policies.require_gpu_vm_auto_shutdown.x__targets__mutmut_6": _EVERY_DEPENDENCY_HAS_A_URN,
-    "azure_gpu_stacks.policies.limit_stack_cost.x_validate__mutmut_17": (
-        "`report_violation(problem)` for `report_violation(problem, None)`: the SDK's report_violation defaults its "
-        "urn to None (pulumi_policy's policy.py), a stack-level violation either way"
-    ),
     **{
         f"azure_gpu_stacks.policies.require_gpu_vm_auto_shutdown.x__targets__mutmut_{n}": _ALL_DEPENDENCIES
         for n in (11, 14, 15, 16)
     },
+    "azure_gpu_stacks.policies.limit_stack_cost.x_increase_problems__mutmut_24": (
+        "`increase >= 0` for `increase > 0` before the percent limit: with no increase the percentage is 0, which "
+        "is never above a limit that is on (the schema's minimum is 0, and 0 turns it off)"
+    ),
+    **{
+        f"azure_gpu_stacks.policies.aks_gpu_driver_ownership.x__advertisers__mutmut_{n}": (
+            "a device plugin's MIG_STRATEGY 'none' kept rather than read as no strategy: the MIG check then asks "
+            "whether the strategy is single or mixed, and 'none' is neither"
+        )
+        for n in (101, 103, 104)
+    },
+    **{
+        f"azure_gpu_stacks.policies.aks_gpu_driver_ownership.x__tolerates__mutmut_{n}": (
+            "a taint split at its first ':' or last '=' rather than its last ':' and first '=': Kubernetes' taint "
+            "keys and values (label syntax: [-._a-zA-Z0-9] and a DNS prefix with '/') hold neither character, so "
+            "there is one of each"
+        )
+        for n in (3, 7)
+    },
+    **{
+        f"azure_gpu_stacks.policies.aks_gpu_driver_ownership.x__tolerates__mutmut_{n}": (
+            "a toleration without an operator defaults to a spelling of Equal other than 'Equal': the matching only "
+            "asks whether the operator is Exists, so any other default reads as Equal"
+        )
+        for n in (28, 29, 30)
+    },
+    "azure_gpu_stacks.policies.require_gpu_vm_auto_shutdown.x__targets__mutmut_48": (
+        "a schedule without targetResourceId read as 'XXXX' rather than '': neither ends with /virtualmachines/<name>"
+    ),
+    "azure_gpu_stacks.policies.require_gpu_vm_auto_shutdown.x__targets__mutmut_59": (
+        "a schedule without a name read as 'XXXX' rather than '': neither is shutdown-computevm-<name>"
+    ),
+    "azure_gpu_stacks.policies.aks_gpu_driver_ownership.x__advertisers__mutmut_52": (
+        "a container without an image read as 'XXXX' rather than '': neither contains k8s-device-plugin"
+    ),
+    "azure_gpu_stacks.policies.aks_gpu_driver_ownership.x__advertisers__mutmut_118": (
+        "a Helm release without a chart read as 'XXXX' rather than '': neither ends with gpu-operator"
+    ),
+    "azure_gpu_stacks.policies.aks_gpu_driver_ownership.x__advertisers__mutmut_222": (
+        "devicePlugin.enabled's default None rather than the chart's True: the value is compared `is not False`, "
+        "which both pass"
+    ),
+    "azure_gpu_stacks.policies.warn_public_aks_api_server.x__every_address__mutmut_2": (
+        "`strict=None` for `strict=False` in ipaddress.ip_network: the standard library tests `if strict:`, so "
+        "None and False both accept host bits"
+    ),
+    "azure_gpu_stacks.fakeazure.models.compute.xǁVirtualMachineExtensionǁcheck__mutmut_46": (
+        "`arm.find('XXXX')` for `arm.find('')` when a VM's network interface reference has no id: the fake holds "
+        "resources by their ARM ids, which begin with /subscriptions/ or /providers/, so neither finds one"
+    ),
+    "azure_gpu_stacks.fakeazure.models.compute.xǁVirtualMachineExtensionǁcheck__mutmut_71": (
+        "an IP configuration's public IP as its reference object rather than the reference's id: outbound_path asks "
+        "only whether one is there, and pulumi-azure-native sends a reference it was given an id for (an unset one "
+        "is left out), so the object is there exactly when its id is"
+    ),
     "azure_gpu_stacks.catalog.pricing.x_unit_price__mutmut_22": _PAYG_ALWAYS,
     "azure_gpu_stacks.catalog.pricing.x_unit_price__mutmut_26": _PAYG_ALWAYS,
     "azure_gpu_stacks.catalog.pricing.x_unit_price__mutmut_27": _PAYG_ALWAYS,
@@ -155,12 +212,49 @@ EQUIVALENT: dict[str, str] = {
 # `get`, falls back to any casing of a key; `same` compares lower-cased). Azure compares property names and
 # enum values case-insensitively, so the policies must too; the casing of these literals is not behaviour.
 # (not a method such as dict.get, which is case-sensitive: hence no `.` before the name)
-CASE_INSENSITIVE_READS = re.compile(r"(?<![\w.])(?:get|child|same|_strings)\($")
+# (aks_gpu_driver_ownership's `_value(values, ("driver", "enabled"), default)` hands its path tuple to `get`)
+CASE_INSENSITIVE_READS = re.compile(r"(?<![\w.])(?:(?:get|child|same|_strings)\(|_value\([^()]*,\s*\()$")
 CASE_ONLY = "only a string's letter case, where policies/values.py reads it case-insensitively (get, child, same)"
+
+
+# Another class, by diff: `report_violation(message, None)` with its `None` dropped. The SDK's report_violation
+# takes `urn: Optional[str] = None` (pulumi_policy's policy.py, ReportViolation), so the two calls are one.
+REPORT_URN_DEFAULT = (
+    "drops the `None` urn of `report_violation(message, None)`, which is the SDK's default (pulumi_policy's "
+    "policy.py: ReportViolation's urn is Optional[str] = None)"
+)
+
+
+def drops_report_urn(diff: str) -> bool:
+    """Whether the only change in `diff` (with the whole function as context) removes a `None` that is the last
+    argument of a `report_violation(...)` call."""
+    lines = [line for line in diff.splitlines() if not line.startswith(("---", "+++", "@@"))]
+    before = "\n".join(line[1:] for line in lines if not line.startswith("+"))
+    after = "\n".join(line[1:] for line in lines if not line.startswith("-"))
+    squeeze = re.compile(r"\s+")
+    for match in re.finditer(r"\bNone\b\s*,?", before):
+        dropped = before[: match.start()] + before[match.end() :]
+        if squeeze.sub("", dropped).replace(",)", ")") != squeeze.sub("", after).replace(",)", ")"):
+            continue
+        # the call that the dropped None closes: the nearest unclosed "(" before it
+        depth, i = 0, match.start()
+        while i > 0:
+            i -= 1
+            depth += {")": 1, "(": -1}.get(before[i], 0)
+            if depth < 0:
+                break
+        return (
+            depth < 0
+            and before[:i].rstrip().endswith("report_violation")
+            and squeeze.sub("", before[match.end() :]).startswith(")")
+        )
+    return False
 
 
 def equivalence(diff: str) -> str | None:
     """Why the mutant in `diff` (mutmut's unified diff) is equivalent, or None."""
+    if drops_report_urn(diff):
+        return REPORT_URN_DEFAULT
     removed = [line[1:] for line in diff.splitlines() if line.startswith("-") and not line.startswith("---")]
     added = [line[1:] for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")]
     if len(removed) != 1 or len(added) != 1 or removed[0] == added[0]:
@@ -168,15 +262,34 @@ def equivalence(diff: str) -> str | None:
     before, after = removed[0], added[0]
     if before.lower() != after.lower():
         return None
-    # the changed literal must be an argument of a case-insensitive read on that line
-    changed = [m for m in re.finditer(r'"([^"]*)"', before) if m[0] != after[m.start() : m.end()]]
-    for literal in changed:
-        call = before[: literal.start()]
-        opened = call.rfind("(")
-        if opened < 0 or not CASE_INSENSITIVE_READS.search(call[: opened + 1]):
-            return None
-    return CASE_ONLY if changed else None
+    # the changed literal (mutmut changes one; in double or single quotes, as inside an f-string) must be an
+    # argument of a case-insensitive read on that line
+    differ = [i for i, (b, a) in enumerate(zip(before, after, strict=True)) if b != a]
+    opening = max(before.rfind('"', 0, differ[0]), before.rfind("'", 0, differ[0]))
+    if opening < 0 or before.find(before[opening], differ[-1]) < 0:
+        return None
+    call = before[:opening]
+    opened = enclosing_call(call)
+    if opened < 0 or not CASE_INSENSITIVE_READS.search(call[: opened + 1]):
+        return None
+    return CASE_ONLY
 
+
+def enclosing_call(text: str) -> int:
+    """Where the innermost "(" left open at the end of `text` is, or -1."""
+    depth = 0
+    for i in range(len(text) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(text[i], 0)
+        if depth < 0:
+            return i
+    return -1
+
+
+# A mark in a kept staging folder whose test selection changed since its last run (mutmut will forget its results).
+FORGOTTEN = "selection-changed"
+
+# The mutants judged equivalent before a run and so not run, name -> why, in each staging folder.
+SKIPPED = "equivalent-not-run.json"
 
 # mutmut's exit codes (mutmut/stats.py, status_by_exit_code)
 STATUS: dict[int | None, str] = {
@@ -206,12 +319,13 @@ def find_tests(names: list[str]) -> list[str]:
     return found
 
 
-def stage(target: str, keep: bool = False) -> Path:
+def stage(target: str, keep: bool = False, screen: list[str] | None = None) -> Path:
     """`STAGING/<target>/`: azure_gpu_stacks/ (a copy of the rooms), tests/ and pyproject.toml for
     mutmut, and mutants/ with links to the rest of the repository. With `keep`, mutmut's mutants/ (its
     test map and results) stays and only the copies are made again."""
     modules, tests = TARGETS[target]
-    folder = STAGING / target
+    folder = STAGING / (f"{target}-screen" if screen else target)
+    tests = screen or tests
     kept = keep and (folder / "mutants").is_dir()
     if kept:
         for copy in ("azure_gpu_stacks", "tests"):
@@ -238,20 +352,56 @@ def stage(target: str, keep: bool = False) -> Path:
             "",
         ]
     )
-    (folder / "pyproject.toml").write_text((REPO / "pyproject.toml").read_text() + settings)
-    mutants = folder / "mutants"
+    project = folder / "pyproject.toml"
+    # mutmut forgets every result when the test selection changes (its `test_selection` fingerprint)
+    forgets = kept and project.exists() and settings not in project.read_text()
+    project.write_text((REPO / "pyproject.toml").read_text() + settings)
+    if forgets:
+        (folder / FORGOTTEN).write_text("")
+    else:
+        (folder / FORGOTTEN).unlink(missing_ok=True)
     if kept:
-        return folder
+        prune_copies(folder / "mutants")
+    link_repository(folder / "mutants")
+    return folder
+
+
+def prune_copies(mutants: Path) -> None:
+    """Remove mutmut's copies of what it does not mutate from a kept `mutants/`, keeping its results (the
+    `.meta` files) and the mutated modules (which it regenerates when their source is newer). mutmut copies
+    a file that is not Python (catalog/arm/name_rules.json...) only when no copy exists, so a kept copy would
+    pair this checkout's code with an older checkout's data; the tests are copied again too, so that a test
+    removed since is not collected."""
+    shutil.rmtree(mutants / "tests", ignore_errors=True)
+    package = mutants / "azure_gpu_stacks"
+    # os.walk, which does not follow the links to the checkout (docs/, data/...) made beside the rooms
+    for root, _dirs, files in os.walk(package, followlinks=False):
+        for name in files:
+            path = Path(root) / name
+            if not path.is_symlink() and path.suffix != ".meta" and not path.with_name(name + ".meta").exists():
+                path.unlink()
+
+
+def link_repository(mutants: Path) -> None:
+    """Link every top-level entry of this checkout into mutmut's `mutants/`, beside the package and inside
+    it. Made again on every run: a kept staging folder may have been made from another checkout (a
+    worktree since removed), whose links would point nowhere or at older data."""
+    package = mutants / "azure_gpu_stacks"
+    package.mkdir(parents=True, exist_ok=True)
+    for folder in (mutants, package):
+        for entry in folder.iterdir():
+            if entry.is_symlink():
+                entry.unlink()
     # The package is the repository root: code that finds docs/ or data/ beside its room (policies/docs.py's
     # DOC_FILE) looks in the package folder, so the entries that are not rooms are linked there too.
-    (mutants / "azure_gpu_stacks").mkdir(parents=True)
-    linked = {"tests", "pyproject.toml", ".git", ".venv", ".tools", "__pycache__"}
+    not_linked = {"tests", "pyproject.toml", ".git", ".venv", ".tools", "__pycache__"}
     for entry in REPO.iterdir():
-        if entry.name not in linked and not entry.name.endswith(".egg-info"):
+        if entry.name in not_linked or entry.name.endswith(".egg-info"):
+            continue
+        if not (mutants / entry.name).exists():  # mutmut's own copies (the rooms it mutates) stay
             (mutants / entry.name).symlink_to(entry)
-            if entry.name not in (*ROOMS, "__init__.py"):
-                (mutants / "azure_gpu_stacks" / entry.name).symlink_to(entry)
-    return folder
+        if entry.name not in (*ROOMS, "__init__.py") and not (package / entry.name).exists():
+            (package / entry.name).symlink_to(entry)
 
 
 def mutant_codes(folder: Path) -> dict[str, dict[str, int | None]]:
@@ -263,24 +413,74 @@ def mutant_codes(folder: Path) -> dict[str, dict[str, int | None]]:
     }
 
 
-def diffs(folder: Path, names: list[str]) -> dict[str, str]:
-    """Each mutant's diff, as `mutmut show` prints it (read in the staging folder, where mutmut's config is)."""
+def diffs(folder: Path, names: list[str], whole: bool = False) -> dict[str, str]:
+    """Each mutant's diff, as `mutmut show` prints it (read in the staging folder, where mutmut's config is);
+    `whole`: with the whole function as context, for the rules that read the call around a change."""
     if not names:
         return {}
-    script = (
-        "import json, sys\n"
-        "from mutmut.mutation.diff_apply import get_diff_for_mutant\n"
-        "def shown(n):\n"
-        "    try:\n"
-        "        return get_diff_for_mutant(n)\n"
-        "    except Exception as e:\n"
-        "        return f'(no diff: {e!r})'\n"
-        "print(json.dumps({n: shown(n) for n in json.loads(sys.stdin.read())}))\n"
-    )
+    # mutmut's own readers (mutmut/mutation/diff_apply.py, as `mutmut show` uses them), each module parsed once
+    script = f"""
+import difflib, json, sys
+import libcst as cst
+from mutmut.mutation.data import SourceFileMutationData
+from mutmut.mutation.diff_apply import read_mutant_function, read_mutants_module, read_original_function
+from mutmut.utils.file_utils import walk_mutatable_files
+path_of, modules = {{}}, {{}}
+for path in walk_mutatable_files():
+    data = SourceFileMutationData(path=path)
+    data.load()
+    path_of.update(dict.fromkeys(data.exit_code_by_key, path))
+def shown(name):
+    try:
+        path = path_of[name]
+        if path not in modules:
+            modules[path] = read_mutants_module(path)
+        module = modules[path]
+        functions = (read_original_function(module, name), read_mutant_function(module, name))
+        before, after = (cst.Module([f]).code.strip().split("\\n") for f in functions)
+        where, context = str(path), {100_000 if whole else 3}
+        lines = difflib.unified_diff(before, after, fromfile=where, tofile=where, lineterm="", n=context)
+        return "\\n".join(lines)
+    except Exception as e:
+        return f"(no diff: {{e!r}})"
+print(json.dumps({{n: shown(n) for n in json.loads(sys.stdin.read())}}))
+"""
     shown = subprocess.run(
         [sys.executable, "-c", script], cwd=folder, input=json.dumps(names), capture_output=True, text=True, check=True
     )
     return dict(json.loads(shown.stdout))
+
+
+def judged_equivalent(folder: Path, names: list[str]) -> dict[str, str]:
+    """Which of `names` are equivalent (by name or by their diff), each with why."""
+    shown = diffs(folder, [n for n in names if n not in EQUIVALENT], whole=True)
+    return {n: why for n in names if (why := EQUIVALENT.get(n) or equivalence(shown[n]))}
+
+
+def runnable(folder: Path, globs: list[str]) -> list[str] | None:
+    """The mutants that `globs` match and no test has killed yet, less those judged equivalent, which are
+    recorded as skipped (SKIPPED in the folder) rather than run: an equivalent mutant survives by
+    definition, and a surviving policy mutant costs every pack-wide test (about 110 s). None when mutmut
+    has not yet generated this folder's mutants (its first run): then every match runs."""
+    codes = mutant_codes(folder)
+    if not codes:
+        return None
+    if (folder / FORGOTTEN).exists():  # mutmut will forget these results: every match runs again
+        codes = {module: dict.fromkeys(by_name) for module, by_name in codes.items()}
+    # mutmut runs every mutant named, so one already killed is left out (mutmut forgets the result of a
+    # function whose code changed); a survivor runs again, against any test written since
+    matched = [
+        n
+        for by_name in codes.values()
+        for n, code in by_name.items()
+        if STATUS.get(code) != "killed" and any(fnmatch.fnmatch(n, g) for g in globs)
+    ]
+    equivalent = judged_equivalent(folder, matched)
+    skipped_file = folder / SKIPPED
+    skipped = json.loads(skipped_file.read_text()) if skipped_file.exists() else {}
+    skipped = {n: why for n, why in skipped.items() if n not in matched} | equivalent  # judged again now
+    skipped_file.write_text(json.dumps(skipped, indent=1, sort_keys=True))
+    return [n for n in matched if n not in equivalent]
 
 
 def judge(folder: Path) -> tuple[dict[str, Counter[str]], dict[str, str], dict[str, str]]:
@@ -289,11 +489,15 @@ def judge(folder: Path) -> tuple[dict[str, Counter[str]], dict[str, str], dict[s
     status = {n: STATUS.get(code, f"exit {code}") for by_name in codes.values() for n, code in by_name.items()}
     not_killed = [n for n, st in status.items() if st not in ("killed", "not run")]
     shown = diffs(folder, not_killed)
+    whole = diffs(folder, not_killed, whole=True)
     equivalent: dict[str, str] = {}
     for name in not_killed:
-        why = EQUIVALENT.get(name) or equivalence(shown[name])
+        why = EQUIVALENT.get(name) or equivalence(whole[name])
         if why and status[name] == "survived":
             equivalent[name] = why
+    skipped_file = folder / SKIPPED
+    skipped = json.loads(skipped_file.read_text()) if skipped_file.exists() else {}
+    equivalent |= {n: why for n, why in skipped.items() if status.get(n) == "not run"}
     counts = {
         module: Counter("equivalent" if n in equivalent else status[n] for n in by_name)
         for module, by_name in codes.items()
@@ -310,6 +514,13 @@ def main() -> int:
     )
     parser.add_argument("--keep", action="store_true", help="reuse the staging folder: mutmut's results so far")
     parser.add_argument(
+        "--screen",
+        nargs="+",
+        metavar="TEST",
+        help="a quick first pass, not a score: only these test files (by name, as in TARGETS), in their own staging "
+        "folder (<target>-screen); what survives them is what to read first",
+    )
+    parser.add_argument(
         "--mutants", nargs="+", default=[], metavar="GLOB", help="run only the mutants whose names match (a chunk)"
     )
     args = parser.parse_args()
@@ -317,14 +528,17 @@ def main() -> int:
         parser.error(f"unknown target {unknown[0]}; allowed: {', '.join(TARGETS)}")
     mutmut = Path(sys.executable).parent / "mutmut"
     for target in args.targets or list(TARGETS):
-        folder = stage(target, keep=args.keep)
+        folder = stage(target, keep=args.keep, screen=args.screen)
         started = time.monotonic()
         names = [g if g.startswith(("azure_gpu_stacks.", "*")) else f"azure_gpu_stacks.{g}" for g in args.mutants]
-        run = subprocess.run([str(mutmut), "run", "--max-children", str(args.jobs), *names], cwd=folder)
+        if names and (chosen := runnable(folder, names)) is not None:
+            names = chosen
+        if names or not args.mutants:  # every mutant left equivalent: nothing to run
+            run = subprocess.run([str(mutmut), "run", "--max-children", str(args.jobs), *names], cwd=folder)
+            if run.returncode != 0:
+                print(f"mutation: mutmut run for {target} exited {run.returncode}", file=sys.stderr)
+                return run.returncode
         seconds = round(time.monotonic() - started)
-        if run.returncode != 0:
-            print(f"mutation: mutmut run for {target} exited {run.returncode}", file=sys.stderr)
-            return run.returncode
         counts, left, equivalent = judge(folder)
         print(f"\n== {target}: {seconds} s")
         for module, c in counts.items():
@@ -334,7 +548,7 @@ def main() -> int:
         for name, diff in left.items():
             print(f"# {name}\n{diff}\n")
         summary = {"seconds": seconds, "modules": counts, "not_killed": list(left), "equivalent": equivalent}
-        (STAGING / f"{target}.json").write_text(json.dumps(summary, indent=2))
+        (folder.with_suffix(".json")).write_text(json.dumps(summary, indent=2))
     return 0
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.policy_helpers import Res, found
+from tests.policy_helpers import UNKNOWN, Res, found
 
 POLICY = "aks-gpu-driver-ownership"
 POOL = "azure-native:containerservice:AgentPool"
@@ -146,3 +146,225 @@ def test_a_spot_pool_needs_the_spot_toleration_on_the_operator_and_its_feature_d
 
 def test_a_cpu_pool_and_objects_without_gpu_pools_are_left_alone() -> None:
     assert messages([pool(vmSize="Standard_D4s_v5", gpuProfile={"driver": "None"}), plugin(tolerations=[])]) == []
+
+
+# --- in its words ----------------------------------------------------------------------------------
+# aks-gpu-driver-ownership in its words: each problem as a reviewer reads it, naming the pool and its
+# cluster (a standalone AgentPool or a GPU entry of a ManagedCluster's agentPoolProfiles), and tolerations
+# matched as Kubernetes matches them.
+
+CLUSTER = "azure-native:containerservice:ManagedCluster"
+NO_DRIVER = (
+    "has gpuProfile.driver None (operator-managed driver) but no GPU Operator is deployed to the cluster: nothing "
+    "installs the NVIDIA driver, and its nodes advertise no GPUs; deploy the GPU Operator with driver.enabled=true "
+    "and toolkit.enabled=true (AksGpuPool: gpu_operator true)."
+)
+NEVER_RUNS = "so it never runs on those GPU nodes; add a toleration for each taint."
+
+
+def reported(resources: list[Res]) -> list[tuple[str, str, str]]:
+    return found(resources, POLICY)
+
+
+def test_a_gpu_pool_inside_a_clusters_agent_pool_profiles_is_judged_as_its_own_pool() -> None:
+    inline = {"name": "gpu", "vmSize": "Standard_NC4as_T4_v3", "gpuProfile": {"driver": "None"}}
+    system = {"name": "system", "vmSize": "Standard_D4s_v5", "mode": "System"}
+    cluster = Res(
+        CLUSTER,
+        "aks-cluster",
+        {"resourceGroupName": "rg", "resourceName": "aks", "agentPoolProfiles": [system, inline]},
+    )
+
+    assert reported([cluster]) == [("mandatory", "(stack)", f"pool 'gpu' of cluster rg/aks {NO_DRIVER}")]
+
+
+def test_a_pool_whose_cluster_is_not_named_is_named_by_its_resource() -> None:
+    unnamed = Res(POOL, "gpu-pool", {"vmSize": "Standard_NC4as_T4_v3", "gpuProfile": {"driver": "None"}})
+
+    assert reported([unnamed, plugin()]) == [("mandatory", "(stack)", f"pool 'gpu-pool' of cluster ?/? {NO_DRIVER}")]
+
+
+@pytest.mark.parametrize(
+    ("resources", "message"),
+    [
+        (
+            [pool(), plugin(), operator(operator_values(False))],
+            "cluster rg/aks: 2 GPU advertisers (device plugin DaemonSet 'device-plugin', GPU Operator release "
+            "'gpu-operator') would advertise the same GPUs and double-allocate them; keep one (AksGpuPool: "
+            "gpu_operator on one pool, install_device_plugin false on the others).",
+        ),
+        (
+            [pool(), operator(operator_values(True))],
+            "cluster rg/aks: GPU Operator release 'gpu-operator' has driver.enabled=True, toolkit.enabled=True but the "
+            "GPU pools are in AKS-managed driver mode (gpuProfile.driver Install); set driver.enabled and "
+            "toolkit.enabled to false, or the pools' driver to None: mixing them leaves containerd without an nvidia "
+            'runtime (FailedCreatePodSandBox: no runtime for "nvidia").',
+        ),
+        (
+            [
+                pool(),
+                pool(name="gpu2-pool", agentPoolName="gpu2", gpuProfile={"driver": "None"}),
+                operator(operator_values(True)),
+            ],
+            "cluster rg/aks: GPU Operator release 'gpu-operator' serves pools of both driver modes (pool 'gpu' of "
+            "cluster rg/aks: Install, pool 'gpu2' of cluster rg/aks: None); one operator configuration cannot own the "
+            "driver on some nodes and not others: give every GPU pool of the cluster one gpuProfile.driver.",
+        ),
+        (
+            [pool(vmSize="Standard_NC24ads_A100_v4", gpuInstanceProfile="MIG1g"), plugin()],
+            "pool 'gpu' of cluster rg/aks splits its GPUs (MIG1g) but device plugin DaemonSet 'device-plugin' runs "
+            "without a MIG strategy, so no MIG slice is advertised; set MIG_STRATEGY (device plugin) or mig.strategy "
+            "(GPU Operator) to single or mixed.",
+        ),
+        (
+            [pool(), plugin(tolerations=[])],
+            f"device plugin DaemonSet 'device-plugin' does not tolerate sku=gpu:NoSchedule of pool 'gpu' of cluster "
+            f"rg/aks, {NEVER_RUNS}",
+        ),
+    ],
+    ids=["two-advertisers", "operator-owns-aks-driver", "both-modes", "mig-without-strategy", "intolerant"],
+)
+def test_each_problem_names_the_pool_its_cluster_and_what_to_do(resources: list[Res], message: str) -> None:
+    assert reported(resources) == [("mandatory", "(stack)", message)]
+
+
+def test_a_spot_pool_names_the_operator_and_its_feature_discovery_worker() -> None:
+    spot = "kubernetes.azure.com/scalesetpriority=spot:NoSchedule of pool 'gpu' of cluster rg/aks"
+
+    assert [m for _, _, m in reported([pool(scaleSetPriority="Spot"), operator(operator_values(False))])] == [
+        f"GPU Operator release 'gpu-operator' does not tolerate {spot}, {NEVER_RUNS}",
+        f"GPU Operator release 'gpu-operator' (its Node Feature Discovery worker) does not tolerate {spot}, "
+        f"{NEVER_RUNS}",
+    ]
+
+
+# Kubernetes, "Taints and Tolerations" (kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration,
+# observed 2026-11-27): a toleration matches a taint with the same key and effect, and the same value under
+# operator Equal (any value under Exists); an empty key with Exists matches every taint; an empty effect
+# matches every effect.
+@pytest.mark.parametrize(
+    ("toleration", "tolerates"),
+    [
+        ({"key": "sku", "operator": "Exists", "effect": "NoSchedule"}, True),
+        ({"key": "sku", "operator": "Exists"}, True),
+        ({"operator": "Exists"}, True),
+        ({"key": "sku", "operator": "Equal", "value": "gpu"}, True),
+        ({"key": "sku", "operator": "Equal", "value": "cpu", "effect": "NoSchedule"}, False),
+        ({"key": "sku", "operator": "Equal", "value": "gpu", "effect": "NoExecute"}, False),
+        ({"key": "gpu", "operator": "Exists", "effect": "NoSchedule"}, False),
+        (SKU_GPU, True),
+    ],
+    ids=[
+        "exists",
+        "exists-any-effect",
+        "exists-everything",
+        "equal-any-effect",
+        "other-value",
+        "other-effect",
+        "other-key",
+        "equal",
+    ],
+)
+def test_tolerations_match_the_pools_taint_as_kubernetes_matches_them(
+    toleration: dict[str, Any], tolerates: bool
+) -> None:
+    problems = reported([pool(), plugin(tolerations=[toleration])])
+
+    intolerant = (
+        f"device plugin DaemonSet 'device-plugin' does not tolerate sku=gpu:NoSchedule of pool 'gpu' of cluster "
+        f"rg/aks, {NEVER_RUNS}"
+    )
+    assert problems == ([] if tolerates else [("mandatory", "(stack)", intolerant)])
+
+
+# --- what counts as an advertiser, and the GPU Operator chart's defaults (gpu-operator values.yaml) ---------
+
+MIG_POOL = {"vmSize": "Standard_NC24ads_A100_v4", "gpuInstanceProfile": "MIG1g"}
+
+
+def test_another_helm_release_is_not_a_gpu_operator() -> None:
+    ingress = Res(RELEASE, "ingress", {"chart": "ingress-nginx", "values": {}})
+
+    assert reported([pool(), plugin(), ingress]) == []
+
+
+def test_a_daemonset_of_another_image_before_the_device_plugin_does_not_hide_it() -> None:
+    pod = {"containers": [{"name": "fluent-bit", "image": "fluent/fluent-bit:3.2"}]}
+    logs = Res(DAEMONSET, "fluent-bit", {"spec": {"template": {"spec": pod}}})
+
+    [(_, _, message)] = reported([logs, pool(), plugin(tolerations=[])])
+    assert message.startswith("device plugin DaemonSet 'device-plugin' does not tolerate sku=gpu:NoSchedule")
+
+
+def test_an_operator_without_tolerations_keeps_the_charts_nvidia_gpu_toleration() -> None:
+    # the chart's daemonsets.tolerations and node-feature-discovery.worker.tolerations default to
+    # nvidia.com/gpu Exists NoSchedule
+    values = operator_values(False)
+    del values["daemonsets"], values["node-feature-discovery"]
+    tainted = pool(nodeTaints=["nvidia.com/gpu=present:NoSchedule"])
+
+    assert reported([tainted, operator(values)]) == []
+
+
+def test_an_operator_at_the_charts_mig_strategy_advertises_a_mig_pool() -> None:
+    # mig.strategy defaults to single
+    assert reported([pool(**MIG_POOL), operator(operator_values(False))]) == []
+
+
+def test_an_operator_owning_the_driver_with_the_charts_toolkit_default_passes() -> None:
+    # toolkit.enabled defaults to true, which a pool without the AKS driver needs
+    values = operator_values(True)
+    del values["toolkit"]
+
+    assert reported([pool(gpuProfile={"driver": "None"}), operator(values)]) == []
+
+
+MIXED_MODES = (
+    'mixing them leaves containerd without an nvidia runtime (FailedCreatePodSandBox: no runtime for "nvidia").'
+)
+
+
+def test_a_pool_without_a_gpu_profile_is_in_the_aks_driver_mode() -> None:
+    # AKS installs the NVIDIA driver on a GPU pool unless gpuProfile.driver is None (Learn, use-nvidia-gpu)
+    assert [m for _, _, m in reported([pool(gpuProfile=None), operator(operator_values(True))])] == [
+        "cluster rg/aks: GPU Operator release 'gpu-operator' has driver.enabled=True, toolkit.enabled=True but the GPU "
+        "pools are in AKS-managed driver mode (gpuProfile.driver Install); set driver.enabled and toolkit.enabled to "
+        f"false, or the pools' driver to None: {MIXED_MODES}"
+    ]
+
+
+def test_an_operator_leaving_the_driver_to_pools_without_one_is_told_both_ways_out() -> None:
+    assert [m for _, _, m in reported([pool(gpuProfile={"driver": "None"}), operator(operator_values(False))])] == [
+        "cluster rg/aks: GPU Operator release 'gpu-operator' has driver.enabled=False, toolkit.enabled=False but the "
+        "GPU pools are in operator-managed driver mode (gpuProfile.driver None); set driver.enabled and "
+        f"toolkit.enabled to true, or the pools' driver to Install: {MIXED_MODES}"
+    ]
+
+
+def test_every_taint_not_tolerated_is_named_and_only_those() -> None:
+    tainted = pool(nodeTaints=["sku=gpu:NoSchedule", "team=ml:NoExecute"])
+    of_pool = f"of pool 'gpu' of cluster rg/aks, {NEVER_RUNS}"
+
+    assert [m for _, _, m in reported([tainted, plugin(tolerations=[])])] == [
+        f"device plugin DaemonSet 'device-plugin' does not tolerate sku=gpu:NoSchedule, team=ml:NoExecute {of_pool}"
+    ]
+    assert [m for _, _, m in reported([tainted, plugin()])] == [
+        f"device plugin DaemonSet 'device-plugin' does not tolerate team=ml:NoExecute {of_pool}"
+    ]
+
+
+def test_a_taint_without_a_value_is_tolerated_by_a_toleration_without_one() -> None:
+    valueless = pool(nodeTaints=["dedicated:NoSchedule"])
+    toleration = {"key": "dedicated", "operator": "Equal", "effect": "NoSchedule"}
+
+    assert reported([valueless, plugin(tolerations=[toleration])]) == []
+
+
+def test_an_operator_whose_tolerations_are_unknown_still_has_its_feature_discovery_judged() -> None:
+    values = operator_values(False, **{"node-feature-discovery": {"worker": {"tolerations": []}}})
+    values["daemonsets"] = {"tolerations": [UNKNOWN]}
+
+    assert [m for _, _, m in reported([pool(), operator(values)])] == [
+        "GPU Operator release 'gpu-operator' (its Node Feature Discovery worker) does not tolerate sku=gpu:NoSchedule "
+        f"of pool 'gpu' of cluster rg/aks, {NEVER_RUNS}"
+    ]

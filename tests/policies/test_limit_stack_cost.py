@@ -4,6 +4,7 @@ with the limit off (0), none. Prices come from the catalog's data file as writte
 from __future__ import annotations
 
 from azure_gpu_stacks.catalog import catalog
+from azure_gpu_stacks.policies.limit_stack_cost import increase_problems
 
 from tests.policy_helpers import Res, catalog_size, found
 
@@ -145,3 +146,76 @@ def test_a_refusal_counts_every_resource_and_names_what_has_no_price() -> None:
         "lower the largest node counts or sizes, or raise the limit in the policy config"
     ) in message
     assert message.endswith("the limit in the policy config")
+
+
+# --- withinBudgetThresholds in its words ---------------------------------------------------------------
+# limit-stack-cost with withinBudgetThresholds, in its words: every notification the full-scale cost reaches
+# is named, one after another; a total with an unpriced size is said to be "at least" that much.
+
+
+def test_each_notification_reached_is_named_in_turn() -> None:
+    # 2 T4 nodes: about 768 USD a month; 50 % of 1,000 fires at 500, a forecast at 60 % at 600
+    notifications = {"actual_50": ("Actual", 50), "forecast_60": ("Forecasted", 60)}
+
+    [(_, _, message)] = found([rg(), cluster(2), budget(1000, notifications)], POLICY, WITHIN)
+
+    assert (
+        "(withinBudgetThresholds): budget 'budget' notification 'actual_50' fires at 500.00 (Actual, 50 % of "
+        "1,000.00); budget 'budget' notification 'forecast_60' fires at 600.00 (Forecasted, 60 % of 1,000.00); "
+        "lower the largest node counts or sizes, or raise the budget"
+    ) in message
+
+
+def test_a_total_with_an_unpriced_size_reaches_a_budget_at_least() -> None:
+    resources = [rg(), cluster(2), named_cluster("gb300", NO_PRICE_ANYWHERE, 1), budget(700, None)]
+
+    [(_, _, message)] = found(resources, POLICY, WITHIN)
+
+    assert message.startswith(
+        f"the stack costs at least {full_month(2):,.2f} USD a month at full scale, reaching its own budget's "
+        "thresholds (withinBudgetThresholds)"
+    )
+
+
+# --- the increase limits, as `gpu-stacks diff` reads them ----------------------------------------------
+# limit-stack-cost's increase limits, as `gpu-stacks diff` reads them (`increase_problems`, called directly): a
+# change may raise a stack's full-scale monthly cost by at most `maxIncreaseUsd` USD and `maxIncreasePercent` %
+# of what it cost before; exactly the limit passes; 0 turns a limit off; a stack that cost nothing before has no
+# percentage; amounts are compared in cents, as they are shown.
+
+USD_ONLY = {"maxIncreasePercent": 0}
+PERCENT_ONLY = {"maxIncreaseUsd": 0}
+
+
+def test_an_increase_of_exactly_the_usd_limit_passes_and_a_cent_more_does_not() -> None:
+    # the default maxIncreaseUsd is 10,000 (the policy's config schema, docs/policies.md)
+    assert increase_problems(1000.0, 11000.0, USD_ONLY) == []
+    assert increase_problems(1000.0, 11000.01, USD_ONLY) == [
+        "full-scale cost up 10,000.01 USD a month (1,000.00 -> 11,000.01), more than 10,000.00 "
+        "(limit-stack-cost.maxIncreaseUsd)"
+    ]
+
+
+def test_an_increase_under_a_cent_past_the_limit_is_the_limit() -> None:
+    # shown as "up 10,000.00, more than 10,000.00" it would contradict itself
+    assert increase_problems(1000.0, 11000.004, USD_ONLY) == []
+
+
+def test_an_increase_of_exactly_the_percent_limit_passes() -> None:
+    # the default maxIncreasePercent is 100: doubling is the most
+    assert increase_problems(1000.0, 2000.0, PERCENT_ONLY) == []
+    assert increase_problems(1000.0, 2000.01, PERCENT_ONLY) != []
+
+
+def test_a_percentage_is_judged_on_a_stack_that_cost_under_a_dollar() -> None:
+    assert increase_problems(0.5, 1.25, PERCENT_ONLY) == [
+        "full-scale cost up 150.0 % (0.50 -> 1.25 USD a month), more than 100 % (limit-stack-cost.maxIncreasePercent)"
+    ]
+
+
+def test_a_stack_that_cost_nothing_before_has_no_percentage() -> None:
+    assert increase_problems(0.0, 500.0, PERCENT_ONLY) == []
+
+
+def test_zero_turns_both_limits_off() -> None:
+    assert increase_problems(1000.0, 30000.0, {"maxIncreaseUsd": 0, "maxIncreasePercent": 0}) == []
