@@ -169,7 +169,9 @@ class VirtualMachineScaleSet(ArmResourceType):
 
 
 def _base36(number: int) -> str:
-    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    """Azure's base-36 instance number in a computer name, letters in upper case ("nsgvmss" and instance 85:
+    "nsgvmss00002D", learn.microsoft.com virtual-machine-scale-sets-instance-ids, observed 2026-11-27)."""
+    digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
     out = ""
     while True:
         number, rest = divmod(number, 36)

@@ -213,9 +213,6 @@ def test_a_scale_sets_computer_names_count_in_base_36(arm: FakeArm) -> None:
     assert names[36] == "node000010"  # instance 36 is "10" in base 36
 
 
-@pytest.mark.xfail(
-    strict=True, reason="the fake writes base-36 digits in lower case (node00002d); Learn's example is nsgvmss00002D"
-)
 def test_a_scale_sets_computer_names_use_upper_case_base_36_letters(arm: FakeArm) -> None:
     names = [i["computerName"] for i in scale_set(arm, capacity=86)["instances"]]
 
