@@ -247,17 +247,9 @@ def test_plan_text_lists_policy_violations(capsys: pytest.CaptureFixture[str], o
 
 
 def test_check_as_a_subprocess_exits_0_on_the_shipped_t4_stack(tmp_path: Path) -> None:
-    import subprocess
-    import sys
+    from tests.cli_process import gpu_stacks_process  # its own process, forked from one that imported gpu-stacks
 
-    done = subprocess.run(
-        [sys.executable, "-m", "azure_gpu_stacks.engine", "check", "inference-t4", "--format", "markdown"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    done = gpu_stacks_process(["check", "inference-t4", "--format", "markdown"], cwd=REPO, timeout=300)
 
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("### gpu-stacks check: the 1 stack passes")

@@ -3,9 +3,9 @@ into /proc. Each is refused at once, named for what it is, in one line naming th
 instead of hanging the job or reading forever.
 
 These cannot be committed (a FIFO or a socket is made at test time; a link to /proc/self/fd/0 could
-be, and is the case a pull request can bring). Each run is a real `gpu-stacks` process with a pipe on
-stdin whose writer stays open and stdout a pipe, as in CI, under a timeout: a hang fails the test
-instead of the suite.
+be, and is the case a pull request can bring). Each run is a separate `gpu-stacks` process (forked from
+an interpreter that has imported it: tests/cli_process.py) with a pipe on stdin whose writer stays open
+and stdout a pipe, as in CI, under a timeout: a hang fails the test instead of the suite.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
-import sys
 import textwrap
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -21,6 +20,7 @@ from pathlib import Path
 import pytest
 from azure_gpu_stacks.engine.cli import main
 
+from tests.cli_process import gpu_stacks_process
 from tests.conftest import REPO
 
 DATA = REPO / "tests" / "data"
@@ -67,15 +67,7 @@ def gpu_stacks(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     """`gpu-stacks ARGV` with stdin a pipe nobody writes to or closes, and stdout and stderr pipes."""
     read_end, write_end = os.pipe()
     try:
-        return subprocess.run(
-            [sys.executable, "-m", "azure_gpu_stacks.engine", *argv],
-            stdin=read_end,
-            capture_output=True,
-            text=True,
-            cwd=cwd,
-            timeout=TIMEOUT_S,
-            check=False,
-        )
+        return gpu_stacks_process(argv, stdin=read_end, cwd=cwd, timeout=TIMEOUT_S)
     finally:
         os.close(read_end)
         os.close(write_end)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -11,6 +9,7 @@ from typing import Any
 import pytest
 from azure_gpu_stacks.engine.cli import main
 
+from tests.cli_process import gpu_stacks_process
 from tests.conftest import REPO
 
 STACK = "aks-gpu"
@@ -94,13 +93,8 @@ def test_aks_gpu_stack_text_plan_shows_the_pool_and_plugin(capsys: pytest.Captur
 
 
 def test_aks_gpu_stack_cli_exits_zero_as_a_process() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "azure_gpu_stacks.engine", "plan", STACK],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    # its own process, forked from one that imported gpu-stacks (tests/cli_process.py)
+    done = gpu_stacks_process(["plan", STACK], cwd=REPO, timeout=120)
 
     assert done.returncode == 0, done.stderr
     # The shipped cluster's API server is public (its authorized ranges are a commented example), which the

@@ -207,17 +207,9 @@ def test_aml_stack_warns_about_nodes_that_bill_while_idle(tmp_path: Path) -> Non
 
 
 def test_aml_stack_plan_exits_0_from_the_command_line() -> None:
-    import subprocess
-    import sys
+    from tests.cli_process import gpu_stacks_process  # its own process, forked from one that imported gpu-stacks
 
-    run = subprocess.run(
-        [sys.executable, "-m", "azure_gpu_stacks.engine", "plan", "aml-gpu"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    run = gpu_stacks_process(["plan", "aml-gpu"], cwd=REPO, timeout=120)
 
     assert run.returncode == 0, run.stderr
     assert run.stdout.rstrip().endswith("OK: aml-gpu deploys as planned (13 resources).")

@@ -8,13 +8,12 @@ import json
 import os
 import shutil
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
+from tests.cli_process import CliProcess
 from tests.e2e.test_bad_input import BAD_STACKS, CORPUS
 from tests.engine.diff.test_diff import commit, edit, git, project_repo, run, snapshot
 
@@ -138,12 +137,8 @@ def test_diff_removes_its_worktree_when_ended_by_a_signal(tmp_path: Path, signum
     (root / "__main__.py").write_text("import time\n\ntime.sleep(120)\n", encoding="utf-8")
     temp = tmp_path / "tmp"
     temp.mkdir()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "azure_gpu_stacks.engine", "diff", "HEAD", "--project", str(root), "-j", "1"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env={**os.environ, "TMPDIR": str(temp)},
-    )
+    # its own process (forked from an interpreter that imported it: tests/cli_process.py)
+    proc = CliProcess(["diff", "HEAD", "--project", root, "-j", "1"], env={**os.environ, "TMPDIR": str(temp)})
     try:
         deadline = time.monotonic() + 120
         while git(root, "worktree", "list", "--porcelain").count("worktree ") < 2:

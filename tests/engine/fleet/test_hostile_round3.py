@@ -3,8 +3,9 @@ key, its shard weights and its import graph. A FIFO, a socket or a link to /dev/
 must never hang `check --root` with the cache on: it is named in one warning line, never opened, and the
 project's stacks are planned afresh (never served from, nor stored in, a cache keyed without them).
 
-Each run is a real `gpu-stacks` process under a timeout with stdin a pipe whose writer stays open, as in
-CI: a hang fails the test instead of the suite.
+Each run is a separate `gpu-stacks` process (forked from an interpreter that has imported it:
+tests/cli_process.py) under a timeout with stdin a pipe whose writer stays open, as in CI: a hang fails the
+test instead of the suite.
 """
 
 from __future__ import annotations
@@ -13,13 +14,13 @@ import json
 import os
 import socket
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from bench.monorepo import write_monorepo
+from tests.cli_process import gpu_stacks_process
 
 TIMEOUT_S = 180  # far more than planning two small stacks takes; a hang is what this bounds
 
@@ -44,14 +45,7 @@ def fleet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path
 def gpu_stacks(cwd: Path, *argv: str | Path) -> subprocess.CompletedProcess[str]:
     read, write = os.pipe()  # stdin a pipe whose writer stays open: reading it would wait
     try:
-        return subprocess.run(
-            [sys.executable, "-m", "azure_gpu_stacks.engine", *map(str, argv)],
-            cwd=cwd,
-            stdin=read,
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT_S,
-        )
+        return gpu_stacks_process(argv, cwd=cwd, stdin=read, timeout=TIMEOUT_S)
     finally:
         os.close(read)
         os.close(write)

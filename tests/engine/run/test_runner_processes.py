@@ -22,6 +22,7 @@ from azure_gpu_stacks.engine.errors import InputError
 from azure_gpu_stacks.engine.run import isolation, parallel
 from azure_gpu_stacks.engine.run import plan as plan_module
 
+from tests.cli_process import CliProcess, gpu_stacks_process
 from tests.conftest import REPO
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="programs run in forked children on Linux")
@@ -161,14 +162,10 @@ def test_many_children_on_a_loaded_machine_all_hand_back_their_results() -> None
 # --- nothing outlives gpu-stacks -----------------------------------------------------------------------
 
 
-def _cli(tmp: Path, *argv: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "azure_gpu_stacks.engine", *argv],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "TMPDIR": str(tmp)},
-    )
+def _cli(tmp: Path, *argv: str, **env: str) -> CliProcess:
+    """`gpu-stacks ARGV` as its own process (forked from an interpreter that imported it: tests/cli_process.py)
+    with TMPDIR=tmp, stdout and stderr pipes."""
+    return CliProcess(argv, env={**os.environ, "TMPDIR": str(tmp), **env})
 
 
 def _write_project(
@@ -215,13 +212,7 @@ def test_sigterm_ends_the_programs_and_removes_every_engine_directory(tmp_path: 
     pids = tmp_path / "pids"
     pids.mkdir()
     root = _write_project(tmp_path / "p", SLEEPER, stacks=("a", "b", "c"))
-    run = subprocess.Popen(
-        [sys.executable, "-m", "azure_gpu_stacks.engine", "check", "--jobs", jobs, "--project", str(root)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "TMPDIR": str(tmp), "PIDS": str(pids)},
-    )
+    run = _cli(tmp, "check", "--jobs", jobs, "--project", str(root), PIDS=str(pids))
     deadline = time.monotonic() + 120
     while len(os.listdir(pids)) < int(jobs) and time.monotonic() < deadline and run.poll() is None:
         time.sleep(0.1)
@@ -248,10 +239,7 @@ def test_a_tmpdir_too_long_for_a_socket_path_still_plans(tmp_path: Path) -> None
     tmp = tmp_path / ("d" * 60) / ("e" * 60)
     tmp.mkdir(parents=True)
     root = _write_project(tmp_path / "p", "import pulumi\npulumi.export('ok', 1)\n")
-    run = subprocess.run(
-        [sys.executable, "-m", "azure_gpu_stacks.engine", "check", "--project", str(root)],
-        capture_output=True, text=True, timeout=120, env={**os.environ, "TMPDIR": str(tmp)}, check=False,
-    )  # fmt: skip
+    run = gpu_stacks_process(["check", "--project", root], timeout=120, env={**os.environ, "TMPDIR": str(tmp)})
 
     assert (run.returncode, run.stderr) == (0, ""), run.stderr
     assert _engine_leftovers(tmp) == []

@@ -1,0 +1,74 @@
+"""Where the suite's CPU goes, per test and per file (docs/testing.md, "How it is measured").
+
+A pytest plugin, loaded only when asked (`-p tests.cpu_profile`): for each test, the wall seconds and the
+CPU-seconds of the test process itself and of the children it reaped meanwhile (a plan's forked engine
+process and program, a subprocess, the zygote's children once it ends), one JSON line per test in
+`$CPU_PROFILE_DIR/<worker>.jsonl`. A child's CPU counts when it is reaped, so a module fixture's children
+can land on a neighbouring test of the same file: read the figures per file.
+
+    CPU_PROFILE_DIR=/tmp/cpu nice -n 10 .venv/bin/python -m pytest -n 2 --dist loadgroup -p tests.cpu_profile
+    .venv/bin/python -m tests.cpu_profile /tmp/cpu     # per file, most CPU first
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import resource
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO
+
+import pytest
+
+_out: IO[str] | None = None
+
+
+def _cpu(who: int) -> float:
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
+    global _out
+    if _out is None:
+        directory = Path(os.environ.get("CPU_PROFILE_DIR", "cpu-profile"))
+        directory.mkdir(parents=True, exist_ok=True)
+        _out = open(directory / f"{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.jsonl", "a", encoding="utf-8")
+    before = (time.monotonic(), _cpu(resource.RUSAGE_SELF), _cpu(resource.RUSAGE_CHILDREN))
+    yield
+    wall, own, children = before
+    record = {
+        "test": item.nodeid,
+        "wall": round(time.monotonic() - wall, 3),
+        "self": round(_cpu(resource.RUSAGE_SELF) - own, 3),
+        "children": round(_cpu(resource.RUSAGE_CHILDREN) - children, 3),
+    }
+    _out.write(json.dumps(record) + "\n")
+    _out.flush()
+
+
+def summary(directory: Path) -> list[str]:
+    """One line per test file: tests, CPU-seconds (own + children), wall seconds; most CPU first."""
+    files: dict[str, list[float]] = collections.defaultdict(lambda: [0, 0.0, 0.0, 0.0])
+    for path in sorted(directory.glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            record = json.loads(line)
+            row = files[record["test"].split("::", 1)[0]]
+            row[0] += 1
+            row[1] += record["self"]
+            row[2] += record["children"]
+            row[3] += record["wall"]
+    total = sum(own + children for _, own, children, _ in files.values())
+    lines = [f"{total:8.1f} CPU-s in {sum(int(r[0]) for r in files.values())} tests"]
+    for name, (count, own, children, wall) in sorted(files.items(), key=lambda kv: -(kv[1][1] + kv[1][2])):
+        lines.append(f"{own + children:8.1f} CPU-s ({own:6.1f} own) {wall:8.1f} s wall {int(count):5d} tests  {name}")
+    return lines
+
+
+if __name__ == "__main__":
+    print("\n".join(summary(Path(sys.argv[1] if len(sys.argv) > 1 else "cpu-profile"))))
