@@ -263,8 +263,9 @@ def _storage(resource: RecordedResource) -> tuple[dict[str, Any], int]:
     instance has its own disks, billed while the instance exists, running or not)."""
     inputs = resource.plain_inputs()
     if resource.type == SCALE_SET:
-        profile = (inputs.get("virtualMachineProfile") or {}).get("storageProfile") or {}
-        capacity = (inputs.get("sku") or {}).get("capacity")
+        machine_profile, sku = inputs.get("virtualMachineProfile"), inputs.get("sku")
+        profile = (machine_profile.get("storageProfile") if isinstance(machine_profile, dict) else None) or {}
+        capacity = sku.get("capacity") if isinstance(sku, dict) else None
         count = int(capacity) if isinstance(capacity, (int, float)) and not isinstance(capacity, bool) else 0
         return (profile if isinstance(profile, dict) else {}), count
     profile = inputs.get("storageProfile") or {}
