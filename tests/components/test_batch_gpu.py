@@ -424,7 +424,26 @@ def test_quota_of_a_user_subscription_pool_names_the_subscriptions_quota(
         )
 
     path = stack_copy(tmp_path, "batch-gpu", user_subscription)
-    assert main(["quota", path, "--format", "json"]) == 0
+    # the vault is the team's own, in a group the program does not create: offline it is saved as `az resource show
+    # --ids VAULT -o json` prints it (Microsoft.KeyVault/vaults) and passed with --existing, as the error line asks
+    saved = tmp_path / "vault.json"
+    saved.write_text(
+        json.dumps(
+            {
+                "id": vault,
+                "name": "kvbatch",
+                "type": "Microsoft.KeyVault/vaults",
+                "location": "eastus",
+                "properties": {
+                    "tenantId": "00000000-0000-0000-0000-000000000001",
+                    "sku": {"family": "A", "name": "standard"},
+                },
+            }
+        )
+    )
+    assert main(["quota", path, "--format", "json"]) == 2  # without it, one line: what to save
+    assert "kvbatch -o json > FILE` and pass --existing FILE" in capsys.readouterr().err
+    assert main(["quota", path, "--format", "json", "--existing", str(saved)]) == 0
     rows = {(r["provider"], r["family"], r["needed"]) for r in json.loads(capsys.readouterr().out)["quota"]}
 
     # Spot nodes of a user-subscription account: the subscription's one regional Spot counter
