@@ -194,6 +194,7 @@ class StackDiff:
     resolved_refusals: list[Refusal] = field(default_factory=list)
     quota: list[QuotaDelta] = field(default_factory=list)
     guardrail: CostGuardrail = CostGuardrail()  # limit-stack-cost on the full-scale increase
+    head_plan: Plan | None = field(default=None, repr=False, compare=False)  # drawn in the markdown; not in the JSON
 
     @property
     def gpu_replacements(self) -> list[ResourceChange]:
@@ -258,6 +259,7 @@ def diff_stack(
     if base and head and base.plan.stack != head.plan.stack:
         status = "renamed"
     out = StackDiff(name, status, plan.stack_file, base.plan.stack if status == "renamed" and base else None)
+    out.head_plan = head.plan if head else None
     acknowledged = set(allowed) | set(ALLOW_REPLACE.findall(stack_file_text))
     old = {_key(r.urn): r for r in base.plan.resources} if base else {}
     new = {_key(r.urn): r for r in head.plan.resources} if head else {}

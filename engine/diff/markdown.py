@@ -3,15 +3,16 @@
 Read top to bottom: a verdict line; a warning block for each GPU pool or cluster the change
 replaces, with what it interrupts and how to acknowledge it; one table row per changed stack
 (`+2 ~1 -0, replaces 1`, cost deltas, problems); unchanged stacks on one line; then each changed
-stack's details collapsed in `<details>`, so that a change to 50 stacks stays one screen until a
-reviewer opens a stack. The first line is a hidden marker the workflow finds the comment by, to
+stack's details collapsed in `<details>` (with the stack as it will be drawn: resources, parents,
+dependencies and busy/idle cost per component, folded once more), so that a change to 50 stacks stays one
+screen until a reviewer opens a stack. The first line is a hidden marker the workflow finds the comment by, to
 update it in place.
 """
 
 from __future__ import annotations
 
 from ...catalog.words import counted
-from ..report.markdown import cell
+from ..report.markdown import cell, graph_details
 from .compare import StackDiff
 from .report import (
     ALIAS_HINT,
@@ -80,6 +81,7 @@ def render_markdown(report: DiffReport) -> str:
             f"<details><summary><code>{_html(title(s))}</code>: {_html(summary_line(s))}</summary>",
             "",
             *_details(s),
+            *(["", *graph_details(s.head_plan)] if s.head_plan is not None else []),
             "",
             "</details>",
         ]

@@ -413,6 +413,27 @@ def test_diff_retired_size_introduced_exits_2_naming_the_stack_file(
     )
 
 
+def test_diff_markdown_draws_each_changed_stack_as_it_will_be(pr: PullRequest) -> None:
+    from azure_gpu_stacks.engine.diff.markdown import render_markdown
+
+    comment = render_markdown(pr.report)
+    stacks = comment.split("<details><summary><code>")[1:]
+    drawn = {block.split("</code>")[0]: "```mermaid\nflowchart LR" in block for block in stacks}
+
+    # the reviewer sees the head revision's graph (resources, parents, cost per component) beside its changes;
+    # a removed stack has nothing left to draw
+    assert drawn == {
+        "aks-gpu": True,
+        "aml-gpu (stack removed)": False,
+        "dev-t4": True,
+        "inference-t4": True,
+        "team2-t4 (new stack)": True,
+        "training-a100": True,
+    }
+    a100 = next(block for block in stacks if block.startswith("training-a100"))
+    assert "train-vmss" in a100.split("```mermaid")[1]
+
+
 def test_diff_markdown_puts_the_verdict_gpu_warning_and_one_row_per_stack_first(pr: PullRequest) -> None:
     from azure_gpu_stacks.engine.diff.markdown import render_markdown
 
@@ -446,7 +467,8 @@ def test_diff_markdown_puts_the_verdict_gpu_warning_and_one_row_per_stack_first(
         "\n"
         "Unchanged (1): `batch-gpu`"
     )
-    assert comment.count("<details>") == comment.count("</details>") == 6
+    # six changed stacks, each folded; the five with a head revision also fold their drawing inside
+    assert comment.count("<details>") == comment.count("</details>") == 6 + 5
     assert (
         f"<details><summary><code>training-a100</code>: +0 ~1 -0, {usd(ND_3 - ND_2, sign=True)} USD/month busy, "
         f"{usd(ND_3 - ND_2, sign=True)} idle</summary>\n"
@@ -470,7 +492,7 @@ def test_diff_markdown_puts_the_verdict_gpu_warning_and_one_row_per_stack_first(
         "| standardNDASv4_A100Family | eastus | 192 | 288 |\n"
         "| cores | eastus | 192 | 288 |\n"
         "\n"
-        "</details>\n"
+        "<details><summary>"  # the stack's drawing follows its tables
     ) in comment
 
 

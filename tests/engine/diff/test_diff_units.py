@@ -207,7 +207,8 @@ def test_diff_markdown_of_50_stacks_keeps_one_line_per_changed_stack_above_the_d
     top = comment.split("\n\n<details>")[0].splitlines()
     assert len(top) == 4 + 3 + 10 + 2  # header, table head, a row per changed stack, the unchanged line
     assert top[-1] == "Unchanged (40): " + ", ".join(f"`team{i:02d}`" for i in range(50) if i % 5)
-    assert comment.count("<details>") == 10
+    assert comment.count("<details><summary><code>") == 10  # one fold per changed stack
+    assert comment.count("```mermaid") == 10  # and inside it, the stack drawn
 
 
 def test_diff_quota_delta_per_family_against_the_usage_file() -> None:
