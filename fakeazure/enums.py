@@ -118,14 +118,23 @@ def _properties(args_cls: type) -> dict[str, _Shape]:
     return out
 
 
+def sdk_module(token: str) -> tuple[Any, str] | None:
+    """The installed SDK's package of an azure-native type token (`azure-native:network/v20230201:Subnet` too) and
+    the type's name in it, or None: not a type token, or a module the SDK lacks."""
+    try:
+        _, module, kind = token.split(":")
+        return importlib.import_module(f"pulumi_azure_native.{module.replace('/', '.')}"), kind
+    except (ValueError, ImportError):
+        return None
+
+
 @functools.cache
 def args_class(token: str) -> type | None:
     """The Args class of an azure-native resource type token, or None when the SDK has none."""
-    try:
-        _, module, kind = token.split(":")
-        package = importlib.import_module(f"pulumi_azure_native.{module.replace('/', '.')}")
-    except (ValueError, ImportError):
+    found_module = sdk_module(token)
+    if found_module is None:
         return None
+    package, kind = found_module
     # `<Kind>InitArgs` where an input type took the name `<Kind>Args` (network.SubnetArgs is the inline
     # subnet of a VirtualNetwork; the Subnet resource's own is SubnetInitArgs)
     found = getattr(package, f"{kind}InitArgs", None) or getattr(package, f"{kind}Args", None)

@@ -30,12 +30,12 @@ union (`oneOf`) input kept as given; a list of user-assigned identity ids, answe
 
 from __future__ import annotations
 
-import importlib
 import typing
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..sdk.internals import UNKNOWN_STRING_VALUE, is_secret, property_types
+from .enums import sdk_module
 
 # Response properties azure-native's preview answers from the request, not as computed (#282).
 KNOWN_DURING_PREVIEW = ("name", "location")
@@ -88,12 +88,8 @@ def previewed_outputs(token: str, inputs: Mapping[str, Any], known: Mapping[str,
 
 def resource_class(token: str) -> type | None:
     """The installed SDK's class of an azure-native type token (`azure-native:network/v20230201:Subnet` too)."""
-    try:
-        _, module, kind = token.split(":")
-        package = importlib.import_module(f"pulumi_azure_native.{module.replace('/', '.')}")
-    except (ValueError, ImportError):
-        return None
-    found = getattr(package, kind, None)
+    found_module = sdk_module(token)
+    found = getattr(*found_module, None) if found_module is not None else None
     return found if isinstance(found, type) else None
 
 
