@@ -72,6 +72,9 @@ KNOWN_DISAGREEMENTS = {
     },
     "arm_paths.json": set(),
 }
+# How many of the table's tokens each file placed with the same ARM type when the table was read (2026-11-27, 987
+# tokens): a registry change that loses agreeing rows fails, one that fixes a known disagreement passes.
+AGREEING_AT_LEAST = {"arm_paths.json": 76, "schema_paths.json": 443, "spec_paths.json": 352}
 # Tokens where a registry row has the table's ARM type but another scope (the id before its last `/providers/`):
 KNOWN_SCOPE_DIFFERENCES = {
     "schema_paths.json": {
@@ -199,7 +202,7 @@ def test_the_registrys_placements_agree_on_the_arm_type_but_the_known_few(name: 
     placed = [t for t in paths if "path" in rows.get(t, {})]
     disagree = {t for t in placed if _arm_type(paths[t]) != _arm_type(rows[t]["path"])}
     assert disagree <= KNOWN_DISAGREEMENTS[name]
-    assert len(placed) - len(disagree) >= {"arm_paths.json": 75, "schema_paths.json": 421, "spec_paths.json": 296}[name]
+    assert len(placed) - len(disagree) >= AGREEING_AT_LEAST[name]
 
 
 @pytest.mark.parametrize("name", sorted(KNOWN_SCOPE_DIFFERENCES))
