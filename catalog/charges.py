@@ -13,7 +13,8 @@ storage, and networking usage"; observed 2026-11-27). The other rows name Azure'
 meter. Where a dated public figure exists (charge_prices.yaml: a VM's or scale set's Premium SSD OS disks of
 tier P4 or P10 in eastus and of every tier in five European regions; the AKS Standard tier, Standard public IPs
 and metric alert time series in eastus) a resource's own charge is priced and shown beside the VM totals,
-never in them, with the usage assumption it rests on (usage_assumptions.yaml); the rest is never guessed at,
+never in them, with the usage values it rests on (catalog/usage.py: the team's gpu-stacks.usage.yaml over the
+shipped usage_assumptions.yaml); the rest is never guessed at,
 and a stack with any of these resources is a lower bound.
 """
 
@@ -28,6 +29,7 @@ from typing import Any
 import yaml
 
 from .demand import HOURS_PER_MONTH, RESOURCE_GROUP, RecordedResource
+from .usage import SHIPPED_USAGE, Assumed, Usage
 
 DISKS = "https://learn.microsoft.com/azure/virtual-machines/disks-understand-billing"
 AKS_TIERS = "https://learn.microsoft.com/azure/aks/free-standard-pricing-tiers"
@@ -116,9 +118,11 @@ def _counted_out(resource: RecordedResource) -> bool:
     return False
 
 
-def not_counted(resources: Sequence[RecordedResource], default_region: str | None = None) -> tuple[NotCounted, ...]:
+def not_counted(
+    resources: Sequence[RecordedResource], default_region: str | None = None, usage: Usage = SHIPPED_USAGE
+) -> tuple[NotCounted, ...]:
     """Each resource billed for something the cost does not count, in the resources' order, with the dated
-    price of its own charge where one is known (`estimate`)."""
+    price of its own charge where one is known (`estimate`), a usage-based one on `usage`'s values."""
     groups = _group_regions(resources)
     found = []
     for r in resources:
@@ -126,7 +130,7 @@ def not_counted(resources: Sequence[RecordedResource], default_region: str | Non
         if row is None or _counted_out(r):
             continue
         region = _region(r, groups, default_region)
-        estimate = _estimate(r, region)
+        estimate = _estimate(r, region, usage)
         detail = "" if estimate is not None else _unpriced_disks(r, region)
         found.append(NotCounted(r.name, r.type, *row, estimate=estimate, unpriced_detail=detail))
     return tuple(found)
@@ -155,7 +159,6 @@ def _region(resource: RecordedResource, groups: dict[str, str], default_region: 
 # --- Dated prices for some of these charges (charge_prices.yaml), shown beside the VM totals ------------------
 
 CHARGE_PRICES = Path(__file__).with_name("charge_prices.yaml")
-USAGE_ASSUMPTIONS = Path(__file__).with_name("usage_assumptions.yaml")
 MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
 PUBLIC_IP = "azure-native:network:PublicIPAddress"
 METRIC_ALERT = "azure-native:monitor:MetricAlert"
@@ -170,7 +173,12 @@ class ChargeEstimate:
     monthly_usd: float
     basis: str  # the rate, the quantity, the region, the day it was read and the source
     covers: str  # what of the resource's bill it prices
-    assumptions: tuple[str, ...] = ()  # the usage assumptions it rests on (usage_assumptions.yaml), stated
+    usage: tuple[Assumed, ...] = ()  # the usage values it rests on (catalog/usage.py), each with where it came from
+
+    @property
+    def assumptions(self) -> tuple[str, ...]:
+        """Each usage value it rests on, stated: `... (your file gpu-stacks.usage.yaml)` or `(shipped default, ...)`."""
+        return tuple(a.statement() for a in self.usage)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -178,6 +186,7 @@ class ChargeEstimate:
             "covers": self.covers,
             "basis": self.basis,
             "assumptions": list(self.assumptions),
+            "usage": [a.to_json() for a in self.usage],
         }
 
 
@@ -186,13 +195,6 @@ def charge_prices() -> dict[str, Any]:
     with CHARGE_PRICES.open(encoding="utf-8") as fh:
         data: dict[str, Any] = yaml.safe_load(fh)
     return data
-
-
-@cache
-def usage_assumptions() -> dict[str, Any]:
-    with USAGE_ASSUMPTIONS.open(encoding="utf-8") as fh:
-        data: dict[str, Any] = yaml.safe_load(fh)
-    return data["assumptions"]
 
 
 def _rate(key: str, region: str | None, quantity: float, unit: str) -> tuple[float, str] | None:
@@ -210,7 +212,7 @@ def _rate(key: str, region: str | None, quantity: float, unit: str) -> tuple[flo
     return per * quantity, basis
 
 
-def _estimate(resource: RecordedResource, region: str | None) -> ChargeEstimate | None:
+def _estimate(resource: RecordedResource, region: str | None, usage: Usage = SHIPPED_USAGE) -> ChargeEstimate | None:
     """The dated price of the resource's own charge, where one is known for its region and settings."""
     inputs = resource.plain_inputs()
     given = inputs.get("sku")
@@ -232,15 +234,10 @@ def _estimate(resource: RecordedResource, region: str | None) -> ChargeEstimate 
         per_criterion = [_series(c) for c in criteria]
         if not criteria or not scopes or None in per_criterion:
             return None
-        assumption = usage_assumptions()["metricAlertTimeSeriesPerCriterion"]
-        series = sum(n for n in per_criterion if n is not None) * len(scopes) * assumption["value"]
+        assumed = usage.assumed("metricAlertTimeSeriesPerCriterion", resource.name)
+        series = sum(n for n in per_criterion if n is not None) * len(scopes) * assumed.value
         priced = _rate("metricAlertTimeSeries", region, series, "time series")
-        stated = f"{assumption['statement']} ({assumption['source']})"
-        return (
-            None
-            if priced is None
-            else ChargeEstimate(*priced, covers="its monitored time series", assumptions=(stated,))
-        )
+        return None if priced is None else ChargeEstimate(*priced, covers="its monitored time series", usage=(assumed,))
     return None
 
 
