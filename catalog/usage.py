@@ -57,7 +57,7 @@ class Assumed:
     def statement(self) -> str:
         """`a Log Analytics workspace ingests 2 GB a day (your file gpu-stacks.usage.yaml)`."""
         row = shipped_assumptions()[self.key]
-        said = row["statement"].format(value=f"{self.value:,g}")
+        said = row["statement"].format(value=number(self.value))
         where = YOUR_FILE if self.yours else f"shipped default, {row['source']}"
         return f"{said} ({where})"
 
@@ -92,6 +92,11 @@ class Usage:
 
 
 SHIPPED_USAGE = Usage()
+
+
+def number(value: float) -> str:
+    """`2,000,000`, `0.1`, `3.04167`: a figure as a message shows it (never `2e+06`)."""
+    return f"{int(value):,}" if float(value).is_integer() else f"{value:,.6g}"
 
 
 def _values_model() -> type[BaseModel]:

@@ -51,7 +51,7 @@ def shipped_and_yours(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Pat
     made = {}
     for name, usage in {
         "shipped": None,
-        "defaults": f"defaults:\n  {KEY}: 3\n",
+        "defaults": f"defaults:\n  {KEY}: 3\n  keyVaultOperationsPerMonth: 200000\n",
         "resource": f"defaults:\n  {KEY}: 3\nresources:\n  {ALERT}:\n    {KEY}: 5\n",
     }.items():
         made[name] = project(tmp_path_factory.mktemp(name), usage)
@@ -61,9 +61,14 @@ def shipped_and_yours(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Pat
 def test_without_a_file_the_shipped_default_is_used_and_said_to_be_the_default(
     shipped_and_yours: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    estimate = cost_json(shipped_and_yours["shipped"], capsys)[ALERT]["estimate"]
+    charges = cost_json(shipped_and_yours["shipped"], capsys)
+    estimate = charges[ALERT]["estimate"]
 
     assert estimate["monthlyUsd"] == round(2 * SHIPPED[KEY]["value"] * PER_SERIES, 2) == 0.20
+    vault = SHIPPED["keyVaultOperationsPerMonth"]["value"] / 10_000 * PRICES["keyVaultOperations"]["usdPerUnit"]
+    assert charges["kvaml"]["estimate"]["monthlyUsd"] == round(vault, 2) == 0.03
+    assert "aml-appi" not in charges  # workspace-based: its telemetry is billed as aml-log's ingestion
+    assert "no dated rate for its settings in eastus" in charges["aml-log"]["unpricedDetail"]
     assert estimate["usage"] == [{"key": KEY, "value": 1, "from": "shipped default"}]
     (said,) = estimate["assumptions"]
     assert said.endswith(f"(shipped default, {SHIPPED[KEY]['source']})") and YOURS not in said
@@ -72,8 +77,11 @@ def test_without_a_file_the_shipped_default_is_used_and_said_to_be_the_default(
 def test_the_files_default_overrides_the_shipped_one_and_every_output_says_it_is_yours(
     shipped_and_yours: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    estimate = cost_json(shipped_and_yours["defaults"], capsys)[ALERT]["estimate"]
+    charges = cost_json(shipped_and_yours["defaults"], capsys)
+    estimate = charges[ALERT]["estimate"]
     assert estimate["monthlyUsd"] == round(2 * 3 * PER_SERIES, 2) == 0.60
+    assert charges["kvaml"]["estimate"]["monthlyUsd"] == round(20 * PRICES["keyVaultOperations"]["usdPerUnit"], 2)
+    assert charges["kvaml"]["estimate"]["assumptions"] == [f"the key vault serves 200,000 operations a month {YOURS}"]
     assert estimate["usage"] == [{"key": KEY, "value": 3, "from": "your file gpu-stacks.usage.yaml"}]
     stated = SHIPPED[KEY]["statement"].format(value="3")
     assert estimate["assumptions"] == [f"{stated} {YOURS}"]
@@ -113,7 +121,7 @@ BAD = {
     "not a number": (f"defaults:\n  {KEY}: .nan\n", f"defaults.{KEY}: nan; allowed: a whole number"),
     "an unknown key": (
         "defaults:\n  prometheusSamples: 3\n",
-        f"defaults.prometheusSamples: unknown usage key; allowed: {KEY}",
+        f"defaults.prometheusSamples: unknown usage key; allowed: {', '.join(sorted(SHIPPED))}",
     ),
     "an unknown section": (f"default:\n  {KEY}: 3\n", "default: unknown key; allowed: defaults, resources"),
     "a resource that is not a mapping": (
