@@ -120,7 +120,7 @@ def allowed(key: str) -> str:
     """What a key takes, from the shipped file: `a number from 0 to 100000 (GB a day)`."""
     row = shipped_assumptions()[key]
     kind = "a whole number" if row.get("integer") else "a number"
-    return f"{kind} from {row['minimum']:,g} to {row['maximum']:,g} ({row['unit']})"
+    return f"{kind} from {number(row['minimum'])} to {number(row['maximum'])} ({row['unit']})"
 
 
 def _problem(label: str, error: Mapping[str, Any]) -> str:

@@ -119,6 +119,11 @@ BAD = {
     "below the minimum": (f"defaults:\n  {KEY}: 0\n", f"defaults.{KEY}: 0; allowed: a whole number from 1"),
     "a fraction for a whole number": (f"defaults:\n  {KEY}: 1.5\n", f"defaults.{KEY}: 1.5; allowed: a whole number"),
     "not a number": (f"defaults:\n  {KEY}: .nan\n", f"defaults.{KEY}: nan; allowed: a whole number"),
+    "a negative amount": (
+        "defaults:\n  storageGb: -1\n",
+        f"defaults.storageGb: -1; allowed: a number from 0 to {SHIPPED['storageGb']['maximum']:,} ("
+        f"{SHIPPED['storageGb']['unit']})",
+    ),
     "an unknown key": (
         "defaults:\n  prometheusSamples: 3\n",
         f"defaults.prometheusSamples: unknown usage key; allowed: {', '.join(sorted(SHIPPED))}",
