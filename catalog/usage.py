@@ -81,7 +81,7 @@ class Usage:
                 return Assumed(key, dict(values)[key], True)
         if key in dict(self.defaults):
             return Assumed(key, dict(self.defaults)[key], True)
-        return Assumed(key, float(shipped_assumptions()[key]["value"]), False)
+        return Assumed(key, shipped_assumptions()[key]["value"], False)
 
     def unknown_resources(self, names: set[str]) -> list[str]:
         """A line for each resource the file names that the stack does not have (its values are then unused)."""
