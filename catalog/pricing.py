@@ -49,6 +49,7 @@ from .commitments import Commitment, always_on_commitments
 from .demand import HOURS_PER_DAY, HOURS_PER_MONTH, Demand, RecordedResource, collect
 from .model import Catalog, catalog
 from .prices import UNKNOWN, Price, PriceSource, oldest
+from .usage import SHIPPED_USAGE, Usage
 
 # How far above the full-scale monthly cost a budget may be (a fraction: 2.0 allows up to 3x) before it
 # "can never fire"; the budget-coherence policy's `aboveFullScaleMargin` overrides it.
@@ -291,11 +292,16 @@ def estimate(
 
 
 def estimate_resources(
-    resources: Sequence[RecordedResource], default_region: str | None = None, sizes: Catalog | None = None
+    resources: Sequence[RecordedResource],
+    default_region: str | None = None,
+    sizes: Catalog | None = None,
+    usage: Usage = SHIPPED_USAGE,
 ) -> CostEstimate:
-    """The cost of a program's resources (recorded by the engine, or as a policy sees them), with its budget."""
+    """The cost of a program's resources (recorded by the engine, or as a policy sees them), with its budget; the
+    charges beside it priced on `usage` (the project's usage file over the shipped defaults)."""
     cost = estimate(collect(resources, default_region), sizes, budget_monthly_usd=budget_amount(resources))
-    return replace(cost, not_counted=not_counted(resources, default_region), budgets=tuple(budget_limits(resources)))
+    charges = not_counted(resources, default_region, usage)
+    return replace(cost, not_counted=charges, budgets=tuple(budget_limits(resources)))
 
 
 @dataclass(frozen=True)

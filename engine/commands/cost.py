@@ -13,7 +13,9 @@ HELP = "busy and idle cost of stacks, as a table"
 DESCRIPTION = (
     "Cost of stacks from the catalog's prices, each total beside its budget's amount and thresholds. The cost "
     "policies' verdicts (limit-stack-cost, warn-incoherent-budgets) decide the exit code at --fail-level, as "
-    "check decides it."
+    "check decides it. Charges priced beside the totals that rest on usage (ingestion, operations, storage) take "
+    "the values of gpu-stacks.usage.yaml beside Pulumi.yaml, else the shipped defaults, and say which "
+    "(docs/prices.md)."
 )
 
 

@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ...catalog.usage import USAGE_FILE
 from ...inputs.files import InputFileError, read_head
 from ..errors import InputError
 from ..run.stack_references import CONVENTIONAL_DIR
@@ -181,6 +182,8 @@ def _project_reasons(
     for path in mine:
         if path.parent == root and path.name.startswith("Pulumi.") and path.name.count(".") == 1:
             found.append(f"project file changed ({shown(path)})")
+        elif path.parent == root and path.name == USAGE_FILE:  # the usage values its charges rest on
+            found.append(f"usage file changed ({shown(path)})")
         elif path in modules:
             found.append(f"program module changed ({shown(path)})")
         elif path.name in DEPENDENCY_PINS:

@@ -357,7 +357,8 @@ def _plan(
     warnings += arm.advisories
     if python is None and (note := missing_environment(project)) is not None:
         warnings.append(note)
-    cost = estimate_resources(result.resources, settings.config.get(LOCATION_KEY))
+    cost = estimate_resources(result.resources, settings.config.get(LOCATION_KEY), usage=project.usage)
+    warnings += project.usage.unknown_resources({r.name for r in result.resources})
     # Every recorded resource, refused by the fake ARM or not, goes to the pack: one run, every problem.
     violations = analyze(result.resources, policy_settings)
     return Plan(

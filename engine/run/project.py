@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...catalog.usage import SHIPPED_USAGE, Usage, read_usage
 from ...inputs.files import InputFileError, load_yaml
 from ...inputs.offline_secret import OFFLINE_SECRET
 from ..errors import InputError
@@ -55,6 +56,7 @@ class Project:
     virtualenv: str | None = None  # runtime.options.virtualenv (engine.run.interpreter resolves it)
     toolchain: str = "pip"  # runtime.options.toolchain: pip, poetry or uv
     main_is_directory: bool = True  # `main:` unset or a directory, rather than a file
+    usage: Usage = SHIPPED_USAGE  # gpu-stacks.usage.yaml beside the project file over the shipped defaults
 
     @property
     def program(self) -> Path:
@@ -163,8 +165,12 @@ def load_project(root: Path) -> Project:
         raise InputError(f"{label}: runtime.options.toolchain: {toolchain!r}; allowed: {', '.join(TOOLCHAINS)}")
     main = data.get("main")
     main_is_directory = not main or (root / str(main)).is_dir()
+    try:
+        usage = read_usage(root)
+    except InputFileError as exc:
+        raise InputError(str(exc)) from None
     return Project(
-        root, name, main_file, stack_dir, declarations, file.suffix, virtualenv, toolchain, main_is_directory
+        root, name, main_file, stack_dir, declarations, file.suffix, virtualenv, toolchain, main_is_directory, usage
     )
 
 

@@ -92,11 +92,10 @@ def test_an_estimate_is_shown_beside_the_vm_totals_never_in_them_and_names_its_s
     aks = by_name["aks"].estimate_text()
     assert aks.startswith("aks: 73.00 USD a month for cluster management (Standard tier), at 0.1 USD an hour")
     assert "observed 2024-08-30" in aks and PRICES["sources"]["infracost-aks-6716847"]["url"] in aks
-    assert ASSUMPTIONS["metricAlertTimeSeriesPerCriterion"]["statement"] in by_name["idle"].estimate_text()
-    assert by_name["idle"].to_json()["estimate"]["assumptions"] == [
-        f"{ASSUMPTIONS['metricAlertTimeSeriesPerCriterion']['statement']} "
-        f"({ASSUMPTIONS['metricAlertTimeSeriesPerCriterion']['source']})"
-    ]
+    assumption = ASSUMPTIONS["metricAlertTimeSeriesPerCriterion"]
+    stated = f"{assumption['statement'].format(value=assumption['value'])} (shipped default, {assumption['source']})"
+    assert by_name["idle"].estimate_text().endswith(f"; assuming {stated}")
+    assert by_name["idle"].to_json()["estimate"]["assumptions"] == [stated]
 
 
 def test_the_shipped_aml_alert_is_priced_beside_its_lower_bound(

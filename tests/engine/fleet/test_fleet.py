@@ -385,6 +385,20 @@ def test_affected_follows_the_program_import_graph(repo: Path, cache: Path) -> N
     assert {c["stack"] for c in report["checked"]} == referencing(repo, files, team)
 
 
+def test_a_changed_usage_file_checks_every_stack_of_its_project(repo: Path, cache: Path) -> None:
+    files = stack_files(repo)
+    (repo / "teams" / "team-05" / "gpu-stacks.usage.yaml").write_text(
+        "defaults:\n  metricAlertTimeSeriesPerCriterion: 2\n"
+    )
+    team = {i for i in files if i.startswith("teams/team-05:")}
+
+    _, report = affected(repo, cache)
+    checked = {c["stack"]: c["reasons"] for c in report["checked"]}
+
+    assert set(checked) == referencing(repo, files, team) and team
+    assert all(checked[i] == ["usage file changed (teams/team-05/gpu-stacks.usage.yaml)"] for i in team)
+
+
 def test_a_program_with_unknown_dependencies_is_checked_when_its_project_changes(repo: Path, cache: Path) -> None:
     main_file = repo / "teams" / "team-06" / "__main__.py"
     main_file.write_text(main_file.read_text() + "\nopen('README.md').read()\n")
