@@ -104,3 +104,33 @@ def test_an_agent_pool_answers_azure_s_max_pods_for_its_cluster_s_network_plugin
 def test_an_agent_pool_without_a_version_runs_its_control_plane_s() -> None:
     assert _pool({}, {})["currentOrchestratorVersion"] == "1.34"
     assert _pool({}, {"orchestratorVersion": "1.35"})["currentOrchestratorVersion"] == "1.35"
+
+
+def _account(arm: FakeArm, name: str, sku: str, location: str) -> dict[str, Any]:
+    return _put(
+        arm,
+        "azure-native:storage:StorageAccount",
+        {"accountName": name, "sku": {"name": sku}, "kind": "StorageV2", "location": location},
+    )
+
+
+def test_a_geo_redundant_account_answers_its_region_s_pair_as_its_secondary() -> None:
+    # Learn's "Azure regions list" (MicrosoftDocs/reliability-docs regions-list.md, 01021ab80d1a): West Europe's
+    # paired region is North Europe, West US 3's is East US (one way); StorageAccountCreate.json (b923d8e70889)
+    # answers a Standard_GRS account's secondary with statusOfSecondary "available"
+    arm = _arm()
+    grs = _account(arm, "geowe", "Standard_GRS", "westeurope")
+    ragzrs = _account(arm, "geowus3", "Standard_RAGZRS", "westus3")
+
+    assert (grs["secondaryLocation"], grs["statusOfSecondary"]) == ("northeurope", "available")
+    assert ragzrs["secondaryLocation"] == "eastus"
+
+
+def test_an_account_without_a_second_region_answers_none() -> None:
+    # LRS keeps its copies in one region; Italy North has no pair in Learn's list (N/A): Azure's choice is not known
+    arm = _arm()
+    lrs = _account(arm, "localwe", "Standard_LRS", "westeurope")
+    unpaired = _account(arm, "geoitn", "Standard_GRS", "italynorth")
+
+    assert "secondaryLocation" not in lrs and "statusOfSecondary" not in lrs
+    assert "secondaryLocation" not in unpaired and "statusOfSecondary" not in unpaired
