@@ -14,8 +14,8 @@ is one of the values Azure publishes (`enums`) and the REST body meets the const
 (`spec`), the rules Azure states only in prose (names from Learn's resource-name-rules table, OS profiles,
 addresses, ports: `prose`), plus the per-type checks of each namespace module in `models`. A VNet's inline
 subnets become child resources, as Azure creates them (`ArmResourceType.children`). While a program runs, a child it
-registers before the parent it names waits for that parent and is judged once it exists (`parents_may_follow`). Refusals carry the codes
-Azure returns to a direct PUT (`errors`).
+registers before the parent it names waits for that parent and is judged once it exists (`parents_may_follow`).
+Refusals carry the codes Azure returns to a direct PUT (`errors`).
 
 Not faked: see `models`; also management groups, billing scopes, cross-subscription state, capacity
 (`AllocationFailed`), proximity placement intents Azure cannot satisfy (`OverconstrainedAllocationRequest`),
@@ -354,6 +354,14 @@ class FakeArm:
         for child in self._waiting.pop(parent.id.lower(), []):
             try:
                 self.put(child.token, child.logical_name, child.props, child.urn, partly_known=child.partly_known)
+                # registered before its parent, so the program gave it no dependency on it: a race in a real run
+                self.advisories.append(
+                    f"{child.logical_name}: registered before its parent '{parent.name}', with no dependency on it: "
+                    "Pulumi may send both PUTs at once, and Azure refuses the child (ParentResourceNotFound) if its "
+                    'PUT comes first; make it depend on the parent (its name output, or depends_on) (Learn, "Resolve '
+                    'errors for parent resources", https://learn.microsoft.com/azure/azure-resource-manager/'
+                    "troubleshooting/error-parent-resource)"
+                )
             except ArmError as error:
                 self.refuse(child.token, child.logical_name, child.props, child.urn, error)
             except DependencyFailed as cause:

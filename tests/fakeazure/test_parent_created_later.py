@@ -1,13 +1,14 @@
 """A child the program registers before the parent it names, in a saved (`--existing`) resource group.
 
 A program that names its parent by a plain string (`virtual_network_name="vnet1"`) registers the child when its line
-runs, which may be before the line that declares the parent (or the component holding it). Azure accepts a child's
-PUT once its parent's PUT succeeded (Learn, "Resolve errors for resource not found", azure-resource-manager/
-troubleshooting/error-not-found: ParentResourceNotFound while "the parent resource doesn't exist" yet; observed
-2026-11-27): the fake judged the child at its registration and refused it `ParentResourceNotFound` where the parent
-came later in the program, but accepted the same two resources in the other order. Now the child waits for its
-parent: judged, with every check, once the parent is created; refused as before where the program never creates it;
-not attempted where Azure refuses the parent.
+runs, which may be before the line that declares the parent (or the component holding it). Azure creates the child
+once its parent exists, and refuses it `ParentResourceNotFound` while it does not (Learn, "Resolve errors for parent
+resources", azure-resource-manager/troubleshooting/error-parent-resource: "the parent resource must exist before the
+child resource is created"; without a dependency "the database deployment might start before the server has
+deployed"; observed 2026-11-27). The fake judged the child at its registration and refused it where the parent came
+later in the program, but accepted the same two resources in the other order. Now the child waits for its parent: it
+is judged, with every check, once the parent is created, and the plan warns that nothing orders the two; it is
+refused as before where the program never creates the parent, and not attempted where Azure refuses the parent.
 """
 
 from __future__ import annotations
@@ -84,6 +85,8 @@ def test_a_child_registered_before_its_parent_is_created_once_the_parent_is(
     recording = _run(record, fake_arm, program)
 
     assert recording.refusals == []
+    [advisory] = recording.arm.advisories
+    assert advisory.startswith("sn: registered before its parent 'vnet1', with no dependency on it")
     subnet = f"/subscriptions/{SUBSCRIPTION}/resourceGroups/{GROUP}/providers/Microsoft.Network/virtualNetworks/vnet1"
     assert fake_arm.find(f"{subnet}/subnets/a") is not None
 
