@@ -57,8 +57,9 @@ from .models import INVOKES, RESOURCE_TYPES, resource_type
 from .models.defaults import with_defaults
 from .models.resources import RESOURCE_GROUP as ResourceGroupType
 from .models.resources import RESOURCE_GROUP_ARM_TYPE as ResourceGroupArmType
+from .offline_secrets import Layer, first_refusal, refusals_whatever_the_secret
 from .planned import previewed_outputs
-from .prose import refuse_prose_violations
+from .prose import prose_refusals
 from .quota import Ledger, Taking
 from .spec import is_wrong_type, spec_refusals
 
@@ -282,16 +283,22 @@ class FakeArm:
         identity's principalId): as a provider during `pulumi preview`, the checks of the type's values are
         left to Azure at deployment; names, parents, sizes and quota are still checked."""
         rtype = resource_type(token)
-        # A `secure:` config value is unknown offline (the program got a placeholder): Azure would judge the
-        # user's value, so the value rules wait, as for a value unknown during a preview.
-        partly_known = partly_known or holds_offline_secret(props)
         name = props.get(rtype.name_input) if rtype.name_input else None
         name = str(name) if name else self.autoname(logical_name, rtype, urn)
         location = self._location(rtype, props)
+        # A `secure:` config value is unknown offline (the program got a placeholder): Azure would judge the user's
+        # value, so a value rule refuses only what it refuses whatever that value is (`offline_secrets`).
+        secret = not partly_known and holds_offline_secret(props)
+
+        def judged(layer: Layer) -> list[ArmError]:
+            return refusals_whatever_the_secret(layer, props) if secret else layer(props)
+
         if not partly_known:
-            rtype.check_first(self, name, props)
+            for error in judged(first_refusal(lambda p: rtype.check_first(self, name, p))):
+                raise error
         if self.check_enums and not partly_known:
-            refuse_values_outside_enums(token, rtype.arm_type, name, props)
+            for error in judged(first_refusal(lambda p: refuse_values_outside_enums(token, rtype.arm_type, name, p))):
+                raise error
         resource_id = self._resource_id(rtype, props, name)
         container = self._container(rtype, props)
         if (resource_id.lower() in container and resource_id.lower() not in self._inline_children) or (
@@ -311,11 +318,14 @@ class FakeArm:
                 return self._wait_for_parent(rtype, waiting, resource_id, location)
         self._check_sizes(rtype, props, location)
         if not partly_known:  # value rules judge known values only, as a preview leaves the rest to deployment
-            refused = spec_refusals(token, name, props, location)  # the REST spec's constraints (`spec`)
+            refused = judged(lambda p: spec_refusals(token, name, p, location))  # the REST spec's constraints (`spec`)
             if refused and is_wrong_type(refused[0]):
                 raise refused[0]  # a value of the wrong JSON type, before any rule reads it
-            refuse_prose_violations(self, rtype.arm_type, name, props)  # Azure's prose rules, kept as data (`prose`)
-            rtype.check(self, name, props)
+            # Azure's prose rules, kept as data (`prose`), then the type's own
+            for error in judged(lambda p: prose_refusals(self, rtype.arm_type, name, p)):
+                raise error
+            for error in judged(first_refusal(lambda p: rtype.check(self, name, p))):
+                raise error
             if refused:
                 raise refused[0]  # after the type's own, more specific codes
         try:
