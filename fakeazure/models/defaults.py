@@ -61,6 +61,15 @@ def _status_of_secondary(arm: Arm, res: Resource) -> Any:
     return NO_DEFAULT if _secondary_location(arm, res) is NO_DEFAULT else "available"
 
 
+def _single_placement_group(arm: Arm, res: Resource) -> Any:
+    # Learn, "Virtual Machine Scale Sets and placement groups" (a page of Uniform orchestration): "By default, a scale
+    # set consists of a single placement group with a maximum size of 100 VMs ... When set to the default value of
+    # true" (MicrosoftDocs/azure-compute-docs virtual-machine-scale-sets-placement-groups.md, 0c6223e9484d); a Uniform
+    # set asking for more is refused (fakeazure/models/compute.py). A Flexible set's default is stated nowhere read.
+    uniform = str(res.properties.get("orchestrationMode") or "Uniform").lower() == "uniform"
+    return True if uniform else NO_DEFAULT
+
+
 def _vault_location(arm: Arm, res: Resource) -> Any:
     vault = arm.find(res.id.split("/secrets/")[0])
     return vault.location if vault is not None else NO_DEFAULT
@@ -269,6 +278,13 @@ DEFAULTS: dict[str, tuple[Default, ...]] = {
     "azure-native:containerservice:AgentPool": (
         Default("currentOrchestratorVersion", _orchestrator_version, AGENT_POOL),
         Default("maxPods", _max_pods, f"PSRule Azure.AKS.NodeMinPods; {AGENT_POOL}"),
+    ),
+    "azure-native:compute:VirtualMachineScaleSet": (
+        Default(
+            "singlePlacementGroup",
+            _single_placement_group,
+            "https://learn.microsoft.com/azure/virtual-machine-scale-sets/virtual-machine-scale-sets-placement-groups",
+        ),
     ),
     "azure-native:devtestlab:GlobalSchedule": (
         Default("notificationSettings", {"status": "Disabled", "timeInMinutes": 0}, SCHEDULE),

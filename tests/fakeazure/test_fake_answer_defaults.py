@@ -9,6 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from azure_gpu_stacks.fakeazure import FakeArm
+from azure_gpu_stacks.fakeazure.core import Resource
+from azure_gpu_stacks.fakeazure.models.compute import VirtualMachineScaleSet
+from azure_gpu_stacks.fakeazure.models.defaults import with_defaults
 
 GROUP = "rg1"
 
@@ -134,3 +137,17 @@ def test_an_account_without_a_second_region_answers_none() -> None:
 
     assert "secondaryLocation" not in lrs and "statusOfSecondary" not in lrs
     assert "secondaryLocation" not in unpaired and "statusOfSecondary" not in unpaired
+
+
+def test_a_uniform_scale_set_answers_a_single_placement_group_and_a_flexible_one_no_guess() -> None:
+    # Learn, "Virtual Machine Scale Sets and placement groups" (Uniform orchestration): singlePlacementGroup's
+    # "default value of true"; no page read states a Flexible set's
+    arm = _arm()
+    answers = {}
+    for mode in (None, "Uniform", "Flexible"):
+        props = {"orchestrationMode": mode} if mode else {}
+        res = Resource(f"/subscriptions/s/resourceGroups/{GROUP}/x/{mode}", VirtualMachineScaleSet.arm_type, "s", GROUP,
+                       "eastus", props)  # fmt: skip
+        answers[mode] = with_defaults(arm, VirtualMachineScaleSet.token, res, {}).get("singlePlacementGroup")
+
+    assert answers == {None: True, "Uniform": True, "Flexible": None}
