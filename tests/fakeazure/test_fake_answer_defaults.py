@@ -151,3 +151,27 @@ def test_a_uniform_scale_set_answers_a_single_placement_group_and_a_flexible_one
         answers[mode] = with_defaults(arm, VirtualMachineScaleSet.token, res, {}).get("singlePlacementGroup")
 
     assert answers == {None: True, "Uniform": True, "Flexible": None}
+
+
+def test_an_application_insights_component_answers_the_spec_s_defaults() -> None:
+    # components_API.json (applicationinsights 2020-02-02, 0c3c7e2f4f03): ApplicationId "mirrors the 'Name' field",
+    # IngestionMode's default LogAnalytics, PublicNetworkAccessType's "By default it is Enabled"; ComponentsCreate.json
+    # (04c2cb7bb789) answers SamplingPercentage 100 and DisableIpMasking false to a request without them
+    arm = _arm()
+    _put(arm, "azure-native:operationalinsights:Workspace", {"workspaceName": "logs1"})
+    group = f"/subscriptions/{arm.subscription_id}/resourceGroups/{GROUP}"
+    logs = f"{group}/providers/Microsoft.OperationalInsights/workspaces/logs1"
+    out = _put(
+        arm,
+        "azure-native:applicationinsights:Component",
+        {"resourceName": "my-component", "kind": "web", "applicationType": "web", "workspaceResourceId": logs},
+    )
+
+    assert (out["applicationId"], out["ingestionMode"], out["samplingPercentage"], out["disableIpMasking"]) == (
+        "my-component",
+        "LogAnalytics",
+        100.0,
+        False,
+    )
+    assert out["publicNetworkAccessForIngestion"] == out["publicNetworkAccessForQuery"] == "Enabled"
+    assert out["tenantId"] == arm.tenant_id
