@@ -13,8 +13,9 @@ file is given; for Azure ML computes, a `az ml compute list-usage` file: see `qu
 is one of the values Azure publishes (`enums`) and the REST body meets the constraints Azure's spec states
 (`spec`), the rules Azure states only in prose (names from Learn's resource-name-rules table, OS profiles,
 addresses, ports: `prose`), plus the per-type checks of each namespace module in `models`. A VNet's inline
-subnets become child resources, as Azure creates them (`ArmResourceType.children`). Refusals carry the codes
-Azure returns to a direct PUT (`errors`).
+subnets become child resources, as Azure creates them (`ArmResourceType.children`). While a program runs, a child it
+registers before the parent it names waits for that parent and is judged once it exists (`parents_may_follow`).
+Refusals carry the codes Azure returns to a direct PUT (`errors`).
 
 Not faked: see `models`; also management groups, billing scopes, cross-subscription state, capacity
 (`AllocationFailed`), proximity placement intents Azure cannot satisfy (`OverconstrainedAllocationRequest`),
@@ -56,7 +57,9 @@ from .models import INVOKES, RESOURCE_TYPES, resource_type
 from .models.defaults import with_defaults
 from .models.resources import RESOURCE_GROUP as ResourceGroupType
 from .models.resources import RESOURCE_GROUP_ARM_TYPE as ResourceGroupArmType
-from .prose import refuse_prose_violations
+from .offline_secrets import Layer, first_refusal, refusals_whatever_the_secret
+from .planned import previewed_outputs
+from .prose import prose_refusals
 from .quota import Ledger, Taking
 from .spec import is_wrong_type, spec_refusals
 
@@ -82,6 +85,19 @@ class Refusal:
     type: str  # the Pulumi type token
     code: str
     message: str
+
+
+@dataclass(frozen=True)
+class WaitingChild:
+    """A child registered before the parent it names (no dependency between them in the program): its PUT, kept
+    until the program creates that parent (`FakeArm.put` answers it then) or ends without it (`settle`)."""
+
+    token: str
+    logical_name: str
+    props: dict[str, Any]
+    urn: str
+    partly_known: bool
+    missing: ParentResourceNotFound  # what ARM answers while the parent does not exist
 
 
 @dataclass
@@ -136,6 +152,10 @@ class FakeArm:
         self.quota = Ledger()  # vCPUs the PUTs so far have taken
         self._allocated: dict[str, int] = defaultdict(int)
         self._inline_children: set[str] = set()  # ids created from a parent's inline list (`children`)
+        # True while a program runs (`mocks`): a child whose parent does not exist yet waits for the parent, which the
+        # program may create later (Azure accepts the child's PUT once the parent's succeeded); False: refused at once
+        self.parents_may_follow = False
+        self._waiting: dict[str, list[WaitingChild]] = defaultdict(list)  # parent id (lower case) -> its children
 
     # --- state -------------------------------------------------------------------------------
 
@@ -199,14 +219,10 @@ class FakeArm:
     def parent_of(self, rtype: ArmResourceType, props: dict[str, Any]) -> Resource:
         """The nearest parent of a nested resource (a subnet's virtual network...) that a program creates: one
         with a fixed name between (a blob container's `blobServices/default`) is Azure's own, skipped."""
-        place = registry.placement(rtype.token)
-        levels = 1 + (place.fixed_parents if place else 0)
-        parent_id = self._resource_id(rtype, props, "-")
-        for _ in range(levels):
-            parent_id = parent_id.rsplit("/", 2)[0]
+        parent_id = self.parent_id(rtype, props)
         found = self.find(parent_id)
         if found is None:
-            kind = rtype.arm_type.split("/")[-1 - levels]
+            kind = rtype.arm_type.split("/")[-1 - self._parent_levels(rtype)]
             raise ParentResourceNotFound(
                 f"Can not perform requested operation on nested resource. Parent resource "
                 f"'{parent_id.rsplit('/', 1)[-1]}' not found ({kind})."
@@ -214,6 +230,18 @@ class FakeArm:
         if found.failed:
             raise DependencyFailed(found)
         return found
+
+    def parent_id(self, rtype: ArmResourceType, props: dict[str, Any]) -> str:
+        """The id of the nearest parent a program creates (`parent_of`)."""
+        parent_id = self._resource_id(rtype, props, "-")
+        for _ in range(self._parent_levels(rtype)):
+            parent_id = parent_id.rsplit("/", 2)[0]
+        return parent_id
+
+    @staticmethod
+    def _parent_levels(rtype: ArmResourceType) -> int:
+        place = registry.placement(rtype.token)
+        return 1 + (place.fixed_parents if place else 0)
 
     # --- ids and names -----------------------------------------------------------------------
 
@@ -255,16 +283,22 @@ class FakeArm:
         identity's principalId): as a provider during `pulumi preview`, the checks of the type's values are
         left to Azure at deployment; names, parents, sizes and quota are still checked."""
         rtype = resource_type(token)
-        # A `secure:` config value is unknown offline (the program got a placeholder): Azure would judge the
-        # user's value, so the value rules wait, as for a value unknown during a preview.
-        partly_known = partly_known or holds_offline_secret(props)
         name = props.get(rtype.name_input) if rtype.name_input else None
         name = str(name) if name else self.autoname(logical_name, rtype, urn)
         location = self._location(rtype, props)
+        # A `secure:` config value is unknown offline (the program got a placeholder): Azure would judge the user's
+        # value, so a value rule refuses only what it refuses whatever that value is (`offline_secrets`).
+        secret = not partly_known and holds_offline_secret(props)
+
+        def judged(layer: Layer) -> list[ArmError]:
+            return refusals_whatever_the_secret(layer, props) if secret else layer(props)
+
         if not partly_known:
-            rtype.check_first(self, name, props)
+            for error in judged(first_refusal(lambda p: rtype.check_first(self, name, p))):
+                raise error
         if self.check_enums and not partly_known:
-            refuse_values_outside_enums(token, rtype.arm_type, name, props)
+            for error in judged(first_refusal(lambda p: refuse_values_outside_enums(token, rtype.arm_type, name, p))):
+                raise error
         resource_id = self._resource_id(rtype, props, name)
         container = self._container(rtype, props)
         if (resource_id.lower() in container and resource_id.lower() not in self._inline_children) or (
@@ -275,14 +309,23 @@ class FakeArm:
                 f"with `pulumi import` instead of creating it."
             )
         if rtype.parent_inputs:
-            self.parent_of(rtype, props)
+            try:
+                self.parent_of(rtype, props)
+            except ParentResourceNotFound as missing:
+                if not self.parents_may_follow:
+                    raise
+                waiting = WaitingChild(token, logical_name, props, urn, partly_known, missing)
+                return self._wait_for_parent(rtype, waiting, resource_id, location)
         self._check_sizes(rtype, props, location)
         if not partly_known:  # value rules judge known values only, as a preview leaves the rest to deployment
-            refused = spec_refusals(token, name, props, location)  # the REST spec's constraints (`spec`)
+            refused = judged(lambda p: spec_refusals(token, name, p, location))  # the REST spec's constraints (`spec`)
             if refused and is_wrong_type(refused[0]):
                 raise refused[0]  # a value of the wrong JSON type, before any rule reads it
-            refuse_prose_violations(self, rtype.arm_type, name, props)  # Azure's prose rules, kept as data (`prose`)
-            rtype.check(self, name, props)
+            # Azure's prose rules, kept as data (`prose`), then the type's own
+            for error in judged(lambda p: prose_refusals(self, rtype.arm_type, name, p)):
+                raise error
+            for error in judged(first_refusal(lambda p: rtype.check(self, name, p))):
+                raise error
             if refused:
                 raise refused[0]  # after the type's own, more specific codes
         try:
@@ -299,7 +342,47 @@ class FakeArm:
             container[child.id.lower()] = child
             self._inline_children.add(child.id.lower())
         self._inline_children.discard(resource_id.lower())
+        self._put_waiting_children(res)
         return res
+
+    def _wait_for_parent(
+        self, rtype: ArmResourceType, waiting: WaitingChild, resource_id: str, location: str | None
+    ) -> Resource:
+        """Keep `waiting` until its parent is created; the program gets what `pulumi preview` shows of a resource
+        not made yet: its inputs and name, every output Azure computes unknown (`planned.previewed_outputs`)."""
+        self._waiting[self.parent_id(rtype, waiting.props).lower()].append(waiting)
+        name = resource_id.rsplit("/", 1)[-1]
+        res = Resource(
+            resource_id, rtype.arm_type, name, waiting.props.get("resourceGroupName"), location, waiting.props
+        )
+        res.outputs = previewed_outputs(waiting.token, waiting.props, {"name": name})
+        return res
+
+    def _put_waiting_children(self, parent: Resource) -> None:
+        """The PUTs of the children that waited for `parent`, in the order the program registered them, as Pulumi
+        sends each once what it depends on exists; each refused or skipped as any other."""
+        for child in self._waiting.pop(parent.id.lower(), []):
+            try:
+                self.put(child.token, child.logical_name, child.props, child.urn, partly_known=child.partly_known)
+                # registered before its parent, so the program gave it no dependency on it: a race in a real run
+                self.advisories.append(
+                    f"{child.logical_name}: registered before its parent '{parent.name}', with no dependency on it: "
+                    "Pulumi may send both PUTs at once, and Azure refuses the child (ParentResourceNotFound) if its "
+                    'PUT comes first; make it depend on the parent (its name output, or depends_on) (Learn, "Resolve '
+                    'errors for parent resources", https://learn.microsoft.com/azure/azure-resource-manager/'
+                    "troubleshooting/error-parent-resource)"
+                )
+            except ArmError as error:
+                self.refuse(child.token, child.logical_name, child.props, child.urn, error)
+            except DependencyFailed as cause:
+                self.skip(child.token, child.logical_name, child.props, child.urn, cause)
+
+    def settle(self) -> None:
+        """At the end of the program: a child whose parent it never created is refused as ARM refuses it."""
+        waiting = [child for children in self._waiting.values() for child in children]
+        self._waiting.clear()
+        for child in waiting:
+            self.refuse(child.token, child.logical_name, child.props, child.urn, child.missing)
 
     def check_preview(self, token: str, props: dict[str, Any]) -> None:
         """What a provider can check during `pulumi preview`: only known values, no state."""
@@ -330,6 +413,8 @@ class FakeArm:
         )
         res.outputs = identity_answer({**props, "name": name, "provisioningState": "Failed"})
         self.subscription.resources[resource_id.lower()] = res
+        for child in self._waiting.pop(resource_id.lower(), []):  # children that waited for it: not attempted
+            self.skip(child.token, child.logical_name, child.props, child.urn, DependencyFailed(res))
         return res
 
     def _container(self, rtype: ArmResourceType, props: dict[str, Any]) -> dict[str, Resource]:

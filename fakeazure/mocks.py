@@ -32,6 +32,9 @@ class FakeArmMocks(pulumi.runtime.Mocks):
 
     def __init__(self, arm: FakeArm, *, preview: bool = False, known_outputs: bool = True):
         self.arm = arm
+        # a program may create a child's parent after the child (`FakeArm.parents_may_follow`); `FakeArm.settle`
+        # at its end refuses a child whose parent never came
+        arm.parents_may_follow = True
         self.preview = preview
         # False: outputs as `pulumi preview` gives them (`planned`), what `check` and `plan` show by
         # default; True: every output known, as after `pulumi up` (the component tests' harness).

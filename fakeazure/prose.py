@@ -4,7 +4,7 @@ Each `ProseRule` names the ARM type it binds, what it asks, its public source, t
 that returns the message of a refusal (or None). Name and length rules come from one table built from Learn's
 resource-name-rules page (`catalog/arm/name_rules.json`, read through `catalog.names`). A rule whose code or
 limit has no public source is not here as a refusal: `SKIPPED` lists what the fake knowingly does not check, with
-the reason. The backend runs `refuse_prose_violations` for every PUT after the type's own checks;
+the reason. The backend refuses the first of `prose_refusals` for every PUT, before the type's own checks;
 docs/azure-conformance.md's table is generated from `RULES` and `SKIPPED` (scripts/conformance.py).
 """
 
@@ -21,7 +21,7 @@ from typing import Any
 from ..catalog.names import name_rule, name_table, windows_max
 from ..catalog.retired_offers import PUBLIC_IP, RETIRED_OFFERS
 from ..sdk.values import dig
-from .errors import coded
+from .errors import ArmError, coded
 
 COMPUTE_SPEC = (
     "azure-rest-api-specs "
@@ -600,21 +600,19 @@ def _budget_start_past(today: Any, props: dict[str, Any]) -> str | None:
     return None
 
 
-def refuse_prose_violations(arm: Any, arm_type: str, name: str, props: dict[str, Any]) -> None:
-    """Raise Azure's error for the first prose rule `props` breaks."""
-    for rule in rules_for(arm_type):
-        message = rule.check(name, props)
-        if message is not None:
-            raise coded(rule.code, message)
+def prose_refusals(arm: Any, arm_type: str, name: str, props: dict[str, Any]) -> list[ArmError]:
+    """Azure's error for each prose rule `props` breaks, in the rules' order."""
+    out = [coded(rule.code, message) for rule in rules_for(arm_type) if (message := rule.check(name, props))]
     if arm_type == BUDGET:
         message = _budget_start_ahead(arm.now.date(), props) or _budget_start_past(arm.now.date(), props)
         if message is not None:
-            raise coded("InvalidParameter", message)
+            out.append(coded("InvalidParameter", message))
     if arm_type == NIC:
         message = _static_ip(arm.find)(name, props)
         if message is not None:
             code = "PrivateIPAddressNotInSubnet" if "does not belong" in message else "PrivateIPAddressInReservedRange"
-            raise coded(code, message)
+            out.append(coded(code, message))
+    return out
 
 
 def rules_for(arm_type: str) -> list[ProseRule]:

@@ -33,7 +33,7 @@ CONFIG = config.schema(
 
 def validate(args: ResourceValidationArgs, report_violation: ReportViolation) -> None:
     ports = [int(p) for p in config.values(args, CONFIG)["ports"]]
-    for rule in open_to_internet(args.resource_type, args.props):
+    for rule in open_to_internet(args.resource_type, args.props, args.name):
         opened = [p for p in ports if rule.covers(p)]
         if opened:
             services = ", ".join(f"{PORT_NAMES.get(p, 'port')} ({p})" for p in opened)

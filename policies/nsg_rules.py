@@ -54,12 +54,14 @@ def security_rules(resource_type: str, props: Any) -> list[tuple[str, Any]]:
     return []
 
 
-def open_to_internet(resource_type: str, props: Any) -> Iterator[OpenRule]:
-    """Each rule of the resource that admits any internet address inbound."""
+def open_to_internet(resource_type: str, props: Any, resource_name: str) -> Iterator[OpenRule]:
+    """Each rule of the resource that admits any internet address inbound, named as Azure names it: an inline rule
+    by its `name`, a standalone rule by its `securityRuleName`, else by its resource's name (which azure-native
+    names it after when the input is left out)."""
     for path, rule in security_rules(resource_type, props):
         opened = _opened(rule)
         if opened is not None:
-            name = text(get(rule, "name")) or text(get(rule, "securityRuleName")) or path or "the rule"
+            name = text(get(rule, "name")) or text(get(rule, "securityRuleName")) or path or resource_name
             yield OpenRule(name, *opened)
 
 

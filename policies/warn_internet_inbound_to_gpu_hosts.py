@@ -35,7 +35,7 @@ def validate(args: StackValidationArgs, report_violation: ReportViolation) -> No
         return
     named = ", ".join(f"'{r.name}'" for r in hosts[:3]) + (f" and {len(hosts) - 3} more" if len(hosts) > 3 else "")
     for resource in args.resources:
-        for rule in open_to_internet(resource.resource_type, resource.props):
+        for rule in open_to_internet(resource.resource_type, resource.props, resource.name):
             if not rule.port_based or rule.only_ports(SSH_RDP):
                 continue
             ports = ", ".join("every port" if r == "*" else r for r in rule.port_ranges)

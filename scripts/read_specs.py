@@ -89,6 +89,12 @@ def args_class(token: str) -> type:
     return getattr(package, f"{kind}InitArgs", None) or getattr(package, f"{kind}Args")
 
 
+def resource_class(token: str) -> type:
+    """The resource's own class, whose getters name its outputs (inputs and what Azure answers)."""
+    _, module, kind = token.split(":")
+    return getattr(importlib.import_module(f"pulumi_azure_native.{module.replace('/', '.')}"), kind)  # type: ignore[no-any-return]
+
+
 def _leaves(tp: Any) -> list[Any]:
     origin = typing.get_origin(tp)
     if origin is typing.Union:
@@ -194,9 +200,13 @@ def _merged_inputs(classes: tuple[type, ...]) -> dict[str, tuple[type, ...]]:
     return inputs
 
 
-def _shape(types: Types, node: dict[str, Any], classes: tuple[type, ...], seen: frozenset[int]) -> dict[str, Any]:
+def _shape(
+    types: Types, node: dict[str, Any], classes: tuple[type, ...], seen: frozenset[int], outputs: tuple[str, ...] = ()
+) -> dict[str, Any]:
     """How pulumi-azure-native's inputs sit in the ARM body at this object level and below (pruned):
-    `lifted` (wire names under `properties`), `renamed` (input -> wire name), `fields` (nested levels)."""
+    `lifted` (wire names under `properties`), `renamed` (input -> wire name), `fields` (nested levels).
+    `outputs`: the names the resource's own class answers besides its inputs (top level only): each is renamed
+    too, so an answer reads back under ARM's names (an App Insights component's `appId` is `properties.AppId`)."""
     fields = _object_fields(types, node)
     inputs = _merged_inputs(classes)
     shape: dict[str, Any] = {}
@@ -212,9 +222,10 @@ def _shape(types: Types, node: dict[str, Any], classes: tuple[type, ...], seen: 
     wire = {_plain(k): k for k in fields}
     renamed: dict[str, str] = {}
     children: dict[str, Any] = {}
-    for name, nested in sorted(inputs.items()):
+    for name, nested in sorted({**dict.fromkeys(outputs, ()), **inputs}.items()):
         arm = CLIENT_NAMES.get((definition, name)) or CLIENT_NAMES.get((node.get("name", ""), name))
-        arm = arm or wire.get(_plain(name))
+        # a name the body holds as it is stays itself (a component's `name` is the envelope's, not `properties.Name`)
+        arm = arm or (name if name in fields else wire.get(_plain(name)))
         if arm is None:
             continue
         if arm != name:
@@ -268,7 +279,7 @@ def mapping_entry(token: str, all_types: list[Types]) -> dict[str, Any]:
     version = sdk_api_version(token)
     types, index, body = find_body(all_types, rtype.arm_type, version)
     cls = args_class(token)
-    shape = _shape(types, body, (cls,), frozenset({index}))
+    shape = _shape(types, body, (cls,), frozenset({index}), tuple(args_fields(resource_class(token))))
     in_url = path_inputs(token)
     known = {_plain(k) for k in _object_fields(types, body)} | {_plain(k) for k in shape.get("lifted", ())}
     known |= {_plain(k) for k in shape.get("renamed", {})}

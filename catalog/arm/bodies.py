@@ -9,7 +9,9 @@ properties after the swagger's `x-ms-client-name`. `to_arm_body` undoes that for
      "location": ..., "tags": ..., "properties": {"addressSpace": ..., "subnets": [{"name": ...,
      "properties": {"addressPrefix": ...}}]}}
 
-and `from_arm_body` is its inverse (path parameters other than the name come back only when given).
+and `from_arm_body` is its inverse (path parameters other than the name come back only when given). An answer (the
+resource's outputs) goes through `to_arm_body` too: the mapping names its outputs as well (an App Insights component's
+`appId` is `properties.AppId`), and an output `properties` object is ARM's own.
 The API version is the one the installed SDK's module names ("Uses Azure REST API version ...").
 """
 
@@ -125,6 +127,11 @@ def _to_wire(value: dict[str, Any], shape: dict[str, Any]) -> dict[str, Any]:
         converted = _convert(item, child, _to_wire) if child else _renamed(item, WIRE_NAMES)
         if key == USER_ASSIGNED and isinstance(item, list):
             converted = {str(identity): {} for identity in item}
+        if key == "properties" and lifted is not None and isinstance(converted, dict):
+            # an answer's own `properties` where the inputs are flattened (a resource group's, an autoscale
+            # setting's: the resource's class answers the spec's properties object unflattened) is ARM's `properties`
+            inner.update(converted)
+            continue
         # where `properties` is flattened, an input the spec does not list (newer than it) goes inside
         (inner if lifted is not None and (wire in lifted or wire not in envelope) else top)[wire] = converted
     if inner:

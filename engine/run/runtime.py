@@ -371,6 +371,7 @@ class ProgramEngine:
         return self.server.failures[0] if self.server.failures else None
 
     def result(self) -> RunResult:
+        self.arm.settle()  # the program has ended: a child still waiting for its parent is refused
         logs = [LogRecord(severity, message) for severity, message in self.server.log.records]
         return RunResult(
             list(self.monitor.recorded), dict(self.monitor.outputs), set(self.monitor.secret_outputs), logs

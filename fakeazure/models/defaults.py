@@ -15,6 +15,7 @@ import copy
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ...catalog.region_pairs import PAIRED_REGION
 from ...sdk.values import dig
 
 if TYPE_CHECKING:
@@ -34,6 +35,39 @@ class Default:
 
 def _location(arm: Arm, res: Resource) -> Any:
     return res.location
+
+
+def _name(arm: Arm, res: Resource) -> Any:
+    return res.name
+
+
+def _tenant(arm: Arm, res: Resource) -> Any:
+    return arm.tenant_id
+
+
+# The SKUs that keep a copy in a second region (Learn, "Azure Storage redundancy": GRS, RA-GRS, GZRS, RA-GZRS; the
+# spec's SkuName enum spells them so), to the primary's paired region (Learn, regions-paired.md: "Azure geo-redundant
+# storage (GRS) can automatically replicate data to a paired region"); observed 2026-11-27.
+GEO_REDUNDANT_SKUS = frozenset({"standard_grs", "standard_ragrs", "standard_gzrs", "standard_ragzrs"})
+
+
+def _secondary_location(arm: Arm, res: Resource) -> Any:
+    if str(dig(res.properties, "sku", "name") or "").lower() not in GEO_REDUNDANT_SKUS:
+        return NO_DEFAULT  # no second region: Azure's answer has none
+    return PAIRED_REGION.get(str(res.location), NO_DEFAULT)  # a region without a listed pair: unknown offline
+
+
+def _status_of_secondary(arm: Arm, res: Resource) -> Any:
+    return NO_DEFAULT if _secondary_location(arm, res) is NO_DEFAULT else "available"
+
+
+def _single_placement_group(arm: Arm, res: Resource) -> Any:
+    # Learn, "Virtual Machine Scale Sets and placement groups" (a page of Uniform orchestration): "By default, a scale
+    # set consists of a single placement group with a maximum size of 100 VMs ... When set to the default value of
+    # true" (MicrosoftDocs/azure-compute-docs virtual-machine-scale-sets-placement-groups.md, 0c6223e9484d); a Uniform
+    # set asking for more is refused (fakeazure/models/compute.py). A Flexible set's default is stated nowhere read.
+    uniform = str(res.properties.get("orchestrationMode") or "Uniform").lower() == "uniform"
+    return True if uniform else NO_DEFAULT
 
 
 def _vault_location(arm: Arm, res: Resource) -> Any:
@@ -140,11 +174,16 @@ ML_WORKSPACE = (
     f"{SPECS} 5485d5f88025 specification/machinelearningservices/.../2025-12-01/examples/Workspace/create.json"
 )
 AGENT_POOL = f"{SPECS} e94c4a58e817 specification/containerservice/.../2025-09-01/examples/AgentPoolsCreate_OSSKU.json"
+VNET = f"{SPECS} 49ec566f4600 specification/network/.../2024-03-01/examples/VirtualNetworkCreate.json"
+COMPONENT_SPEC = f"{SPECS} 0c3c7e2f4f03 specification/applicationinsights/.../2020-02-02/components_API.json"
+COMPONENT = f"{SPECS} 04c2cb7bb789 specification/applicationinsights/.../2020-02-02/examples/ComponentsCreate.json"
 SCHEDULE = f"{SPECS} 32b53f1648cb specification/devtestlabs/.../2018-09-15/examples/GlobalSchedules_CreateOrUpdate.json"
 
 DEFAULTS: dict[str, tuple[Default, ...]] = {
     "azure-native:storage:StorageAccount": (
         Default("primaryLocation", _location, STORAGE),
+        Default("secondaryLocation", _secondary_location, f"catalog/region_pairs.py; {STORAGE}"),
+        Default("statusOfSecondary", _status_of_secondary, STORAGE),
         Default("supportsHttpsTrafficOnly", True, STORAGE),
     ),
     "azure-native:network:PublicIPAddress": (
@@ -161,6 +200,26 @@ DEFAULTS: dict[str, tuple[Default, ...]] = {
         Default("dnsSettings", {"dnsServers": [], "appliedDnsServers": []}, NIC),
         Default("enableIPForwarding", False, NIC),
         Default("vnetEncryptionSupported", False, NIC),
+    ),
+    # a network with no subnet or peering in its request answers both lists empty (the same answer at 2024-03-01 and
+    # 2024-07-01, the versions either side of the SDK's 2024-05-01, whose file the stored index lacks)
+    "azure-native:network:VirtualNetwork": (
+        Default("subnets", [], VNET),
+        Default("virtualNetworkPeerings", [], VNET),
+    ),
+    "azure-native:applicationinsights:Component": (
+        # ApplicationInsightsComponentProperties.ApplicationId: "This field mirrors the 'Name' field"
+        Default("applicationId", _name, COMPONENT_SPEC),
+        Default("tenantId", _tenant, COMPONENT),  # "Azure Tenant Id.": the subscription's
+        Default("hockeyAppId", "", COMPONENT),
+        Default("hockeyAppToken", "", COMPONENT),
+        Default("samplingPercentage", 100.0, COMPONENT),
+        Default("disableIpMasking", False, COMPONENT),
+        # the spec's `default` of each: IngestionMode "LogAnalytics"; PublicNetworkAccessType "Enabled" ("By default
+        # it is Enabled")
+        Default("ingestionMode", "LogAnalytics", COMPONENT_SPEC),
+        Default("publicNetworkAccessForIngestion", "Enabled", COMPONENT_SPEC),
+        Default("publicNetworkAccessForQuery", "Enabled", COMPONENT_SPEC),
     ),
     "azure-native:containerregistry:Registry": (
         Default("anonymousPullEnabled", False, REGISTRY),
@@ -219,6 +278,13 @@ DEFAULTS: dict[str, tuple[Default, ...]] = {
     "azure-native:containerservice:AgentPool": (
         Default("currentOrchestratorVersion", _orchestrator_version, AGENT_POOL),
         Default("maxPods", _max_pods, f"PSRule Azure.AKS.NodeMinPods; {AGENT_POOL}"),
+    ),
+    "azure-native:compute:VirtualMachineScaleSet": (
+        Default(
+            "singlePlacementGroup",
+            _single_placement_group,
+            "https://learn.microsoft.com/azure/virtual-machine-scale-sets/virtual-machine-scale-sets-placement-groups",
+        ),
     ),
     "azure-native:devtestlab:GlobalSchedule": (
         Default("notificationSettings", {"status": "Disabled", "timeInMinutes": 0}, SCHEDULE),

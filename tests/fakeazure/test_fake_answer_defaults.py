@@ -9,6 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from azure_gpu_stacks.fakeazure import FakeArm
+from azure_gpu_stacks.fakeazure.core import Resource
+from azure_gpu_stacks.fakeazure.models.compute import VirtualMachineScaleSet
+from azure_gpu_stacks.fakeazure.models.defaults import with_defaults
 
 GROUP = "rg1"
 
@@ -104,3 +107,71 @@ def test_an_agent_pool_answers_azure_s_max_pods_for_its_cluster_s_network_plugin
 def test_an_agent_pool_without_a_version_runs_its_control_plane_s() -> None:
     assert _pool({}, {})["currentOrchestratorVersion"] == "1.34"
     assert _pool({}, {"orchestratorVersion": "1.35"})["currentOrchestratorVersion"] == "1.35"
+
+
+def _account(arm: FakeArm, name: str, sku: str, location: str) -> dict[str, Any]:
+    return _put(
+        arm,
+        "azure-native:storage:StorageAccount",
+        {"accountName": name, "sku": {"name": sku}, "kind": "StorageV2", "location": location},
+    )
+
+
+def test_a_geo_redundant_account_answers_its_region_s_pair_as_its_secondary() -> None:
+    # Learn's "Azure regions list" (MicrosoftDocs/reliability-docs regions-list.md, 01021ab80d1a): West Europe's
+    # paired region is North Europe, West US 3's is East US (one way); StorageAccountCreate.json (b923d8e70889)
+    # answers a Standard_GRS account's secondary with statusOfSecondary "available"
+    arm = _arm()
+    grs = _account(arm, "geowe", "Standard_GRS", "westeurope")
+    ragzrs = _account(arm, "geowus3", "Standard_RAGZRS", "westus3")
+
+    assert (grs["secondaryLocation"], grs["statusOfSecondary"]) == ("northeurope", "available")
+    assert ragzrs["secondaryLocation"] == "eastus"
+
+
+def test_an_account_without_a_second_region_answers_none() -> None:
+    # LRS keeps its copies in one region; Italy North has no pair in Learn's list (N/A): Azure's choice is not known
+    arm = _arm()
+    lrs = _account(arm, "localwe", "Standard_LRS", "westeurope")
+    unpaired = _account(arm, "geoitn", "Standard_GRS", "italynorth")
+
+    assert "secondaryLocation" not in lrs and "statusOfSecondary" not in lrs
+    assert "secondaryLocation" not in unpaired and "statusOfSecondary" not in unpaired
+
+
+def test_a_uniform_scale_set_answers_a_single_placement_group_and_a_flexible_one_no_guess() -> None:
+    # Learn, "Virtual Machine Scale Sets and placement groups" (Uniform orchestration): singlePlacementGroup's
+    # "default value of true"; no page read states a Flexible set's
+    arm = _arm()
+    answers = {}
+    for mode in (None, "Uniform", "Flexible"):
+        props = {"orchestrationMode": mode} if mode else {}
+        res = Resource(f"/subscriptions/s/resourceGroups/{GROUP}/x/{mode}", VirtualMachineScaleSet.arm_type, "s", GROUP,
+                       "eastus", props)  # fmt: skip
+        answers[mode] = with_defaults(arm, VirtualMachineScaleSet.token, res, {}).get("singlePlacementGroup")
+
+    assert answers == {None: True, "Uniform": True, "Flexible": None}
+
+
+def test_an_application_insights_component_answers_the_spec_s_defaults() -> None:
+    # components_API.json (applicationinsights 2020-02-02, 0c3c7e2f4f03): ApplicationId "mirrors the 'Name' field",
+    # IngestionMode's default LogAnalytics, PublicNetworkAccessType's "By default it is Enabled"; ComponentsCreate.json
+    # (04c2cb7bb789) answers SamplingPercentage 100 and DisableIpMasking false to a request without them
+    arm = _arm()
+    _put(arm, "azure-native:operationalinsights:Workspace", {"workspaceName": "logs1"})
+    group = f"/subscriptions/{arm.subscription_id}/resourceGroups/{GROUP}"
+    logs = f"{group}/providers/Microsoft.OperationalInsights/workspaces/logs1"
+    out = _put(
+        arm,
+        "azure-native:applicationinsights:Component",
+        {"resourceName": "my-component", "kind": "web", "applicationType": "web", "workspaceResourceId": logs},
+    )
+
+    assert (out["applicationId"], out["ingestionMode"], out["samplingPercentage"], out["disableIpMasking"]) == (
+        "my-component",
+        "LogAnalytics",
+        100.0,
+        False,
+    )
+    assert out["publicNetworkAccessForIngestion"] == out["publicNetworkAccessForQuery"] == "Enabled"
+    assert out["tenantId"] == arm.tenant_id

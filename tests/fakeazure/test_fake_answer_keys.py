@@ -28,8 +28,11 @@ SAVED = REPO / "tests" / "data" / "azure-specs"
 GROUP = "rg1"
 
 
-def _request(arm_type: str, title: str) -> dict[str, Any]:
-    """The spec example's request body, as bicep-types-az's samples.md keeps it (saved by scripts/read_specs.py)."""
+def _request(arm_type: str, title: str, own: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The spec example's request body, as bicep-types-az's samples.md keeps it (saved by scripts/read_specs.py), or
+    the spec example's own (`own`, a row's `request`) where bicep-types-az keeps no sample of the type."""
+    if own is not None:
+        return dict(own)
     for path in SAVED.rglob("examples.json"):
         for found in json.loads(path.read_text(encoding="utf-8"))["examples"]:
             if found["type"].lower() == arm_type.lower() and found["title"] == title:
@@ -37,24 +40,31 @@ def _request(arm_type: str, title: str) -> dict[str, Any]:
     raise LookupError(f"{arm_type}: no saved example titled {title!r}")
 
 
-def _filled(send: dict[str, Any]) -> dict[str, Any]:
-    """`send` with the row's day-dependent placeholders filled in for the day the test runs."""
+def _filled(send: dict[str, Any], made_first: str = "") -> dict[str, Any]:
+    """`send` with the row's placeholders filled in: the day the test runs, the id of what the row creates first."""
     today = utc_today()
     text = json.dumps(send).replace("{first day of this month}", today.replace(day=1).isoformat())
+    text = text.replace("{the id of what the row creates first}", made_first)
     text = text.replace("{a Kubernetes version AKS supports today}", LIMITS.supported_kubernetes_versions(today)[0])
     return dict(json.loads(text))
 
 
-def _answer(
-    token: str, title: str, send: dict[str, Any] | None = None, parent: dict[str, Any] | None = None
-) -> tuple[set[str], set[str]]:
+def _answer(token: str, row: dict[str, Any]) -> tuple[set[str], set[str]]:
     """(top-level keys, `properties` keys) of the fake's answer to the example's request, in ARM's shape; a child's
-    parent is created first from its own saved example."""
+    parent (`parent`) and a resource the request names (`before`) are created first from their own saved examples."""
+    send, parent, before = row.get("send"), row.get("parent"), row.get("before")
     place = registry.placement(token)
     assert place is not None and len(place.parent_inputs) == (1 if parent else 0)
     arm = FakeArm(default_location="eastus")
     arm.put("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": GROUP, "location": "eastus"}, "rg")
-    path = {"resourceGroupName": GROUP}
+    # a resource group's own example names the group: no group around it
+    path = {"resourceGroupName": GROUP} if place.name_input != "resourceGroupName" else {}
+    made_first = ""
+    if before is not None:
+        first = registry.placement(before["token"])
+        assert first is not None
+        made = bodies.from_arm_body(before["token"], _request(first.arm_type, before["title"]), dict(path))
+        made_first = arm.put(before["token"], "before", made, "before").id
     if parent is not None:
         above = registry.placement(parent["token"])
         assert above is not None
@@ -65,9 +75,9 @@ def _answer(
         path[place.parent_inputs[0]] = "parent1"
     if place.scope_input:  # an extension resource: the example's scope is a resource group
         path = {place.scope_input: f"/subscriptions/{arm.subscription_id}/resourceGroups/{GROUP}"}
-    inputs = bodies.from_arm_body(token, _request(place.arm_type, title), path)
+    inputs = bodies.from_arm_body(token, _request(place.arm_type, row["title"], row.get("request")), path)
     inputs.setdefault(place.name_input, "example")
-    inputs.update(_filled(send or {}))
+    inputs.update(_filled(send or {}, made_first))
     resource = arm.put(token, "example", inputs, "example")
     assert arm.refusals == [] and not resource.failed
     body = bodies.to_arm_body(token, resource.outputs)
@@ -91,13 +101,17 @@ def test_every_row_names_its_example_s_file_and_commit_and_a_modelled_type() -> 
     for token, row in ROWS.items():
         assert token in RESOURCE_TYPES
         assert row["source"].startswith("https://github.com/Azure/azure-rest-api-specs ")
-        assert f"/{registry.placement(token).api_version}/examples/" in row["source"]  # type: ignore[union-attr]
+        version = registry.placement(token).api_version  # type: ignore[union-attr]
+        # where the stored index lacks the file at the SDK's version: the same example at the versions either side
+        either_side = row.get("versionsEitherSide", [version])
+        assert all(f"/{v}/examples/" in row["source"] for v in either_side), token
+        assert min(either_side) <= str(version) <= max(either_side), token
 
 
 @pytest.mark.parametrize("token", sorted(ROWS))
 def test_the_fake_answers_every_key_azure_s_example_answer_has_or_says_why_not(token: str) -> None:
     row = ROWS[token]
-    top, inner = _answer(token, row["title"], row.get("send"), row.get("parent"))
+    top, inner = _answer(token, row)
     missing = sorted({k for k in row["top"] if k not in top} | {f"properties.{k}" for k in row["properties"]
                                                                   if k not in inner})  # fmt: skip
 

@@ -82,6 +82,25 @@ def test_refuses_rdp_and_standalone_rules() -> None:
     assert found([rule], POLICY) == [("mandatory", "fail_rule", open_to_internet("rdp", "SSH (22), RDP (3389)"))]
 
 
+def test_a_standalone_rule_without_a_name_input_is_named_by_its_resource_name() -> None:
+    # azure-native names a SecurityRule left without securityRuleName after its resource: "rule 'the rule'" before
+    rule = {k: v for k, v in COMPLIANT_RULE.items() if k != "name"}
+    standalone = Res(
+        "azure-native:network:SecurityRule",
+        "allow-ssh-anywhere",
+        {**rule, "resourceGroupName": "rg", "networkSecurityGroupName": "nsg", "sourceAddressPrefix": "*"},
+    )
+
+    assert found([standalone], POLICY) == [
+        (
+            "mandatory",
+            "allow-ssh-anywhere",
+            "rule 'allow-ssh-anywhere' allows SSH (22) from any internet address; allow only known ranges "
+            "(e.g. 203.0.113.0/24) or reach the VMs through Azure Bastion or a VPN.",
+        )
+    ]
+
+
 @pytest.mark.parametrize(
     "changes",
     [
