@@ -12,7 +12,11 @@ The one registry both the fake ARM and the real-Azure path (export-arm, prefligh
   type (`Microsoft.Storage/storageAccounts/blobServices/containers`), the input holding the name
   (`containerName`), the inputs naming each parent and the fixed names between them (`default`), the
   scope of an extension resource (`/{scope}/providers/...`) and the resource group follow; or why a type
-  is no ARM resource at all (`dataPlane`: storage.Blob is written through the account's Blob endpoint).
+  is no ARM resource at all (`dataPlane`: storage.Blob is written through the account's Blob endpoint);
+- for the types none of those files holds, the provider's own table (`token_paths_*.json`, pulumi-azure-native's
+  reports/tokenPaths.json, provider_paths.py): where it and a file above both give a shape and the two differ,
+  the file above stays (each was cross-checked against an independent source) unless `PROVIDER_WINS` names the
+  token with the evidence that the provider's shape is Azure's; `disagreements()` lists every such pair.
 
 A type with an API version but no path is an Azure resource this registry cannot place: `placement`
 returns None for it and export-arm lists it under `outsideTemplate`, saying so.
@@ -28,6 +32,8 @@ import re
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
+
+from . import provider_paths
 
 SDK_TYPES = "sdk_types.json"
 ARM_PATHS = "arm_paths.json"
@@ -49,6 +55,46 @@ RESOURCE_GROUP_TOKEN = "azure-native:resources:ResourceGroup"
 MODULES_RENAMED_IN_3: dict[str, tuple[str, ...]] = {
     "insights": ("applicationinsights", "monitor"),
     "documentdb": ("cosmosdb",),
+}
+# Tokens whose shape the provider's table gives otherwise than the file above and is shown right, with the
+# evidence (Azure's ARM template reference or REST spec); every other disagreement keeps the file's shape.
+# The six API Management links: the 2.x export's import example is the linked entity's id (the user's, the
+# API's, the tag's), so the shape drops the parent the SDK's own input names (groupId, productId, apiId).
+_APIM_LINK = (
+    "the installed SDK's class takes {input}, which names a segment of the provider's shape and none of the 2.x "
+    "export's (whose example id is the linked entity's own); ARM's type is Microsoft.ApiManagement/{arm_type} "
+    "(learn.microsoft.com/azure/templates/microsoft.apimanagement/{page}, observed 2026-11-27)"
+)
+PROVIDER_WINS: dict[str, str] = {
+    "azure-native:apimanagement:GroupUser": _APIM_LINK.format(
+        input="groupId", arm_type="service/groups/users", page="service/groups/users"
+    ),
+    "azure-native:apimanagement:ProductApi": _APIM_LINK.format(
+        input="productId", arm_type="service/products/apis", page="service/products/apis"
+    ),
+    "azure-native:apimanagement:ProductGroup": _APIM_LINK.format(
+        input="productId", arm_type="service/products/groups", page="service/products/groups"
+    ),
+    "azure-native:apimanagement:TagByApi": _APIM_LINK.format(
+        input="apiId", arm_type="service/apis/tags", page="service/apis/tags"
+    ),
+    "azure-native:apimanagement:TagByOperation": _APIM_LINK.format(
+        input="apiId and operationId", arm_type="service/apis/operations/tags", page="service/apis/operations/tags"
+    ),
+    "azure-native:apimanagement:TagByProduct": _APIM_LINK.format(
+        input="productId", arm_type="service/products/tags", page="service/products/tags"
+    ),
+    "azure-native:cosmosdb:DatabaseAccountCassandraTable": (
+        "the REST spec's shape read by name gave Microsoft.DocumentDB/databaseAccounts/apis/tables, the Table "
+        "API's type; a Cassandra table at 2016-03-31 is databaseAccounts/apis/keyspaces/tables "
+        "(learn.microsoft.com/azure/templates/microsoft.documentdb/2016-03-31/databaseaccounts/apis/keyspaces/tables, "
+        "observed 2026-11-27), the provider's shape"
+    ),
+    "azure-native:costmanagement:ScheduledActionByScope": (
+        "the installed SDK's class takes `scope` (an extension resource at any scope), which the 2.x export's "
+        "subscription-level example does not name; ARM's scheduledActions take a `scope` "
+        "(learn.microsoft.com/azure/templates/microsoft.costmanagement/scheduledactions, observed 2026-11-27)"
+    ),
 }
 _INPUT = re.compile(r"^\{(\w+)\}$")
 _PATH_INPUT = re.compile(r"\{(\w+)\}")
@@ -108,7 +154,7 @@ class Placement:
         if self.scope_path:
             named += [n for n in _PATH_INPUT.findall(self.scope_path) if n not in ("subscriptionId", *named)]
         if self.in_resource_group and self.token != RESOURCE_GROUP_TOKEN:
-            named.append("resourceGroupName")
+            named.append(_group_input(self.path))
         return tuple(named)
 
     def name_parts(self, names: dict[str, str], own: str) -> list[str]:
@@ -150,14 +196,74 @@ def data_plane(token: str) -> str | None:
     return f"{entry['dataPlane']} (source: {entry['source']})"
 
 
+def _group_input(path: str) -> str:
+    """The input naming the resource group in `path` (`resourceGroupName`; azurestack's `resourceGroup`)."""
+    found = _INPUT.match(path.strip("/").split("/")[3])
+    return found.group(1) if found else "resourceGroupName"
+
+
+def _ours(token: str) -> dict[str, Any] | None:
+    """`token`'s row in the registry's own files (curated, schema export, REST spec), first that has it."""
+    entry: dict[str, Any] | None = (
+        _read(ARM_PATHS).get(token) or _read(SCHEMA_PATHS).get(token) or _read(SPEC_PATHS).get(token)
+    )
+    return entry
+
+
+def _provider_shape(token: str) -> provider_paths.ProviderPath | None:
+    """The provider's table's shape of `token` where it names an ARM type and the SDK sends an API version
+    (a type the provider implements itself has none: no template resource)."""
+    found = provider_paths.table().get(token)
+    if found is None or provider_paths.unplaceable(found.path) or not api_version(token):
+        return None
+    return found
+
+
+def _shape(token: str) -> tuple[str, str] | None:
+    """`token`'s id shape and its source: the registry's own files first, the provider's table where they have
+    none (or where `PROVIDER_WINS` shows the table right); None for a data-plane type or no shape."""
+    entry = _ours(token)
+    provider = _provider_shape(token)
+    if entry is not None and "path" not in entry:  # a data-plane type: no ARM resource whatever the table says
+        return None
+    if provider is not None and (entry is None or token in PROVIDER_WINS):
+        return provider.path, provider.source
+    return (entry["path"], entry["source"]) if entry is not None else None
+
+
 @functools.cache
 def placement(token: str) -> Placement | None:
     """Where ARM places `token`, or None where the registry has no id shape for it."""
-    entry = _read(ARM_PATHS).get(token) or _read(SCHEMA_PATHS).get(token) or _read(SPEC_PATHS).get(token)
-    if entry is None or "path" not in entry:
+    shape = _shape(token)
+    if shape is None:
         return _renamed(token)
     sdk = _read(SDK_TYPES).get(token, {})
-    return _parse(token, entry["path"], entry["source"], sdk.get("apiVersion"), bool(sdk.get("located")))
+    return _parse(token, shape[0], shape[1], sdk.get("apiVersion"), bool(sdk.get("located")))
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """A token whose id shape the provider's table and the registry's own files give differently."""
+
+    token: str
+    ours: str
+    our_source: str
+    providers: str
+    provider_source: str
+    kept: str  # "ours" or "provider's" (PROVIDER_WINS)
+
+
+def disagreements() -> list[Disagreement]:
+    """Every token both the registry's own files and the provider's table place, with different shapes (letter
+    case aside: ARM's types and segments are case-insensitive)."""
+    found = []
+    for token, provider in sorted(provider_paths.table().items()):
+        entry = _ours(token)
+        if entry is None or "path" not in entry or entry["path"].lower() == provider.path.lower():
+            continue
+        kept = "provider's" if token in PROVIDER_WINS else "ours"
+        found.append(Disagreement(token, entry["path"], entry["source"], provider.path, provider.source, kept))
+    return found
 
 
 def _renamed(token: str) -> Placement | None:
@@ -200,19 +306,21 @@ def why_unplaced(token: str) -> str | None:
 def tokens() -> list[str]:
     """Every token the registry can place."""
     placed = {t for t, entry in _read(ARM_PATHS).items() if "path" in entry}
-    return sorted(placed | set(_read(SCHEMA_PATHS)) | set(_read(SPEC_PATHS)))
+    by_provider = {t for t in provider_paths.table() if _ours(t) is None and _provider_shape(t) is not None}
+    return sorted(placed | set(_read(SCHEMA_PATHS)) | set(_read(SPEC_PATHS)) | by_provider)
 
 
 @functools.cache
 def _placed_arm_types() -> frozenset[str]:
     """The ARM type of every shape the registry holds, read from the shapes' text (no Placement built)."""
     found = set()
-    for name in (ARM_PATHS, SCHEMA_PATHS, SPEC_PATHS):
-        for entry in _read(name).values():
-            parts = entry.get("path", "").strip("/").split("/")
-            if "providers" in parts:
-                at = len(parts) - 1 - parts[::-1].index("providers")
-                found.add("/".join([parts[at + 1], *parts[at + 2 :][0::2]]).lower())
+    shapes = [entry.get("path", "") for name in (ARM_PATHS, SCHEMA_PATHS, SPEC_PATHS) for entry in _read(name).values()]
+    shapes += [shape[0] for token in provider_paths.table() if (shape := _shape(token)) is not None]
+    for path in shapes:
+        parts = path.strip("/").split("/")
+        if "providers" in parts:
+            at = len(parts) - 1 - parts[::-1].index("providers")
+            found.add("/".join([parts[at + 1], *parts[at + 2 :][0::2]]).lower())
     return frozenset(found)
 
 
