@@ -97,6 +97,17 @@ PROVIDER_WINS: dict[str, str] = {
         "subscription-level example does not name; ARM's scheduledActions take a `scope` "
         "(learn.microsoft.com/azure/templates/microsoft.costmanagement/scheduledactions, observed 2026-11-27)"
     ),
+    **dict.fromkeys(
+        ("azure-native:eventhub:DisasterRecoveryConfig", "azure-native:servicebus:DisasterRecoveryConfig"),
+        'the installed SDK\'s class names the configuration by `alias` ("The Disaster Recovery configuration name"); '
+        "`alternateName`, which the REST spec's shape read by name took, is a body property (\"Alternate name "
+        "specified when alias and namespace names are same\"): the provider's `{alias}` is the name",
+    ),
+    "azure-native:guestconfiguration:GuestConfigurationHCRPAssignment": (
+        "the 2.x export's example names `HybridRP.Compute/virtualMachines`, no resource provider's type; an Arc "
+        "machine is Microsoft.HybridCompute/machines (learn.microsoft.com/azure/templates/microsoft.hybridcompute/"
+        "machines, observed 2026-11-27), the provider's scope"
+    ),
     # m-z (token_paths_m_z.json): where that file is absent these rows are never consulted
     **dict.fromkeys(
         (
