@@ -191,13 +191,13 @@ def test_types_the_table_cannot_name_stay_unplaced_with_their_reason() -> None:
 
 def test_the_table_places_at_least_the_types_it_was_read_for() -> None:
     """1,979 of the SDK's 2,288 types had a shape before the provider's table (issue 39's last stop); with
-    token_paths_a_l.json 2,108 (2,271 with its m-z twin as read the same day)."""
+    token_paths_a_l.json 2,109 (2,272 with its m-z twin as read the same day)."""
     sdk = json.loads((ARM / "sdk_types.json").read_text(encoding="utf-8"))["types"]
     placed = {t for t in sdk if registry.placement(t) is not None or registry.data_plane(t)}
 
     assert len(sdk) == 2288
-    assert len(placed) >= 2108
-    assert len(_left() & placed) >= 2108 - 1979
+    assert len(placed) >= 2109
+    assert len(_left() & placed) >= 2109 - 1979
 
 
 # Every token whose shape the registry's own files and the provider's table give differently: the source of our
