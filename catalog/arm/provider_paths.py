@@ -74,6 +74,9 @@ def table() -> dict[str, ProviderPath]:
 def unplaceable(path: str) -> str | None:
     """Why `path` names no ARM type a template can declare, or None where it does."""
     parts = path.strip("/").split("/")
+    odd = [segment for segment in parts if "{" in segment and not _INPUT.match(segment)]
+    if odd:  # keyvault:AccessPolicy's `{policy.objectId}`: a property of the body, no input of the URL
+        return f"a segment ({odd[0]}) names no input of the resource"
     if "providers" not in parts:
         return None if len(parts) == 4 and parts[2].lower() == "resourcegroups" else "it names no provider namespace"
     at = len(parts) - 1 - parts[::-1].index("providers")

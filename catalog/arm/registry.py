@@ -434,7 +434,7 @@ def resource_id(place: Placement, inputs: dict[str, Any], name: str, subscriptio
         values[place.name_input] = name
     if place.scope_input:
         values[place.scope_input] = str(inputs.get(place.scope_input) or "").strip("/")
-    return _PATH_INPUT.sub(lambda m: values.get(m.group(1), m.group(0)), place.path)
+    return re.sub("/{2,}", "/", _PATH_INPUT.sub(lambda m: values.get(m.group(1), m.group(0)), place.path))
 
 
 def scope_id(place: Placement, inputs: dict[str, Any], subscription: str) -> str | None:
@@ -442,7 +442,8 @@ def scope_id(place: Placement, inputs: dict[str, Any], subscription: str) -> str
     if place.scope_path is None:
         return None
     values = {**{k: str(v) for k, v in inputs.items() if v is not None}, "subscriptionId": subscription}
-    return _PATH_INPUT.sub(lambda m: values.get(m.group(1), m.group(0)), place.scope_path)
+    # an empty input (a lock's `parentResourcePath` of a top-level resource) leaves no empty segment behind
+    return re.sub("/{2,}", "/", _PATH_INPUT.sub(lambda m: values.get(m.group(1), m.group(0)), place.scope_path))
 
 
 def auto_name(logical_name: str, seed: str, max_length: int = 64) -> str:

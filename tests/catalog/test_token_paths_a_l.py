@@ -346,3 +346,58 @@ def test_export_arm_puts_two_formerly_unplaced_types_inside_the_template(
         sdk_api_version("azure-native:batch:ApplicationPackage"),
     )
     assert outside == [] and NOT_IN_SUBSCRIPTION not in json.dumps(document)
+
+
+# Shapes the table gives that name no ARM type a template can declare, each with the part that says so
+# (the paths as the table has them).
+UNPLACEABLE = [
+    "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Insights/components/"
+    "{resourceName}/currentbillingfeatures",  # applicationinsights:ComponentCurrentBillingFeature: no name
+    "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/microsoft.insights/components/"
+    "{resourceName}/{scopePath}/item",  # applicationinsights:AnalyticsItem: the type is an input
+    "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Network/dnsZones/"
+    "{zoneName}/{recordType}/{relativeRecordSetName}",  # dns:RecordSet: the record type is an input
+    "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.KeyVault/vaults/"
+    "{vaultName}/accessPolicy/{policy.objectId}",  # keyvault:AccessPolicy: a body property in the URL
+]
+
+
+@pytest.mark.parametrize("path", UNPLACEABLE)
+def test_a_shape_that_names_no_arm_type_is_unplaceable(path: str) -> None:
+    assert path in _table()["paths"].values()
+    assert provider_paths.unplaceable(path)
+
+
+def test_a_shape_with_an_extension_scope_or_a_fixed_name_is_placeable() -> None:
+    """A lock on any resource (its scope is the resource's own id shape), a cluster's Flux configuration, an Arc
+    guest agent (`virtualMachineInstances/default/guestAgents/default`)."""
+    for token in (
+        "azure-native:authorization:ManagementLockAtResourceLevel",
+        "azure-native:kubernetesconfiguration:FluxConfiguration",
+        "azure-native:azurestackhci:GuestAgent",
+    ):
+        assert provider_paths.unplaceable(_table()["paths"][token]) is None, token
+
+
+def test_a_lock_on_a_top_level_resource_is_scoped_to_that_resource() -> None:
+    """The table: `.../resourcegroups/{resourceGroupName}/providers/{resourceProviderNamespace}/
+    {parentResourcePath}/{resourceType}/{resourceName}/providers/Microsoft.Authorization/locks/{lockName}`; a storage
+    account has no parent, so `parentResourcePath` is empty and the lock's scope is the account's own
+    `Microsoft.Storage/storageAccounts/sa1` (Learn, "Set scope for extension resources in ARM templates")."""
+    token = "azure-native:authorization:ManagementLockAtResourceLevel"
+    lock_inputs = {
+        "resourceGroupName": "rg",
+        "resourceProviderNamespace": "Microsoft.Storage",
+        "parentResourcePath": "",
+        "resourceType": "storageAccounts",
+        "resourceName": "sa1",
+        "lockName": "l1",
+        "level": "ReadOnly",
+    }
+    group = _recorded("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": "rg", "location": "westus"})
+    document = export([group, _recorded(token, "lock", lock_inputs)], project="p", stack="dev").document
+    nested = [e for e in document["resources"] if e["type"] == "Microsoft.Resources/deployments"]
+    lock = next(e for d in nested for e in d["properties"]["template"]["resources"] if e["name"] == "l1")
+
+    assert (lock["type"], lock["scope"]) == ("Microsoft.Authorization/locks", "Microsoft.Storage/storageAccounts/sa1")
+    assert lock["apiVersion"] == sdk_api_version(token) and lock["properties"] == {"level": "ReadOnly"}
