@@ -525,11 +525,13 @@ def _api_version(token: str) -> str | None:
 # Why a resource is outside the template: another provider's is not Azure's at all; a data-plane type of
 # azure-native is written through a service's own endpoint, never through ARM; any other azure-native type is
 # Azure's, but the installed Python SDK states its API version and not its ARM id's shape, which the registry
-# (catalog/arm/arm_paths.json) holds for the types it lists: Validate and What-If do not see it.
+# (catalog/arm/arm_paths.json and the files beside it) holds for the types it lists: Validate and What-If do not
+# see it.
 NOT_AZURES = "not an Azure resource (another provider's): Azure never sees it"
 NOT_PLACED = (
     "an Azure resource whose ARM type and id shape no public source the type registry reads gives "
-    "(catalog/arm/arm_paths.json, schema_paths.json, spec_paths.json): Validate and What-If do not see it"
+    "(catalog/arm/arm_paths.json, schema_paths.json, spec_paths.json, the provider's token_paths_*.json): "
+    "Validate and What-If do not see it"
 )
 NO_SOURCE_BECAUSE = "why no source places it: "  # then the reason spec_paths.json's `left` gives the type
 NOT_IN_SUBSCRIPTION = (

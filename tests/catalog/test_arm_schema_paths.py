@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 import pytest
-from azure_gpu_stacks.catalog.arm import bodies, registry
+from azure_gpu_stacks.catalog.arm import bodies, provider_paths, registry
 from azure_gpu_stacks.engine.arm.template import NOT_IN_SUBSCRIPTION, NOT_PLACED, export
 from azure_gpu_stacks.engine.run.runtime import RecordedResource
 
@@ -83,8 +83,9 @@ def test_an_example_of_the_export_that_the_spec_contradicts_is_left_out(token: s
 
 def test_where_the_spec_s_shape_and_the_export_s_disagree_neither_is_taken() -> None:
     """Two public sources at odds, each an ARM type the spec defines: the type is placed only where a curated row
-    says where. An export example whose ARM type the spec does not define at the SDK's API version (a disk access's
-    misspelt `privateEndpoinConnections`) is out of date, not at odds: the spec's shape is taken (Learn:
+    or the provider's own table (pulumi-azure-native reports/tokenPaths.json) says where. An export example whose
+    ARM type the spec does not define at the SDK's API version (a disk access's misspelt `privateEndpoinConnections`)
+    is out of date, not at odds: the spec's shape is taken (Learn:
     Microsoft.Compute/diskAccesses/privateEndpointConnections)."""
     spec = json.loads((ARM / "spec_paths.json").read_text(encoding="utf-8"))
     curated = _rows("arm_paths.json")
@@ -96,7 +97,8 @@ def test_where_the_spec_s_shape_and_the_export_s_disagree_neither_is_taken() -> 
     for token in spec["disagree"]:
         assert token not in _rows("schema_paths.json") and token not in spec["types"], token
         place = registry.placement(token)
-        assert (place is None) == (token not in curated), token
+        # a third source decides: a curated row, else the provider's own table (token_paths_*.json)
+        assert (place is None) == (token not in curated and token not in provider_paths.table()), token
     assert all("Azure/bicep-types-az 1f896de2db96 (2026-08-20)" in r["source"] for r in spec["types"].values())
 
 
@@ -179,7 +181,9 @@ SUB = "00000000-0000-0000-0000-000000000001"
 def web_template() -> Any:
     """A web app with a slot and its app settings (a fixed name, `config/appsettings`), a Sentinel rule on a
     workspace (an extension resource of a resource its inputs name), a management-group policy (outside any
-    subscription) and a type no public source places."""
+    subscription), a type only the provider's own table places (a resource group's cost report) and one no
+    public source places (a singleton setting: the provider's path `.../components/{resourceName}/
+    currentbillingfeatures` has no name segment)."""
     group = {"resourceGroupName": "rg"}
     resources = [
         _resource("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": "rg", "location": "westus"}),
@@ -202,6 +206,11 @@ def web_template() -> Any:
             {"managementGroupId": "mg1", "policyDefinitionName": "p1"},
         ),
         _resource("azure-native:costmanagement:ReportByResourceGroupName", "report", {**group, "reportName": "r1"}),
+        _resource(
+            "azure-native:applicationinsights:ComponentCurrentBillingFeature",
+            "billing",
+            {**group, "resourceName": "ai1", "currentBillingFeatures": ["Basic"]},
+        ),
     ]
     return export(resources, project="p", stack="dev")
 
@@ -235,7 +244,11 @@ def test_export_leaves_out_only_what_a_subscription_deployment_cannot_hold_sayin
 
     assert outside == {
         "azure-native:authorization:PolicyDefinitionAtManagementGroup": NOT_IN_SUBSCRIPTION,
-        "azure-native:costmanagement:ReportByResourceGroupName": f"{NOT_PLACED}; why no source places it: no type "
-        "of the REST spec at the SDK's API version is named like the class",
+        "azure-native:applicationinsights:ComponentCurrentBillingFeature": f"{NOT_PLACED}; why no source places "
+        "it: no type of the REST spec at the SDK's API version is named like the class",
     }
+    # pulumi-azure-native reports/tokenPaths.json: "/subscriptions/{subscriptionId}/resourceGroups/
+    # {resourceGroupName}/providers/Microsoft.CostManagement/reports/{reportName}"
+    report = next(e for e in _inner(web_template) if e["type"] == "Microsoft.CostManagement/reports")
+    assert report["name"] == "r1"
     assert "no public source" in NOT_PLACED

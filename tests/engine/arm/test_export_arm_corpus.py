@@ -108,14 +108,15 @@ def test_every_azure_resource_of_a_public_program_is_in_its_template_with_its_ar
 
 
 def test_a_resource_no_public_source_places_says_so_and_why() -> None:
-    """A resource of a type the registry cannot place (costmanagement:ReportByResourceGroupName: no type of Azure's
-    REST spec at the SDK's API version is named like it) is outside, naming that reason."""
+    """A resource of a type the registry cannot place (applicationinsights:ComponentCurrentBillingFeature: no type of
+    Azure's REST spec at the SDK's API version is named like it, and the provider's own path, `.../components/
+    {resourceName}/currentbillingfeatures`, has no name segment) is outside, naming that reason."""
     from azure_gpu_stacks.engine.run.runtime import RecordedResource
 
-    token = "azure-native:costmanagement:ReportByResourceGroupName"
+    token = "azure-native:applicationinsights:ComponentCurrentBillingFeature"
     report = RecordedResource(
         urn=f"urn:pulumi:dev::p::{token}::r", type=token, name="r", parent=None, custom=True, protect=False,
-        inputs={"resourceGroupName": "rg", "reportName": "r1"},
+        inputs={"resourceGroupName": "rg", "resourceName": "ai1", "currentBillingFeatures": ["Basic"]},
     )  # fmt: skip
     outside = export([report], project="p", stack="dev").document["metadata"]["outsideTemplate"]
 
