@@ -94,6 +94,23 @@ def test_ingestion_is_the_gpus_at_full_scale_times_their_samples_at_the_golden_r
     assert "queries not priced" in charge.estimate.covers
 
 
+def test_a_clusters_inline_gpu_pool_counts_too() -> None:
+    """NC4as_T4_v3: one T4 GPU (Learn's NCasT4_v3 size page); two nodes in the cluster's own pool profiles."""
+    group = {"resourceGroupName": "rg", "location": "westeurope"}
+    gpu = {"name": "gpu", "vmSize": "Standard_NC4as_T4_v3", "count": 2, "mode": "User"}
+    cluster = {**group, "resourceName": "aks", "agentPoolProfiles": [gpu]}
+    stack = [
+        res("azure-native:resources:ResourceGroup", "rg", group),
+        res("azure-native:containerservice:ManagedCluster", "aks", cluster),
+        res(WORKSPACE, "prom", group),
+    ]
+    samples = SHIPPED["dcgmSamplesPerGpuPerMonth"]["value"] * 2
+
+    charge = workspace_charge(stack)
+    assert round(charge.estimate.monthly_usd, 4) == round(samples / 10_000_000 * golden_rate(), 4)
+    assert "(2 GPUs at full scale)" in charge.estimate.basis
+
+
 def test_a_teams_samples_per_gpu_replace_the_default(tmp_path: Path) -> None:
     (tmp_path / "gpu-stacks.usage.yaml").write_text("resources:\n  prom:\n    dcgmSamplesPerGpuPerMonth: 50000000\n")
     charge = workspace_charge(aks_stack("westeurope", max_count=1), usage_root=tmp_path)
