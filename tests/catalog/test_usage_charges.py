@@ -140,6 +140,8 @@ def test_workspace_based_application_insights_is_billed_through_its_workspace_an
 
 
 def test_managed_prometheus_is_named_with_why_it_has_no_price() -> None:
+    """Without AKS GPU nodes (or outside westeurope) a workspace has no priced ingestion; queries never have a rate
+    (tests/catalog/test_prometheus_charge.py prices the ingestion)."""
     (prometheus,) = charges(res("azure-native:monitor:AzureMonitorWorkspace", "prom", {"location": "eastus"})).values()
 
-    assert prometheus.estimate is None and "no dated public rate was found" in str(prometheus)
+    assert prometheus.estimate is None and "no dated public rate for queries was found" in str(prometheus)
