@@ -112,3 +112,30 @@ def test_a_2x_token_of_a_renamed_module_is_answered_from_its_3x_function() -> No
     # cosmos-db.json DatabaseAccountListKeysResult
     assert {"primaryMasterKey", "secondaryMasterKey", "primaryReadonlyMasterKey"} <= set(answer)
     assert is_secret(answer["primaryMasterKey"])
+
+
+def test_a_look_up_by_id_answers_the_arm_id_its_arguments_name() -> None:
+    """A role definition looked up by its GUID answers its ARM id (Learn, "Azure built-in roles": Reader is
+    acdd72a7-3385-48ef-bd42-f606fba81ae7; a role definition's id is `{scope}/providers/Microsoft.Authorization/
+    roleDefinitions/{roleDefinitionId}`, the ARM template reference). A placeholder there was refused by the role
+    assignment naming it (petitess/pulumi-azure-py appservice01)."""
+    arm = FakeArm()
+    answer = arm.invoke(
+        "azure-native:authorization:getRoleDefinition",
+        {"scope": f"/subscriptions/{arm.subscription_id}", "roleDefinitionId": "acdd72a7-3385-48ef-bd42-f606fba81ae7"},
+    )
+
+    assert answer["id"] == (
+        f"/subscriptions/{arm.subscription_id}/providers/Microsoft.Authorization/roleDefinitions/"
+        "acdd72a7-3385-48ef-bd42-f606fba81ae7"
+    )
+    assert (answer["name"], answer["type"]) == (
+        "acdd72a7-3385-48ef-bd42-f606fba81ae7",
+        "Microsoft.Authorization/roleDefinitions",
+    )
+
+
+def test_a_look_up_missing_a_part_of_the_id_keeps_the_placeholder() -> None:
+    answer = FakeArm().invoke("azure-native:authorization:getRoleDefinition", {"roleDefinitionId": "x"})
+
+    assert answer["id"] == "offline-id"
