@@ -50,6 +50,7 @@ from .program_values import (
     secret_strings,
 )
 from .project import Project, StackSettings, declared_secrets, load_stack
+from .python_syntax import newer_python_note
 from .runtime import (
     DIY_ORGANIZATION,
     SECRET_SHOWN_AS,
@@ -465,6 +466,8 @@ def describe_program_error(exc: BaseException, project: Project, stack_file: str
     said = f"{raised_line(type(exc).__name__, str(exc))}{f' (at {place})' if place else ''}"
     if isinstance(exc, ImportError) and (note := missing_environment(project)) is not None:
         said += f"; {note}"
+    if (newer := newer_python_note(exc)) is not None:
+        said += f"; {newer}"
     if isinstance(exc, (ImportError, AttributeError)) and (major := other_major_note(str(exc))) is not None:
         said += f"; {major}"  # last: a quote after it would make the span between quotes read as one value
     return said
