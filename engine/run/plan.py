@@ -429,12 +429,18 @@ def describe_reported(failure: Any, limits: Limits, label: str, python: Path) ->
         return f"{label} ended with a report gpu-stacks does not know: {escaped(str(failure))[:200]}"
     message = str(failure.get("message") or "")
     if failure.get("plain"):
-        return escaped(message)
+        return escaped(one_line(message))
     where = f" (at {escaped(str(failure['where']))})" if failure.get("where") else ""
     hint = ""
     if failure.get("type") == "ModuleNotFoundError":
         hint = f"; allowed: install it in {python.parent.parent}, the environment Pulumi.yaml names"
     return f"{raised_line(str(failure.get('type')), message)}{where}{hint}"
+
+
+def one_line(message: str) -> str:
+    """A message of the SDK's own that spans lines (ConfigMissingError's "...\n\tplease set a value using the
+    command ...", pulumi/pulumi `sdk/python/lib/pulumi/config.py`) as the one line an error is."""
+    return " ".join(part.strip() for part in message.splitlines() if part.strip())
 
 
 def raised_line(type_name: str, message: str) -> str:
@@ -457,7 +463,7 @@ def describe_program_error(exc: BaseException, project: Project, stack_file: str
         # name the file that was actually read.
         return str(ConfigError(stack_file, exc.problems))
     if isinstance(exc, program_host.USER_ERRORS):
-        return str(exc)
+        return one_line(str(exc))
     if isinstance(exc, SystemExit):
         return f"the program called sys.exit({exc.code!r})"
     if (failure := invoke_failure(exc)) is not None:  # a provider function's error (Azure's answer), not a program bug
