@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from ..catalog.arm import registry
 from ..catalog.arm.registry import MODULES_RENAMED_IN_3
 from ..sdk.internals import getter_name, secret
+from ..sdk.values import stable_uuid
 from . import other_providers
 from .errors import ArmError
 
@@ -41,6 +42,11 @@ SDK_PACKAGE = "pulumi_azure_native"
 CREDENTIAL_FIELD = re.compile(
     r"(?i)(^value$|key$|keys$|password|secret|token$|connectionstring|sas$|credential|kubeconfig)"
 )
+# Response fields Azure gives as GUIDs (common-types ManagedServiceIdentity's principalId and tenantId, `format: uuid`;
+# an Entra ID object's objectId and clientId: azure-rest-api-specs `common-types/resource-management/v5/
+# managedidentity.json`, observed 2026-11-27): a placeholder of theirs is a GUID, as a role assignment that names
+# a looked-up app's `identity.principal_id` checks it, never `offline-principalId`.
+GUID_FIELDS = frozenset({"principalId", "tenantId", "objectId", "clientId"})
 # Output types refer to each other (a public IP's ipConfiguration holds a subnet, which holds IP
 # configurations...): nested types deeper than this are answered empty, as no program reads that far.
 _DEPTH = 4
@@ -122,6 +128,8 @@ def placeholder(name: str, hint: Any, depth: int = 0) -> Any:
         return 0
     if isinstance(hint, type) and hint is not str and depth < _DEPTH and _fields(hint):
         return {field: placeholder(field, sub, depth + 1) for field, sub in _fields(hint).items()}
+    if name in GUID_FIELDS:
+        return stable_uuid("offline", name)
     text = f"offline-{name}"
     return secret(text) if CREDENTIAL_FIELD.search(name) else text
 
