@@ -27,8 +27,11 @@ import typing
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..catalog.arm import registry
 from ..catalog.arm.registry import MODULES_RENAMED_IN_3
 from ..sdk.internals import getter_name, secret
+from ..sdk.values import stable_uuid
+from . import other_providers
 from .errors import ArmError
 
 if TYPE_CHECKING:
@@ -39,6 +42,11 @@ SDK_PACKAGE = "pulumi_azure_native"
 CREDENTIAL_FIELD = re.compile(
     r"(?i)(^value$|key$|keys$|password|secret|token$|connectionstring|sas$|credential|kubeconfig)"
 )
+# Response fields Azure gives as GUIDs (common-types ManagedServiceIdentity's principalId and tenantId, `format: uuid`;
+# an Entra ID object's objectId and clientId: azure-rest-api-specs `common-types/resource-management/v5/
+# managedidentity.json`, observed 2026-11-27): a placeholder of theirs is a GUID, as a role assignment that names
+# a looked-up app's `identity.principal_id` checks it, never `offline-principalId`.
+GUID_FIELDS = frozenset({"principalId", "tenantId", "objectId", "clientId"})
 # Output types refer to each other (a public IP's ipConfiguration holds a subnet, which holds IP
 # configurations...): nested types deeper than this are answered empty, as no program reads that far.
 _DEPTH = 4
@@ -120,6 +128,8 @@ def placeholder(name: str, hint: Any, depth: int = 0) -> Any:
         return 0
     if isinstance(hint, type) and hint is not str and depth < _DEPTH and _fields(hint):
         return {field: placeholder(field, sub, depth + 1) for field, sub in _fields(hint).items()}
+    if name in GUID_FIELDS:
+        return stable_uuid("offline", name)
     text = f"offline-{name}"
     return secret(text) if CREDENTIAL_FIELD.search(name) else text
 
@@ -152,14 +162,48 @@ def _looked_up(arm: Arm, args: Mapping[str, Any]) -> dict[str, Any] | None:
 
 def answer_from_schema(arm: Arm, token: str, args: Mapping[str, Any]) -> dict[str, Any]:
     """An answer to `token` shaped from its result type, or FunctionNotAnswered."""
+    if not token.startswith("azure-native:"):
+        return _other_providers_function(arm, token, args)
     cls = result_type(token)
     if cls is None:
         raise FunctionNotAnswered(
             f"the installed pulumi-azure-native (3.x) has no function '{token}'; offline, only the provider's own "
             "functions are answered: run the program in the environment it was written for (--create-venv)"
         )
-    known = _looked_up(arm, args) if token.split(":")[-1].startswith("get") else None
+    getter = token.split(":")[-1].startswith("get")
+    known = (_looked_up(arm, args) or _named_by_arguments(arm, token, args)) if getter else None
     return {
         name: (known[name] if known is not None and name in known else placeholder(name, hint))
         for name, hint in _fields(cls).items()
+    }
+
+
+def _other_providers_function(arm: Arm, token: str, args: Mapping[str, Any]) -> dict[str, Any]:
+    """A function of another provider (azuread's, the classic azure provider's): the identity and subscription
+    ones answered (`other_providers.FUNCTIONS`), any other one line naming it."""
+    answer = other_providers.function_answer(arm, token, args)
+    if answer is not None:
+        return answer
+    provider = token.split(":", 1)[0]
+    raise FunctionNotAnswered(
+        f"'{token}' is a function of the {provider} provider, not of Azure Resource Manager: offline, only "
+        f"azure-native's functions and {', '.join(sorted(other_providers.FUNCTIONS))} are answered, so nothing "
+        "offline can answer it"
+    )
+
+
+def _named_by_arguments(arm: Arm, token: str, args: Mapping[str, Any]) -> dict[str, Any] | None:
+    """For `get<Type>` of a resource the run does not hold: the envelope Azure's GET answers with, from the
+    arguments that name it in the type's id shape (the type registry's, as export-arm places `<Type>`):
+    `get_role_definition(scope=..., role_definition_id=...)` answers the role's ARM id, which a role
+    assignment then names, never a placeholder in its place. None where the arguments do not name every part."""
+    module, function = token.split(":")[1:]
+    place = registry.placement(f"azure-native:{module}:{function[3:4].upper()}{function[4:]}")
+    if place is None or not place.name_input or not all(args.get(n) for n in place.path_inputs):
+        return None
+    own = str(args[place.name_input])
+    return {
+        "id": registry.resource_id(place, dict(args), own, arm.subscription_id),
+        "name": own,
+        "type": place.arm_type,
     }

@@ -19,12 +19,16 @@ import hashlib
 import struct
 import uuid
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..catalog.arm.bodies import arm_type
 from ..sdk.internals import secret
 from ..sdk.values import unwrap_secrets
 from .models import RESOURCE_TYPES
+from .models.authorization import deployer_object_id
+
+if TYPE_CHECKING:
+    from .core import Arm
 
 MODELED_PACKAGES = ("azure-native:",)
 # Types of the engine itself, not of a provider: nothing to check about them.
@@ -162,6 +166,18 @@ PLAUSIBLE_OUTPUTS: dict[str, Callable[[str, Mapping[str, Any]], dict[str, Any]]]
 }
 
 
+# The id an Entra ID object's resource has, as its provider imports it (pulumi-azuread 6.11.1,
+# `service_principal.py`: `pulumi import ... 00000000-0000-0000-0000-000000000000`, the object id;
+# `application.py`, `application_registration.py`: `/applications/<object id>`; observed 2026-11-27). A
+# role assignment's principalId names a service principal by `.id`, as pulumi/examples'
+# azure-py-oidc-provider-pulumi-cloud does: the object id Azure then checks.
+ID_SHAPES: dict[str, str] = {
+    "azuread:index/servicePrincipal:ServicePrincipal": "{objectId}",
+    "azuread:index/application:Application": "/applications/{objectId}",
+    "azuread:index/applicationRegistration:ApplicationRegistration": "/applications/{objectId}",
+}
+
+
 def answer(type_token: str, name: str, inputs: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
     """A made-up id and the state: the inputs echoed, with the outputs above where the type has them."""
     state = dict(inputs)
@@ -172,7 +188,57 @@ def answer(type_token: str, name: str, inputs: Mapping[str, Any]) -> tuple[str, 
         made_up(f"{type_token}::{name}", {k: v for k, v in unwrap_secrets(dict(inputs)).items() if v is not None})
     )
     shown_as_id = state.get("id") if type_token == "random:index/randomPet:RandomPet" else None
+    shape = ID_SHAPES.get(type_token)
+    if shape is not None:
+        shown_as_id = shape.format(objectId=state["objectId"])
     return str(shown_as_id or f"{name}-id"), state
+
+
+# Functions of other providers that Azure programs call for the deploying identity and its subscription,
+# answered as the azure-native `authorization.getClientConfig` is (the fake's identity): the result fields are
+# the providers' (pulumi-azuread 6.11.1 `get_client_config.py`: clientId, objectId, tenantId; pulumi-azure
+# 6.40.1 `core/get_client_config.py`: clientId, objectId, subscriptionId, tenantId; `core/get_subscription.py`:
+# displayName, id, locationPlacementId, quotaId, spendingLimit, state, subscriptionId, tags, tenantId, the id
+# `/subscriptions/<id>`, as azurerm's subscription data source gives it; observed 2026-11-27).
+def _identity(arm: Arm, args: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "clientId": arm.client_id,
+        "objectId": deployer_object_id(arm),
+        "subscriptionId": arm.subscription_id,
+        "tenantId": arm.tenant_id,
+    }
+
+
+def _azuread_identity(arm: Arm, args: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in _identity(arm, args).items() if k != "subscriptionId"}
+
+
+def _subscription(arm: Arm, args: Mapping[str, Any]) -> dict[str, Any]:
+    subscription = str(args.get("subscriptionId") or arm.subscription_id)
+    return {
+        "id": f"/subscriptions/{subscription}",
+        "subscriptionId": subscription,
+        "tenantId": arm.tenant_id,
+        "displayName": "offline-displayName",
+        "locationPlacementId": "offline-locationPlacementId",
+        "quotaId": "offline-quotaId",
+        "spendingLimit": "offline-spendingLimit",
+        "state": "Enabled",
+        "tags": {},
+    }
+
+
+FUNCTIONS: dict[str, Callable[[Arm, Mapping[str, Any]], dict[str, Any]]] = {
+    "azuread:index/getClientConfig:getClientConfig": _azuread_identity,
+    "azure:core/getClientConfig:getClientConfig": _identity,
+    "azure:core/getSubscription:getSubscription": _subscription,
+}
+
+
+def function_answer(arm: Arm, token: str, args: Mapping[str, Any]) -> dict[str, Any] | None:
+    """Another provider's function answered above, or None."""
+    found = FUNCTIONS.get(token)
+    return found(arm, args) if found is not None else None
 
 
 # An explicit azure-native provider (`azure_native.Provider(name, location=...)`): its `location` is the

@@ -528,6 +528,14 @@ def _api_version(token: str) -> str | None:
 # (catalog/arm/arm_paths.json and the files beside it) holds for the types it lists: Validate and What-If do not
 # see it.
 NOT_AZURES = "not an Azure resource (another provider's): Azure never sees it"
+# The classic azure provider's resources are Azure's, but their inputs are Terraform's azurerm schema, not ARM's
+# ("This provider is a derived work of the Terraform Provider ... terraform-provider-azurerm", pulumi/docs'
+# pulumi_azure reference, read 2026-11-27): no ARM body can be written for them here.
+CLASSIC_AZURE_PREFIX = "azure:"
+CLASSIC_AZURES = (
+    "an Azure resource of the classic azure provider (pulumi-azure, Terraform's azurerm): its inputs are "
+    "Terraform's, not ARM's, so it is not in the template and Validate and What-If do not see it"
+)
 NOT_PLACED = (
     "an Azure resource whose ARM type and id shape no public source the type registry reads gives "
     "(catalog/arm/arm_paths.json, schema_paths.json, spec_paths.json, the provider's token_paths_*.json): "
@@ -541,6 +549,8 @@ NOT_IN_SUBSCRIPTION = (
 
 
 def outside_why(type_token: str) -> str:
+    if type_token.startswith(CLASSIC_AZURE_PREFIX):
+        return CLASSIC_AZURES
     if not type_token.startswith(AZURE_NATIVE):
         return NOT_AZURES
     why = registry.data_plane(type_token)

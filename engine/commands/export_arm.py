@@ -69,6 +69,16 @@ def run(args: argparse.Namespace) -> Said:
             "(metadata.outsideTemplate says why for each)",
             file=sys.stderr,
         )
+    from ..arm.template import CLASSIC_AZURE_PREFIX
+
+    classic = [urn for urn, kind in template.outside if kind.startswith(CLASSIC_AZURE_PREFIX)]
+    if classic:
+        print(
+            f"gpu-stacks: warning: {counted(len(classic), 'resource')} of the classic azure provider "
+            f"{'is' if len(classic) == 1 else 'are'} Azure's but not in the template (Terraform's inputs, not "
+            "ARM's), so Validate and What-If do not see them",
+            file=sys.stderr,
+        )
     text = Text(json.dumps(template.document, indent=2))
     if args.output is None:
         said.stdout.append(text)

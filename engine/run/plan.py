@@ -50,6 +50,7 @@ from .program_values import (
     secret_strings,
 )
 from .project import Project, StackSettings, declared_secrets, load_stack
+from .python_syntax import newer_python_note
 from .runtime import (
     DIY_ORGANIZATION,
     SECRET_SHOWN_AS,
@@ -429,12 +430,18 @@ def describe_reported(failure: Any, limits: Limits, label: str, python: Path) ->
         return f"{label} ended with a report gpu-stacks does not know: {escaped(str(failure))[:200]}"
     message = str(failure.get("message") or "")
     if failure.get("plain"):
-        return escaped(message)
+        return escaped(one_line(message))
     where = f" (at {escaped(str(failure['where']))})" if failure.get("where") else ""
     hint = ""
     if failure.get("type") == "ModuleNotFoundError":
         hint = f"; allowed: install it in {python.parent.parent}, the environment Pulumi.yaml names"
     return f"{raised_line(str(failure.get('type')), message)}{where}{hint}"
+
+
+def one_line(message: str) -> str:
+    """A message of the SDK's own that spans lines (ConfigMissingError's "...\n\tplease set a value using the
+    command ...", pulumi/pulumi `sdk/python/lib/pulumi/config.py`) as the one line an error is."""
+    return " ".join(part.strip() for part in message.splitlines() if part.strip())
 
 
 def raised_line(type_name: str, message: str) -> str:
@@ -457,7 +464,7 @@ def describe_program_error(exc: BaseException, project: Project, stack_file: str
         # name the file that was actually read.
         return str(ConfigError(stack_file, exc.problems))
     if isinstance(exc, program_host.USER_ERRORS):
-        return str(exc)
+        return one_line(str(exc))
     if isinstance(exc, SystemExit):
         return f"the program called sys.exit({exc.code!r})"
     if (failure := invoke_failure(exc)) is not None:  # a provider function's error (Azure's answer), not a program bug
@@ -466,6 +473,8 @@ def describe_program_error(exc: BaseException, project: Project, stack_file: str
     said = f"{raised_line(type(exc).__name__, str(exc))}{f' (at {place})' if place else ''}"
     if isinstance(exc, ImportError) and (note := missing_environment(project)) is not None:
         said += f"; {note}"
+    if (newer := newer_python_note(exc)) is not None:
+        said += f"; {newer}"
     if isinstance(exc, (ImportError, AttributeError)) and (major := other_major_note(str(exc))) is not None:
         said += f"; {major}"  # last: a quote after it would make the span between quotes read as one value
     return said

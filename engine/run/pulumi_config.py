@@ -317,16 +317,21 @@ def apply_project_config(
 
 
 def check_namespace(key: str, project: str, declarations: tuple[Declaration, ...], label: str) -> None:
-    """Refuse a key whose namespace is neither the project's, a declared one, nor a provider's."""
+    """Refuse a key whose namespace is a near miss of the project's, a declared one or a provider's (a typo the
+    program would never read). Any other namespace is the program's own key space: Pulumi reads
+    `pulumi.Config("param")` from `param:<key>` ("Configuration keys use the format [<namespace>:]<key-name>
+    ... allows custom components to define their own key spaces", pulumi.com/docs/iac/concepts/config,
+    read 2026-11-27)."""
     namespace, _, name = key.partition(":")
     known = {project, *KNOWN_NAMESPACES, *(d.full_key.split(":", 1)[0] for d in declarations)}
     if namespace in known or _provider_installed(namespace):
         return
     close = difflib.get_close_matches(namespace, sorted(known), n=1, cutoff=0.6)
-    hint = f"did you mean '{close[0]}:{name}'? " if close else ""
+    if not close:
+        return
     raise InputError(
         f"{label}: config: key '{key}': '{namespace}' is neither this project's namespace nor a provider's; "
-        f"{hint}allowed: {project}:<key>, or a provider's such as azure-native:location"
+        f"did you mean '{close[0]}:{name}'? allowed: {project}:<key>, or a provider's such as azure-native:location"
     )
 
 

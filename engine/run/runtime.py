@@ -41,6 +41,7 @@ from ...sdk.internals import (
     unwrap_secret,
 )
 from ...sdk.values import unwrap_secrets
+from ..errors import InputError
 from ..secrets import CREDENTIAL_KEY, SECRET_SHOWN_AS
 from . import heap, program_host
 from .monitor import MonitorServer
@@ -149,6 +150,10 @@ def _source_position(request: Any) -> tuple[str, int] | None:
     return request.sourcePosition.uri, int(request.sourcePosition.line)
 
 
+class DuplicateResourceUrn(InputError):
+    """A second registration of a URN, which Pulumi's engine refuses: the program's error, not the engine's."""
+
+
 class RecordingMonitor(MockMonitor):
     """The engine's resource monitor, offline: answers each request through Pulumi's mock monitor (and
     so the fake ARM) and keeps every registration, in order, and the stack's outputs.
@@ -178,6 +183,7 @@ class RecordingMonitor(MockMonitor):
         self.project = project
         self.stack = stack
         self.recorded: list[RecordedResource] = []
+        self.registered: set[str] = set()
         self.stack_urn = ""
         self.secret_values = secret_values
         self.outputs: dict[str, Any] = {}
@@ -229,6 +235,19 @@ class RecordingMonitor(MockMonitor):
         unknown = frozenset(key for key, value in inputs.items() if _holds_unknown(value))
         if unknown:
             self.unknown_inputs[(request.type, request.name)] = unknown
+        urn = self.make_urn(request.parent, request.type, request.name)
+        if request.type != STACK_TYPE and urn in self.registered:
+            # The engine stops a program that registers one URN twice (pulumi/pulumi `pkg/diag/errors.go`,
+            # GetDuplicateResourceURNError, code 2001; Pulumi's docs, "Resource names": "If you create two
+            # resources with the same name, type, and parent path ... you will see an error"; read 2026-11-27);
+            # the mock monitor would silently keep the second.
+            at = _source_position(request)
+            where = f"; at {Path(at[0]).name}:{at[1]}" if at else ""
+            raise DuplicateResourceUrn(
+                f"Duplicate resource URN '{urn}'; try giving it a unique name (Pulumi's error for a second resource "
+                f"of one name, type and parent{where})"
+            )
+        self.registered.add(urn)
         response = super().RegisterResource(request)
         if request.type == STACK_TYPE:
             self.stack_urn = response.urn

@@ -41,10 +41,6 @@ BAD_STACKS: dict[str, str] = {
         "provider's; "
         "did you mean 'azure-gpu-stacks:costAlert'? allowed: azure-gpu-stacks:<key>"
     ),
-    "other-project-namespace": (
-        "config: key 'other-project:costAlert': 'other-project' is neither this project's namespace nor a provider's; "
-        "allowed: azure-gpu-stacks:<key>, or a provider's such as azure-native:location"
-    ),
     "duplicate-key": "not valid YAML (line 6, column 5): mapping key 'amount' already defined at line 4",
     "same-key-twice-namespaced": (
         "config: 'azure-gpu-stacks:costAlert' and 'costAlert' are the same key, azure-gpu-stacks:costAlert; "

@@ -14,6 +14,7 @@ Importing every SDK module is most of this file's cost (about 35 CPU-seconds for
 from __future__ import annotations
 
 import re
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -112,3 +113,54 @@ def test_a_2x_token_of_a_renamed_module_is_answered_from_its_3x_function() -> No
     # cosmos-db.json DatabaseAccountListKeysResult
     assert {"primaryMasterKey", "secondaryMasterKey", "primaryReadonlyMasterKey"} <= set(answer)
     assert is_secret(answer["primaryMasterKey"])
+
+
+def test_a_look_up_by_id_answers_the_arm_id_its_arguments_name() -> None:
+    """A role definition looked up by its GUID answers its ARM id (Learn, "Azure built-in roles": Reader is
+    acdd72a7-3385-48ef-bd42-f606fba81ae7; a role definition's id is `{scope}/providers/Microsoft.Authorization/
+    roleDefinitions/{roleDefinitionId}`, the ARM template reference). A placeholder there was refused by the role
+    assignment naming it (petitess/pulumi-azure-py appservice01)."""
+    arm = FakeArm()
+    answer = arm.invoke(
+        "azure-native:authorization:getRoleDefinition",
+        {"scope": f"/subscriptions/{arm.subscription_id}", "roleDefinitionId": "acdd72a7-3385-48ef-bd42-f606fba81ae7"},
+    )
+
+    assert answer["id"] == (
+        f"/subscriptions/{arm.subscription_id}/providers/Microsoft.Authorization/roleDefinitions/"
+        "acdd72a7-3385-48ef-bd42-f606fba81ae7"
+    )
+    assert (answer["name"], answer["type"]) == (
+        "acdd72a7-3385-48ef-bd42-f606fba81ae7",
+        "Microsoft.Authorization/roleDefinitions",
+    )
+
+
+def test_a_look_up_missing_a_part_of_the_id_keeps_the_placeholder() -> None:
+    answer = FakeArm().invoke("azure-native:authorization:getRoleDefinition", {"roleDefinitionId": "x"})
+
+    assert answer["id"] == "offline-id"
+
+
+def test_a_looked_up_identity_s_principal_is_an_object_id_a_role_assignment_accepts() -> None:
+    """Azure gives a managed identity's principalId and tenantId as GUIDs (common-types ManagedServiceIdentity,
+    `format: uuid`); a role assignment naming a looked-up web app's `identity.principal_id` was refused
+    (InvalidPrincipalId) for the placeholder `offline-principalId`."""
+    arm = FakeArm()
+    identity = arm.invoke("azure-native:web:getWebApp", {"resourceGroupName": "rg", "name": "app"})["identity"]
+    arm.put("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": "rg", "location": "westeurope"}, "s1")
+
+    assert str(uuid.UUID(identity["principalId"])) == identity["principalId"]
+    assert str(uuid.UUID(identity["tenantId"])) == identity["tenantId"]
+    arm.put(
+        "azure-native:authorization:RoleAssignment",
+        "app-reader",
+        {
+            "principalId": identity["principalId"],
+            "principalType": "ServicePrincipal",
+            "roleDefinitionId": f"/subscriptions/{arm.subscription_id}/providers/Microsoft.Authorization/"
+            "roleDefinitions/acdd72a7-3385-48ef-bd42-f606fba81ae7",
+            "scope": f"/subscriptions/{arm.subscription_id}/resourceGroups/rg",
+        },
+        "s2",
+    )

@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import json
 import struct
+import uuid
 
 import pytest
 from azure_gpu_stacks.catalog.clock import utc_today
@@ -88,3 +89,50 @@ def _ssh_strings(blob: bytes) -> list[bytes]:
         found.append(blob[4 : 4 + size])
         blob = blob[4 + size :]
     return found
+
+
+def test_a_service_principal_s_id_is_its_object_id_and_an_application_s_the_applications_path() -> None:
+    """pulumi-azuread 6.11.1 imports a service principal by its object id (00000000-0000-0000-0000-000000000000)
+    and an application by `/applications/<object id>`: a role assignment's principalId names the principal by `.id`
+    (pulumi/examples' azure-py-oidc-provider-pulumi-cloud), which Azure checks as an object id."""
+    from azure_gpu_stacks.fakeazure.other_providers import answer
+
+    principal_id, principal = answer("azuread:index/servicePrincipal:ServicePrincipal", "sp", {"clientId": "c"})
+    application_id, application = answer("azuread:index/application:Application", "app", {"displayName": "a"})
+
+    assert principal_id == principal["objectId"] and str(uuid.UUID(principal_id)) == principal_id
+    assert application_id == f"/applications/{application['objectId']}"
+
+
+def test_other_providers_identity_functions_answer_the_identity_azure_native_answers() -> None:
+    """azuread's getClientConfig (clientId, objectId, tenantId) and the classic provider's getClientConfig and
+    getSubscription (pulumi-azuread 6.11.1, pulumi-azure 6.40.1 result types) name the same identity and
+    subscription as azure-native's authorization.getClientConfig."""
+    from azure_gpu_stacks.fakeazure import FakeArm
+
+    arm = FakeArm()
+    native = arm.invoke("azure-native:authorization:getClientConfig", {})
+
+    assert arm.invoke("azuread:index/getClientConfig:getClientConfig", {}) == {
+        k: native[k] for k in ("clientId", "objectId", "tenantId")
+    }
+    assert arm.invoke("azure:core/getClientConfig:getClientConfig", {}) == native
+    subscription = arm.invoke("azure:core/getSubscription:getSubscription", {})
+    assert (subscription["id"], subscription["subscriptionId"], subscription["tenantId"]) == (
+        f"/subscriptions/{native['subscriptionId']}",
+        native["subscriptionId"],
+        native["tenantId"],
+    )
+
+
+def test_another_provider_s_function_it_cannot_answer_is_one_line_naming_that_provider() -> None:
+    from azure_gpu_stacks.fakeazure import FakeArm
+    from azure_gpu_stacks.fakeazure.errors import ArmError
+
+    with pytest.raises(ArmError) as refused:
+        FakeArm().invoke("azuread:index/getGroup:getGroup", {"displayName": "team"})
+
+    line = str(refused.value)
+    assert "\n" not in line
+    assert line.startswith("'azuread:index/getGroup:getGroup' is a function of the azuread provider")
+    assert "pulumi-azure-native (3.x) has no function" not in line  # what it said before: not the reason

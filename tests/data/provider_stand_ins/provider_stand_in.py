@@ -28,3 +28,17 @@ def resource_class(token: str, inputs: dict[str, str], outputs: dict[str, str]) 
 
     StandIn.__name__ = StandIn.__qualname__ = token.rsplit(":", 1)[-1]
     return StandIn
+
+
+def function(token: str, outputs: dict[str, str]) -> Any:
+    """A provider function for `token`, invoked as the real SDK invokes it; `outputs` (Python name -> wire
+    name) are the result's attributes."""
+
+    def invoke(opts: pulumi.InvokeOptions | None = None, **kwargs: Any) -> Any:
+        value = pulumi.runtime.invoke(token, kwargs, opts=opts).value or {}
+        result = type(token.rsplit(":", 1)[-1] + "Result", (), {})()
+        for python, wire in outputs.items():
+            setattr(result, python, value.get(wire))
+        return result
+
+    return invoke

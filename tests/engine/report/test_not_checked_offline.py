@@ -4,7 +4,9 @@ the fake ARM does not model and the REST spec mapping does not cover."""
 
 from __future__ import annotations
 
+import io
 import json
+from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
 from azure_gpu_stacks.engine.cli import main
@@ -15,32 +17,40 @@ ACI = REPO / "tests" / "data" / "public" / "azure-py-aci"
 GROUP = "urn:pulumi:dev::azure-py-aci::azure-native:containerinstance:ContainerGroup::containerGroup"
 
 
-def check(capsys: pytest.CaptureFixture[str], *extra: str) -> str:
-    code = main(["check", "dev", "--project", str(ACI), *extra])
-    out, _ = capsys.readouterr()
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """One check of the program for the file, every format written at once: format -> its report."""
+    folder = tmp_path_factory.mktemp("reports")
+    formats = ("json", "markdown", "sarif")
+    argv = ["check", "dev", "--project", str(ACI), "--format", "text"]
+    for fmt in formats:
+        argv += ["--format", f"{fmt}={folder / fmt}"]
+    out = io.StringIO()
+    with redirect_stdout(out), redirect_stderr(io.StringIO()):
+        code = main(argv)
     assert code == 0
-    return out
+    return {"text": out.getvalue(), **{fmt: (folder / fmt).read_text() for fmt in formats}}
 
 
-def test_text_counts_it(capsys: pytest.CaptureFixture[str]) -> None:
-    assert check(capsys).startswith("OK: dev deploys as planned (2 resources, 1 not checked offline).")
+def test_text_counts_it(reports: dict[str, str]) -> None:
+    assert reports["text"].startswith("OK: dev deploys as planned (2 resources, 1 not checked offline).")
 
 
-def test_json_lists_it(capsys: pytest.CaptureFixture[str]) -> None:
-    [stack] = json.loads(check(capsys, "--json"))["stacks"]
+def test_json_lists_it(reports: dict[str, str]) -> None:
+    [stack] = json.loads(reports["json"])["stacks"]
 
     assert stack["notChecked"] == [GROUP]
 
 
-def test_markdown_lists_it(capsys: pytest.CaptureFixture[str]) -> None:
-    out = check(capsys, "--format", "markdown")
+def test_markdown_lists_it(reports: dict[str, str]) -> None:
+    out = reports["markdown"]
 
     assert "Not checked offline (1)" in out
     assert "`azure-native:containerinstance:ContainerGroup`" in out
 
 
-def test_sarif_has_a_note_for_it(capsys: pytest.CaptureFixture[str]) -> None:
-    results = json.loads(check(capsys, "--format", "sarif"))["runs"][0]["results"]
+def test_sarif_has_a_note_for_it(reports: dict[str, str]) -> None:
+    results = json.loads(reports["sarif"])["runs"][0]["results"]
 
     assert [(r["ruleId"], r["level"]) for r in results] == [("gpu-stacks/not-checked-offline", "note")]
     assert "containerGroup" in results[0]["message"]["text"]
