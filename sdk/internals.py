@@ -67,6 +67,10 @@ github.com/pulumi/pulumi `sdk/python/lib/pulumi/` and github.com/pulumi/pulumi-p
 - `violation_message`: the diagnostic message format, the policy's description, a newline, then the
   violation's message (`policy.py`, `_create_report_violation`). Used for: the plan shows the
   violation's own message. Public alternative: none.
+- `alias_urns_made_when_read`: `pulumi.resource.collapse_alias_to_urn`, which `Resource.__init__` calls for
+  each alias to fill `_aliases`, read only by `runtime.resource.all_aliases` for an engine without alias specs.
+  Used for: `engine.run.runtime.run_hosted` has a resource's alias URNs made only if read (every engine a
+  program runs against here has alias specs). Public alternative: none.
 
 Wire constants, not SDK internals: `SECRET_SIG_KEY`, `SECRET_SIG` (github.com/pulumi/pulumi
 `sdk/go/common/resource/sig/sig.go`) and `UNKNOWN_VALUES` (`sdk/go/common/resource/plugin/rpc.go`)
@@ -89,7 +93,9 @@ which both plans share, so it cannot live under `components`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+import importlib
+from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Final, Protocol, get_type_hints
 
 import pulumi
@@ -122,6 +128,7 @@ __all__ = [
     "PolicyServicer",
     "SdkContractError",
     "UnknownValueError",
+    "alias_urns_made_when_read",
     "analyzer_pb2",
     "analyzer_pb2_grpc",
     "component_provider",
@@ -321,3 +328,62 @@ def policy_servicer(
 def violation_message(diagnostic: Any) -> str:
     """A diagnostic's message without the policy description the servicer puts first."""
     return str(diagnostic.message).removeprefix(f"{diagnostic.description}\n")
+
+
+# --- a resource's alias URNs ----------------------------------------------------------------------
+
+
+class _AliasUrn:
+    """The URN `collapse_alias_to_urn` makes of one alias, made only when awaited: an `Awaitable[str]`,
+    which is an `Input[str]` wherever the SDK reads a resource's `_aliases`."""
+
+    __slots__ = ("_collapse", "_arguments")
+
+    def __init__(self, collapse: Callable[..., Any], *arguments: Any) -> None:
+        self._collapse = collapse
+        self._arguments = arguments
+
+    def __await__(self) -> Generator[Any, None, Any]:
+        return self._collapse(*self._arguments).future().__await__()
+
+
+def _plain(value: Any, *also: Any) -> bool:
+    return value is ... or isinstance(value, str) or any(value is allowed for allowed in also)
+
+
+def _collapse_cannot_fail(alias: Any) -> bool:
+    """An alias whose URN the SDK's collapse always makes: an `Alias` of plain values (every azure-native
+    resource's, `Alias(type_=...)` once per older API version of its type). Another (a name or type of None,
+    which the collapse refuses, an Output, a URN string) is collapsed at once, as the SDK does."""
+    return (
+        isinstance(alias, pulumi.Alias)
+        and _plain(alias.name)
+        and _plain(alias.type_)
+        and _plain(alias.project, None)
+        and _plain(alias.stack, None)
+        and (_plain(alias.parent, None) or isinstance(alias.parent, pulumi.Resource))
+    )
+
+
+@contextlib.contextmanager
+def alias_urns_made_when_read() -> Iterator[None]:
+    """While it lasts, a new resource's `_aliases` hold each alias's URN as an awaitable made when read,
+    instead of an Output computed at once (`Resource.__init__` collapses every alias to a URN the moment the
+    resource is made). Only `all_aliases` reads them, for an engine without alias specs; every engine that
+    runs a program here answers that it has them (`RESOURCE_MONITOR_FEATURE_ALIAS_SPECS`), so the SDK sends
+    each alias as a spec and the URNs were made for nothing: 25 for a resource group (its older API
+    versions), about three quarters of a program's run on resource groups (measured 2026-11-27). Restored
+    afterwards."""
+    module = importlib.import_module("pulumi.resource")
+    collapse: Callable[..., Any] = _internal(module, "collapse_alias_to_urn")
+
+    def when_read(alias: Any, name: str, type_: str, parent: Any) -> Any:
+        if _collapse_cannot_fail(alias):
+            return _AliasUrn(collapse, alias, name, type_, parent)
+        return collapse(alias, name, type_, parent)
+
+    module.collapse_alias_to_urn = when_read  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        module.collapse_alias_to_urn = collapse  # type: ignore[attr-defined]

@@ -43,3 +43,12 @@ def only_new_objects_collectable() -> Iterator[None]:
         yield
     finally:
         unfreeze()
+
+
+def leave_to_exit() -> None:
+    """No collection from here on, in a forked child that ends with `os._exit` once its work is done: what
+    the work made is freed by the exit, so a collection of it is all cost. The program's run turns the
+    collector off while it lasts (`program_host.run`) and back on after; the first allocation after that
+    walked every object the run made (5.2 million for a program of 2,000 resource groups: 8.6 of the child's
+    25 CPU-seconds, measured 2026-11-27). An explicit `gc.collect()` still collects."""
+    gc.disable()

@@ -30,7 +30,7 @@ from ...sdk.internals import invoke_failure
 from ...stack.config import LOCATION_KEY, ConfigError
 from ..errors import InputError
 from ..secrets import Mask, credential_leaves
-from . import children, monitor, program_host
+from . import children, heap, monitor, program_host
 from .identity import DeploymentIdentity
 from .interpreter import host_command, missing_environment, python_for
 from .isolation import (
@@ -388,6 +388,7 @@ def _run_forked(project: Project, engine: ProgramEngine, stack_file: str, limits
     connection: list[object] = []  # the child's connection to the engine, made before its limits are set
 
     def run_in_child() -> None:
+        heap.leave_to_exit()  # the child ends as soon as the program has: nothing it made needs collecting
         with program_environment(project.program, project.root):
             run_hosted(exports_checked(main_file_runner(project.program)), engine.host_arguments())
 

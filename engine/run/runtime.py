@@ -34,6 +34,7 @@ from ...fakeazure import FakeArm
 from ...fakeazure.mocks import FakeArmMocks
 from ...sdk.internals import (
     MockMonitor,
+    alias_urns_made_when_read,
     is_output_unknown,
     is_secret,
     recorded_inputs,
@@ -452,8 +453,11 @@ def run_hosted(program: Callable[[], None], arguments: Mapping[str, Any]) -> Non
 
     A program that fails mid-run leaves the SDK's coroutines unawaited, and Python warns about each
     when it is collected; pulumi-language-python-exec silences asyncio's equivalent complaints for the
-    same reason ("we simply turn off the logger for asyncio"). The failure itself is raised."""
-    with warnings.catch_warnings(), heap.only_new_objects_collectable():
+    same reason ("we simply turn off the logger for asyncio"). The failure itself is raised.
+
+    A resource's alias URNs are made only if read (`alias_urns_made_when_read`): this engine takes aliases as
+    specs, so the SDK never reads them, and making them was most of a plan's CPU."""
+    with warnings.catch_warnings(), heap.only_new_objects_collectable(), alias_urns_made_when_read():
         warnings.filterwarnings("ignore", message="coroutine .* was never awaited", category=RuntimeWarning)
         try:
             program_host.run(program, **arguments)

@@ -450,3 +450,69 @@ def test_only_the_adapter_reaches_sdk_internals() -> None:
     )
 
     assert found == [], f"import these from azure_gpu_stacks.sdk.internals (with a contract test here): {found}"
+
+
+OLD_TYPES = [f"contract:v{version}:Thing" for version in range(25)]  # as azure-native lists its older API versions
+
+
+def test_alias_urns_are_made_only_when_read_and_are_the_sdks_own(fake_arm: FakeArm) -> None:
+    """`Resource.__init__` collapses each alias to a URN (`collapse_alias_to_urn`); only `all_aliases` reads
+    them, for an engine without alias specs, and this engine has them. So a program run here makes a
+    resource's alias URNs only when read: a resource with 25 aliases starts as many tasks as one without, and
+    each URN read is the one the SDK makes."""
+    resource_module = importlib.import_module("pulumi.resource")
+    runtime_resource = importlib.import_module("pulumi.runtime.resource")
+    assert "collapse_alias_to_urn" in resource_module.Resource.__init__.__code__.co_names, changed(
+        "Resource.__init__ no longer collapses aliases through the module's collapse_alias_to_urn",
+        "alias_urns_made_when_read",
+    )
+    readers = [
+        node.name
+        for path in Path(pulumi.__file__).parent.rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.FunctionDef)
+        and node.name != "__init__"
+        and any(isinstance(n, ast.Attribute) and n.attr == "_aliases" for n in ast.walk(node))
+    ]
+    assert readers == ["all_aliases"], changed(
+        f"a resource's _aliases are read by {readers}", "alias_urns_made_when_read"
+    )
+    prepare = inspect.getsource(runtime_resource.prepare_aliases)
+    assert prepare.index("if supports_alias_specs:") < prepare.index("all_aliases("), changed(
+        "prepare_aliases reads the URNs with alias specs too", "alias_urns_made_when_read"
+    )
+    assert (
+        resource_pb2.RESOURCE_MONITOR_FEATURE_ALIAS_SPECS
+        in sdk.MockMonitor(None).GetDeploymentInfo(None).supportedFeatures
+    )
+
+    started: dict[str, int] = {}
+    read: dict[str, Any] = {}
+
+    def program() -> None:
+        for name, aliases in (("plain", []), ("aliased", [pulumi.Alias(type_=t) for t in OLD_TYPES])):
+            before = len(asyncio.all_tasks())
+            thing = _Thing(name, {}, pulumi.ResourceOptions(aliases=aliases))
+            started[name] = len(asyncio.all_tasks()) - before
+        parent = _Thing("parent", {})
+        child = _Thing("child", {}, pulumi.ResourceOptions(parent=parent, aliases=[pulumi.Alias(name="old-child")]))
+        for name, resource in (("aliased", thing), ("child", child)):
+            pulumi.Output.all(*[pulumi.Output.from_input(a) for a in resource._aliases]).apply(
+                lambda urns, name=name: read.__setitem__(name, urns)
+            )
+
+    run_program(program, project="p", stack="s", config={}, secret_keys=[], arm=fake_arm)
+
+    assert started["aliased"] == started["plain"]
+    assert read["aliased"] == [f"urn:pulumi:s::p::{t}::aliased" for t in OLD_TYPES]
+    assert read["child"] == ["urn:pulumi:s::p::contract:index:Thing$contract:index:Thing::old-child"]
+
+
+def test_an_alias_the_sdk_refuses_still_fails_the_program(fake_arm: FakeArm) -> None:
+    """An alias whose URN the SDK cannot make (no name) fails the program as `pulumi preview` fails it."""
+
+    def program() -> None:
+        _Thing("thing", {}, pulumi.ResourceOptions(aliases=[pulumi.Alias(name=None)]))
+
+    with pytest.raises(Exception, match="No valid 'name' passed in for alias"):
+        run_program(program, project="p", stack="s", config={}, secret_keys=[], arm=fake_arm)
