@@ -164,6 +164,21 @@ EQUIVALENT: dict[str, str] = {
         )
         for n in (28, 29, 30)
     },
+    **{
+        f"azure_gpu_stacks.policies.aks_gpu_driver_ownership.x_{function}__mutmut_{n}": (
+            "`getattr(resource, 'parent')` without its default None: every resource a stack policy is given has a "
+            "`parent` attribute (pulumi_policy's PolicyResource sets it, None for a child of the stack)"
+        )
+        for function, n in (("_pool", 58), ("_advertisers", 13))
+    },
+    "azure_gpu_stacks.policies.aks_gpu_driver_ownership.x__advertisers__mutmut_83": (
+        "a device plugin's `operator=None` for `False`: `operator` is only read for its truth (`if a.operator`)"
+    ),
+    "azure_gpu_stacks.policies.aks_gpu_driver_ownership.x__advertisers__mutmut_119": (
+        "a chart reference stripped of trailing 'X' as well as '/': Helm chart names are lower-case letters, "
+        "numbers and dashes (helm.sh, Chart Best Practices, General Conventions, observed 2026-11-27), so no chart "
+        "named ...gpu-operator ends with an upper-case X"
+    ),
     "azure_gpu_stacks.policies.require_gpu_vm_auto_shutdown.x__targets__mutmut_48": (
         "a schedule without targetResourceId read as 'XXXX' rather than '': neither ends with /virtualmachines/<name>"
     ),
