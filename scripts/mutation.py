@@ -89,6 +89,7 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
             "test_fakeazure.py",
             "test_fakeazure_aml.py",
             "test_compute_answers.py",
+            "test_compute_scale_set_profile.py",
         ],
     ),
 }
