@@ -180,6 +180,39 @@ EQUIVALENT: dict[str, str] = {
         "numbers and dashes (helm.sh, Chart Best Practices, General Conventions, observed 2026-11-27), so no chart "
         "named ...gpu-operator ends with an upper-case X"
     ),
+    "azure_gpu_stacks.policies.warn_always_on_infiniband_cluster.x__targets__mutmut_6": _EVERY_DEPENDENCY_HAS_A_URN,
+    **{
+        f"azure_gpu_stacks.policies.warn_always_on_infiniband_cluster.x__targets__mutmut_{n}": _ALL_DEPENDENCIES
+        for n in (11, 14, 15, 16)
+    },
+    "azure_gpu_stacks.policies.warn_always_on_infiniband_cluster.x__targets__mutmut_46": (
+        "an autoscale setting without targetResourceUri read as 'xxxx' rather than '': neither ends with "
+        "/virtualmachinescalesets/<name>"
+    ),
+    "azure_gpu_stacks.policies.values.x_text__mutmut_5": (
+        "`is_unknown(None)` for `is_unknown(value)` in text(): `_plain` has already turned every unknown into "
+        "UNKNOWN, which is no str, so the check after `isinstance(value, str)` is never what decides"
+    ),
+    "azure_gpu_stacks.policies.values.x_get__mutmut_6": (
+        "get() without its early return: a step from None gives None and a step from UNKNOWN gives UNKNOWN "
+        "(child), so walking on to the end answers the same"
+    ),
+    "azure_gpu_stacks.policies.require_batch_gpu_scale_to_zero.x__idle_cost__mutmut_6": (
+        "a price looked up for region None rather than not looked up: the catalog keys prices by region name, "
+        "so `prices.get(None)` finds none either way"
+    ),
+    **{
+        f"azure_gpu_stacks.policies.require_batch_gpu_scale_to_zero.x__idle_cost__mutmut_{n}": (
+            "zip() without strict=True: the prices are made from `kept` one for one, so the lengths always match"
+        )
+        for n in (22, 25, 26)
+    },
+    "azure_gpu_stacks.policies.nsg_rules.x__strings__mutmut_10": (
+        "`and` for `or` when one of a single/plural pair (sourceAddressPrefix/sourceAddressPrefixes...) is unknown: "
+        "a rule gives one of the pair (Azure/azure-rest-api-specs#1591, the product team's answer: one or the "
+        "other), and with the other absent the mutant reads no value from the unknown one, so it admits no "
+        "source and opens no port, as the None it replaces does"
+    ),
     "azure_gpu_stacks.policies.require_gpu_vm_auto_shutdown.x__targets__mutmut_48": (
         "a schedule without targetResourceId read as 'XXXX' rather than '': neither ends with /virtualmachines/<name>"
     ),
