@@ -12,15 +12,15 @@ that read `stacks/` or `data/` find them.
     .venv/bin/python scripts/mutation.py                 # every target
     .venv/bin/python scripts/mutation.py verdict pricing # some
     .venv/bin/python scripts/mutation.py policies --keep --max-children 1 --mutants '*.nsg_rules.*'  # a chunk
-    .venv/bin/python scripts/mutation.py policies --screen 'test_nsg*.py' --mutants '*.nsg_rules.*'  # a screen
+    .venv/bin/python scripts/mutation.py policies --screen policies/ --mutants '*.nsg_rules.*'  # a screen
 
 `--keep` reuses the target's staging folder (mutmut's `mutants/`: its test map and every result so far):
 the rooms and tests are copied in again, mutmut re-runs the mutants of functions whose code changed and
 maps new tests, and chunk after chunk adds to one score. `--mutants` runs only the mutants whose names
 match (shell-style globs, `azure_gpu_stacks.` may be left off) and that no test has killed yet, less
 those judged equivalent (recorded, not run); the others keep their last result. `--screen TEST...` runs
-a chunk against only those test files, in a folder of its own: a quick list of what they do not kill,
-not a score.
+a chunk against only those test files (or a folder's own, the pack-wide policy tests left out), in a folder of
+its own: a quick list of what they do not kill, not a score.
 
 Prints killed / survived / equivalent per module and the surviving mutants' diffs, and writes
 `<target>.json` there. docs/mutation.md holds the last score and the equivalent mutants' reasons.
@@ -97,6 +97,11 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
 # Tests that check where a file lies in the checkout, which staging moves (the package's docs/ is a link
 # there): they say nothing about a rule.
 DESELECT = ["tests/policies/pack/test_policy_docs.py::test_dated_lines_are_what_the_catalog_renders_on_their_day"]
+
+# What a screen never runs: the pack-wide policy tests (about 110 s for each surviving mutant). A screen of a folder
+# (`--screen policies/`) is every own test file in it, and stays one selection as test files are added there, so
+# mutmut keeps the screen's results (a list of files would change, and mutmut forgets every result when it does).
+SCREEN_IGNORE = ["tests/policies/pack"]
 
 # Modules under a target's folders that hold no rule: the policy pack's entry point and the generator of
 # docs/policies.md (whose freshness test_policy_docs checks, not its behaviour).
@@ -397,7 +402,7 @@ def stage(target: str, keep: bool = False, screen: list[str] | None = None) -> P
             f"only_mutate = {json.dumps(['azure_gpu_stacks/' + m for m in modules])}",
             f"do_not_mutate = {json.dumps(['azure_gpu_stacks/' + m for m in NOT_RULES])}",
             f"pytest_add_cli_args_test_selection = {json.dumps(selection)}",
-            f"pytest_add_cli_args = {json.dumps(['-p', 'no:cacheprovider', *(f'--deselect={t}' for t in DESELECT)])}",
+            f"pytest_add_cli_args = {json.dumps(['-p', 'no:cacheprovider', *pytest_options(screen)])}",
             "",
         ]
     )
@@ -413,6 +418,11 @@ def stage(target: str, keep: bool = False, screen: list[str] | None = None) -> P
         prune_copies(folder / "mutants")
     link_repository(folder / "mutants")
     return folder
+
+
+def pytest_options(screen: list[str] | None) -> list[str]:
+    """The tests every run leaves out (DESELECT), and for a screen the pack-wide ones (SCREEN_IGNORE)."""
+    return [*(f"--deselect={t}" for t in DESELECT), *(f"--ignore={t}" for t in (SCREEN_IGNORE if screen else []))]
 
 
 def prune_copies(mutants: Path) -> None:
