@@ -2,33 +2,33 @@
 way it arrives, a raw template's "true"/"false" strings are booleans, and a path through lists is named as a
 violation names it. Called directly: these are the readers each policy's own tests go through.
 
-The unknown values are the engine's, as pulumi-policy's own proxy holds them (`pulumi_policy.proxy`'s
-`UNKNOWN_*_VALUE`, copied from pulumi/pulumi sdk/go/common/resource/plugin/rpc.go), and the SDK's
-`pulumi.UNKNOWN`, which a program's recorded inputs hold."""
+The unknown values are the engine's sentinels (pulumi/pulumi sdk/go/common/resource/plugin/rpc.go, `Unknown*Value`,
+read 2026-11-27), and the SDK's `pulumi.UNKNOWN`, which a program's recorded inputs hold."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pulumi
-import pulumi_policy.proxy as proxy
+import pulumi_policy
 import pytest
 from azure_gpu_stacks.policies.values import UNKNOWN, flag, get, is_unknown, text, walk
 
-ENGINE_UNKNOWNS = [
-    getattr(proxy, name) for name in dir(proxy) if name.startswith("UNKNOWN_") and name.endswith("_VALUE")
-]
+ENGINE_UNKNOWNS = {
+    "boolean": "1c4a061d-8072-4f0a-a4cb-0ff528b18fe7",
+    "number": "3eeb2bf0-c639-47a8-9e75-3b44932eb421",
+    "string": "04da6b54-80e4-46f7-96ec-b56ff0331ba9",
+    "array": "6a19a0b0-7e62-4c92-b797-7f8e31da9cc2",
+    "asset": "030794c1-ac77-496b-92df-f27374a8bd58",
+    "archive": "e48ece36-62e2-4504-bad9-02848725956a",
+    "object": "dd056dcd-154b-4c76-9bd3-c8f88648b5ff",
+}
 
 
-@pytest.mark.parametrize("value", [*ENGINE_UNKNOWNS, pulumi.UNKNOWN, UNKNOWN])
+@pytest.mark.parametrize("value", [*ENGINE_UNKNOWNS.values(), pulumi.UNKNOWN, UNKNOWN])
 def test_each_kind_of_unknown_value_is_unknown(value: Any) -> None:
     assert is_unknown(value)
     assert get({"vmSize": value}, "vmSize") is UNKNOWN
-
-
-def test_seven_kinds_of_engine_unknown_are_read() -> None:
-    # boolean, number, string, array, asset, archive, object
-    assert len(set(ENGINE_UNKNOWNS)) == 7
 
 
 @pytest.mark.parametrize("value", ["Standard_NC4as_T4_v3", "", None, 0, False])
@@ -51,7 +51,7 @@ def test_anything_else_is_no_boolean(value: Any) -> None:
 
 
 def test_an_unknown_string_is_no_text() -> None:
-    assert text(proxy.UNKNOWN_STRING_VALUE) is None
+    assert text(ENGINE_UNKNOWNS["string"]) is None
     assert text("  gpu  ") == "gpu"
 
 
@@ -68,8 +68,32 @@ def test_a_path_through_a_list_names_each_item_as_a_violation_does() -> None:
 
 def test_an_unknown_step_names_the_path_left_without_its_lists() -> None:
     # the whole list is unknown before deployment: one unknown, named by the properties under it
-    props = {"properties": {"pools": proxy.UNKNOWN_ARRAY_VALUE}}
+    props = {"properties": {"pools": ENGINE_UNKNOWNS["array"]}}
 
     assert list(walk(props, ("properties", "pools", "*", "deployment", "vmSize"))) == [
         ("properties.pools.deployment.vmSize", UNKNOWN)
     ]
+
+
+# The engine's secret envelope: the secret signature under the signature key (pulumi/pulumi
+# sdk/go/common/resource/sig/sig.go, `Key` and `Secret`, read 2026-11-27).
+SIG_KEY, SECRET_SIG = "4dabf18193072939515e22adb298388d", "1b47061264138c4ac30d75fd1eb44270"
+
+
+def engine_secret(value: Any) -> dict[str, Any]:
+    return {SIG_KEY: SECRET_SIG, "value": value}
+
+
+def test_a_secret_is_read_through_the_engines_envelope_and_as_remediate_gives_it() -> None:
+    assert text(engine_secret("Standard_NC4as_T4_v3")) == "Standard_NC4as_T4_v3"
+    assert text(pulumi_policy.Secret("Standard_NC4as_T4_v3")) == "Standard_NC4as_T4_v3"
+    assert get({"sku": pulumi_policy.Secret({"name": "Standard_NC4as_T4_v3"})}, "sku", "name") == "Standard_NC4as_T4_v3"
+
+
+def test_a_secret_of_a_secret_is_read_to_a_bounded_depth() -> None:
+    # a secret of a secret is legal; the reader unwraps at most 7 envelopes, so a cycle cannot hang it
+    nested: Any = "Standard_NC4as_T4_v3"
+    for _ in range(7):
+        nested = engine_secret(nested)
+    assert text(nested) == "Standard_NC4as_T4_v3"
+    assert text(engine_secret(nested)) is None
