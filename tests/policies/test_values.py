@@ -97,3 +97,19 @@ def test_a_secret_of_a_secret_is_read_to_a_bounded_depth() -> None:
         nested = engine_secret(nested)
     assert text(nested) == "Standard_NC4as_T4_v3"
     assert text(engine_secret(nested)) is None
+
+
+def test_a_property_is_found_under_another_casing_of_its_name() -> None:
+    # a raw ARM template may write `VmSize`; the engine sends camelCase `vmSize`
+    assert get({"properties": {"VmSize": "Standard_NC4as_T4_v3"}}, "properties", "vmSize") == "Standard_NC4as_T4_v3"
+    assert get({"vmSize": "Standard_NC4as_T4_v3", "VMSIZE": "Standard_D4s_v5"}, "vmSize") == "Standard_NC4as_T4_v3"
+    assert get({"vmSizes": "Standard_NC4as_T4_v3"}, "vmSize") is None
+
+
+def test_an_item_is_read_only_from_a_list_and_within_its_bounds() -> None:
+    pools = {"agentPoolProfiles": [{"name": "system"}, {"name": "gpu"}], "sku": "Standard", "tags": {"0": "zero"}}
+
+    assert [get(pools, "agentPoolProfiles", i, "name") for i in (0, 1, -1, -2)] == ["system", "gpu", "gpu", "system"]
+    assert [get(pools, "agentPoolProfiles", i) for i in (2, -3)] == [None, None]
+    assert get(pools, "sku", 0) is None  # a string is no list of characters
+    assert get(pools, "tags", 0) is None  # a map is no list
