@@ -113,3 +113,9 @@ def test_an_item_is_read_only_from_a_list_and_within_its_bounds() -> None:
     assert [get(pools, "agentPoolProfiles", i) for i in (2, -3)] == [None, None]
     assert get(pools, "sku", 0) is None  # a string is no list of characters
     assert get(pools, "tags", 0) is None  # a map is no list
+
+
+def test_an_unknown_value_is_false_as_an_absent_one_and_named_unknown_in_a_message() -> None:
+    # `text(get(...)) or default` and `if value:` treat a value known only after deployment as not given
+    assert not UNKNOWN
+    assert f"driver {UNKNOWN}" == "driver UNKNOWN"
