@@ -247,6 +247,14 @@ EQUIVALENT: dict[str, str] = {
         "only whether one is there, and pulumi-azure-native sends a reference it was given an id for (an unset one "
         "is left out), so the object is there exactly when its id is"
     ),
+    **{
+        f"azure_gpu_stacks.fakeazure.models.compute.xǁVirtualMachineǁcomputed__mutmut_{n}": (
+            "the salt of a VM's vmId (none, 'XXvmIdXX', 'vmid', 'VMID' for 'vmId'): any gives a UUID that is the "
+            "same on every run and the VM's own (it is derived from the VM's id), and none is the salt of another id "
+            "of the VM ('principal'); the REST spec says only that Azure assigns it (read-only)"
+        )
+        for n in (7, 8, 9, 10)
+    },
     "azure_gpu_stacks.catalog.pricing.x_unit_price__mutmut_22": _PAYG_ALWAYS,
     "azure_gpu_stacks.catalog.pricing.x_unit_price__mutmut_26": _PAYG_ALWAYS,
     "azure_gpu_stacks.catalog.pricing.x_unit_price__mutmut_27": _PAYG_ALWAYS,

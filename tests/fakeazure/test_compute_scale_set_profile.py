@@ -1,7 +1,8 @@
 """What the fake's compute model checks of a scale set's `virtualMachineProfile`, as a program sees it: each
 network interface configuration's subnet, SSH-only login, the size against its image, accelerated networking and
-security type, and each driver extension against the machine's subnet and image. In-process against
-`FakeArm.put`, one fake per test; each scale set changes one thing from a profile the fake accepts.
+security type, and each driver extension against the machine's subnet and image; and a VM's network interfaces
+and the id Azure gives it. In-process against `FakeArm.put`, one fake per test; each scale set changes one thing
+from a profile the fake accepts.
 
 The size facts come from catalog/vm_sizes.yaml as written (`catalog_size`), whose entries cite their Learn pages;
 the refusals' words are ARM's, as fakeazure/models/compute_profile.py cites them."""
@@ -9,6 +10,7 @@ the refusals' words are ARM's, as fakeazure/models/compute_profile.py cites them
 from __future__ import annotations
 
 import copy
+import uuid
 from typing import Any
 
 import pytest
@@ -20,6 +22,7 @@ from tests.policy_helpers import catalog_size
 RG = "rg-vmss"
 VMSS = "azure-native:compute:VirtualMachineScaleSet"
 PPG = "azure-native:compute:ProximityPlacementGroup"
+VM = "azure-native:compute:VirtualMachine"
 T4 = "Standard_NC4as_T4_v3"
 UBUNTU_2204_GEN1 = {
     "publisher": "Canonical",
@@ -210,3 +213,43 @@ def test_a_scale_set_without_a_location_is_in_its_groups_region_for_its_proximit
     assert message.startswith(
         "Scale set 'vmss' in 'eastus' cannot use proximity placement group 'ppg', which is in 'westus'"
     )
+
+
+# --- a virtual machine's network interfaces and the id Azure gives it --------------------------------
+
+
+def vm_body(arm: FakeArm, name: str, nic_id: str) -> dict[str, Any]:
+    return {
+        "resourceGroupName": RG,
+        "vmName": name,
+        "hardwareProfile": {"vmSize": T4},
+        "networkProfile": {"networkInterfaces": [{"id": nic_id}]},
+        "storageProfile": {"imageReference": UBUNTU_2204_GEN2},
+        "osProfile": {"computerName": name, "adminUsername": "azureuser", "linuxConfiguration": SSH_ONLY},
+    }
+
+
+def vm(arm: FakeArm, name: str) -> dict[str, Any]:
+    ip = {"name": "ip", "subnet": {"id": subnet_id(arm, "open")}}
+    nic = {"resourceGroupName": RG, "networkInterfaceName": f"{name}-nic", "ipConfigurations": [ip]}
+    nic_id = arm.put("azure-native:network:NetworkInterface", f"{name}-nic", nic, f"{name}-nic").id
+    return arm.put(VM, name, vm_body(arm, name, nic_id), name).outputs
+
+
+def test_a_vm_on_a_network_interface_that_does_not_exist_is_refused_naming_where(arm: FakeArm) -> None:
+    missing = f"{group_id(arm)}/Microsoft.Network/networkInterfaces/gone"
+
+    error = arm_refusal(lambda: arm.put(VM, "vm", vm_body(arm, "vm", missing), "vm"))
+    assert (error.code, error.message) == (
+        "ResourceNotFound",
+        f"The Resource '{missing}' was not found (networkProfile.networkInterfaces[].id).",
+    )
+
+
+def test_each_vm_answers_a_vm_id_of_its_own(arm: FakeArm) -> None:
+    # vmId is read-only in the REST spec (VirtualMachineProperties, flag 2 in tests/data/azure-specs/compute_1):
+    # Azure gives each VM its own
+    first, second = vm(arm, "vm1"), vm(arm, "vm2")
+
+    assert uuid.UUID(first["vmId"]) != uuid.UUID(second["vmId"])
+    assert first["provisioningState"] == "Succeeded"
