@@ -289,3 +289,24 @@ def test_a_lower_bound_names_every_size_without_a_price_and_what_was_counted() -
         f"{NO_EASTUS_PRICE} in {REGION}, {NO_PRICE_ANYWHERE} in {REGION}); raise it above the idle cost or cut "
         "what runs idle"
     )
+
+
+def test_a_budget_whose_scope_is_known_at_deployment_covers_the_group_it_depends_on() -> None:
+    # `pulumi preview` of a new stack: the scope is its resource group's id, not known yet; the budget depends on
+    # rg-gpu, which holds nothing, so the cluster kept up in rg-other is not its business
+    other = Res("azure-native:resources:ResourceGroup", "pass_other", {"resourceGroupName": "rg-other"})
+    elsewhere = cluster(min_nodes=1)
+    elsewhere.props["resourceGroupName"] = "rg-other"
+
+    assert found([rg(), other, elsewhere, budget(100.0, scope=UNKNOWN, name="pass_budget")], POLICY) == []
+
+
+def test_every_budget_is_judged_whatever_comes_before_it() -> None:
+    unknown_amount = budget(100.0, name="pass_unknown")
+    unknown_amount.props["amount"] = UNKNOWN
+    one_vm = budget(100.0, scope=f"{RG_SCOPE}/providers/Microsoft.Compute/virtualMachines/gpu", name="pass_vm_scope")
+
+    found_names = [
+        name for _, name, _ in found([rg(), cluster(min_nodes=1), unknown_amount, one_vm, budget(100.0)], POLICY)
+    ]
+    assert found_names == ["fail_budget"]
