@@ -218,6 +218,10 @@ EQUIVALENT: dict[str, str] = {
         "other), and with the other absent the mutant reads no value from the unknown one, so it admits no "
         "source and opens no port, as the None it replaces does"
     ),
+    "azure_gpu_stacks.policies.warn_incoherent_budgets.x_validate__mutmut_98": (
+        "a central budget without a scope handed to scope_coverage rather than skipped: scope_coverage of no "
+        "scope is None, which is skipped the same way"
+    ),
     "azure_gpu_stacks.policies.require_gpu_vm_auto_shutdown.x__targets__mutmut_48": (
         "a schedule without targetResourceId read as 'XXXX' rather than '': neither ends with /virtualmachines/<name>"
     ),

@@ -310,3 +310,31 @@ def test_every_budget_is_judged_whatever_comes_before_it() -> None:
         name for _, name, _ in found([rg(), cluster(min_nodes=1), unknown_amount, one_vm, budget(100.0)], POLICY)
     ]
     assert found_names == ["fail_budget"]
+
+
+def central_config(*centrals: Any) -> dict[str, Any]:
+    return {POLICY: {"centralBudgets": list(centrals)}}
+
+
+def test_every_central_budget_is_judged_whatever_comes_before_it() -> None:
+    # not an object, no amount, no scope: none can be judged, and the one after them still is
+    centrals = ["a budget", {"scope": SUB}, {"amount": 100.0}, {"scope": SUB, "amount": 100.0}]
+
+    [message] = messages([rg(), cluster(min_nodes=1)], central_config(*centrals))
+    assert message.startswith(f"central budget on {SUB}: fires every month")
+
+
+def test_a_central_quarterly_budget_is_judged_per_month() -> None:
+    idle = t4_month()
+    central = {"scope": SUB, "amount": 3 * idle - 3, "timeGrain": "Quarterly"}
+
+    [message] = messages([rg(), cluster(min_nodes=1)], central_config(central))
+    assert message.startswith(f"central budget on {SUB}: fires every month: the budget ({idle - 1:,.2f} USD a month)")
+
+
+def test_a_central_budgets_notifications_are_judged_as_a_budgets_are() -> None:
+    amount = 2 * t4_payg() * MONTH  # the full-scale cost: the budget itself is coherent
+    central = {"scope": SUB, "amount": amount, "notifications": {"early": alert(40)}}
+
+    [message] = messages([rg(), notified_cluster()], central_config(central))
+    assert message.startswith(f"central budget on {SUB}, notification 'early' (Actual, 40 % of {amount:,.2f} USD")
