@@ -222,6 +222,17 @@ EQUIVALENT: dict[str, str] = {
         "a central budget without a scope handed to scope_coverage rather than skipped: scope_coverage of no "
         "scope is None, which is skipped the same way"
     ),
+    "azure_gpu_stacks.policies.resource_groups.x__dependency_group__mutmut_10": (
+        "`getattr(dep, 'resource_type')` without its default: every dependency a stack policy is given is a "
+        "PolicyResource, which has a resource_type"
+    ),
+    **{
+        f"azure_gpu_stacks.policies.resource_groups.x_dependencies_of__mutmut_{n}": (
+            "getattr without its default, or `isinstance(..., dict) or True`: pulumi_policy's PolicyResource always "
+            "has `dependencies` and `property_dependencies`, the latter a dict"
+        )
+        for n in (7, 12, 23)
+    },
     "azure_gpu_stacks.policies.require_gpu_vm_auto_shutdown.x__targets__mutmut_48": (
         "a schedule without targetResourceId read as 'XXXX' rather than '': neither ends with /virtualmachines/<name>"
     ),
