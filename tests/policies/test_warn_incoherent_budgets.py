@@ -338,3 +338,18 @@ def test_a_central_budgets_notifications_are_judged_as_a_budgets_are() -> None:
 
     [message] = messages([rg(), notified_cluster()], central_config(central))
     assert message.startswith(f"central budget on {SUB}, notification 'early' (Actual, 40 % of {amount:,.2f} USD")
+
+
+def test_a_budget_on_another_group_does_not_count_a_cluster_that_names_its_own_region() -> None:
+    priced = cluster(min_nodes=1)
+    priced.props["location"] = REGION  # priced by its own region, not its group's
+    other = budget(1.0, scope=f"{SUB}/resourceGroups/rg-other", name="pass_budget")
+
+    assert found([rg(), priced, other], POLICY) == []
+
+
+def test_a_central_budget_of_a_time_grain_budgets_do_not_have_is_not_judged() -> None:
+    # timeGrain: Monthly, Quarterly, Annually, BillingMonth, BillingQuarter, BillingAnnual (this policy's schema)
+    central = {"scope": SUB, "amount": 1.0, "timeGrain": "Weekly"}
+
+    assert found([rg(), cluster(min_nodes=1)], POLICY, central_config(central)) == []
