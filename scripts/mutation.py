@@ -257,6 +257,10 @@ EQUIVALENT: dict[str, str] = {
         "`arm.find('XXXX')` for `arm.find('')` when a VM's network interface reference has no id: the fake holds "
         "resources by their ARM ids, which begin with /subscriptions/ or /providers/, so neither finds one"
     ),
+    "azure_gpu_stacks.fakeazure.models.compute.xǁVirtualMachineǁcheck__mutmut_58": (
+        "`arm.find('XXXX')` for `arm.find('')` when a VM's network interface reference has no id: the fake holds "
+        "resources by their ARM ids, which begin with /subscriptions/ or /providers/, so neither finds one"
+    ),
     "azure_gpu_stacks.fakeazure.models.compute.xǁVirtualMachineExtensionǁcheck__mutmut_71": (
         "an IP configuration's public IP as its reference object rather than the reference's id: outbound_path asks "
         "only whether one is there, and pulumi-azure-native sends a reference it was given an id for (an unset one "

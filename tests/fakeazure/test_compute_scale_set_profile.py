@@ -253,3 +253,45 @@ def test_each_vm_answers_a_vm_id_of_its_own(arm: FakeArm) -> None:
 
     assert uuid.UUID(first["vmId"]) != uuid.UUID(second["vmId"])
     assert first["provisioningState"] == "Succeeded"
+
+
+def nic(arm: FakeArm, name: str, accelerated: bool = False) -> str:
+    ip = {"name": "ip", "subnet": {"id": subnet_id(arm, "open")}}
+    body = {"resourceGroupName": RG, "networkInterfaceName": name, "ipConfigurations": [ip]}
+    if accelerated:
+        body["enableAcceleratedNetworking"] = True
+    return arm.put("azure-native:network:NetworkInterface", name, body, name).id
+
+
+def test_a_vm_with_password_login_off_and_no_ssh_key_is_refused(arm: FakeArm) -> None:
+    no_key = vm_body(arm, "vm", nic(arm, "vm-nic"))  # on a NIC that exists: the refusal is about its login only
+    no_key["osProfile"]["linuxConfiguration"] = {"disablePasswordAuthentication": True}
+
+    error = arm_refusal(lambda: arm.put(VM, "vm", no_key, "vm"))
+    assert (error.code, error.message) == (
+        "InvalidParameter",
+        "Linux VMs with password authentication disabled need at least one SSH public key "
+        "(osProfile.linuxConfiguration.ssh.publicKeys).",
+    )
+
+
+def test_a_vms_size_is_held_against_its_image_network_interface_and_security_type(arm: FakeArm) -> None:
+    a100, confidential, nd = "Standard_NC24ads_A100_v4", "Standard_NCC40ads_H100_v5", "Standard_ND96asr_v4"
+    gen1 = {**vm_body(arm, "gen1", nic(arm, "n1")), "hardwareProfile": {"vmSize": a100}}
+    gen1["storageProfile"] = {"imageReference": UBUNTU_2204_GEN1}
+    accelerated = {**vm_body(arm, "acc", nic(arm, "n2", accelerated=True)), "hardwareProfile": {"vmSize": confidential}}
+    trusted = {**vm_body(arm, "tl", nic(arm, "n3")), "hardwareProfile": {"vmSize": nd}}
+    trusted["securityProfile"] = {"securityType": "TrustedLaunch"}
+
+    codes = [
+        arm_refusal(lambda body=body: arm.put(VM, body["vmName"], body, body["vmName"]))
+        for body in (gen1, accelerated, trusted)
+    ]
+    assert [(e.code, e.message.split(":")[0]) for e in codes] == [
+        ("BadRequest", "Virtual machine 'gen1'"),
+        ("VMSizeIsNotPermittedToEnableAcceleratedNetworking", "Virtual machine 'acc'"),
+        ("BadRequest", "Virtual machine 'tl'"),
+    ]
+    assert "cannot boot Hypervisor Generation '1'" in codes[0].message
+    assert "accelerated networking" in codes[1].message
+    assert "'TrustedLaunch' security type" in codes[2].message
