@@ -100,3 +100,17 @@ def test_reports_a_custom_script_extension_and_a_scale_set_inline_one() -> None:
 
 def test_stacks_without_gpu_hosts_are_left() -> None:
     assert found([vm("apt-get install -y nvidia-driver-550", size="Standard_D4s_v5")], POLICY) == []
+
+
+def test_reports_user_data_that_installs_a_driver() -> None:
+    # userData: a script the VM reads from the instance metadata service, beside customData
+    with_user_data = vm()
+    with_user_data.props["userData"] = b64("apt-get install -y nvidia-driver-550-server\n")
+
+    assert found([with_user_data], POLICY) == [
+        (
+            "advisory",
+            "gpu-vm",
+            f"userData of 'gpu-vm' installs the NVIDIA driver with a distribution's NVIDIA driver package; {REMEDY}",
+        )
+    ]
