@@ -233,6 +233,14 @@ EQUIVALENT: dict[str, str] = {
         )
         for n in (7, 12, 23)
     },
+    "azure_gpu_stacks.policies.warn_gpu_driver_by_script.x__base64_text__mutmut_5": (
+        "`>=` for `>` at the 1 MiB read bound: customData and userData are at most 64 KiB (Learn, 'Custom data and "
+        "cloud-init on Azure Virtual Machines' and 'User data for Azure Virtual Machine', observed 2026-11-27), "
+        "so no value Azure takes is near it"
+    ),
+    "azure_gpu_stacks.policies.warn_gpu_driver_by_script.x__base64_text__mutmut_16": (
+        "'UTF-8' for 'utf-8': Python's codec names are case-insensitive"
+    ),
     "azure_gpu_stacks.policies.require_gpu_vm_auto_shutdown.x__targets__mutmut_48": (
         "a schedule without targetResourceId read as 'XXXX' rather than '': neither ends with /virtualmachines/<name>"
     ),
