@@ -294,7 +294,9 @@ def test_a_lower_bound_names_every_size_without_a_price_and_what_was_counted() -
 def test_a_budget_whose_scope_is_known_at_deployment_covers_the_group_it_depends_on() -> None:
     # `pulumi preview` of a new stack: the scope is its resource group's id, not known yet; the budget depends on
     # rg-gpu, which holds nothing, so the cluster kept up in rg-other is not its business
-    other = Res("azure-native:resources:ResourceGroup", "pass_other", {"resourceGroupName": "rg-other"})
+    other = Res(
+        "azure-native:resources:ResourceGroup", "pass_other", {"resourceGroupName": "rg-other", "location": REGION}
+    )
     elsewhere = cluster(min_nodes=1)
     elsewhere.props["resourceGroupName"] = "rg-other"
 
@@ -353,3 +355,11 @@ def test_a_central_budget_of_a_time_grain_budgets_do_not_have_is_not_judged() ->
     central = {"scope": SUB, "amount": 1.0, "timeGrain": "Weekly"}
 
     assert found([rg(), cluster(min_nodes=1)], POLICY, central_config(central)) == []
+
+
+def test_a_central_budget_far_above_full_scale_can_never_fire() -> None:
+    full = 2 * t4_month()
+    central = {"scope": SUB, "amount": round(3 * full + 1)}
+
+    [message] = messages([rg(), cluster()], central_config(central))
+    assert message.startswith(f"central budget on {SUB}: can never fire")
