@@ -263,7 +263,9 @@ def test_every_gpu_vm_is_judged_whatever_comes_before_it() -> None:
     "notifications",
     [
         UNKNOWN,  # every notification filled in at deployment
-        {"off": notification(enabled=False), "on": notification()},  # one enabled after a disabled one
+        # one enabled after a disabled one (the engine sends the map as a protobuf Struct, which orders these two
+        # names this way; "off"/"on" it would reverse)
+        {"actual50": notification(enabled=False), "actual80": notification()},
         {"a": notification(contactEmails=UNKNOWN)},  # the contacts filled in at deployment
     ],
     ids=["unknown-notifications", "enabled-after-disabled", "unknown-contacts"],
