@@ -12,15 +12,15 @@ that read `stacks/` or `data/` find them.
     .venv/bin/python scripts/mutation.py                 # every target
     .venv/bin/python scripts/mutation.py verdict pricing # some
     .venv/bin/python scripts/mutation.py policies --keep --max-children 1 --mutants '*.nsg_rules.*'  # a chunk
-    .venv/bin/python scripts/mutation.py policies --screen 'test_nsg*.py' --mutants '*.nsg_rules.*'  # a screen
+    .venv/bin/python scripts/mutation.py policies --screen policies/ --mutants '*.nsg_rules.*'  # a screen
 
 `--keep` reuses the target's staging folder (mutmut's `mutants/`: its test map and every result so far):
 the rooms and tests are copied in again, mutmut re-runs the mutants of functions whose code changed and
 maps new tests, and chunk after chunk adds to one score. `--mutants` runs only the mutants whose names
 match (shell-style globs, `azure_gpu_stacks.` may be left off) and that no test has killed yet, less
 those judged equivalent (recorded, not run); the others keep their last result. `--screen TEST...` runs
-a chunk against only those test files, in a folder of its own: a quick list of what they do not kill,
-not a score.
+a chunk against only those test files (or a folder's own, the pack-wide policy tests left out), in a folder of
+its own: a quick list of what they do not kill, not a score.
 
 Prints killed / survived / equivalent per module and the surviving mutants' diffs, and writes
 `<target>.json` there. docs/mutation.md holds the last score and the equivalent mutants' reasons.
@@ -89,6 +89,7 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
             "test_fakeazure.py",
             "test_fakeazure_aml.py",
             "test_compute_answers.py",
+            "test_compute_scale_set_profile.py",
         ],
     ),
 }
@@ -96,6 +97,11 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
 # Tests that check where a file lies in the checkout, which staging moves (the package's docs/ is a link
 # there): they say nothing about a rule.
 DESELECT = ["tests/policies/pack/test_policy_docs.py::test_dated_lines_are_what_the_catalog_renders_on_their_day"]
+
+# What a screen never runs: the pack-wide policy tests (about 110 s for each surviving mutant). A screen of a folder
+# (`--screen policies/`) is every own test file in it, and stays one selection as test files are added there, so
+# mutmut keeps the screen's results (a list of files would change, and mutmut forgets every result when it does).
+SCREEN_IGNORE = ["tests/policies/pack"]
 
 # Modules under a target's folders that hold no rule: the policy pack's entry point and the generator of
 # docs/policies.md (whose freshness test_policy_docs checks, not its behaviour).
@@ -164,6 +170,77 @@ EQUIVALENT: dict[str, str] = {
         )
         for n in (28, 29, 30)
     },
+    **{
+        f"azure_gpu_stacks.policies.aks_gpu_driver_ownership.x_{function}__mutmut_{n}": (
+            "`getattr(resource, 'parent')` without its default None: every resource a stack policy is given has a "
+            "`parent` attribute (pulumi_policy's PolicyResource sets it, None for a child of the stack)"
+        )
+        for function, n in (("_pool", 58), ("_advertisers", 13))
+    },
+    "azure_gpu_stacks.policies.aks_gpu_driver_ownership.x__advertisers__mutmut_83": (
+        "a device plugin's `operator=None` for `False`: `operator` is only read for its truth (`if a.operator`)"
+    ),
+    "azure_gpu_stacks.policies.aks_gpu_driver_ownership.x__advertisers__mutmut_119": (
+        "a chart reference stripped of trailing 'X' as well as '/': Helm chart names are lower-case letters, "
+        "numbers and dashes (helm.sh, Chart Best Practices, General Conventions, observed 2026-11-27), so no chart "
+        "named ...gpu-operator ends with an upper-case X"
+    ),
+    "azure_gpu_stacks.policies.warn_always_on_infiniband_cluster.x__targets__mutmut_6": _EVERY_DEPENDENCY_HAS_A_URN,
+    **{
+        f"azure_gpu_stacks.policies.warn_always_on_infiniband_cluster.x__targets__mutmut_{n}": _ALL_DEPENDENCIES
+        for n in (11, 14, 15, 16)
+    },
+    "azure_gpu_stacks.policies.warn_always_on_infiniband_cluster.x__targets__mutmut_46": (
+        "an autoscale setting without targetResourceUri read as 'xxxx' rather than '': neither ends with "
+        "/virtualmachinescalesets/<name>"
+    ),
+    "azure_gpu_stacks.policies.values.x_text__mutmut_5": (
+        "`is_unknown(None)` for `is_unknown(value)` in text(): `_plain` has already turned every unknown into "
+        "UNKNOWN, which is no str, so the check after `isinstance(value, str)` is never what decides"
+    ),
+    "azure_gpu_stacks.policies.values.x_get__mutmut_6": (
+        "get() without its early return: a step from None gives None and a step from UNKNOWN gives UNKNOWN "
+        "(child), so walking on to the end answers the same"
+    ),
+    "azure_gpu_stacks.policies.require_batch_gpu_scale_to_zero.x__idle_cost__mutmut_6": (
+        "a price looked up for region None rather than not looked up: the catalog keys prices by region name, "
+        "so `prices.get(None)` finds none either way"
+    ),
+    **{
+        f"azure_gpu_stacks.policies.require_batch_gpu_scale_to_zero.x__idle_cost__mutmut_{n}": (
+            "zip() without strict=True: the prices are made from `kept` one for one, so the lengths always match"
+        )
+        for n in (22, 25, 26)
+    },
+    "azure_gpu_stacks.policies.nsg_rules.x__strings__mutmut_10": (
+        "`and` for `or` when one of a single/plural pair (sourceAddressPrefix/sourceAddressPrefixes...) is unknown: "
+        "a rule gives one of the pair (Azure/azure-rest-api-specs#1591, the product team's answer: one or the "
+        "other), and with the other absent the mutant reads no value from the unknown one, so it admits no "
+        "source and opens no port, as the None it replaces does"
+    ),
+    "azure_gpu_stacks.policies.warn_incoherent_budgets.x_validate__mutmut_98": (
+        "a central budget without a scope handed to scope_coverage rather than skipped: scope_coverage of no "
+        "scope is None, which is skipped the same way"
+    ),
+    "azure_gpu_stacks.policies.resource_groups.x__dependency_group__mutmut_10": (
+        "`getattr(dep, 'resource_type')` without its default: every dependency a stack policy is given is a "
+        "PolicyResource, which has a resource_type"
+    ),
+    **{
+        f"azure_gpu_stacks.policies.resource_groups.x_dependencies_of__mutmut_{n}": (
+            "getattr without its default, or `isinstance(..., dict) or True`: pulumi_policy's PolicyResource always "
+            "has `dependencies` and `property_dependencies`, the latter a dict"
+        )
+        for n in (7, 12, 23)
+    },
+    "azure_gpu_stacks.policies.warn_gpu_driver_by_script.x__base64_text__mutmut_5": (
+        "`>=` for `>` at the 1 MiB read bound: customData and userData are at most 64 KiB (Learn, 'Custom data and "
+        "cloud-init on Azure Virtual Machines' and 'User data for Azure Virtual Machine', observed 2026-11-27), "
+        "so no value Azure takes is near it"
+    ),
+    "azure_gpu_stacks.policies.warn_gpu_driver_by_script.x__base64_text__mutmut_16": (
+        "'UTF-8' for 'utf-8': Python's codec names are case-insensitive"
+    ),
     "azure_gpu_stacks.policies.require_gpu_vm_auto_shutdown.x__targets__mutmut_48": (
         "a schedule without targetResourceId read as 'XXXX' rather than '': neither ends with /virtualmachines/<name>"
     ),
@@ -188,11 +265,23 @@ EQUIVALENT: dict[str, str] = {
         "`arm.find('XXXX')` for `arm.find('')` when a VM's network interface reference has no id: the fake holds "
         "resources by their ARM ids, which begin with /subscriptions/ or /providers/, so neither finds one"
     ),
+    "azure_gpu_stacks.fakeazure.models.compute.xǁVirtualMachineǁcheck__mutmut_58": (
+        "`arm.find('XXXX')` for `arm.find('')` when a VM's network interface reference has no id: the fake holds "
+        "resources by their ARM ids, which begin with /subscriptions/ or /providers/, so neither finds one"
+    ),
     "azure_gpu_stacks.fakeazure.models.compute.xǁVirtualMachineExtensionǁcheck__mutmut_71": (
         "an IP configuration's public IP as its reference object rather than the reference's id: outbound_path asks "
         "only whether one is there, and pulumi-azure-native sends a reference it was given an id for (an unset one "
         "is left out), so the object is there exactly when its id is"
     ),
+    **{
+        f"azure_gpu_stacks.fakeazure.models.compute.xǁVirtualMachineǁcomputed__mutmut_{n}": (
+            "the salt of a VM's vmId (none, 'XXvmIdXX', 'vmid', 'VMID' for 'vmId'): any gives a UUID that is the "
+            "same on every run and the VM's own (it is derived from the VM's id), and none is the salt of another id "
+            "of the VM ('principal'); the REST spec says only that Azure assigns it (read-only)"
+        )
+        for n in (7, 8, 9, 10)
+    },
     "azure_gpu_stacks.catalog.pricing.x_unit_price__mutmut_22": _PAYG_ALWAYS,
     "azure_gpu_stacks.catalog.pricing.x_unit_price__mutmut_26": _PAYG_ALWAYS,
     "azure_gpu_stacks.catalog.pricing.x_unit_price__mutmut_27": _PAYG_ALWAYS,
@@ -348,7 +437,7 @@ def stage(target: str, keep: bool = False, screen: list[str] | None = None) -> P
             f"only_mutate = {json.dumps(['azure_gpu_stacks/' + m for m in modules])}",
             f"do_not_mutate = {json.dumps(['azure_gpu_stacks/' + m for m in NOT_RULES])}",
             f"pytest_add_cli_args_test_selection = {json.dumps(selection)}",
-            f"pytest_add_cli_args = {json.dumps(['-p', 'no:cacheprovider', *(f'--deselect={t}' for t in DESELECT)])}",
+            f"pytest_add_cli_args = {json.dumps(['-p', 'no:cacheprovider', *pytest_options(screen)])}",
             "",
         ]
     )
@@ -364,6 +453,11 @@ def stage(target: str, keep: bool = False, screen: list[str] | None = None) -> P
         prune_copies(folder / "mutants")
     link_repository(folder / "mutants")
     return folder
+
+
+def pytest_options(screen: list[str] | None) -> list[str]:
+    """The tests every run leaves out (DESELECT), and for a screen the pack-wide ones (SCREEN_IGNORE)."""
+    return [*(f"--deselect={t}" for t in DESELECT), *(f"--ignore={t}" for t in (SCREEN_IGNORE if screen else []))]
 
 
 def prune_copies(mutants: Path) -> None:

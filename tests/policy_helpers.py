@@ -3,7 +3,8 @@
 Fixture resources are named `pass_*` when the test expects no violation from them and `fail_*` when
 it expects one. Each policy's tests (tests/policies/test_<policy>.py) start from a compliant resource
 and change one thing (`changed`); facts about sizes come from the catalog's data file as written
-(`catalog_size`), not from the catalog's code under test.
+(`catalog_size`), not from the catalog's code under test. A component is a `Res` with `custom=False`;
+a resource registered under it names it as its `parent`, and a stack policy sees that parent resource.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ class Res:
     name: str
     props: dict[str, Any]
     depends_on: Sequence[str] = field(default_factory=tuple)  # names of other Res
+    parent: str | None = None  # the name of the Res it is registered under (a component), None: the stack
+    custom: bool = True  # False for a component resource (AksGpuPool...), which has no provider of its own
 
     @property
     def urn(self) -> str:
@@ -47,8 +50,8 @@ def run_pack(resources: Sequence[Res], config: Mapping[str, Any] | None = None) 
             urn=r.urn,
             type=r.type,
             name=r.name,
-            parent=None,
-            custom=True,
+            parent=urns[r.parent] if r.parent is not None else None,
+            custom=r.custom,
             protect=False,
             inputs=r.props,
             dependencies=tuple(urns[d] for d in r.depends_on),

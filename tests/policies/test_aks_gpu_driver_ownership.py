@@ -368,3 +368,90 @@ def test_an_operator_whose_tolerations_are_unknown_still_has_its_feature_discove
         "GPU Operator release 'gpu-operator' (its Node Feature Discovery worker) does not tolerate sku=gpu:NoSchedule "
         f"of pool 'gpu' of cluster rg/aks, {NEVER_RUNS}"
     ]
+
+
+# --- two clusters in one stack ---------------------------------------------------------------------
+# With two clusters, a Kubernetes object belongs to the cluster of the GPU pool registered under the same
+# component (AksGpuPool parents its pool, device plugin and operator); the engine sends each resource's
+# parent URN, and a stack policy sees the parent resource.
+
+COMPONENT = "azure-gpu-stacks:index:AksGpuPool"
+
+
+def team(name: str) -> Res:
+    return Res(COMPONENT, name, {}, custom=False)
+
+
+def under(parent: str, resource: Res, name: str) -> Res:
+    return Res(resource.type, name, resource.props, parent=parent)
+
+
+def inline_cluster(name: str, parent: str, driver: str) -> Res:
+    profile = {"name": "gpu", "vmSize": "Standard_NC4as_T4_v3", "gpuProfile": {"driver": driver}}
+    profile["nodeTaints"] = ["sku=gpu:NoSchedule"]
+    return Res(
+        CLUSTER, name, {"resourceGroupName": "rg", "resourceName": name, "agentPoolProfiles": [profile]}, parent=parent
+    )
+
+
+@pytest.mark.parametrize("inline", [False, True], ids=["agent-pool", "cluster-profile"])
+def test_each_clusters_objects_are_judged_with_the_pools_under_the_same_component(inline: bool) -> None:
+    # team-a: operator-managed driver with its GPU Operator; team-b: the AKS driver with a device plugin that
+    # does not tolerate its pool's taint. Only team-b's plugin is wrong, and only about team-b's pool.
+    if inline:
+        pools = [inline_cluster("aks-a", "team-a", "None"), inline_cluster("aks-b", "team-b", "Install")]
+    else:
+        pools = [
+            under("team-a", pool(resourceName="aks-a", gpuProfile={"driver": "None"}), "pool-a"),
+            under("team-b", pool(resourceName="aks-b"), "pool-b"),
+        ]
+    objects = [
+        under("team-a", operator(operator_values(True)), "operator-a"),
+        under("team-b", plugin(tolerations=[]), "plugin-b"),
+    ]
+
+    assert [m for _, _, m in reported([team("team-a"), team("team-b"), *pools, *objects])] == [
+        f"device plugin DaemonSet 'plugin-b' does not tolerate sku=gpu:NoSchedule of pool 'gpu' of cluster rg/aks-b, "
+        f"{NEVER_RUNS}"
+    ]
+
+
+def test_objects_of_two_clusters_without_a_shared_component_are_left_alone() -> None:
+    # nothing says which cluster an object without a parent runs on: no problem is made up about it
+    pools = [pool(resourceName="aks-a", gpuProfile={"driver": "None"}), pool(name="pool-b", resourceName="aks-b")]
+
+    assert [m for _, _, m in reported([*pools, plugin(tolerations=[])])] == [
+        f"pool 'gpu' of cluster rg/aks-a {NO_DRIVER}"
+    ]
+
+
+def test_a_pool_whose_driver_is_not_known_before_deployment_is_not_a_second_mode() -> None:
+    unknown = pool(name="gpu2-pool", agentPoolName="gpu2", gpuProfile={"driver": UNKNOWN})
+
+    assert reported([pool(), unknown, operator(operator_values(False))]) == []
+
+
+def test_a_clusters_pool_is_named_with_a_question_mark_for_what_is_not_known() -> None:
+    profile = {"name": UNKNOWN, "vmSize": "Standard_NC4as_T4_v3", "gpuProfile": {"driver": "None"}}
+    cluster = Res(
+        CLUSTER, "aks-cluster", {"resourceGroupName": UNKNOWN, "resourceName": "aks", "agentPoolProfiles": [profile]}
+    )
+
+    assert reported([cluster]) == [("mandatory", "(stack)", f"pool '?' of cluster ?/aks {NO_DRIVER}")]
+
+
+def test_a_gpu_operator_chart_given_as_a_local_folder_is_the_gpu_operator() -> None:
+    # helm install accepts a chart folder, written with or without its trailing slash
+    local = Res(RELEASE, "gpu-operator", {"chart": "./charts/gpu-operator/", "values": operator_values(True)})
+
+    [(_, _, message)] = reported([pool(), local])
+    assert message.startswith("cluster rg/aks: GPU Operator release 'gpu-operator' has driver.enabled=True")
+
+
+def test_an_operator_with_the_mig_strategy_none_does_not_advertise_a_mig_pool() -> None:
+    # NVIDIA's device plugin (which the operator runs) takes MIG_STRATEGY none, single or mixed; none advertises
+    # whole GPUs only
+    values = operator_values(False, mig={"strategy": "none"})
+
+    [(_, _, message)] = reported([pool(**MIG_POOL), operator(values)])
+    assert message.startswith("pool 'gpu' of cluster rg/aks splits its GPUs (MIG1g) but GPU Operator release")

@@ -116,3 +116,21 @@ def test_a_standalone_rule_without_a_name_input_is_named_by_its_resource_name() 
 def test_passes_rules_that_do_not_open_ssh(changes: dict[str, Any]) -> None:
     # From a rule open to any address, each change closes it (or makes it unknowable before deployment).
     assert found([nsg("pass_nsg", **{"sourceAddressPrefix": "*", **changes})], POLICY) == []
+
+
+RULE = "azure-native:network:SecurityRule"
+OPEN_SSH = {k: v for k, v in {**COMPLIANT_RULE, "sourceAddressPrefix": "*"}.items() if k != "name"}
+
+
+@pytest.mark.parametrize(
+    ("resource", "named"),
+    [
+        (Res(NSG, "fail_nsg", {"resourceGroupName": "rg", "securityRules": [OPEN_SSH]}), "securityRules[0]"),
+        (Res(RULE, "fail_rule", {**OPEN_SSH, "securityRuleName": "allow-ssh"}), "allow-ssh"),
+        (Res(RULE, "fail_rule", {**OPEN_SSH, "securityRuleName": UNKNOWN}), "the rule"),  # named at deployment
+    ],
+    ids=["inline-unnamed", "standalone", "standalone-unnamed"],
+)
+# an inline rule without a name is named by where it is; a standalone one by its securityRuleName
+def test_the_violation_names_the_rule_as_the_program_does(resource: Res, named: str) -> None:
+    assert found([resource], POLICY) == [("mandatory", resource.name, open_to_internet(named, "SSH (22)"))]

@@ -62,3 +62,21 @@ def test_required_taint_is_configurable() -> None:
     assert found([Res(POOL, "fail_pool", COMPLIANT)], POLICY, {POLICY: {"requiredTaint": other}}) == [
         ("mandatory", "fail_pool", lacks("nodeTaints", "gpu", GPU_SIZE, TAINT, taint=other))
     ]
+
+
+def test_a_taint_written_with_spaces_is_the_same_taint() -> None:
+    spaced = Res(POOL, "pass_pool", changed(COMPLIANT, ("nodeTaints",), ["sku = gpu : NoSchedule"]))
+
+    assert found([spaced], POLICY) == []
+    assert found([Res(POOL, "pass_pool", COMPLIANT)], POLICY, {POLICY: {"requiredTaint": "sku=gpu : NoSchedule"}}) == []
+
+
+def test_every_other_taint_is_named_and_an_unnamed_pool_is_the_pool() -> None:
+    taints = ["team=ml:NoSchedule", "dedicated=gpu:NoExecute"]
+    unnamed = {k: v for k, v in changed(COMPLIANT, ("nodeTaints",), taints).items() if k != "agentPoolName"}
+
+    [(_, _, message)] = found([Res(POOL, "fail_pool", unnamed)], POLICY)
+    assert message == (
+        f"nodeTaints of the pool ({GPU_SIZE}, a GPU size) lack '{TAINT}' (found: team=ml:NoSchedule, "
+        "dedicated=gpu:NoExecute); add it so only pods that tolerate it run on GPU nodes."
+    )

@@ -105,3 +105,12 @@ def test_the_level_can_be_lowered_to_advisory() -> None:
     instance = Res(COMPUTE, "fail_instance", without_idle_shutdown())
 
     assert found([instance], POLICY, {POLICY: "advisory"}) == [("advisory", "fail_instance", NEVER_STOPS)]
+
+
+@pytest.mark.parametrize("unknown", ["action", "status"])
+def test_a_schedule_known_only_after_deployment_is_given_the_benefit_of_the_doubt(unknown: str) -> None:
+    instance = Res(
+        COMPUTE, "pass_instance", without_idle_shutdown(computeStartStop=[{**STOP_AT_SEVEN, unknown: UNKNOWN}])
+    )
+
+    assert found([instance], POLICY) == []

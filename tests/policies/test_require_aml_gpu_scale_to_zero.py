@@ -81,3 +81,32 @@ def test_ignores_cpu_clusters_other_compute_types_and_unknowns() -> None:
     preview = Res(COMPUTE, "pass_preview", changed(COMPLIANT, SCALE, UNKNOWN))
 
     assert found([cpu, instance, preview], POLICY) == []
+
+
+def test_a_cpu_cluster_or_one_of_a_size_the_catalog_does_not_know_is_left_alone() -> None:
+    kept_up = changed(
+        changed(COMPLIANT, (*SCALE, "minNodeCount"), 2.0), (*SCALE, "nodeIdleTimeBeforeScaleDown"), "PT2H"
+    )
+    cpu = Res(COMPUTE, "pass_cpu", changed(kept_up, ("properties", "properties", "vmSize"), "Standard_D4s_v5"))
+    unknown = Res(COMPUTE, "pass_unknown", changed(kept_up, ("properties", "properties", "vmSize"), UNKNOWN))
+
+    assert found([cpu, unknown], POLICY) == []
+
+
+def test_flags_a_minimum_of_two_nodes_in_the_plural() -> None:
+    cluster = Res(COMPUTE, "fail_cluster", changed(COMPLIANT, (*SCALE, "minNodeCount"), 2.0))
+
+    assert found([cluster], POLICY) == [
+        (
+            "advisory",
+            "fail_cluster",
+            f"{'.'.join(SCALE)}.minNodeCount is 2, so 2 {GPU_SIZE} nodes bill while idle; set it to 0.",
+        )
+    ]
+
+
+@pytest.mark.parametrize(("idle", "flagged"), [("PT30M", False), ("PT30M1S", True), ("PT1801S", True)])
+def test_the_idle_limit_is_exact_to_the_second(idle: str, flagged: bool) -> None:
+    cluster = Res(COMPUTE, "cluster", changed(COMPLIANT, (*SCALE, "nodeIdleTimeBeforeScaleDown"), idle))
+
+    assert bool(found([cluster], POLICY)) is flagged

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.policy_helpers import Res, catalog_size, changed, found
+from tests.policy_helpers import UNKNOWN, Res, catalog_size, changed, found
 
 POLICY = "require-batch-gpu-scale-to-zero"
 ACCOUNT = "azure-native:batch:BatchAccount"
@@ -92,3 +92,80 @@ def test_flags_a_formula_that_does_not_follow_the_queue() -> None:
 def test_ignores_a_cpu_pool() -> None:
     pool = changed(COMPLIANT, ("scaleSettings",), {"fixedScale": {"targetDedicatedNodes": 2.0}})
     assert found([Res(POOL, "pass_cpu", changed(pool, ("vmSize",), "Standard_D4s_v5"))], POLICY) == []
+
+
+SPOT = catalog_size(GPU_SIZE)["prices"]["eastus"]["spot"]
+
+
+def with_formula(formula: str) -> dict:
+    return changed(COMPLIANT, ("scaleSettings", "autoScale", "formula"), formula)
+
+
+def test_every_gpu_pool_is_judged_whatever_comes_before_it() -> None:
+    fixed_two = changed(COMPLIANT, ("scaleSettings",), {"fixedScale": {"targetDedicatedNodes": 2.0}})
+    resources = [
+        Res(ACCOUNT, "account", ACCOUNT_PROPS),
+        Res(POOL, "pass_cpu", changed(fixed_two, ("vmSize",), "Standard_D4s_v5")),
+        Res(POOL, "pass_unknown_scale", changed(COMPLIANT, ("scaleSettings",), UNKNOWN)),
+        Res(POOL, "pass_unknown_formula", with_formula(UNKNOWN)),
+        Res(POOL, "fail_pool", fixed_two),
+    ]
+
+    assert [name for _, name, _ in found(resources, POLICY)] == ["fail_pool"]
+
+
+def test_a_fixed_pool_of_one_dedicated_and_two_spot_nodes_names_both_at_their_prices() -> None:
+    fixed = {"fixedScale": {"targetDedicatedNodes": 1.0, "targetLowPriorityNodes": 2.0}}
+
+    daily = (EASTUS + 2 * SPOT) * 24
+    assert found(stack(changed(COMPLIANT, ("scaleSettings",), fixed)), POLICY) == [
+        (
+            "advisory",
+            "fail_pool",
+            "'fail_pool': scaleSettings.fixedScale.targetDedicatedNodes is 1 and "
+            f"scaleSettings.fixedScale.targetLowPriorityNodes is 2: 3 x {GPU_SIZE} bill around the clock: about "
+            f"{daily:,.2f} USD for every day no task runs (the catalog's approximate price in eastus), whether or not "
+            f"a task runs; {FIX}",
+        )
+    ]
+
+
+def test_a_formula_keeping_spot_nodes_only_is_costed_at_the_spot_price() -> None:
+    pool = with_formula("$TargetLowPriorityNodes = 2;")
+
+    daily = 2 * SPOT * 24
+    assert found(stack(pool), POLICY) == [
+        (
+            "advisory",
+            "fail_pool",
+            "'fail_pool': the autoscale formula keeps GPU nodes with no task ($TargetLowPriorityNodes never goes "
+            f"below 2): 2 x {GPU_SIZE} bill around the clock: about {daily:,.2f} USD for every day no task runs (the "
+            f"catalog's approximate price in eastus); {FIX}",
+        )
+    ]
+
+
+def test_a_formula_keeping_both_kinds_of_node_names_both() -> None:
+    pool = with_formula("$TargetDedicatedNodes = 1;\n$TargetLowPriorityNodes = 2;")
+
+    [(_, _, message)] = found(stack(pool), POLICY)
+    assert message.startswith(
+        "'fail_pool': the autoscale formula keeps GPU nodes with no task ($TargetDedicatedNodes never goes below 1; "
+        f"$TargetLowPriorityNodes never goes below 2): 3 x {GPU_SIZE} bill around the clock"
+    )
+
+
+def test_a_formula_that_sets_zero_nodes_passes() -> None:
+    assert found(stack(with_formula("$TargetDedicatedNodes = 0;")), POLICY) == []
+
+
+def test_a_formula_following_neither_target_to_the_queue_names_both() -> None:
+    pool = with_formula(
+        "$TargetDedicatedNodes = $CurrentDedicatedNodes;\n$TargetLowPriorityNodes = $CurrentLowPriorityNodes;"
+    )
+
+    [(_, _, message)] = found(stack(pool), POLICY)
+    assert message.startswith(
+        "'fail_pool': the autoscale formula sets $TargetDedicatedNodes and $TargetLowPriorityNodes without following "
+        "the task queue"
+    )

@@ -248,3 +248,36 @@ def test_each_budget_that_does_not_cover_the_vm_is_named_with_why() -> None:
         " Found: budget 'other' covers resource group rg-other only; budget 'silent' has no enabled notification "
         "with an email, role or action group. Add a budget"
     ) in message
+
+
+def test_every_gpu_vm_is_judged_whatever_comes_before_it() -> None:
+    other = Res("azure-native:resources:ResourceGroup", "pass_other_rg", {"resourceGroupName": "rg-other"})
+    covered = gpu_vm("pass_vm")
+    uncovered = gpu_vm("fail_vm", group="rg-other")
+    uncovered.depends_on = ("pass_other_rg",)
+
+    assert [name for _, name, _ in found([rg(), other, covered, budget(), uncovered], POLICY)] == ["fail_vm"]
+
+
+@pytest.mark.parametrize(
+    "notifications",
+    [
+        UNKNOWN,  # every notification filled in at deployment
+        # one enabled after a disabled one (the engine sends the map as a protobuf Struct, which orders these two
+        # names this way; "off"/"on" it would reverse)
+        {"actual50": notification(enabled=False), "actual80": notification()},
+        {"a": notification(contactEmails=UNKNOWN)},  # the contacts filled in at deployment
+    ],
+    ids=["unknown-notifications", "enabled-after-disabled", "unknown-contacts"],
+)
+def test_cost_alerts_accept_a_budget_that_notifies_or_may_at_deployment(notifications: Any) -> None:
+    assert found([rg(), gpu_vm("pass_vm"), budget(notifications=notifications)], POLICY) == []
+
+
+def test_a_budget_on_a_scope_that_is_no_subscription_or_group_is_named_with_why() -> None:
+    # a budget watches a subscription, a resource group or a broader scope, never one resource
+    vm_id = f"{RG_SCOPE}/providers/Microsoft.Compute/virtualMachines/fail_vm"
+
+    assert found([rg(), gpu_vm(), budget(scope=vm_id)], POLICY) == [
+        ("mandatory", "fail_vm", no_cover("budget 'pass_budget' has no subscription or resource group scope"))
+    ]

@@ -118,3 +118,46 @@ def test_schedule_that_never_reaches_zero_nodes_is_no_idle_plan(setting: Res) ->
     assert found([scale_set("fail_vmss"), setting], POLICY) == [
         ("advisory", "fail_vmss", always_on("fail_vmss", 2, ND, price))
     ]
+
+
+def target_uri(name: str) -> str:
+    return f"/subscriptions/x/resourceGroups/rg/providers/Microsoft.Compute/virtualMachineScaleSets/{name}"
+
+
+def test_every_always_on_cluster_is_named_whatever_comes_before_it() -> None:
+    # a schedule, a scheduled cluster and a cluster without InfiniBand before the one left on
+    price = catalog_size(ND)["prices"][REGION]["payg"]
+    resources = [
+        schedule("pass_vmss"),
+        scale_set("pass_vmss"),
+        scale_set("pass_a100", size="Standard_NC24ads_A100_v4"),
+        scale_set("fail_vmss"),
+    ]
+
+    assert found(resources, POLICY) == [("advisory", "fail_vmss", always_on("fail_vmss", 2, ND, price))]
+
+
+def test_a_schedule_naming_one_cluster_does_not_park_another() -> None:
+    price = catalog_size(ND)["prices"][REGION]["payg"]
+    resources = [
+        scale_set("pass_vmss", vmScaleSetName="train-a"),
+        scale_set("fail_vmss", vmScaleSetName="train-b"),
+        schedule("pass_vmss", depends=False, uri=target_uri("train-a")),
+    ]
+
+    assert found(resources, POLICY) == [("advisory", "fail_vmss", always_on("fail_vmss", 2, ND, price))]
+
+
+def test_a_schedule_naming_a_cluster_by_its_name_property_parks_it() -> None:
+    named = scale_set("pass_vmss")
+    named.props["name"] = "train-a"
+
+    assert found([named, schedule("pass_vmss", depends=False, uri=target_uri("train-a"))], POLICY) == []
+
+
+def test_a_cluster_in_its_groups_region_is_named_without_a_price() -> None:
+    # without `location` the scale set is where its resource group is, which the policy cannot see
+    in_group = scale_set("fail_vmss")
+    del in_group.props["location"]
+
+    assert found([in_group], POLICY) == [("advisory", "fail_vmss", always_on("fail_vmss", 2, ND, None))]

@@ -100,3 +100,41 @@ def test_reports_a_custom_script_extension_and_a_scale_set_inline_one() -> None:
 
 def test_stacks_without_gpu_hosts_are_left() -> None:
     assert found([vm("apt-get install -y nvidia-driver-550", size="Standard_D4s_v5")], POLICY) == []
+
+
+def test_reports_user_data_that_installs_a_driver() -> None:
+    # userData: a script the VM reads from the instance metadata service, beside customData
+    with_user_data = vm()
+    with_user_data.props["userData"] = b64("apt-get install -y nvidia-driver-550-server\n")
+
+    assert found([with_user_data], POLICY) == [
+        (
+            "advisory",
+            "gpu-vm",
+            f"userData of 'gpu-vm' installs the NVIDIA driver with a distribution's NVIDIA driver package; {REMEDY}",
+        )
+    ]
+
+
+def test_custom_data_written_without_base64_is_still_read() -> None:
+    # Azure wants customData base64-encoded; a program that forgot still meant this script
+    plain = vm()
+    plain.props["osProfile"]["customData"] = "ubuntu-drivers autoinstall"
+
+    assert found([plain], POLICY) == [
+        (
+            "advisory",
+            "gpu-vm",
+            f"osProfile.customData of 'gpu-vm' installs the NVIDIA driver with ubuntu-drivers; {REMEDY}",
+        )
+    ]
+
+
+def test_a_script_with_bytes_that_are_not_utf_8_is_still_read() -> None:
+    # a comment saved in Latin-1 beside the install line
+    latin1 = "# café\napt-get install -y nvidia-driver-550-server\n".encode("latin-1")
+    script = vm()
+    script.props["osProfile"]["customData"] = base64.b64encode(latin1).decode()
+
+    [(_, _, message)] = found([script], POLICY)
+    assert message.startswith("osProfile.customData of 'gpu-vm' installs the NVIDIA driver with a distribution's")

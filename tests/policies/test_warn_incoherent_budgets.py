@@ -289,3 +289,77 @@ def test_a_lower_bound_names_every_size_without_a_price_and_what_was_counted() -
         f"{NO_EASTUS_PRICE} in {REGION}, {NO_PRICE_ANYWHERE} in {REGION}); raise it above the idle cost or cut "
         "what runs idle"
     )
+
+
+def test_a_budget_whose_scope_is_known_at_deployment_covers_the_group_it_depends_on() -> None:
+    # `pulumi preview` of a new stack: the scope is its resource group's id, not known yet; the budget depends on
+    # rg-gpu, which holds nothing, so the cluster kept up in rg-other is not its business
+    other = Res(
+        "azure-native:resources:ResourceGroup", "pass_other", {"resourceGroupName": "rg-other", "location": REGION}
+    )
+    elsewhere = cluster(min_nodes=1)
+    elsewhere.props["resourceGroupName"] = "rg-other"
+
+    assert found([rg(), other, elsewhere, budget(100.0, scope=UNKNOWN, name="pass_budget")], POLICY) == []
+
+
+def test_every_budget_is_judged_whatever_comes_before_it() -> None:
+    unknown_amount = budget(100.0, name="pass_unknown")
+    unknown_amount.props["amount"] = UNKNOWN
+    one_vm = budget(100.0, scope=f"{RG_SCOPE}/providers/Microsoft.Compute/virtualMachines/gpu", name="pass_vm_scope")
+
+    found_names = [
+        name for _, name, _ in found([rg(), cluster(min_nodes=1), unknown_amount, one_vm, budget(100.0)], POLICY)
+    ]
+    assert found_names == ["fail_budget"]
+
+
+def central_config(*centrals: Any) -> dict[str, Any]:
+    return {POLICY: {"centralBudgets": list(centrals)}}
+
+
+def test_every_central_budget_is_judged_whatever_comes_before_it() -> None:
+    # not an object, no amount, no scope: none can be judged, and the one after them still is
+    centrals = ["a budget", {"scope": SUB}, {"amount": 100.0}, {"scope": SUB, "amount": 100.0}]
+
+    [message] = messages([rg(), cluster(min_nodes=1)], central_config(*centrals))
+    assert message.startswith(f"central budget on {SUB}: fires every month")
+
+
+def test_a_central_quarterly_budget_is_judged_per_month() -> None:
+    idle = t4_month()
+    central = {"scope": SUB, "amount": 3 * idle - 3, "timeGrain": "Quarterly"}
+
+    [message] = messages([rg(), cluster(min_nodes=1)], central_config(central))
+    assert message.startswith(f"central budget on {SUB}: fires every month: the budget ({idle - 1:,.2f} USD a month)")
+
+
+def test_a_central_budgets_notifications_are_judged_as_a_budgets_are() -> None:
+    amount = 2 * t4_payg() * MONTH  # the full-scale cost: the budget itself is coherent
+    central = {"scope": SUB, "amount": amount, "notifications": {"early": alert(40)}}
+
+    [message] = messages([rg(), notified_cluster()], central_config(central))
+    assert message.startswith(f"central budget on {SUB}, notification 'early' (Actual, 40 % of {amount:,.2f} USD")
+
+
+def test_a_budget_on_another_group_does_not_count_a_cluster_that_names_its_own_region() -> None:
+    priced = cluster(min_nodes=1)
+    priced.props["location"] = REGION  # priced by its own region, not its group's
+    other = budget(1.0, scope=f"{SUB}/resourceGroups/rg-other", name="pass_budget")
+
+    assert found([rg(), priced, other], POLICY) == []
+
+
+def test_a_central_budget_of_a_time_grain_budgets_do_not_have_is_not_judged() -> None:
+    # timeGrain: Monthly, Quarterly, Annually, BillingMonth, BillingQuarter, BillingAnnual (this policy's schema)
+    central = {"scope": SUB, "amount": 1.0, "timeGrain": "Weekly"}
+
+    assert found([rg(), cluster(min_nodes=1)], POLICY, central_config(central)) == []
+
+
+def test_a_central_budget_far_above_full_scale_can_never_fire() -> None:
+    full = 2 * t4_month()
+    central = {"scope": SUB, "amount": round(3 * full + 1)}
+
+    [message] = messages([rg(), cluster()], central_config(central))
+    assert message.startswith(f"central budget on {SUB}: can never fire")

@@ -123,14 +123,16 @@ def test_every_folder_the_distribution_installs_is_a_row_and_every_engine_module
 
 
 def test_every_policy_of_the_pack_has_its_own_test_file() -> None:
-    """One hop from a policy to its tests (ARCHITECTURE.md): tests/policies/test_<module>.py, and nothing else there."""
+    """One hop from a policy to its tests (ARCHITECTURE.md): tests/policies/test_<module>.py, and nothing else there
+    (a module the policies share, such as values.py, may have its own file there too)."""
     from azure_gpu_stacks.policies.registry import REGISTRY
 
     modules = {p.name.replace("-", "_") for p in REGISTRY}
     test_files = {p.stem.removeprefix("test_") for p in (REPO / "tests" / "policies").glob("test_*.py")}
+    policy_modules = {p.stem for p in (REPO / "policies").glob("*.py")}
 
-    assert modules <= {p.stem for p in (REPO / "policies").glob("*.py")}
-    assert test_files == modules
+    assert modules <= policy_modules
+    assert modules <= test_files <= policy_modules
 
 
 # Test folders that are no room of the package, each named in ARCHITECTURE.md's one-hop table.
