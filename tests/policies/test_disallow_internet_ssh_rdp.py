@@ -127,7 +127,10 @@ OPEN_SSH = {k: v for k, v in {**COMPLIANT_RULE, "sourceAddressPrefix": "*"}.item
     [
         (Res(NSG, "fail_nsg", {"resourceGroupName": "rg", "securityRules": [OPEN_SSH]}), "securityRules[0]"),
         (Res(RULE, "fail_rule", {**OPEN_SSH, "securityRuleName": "allow-ssh"}), "allow-ssh"),
-        (Res(RULE, "fail_rule", {**OPEN_SSH, "securityRuleName": UNKNOWN}), "the rule"),  # named at deployment
+        (
+            Res(RULE, "fail_rule", {**OPEN_SSH, "securityRuleName": UNKNOWN}),
+            "fail_rule",
+        ),  # named at deployment: by its resource name
     ],
     ids=["inline-unnamed", "standalone", "standalone-unnamed"],
 )
