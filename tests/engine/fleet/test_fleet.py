@@ -161,15 +161,37 @@ def test_root_checks_every_stack_of_every_project_with_one_verdict(
     assert code == document["exitCode"] == 1
 
 
-@pytest.mark.parametrize("fmt", FORMATS)
-def test_a_fleet_of_one_project_reports_as_a_one_project_check(monorepo: Path, fleet_cache: Path, fmt: str) -> None:
+Reports = tuple[int, dict[str, str], str]  # exit code, the report in each format, stderr
+
+
+def every_format(directory: Path, *argv: str | Path) -> Reports:
+    """`gpu-stacks check ARGV` once, writing every format: text on stdout, the others to files in `directory`
+    (`--format FMT=FILE`, the same report as `--format FMT` prints)."""
+    files = {fmt: directory / f"check.{fmt}" for fmt in FORMATS if fmt != "text"}
+    code, out, err = gpu_stacks("check", *argv, *(f"--format={fmt}={path}" for fmt, path in files.items()))
+    return code, {"text": out, **{fmt: path.read_text(encoding="utf-8") for fmt, path in files.items()}}, err
+
+
+@pytest.fixture(scope="module")
+def one_project(monorepo: Path, warm: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Reports, Reports]:
+    """Five stacks of one project checked with --project, and with --root of that project (and a copy of the warm
+    cache), each run once for every format."""
     project = monorepo / "teams" / "team-01"
     names = [p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in sorted(project.rglob("Pulumi.*.yaml"))][:5]
+    one, fleet = tmp_path_factory.mktemp("one"), tmp_path_factory.mktemp("fleet")
+    cache = Path(shutil.copytree(warm, fleet / "cache"))
 
-    one = gpu_stacks("check", "--project", project, "--format", fmt, *names)
-    fleet = gpu_stacks("check", "--root", project, "--cache-dir", fleet_cache, "--format", fmt, *names)
+    return (
+        every_format(one, "--project", project, *names),
+        every_format(fleet, "--root", project, "--cache-dir", cache, *names),
+    )
 
-    assert fleet == one
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_fleet_of_one_project_reports_as_a_one_project_check(one_project: tuple[Reports, Reports], fmt: str) -> None:
+    (one_code, one_reports, one_err), (fleet_code, fleet_reports, fleet_err) = one_project
+
+    assert (fleet_code, fleet_reports[fmt], fleet_err) == (one_code, one_reports[fmt], one_err)
 
 
 def test_the_fleet_cost_table_ends_with_the_total_of_its_stacks(unsharded: dict[str, tuple[int, str]]) -> None:
