@@ -26,6 +26,12 @@ $(STAMP): pyproject.toml uv.lock | $(UV)
 	@# once: the modules a plan imports (parallel.preload), not all 10,000 files (uv --compile-bytecode).
 	@echo "setup: compiling the SDK modules a plan imports (first run only)"
 	@PYTHONDONTWRITEBYTECODE= $(BIN)/python -c "from azure_gpu_stacks.engine.run.parallel import preload; preload()"
+	@# The suite imports every module of pulumi-azure-native (tests/fakeazure/test_every_provider_function.py) and
+	@# plans import modules the preload does not (web, datafactory...), each time compiling them from source again:
+	@# compiled once here, the whole package (28 CPU-s on two cores; docs/testing.md), not all of site-packages.
+	@echo "setup: compiling pulumi-azure-native (first run only)"
+	@PYTHONDONTWRITEBYTECODE= $(BIN)/python -m compileall -q -j 0 \
+		"$$($(BIN)/python -c 'import os, pulumi_azure_native as p; print(os.path.dirname(p.__file__))')" > /dev/null
 	@touch $(STAMP)
 
 lock: | $(UV)  ## re-resolve uv.lock after a change to pyproject.toml's dependencies

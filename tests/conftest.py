@@ -226,6 +226,23 @@ def module_fixture_group(item: pytest.Item) -> str | None:
     return None
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_collection() -> Iterator[object]:
+    """Collection may write bytecode even where PYTHONDONTWRITEBYTECODE is set (this machine and many CI images):
+    pytest then keeps each test module with its assertions rewritten in __pycache__ (ignored by git), and the next
+    run's workers read it instead of rewriting and compiling 325 modules again (12 -> 6 CPU-s a worker,
+    docs/testing.md). Only while collecting: a test's own children inherit the environment, not this flag, and
+    the programs that tests plan write nothing beside themselves."""
+    import sys
+
+    dont_write = sys.dont_write_bytecode
+    sys.dont_write_bytecode = False
+    try:
+        return (yield)
+    finally:
+        sys.dont_write_bytecode = dont_write
+
+
 # tryfirst: xdist's worker hook (xdist.remote) turns the xdist_group markers into the `@group` suffix of
 # each test id that --dist loadgroup schedules by; it was registered later than this file and so ran
 # first, before these markers existed (with pytest 9.2 the suffix was lost anyway: pyproject.toml).

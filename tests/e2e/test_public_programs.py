@@ -310,4 +310,6 @@ def test_public_program_gets_the_verdict_azure_and_pulumi_give(
         assert len(err.strip().splitlines()) == 1, err  # one line
         assert not document.exists()  # nothing written
         return
-    assert json.loads(document.read_text())["exitCode"] == code
+    report = json.loads(document.read_text(encoding="utf-8"))
+    assert report["exitCode"] == code
+    assert [s["stack"] for s in report["stacks"]] == ["dev"]

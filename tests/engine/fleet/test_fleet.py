@@ -1,5 +1,10 @@
 """`gpu-stacks check --root`, `--affected`, the cache, `--shard K/N` and `gpu-stacks merge` (issue 26), on a
-generated monorepo of 200 small stacks in 8 projects (bench/monorepo.py): what a platform team's CI sees."""
+generated monorepo of 200 small stacks in 8 projects (bench/monorepo.py): what a platform team's CI sees.
+
+The tests that change a copy of the monorepo and check it again (the cache's keys, `--affected`) re-plan whole
+projects; where the fleet's size is not what they test, they run on a fleet of the same 8 projects with 4 stacks
+each (every layout, reference and refused stack of the large one), whose own warm cache costs 32 plans instead of
+200 (docs/testing.md)."""
 
 from __future__ import annotations
 
@@ -25,6 +30,7 @@ from bench.monorepo import git, write_monorepo
 from tests.conftest import REPO
 
 PROJECTS, STACKS = 8, 25
+SMALL_STACKS = 4  # per project: place 3 is a refused stack (bench/monorepo.py), places 0 and 2 reference
 FORMATS = ("text", "json", "markdown", "sarif")
 
 
@@ -53,14 +59,30 @@ def beside(root: Path) -> Iterator[None]:
         yield
 
 
+def filled_cache(root: Path, cache: Path) -> Path:
+    """`cache` holding every stack of `root` (filled by one check, run from beside the root)."""
+    with beside(root):
+        code, _, err = gpu_stacks("check", "--root", root.name, "--cache-dir", cache, "--format", "json")
+    assert code == 1, err
+    return cache
+
+
 @pytest.fixture(scope="module")
 def warm(monorepo: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A cache holding every stack of the monorepo (filled by one check)."""
-    cache = tmp_path_factory.mktemp("cache")
-    with beside(monorepo):
-        code, _, err = gpu_stacks("check", "--root", monorepo.name, "--cache-dir", cache, "--format", "json")
-    assert code == 1, err
-    return cache
+    return filled_cache(monorepo, tmp_path_factory.mktemp("cache"))
+
+
+@pytest.fixture(scope="module")
+def small_monorepo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The same 8 projects with 4 stacks each, for the tests that re-plan projects of a copy."""
+    return write_monorepo(tmp_path_factory.mktemp("small") / "repo", PROJECTS, SMALL_STACKS)
+
+
+@pytest.fixture(scope="module")
+def small_warm(small_monorepo: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A cache holding every stack of the small monorepo."""
+    return filled_cache(small_monorepo, tmp_path_factory.mktemp("small-cache"))
 
 
 @pytest.fixture(scope="module")
@@ -75,9 +97,15 @@ def unsharded(monorepo: Path, warm: Path) -> dict[str, tuple[int, str]]:
 
 
 @pytest.fixture
-def cache(warm: Path, tmp_path: Path) -> Path:
-    """A copy of the warm cache: a test that adds to it leaves the others' alone."""
+def fleet_cache(warm: Path, tmp_path: Path) -> Path:
+    """A copy of the monorepo's warm cache: a test that adds to it leaves the others' alone."""
     return Path(shutil.copytree(warm, tmp_path / "cache"))
+
+
+@pytest.fixture
+def cache(small_warm: Path, tmp_path: Path) -> Path:
+    """A copy of the small monorepo's warm cache (the keys of `repo`)."""
+    return Path(shutil.copytree(small_warm, tmp_path / "cache"))
 
 
 @pytest.fixture
@@ -95,9 +123,10 @@ def planned(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 
 
 @pytest.fixture
-def repo(monorepo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A copy of the monorepo (its git history too) a test may change, run from beside it (the warm cache's keys)."""
-    copy = Path(shutil.copytree(monorepo, tmp_path / monorepo.name, symlinks=True))
+def repo(small_monorepo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the small monorepo (its git history too) a test may change, run from beside it (the keys of
+    `cache`)."""
+    copy = Path(shutil.copytree(small_monorepo, tmp_path / small_monorepo.name, symlinks=True))
     monkeypatch.chdir(tmp_path)
     return copy
 
@@ -132,15 +161,37 @@ def test_root_checks_every_stack_of_every_project_with_one_verdict(
     assert code == document["exitCode"] == 1
 
 
-@pytest.mark.parametrize("fmt", FORMATS)
-def test_a_fleet_of_one_project_reports_as_a_one_project_check(monorepo: Path, cache: Path, fmt: str) -> None:
+Reports = tuple[int, dict[str, str], str]  # exit code, the report in each format, stderr
+
+
+def every_format(directory: Path, *argv: str | Path) -> Reports:
+    """`gpu-stacks check ARGV` once, writing every format: text on stdout, the others to files in `directory`
+    (`--format FMT=FILE`, the same report as `--format FMT` prints)."""
+    files = {fmt: directory / f"check.{fmt}" for fmt in FORMATS if fmt != "text"}
+    code, out, err = gpu_stacks("check", *argv, *(f"--format={fmt}={path}" for fmt, path in files.items()))
+    return code, {"text": out, **{fmt: path.read_text(encoding="utf-8") for fmt, path in files.items()}}, err
+
+
+@pytest.fixture(scope="module")
+def one_project(monorepo: Path, warm: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Reports, Reports]:
+    """Five stacks of one project checked with --project, and with --root of that project (and a copy of the warm
+    cache), each run once for every format."""
     project = monorepo / "teams" / "team-01"
     names = [p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in sorted(project.rglob("Pulumi.*.yaml"))][:5]
+    one, fleet = tmp_path_factory.mktemp("one"), tmp_path_factory.mktemp("fleet")
+    cache = Path(shutil.copytree(warm, fleet / "cache"))
 
-    one = gpu_stacks("check", "--project", project, "--format", fmt, *names)
-    fleet = gpu_stacks("check", "--root", project, "--cache-dir", cache, "--format", fmt, *names)
+    return (
+        every_format(one, "--project", project, *names),
+        every_format(fleet, "--root", project, "--cache-dir", cache, *names),
+    )
 
-    assert fleet == one
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_fleet_of_one_project_reports_as_a_one_project_check(one_project: tuple[Reports, Reports], fmt: str) -> None:
+    (one_code, one_reports, one_err), (fleet_code, fleet_reports, fleet_err) = one_project
+
+    assert (fleet_code, fleet_reports[fmt], fleet_err) == (one_code, one_reports[fmt], one_err)
 
 
 def test_the_fleet_cost_table_ends_with_the_total_of_its_stacks(unsharded: dict[str, tuple[int, str]]) -> None:
@@ -172,7 +223,7 @@ def test_a_warm_cache_plans_nothing(repo: Path, cache: Path, planned: list[str])
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_a_cache_hit_is_a_fresh_run_byte_for_byte(repo: Path, cache: Path, planned: list[str], fmt: str) -> None:
-    some = sorted(stack_files(repo))[::16]  # failing stacks among them
+    some = sorted(stack_files(repo))[::5]  # failing stacks among them (place 3 of a project)
     fresh = gpu_stacks("check", "--root", repo.name, "--no-cache", "--format", fmt, *some)
     hit = gpu_stacks("check", "--root", repo.name, "--cache-dir", cache, "--format", fmt, *some)
 
@@ -182,14 +233,14 @@ def test_a_cache_hit_is_a_fresh_run_byte_for_byte(repo: Path, cache: Path, plann
 
 @pytest.mark.parametrize("count", [3, 8])
 def test_shards_merged_equal_the_unsharded_run_byte_for_byte(
-    monorepo: Path, cache: Path, unsharded: dict[str, tuple[int, str]], tmp_path: Path, count: int
+    monorepo: Path, fleet_cache: Path, unsharded: dict[str, tuple[int, str]], tmp_path: Path, count: int
 ) -> None:
     files = []
     held: list[str] = []
     for index in range(1, count + 1):
         with beside(monorepo):
             code, out, err = gpu_stacks(
-                "check", "--root", monorepo.name, "--cache-dir", cache, "--shard", f"{index}/{count}"
+                "check", "--root", monorepo.name, "--cache-dir", fleet_cache, "--shard", f"{index}/{count}"
             )
         assert code in (0, 1), err
         files.append(tmp_path / f"shard-{index}.jsonl")
@@ -223,11 +274,11 @@ def test_shards_spread_heavy_stacks_evenly_and_the_same_way_every_time(tmp_path:
     assert shard(1)[1] == first_out
 
 
-def test_merge_refuses_shards_that_are_not_one_whole_run(monorepo: Path, cache: Path, tmp_path: Path) -> None:
+def test_merge_refuses_shards_that_are_not_one_whole_run(monorepo: Path, fleet_cache: Path, tmp_path: Path) -> None:
     def shard(index: int, count: int, *extra: str) -> Path:
         path = tmp_path / f"{index}-{count}-{len(extra)}.jsonl"
         with beside(monorepo):
-            argv = ["--root", monorepo.name, "--cache-dir", cache, "--shard", f"{index}/{count}", *extra]
+            argv = ["--root", monorepo.name, "--cache-dir", fleet_cache, "--shard", f"{index}/{count}", *extra]
             path.write_text(gpu_stacks("check", *argv)[1])
         return path
 
@@ -515,10 +566,13 @@ def test_a_cache_entry_that_is_a_fifo_or_nested_deep_is_a_miss(repo: Path, cache
     assert len(json.loads(out)["stacks"]) == len(stack_files(repo))
 
 
-def test_a_shard_line_or_header_nested_deep_is_one_line_from_merge(monorepo: Path, cache: Path, tmp_path: Path) -> None:
+def test_a_shard_line_or_header_nested_deep_is_one_line_from_merge(
+    monorepo: Path, fleet_cache: Path, tmp_path: Path
+) -> None:
     with beside(monorepo):
         first, second = (
-            gpu_stacks("check", "--root", monorepo.name, "--cache-dir", cache, "--shard", f"{k}/2")[1] for k in (1, 2)
+            gpu_stacks("check", "--root", monorepo.name, "--cache-dir", fleet_cache, "--shard", f"{k}/2")[1]
+            for k in (1, 2)
         )
     good = tmp_path / "1.jsonl"
     good.write_text(first)

@@ -175,6 +175,9 @@ if pulumi.get_stack() != "a":  # the first stack is quick, so that `check --jobs
 """
 
 
+TERMINALS_SIGINT = "import signal; signal.signal(signal.SIGINT, signal.default_int_handler)"
+
+
 def _group_alive(pgid: int) -> list[int]:
     """Processes of the process group still running (zombies are gone for this purpose)."""
     alive = []
@@ -195,7 +198,9 @@ def test_ctrl_c_ends_everything_with_interrupted_and_130(tmp_path: Path, argv: l
     pids = tmp_path / "pids"
     pids.mkdir()
     root = write_program(tmp_path / "p", SLOW, stacks=("a", "dev", "c", "d"))
-    cli = [sys.executable, "-c", "from azure_gpu_stacks.engine.cli import run; run()"]  # the console script
+    # The console script, with SIGINT handled as Python handles it when a terminal starts it: a test run started
+    # with `&` from a non-interactive shell inherits SIGINT ignored, and this test then waited 30 s and failed.
+    cli = [sys.executable, "-c", f"{TERMINALS_SIGINT}; from azure_gpu_stacks.engine.cli import run; run()"]
     run = subprocess.Popen(
         [*cli, *argv, "--project", str(root)],
         stdout=subprocess.PIPE,
