@@ -420,7 +420,7 @@ def arm_body(token: str, inputs: dict[str, Any]) -> dict[str, Any]:
     top: dict[str, Any] = {}
     inner: dict[str, Any] = {}
     for key, value in inputs.items():
-        if key in in_url:
+        if key in in_url or _names_its_own_type(key, value, place):
             continue
         if key == bodies.USER_ASSIGNED and isinstance(value, list):
             value = {str(identity): {} for identity in value}
@@ -437,6 +437,15 @@ def arm_body(token: str, inputs: dict[str, Any]) -> dict[str, Any]:
         for found in _at(top, path.split(".")):
             _nest(found, beside)
     return top
+
+
+def _names_its_own_type(key: str, value: Any, place: registry.Placement | None) -> bool:
+    """A Traffic Manager endpoint's `type` input ("The type of the resource. Ex- Microsoft.Network/
+    trafficManagerProfiles", the SDK's docstring) where a type segment is an input: the envelope's `type`, which the
+    template's entry states, never a property of the body."""
+    return (
+        key == "type" and place is not None and bool(place.type_inputs) and str(value).lower() == place.arm_type.lower()
+    )
 
 
 def _at(value: Any, steps: list[str]) -> list[Any]:

@@ -57,6 +57,7 @@ azure_native.trafficmanager.Endpoint(
     resource_group_name=group.name,
     profile_name=profile.name,
     endpoint_type="AzureEndpoints",
+    type="Microsoft.Network/trafficManagerProfiles/azureEndpoints",
     endpoint_name="web-westeurope",
     target_resource_id="/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/rg-web/providers/"
     "Microsoft.Web/sites/contoso",

@@ -109,6 +109,7 @@ def test_a_resource_whose_arm_type_is_an_input_s_value_is_inside_as_that_type(
     assert recorded.urn not in {o["urn"] for o in template.document["metadata"]["outsideTemplate"]}
     assert PARENTS[logical] in entry["dependsOn"]
     assert typed not in json.dumps(entry)  # in the URL (the type), never in the body
+    assert "type" not in entry.get("properties", {})  # the endpoint's `type` input is the entry's own `type`
 
 
 def test_the_record_sets_values_are_under_properties_as_azure_s_record_set_nests_them(
