@@ -383,7 +383,8 @@ def typed_by_input(token: str) -> str | None:
         for t in _read(SPEC_ARM_TYPES).get(f"{parts[at + 1].lower()}@{version}", ())
         if within.match(t.lower()) and t.lower() not in _placed_arm_types()
     ]
-    values = ", ".join(t.split("/")[-1] for t in listed) if len(named) == 1 else ", ".join(listed)
+    at_input = [i for i, segment in enumerate(pattern.split("/")) if segment.startswith("{")]
+    values = ", ".join("/".join(t.split("/")[i] for i in at_input) for t in listed)
     allowed = f"Azure's REST spec defines {values} at {version}" if listed else f"the spec lists none at {version}"
     return (
         f"its ARM type depends on the value of the input {', '.join(named)} (a type segment of its id "

@@ -103,3 +103,21 @@ def test_a_type_with_one_arm_type_is_placed_as_before_whatever_its_inputs() -> N
     zone = "azure-native:dns:Zone"
 
     assert registry.placement_for(zone, {"recordType": "Bogus"}) == registry.placement(zone) is not None
+
+
+def test_an_event_grid_private_endpoint_connection_is_placed_under_the_parent_type_its_parent_type_names() -> None:
+    """The provider's `.../Microsoft.EventGrid/{parentType}/{parentName}/privateEndpointConnections/{...}`: the
+    first type segment is the input; the spec at the SDK's version defines one such type per parent kind."""
+    token = "azure-native:eventgrid:PrivateEndpointConnection"
+    types: dict[str, list[str]] = json.loads((ARM / "spec_arm_types.json").read_text(encoding="utf-8"))["types"]
+    listed = [
+        t for t in types[f"microsoft.eventgrid@{sdk_api_version(token)}"] if t.endswith("/privateEndpointConnections")
+    ]
+    names = {"resourceGroupName": "rg", "parentName": "orders", "privateEndpointConnectionName": "pe"}
+
+    assert "Microsoft.EventGrid/topics/privateEndpointConnections" in listed
+    for arm_type in listed:
+        place = registry.placement_for(token, {**names, "parentType": arm_type.split("/")[1]})
+        assert place is not None and (place.arm_type, place.api_version) == (arm_type, sdk_api_version(token))
+    why = str(registry.why_unplaced(token))
+    assert "depends on the value of the input parentType" in why and "topics" in why and "domains" in why
