@@ -18,7 +18,8 @@ a-l, `token_paths_m_z.json` for m-z), each with its source:
 Any number of such files is read (none at all is an empty table). A path names an ARM type only where the
 namespace after its last `providers` and every type segment after it are literal and each type has a name
 segment; `unplaceable` says why another does not (`.../components/{resourceName}/currentbillingfeatures`
-names a singleton setting, `.../{scopePath}/item` leaves the type to an input).
+names a singleton setting, `.../{scopePath}/item` leaves the type to an input). A type segment that is an input
+(`type_inputs`: a DNS record set's `{recordType}`) is placed per resource by its value (registry.placement_for).
 """
 
 from __future__ import annotations

@@ -19,7 +19,9 @@ The one registry both the fake ARM and the real-Azure path (export-arm, prefligh
   token with the evidence that the provider's shape is Azure's; `disagreements()` lists every such pair.
 
 A type with an API version but no path is an Azure resource this registry cannot place: `placement`
-returns None for it and export-arm lists it under `outsideTemplate`, saying so.
+returns None for it and export-arm lists it under `outsideTemplate`, saying so. A type whose provider path has a
+type segment that is an input (a DNS record set's `{recordType}`) has one ARM type per value: `placement_for(token,
+inputs)` places a resource of it by its value where the REST spec defines the resulting type.
 """
 
 from __future__ import annotations
