@@ -851,6 +851,15 @@ def write_spec_types(bicep_git: Path) -> None:
         if "providers" in row["path"].split("/") and types[token]["apiVersion"]
     }
     wanted = {(namespace.lower(), version) for namespace, _, version in located.values()}
+    # the provider's shapes whose type segment is an input (a DNS record set's `{recordType}`): the spec's list at
+    # their namespace and version says which values name an ARM type (registry.placement_for)
+    from azure_gpu_stacks.catalog.arm import provider_paths
+
+    for token, found in provider_paths.table().items():
+        if provider_paths.type_inputs(found.path) and types.get(token, {}).get("apiVersion"):
+            parts = found.path.strip("/").split("/")
+            namespace = parts[len(parts) - parts[::-1].index("providers")]
+            wanted.add((namespace.lower(), types[token]["apiVersion"]))
     commit = subprocess.run(
         ["git", "--git-dir", str(bicep_git), "log", "-1", "--format=%H %ad", "--date=short"],
         capture_output=True,

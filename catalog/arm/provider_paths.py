@@ -18,7 +18,8 @@ a-l, `token_paths_m_z.json` for m-z), each with its source:
 Any number of such files is read (none at all is an empty table). A path names an ARM type only where the
 namespace after its last `providers` and every type segment after it are literal and each type has a name
 segment; `unplaceable` says why another does not (`.../components/{resourceName}/currentbillingfeatures`
-names a singleton setting, `.../{scopePath}/item` leaves the type to an input).
+names a singleton setting, `.../{scopePath}/item` leaves the type to an input). A type segment that is an input
+(`type_inputs`: a DNS record set's `{recordType}`) is placed per resource by its value (registry.placement_for).
 """
 
 from __future__ import annotations
@@ -85,7 +86,20 @@ def unplaceable(path: str) -> str | None:
         return "its namespace is an input, not a name"
     if not rest or len(rest) % 2:
         return f"its last type ({rest[-1] if rest else namespace}) has no name segment: a setting of its parent"
-    named_by_input = [segment for segment in rest[0::2] if _INPUT.match(segment)]
+    named_by_input = type_inputs(path)
     if named_by_input:
         return f"a type segment is an input ({named_by_input[0]}), so its ARM type depends on the value"
     return None
+
+
+def type_inputs(path: str) -> tuple[str, ...]:
+    """The inputs standing for type segments after a literal namespace (a DNS record set's `recordType` in
+    `.../Microsoft.Network/dnsZones/{zoneName}/{recordType}/{relativeRecordSetName}`), outermost first; the
+    resource's value of each picks its ARM type. Empty where the path has none or no literal namespace."""
+    parts = path.strip("/").split("/")
+    if "providers" not in parts:
+        return ()
+    at = len(parts) - 1 - parts[::-1].index("providers")
+    if at + 1 >= len(parts) or _INPUT.match(parts[at + 1]):
+        return ()
+    return tuple(segment[1:-1] for segment in parts[at + 2 :][0::2] if _INPUT.match(segment))

@@ -19,7 +19,9 @@ The one registry both the fake ARM and the real-Azure path (export-arm, prefligh
   token with the evidence that the provider's shape is Azure's; `disagreements()` lists every such pair.
 
 A type with an API version but no path is an Azure resource this registry cannot place: `placement`
-returns None for it and export-arm lists it under `outsideTemplate`, saying so.
+returns None for it and export-arm lists it under `outsideTemplate`, saying so. A type whose provider path has a
+type segment that is an input (a DNS record set's `{recordType}`) has one ARM type per value: `placement_for(token,
+inputs)` places a resource of it by its value where the REST spec defines the resulting type.
 """
 
 from __future__ import annotations
@@ -164,6 +166,8 @@ class Placement:
     # an extension resource of a resource its inputs name (`.../workspaces/{workspaceName}/providers/
     # Microsoft.SecurityInsights/...`): that resource's id shape, its scope; None otherwise
     scope_path: str | None = None
+    # the inputs whose values the type's segments are (a DNS record set's `recordType`: placement_for)
+    type_inputs: tuple[str, ...] = ()
 
     @property
     def tenant_level(self) -> bool:
@@ -201,7 +205,7 @@ class Placement:
             named += [n for n in _PATH_INPUT.findall(self.scope_path) if n not in ("subscriptionId", *named)]
         if self.in_resource_group and self.token != RESOURCE_GROUP_TOKEN:
             named.append(_group_input(self.path))
-        return tuple(named)
+        return (*named, *self.type_inputs)
 
     def name_parts(self, names: dict[str, str], own: str) -> list[str]:
         """The template's `name` parts: each parent's name (an input's value, or the fixed name) and `own`."""
@@ -303,6 +307,94 @@ def placement(token: str) -> Placement | None:
     return _parse(token, shape[0], shape[1], sdk.get("apiVersion"), bool(sdk.get("located")))
 
 
+# a value that can stand for one ARM type segment (`A`, `CNAME`, `azureEndpoints`): letters and digits only
+_TYPE_SEGMENT = re.compile(r"^[A-Za-z0-9]+$")
+
+
+def placement_for(token: str, inputs: dict[str, Any]) -> Placement | None:
+    """Where ARM places a resource of `token` with these `inputs`: `placement(token)` where the type has one ARM
+    type; else, where the provider's shape has type segments that are inputs (a DNS record set's `{recordType}`),
+    the shape with each one's plain value in place, kept only where Azure's REST spec defines the resulting ARM
+    type at the SDK's API version (spec_arm_types.json), in the spec's casing; None otherwise."""
+    found = placement(token)
+    if found is not None:
+        return found
+    shape = provider_paths.table().get(token)
+    if shape is None:
+        return None
+    named = provider_paths.type_inputs(shape.path)
+    values = tuple(inputs.get(name) for name in named)
+    if not named or not all(isinstance(v, str) and _TYPE_SEGMENT.match(v) for v in values):
+        return None
+    return _typed_placement(token, tuple(str(v) for v in values))
+
+
+@functools.cache
+def _typed_placement(token: str, values: tuple[str, ...]) -> Placement | None:
+    shape = provider_paths.table()[token]
+    named = provider_paths.type_inputs(shape.path)
+    version = api_version(token)
+    path = shape.path
+    for name, value in zip(named, values):
+        path = path.replace(f"{{{name}}}", value)
+    if not version or provider_paths.unplaceable(path):
+        return None
+    parts = path.strip("/").split("/")
+    at = len(parts) - 1 - parts[::-1].index("providers")
+    arm_type = "/".join([parts[at + 1], *parts[at + 2 :][0::2]])
+    key = f"{parts[at + 1].lower()}@{version}"
+    spelled = {t.lower(): t for t in _read(SPEC_ARM_TYPES).get(key, ())}.get(arm_type.lower())
+    # the spec lists no such type (or not this namespace at this version), or another class is that type (a private
+    # zone's `virtualNetworkLinks`, a DNS zone's `dnssecConfigs`): no ARM type of this class
+    if spelled is None or spelled.lower() in _placed_arm_types():
+        return None
+    spec_types = spelled.split("/")
+    parts[at + 1] = spec_types[0]
+    parts[at + 2 :: 2] = spec_types[1:]
+    source = (
+        f"{shape.source}; its ARM type {spelled} (the input {', '.join(named)} in place) as Azure's REST spec "
+        f"defines it at {version} ({_spec_source()})"
+    )
+    sdk = _read(SDK_TYPES).get(token, {})
+    found = _parse(token, "/" + "/".join(parts), source, version, bool(sdk.get("located")))
+    return dataclasses.replace(found, type_inputs=named)
+
+
+@functools.cache
+def _spec_source() -> str:
+    """Where spec_arm_types.json was read (bicep-types-az at a commit)."""
+    text = resources.files(__package__).joinpath(SPEC_ARM_TYPES).read_text(encoding="utf-8")
+    found = json.loads(text)["source"]
+    return f"{found['repo']} {str(found['commit'])[:12]} ({found['date']}), observed {found['observed']}"
+
+
+def typed_by_input(token: str) -> str | None:
+    """Why `token`'s ARM type depends on a value (its provider shape's type segments that are inputs), naming the
+    input and the values Azure's REST spec defines at the SDK's API version; None where it does not."""
+    shape = provider_paths.table().get(token)
+    named = provider_paths.type_inputs(shape.path) if shape else ()
+    version = api_version(token)
+    if shape is None or not named or not version:
+        return None
+    parts = shape.path.strip("/").split("/")
+    at = len(parts) - 1 - parts[::-1].index("providers")
+    pattern = "/".join([parts[at + 1], *parts[at + 2 :][0::2]]).lower()
+    within = re.compile("^" + re.sub(r"\\\{\w+\\\}", "[^/]+", re.escape(pattern)) + "$")
+    listed = [
+        t
+        for t in _read(SPEC_ARM_TYPES).get(f"{parts[at + 1].lower()}@{version}", ())
+        if within.match(t.lower()) and t.lower() not in _placed_arm_types()
+    ]
+    at_input = [i for i, segment in enumerate(pattern.split("/")) if segment.startswith("{")]
+    values = ", ".join("/".join(t.split("/")[i] for i in at_input) for t in listed)
+    allowed = f"Azure's REST spec defines {values} at {version}" if listed else f"the spec lists none at {version}"
+    return (
+        f"its ARM type depends on the value of the input {', '.join(named)} (a type segment of its id "
+        f"{shape.path.split('/providers/')[-1]}); only a plain value naming a type Azure's REST spec defines is "
+        f"placed: {allowed}"
+    )
+
+
 @dataclass(frozen=True)
 class Disagreement:
     """A token whose id shape the provider's table and the registry's own files give differently."""
@@ -359,7 +451,7 @@ def why_unplaced(token: str) -> str | None:
     if placement(token) is not None:
         return None
     _, module, kind = token.split(":", 2)
-    found = _left().get(token)
+    found = typed_by_input(token) or _left().get(token)
     for new in MODULES_RENAMED_IN_3.get(module, ()):
         found = found or _left().get(f"azure-native:{new}:{kind}")
     return found

@@ -144,10 +144,10 @@ class _Builder:
 
     def add(self, r: RecordedResource) -> bool:
         """Add `r`; False when the type registry (catalog.arm.registry) cannot place its type."""
-        place = registry.placement(r.type)
+        plain = _plain(r.inputs)
+        place = registry.placement_for(r.type, plain)
         if place is None or place.tenant_level:
             return False
-        plain = _plain(r.inputs)
         own = plain.get(place.name_input) if place.name_input else place.own_name
         # the name the plan gave a resource without one: the last part of the id it got, else auto-named
         name = str(own) if own else _given_name(r) or registry.auto_name(r.name, f"{r.type}::{r.name}")
@@ -192,7 +192,7 @@ class _Builder:
         entry: dict[str, Any] = {"type": res.arm_type, "apiVersion": res.api_version, "name": self._name(res)}
         if res.scope is not None:
             entry["scope"] = _scope_expression(res.scope, same_group, self.expressions)
-        place = registry.placement(res.token)
+        place = registry.placement_for(res.token, res.inputs)
         if place is not None and place.located and "location" not in body and res.resource_group is not None:
             body = {"location": "[resourceGroup().location]", **body}  # as azure-native defaults it
         entry.update(body)
@@ -415,12 +415,12 @@ def arm_body(token: str, inputs: dict[str, Any]) -> dict[str, Any]:
     where it covers the type, else as pulumi-azure-native sends a type whose `properties` it flattens."""
     if bodies.arm_type(token) is not None:
         return {k: v for k, v in bodies.to_arm_body(token, inputs).items() if k not in ENTRY_KEYS}
-    place = registry.placement(token)
+    place = registry.placement_for(token, _plain(inputs))
     in_url = set(place.path_inputs) if place else set()
     top: dict[str, Any] = {}
     inner: dict[str, Any] = {}
     for key, value in inputs.items():
-        if key in in_url:
+        if key in in_url or _names_its_own_type(key, value, place):
             continue
         if key == bodies.USER_ASSIGNED and isinstance(value, list):
             value = {str(identity): {} for identity in value}
@@ -437,6 +437,15 @@ def arm_body(token: str, inputs: dict[str, Any]) -> dict[str, Any]:
         for found in _at(top, path.split(".")):
             _nest(found, beside)
     return top
+
+
+def _names_its_own_type(key: str, value: Any, place: registry.Placement | None) -> bool:
+    """A Traffic Manager endpoint's `type` input ("The type of the resource. Ex- Microsoft.Network/
+    trafficManagerProfiles", the SDK's docstring) where a type segment is an input: the envelope's `type`, which the
+    template's entry states, never a property of the body."""
+    return (
+        key == "type" and place is not None and bool(place.type_inputs) and str(value).lower() == place.arm_type.lower()
+    )
 
 
 def _at(value: Any, steps: list[str]) -> list[Any]:
@@ -542,6 +551,10 @@ NOT_PLACED = (
     "Validate and What-If do not see it"
 )
 NO_SOURCE_BECAUSE = "why no source places it: "  # then the reason spec_paths.json's `left` gives the type
+TYPE_FROM_VALUE = (
+    "an Azure resource whose input's value names no ARM type Azure's REST spec defines (or is no plain name), so it "
+    "is not in the template and Validate and What-If do not see it: "
+)
 NOT_IN_SUBSCRIPTION = (
     "an Azure resource of a management group or the tenant, outside any subscription: a subscription "
     "deployment cannot hold it, so Validate and What-If do not see it"
@@ -559,13 +572,17 @@ def outside_why(type_token: str) -> str:
     place = registry.placement(type_token)
     if place is not None and place.tenant_level:
         return NOT_IN_SUBSCRIPTION
+    typed = registry.typed_by_input(type_token)
+    if typed:  # placed where its value names a type the spec defines (registry.placement_for); this one's does not
+        return f"{TYPE_FROM_VALUE}{typed}"
     reason = registry.why_unplaced(type_token)
     return f"{NOT_PLACED}; {NO_SOURCE_BECAUSE}{reason}" if reason else NOT_PLACED
 
 
-def placeable(type_token: str) -> bool:
-    """Whether export-arm can place an azure-native resource of this type in a template."""
-    place = registry.placement(type_token)
+def placeable(type_token: str, inputs: Mapping[str, Any] | None = None) -> bool:
+    """Whether export-arm can place an azure-native resource of this type (with these inputs, where its ARM type
+    depends on one's value) in a template."""
+    place = registry.placement_for(type_token, dict(_plain(dict(inputs or {}))))
     return place is not None and not place.tenant_level
 
 

@@ -99,7 +99,7 @@ def test_every_azure_resource_of_a_public_program_is_in_its_template_with_its_ar
                 or (reason is not None and why == f"{NOT_PLACED}; {NO_SOURCE_BECAUSE}{reason}")
             ), (r.type, why)
             continue
-        place = registry.placement(r.type)
+        place = registry.placement_for(r.type, r.plain_inputs())  # a record set's type: its `recordType`'s value
         assert place is not None and r.urn not in outside
         assert (inside.arm_type, inside.api_version) == (place.arm_type, sdk_api_version(r.type)), r.type
         assert any(t == inside.arm_type and v == inside.api_version for t, v, _ in entries), r.type
