@@ -45,14 +45,14 @@ SCHEMA = config.schema(
         "maxIdleMinutes": {"type": "integer", "minimum": 1, "default": 30, "description": "Idle minutes."},
         "requiredTaint": {"type": "string", "pattern": "^[a-z./-]+=", "default": "sku=gpu", "description": "Taint."},
         "ports": {"type": "array", "items": {"type": "integer"}, "default": [22, 3389], "description": "Ports."},
-        "enabled": {"type": "number", "default": 1, "description": "A number."},
+        "ratio": {"type": "number", "default": 0.5, "description": "A number."},
     }
 )
-DEFAULTS = {"maxIdleMinutes": 30, "requiredTaint": "sku=gpu", "ports": [22, 3389], "enabled": 1}
+DEFAULTS = {"maxIdleMinutes": 30, "requiredTaint": "sku=gpu", "ports": [22, 3389], "ratio": 0.5}
 
 
 def test_values_that_fit_the_schema_are_used() -> None:
-    given = {"maxIdleMinutes": 2.0, "requiredTaint": "nvidia.com/gpu=true", "ports": [2222], "enabled": 0.5}
+    given = {"maxIdleMinutes": 2.0, "requiredTaint": "nvidia.com/gpu=true", "ports": [2222], "ratio": 2}
 
     assert config.values(_Args(given), SCHEMA) == given
 
@@ -63,7 +63,7 @@ def test_values_that_fit_the_schema_are_used() -> None:
         ("maxIdleMinutes", 2.5),  # not an integer
         ("maxIdleMinutes", 0),  # under its minimum
         ("maxIdleMinutes", "30"),  # a string for a number
-        ("enabled", True),  # a boolean is no number
+        ("ratio", True),  # a boolean is no number
         ("requiredTaint", "GPU=yes"),  # not its pattern
         ("ports", ["22"]),  # an item of the wrong type
         pytest.param(
