@@ -104,3 +104,44 @@ def test_leaves_rules_that_admit_no_new_port_from_the_internet(changes: dict[str
 def test_stacks_without_gpu_hosts_are_not_its_business() -> None:
     assert found([vm(CPU_SIZE), nsg(sourceAddressPrefix="*")], POLICY) == []
     assert found([nsg(sourceAddressPrefix="*")], POLICY) == []
+
+
+def _hosts(count: int) -> list[Res]:
+    return [
+        Res(VM, f"gpu-{i}", {"resourceGroupName": "rg", "hardwareProfile": {"vmSize": GPU_SIZE}})
+        for i in range(1, count + 1)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("count", "named"),
+    [
+        (3, "'gpu-1', 'gpu-2', 'gpu-3'"),
+        (4, "'gpu-1', 'gpu-2', 'gpu-3' and 1 more"),
+        (6, "'gpu-1', 'gpu-2', 'gpu-3' and 3 more"),
+    ],
+)
+def test_names_the_first_three_gpu_hosts_and_counts_the_others(count: int, named: str) -> None:
+    (violation,) = found([*_hosts(count), nsg(sourceAddressPrefix="*")], POLICY)
+
+    assert f"in a stack with GPU hosts ({named});" in violation[2]
+
+
+def test_a_rule_after_an_ssh_only_rule_of_the_same_group_is_judged() -> None:
+    ssh = {**RULE, "name": "ssh", "priority": 100.0, "sourceAddressPrefix": "*", "destinationPortRange": "22"}
+    group = Res(NSG, "nsg", {"resourceGroupName": "rg", "securityRules": [ssh, {**RULE, "sourceAddressPrefix": "*"}]})
+
+    assert found([vm(), group], POLICY) == [("advisory", "nsg", opened("8888"))]
+
+
+def test_a_standalone_rule_without_a_rule_name_is_named_after_its_resource() -> None:
+    props = {k: v for k, v in RULE.items() if k != "name"}
+    rule = Res(
+        "azure-native:network:SecurityRule",
+        "web-rule",
+        {**props, "resourceGroupName": "rg", "networkSecurityGroupName": "nsg", "sourceAddressPrefix": "*"},
+    )
+
+    ((_, resource, message),) = found([vm(), rule], POLICY)
+
+    assert (resource, message.split(" admits")[0]) == ("web-rule", "rule 'web-rule' of 'web-rule'")
