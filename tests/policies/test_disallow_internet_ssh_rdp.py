@@ -137,3 +137,12 @@ OPEN_SSH = {k: v for k, v in {**COMPLIANT_RULE, "sourceAddressPrefix": "*"}.item
 # an inline rule without a name is named by where it is; a standalone one by its securityRuleName
 def test_the_violation_names_the_rule_as_the_program_does(resource: Res, named: str) -> None:
     assert found([resource], POLICY) == [("mandatory", resource.name, open_to_internet(named, "SSH (22)"))]
+
+
+def test_a_configured_port_without_a_service_name_is_named_as_a_port() -> None:
+    # WinRM's 5985 (Learn, "Installation and configuration for Windows Remote Management", observed 2026-11-27)
+    config = {POLICY: {"ports": [22, 5985]}}
+
+    assert found([nsg("fail_nsg", sourceAddressPrefix="*", destinationPortRange="*")], POLICY, config) == [
+        ("mandatory", "fail_nsg", open_to_internet("allow-ssh-0", "SSH (22), port (5985)"))
+    ]
