@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.policy_helpers import UNKNOWN, Res, catalog_entries, found
+from tests.policy_helpers import UNKNOWN, Res, catalog_document, catalog_entries, found
 
 POLICY = "warn-unknown-vm-sizes"
 VM = "azure-native:compute:VirtualMachine"
@@ -63,3 +63,39 @@ def test_ignores_kubernetes_instance_types_of_online_deployments() -> None:
 )
 def test_passes_missing_odd_and_unknown_values(size: Any) -> None:
     assert found([vm(size, "pass_vm")], POLICY) == []
+
+
+UNCONFIRMED = next(e for e in catalog_document()["unconfirmed"] if e["name"] == "Standard_ND96is_H200_v5")
+NO_MATCH = "Standard_Q1_v9"  # no size family Q: nothing in the catalog is close
+
+
+def test_an_unconfirmed_size_is_named_with_why_the_catalog_cannot_confirm_it() -> None:
+    assert found([vm(UNCONFIRMED["name"], "fail_vm")], POLICY) == [
+        (
+            "advisory",
+            "fail_vm",
+            f"hardwareProfile.vmSize is '{UNCONFIRMED['name']}', which Azure's SKU list offers but the size catalog "
+            f"lists as unconfirmed ({UNCONFIRMED['why']}); its retirement and GPU cost cannot be checked.",
+        )
+    ]
+
+
+def test_a_size_nothing_is_close_to_is_named_without_a_suggestion() -> None:
+    assert found([vm(NO_MATCH, "fail_vm")], POLICY) == [
+        (
+            "advisory",
+            "fail_vm",
+            f"hardwareProfile.vmSize is '{NO_MATCH}', which the size catalog does not know; its retirement and GPU "
+            "cost cannot be checked.",
+        )
+    ]
+
+
+@pytest.mark.parametrize("first", [KNOWN, UNCONFIRMED["name"]])
+def test_every_pool_of_a_cluster_is_judged_whatever_comes_before_it(first: str) -> None:
+    pools = [{"name": "first", "vmSize": first}, {"name": "gpu", "vmSize": NO_MATCH}]
+    cluster = Res(
+        "azure-native:containerservice:ManagedCluster", "aks", {"resourceGroupName": "rg", "agentPoolProfiles": pools}
+    )
+
+    assert [m.split(" is ")[0] for _, _, m in found([cluster], POLICY)][-1] == "agentPoolProfiles[1].vmSize"
