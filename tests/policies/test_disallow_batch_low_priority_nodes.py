@@ -108,3 +108,16 @@ def test_with_two_accounts_a_pool_naming_neither_is_not_judged() -> None:
     pool = Res(POOL, "pass_pool", changed(LOW_PRIORITY, ("accountName",), UNKNOWN))
 
     assert judged([*accounts(), pool]) == []
+
+
+def test_each_pool_is_judged_whatever_pool_comes_before_it() -> None:
+    spot_pool = {**LOW_PRIORITY, "accountName": "spotbatch", "poolName": "spot-pool"}
+    unknown_pool = changed(DEDICATED, ("scaleSettings", "fixedScale", "targetLowPriorityNodes"), UNKNOWN)
+    resources = [
+        *accounts(),
+        Res(POOL, "pass_spot_pool", spot_pool),  # a UserSubscription account's: Spot nodes
+        Res(POOL, "pass_unknown_pool", unknown_pool),  # known only after deployment
+        Res(POOL, "fail_pool", LOW_PRIORITY),
+    ]
+
+    assert judged(resources) == [("fail_pool", "team")]
