@@ -139,3 +139,22 @@ def test_the_stack_cap_is_reached_exactly_at_what_quota_counts(shipped_plans: di
     [(_, _, message)] = found(resources, POLICY, {POLICY: {"maxGpuVcpusPerStack": needed - 1}})
     assert message.startswith(f"the stack asks for {needed} GPU vCPUs at full scale")
     assert needed == DOCUMENTED.get(stack, needed)
+
+
+def test_a_team_at_exactly_its_cap_passes_and_a_cap_of_zero_holds_a_team_to_none() -> None:
+    stack = [scale_set("vision-a100", A100, 2, "vision")]
+
+    assert found(stack, POLICY, {POLICY: {"maxGpuVcpusPerTeam": {"vision": a100_vcpus(2)}}}) == []
+    [(_, _, message)] = found(stack, POLICY, {POLICY: {"maxGpuVcpusPerTeam": {"vision": 0}}})
+    assert message.startswith(f"team 'vision' asks for {a100_vcpus(2)} GPU vCPUs at full scale")
+
+
+def test_a_cluster_s_gpu_pools_are_added_up() -> None:
+    cluster = aks("vision", 3)
+    cluster.props["agentPoolProfiles"].append(
+        {**cluster.props["agentPoolProfiles"][1], "name": "gpu2", "maxCount": 2.0}
+    )
+    t4_vcpus = int(catalog_size(T4)["vcpus"])
+
+    [(_, _, message)] = found([cluster], POLICY, {POLICY: {"maxGpuVcpusPerStack": 1}})
+    assert message.startswith(f"the stack asks for {t4_vcpus * 5} GPU vCPUs at full scale ('aks' {t4_vcpus * 5})")
