@@ -42,3 +42,13 @@ def test_is_quiet_the_day_before_the_restriction() -> None:
 
 def test_is_quiet_once_the_size_is_retired() -> None:
     assert found([vm("pass_vm")], POLICY, on(LIFECYCLE["date"])) == []
+
+
+def test_a_cluster_s_restricted_pool_is_named_after_a_pool_that_is_not() -> None:
+    pools = [{"name": "system", "vmSize": "Standard_D4s_v5"}, {"name": "old", "vmSize": SIZE}]
+    cluster = Res(
+        "azure-native:containerservice:ManagedCluster", "aks", {"resourceGroupName": "rg", "agentPoolProfiles": pools}
+    )
+
+    [(_, _, message)] = found([cluster], POLICY, on(SINCE))
+    assert message.startswith(f"agentPoolProfiles[1].vmSize is '{SIZE}', which Azure has restricted since {SINCE}")
