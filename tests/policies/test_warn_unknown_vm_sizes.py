@@ -91,7 +91,7 @@ def test_a_size_nothing_is_close_to_is_named_without_a_suggestion() -> None:
     ]
 
 
-@pytest.mark.parametrize("first", [KNOWN, UNCONFIRMED["name"]])
+@pytest.mark.parametrize("first", [KNOWN, UNCONFIRMED["name"], UNKNOWN], ids=["known", "unconfirmed", "unknown"])
 def test_every_pool_of_a_cluster_is_judged_whatever_comes_before_it(first: str) -> None:
     pools = [{"name": "first", "vmSize": first}, {"name": "gpu", "vmSize": NO_MATCH}]
     cluster = Res(
