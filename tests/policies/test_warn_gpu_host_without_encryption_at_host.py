@@ -14,7 +14,7 @@ import pytest
 from azure_gpu_stacks.catalog import catalog
 from azure_gpu_stacks.catalog.model import EncryptionAtHost, normalize_size_name
 
-from tests.policy_helpers import UNKNOWN, Res, changed, found
+from tests.policy_helpers import UNKNOWN, Res, catalog_entries, changed, found
 
 POLICY = "warn-gpu-host-without-encryption-at-host"
 VM = "azure-native:compute:VirtualMachine"
@@ -134,3 +134,34 @@ def test_mandatory_when_configured() -> None:
     [(level, _, _)] = found([Res(VM, "vm", props)], POLICY, {POLICY: "mandatory"})
 
     assert level == "mandatory"
+
+
+# Standard_NC6 (K80) is retired in the catalog: disallow-retired-vm-sizes names it, this policy does not.
+RETIRED = next(
+    e["name"] for e in catalog_entries() if e["name"] == "Standard_NC6" and e["lifecycle"]["status"] == "retired"
+)
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        {"vmSize": RETIRED},
+        {"vmSize": RECORDED, "enableEncryptionAtHost": True},
+        {"vmSize": RECORDED, "enableEncryptionAtHost": UNKNOWN},
+    ],
+    ids=["retired", "on", "unknown"],
+)
+def test_a_cluster_s_pool_without_it_is_named_after_any_pool_before_it(first: dict[str, Any]) -> None:
+    pools = [{"name": "first", **first}, {"name": "gpu", "vmSize": RECORDED}]
+
+    assert found([Res(CLUSTER, "aks", {"resourceGroupName": "rg", "agentPoolProfiles": pools})], POLICY) == [
+        ("advisory", "aks", without("agentPoolProfiles[1].vmSize", "agentPoolProfiles[1].enableEncryptionAtHost"))
+    ]
+
+
+def test_a_gpu_size_of_a_type_without_the_setting_is_left_alone() -> None:
+    # A Batch pool (Microsoft.Batch, pools) has no encryption-at-host property (its diskEncryptionConfiguration is
+    # another setting): nothing to ask for.
+    pool = {"resourceGroupName": "rg", "accountName": "batch", "vmSize": RECORDED}
+
+    assert found([Res("azure-native:batch:Pool", "pass_pool", pool)], POLICY) == []
