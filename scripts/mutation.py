@@ -144,6 +144,36 @@ EQUIVALENT: dict[str, str] = {
         f"azure_gpu_stacks.policies.require_gpu_vm_auto_shutdown.x__targets__mutmut_{n}": _ALL_DEPENDENCIES
         for n in (11, 14, 15, 16)
     },
+    "azure_gpu_stacks.policies.warn_aml_public_access.x_validate__mutmut_17": (
+        "a missing publicNetworkAccess read as `xxxx` rather than '': neither is `disabled`"
+    ),
+    "azure_gpu_stacks.policies.warn_gpu_host_without_identity.x_validate__mutmut_30": (
+        "`NONE` for `none` as a missing identity type's stand-in: it is lower-cased before it is compared"
+    ),
+    **{
+        f"azure_gpu_stacks.policies.vm_size_locations.x_vm_sizes__mutmut_{n}": (
+            "an unknown size's path or billing dropped: classify, vm_sizes' only caller, skips a size that is None "
+            "before it reads either"
+        )
+        for n in (22, 23)
+    },
+    "azure_gpu_stacks.policies.disallow_batch_low_priority_nodes.x_validate__mutmut_51": (
+        "`and` for `or` over an unknown fixed target and an unknown formula: a pool's scaleSettings holds fixedScale "
+        "or autoScale, never both (Learn, @azure/arm-batch ScaleSettings: 'mutually exclusive', observed "
+        "2026-11-27), so one of the two is absent, not unknown"
+    ),
+    **{
+        f"azure_gpu_stacks.policies.warn_gpu_host_without_encryption_at_host.x_validate__mutmut_{n}": (
+            "every size classify skips as not billed (a proximity placement group's intent, an image template's "
+            "build VM) is of a type with no encryption-at-host setting, which setting_path answers None for"
+        )
+        for n in (3, 6, 7)
+    },
+    "azure_gpu_stacks.policies.config.x__fits__mutmut_49": (
+        "`type == 'array' or` a list for `and`: a list reaches that line only for an array property (or one of no type "
+        "the table knows), and every property of the pack that has `items` is an array (disallow-internet-ssh-rdp's "
+        "ports, require-cost-alerts' lists)"
+    ),
     "azure_gpu_stacks.policies.limit_stack_cost.x_increase_problems__mutmut_24": (
         "`increase >= 0` for `increase > 0` before the percent limit: with no increase the percentage is 0, which "
         "is never above a limit that is on (the schema's minimum is 0, and 0 turns it off)"
