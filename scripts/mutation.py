@@ -144,6 +144,10 @@ EQUIVALENT: dict[str, str] = {
         f"azure_gpu_stacks.policies.require_gpu_vm_auto_shutdown.x__targets__mutmut_{n}": _ALL_DEPENDENCIES
         for n in (11, 14, 15, 16)
     },
+    **{
+        f"azure_gpu_stacks.policies.stack_resources.x_resource_inputs__mutmut_{n}": _EVERY_DEPENDENCY_HAS_A_URN
+        for n in (6, 9, 12)
+    },
     "azure_gpu_stacks.policies.warn_aml_public_access.x_validate__mutmut_17": (
         "a missing publicNetworkAccess read as `xxxx` rather than '': neither is `disabled`"
     ),
