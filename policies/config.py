@@ -51,6 +51,6 @@ def _fits(value: Any, spec: Mapping[str, Any]) -> bool:
     if "pattern" in spec and isinstance(value, str) and not re.search(spec["pattern"], value):
         return False
     if spec.get("type") == "array" and isinstance(value, (list, tuple)):
-        item_kinds = _PYTHON_TYPES.get(str((spec.get("items") or {}).get("type")), (object,))
-        return all(isinstance(item, item_kinds) for item in value)
+        items = spec.get("items")  # each item as JSON Schema's `items` says: 2.5 is no integer, `true` no number
+        return not items or all(_fits(item, items) for item in value)
     return True
