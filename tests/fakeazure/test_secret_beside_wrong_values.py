@@ -13,12 +13,9 @@ hashicorp/terraform-provider-azurerm#280; Learn's resource-name-rules); observed
 
 from __future__ import annotations
 
-import textwrap
-from pathlib import Path
 from typing import Any
 
 import pytest
-from azure_gpu_stacks.engine.cli import main
 from azure_gpu_stacks.fakeazure import FakeArm
 from azure_gpu_stacks.fakeazure.errors import ArmError
 from azure_gpu_stacks.inputs.offline_secret import OFFLINE_SECRET
@@ -67,61 +64,3 @@ def test_a_secret_where_the_spec_asks_a_number_is_refused_whatever_its_value() -
     assert refused is not None and refused.code == "InvalidParameter"
     assert "properties.softDeleteRetentionInDays is invalid: a number is expected, not a string" in str(refused)
     assert OFFLINE_SECRET not in str(refused)
-
-
-PROGRAM = """
-import pulumi
-from pulumi_azure_native import compute, network, resources
-
-config = pulumi.Config()
-rg = resources.ResourceGroup("rg")
-vnet = network.VirtualNetwork(
-    "vnet",
-    resource_group_name=rg.name,
-    address_space={"address_prefixes": ["10.0.0.0/16"]},
-    subnets=[{"name": "default", "address_prefix": "10.0.1.0/24"}],
-)
-nic = network.NetworkInterface(
-    "nic",
-    resource_group_name=rg.name,
-    ip_configurations=[{"name": "ip", "subnet": {"id": vnet.subnets[0].id}, "private_ip_allocation_method": "Dynamic"}],
-)
-compute.VirtualMachine(
-    "vm",
-    resource_group_name=rg.name,
-    network_profile={"network_interfaces": [{"id": nic.id}]},
-    hardware_profile={"vm_size": "Standard_D2s_v5"},
-    os_profile={
-        "computer_name": "web" * 22,
-        "admin_username": "webadmin",
-        "admin_password": config.require("password"),
-        "linux_configuration": {"disable_password_authentication": False},
-    },
-    storage_profile={
-        "os_disk": {"create_option": "FromImage"},
-        "image_reference": {
-            "publisher": "Canonical",
-            "offer": "0001-com-ubuntu-server-jammy",
-            "sku": "22_04-lts-gen2",
-            "version": "latest",
-        },
-    },
-)
-"""
-
-
-def test_a_vm_with_a_secret_password_is_still_refused_its_too_long_host_name(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    (tmp_path / "Pulumi.yaml").write_text("name: webserver\nruntime: python\n")
-    (tmp_path / "Pulumi.dev.yaml").write_text(
-        "config:\n  azure-native:location: westus2\n  webserver:password:\n    secure: v1:d2Vic2VydmVyLXBhc3N3b3Jk\n"
-    )
-    (tmp_path / "__main__.py").write_text(textwrap.dedent(PROGRAM))
-
-    code = main(["check", "dev", "--project", str(tmp_path)])
-    out, err = capsys.readouterr()
-
-    assert code == 1, out + err
-    assert f"Linux host name '{'web' * 22}' cannot exceed 64 characters in length" in out  # 66 characters
-    assert "1 resource Azure would refuse" in out and "supplied password" not in out
