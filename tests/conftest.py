@@ -91,6 +91,21 @@ class Recording:
         return self.arm.refusals
 
 
+def recorded_resource(token: str, name: str, inputs: dict[str, Any], arm_id: str = "") -> RecordedResource:
+    """One custom resource as a plan records it, at the top of stack `dev` of project `p` (for the export and
+    placement tests, which build recordings by hand)."""
+    return RecordedResource(
+        urn=f"urn:pulumi:dev::p::{token}::{name}",
+        type=token,
+        name=name,
+        parent=None,
+        custom=True,
+        protect=False,
+        inputs=inputs,
+        arm_id=arm_id,
+    )
+
+
 def in_resource_group(build: Callable[[Any], None]) -> Callable[[], None]:
     """A program that creates the test resource group, then calls `build(rg)`."""
 

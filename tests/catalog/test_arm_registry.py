@@ -19,12 +19,11 @@ from typing import Any
 import pytest
 from azure_gpu_stacks.catalog.arm import registry
 from azure_gpu_stacks.engine.arm.template import export
-from azure_gpu_stacks.engine.run.runtime import RecordedResource
 from azure_gpu_stacks.fakeazure import FakeArm
 from azure_gpu_stacks.fakeazure.models import RESOURCE_TYPES
 
 from scripts import read_sdk_types
-from tests.conftest import REPO
+from tests.conftest import REPO, recorded_resource
 
 PUBLIC = REPO / "tests" / "data" / "public"
 RESOURCE_GROUP = "azure-native:resources:ResourceGroup"
@@ -133,32 +132,21 @@ GROUP_ID = f"/subscriptions/{SUB}/resourceGroups/rg"
 ACCOUNT_ID = f"{GROUP_ID}/providers/Microsoft.Storage/storageAccounts/sa1"
 
 
-def _recorded(token: str, name: str, inputs: dict[str, Any], arm_id: str) -> RecordedResource:
-    return RecordedResource(
-        urn=f"urn:pulumi:dev::p::{token}::{name}",
-        type=token,
-        name=name,
-        parent=None,
-        custom=True,
-        protect=False,
-        inputs=inputs,
-        arm_id=arm_id,
-    )
-
-
 def test_an_extension_type_and_an_auto_named_child_are_placed_as_azure_places_them() -> None:
     """A diagnostic setting on a storage account (`/{resourceUri}/providers/Microsoft.Insights/diagnosticSettings`,
     Learn's template reference) and a blob container the program did not name (the name it got ends its id)."""
     resources = [
-        _recorded(RESOURCE_GROUP, "rg", {"resourceGroupName": "rg", "location": "westus2"}, GROUP_ID),
-        _recorded("azure-native:storage:StorageAccount", "sa", {**_account(), "accountName": "sa1"}, ACCOUNT_ID),
-        _recorded(
+        recorded_resource(RESOURCE_GROUP, "rg", {"resourceGroupName": "rg", "location": "westus2"}, GROUP_ID),
+        recorded_resource(
+            "azure-native:storage:StorageAccount", "sa", {**_account(), "accountName": "sa1"}, ACCOUNT_ID
+        ),
+        recorded_resource(
             "azure-native:monitor:DiagnosticSetting",
             "diag",
             {"resourceUri": ACCOUNT_ID, "name": "to-logs", "metrics": [{"category": "Transaction", "enabled": True}]},
             f"{ACCOUNT_ID}/providers/Microsoft.Insights/diagnosticSettings/to-logs",
         ),
-        _recorded(
+        recorded_resource(
             "azure-native:storage:BlobContainer",
             "c",
             {"resourceGroupName": "rg", "accountName": "sa1"},

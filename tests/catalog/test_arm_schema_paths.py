@@ -17,10 +17,9 @@ from typing import Any
 import pytest
 from azure_gpu_stacks.catalog.arm import bodies, provider_paths, registry
 from azure_gpu_stacks.engine.arm.template import NOT_IN_SUBSCRIPTION, NOT_PLACED, export
-from azure_gpu_stacks.engine.run.runtime import RecordedResource
 
 from scripts import read_sdk_types
-from tests.conftest import REPO
+from tests.conftest import REPO, recorded_resource
 
 ARM = REPO / "catalog" / "arm"
 
@@ -162,18 +161,6 @@ def test_the_registry_places_most_of_the_sdk_s_types_now() -> None:
     assert sum(registry.placement(t) is not None for t in sdk) >= 1650  # 139 before the export and spec were read
 
 
-def _resource(token: str, name: str, inputs: dict[str, Any]) -> RecordedResource:
-    return RecordedResource(
-        urn=f"urn:pulumi:dev::p::{token}::{name}",
-        type=token,
-        name=name,
-        parent=None,
-        custom=True,
-        protect=False,
-        inputs=inputs,
-    )
-
-
 SUB = "00000000-0000-0000-0000-000000000001"
 
 
@@ -186,27 +173,31 @@ def web_template() -> Any:
     currentbillingfeatures` has no name segment)."""
     group = {"resourceGroupName": "rg"}
     resources = [
-        _resource("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": "rg", "location": "westus"}),
-        _resource("azure-native:web:AppServicePlan", "plan", {**group, "name": "plan", "sku": {"name": "S1"}}),
-        _resource("azure-native:web:WebApp", "app", {**group, "name": "app1"}),
-        _resource("azure-native:web:WebAppSlot", "slot", {**group, "name": "app1", "slot": "staging"}),
-        _resource(
+        recorded_resource(
+            "azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": "rg", "location": "westus"}
+        ),
+        recorded_resource("azure-native:web:AppServicePlan", "plan", {**group, "name": "plan", "sku": {"name": "S1"}}),
+        recorded_resource("azure-native:web:WebApp", "app", {**group, "name": "app1"}),
+        recorded_resource("azure-native:web:WebAppSlot", "slot", {**group, "name": "app1", "slot": "staging"}),
+        recorded_resource(
             "azure-native:web:WebAppApplicationSettings",
             "settings",
             {**group, "name": "app1", "properties": {"WEBSITE_RUN_FROM_PACKAGE": "1"}},
         ),
-        _resource(
+        recorded_resource(
             "azure-native:securityinsights:ScheduledAlertRule",
             "rule",
             {**group, "workspaceName": "ws", "ruleId": "r1", "kind": "Scheduled", "query": "x"},
         ),
-        _resource(
+        recorded_resource(
             "azure-native:authorization:PolicyDefinitionAtManagementGroup",
             "mgpolicy",
             {"managementGroupId": "mg1", "policyDefinitionName": "p1"},
         ),
-        _resource("azure-native:costmanagement:ReportByResourceGroupName", "report", {**group, "reportName": "r1"}),
-        _resource(
+        recorded_resource(
+            "azure-native:costmanagement:ReportByResourceGroupName", "report", {**group, "reportName": "r1"}
+        ),
+        recorded_resource(
             "azure-native:applicationinsights:ComponentCurrentBillingFeature",
             "billing",
             {**group, "resourceName": "ai1", "currentBillingFeatures": ["Basic"]},

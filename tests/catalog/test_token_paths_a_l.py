@@ -24,7 +24,7 @@ from azure_gpu_stacks.engine.arm.template import NOT_IN_SUBSCRIPTION, export
 from azure_gpu_stacks.engine.cli import main
 from azure_gpu_stacks.engine.run.runtime import RecordedResource
 
-from tests.conftest import REPO
+from tests.conftest import REPO, recorded_resource
 
 ARM = REPO / "catalog" / "arm"
 TABLE = ARM / "token_paths_a_l.json"
@@ -117,16 +117,7 @@ GROUP_ID = "/subscriptions/3f2c8a41-6b7d-4e15-9c0a-2d5e7f1b9a64/resourceGroups/r
 
 
 def _recorded(token: str, name: str, inputs: dict[str, Any]) -> RecordedResource:
-    return RecordedResource(
-        urn=f"urn:pulumi:dev::p::{token}::{name}",
-        type=token,
-        name=name,
-        parent=None,
-        custom=True,
-        protect=False,
-        inputs=inputs,
-        arm_id=f"{GROUP_ID}/x/{name}",
-    )
+    return recorded_resource(token, name, inputs, arm_id=f"{GROUP_ID}/x/{name}")
 
 
 @pytest.fixture(scope="module")

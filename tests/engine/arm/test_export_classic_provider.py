@@ -13,16 +13,13 @@ from azure_gpu_stacks.engine.arm.template import CLASSIC_AZURES, NOT_AZURES, exp
 from azure_gpu_stacks.engine.cli import main
 from azure_gpu_stacks.engine.run.runtime import RecordedResource
 
-from tests.conftest import REPO
+from tests.conftest import REPO, recorded_resource
 
 TOKEN = "azure:storage/account:Account"
 
 
 def recorded(token: str, name: str) -> RecordedResource:
-    return RecordedResource(
-        urn=f"urn:pulumi:dev::p::{token}::{name}", type=token, name=name, parent=None, custom=True, protect=False,
-        inputs={"resourceGroupName": "rg", "accountTier": "Standard"},
-    )  # fmt: skip
+    return recorded_resource(token, name, {"resourceGroupName": "rg", "accountTier": "Standard"})
 
 
 def test_a_classic_provider_resource_is_outside_as_azure_s_not_as_another_provider_s() -> None:
