@@ -317,6 +317,12 @@ EQUIVALENT: dict[str, str] = {
         "cheapest price in the catalog (a Spot D2as_v5 at about 0.0095 USD an hour) is about 6.9 USD a month for one "
         "node"
     ),
+    # fakeazure.models, fifth session of 2026-11-27, one block per module set (kept apart so that they merge):
+    # -- compute, compute_profile, network --
+    # -- containerservice, monitor --
+    # -- defaults, machinelearningservices, batch, keyvault --
+    # -- the smaller models (__init__, consumption, authorization, alertsmanagement, devtestlab, storage, ...) --
+    # -- policies (score run) --
 }
 
 # One class of equivalent mutants, found by their diff: the letter case of a string changed where it is a
