@@ -323,6 +323,13 @@ EQUIVALENT: dict[str, str] = {
     # -- defaults, machinelearningservices, batch, keyvault --
     # -- the smaller models (__init__, consumption, authorization, alertsmanagement, devtestlab, storage, ...) --
     # -- policies (score run) --
+    "azure_gpu_stacks.policies.warn_incoherent_budgets.x__problems__mutmut_3": (
+        "`canonical_type(None)` for the resource's type: a ResourceGroup is then counted only when the budget covers "
+        "it. The costing reads a group only as the region of the resources that name it in resourceGroupName "
+        "(catalog/demand.py _group_locations, catalog/charges.py _group_regions, both by the group's "
+        "resourceGroupName, lower-cased), and such a resource is covered only when its group is, which then covers "
+        "the group too (Coverage.covers, lower-cased): a group the budget does not cover prices nothing counted"
+    ),
 }
 
 # One class of equivalent mutants, found by their diff: the letter case of a string changed where it is a
