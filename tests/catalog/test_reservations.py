@@ -1,0 +1,99 @@
+"""Reservations and dated Spot prices from saved rows without a `type` (issue 35): Jumbo2020/gpu_prices's workflow
+saved the Retail Prices API's Compute rows of eastus (commit 64a289f) and of 19 regions for A100/H100-class sizes
+(commit 04958df) on 2025-06-21, keeping no `type` or `reservationTerm`. A size's Linux rows without a suffix are its
+pay-as-you-go price and its two reservations' whole-term prices; the lower term price is the 1-year one. Expected
+values are the saved rows, read straight from the files (tests/saved_prices.py), and the typed rows another
+repository saved (data/prices/README.md)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+from azure_gpu_stacks.catalog import catalog
+from azure_gpu_stacks.catalog.demand import Demand
+from azure_gpu_stacks.catalog.prices import RegionPrices
+from azure_gpu_stacks.catalog.pricing import estimate
+
+from tests.saved_prices import JUMBO_FILES, TYPED_ROWS, jumbo_file, jumbo_linux_rows, name_key
+
+READ_ON = dt.date(2025, 6, 21)
+EASTUS_SOURCE = "jumbo2020-gpu-prices-64a289f"
+T4, A100, A100X2 = "Standard_NC4as_T4_v3", "Standard_NC24ads_A100_v4", "Standard_NC48ads_A100_v4"
+
+
+def reserved() -> list[tuple[str, str, RegionPrices]]:
+    return [
+        (size.name, region, prices)
+        for size in catalog().sizes
+        for region, prices in size.prices.items()
+        if prices.reservation_1y is not None or prices.reservation_3y is not None
+    ]
+
+
+def test_the_saved_rows_were_committed_by_the_repositorys_workflow_on_the_day_they_were_read() -> None:
+    for source in JUMBO_FILES:
+        saved = jumbo_file(source)
+        assert saved["committer"] == "GitHub Actions <actions@github.com>"
+        assert saved["committed"].startswith("2025-06-21")
+        assert saved["commit"].startswith(source.rsplit("-", 1)[1])
+
+
+def test_every_reservation_is_the_middle_and_highest_of_its_sizes_three_linux_rows() -> None:
+    rows = {source: jumbo_linux_rows(source) for source in JUMBO_FILES}
+    differs = []
+    for name, region, prices in reserved():
+        observed = prices.reservation_observed or prices.observed
+        source = prices.reservation_source or prices.source
+        assert observed == READ_ON and source in rows
+        base = sorted(rows[source].get((name_key(name), region, "base"), ()))
+        term_prices = [prices.reservation_1y, prices.reservation_3y]
+        if len(base) != 3 or base[1:] != term_prices:
+            differs.append(f"{name} {region}: {term_prices} ({base})")
+
+    assert differs == []
+    assert len(reserved()) >= 100
+    assert {region for _, region, _ in reserved()} >= {"eastus", "westus", "westus2", "centralus", "westeurope"}
+
+
+def test_the_lower_term_price_is_the_one_the_api_calls_1_year() -> None:
+    typed = json.loads(TYPED_ROWS.read_text(encoding="utf-8"))["rows"]
+    term = {row["reservationTerm"]: row["retailPrice"] for row in typed if row["type"] == "Reservation"}
+    (payg,) = [row["retailPrice"] for row in typed if row["type"] == "Consumption"]
+    untyped = sorted(jumbo_linux_rows(EASTUS_SOURCE)[(name_key(A100X2), "eastus", "base")])
+
+    assert untyped == [payg, term["1 Year"], term["3 Years"]]  # eastus2's typed rows, 2026-08-22; eastus's, 2025-06-21
+    eastus = catalog().get(A100X2).prices["eastus"]
+    assert (eastus.reservation_1y, eastus.reservation_3y) == (term["1 Year"], term["3 Years"])
+
+
+def test_a_size_whose_rows_fit_no_shape_gets_no_reservation() -> None:
+    h100 = "Standard_ND96isr_H100_v5"
+    base = jumbo_linux_rows(EASTUS_SOURCE)[(name_key(h100), "eastus", "base")]
+
+    assert len(base) == 4  # a fourth term price: which is which cannot be told
+    assert catalog().get(h100).prices["eastus"].reservation_1y is None
+
+
+def test_eastus_spot_prices_of_the_shipped_sizes_are_dated_now() -> None:
+    rows = jumbo_linux_rows(EASTUS_SOURCE)
+    for name in (T4, A100):
+        eastus = catalog().get(name).prices["eastus"]
+        assert {eastus.spot} == rows[(name_key(name), "eastus", "spot")]
+        assert (eastus.spot_observed, eastus.spot_source) == (READ_ON, EASTUS_SOURCE)
+
+
+def test_an_always_on_t4_in_eastus_shows_both_reservations_beside_its_cost() -> None:
+    term_1y, term_3y = sorted(jumbo_linux_rows(EASTUS_SOURCE)[(name_key(T4), "eastus", "base")])[1:]
+    vmss = Demand("t4-nodes", "azure-native:compute:VirtualMachineScaleSet", T4, 2, 2, "Regular", "eastus")
+
+    cost = estimate([vmss])
+    (commitment,) = cost.commitments
+
+    assert commitment.reservation_monthly("1-year reservation") == pytest.approx(term_1y / 12 * 2)
+    assert commitment.reservation_monthly("3-year reservation") == pytest.approx(term_3y / 36 * 2)
+    assert commitment.missing == ("1-year savings plan", "3-year savings plan")
+    assert f"a 1-year reservation {term_1y / 12 * 2:,.2f} ({term_1y:,.0f} USD a node for the term" in commitment.text()
+    assert f"observed 2025-06-21, {EASTUS_SOURCE}" in commitment.text()
+    assert cost.monthly == pytest.approx(catalog().get(T4).prices["eastus"].payg * 2 * 730)  # not in the totals
