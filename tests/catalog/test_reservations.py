@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from pathlib import Path
+from typing import Any
 
 import pytest
 from azure_gpu_stacks.catalog import catalog
@@ -16,6 +18,8 @@ from azure_gpu_stacks.catalog.demand import Demand
 from azure_gpu_stacks.catalog.prices import RegionPrices
 from azure_gpu_stacks.catalog.pricing import estimate
 
+from tests.e2e.test_check_cli import run, stack_copy
+from tests.json_schemas import schema_errors
 from tests.saved_prices import JUMBO_FILES, TYPED_ROWS, jumbo_file, jumbo_linux_rows, name_key
 
 READ_ON = dt.date(2025, 6, 21)
@@ -97,3 +101,27 @@ def test_an_always_on_t4_in_eastus_shows_both_reservations_beside_its_cost() -> 
     assert f"a 1-year reservation {term_1y / 12 * 2:,.2f} ({term_1y:,.0f} USD a node for the term" in commitment.text()
     assert f"observed 2025-06-21, {EASTUS_SOURCE}" in commitment.text()
     assert cost.monthly == pytest.approx(catalog().get(T4).prices["eastus"].payg * 2 * 730)  # not in the totals
+
+
+def test_cost_of_an_eastus_inference_vm_without_shutdown_shows_the_reservations_in_json_and_text(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    def always_on(config: dict[str, Any]) -> None:
+        config["azure-gpu-stacks:vm"]["autoShutdown"] = False
+
+    stack = stack_copy(tmp_path, "inference-t4", always_on)
+    term_1y, term_3y = sorted(jumbo_linux_rows(EASTUS_SOURCE)[(name_key(T4), "eastus", "base")])[1:]
+
+    _, out, _ = run(capsys, "cost", stack, "--format", "json")
+    document = json.loads(out)
+    _, text, _ = run(capsys, "cost", stack)
+
+    assert schema_errors("cost", document) == []
+    (row,) = document["stacks"][0]["cost"]["commitments"]
+    assert [(r["term"], r["termUsd"], r["monthlyUsd"]) for r in row["reservations"]] == [
+        ("1-year reservation", term_1y, round(term_1y / 12, 2)),
+        ("3-year reservation", term_3y, round(term_3y / 36, 2)),
+    ]
+    assert {(r["priceObserved"], r["priceSource"]) for r in row["reservations"]} == {("2025-06-21", EASTUS_SOURCE)}
+    assert row["noDatedPrice"] == ["1-year savings plan", "3-year savings plan"]
+    assert f"a 3-year reservation {term_3y / 36:,.2f} ({term_3y:,.0f} USD a node for the term" in text
