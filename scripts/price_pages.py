@@ -414,7 +414,7 @@ def read_radar_excerpt(path: Path, data: dict[str, Any], names: Iterable[str]) -
 
 UNTYPED_KEYS = ("origin", "commit", "committed", "rows")
 UNTYPED_KINDS = (
-    "payg", "spot", "reservation_used", "spot_at_payg", "low_priority", "windows", "unknown_name", "ambiguous",
+    "payg", "spot", "reservation_used", "spot_at_payg", "low_priority", "windows", "other", "unknown_name", "ambiguous",
 )  # fmt: skip
 
 
@@ -447,12 +447,12 @@ def read_untyped_excerpt(path: Path, data: dict[str, Any], names: Iterable[str])
     workflow saved (`scripts/gpu_prices_excerpt.py`), observed on the day it committed them (`committed`).
 
     Its rows keep `region`, `skuName`, `productName` and `pricePerHour` only (the API's `retailPrice`), not `type` or
-    `reservationTerm`. Names are matched to `names` (the catalog's sizes) as azure-pricing-radar's are; Windows and
-    Low Priority rows are told apart as for API pages. A Linux `... Spot` row is the Spot price (one price per size,
-    else ambiguous). The Linux rows without a suffix hold the pay-as-you-go price and, where the size has them, the
-    two reservations' whole-term prices (no DevTest row is Linux: DevTest rates are listed under Windows products);
-    which is which is read from the prices (`_untyped_base_prices`), and a size whose rows fit no shape is counted as
-    ambiguous and not used."""
+    `reservationTerm`. Names are matched to `names` (the catalog's sizes) as azure-pricing-radar's are; Windows, Cloud
+    Services and Low Priority rows are told apart as for API pages. A Linux `... Spot` row is the Spot price (one
+    price per size, else ambiguous). The Linux rows without a suffix hold the pay-as-you-go price and, where the size
+    has them, the two reservations' whole-term prices (no DevTest row is Linux: DevTest rates are listed under Windows
+    products); which is which is read from the prices (`_untyped_base_prices`), and a size whose rows fit no shape is
+    counted as ambiguous and not used."""
     try:
         observed = dt.date.fromisoformat(str(data["committed"])[:10])
     except ValueError:
@@ -475,6 +475,8 @@ def read_untyped_excerpt(path: Path, data: dict[str, Any], names: Iterable[str])
         matches = by_compact.get(compact_size_name(sku.removesuffix(SPOT_SUFFIX).removesuffix(LOW_PRIORITY_SUFFIX)), [])
         if product.endswith(WINDOWS_SUFFIXES) or " Windows " in product:
             read.counts["windows"] += 1
+        elif "Cloud Services" in product:  # not a VM (eastus Standard_D2as_v5: "Dasv5 Series Cloud Services" 0.178)
+            read.counts["other"] += 1
         elif kind == "low_priority":
             read.counts["low_priority"] += 1
         elif len(matches) != 1:

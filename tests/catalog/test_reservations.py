@@ -20,11 +20,12 @@ from azure_gpu_stacks.catalog.pricing import estimate
 
 from tests.e2e.test_check_cli import run, stack_copy
 from tests.json_schemas import schema_errors
-from tests.saved_prices import JUMBO_FILES, TYPED_ROWS, jumbo_file, jumbo_linux_rows, name_key
+from tests.saved_prices import JUMBO_FILES, TYPED_ROWS, jumbo_files, jumbo_linux_rows, name_key
 
 READ_ON = dt.date(2025, 6, 21)
 EASTUS_SOURCE = "jumbo2020-gpu-prices-64a289f"
 T4, A100, A100X2 = "Standard_NC4as_T4_v3", "Standard_NC24ads_A100_v4", "Standard_NC48ads_A100_v4"
+D4 = "Standard_D4s_v5"
 
 
 def reserved() -> list[tuple[str, str, RegionPrices]]:
@@ -38,10 +39,10 @@ def reserved() -> list[tuple[str, str, RegionPrices]]:
 
 def test_the_saved_rows_were_committed_by_the_repositorys_workflow_on_the_day_they_were_read() -> None:
     for source in JUMBO_FILES:
-        saved = jumbo_file(source)
-        assert saved["committer"] == "GitHub Actions <actions@github.com>"
-        assert saved["committed"].startswith("2025-06-21")
-        assert saved["commit"].startswith(source.rsplit("-", 1)[1])
+        for saved in jumbo_files(source):
+            assert saved["committer"] == "GitHub Actions <actions@github.com>"
+            assert saved["committed"].startswith("2025-06-21")
+            assert saved["commit"].startswith(source.rsplit("-", 1)[1])
 
 
 def test_every_reservation_is_the_middle_and_highest_of_its_sizes_three_linux_rows() -> None:
@@ -125,3 +126,11 @@ def test_cost_of_an_eastus_inference_vm_without_shutdown_shows_the_reservations_
     assert {(r["priceObserved"], r["priceSource"]) for r in row["reservations"]} == {("2025-06-21", EASTUS_SOURCE)}
     assert row["noDatedPrice"] == ["1-year savings plan", "3-year savings plan"]
     assert f"a 3-year reservation {term_3y / 36:,.2f} ({term_3y:,.0f} USD a node for the term" in text
+
+
+def test_the_shipped_aks_system_pools_price_is_dated_now() -> None:
+    base = jumbo_linux_rows(EASTUS_SOURCE)[(name_key(D4), "eastus", "base")]
+    price = catalog().get(D4).price("eastus")
+
+    assert price is not None and (str(price.observed), price.source) == ("2025-06-21", EASTUS_SOURCE)
+    assert price.usd_per_hour == min(base) and len(base) == 3  # pay-as-you-go and the two terms

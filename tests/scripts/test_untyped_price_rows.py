@@ -40,6 +40,7 @@ def test_three_linux_rows_are_pay_as_you_go_and_the_two_terms_and_the_rest_is_to
         row("NC4as T4 v3", 0.71, product="Virtual Machines NCasT4 v3 Series Windows"),
         row("Standard_NC24ads_A100_v4", 3.673), row("Standard_NC24ads_A100_v4", 21033.0),  # two: which term?
         row("NC8as T4 v3", 0.752, region="westus2"), row("ND96asr_A100_v4", 27.197),  # no such catalog size
+        row("NC4as T4 v3", 0.71, product="NCasT4 v3 Series Cloud Services"),  # not a VM
     ]  # fmt: skip
 
     snapshot = read_snapshot(excerpt(tmp_path, rows), NAMES)
@@ -50,6 +51,7 @@ def test_three_linux_rows_are_pay_as_you_go_and_the_two_terms_and_the_rest_is_to
     assert snapshot.regions["westus2"].sizes["standard_nc8as_t4_v3"].payg == 0.752
     counts = snapshot.regions["eastus"].counts
     assert (counts["windows"], counts["low_priority"], counts["ambiguous"], counts["unknown_name"]) == (1, 1, 2, 1)
+    assert counts["other"] == 1
     assert str(snapshot.observed) == "2025-06-21"
 
 
