@@ -95,3 +95,31 @@ def test_newer_sources_applied_again_keep_the_reservations_and_spot_with_their_o
         assert new.reservation_1y == old.reservation_1y is not None and new.reservation_3y == old.reservation_3y
         assert str(new.reservation_observed) == "2025-06-21" and new.reservation_source.startswith("jumbo2020")
     assert after.get(T4).prices["eastus"].spot_source == "jumbo2020-gpu-prices-64a289f"
+
+
+def test_an_older_file_adds_reservations_to_newer_prices_but_never_a_spot_price_they_lack(tmp_path: Path) -> None:
+    h200, region = "Standard_ND96isr_H200_v5", "northeurope"
+    catalog_file = tmp_path / "vm_sizes.yaml"
+    lines = (REPO / "catalog" / "vm_sizes.yaml").read_text().splitlines(keepends=True)
+    at = next(i for i in range(lines.index(f"  - name: {h200}\n"), len(lines)) if f" {region}: {{" in lines[i])
+    lines[at] = lines[at].split(", reservation1Year")[0] + "}\n"  # the newer source's prices alone
+    text = "".join(lines).replace("  sources:\n", "  sources:\n    old:\n      url: u\n      description: d\n", 1)
+    catalog_file.write_text(text)
+    newer = load_catalog(catalog_file).get(h200).prices[region]
+    assert newer.spot is None and newer.reservation_1y is None and newer.payg is not None  # a newer source, no Spot
+    product = "Virtual Machines NDsrH200v5 Series"
+    rows = [
+        row("ND96isr H200 v5", newer.payg, product, region),
+        row("ND96isr H200 v5", 500000.0, product, region),
+        row("ND96isr H200 v5", 1000000.0, product, region),
+        row("ND96isr H200 v5 Spot", newer.payg / 5, product, region),
+    ]
+    older = excerpt(tmp_path, rows)  # committed 2025-06-21, before the catalog's price
+
+    assert main(["apply", "--catalog", str(catalog_file), "--snapshot", str(older), "--snapshot-source", "old"]) == 0
+
+    after = load_catalog(catalog_file).get(h200).prices[region]
+    assert (after.payg, after.observed, after.source) == (newer.payg, newer.observed, newer.source)
+    assert after.spot is None  # a newer source that lists Spot found none: an older Spot price is not added
+    assert (after.reservation_1y, after.reservation_3y) == (500000.0, 1000000.0)
+    assert (str(after.reservation_observed), after.reservation_source) == ("2025-06-21", "old")
