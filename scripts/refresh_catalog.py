@@ -22,8 +22,12 @@ What `apply` reads:
   catalog's usage-API spelling when it is the same name up to case and spaces).
 
 - `--snapshot`: a saved public price table built from the same API (SkyPilot's `vms.csv`, karpenter-provider-azure's
-  `zz_generated.pricing.go`, or azure-pricing-radar's rows saved by `scripts/radar_excerpt.py`, which also carry the
-  1-year savings plan, written as `savingsPlan1Year`), each with its own date (`scripts/price_pages.py`).
+  `zz_generated.pricing.go`, azure-pricing-radar's rows saved by `scripts/radar_excerpt.py`, which also carry the
+  1-year savings plan, written as `savingsPlan1Year`, or Jumbo2020/gpu_prices's rows saved by
+  `scripts/gpu_prices_excerpt.py`, which also carry both reservations' whole-term prices, written as
+  `reservation1Year` and `reservation3Year`), each with its own date (`scripts/price_pages.py`). A file older than a
+  region's prices still adds what they lack: its Spot price where theirs is older still, its reservations where they
+  have none or older ones, each with its own `spotObserved`/`spotSource` or `reservationObserved`/`reservationSource`.
 
 What it never does: blank a known fact. The SKU API reports no GPU count for some new sizes (ND
 GB200/GB300 v6, the non-InfiniBand MI300X: skypilot-org/skypilot PR #10650) and whole GPUs for
@@ -504,8 +508,9 @@ def _parser() -> argparse.ArgumentParser:
         type=Path,
         help="a saved public price catalog: SkyPilot's azure vms.csv (date unknown) or karpenter-provider-azure's "
         "zz_generated.pricing.go (pay-as-you-go only, dated by its `generated at` line) or azure-pricing-radar's rows "
-        "saved by scripts/radar_excerpt.py (pay-as-you-go, Spot and 1-year savings plan, dated by its stamp); every "
-        "region it lists",
+        "saved by scripts/radar_excerpt.py (pay-as-you-go, Spot and 1-year savings plan, dated by its stamp) or "
+        "Jumbo2020/gpu_prices's rows saved by scripts/gpu_prices_excerpt.py (pay-as-you-go, Spot and reservations, "
+        "dated by its commit); every region it lists",
     )
     apply.add_argument(
         "--snapshot-source", help="key of the snapshot's entry in prices.sources (its URL at a fixed commit)"
