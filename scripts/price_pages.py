@@ -418,6 +418,17 @@ UNTYPED_KINDS = (
 )  # fmt: skip
 
 
+# A size whose price rows carry other meter names than its ARM name, read from untyped rows only where every one of
+# the meters is there with the same prices. Standard_ND96asr_v4: karpenter-provider-azure's table (keyed by
+# `armSkuName`, data/prices/) prices Standard_ND96asr_v4 and Standard_ND96asr_A100_v4 alike in every region it lists
+# both (eastus, westus2, southcentralus, westeurope, italynorth), and the API's rows there name two meters,
+# `ND96asr_A100_v4` and `ND96asrA100v4_NU`, whose Linux rows (pay-as-you-go, Spot, both reservations) are the same
+# prices in every region Jumbo2020/gpu_prices saved them (eastus, westus2, westeurope): whichever meter is the size's,
+# its prices are those. A region with one meter only (karpenter's westus3 lists Standard_ND96asr_A100_v4 alone), or
+# where they differ, gives the size nothing.
+SHARED_METERS = {"standard_nd96asr_v4": ("nd96asra100v4", "nd96asra100v4nu")}
+
+
 def is_untyped_excerpt(data: Any) -> bool:
     return isinstance(data, dict) and all(k in data for k in UNTYPED_KEYS)
 
@@ -462,8 +473,11 @@ def read_untyped_excerpt(path: Path, data: dict[str, Any], names: Iterable[str])
     by_compact: dict[str, list[str]] = {}
     for name in names:
         by_compact.setdefault(compact_size_name(name), []).append(price_row_key(name))
+    sizes = {key for keys in by_compact.values() for key in keys}
+    shared = {meter: size for size, meters in SHARED_METERS.items() if size in sizes for meter in meters}
     regions: dict[str, PriceRead] = {}
     seen: dict[tuple[str, str, str], set[float]] = {}
+    seen_shared: dict[tuple[str, str, str], dict[str, set[float]]] = {}
     for at, row in enumerate(data["rows"]):
         region = str(row.get("region") or "") if isinstance(row, dict) else ""
         price = row.get("pricePerHour") if isinstance(row, dict) else None
@@ -472,17 +486,26 @@ def read_untyped_excerpt(path: Path, data: dict[str, Any], names: Iterable[str])
         read = regions.setdefault(region, PriceRead({}, dict.fromkeys(UNTYPED_KINDS, 0)))
         product, sku = str(row.get("productName") or ""), str(row.get("skuName") or "")
         kind = _row_kind(row)
-        matches = by_compact.get(compact_size_name(sku.removesuffix(SPOT_SUFFIX).removesuffix(LOW_PRIORITY_SUFFIX)), [])
+        meter = compact_size_name(sku.removesuffix(SPOT_SUFFIX).removesuffix(LOW_PRIORITY_SUFFIX))
+        matches = by_compact.get(meter, [])
         if product.endswith(WINDOWS_SUFFIXES) or " Windows " in product:
             read.counts["windows"] += 1
         elif "Cloud Services" in product:  # not a VM (eastus Standard_D2as_v5: "Dasv5 Series Cloud Services" 0.178)
             read.counts["other"] += 1
         elif kind == "low_priority":
             read.counts["low_priority"] += 1
+        elif meter in shared:
+            seen_shared.setdefault((region, shared[meter], kind), {}).setdefault(meter, set()).add(float(price))
         elif len(matches) != 1:
             read.counts["unknown_name" if not matches else "ambiguous"] += 1
         else:
             seen.setdefault((region, matches[0], kind), set()).add(float(price))
+    for (region, size, kind), by_meter in seen_shared.items():
+        first = next(iter(by_meter.values()))
+        if sorted(by_meter) == sorted(SHARED_METERS[size]) and all(v == first for v in by_meter.values()):
+            seen[(region, size, kind)] = set(first)
+        else:
+            regions[region].counts["ambiguous"] += sum(len(v) for v in by_meter.values())
     for (region, size, kind), values in sorted(seen.items()):  # "payg" before "spot" for each size
         read = regions[region]
         base = _untyped_base_prices(values) if kind == "payg" else None

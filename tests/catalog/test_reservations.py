@@ -18,6 +18,7 @@ from azure_gpu_stacks.catalog.demand import Demand
 from azure_gpu_stacks.catalog.prices import RegionPrices
 from azure_gpu_stacks.catalog.pricing import estimate
 
+from tests.conftest import karpenter_prices
 from tests.e2e.test_check_cli import run, stack_copy
 from tests.json_schemas import schema_errors
 from tests.saved_prices import JUMBO_FILES, TYPED_ROWS, jumbo_files, jumbo_linux_rows, name_key
@@ -26,6 +27,17 @@ READ_ON = dt.date(2025, 6, 21)
 EASTUS_SOURCE = "jumbo2020-gpu-prices-64a289f"
 T4, A100, A100X2 = "Standard_NC4as_T4_v3", "Standard_NC24ads_A100_v4", "Standard_NC48ads_A100_v4"
 D4 = "Standard_D4s_v5"
+
+
+# Standard_ND96asr_v4's rows carry two meter names (scripts/price_pages.py SHARED_METERS), read together where their
+# rows agree (test_the_nd96asr_v4s_two_meters_...).
+METERS = {"Standard_ND96asr_v4": ("nd96asra100v4", "nd96asra100v4nu")}
+ND96ASR = "Standard_ND96asr_v4"
+
+
+def base_rows(rows: dict[tuple[str, str, str], set[float]], name: str, region: str) -> list[float]:
+    keys = METERS.get(name, (name_key(name),))
+    return sorted({price for key in keys for price in rows.get((key, region, "base"), ())})
 
 
 def reserved() -> list[tuple[str, str, RegionPrices]]:
@@ -52,7 +64,7 @@ def test_every_reservation_is_the_middle_and_highest_of_its_sizes_three_linux_ro
         observed = prices.reservation_observed or prices.observed
         source = prices.reservation_source or prices.source
         assert observed == READ_ON and source in rows
-        base = sorted(rows[source].get((name_key(name), region, "base"), ()))
+        base = base_rows(rows[source], name, region)
         term_prices = [prices.reservation_1y, prices.reservation_3y]
         if len(base) != 3 or base[1:] != term_prices:
             differs.append(f"{name} {region}: {term_prices} ({base})")
@@ -134,3 +146,20 @@ def test_the_shipped_aks_system_pools_price_is_dated_now() -> None:
 
     assert price is not None and (str(price.observed), price.source) == ("2025-06-21", EASTUS_SOURCE)
     assert price.usd_per_hour == min(base) and len(base) == 3  # pay-as-you-go and the two terms
+
+
+def test_the_nd96asr_v4s_two_meters_have_one_set_of_prices_so_the_training_cluster_has_reservations() -> None:
+    rows = jumbo_linux_rows(EASTUS_SOURCE)
+    meters = METERS[ND96ASR]
+    karpenter = karpenter_prices()[1]
+
+    assert (
+        karpenter[(ND96ASR, "eastus")] == karpenter[("Standard_ND96asr_A100_v4", "eastus")]
+    )  # two ARM names, one price
+    for kind in ("base", "spot"):
+        assert rows[(meters[0], "eastus", kind)] == rows[(meters[1], "eastus", kind)]  # two meters, one set of prices
+    payg, term_1y, term_3y = sorted(rows[(meters[0], "eastus", "base")])
+    eastus = catalog().get(ND96ASR).prices["eastus"]
+    assert (eastus.reservation_1y, eastus.reservation_3y) == (term_1y, term_3y)
+    assert payg == eastus.payg and {eastus.spot} == rows[(meters[0], "eastus", "spot")]
+    assert "westus3" not in catalog().get(ND96ASR).prices  # karpenter lists only the other ARM name there

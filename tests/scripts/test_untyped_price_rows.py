@@ -123,3 +123,19 @@ def test_an_older_file_adds_reservations_to_newer_prices_but_never_a_spot_price_
     assert after.spot is None  # a newer source that lists Spot found none: an older Spot price is not added
     assert (after.reservation_1y, after.reservation_3y) == (500000.0, 1000000.0)
     assert (str(after.reservation_observed), after.reservation_source) == ("2025-06-21", "old")
+
+
+def test_a_size_with_two_meter_names_is_priced_only_where_both_meters_agree(tmp_path: Path) -> None:
+    nd96, product = "Standard_ND96asr_v4", "Virtual Machines NDasr A100 v4 Series"
+    both = [27.197, 164936.0, 285893.0]
+    rows = [row(meter, price, product) for meter in ("ND96asr_A100_v4", "ND96asrA100v4_NU") for price in both]
+    rows += [row("ND96asr_A100_v4", price, product, "westus3") for price in both]  # one meter only
+    rows += [row("ND96asr_A100_v4", price, product, "westus2") for price in both]
+    rows += [row("ND96asrA100v4_NU", price, product, "westus2") for price in (27.197, 160000.0, 285893.0)]
+
+    snapshot = read_snapshot(excerpt(tmp_path, rows), [nd96])
+
+    eastus = snapshot.regions["eastus"].sizes["standard_nd96asr_v4"]
+    assert (eastus.payg, eastus.reservation_1y, eastus.reservation_3y) == tuple(both)
+    assert snapshot.regions["westus3"].sizes == {} and snapshot.regions["westus2"].sizes == {}
+    assert snapshot.regions["westus2"].counts["ambiguous"] == 6
