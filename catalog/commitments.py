@@ -20,8 +20,8 @@ rows were saved) is named as missing, never estimated from a typical discount.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .demand import HOURS_PER_DAY, HOURS_PER_MONTH, Demand
@@ -48,7 +48,7 @@ class Commitment:
     savings_plan_1y_usd_per_hour: float | None  # one node under a 1-year savings plan; None: no dated rate
     observed: str  # the day the pay-as-you-go and savings-plan rates were read
     source: str  # their source key (prices.sources)
-    reservation_usd: Mapping[str, float] = field(default_factory=dict)  # term -> one node's whole-term price
+    reservation_usd: tuple[tuple[str, float], ...] = ()  # (term, one node's whole-term price), in TERMS' order
     reservation_observed: str = ""  # the day the reservations were read ("" without any)
     reservation_source: str = ""  # their source key
 
@@ -63,20 +63,21 @@ class Commitment:
 
     def reservation_monthly(self, term: str) -> float | None:
         """What the nodes' reservation of `term` costs a month (its price over the term's months); None: no price."""
-        price = self.reservation_usd.get(term)
+        price = dict(self.reservation_usd).get(term)
         return None if price is None else price / RESERVATION_TERM_MONTHS[API_TERM[term]] * self.nodes
 
     @property
     def missing(self) -> tuple[str, ...]:
         """The terms without a dated price here."""
-        known = {term for term in self.reservation_usd}
+        known = {term for term, _ in self.reservation_usd}
         if self.savings_plan_1y_usd_per_hour is not None:
             known.add(SAVINGS_PLAN_1Y)
         return tuple(t for t in TERMS if t not in known)
 
     def text(self) -> str:
         """`RESOURCE: 2 always-on SIZE nodes in REGION, 9,000.00 USD a month pay-as-you-go; a 1-year savings plan
-        7,800.00 (... USD/h a node, observed ..., SOURCE); no dated price of ...`."""
+        7,800.00 (... USD/h a node, observed ..., SOURCE); a 1-year reservation 6,000.00 (36,000 USD a node for the
+        term, ... USD/h; observed ..., SOURCE); ...; no dated price of ...`."""
         head = (
             f"{self.resource}: {self.nodes} always-on {self.size} node{'s' if self.nodes != 1 else ''} in "
             f"{self.region}, {self.payg_monthly:,.2f} USD a month pay-as-you-go"
@@ -87,7 +88,7 @@ class Commitment:
                 f"; a {SAVINGS_PLAN_1Y} {plan:,.2f} ({self.savings_plan_1y_usd_per_hour:g} USD/h a node, "
                 f"observed {self.observed}, {self.source})"
             )
-        for term, price in self.reservation_usd.items():
+        for term, price in self.reservation_usd:
             hourly = reservation_usd_per_hour(price, API_TERM[term])
             head += (
                 f"; a {term} {self.reservation_monthly(term):,.2f} ({price:,.0f} USD a node for the term, "
@@ -116,7 +117,7 @@ class Commitment:
                     "priceObserved": self.reservation_observed,
                     "priceSource": self.reservation_source,
                 }
-                for term, price in self.reservation_usd.items()
+                for term, price in self.reservation_usd
             ],
             "noDatedPrice": list(self.missing),
         }
@@ -148,7 +149,7 @@ def always_on_commitments(demands: Sequence[Demand], sizes: Catalog) -> tuple[Co
                 prices.savings_plan_1y,
                 str(prices.observed),
                 prices.source,
-                {term: price for term, price in terms.items() if price is not None},
+                tuple((term, price) for term, price in terms.items() if price is not None),
                 str(prices.reservation_observed or prices.observed),
                 prices.reservation_source or prices.source,
             )
