@@ -349,7 +349,7 @@ def _kept_reservations(old: Mapping[str, Any], payg: float | None) -> dict[str, 
     }
 
 
-def _newer_than_kept(old: Mapping[str, Any], found: Any, price_date: str, price_source: str) -> dict[str, Any]:
+def _what_an_older_file_adds(old: Mapping[str, Any], found: Any, price_date: str, price_source: str) -> dict[str, Any]:
     """What an older source still adds to a region's newer prices: its Spot price where the entry's Spot price is
     older still (or of unknown date), and its reservations where the entry has none or older ones; each with its own
     date and source, and only where it is a discount on the entry's pay-as-you-go price. A Spot price is never added
@@ -420,7 +420,7 @@ def refresh(
                     windows_rows.append(f"{name} in {region} ({yaml_value(found.payg)}; Linux {old['payg']})")
                     continue
                 if old and _age(price_date) < _age(old.get("observed")):
-                    added = _newer_than_kept(old, found, price_date, price_source)
+                    added = _what_an_older_file_adds(old, found, price_date, price_source)
                     if not added:
                         kept_newer.append(f"{name} in {region} (observed {old.get('observed')})")
                         continue
