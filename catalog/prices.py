@@ -7,7 +7,8 @@ there is priced as a lower bound that names it, never at another region's rate. 
 the Azure Retail Prices API carries the day its pages were saved. A price from a third-party
 snapshot of unknown date carries `observed: unknown`: the catalog does not pretend to know. Where a
 region's pay-as-you-go and Spot prices come from different sources (a newer source with list prices
-only), the Spot price keeps its own `spotObserved` and `spotSource`. Every
+only), the Spot price keeps its own `spotObserved` and `spotSource`; reservations likewise keep their own
+`reservationObserved` and `reservationSource`. Every
 report that shows money names the oldest price it used and its source (`oldest_price`), unknown
 dates counting as the oldest.
 """
@@ -20,7 +21,19 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from .demand import HOURS_PER_MONTH
+
 UNKNOWN = "unknown"
+# A reservation's term in months, by the Retail Prices API's `reservationTerm`. The price of a `type: Reservation` row
+# is the whole term's, for one VM, though its `unitOfMeasure` says "1 Hour": eastus2 Standard_NC48ads_A100_v4's rows
+# saved 2026-08-22 are 7.346 pay-as-you-go and 42066 "1 Year", 4.80 an hour over the term's 8,760 hours
+# (data/prices/README.md, babajideoyelayo-carbonandfinch/azure-prices).
+RESERVATION_TERM_MONTHS = {"1 Year": 12, "3 Years": 36}
+
+
+def reservation_usd_per_hour(term_usd: float, term: str) -> float:
+    """A reservation's price for its whole term as USD an hour, the term's months counted at 730 hours."""
+    return term_usd / (RESERVATION_TERM_MONTHS[term] * HOURS_PER_MONTH)
 
 
 class CatalogModel(BaseModel):
@@ -74,10 +87,33 @@ class RegionPrices(CatalogModel):
         "from api-version 2023-01-01-preview), read with `payg`; None: the source does not give one. Information "
         "for always-on nodes, never a cost line.",
     )
+    reservation_1y: float | None = Field(
+        default=None,
+        gt=0,
+        alias="reservation1Year",
+        description="A 1-year reservation of one VM, USD for the whole term (a Retail Prices API `type: Reservation` "
+        'row of `reservationTerm` "1 Year"); None: no dated row. Information for always-on nodes, never a cost line.',
+    )
+    reservation_3y: float | None = Field(
+        default=None,
+        gt=0,
+        alias="reservation3Year",
+        description='A 3-year reservation of one VM, USD for the whole term (`reservationTerm` "3 Years"); None: no '
+        "dated row.",
+    )
     observed: dt.date | Literal["unknown"] = Field(
         description="Day the prices were read from their source; `unknown` when the source does not say."
     )
     source: str = Field(description="Key of the prices' source in `prices.sources`.")
+    reservation_observed: dt.date | None = Field(
+        default=None,
+        alias="reservationObserved",
+        description="Day the reservations were read, when they come from another source than pay-as-you-go; None: "
+        "`observed`.",
+    )
+    reservation_source: str | None = Field(
+        default=None, alias="reservationSource", description="Key of the reservations' own source; None: `source`."
+    )
     spot_observed: dt.date | Literal["unknown"] | None = Field(
         default=None,
         alias="spotObserved",
@@ -96,12 +132,27 @@ class RegionPrices(CatalogModel):
             raise ValueError("spotSource without a spot price")
         if self.savings_plan_1y is not None and (self.payg is None or self.savings_plan_1y >= self.payg):
             raise ValueError("savingsPlan1Year is read with payg and is below it")
+        if (self.reservation_observed is None) != (self.reservation_source is None):
+            raise ValueError(
+                "reservationObserved and reservationSource come together: the reservations' own date and source"
+            )
+        if self.reservation_source is not None and self.reservation_1y is None and self.reservation_3y is None:
+            raise ValueError("reservationSource without a reservation")
+        if self.reservation_1y is not None and self.payg is not None:
+            if reservation_usd_per_hour(self.reservation_1y, "1 Year") >= self.payg:
+                raise ValueError("reservation1Year is a term's price below a year of payg")
+        if self.reservation_1y is not None and self.reservation_3y is not None:
+            if reservation_usd_per_hour(self.reservation_3y, "3 Years") >= reservation_usd_per_hour(
+                self.reservation_1y, "1 Year"
+            ):
+                raise ValueError("reservation3Year is a term's price below three years at the 1-year rate")
         return self
 
     @property
     def sources(self) -> tuple[str, ...]:
         """Every source key the entry names (each must be described in `prices.sources`)."""
-        return (self.source,) if self.spot_source is None else (self.source, self.spot_source)
+        own = (self.spot_source, self.reservation_source)
+        return (self.source, *(s for s in own if s is not None))
 
     def price(self, region: str, spot: bool) -> Price | None:
         """The Spot or pay-as-you-go price as a `Price` with its own date and source, or None when

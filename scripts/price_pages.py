@@ -24,6 +24,10 @@ API on the day its `// generated at` line names; it has no Spot prices (`read_ka
 andy-diericks/azure-pricing-radar's saved API rows (`scripts/radar_excerpt.py`) give Linux pay-as-you-go, Spot and
 the 1-year savings plan of the regions it saves, on the day of its `last-checked.json` stamp; its rows carry no
 `armSkuName`, so a row is read under the catalog size its name matches (`read_radar_excerpt`).
+
+Jumbo2020/gpu_prices's saved API rows (`scripts/gpu_prices_excerpt.py`) give Linux pay-as-you-go, Spot and both
+reservation terms, on the day its workflow committed them; its rows keep neither `type` nor `reservationTerm`, so
+which row is which is read from the prices themselves (`read_untyped_excerpt`).
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from azure_gpu_stacks.catalog.model import normalize_size_name
+from azure_gpu_stacks.catalog.prices import reservation_usd_per_hour
 from azure_gpu_stacks.inputs import files as input_files
 
 PRICES_API = "https://prices.azure.com/api/retail/prices"
@@ -112,6 +117,10 @@ class SizePrices:
     spot: float | None = None
     low_priority: float | None = None
     savings_plan_1y: float | None = None  # the pay-as-you-go row's 1-year savings-plan price, where the source has it
+    reservation_1y: float | None = (
+        None  # a 1-year reservation's price for the whole term, one VM, where the source has it
+    )
+    reservation_3y: float | None = None  # a 3-year reservation's price for the whole term, one VM
     _dates: dict[str, str] = dataclasses.field(default_factory=dict)
 
     def offer(self, kind: str, price: float, since: str) -> None:
@@ -401,10 +410,126 @@ def read_radar_excerpt(path: Path, data: dict[str, Any], names: Iterable[str]) -
     return Snapshot(regions, observed)
 
 
+# --- reading Jumbo2020/gpu_prices's saved API rows, which keep no `type` ------------------------------
+
+UNTYPED_KEYS = ("origin", "commit", "committed", "rows")
+UNTYPED_KINDS = (
+    "payg", "spot", "reservation_used", "spot_at_payg", "low_priority", "windows", "other", "unknown_name", "ambiguous",
+)  # fmt: skip
+
+
+# A size whose price rows carry other meter names than its ARM name, read from untyped rows only where every one of
+# the meters is there with the same prices. Standard_ND96asr_v4: karpenter-provider-azure's table (keyed by
+# `armSkuName`, data/prices/) prices Standard_ND96asr_v4 and Standard_ND96asr_A100_v4 alike in every region it lists
+# both (eastus, westus2, southcentralus, westeurope, italynorth), and the API's rows there name two meters,
+# `ND96asr_A100_v4` and `ND96asrA100v4_NU`, whose Linux rows (pay-as-you-go, Spot, both reservations) are the same
+# prices in every region Jumbo2020/gpu_prices saved them (eastus, westus2, westeurope): whichever meter is the size's,
+# its prices are those. A region with one meter only (karpenter's westus3 lists Standard_ND96asr_A100_v4 alone), or
+# where they differ, gives the size nothing.
+SHARED_METERS = {"standard_nd96asr_v4": ("nd96asra100v4", "nd96asra100v4nu")}
+
+
+def is_untyped_excerpt(data: Any) -> bool:
+    return isinstance(data, dict) and all(k in data for k in UNTYPED_KEYS)
+
+
+def _untyped_base_prices(values: set[float]) -> SizePrices | None:
+    """A size's Linux rows without a suffix, told apart by their prices: one price is pay-as-you-go; three are
+    pay-as-you-go (the lowest) and the whole-term prices of the 1-year (the middle) and 3-year (the highest)
+    reservations, kept only when each term costs less an hour than the shorter one (a longer term is never dearer an
+    hour, and a term's price is far above an hour's). Any other shape says nothing certain: None."""
+    ordered = sorted(values)
+    if len(ordered) == 1:
+        return SizePrices(payg=ordered[0])
+    if len(ordered) != 3:
+        return None
+    payg, one_year, three_years = ordered
+    hourly_1y, hourly_3y = (
+        reservation_usd_per_hour(one_year, "1 Year"),
+        reservation_usd_per_hour(three_years, "3 Years"),
+    )
+    if not hourly_3y < hourly_1y < payg:
+        return None
+    return SizePrices(payg=payg, reservation_1y=one_year, reservation_3y=three_years)
+
+
+def read_untyped_excerpt(path: Path, data: dict[str, Any], names: Iterable[str]) -> Snapshot:
+    """Region -> Linux pay-as-you-go, Spot and reservation prices of the Retail Prices API rows Jumbo2020/gpu_prices's
+    workflow saved (`scripts/gpu_prices_excerpt.py`), observed on the day it committed them (`committed`).
+
+    Its rows keep `region`, `skuName`, `productName` and `pricePerHour` only (the API's `retailPrice`), not `type` or
+    `reservationTerm`. Names are matched to `names` (the catalog's sizes) as azure-pricing-radar's are; Windows, Cloud
+    Services and Low Priority rows are told apart as for API pages. A Linux `... Spot` row is the Spot price (one
+    price per size, else ambiguous). The Linux rows without a suffix hold the pay-as-you-go price and, where the size
+    has them, the two reservations' whole-term prices (no DevTest row is Linux: DevTest rates are listed under Windows
+    products); which is which is read from the prices (`_untyped_base_prices`), and a size whose rows fit no shape is
+    counted as ambiguous and not used."""
+    try:
+        observed = dt.date.fromisoformat(str(data["committed"])[:10])
+    except ValueError:
+        raise RefreshError(f"{path}: committed {data['committed']!r}; allowed: the commit's ISO time") from None
+    if not isinstance(data["rows"], list):
+        raise RefreshError(f"{path}: rows is not a list of price rows")
+    by_compact: dict[str, list[str]] = {}
+    for name in names:
+        by_compact.setdefault(compact_size_name(name), []).append(price_row_key(name))
+    sizes = {key for keys in by_compact.values() for key in keys}
+    shared = {meter: size for size, meters in SHARED_METERS.items() if size in sizes for meter in meters}
+    regions: dict[str, PriceRead] = {}
+    seen: dict[tuple[str, str, str], set[float]] = {}
+    seen_shared: dict[tuple[str, str, str], dict[str, set[float]]] = {}
+    for at, row in enumerate(data["rows"]):
+        region = str(row.get("region") or "") if isinstance(row, dict) else ""
+        price = row.get("pricePerHour") if isinstance(row, dict) else None
+        if not region or not isinstance(price, (int, float)) or price <= 0 or row.get("currency") != "USD":
+            raise RefreshError(f"{path}: rows[{at}]: not a USD price row with region and pricePerHour")
+        read = regions.setdefault(region, PriceRead({}, dict.fromkeys(UNTYPED_KINDS, 0)))
+        product, sku = str(row.get("productName") or ""), str(row.get("skuName") or "")
+        kind = _row_kind(row)
+        meter = compact_size_name(sku.removesuffix(SPOT_SUFFIX).removesuffix(LOW_PRIORITY_SUFFIX))
+        matches = by_compact.get(meter, [])
+        if product.endswith(WINDOWS_SUFFIXES) or " Windows " in product:
+            read.counts["windows"] += 1
+        elif "Cloud Services" in product:  # not a VM (eastus Standard_D2as_v5: "Dasv5 Series Cloud Services" 0.178)
+            read.counts["other"] += 1
+        elif kind == "low_priority":
+            read.counts["low_priority"] += 1
+        elif meter in shared:
+            seen_shared.setdefault((region, shared[meter], kind), {}).setdefault(meter, set()).add(float(price))
+        elif len(matches) != 1:
+            read.counts["unknown_name" if not matches else "ambiguous"] += 1
+        else:
+            seen.setdefault((region, matches[0], kind), set()).add(float(price))
+    for (region, size, kind), by_meter in seen_shared.items():
+        first = next(iter(by_meter.values()))
+        if sorted(by_meter) == sorted(SHARED_METERS[size]) and all(v == first for v in by_meter.values()):
+            seen[(region, size, kind)] = set(first)
+        else:
+            regions[region].counts["ambiguous"] += sum(len(v) for v in by_meter.values())
+    for (region, size, kind), values in sorted(seen.items()):  # "payg" before "spot" for each size
+        read = regions[region]
+        base = _untyped_base_prices(values) if kind == "payg" else None
+        if base is not None:
+            read.sizes[size] = base
+            read.counts["payg"] += 1
+            read.counts["reservation_used"] += 2 if base.reservation_1y is not None else 0
+        elif kind == "spot" and len(values) == 1 and size in read.sizes:
+            spot = min(values)
+            if spot < (read.sizes[size].payg or 0):
+                read.sizes[size].spot = spot
+                read.counts["spot"] += 1
+            else:  # as in a SkyPilot snapshot: a Spot row at the list price is no Spot discount
+                read.counts["spot_at_payg"] += 1
+        else:  # rows that fit no shape, or a Spot price without the size's pay-as-you-go price to be a discount on
+            read.counts["ambiguous"] += len(values)
+    return Snapshot(regions, observed)
+
+
 def read_snapshot(path: Path, names: Iterable[str] = ()) -> Snapshot:
     """A saved public catalog built from the Retail Prices API: karpenter-provider-azure's generated
-    price table (dated by its own stamp), azure-pricing-radar's saved rows (dated by their stamp; their names
-    are read against `names`, the catalog's sizes) or a SkyPilot `vms.csv` (date unknown)."""
+    price table (dated by its own stamp), azure-pricing-radar's or Jumbo2020/gpu_prices's saved rows (dated by their
+    stamp or commit; their names are read against `names`, the catalog's sizes) or a SkyPilot `vms.csv` (date
+    unknown)."""
     try:
         text = input_files.read_text(path, "prices")
     except input_files.InputFileError as exc:
@@ -416,9 +541,12 @@ def read_snapshot(path: Path, names: Iterable[str] = ()) -> Snapshot:
             data = input_files.parse_json(text, str(path))
         except input_files.InputFileError as exc:
             raise RefreshError(str(exc)) from None
+        if is_untyped_excerpt(data):
+            return read_untyped_excerpt(path, data, names)
         if not is_radar_excerpt(data):
             raise RefreshError(
-                f"{path}: a JSON file without {', '.join(RADAR_KEYS)}; allowed: scripts/radar_excerpt.py"
+                f"{path}: a JSON file without {', '.join(RADAR_KEYS)}; allowed: scripts/radar_excerpt.py or "
+                "scripts/gpu_prices_excerpt.py"
             )
         return read_radar_excerpt(path, data, names)
     return Snapshot(read_snapshot_csv(path, text), "unknown")

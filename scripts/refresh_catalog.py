@@ -22,8 +22,12 @@ What `apply` reads:
   catalog's usage-API spelling when it is the same name up to case and spaces).
 
 - `--snapshot`: a saved public price table built from the same API (SkyPilot's `vms.csv`, karpenter-provider-azure's
-  `zz_generated.pricing.go`, or azure-pricing-radar's rows saved by `scripts/radar_excerpt.py`, which also carry the
-  1-year savings plan, written as `savingsPlan1Year`), each with its own date (`scripts/price_pages.py`).
+  `zz_generated.pricing.go`, azure-pricing-radar's rows saved by `scripts/radar_excerpt.py`, which also carry the
+  1-year savings plan, written as `savingsPlan1Year`, or Jumbo2020/gpu_prices's rows saved by
+  `scripts/gpu_prices_excerpt.py`, which also carry both reservations' whole-term prices, written as
+  `reservation1Year` and `reservation3Year`), each with its own date (`scripts/price_pages.py`). A file older than a
+  region's prices still adds what they lack: its Spot price where theirs is older still, its reservations where they
+  have none or older ones, each with its own `spotObserved`/`spotSource` or `reservationObserved`/`reservationSource`.
 
 What it never does: blank a known fact. The SKU API reports no GPU count for some new sizes (ND
 GB200/GB300 v6, the non-InfiniBand MI300X: skypilot-org/skypilot PR #10650) and whole GPUs for
@@ -54,6 +58,7 @@ if str(REPO) not in sys.path:  # run as a file (`python scripts/refresh_catalog.
 
 from azure_gpu_stacks.catalog.clock import utc_today  # noqa: E402
 from azure_gpu_stacks.catalog.model import SAFE_LOADER, CatalogFile, normalize_size_name  # noqa: E402
+from azure_gpu_stacks.catalog.prices import reservation_usd_per_hour  # noqa: E402
 
 from scripts.price_pages import (  # noqa: E402
     PRICES_API,
@@ -88,6 +93,7 @@ COUNT_LABELS = {
     "not_hourly": "rows not priced per hour ignored",
     "unknown_name": "rows whose name is no catalog size ignored",
     "ambiguous": "rows whose name fits two sizes, or disagrees with another row of its size, ignored",
+    "reservation_used": "reservation rows used (whole-term prices, 1-year and 3-year)",
 }
 # The Windows licence Azure adds to a VM's Linux rate, USD per vCPU an hour: the Retail Prices API's eastus
 # Standard_D2as_v5 rows, Linux 0.086 and Windows 0.178 (2 vCPUs), as saved in data/prices/ (observed 2026-11-25).
@@ -321,6 +327,47 @@ def _kept_spot(old: Mapping[str, Any], payg: float | None) -> dict[str, Any]:
     }
 
 
+RESERVATION_KEYS = ("reservation1Year", "reservation3Year")
+RESERVATION_TERMS = {"reservation1Year": "1 Year", "reservation3Year": "3 Years"}
+
+
+def _cheaper_than(payg: Any, key: str, term_usd: float) -> bool:
+    """Whether a reservation's whole-term price is a discount on the pay-as-you-go rate (the catalog's rule)."""
+    return not isinstance(payg, (int, float)) or reservation_usd_per_hour(term_usd, RESERVATION_TERMS[key]) < payg
+
+
+def _kept_reservations(old: Mapping[str, Any], payg: float | None) -> dict[str, Any]:
+    """The old reservations with their own date and source, for a source without reservation rows; none when there
+    were none or one is no discount on the new pay-as-you-go price."""
+    kept = {k: old[k] for k in RESERVATION_KEYS if old.get(k) is not None}
+    if not kept or not all(_cheaper_than(payg, k, v) for k, v in kept.items()):
+        return {}
+    return {
+        **kept,
+        "reservationObserved": old.get("reservationObserved", old.get("observed")),
+        "reservationSource": old.get("reservationSource", old.get("source")),
+    }
+
+
+def _what_an_older_file_adds(old: Mapping[str, Any], found: Any, price_date: str, price_source: str) -> dict[str, Any]:
+    """What an older source still adds to a region's newer prices: its Spot price where the entry's Spot price is
+    older still (or of unknown date), and its reservations where the entry has none or older ones; each with its own
+    date and source, and only where it is a discount on the entry's pay-as-you-go price. A Spot price is never added
+    where the entry has none: a newer source that lists Spot may have found none (a Spot row at the list price)."""
+    added: dict[str, Any] = {}
+    payg = old.get("payg")
+    if found.spot is not None and old.get("spot") is not None and isinstance(payg, (int, float)) and found.spot < payg:
+        if _age(price_date) > _age(old.get("spotObserved", old.get("observed"))):
+            added |= {"spot": found.spot, "spotObserved": price_date, "spotSource": price_source}
+    terms = {"reservation1Year": found.reservation_1y, "reservation3Year": found.reservation_3y}
+    terms = {k: v for k, v in terms.items() if v is not None and _cheaper_than(payg, k, v)}
+    has_terms = any(old.get(k) is not None for k in RESERVATION_KEYS)
+    terms_day = old.get("reservationObserved", old.get("observed"))
+    if terms and (not has_terms or _age(price_date) > _age(terms_day)):
+        added |= {**terms, "reservationObserved": price_date, "reservationSource": price_source}
+    return added
+
+
 @dataclasses.dataclass
 class Refresh:
     text: str
@@ -373,13 +420,29 @@ def refresh(
                     windows_rows.append(f"{name} in {region} ({yaml_value(found.payg)}; Linux {old['payg']})")
                     continue
                 if old and _age(price_date) < _age(old.get("observed")):
-                    kept_newer.append(f"{name} in {region} (observed {old.get('observed')})")
+                    added = _what_an_older_file_adds(old, found, price_date, price_source)
+                    if not added:
+                        kept_newer.append(f"{name} in {region} (observed {old.get('observed')})")
+                        continue
+                    new_prices[region] = {**old, **added}
+                    for kind, value in added.items():
+                        if kind in ("spot", *RESERVATION_KEYS):
+                            change = f"{_shown(old, kind)} -> {yaml_value(value)} (observed {price_date})"
+                            summary.append(f"{name}: {region} {kind} {change}")
                     continue
-                read_prices = (("payg", found.payg), ("spot", found.spot), ("savingsPlan1Year", found.savings_plan_1y))
+                read_prices = (
+                    ("payg", found.payg),
+                    ("spot", found.spot),
+                    ("savingsPlan1Year", found.savings_plan_1y),
+                    ("reservation1Year", found.reservation_1y),
+                    ("reservation3Year", found.reservation_3y),
+                )
                 entry = {k: v for k, v in read_prices if v is not None}
                 new_prices[region] = {**entry, "observed": price_date, "source": price_source}
                 if not read.spot_listed:
                     new_prices[region].update(_kept_spot(old, found.payg))
+                if found.reservation_1y is None and found.reservation_3y is None:
+                    new_prices[region].update(_kept_reservations(old, found.payg))
                 for kind, value in entry.items():
                     if old.get(kind) != value:  # same price, newer date: not worth a summary line
                         change = f"{_shown(old, kind)} -> {yaml_value(value)} (observed {price_date})"
@@ -445,8 +508,9 @@ def _parser() -> argparse.ArgumentParser:
         type=Path,
         help="a saved public price catalog: SkyPilot's azure vms.csv (date unknown) or karpenter-provider-azure's "
         "zz_generated.pricing.go (pay-as-you-go only, dated by its `generated at` line) or azure-pricing-radar's rows "
-        "saved by scripts/radar_excerpt.py (pay-as-you-go, Spot and 1-year savings plan, dated by its stamp); every "
-        "region it lists",
+        "saved by scripts/radar_excerpt.py (pay-as-you-go, Spot and 1-year savings plan, dated by its stamp) or "
+        "Jumbo2020/gpu_prices's rows saved by scripts/gpu_prices_excerpt.py (pay-as-you-go, Spot and reservations, "
+        "dated by its commit); every region it lists",
     )
     apply.add_argument(
         "--snapshot-source", help="key of the snapshot's entry in prices.sources (its URL at a fixed commit)"

@@ -84,15 +84,22 @@ def test_cost_in_every_format_names_the_oldest_price_date_and_source_and_the_low
 
     code, out, _ = run(capsys, "cost", stack, "inference-t4", "--format", fmt)
 
+    # aks-gpu's oldest price is its CPU system pool's (Standard_D4s_v5 in eastus, dated 2025-06-21 since issue 35)
+    system = catalog().get("Standard_D4s_v5").price("eastus")
+    assert system is not None
+    oldest = catalog().prices.sources[system.source]
     assert code == 0
     if fmt == "json":
         costs = {s["stack"]: s["cost"] for s in json.loads(out)["stacks"]}
         assert costs["aks-gpu"]["lowerBound"] and costs["aks-gpu"]["unpricedSizes"] == [GB300]
-        assert (costs["aks-gpu"]["pricesObserved"], costs["aks-gpu"]["pricesSource"]) == ("unknown", SNAPSHOT.url)
+        assert (costs["aks-gpu"]["pricesObserved"], costs["aks-gpu"]["pricesSource"]) == (
+            system.observed_text,
+            oldest.url,
+        )
         t4 = t4_price()
         assert costs["inference-t4"]["pricesObserved"] == t4.observed_text
     else:
-        assert f"oldest price used: date unknown, {SNAPSHOT.description} ({SNAPSHOT.url})" in out
+        assert f"oldest price used: observed {system.observed_text}, {oldest.description} ({oldest.url})" in out
         assert f">= a lower bound: no price is known for {GB300}" in out
         assert [line for line in out.splitlines() if "aks-gpu" in line and ">= " in line]
 

@@ -17,7 +17,7 @@ from azure_gpu_stacks.catalog import catalog
 
 from scripts.price_pages import PRICE_ROW_NAMES
 from tests.conftest import KARPENTER_PRICES, REPO, SKYPILOT_PRICES, karpenter_prices
-from tests.saved_prices import RADAR_SOURCE, name_key, radar_linux_rows
+from tests.saved_prices import JUMBO_FILES, RADAR_SOURCE, jumbo_linux_rows, name_key, radar_linux_rows
 
 SKU_LIST = REPO / "data" / "prices" / "karpenter-provider-azure-2b431da-known-skus-n-series.yaml"
 DAY = dt.date(2026, 11, 27)
@@ -75,6 +75,7 @@ def test_every_price_read_from_a_saved_table_is_that_tables_row() -> None:
         "skypilot-v6-098741e": {(n.lower(), r): usd for (n, r), usd in skypilot.items()},
     }
     radar = radar_linux_rows()
+    untyped = {source: jumbo_linux_rows(source) for source in JUMBO_FILES}
     row_name = {arm: row for row, arm in PRICE_ROW_NAMES.items()}
     differs, checked = [], 0
     for size in catalog().sizes:
@@ -86,6 +87,9 @@ def test_every_price_read_from_a_saved_table_is_that_tables_row() -> None:
             if price.source == RADAR_SOURCE:  # its rows carry no armSkuName: read by name up to case and separators
                 rows = radar.get((name_key(name), region, "payg"), set())
                 row = next(iter(rows)) if len(rows) == 1 else None
+            elif price.source in untyped:  # no armSkuName and no type: pay-as-you-go is the lowest of the base rows
+                rows = untyped[price.source].get((name_key(name), region, "base"), set())
+                row = min(rows) if len(rows) in (1, 3) else None
             else:
                 row = tables[price.source].get((name, region))
             if price.payg != row:

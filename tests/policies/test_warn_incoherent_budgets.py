@@ -261,13 +261,15 @@ def test_a_budget_over_a_parked_cluster_is_not_called_can_never_fire() -> None:
     )
 
 
-def test_a_spot_priced_cluster_says_its_price_date_is_unknown() -> None:
-    """An Azure ML low-priority cluster is priced at the Spot rate, whose source has no date."""
-    assert catalog_size(T4)["prices"][REGION]["spotObserved"] == "unknown"
+def test_a_spot_priced_cluster_names_its_spot_prices_own_date() -> None:
+    """An Azure ML low-priority cluster is priced at the Spot rate, whose source and date are its own (in eastus the
+    Spot price is read apart from the pay-as-you-go one: `spotObserved`)."""
+    prices = catalog_size(T4)["prices"][REGION]
+    assert prices["spotObserved"] != prices["observed"]
 
     [message] = messages([rg(), notified_cluster(vmPriority="LowPriority", min_nodes=2), notified_budget(1.0)])
 
-    assert "(resources counted: gpu; oldest price observed: unknown)" in message
+    assert f"(resources counted: gpu; oldest price observed: {prices['spotObserved']})" in message
 
 
 def test_a_lower_bound_names_every_size_without_a_price_and_what_was_counted() -> None:

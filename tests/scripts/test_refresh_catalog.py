@@ -166,8 +166,10 @@ def test_refresh_summary_lists_every_change(stale_catalog: Path, tmp_path: Path)
 
     lines = summary.read_text().splitlines()
     new_spot = price_row(T4, "NC4as T4 v3 Spot")["retailPrice"]
-    old_spot = old.get(T4).usd_per_hour(REGION, spot=True)
-    assert f"{T4}: {REGION} spot {old_spot} (observed unknown) -> {new_spot} (observed 2026-12-01)" in lines
+    old_spot = old.get(T4).prices[REGION].price(REGION, spot=True)
+    assert old_spot is not None
+    change = f"{old_spot.usd_per_hour} (observed {old_spot.observed_text}) -> {new_spot} (observed 2026-12-01)"
+    assert f"{T4}: {REGION} spot {change}" in lines
     nv6 = price_row(NV6, "NV6ads A10 v5")["retailPrice"]
     assert f"{NV6}: {REGION} payg (none) -> {nv6} (observed 2026-12-01)" in lines
     assert (

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from azure_gpu_stacks.catalog import catalog
 from azure_gpu_stacks.catalog.clock import utc_today
 from azure_gpu_stacks.engine.cli import main
 from azure_gpu_stacks.engine.diff.report import render_json, render_text, stack_text
@@ -296,12 +297,14 @@ def test_diff_ssh_opened_to_the_internet_is_a_new_mandatory_violation(pr: PullRe
     )
 
 
-# What every money figure of the diff says of its prices: the oldest price used and its source.
+# What every money figure of the diff says of its prices: the oldest price used and its source (aks-gpu's CPU system
+# pool's, the catalog's Standard_D4s_v5 in eastus).
+_OLDEST = catalog().get("Standard_D4s_v5").price("eastus")
+assert _OLDEST is not None
+_OLDEST_SOURCE = catalog().prices.sources[_OLDEST.source]
 PRICES = (
-    "catalog list prices (each resource in its region: eastus; Linux; oldest price used: date unknown, "
-    "third-party snapshot (SkyPilot's catalog, "
-    "built from the Azure Retail Prices API) of unknown date, probably 2023-24 (https://github.com/skypilot-org/"
-    "skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv))"
+    f"catalog list prices (each resource in its region: eastus; Linux; oldest price used: observed "
+    f"{_OLDEST.observed_text}, {_OLDEST_SOURCE.description} ({_OLDEST_SOURCE.url}))"
 )
 
 
