@@ -340,6 +340,15 @@ EQUIVALENT: dict[str, str] = {
         )
         for n in (17, 18, 19)
     },
+    "azure_gpu_stacks.fakeazure.models.devtestlab.xǁGlobalScheduleǁcheck__mutmut_35": (
+        "a VM shutdown schedule without a resourceGroupName read as group 'XXXX' rather than '': the backend refuses "
+        "such a PUT first (ResourceGroupNotFound, FakeArm._container), so the check never meets one"
+    ),
+    "azure_gpu_stacks.fakeazure.models.devtestlab.xǁGlobalScheduleǁcheck__mutmut_45": (
+        "a target without a resource group compared as 'XXXX' rather than '': a schedule always has a group (the "
+        "backend refuses one without), never '' and, unless literally named XXXX, never 'xxxx', so both refuse; "
+        "and a VM, the target of a ComputeVmShutdownTask, always has a group"
+    ),
     **{
         f"azure_gpu_stacks.fakeazure.models.authorization.x_object_id_of__mutmut_{n}": (
             "the salt of the fake deployer's object id (none, 'XXobjectXX', 'OBJECT', or the client id left out): "
