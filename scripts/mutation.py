@@ -340,6 +340,22 @@ EQUIVALENT: dict[str, str] = {
         )
         for n in (17, 18, 19)
     },
+    **{
+        f"azure_gpu_stacks.fakeazure.models.applicationinsights.xǁApplicationInsightsǁcomputed__mutmut_{n}": (
+            "the salt of a component's instrumentation key or appId (none, 'XX...XX', lower or upper case): any gives "
+            "a GUID that is the same every run and the component's own (derived from its id), and the two salts stay "
+            "apart, so the key is never the appId; Azure assigns both"
+        )
+        for n in (5, 6, 7, 8, 15, 16, 17, 18)
+    },
+    **{
+        f"azure_gpu_stacks.fakeazure.models.operationalinsights.xǁLogAnalyticsWorkspaceǁcomputed__mutmut_{n}": (
+            "the salt of a workspace's customerId (none, 'XXcustomerIdXX', lower or upper case): any gives a GUID that "
+            "is the same every run and the workspace's own (derived from its id), and nothing else in the fake "
+            "derives a customerId; Azure assigns it"
+        )
+        for n in (7, 8, 9, 10)
+    },
     "azure_gpu_stacks.fakeazure.models.devtestlab.xǁGlobalScheduleǁcheck__mutmut_35": (
         "a VM shutdown schedule without a resourceGroupName read as group 'XXXX' rather than '': the backend refuses "
         "such a PUT first (ResourceGroupNotFound, FakeArm._container), so the check never meets one"
