@@ -6,8 +6,9 @@ REST spec: Azure/azure-rest-api-specs, specification/alertsmanagement/.../Promet
 ("limited to creating with one scope"); each rule has an `expression` and either `alert` or `record`; `severity` is
 0 to 4; `for` and the group's `interval` are ISO 8601 durations. Learn: "Azure Monitor managed service for Prometheus
 rule groups", https://learn.microsoft.com/azure/azure-monitor/essentials/prometheus-rule-groups (observed 2026-11-26).
-Refused with `BadRequest`; the wording is ours. Nothing read-only is answered: the spec's PrometheusRuleGroupProperties
-(and pulumi-azure-native's outputs) have no provisioningState.
+Refused with `BadRequest`; the wording is ours. Nothing read-only is answered: neither the spec's
+PrometheusRuleGroupProperties (2023-03-01) nor pulumi-azure-native's PrometheusRuleGroup outputs have a
+provisioningState (observed 2026-11-27).
 
 Not faked: PromQL parsing (an expression is accepted as text), the 20 rules a group may hold, action groups' regions.
 """
