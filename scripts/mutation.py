@@ -322,6 +322,58 @@ EQUIVALENT: dict[str, str] = {
     # -- containerservice, monitor --
     # -- defaults, machinelearningservices, batch, keyvault --
     # -- the smaller models (__init__, consumption, authorization, alertsmanagement, devtestlab, storage, ...) --
+    **{
+        f"azure_gpu_stacks.fakeazure.models.{module}.xǁ{kind}ǁcheck__mutmut_{n}": (
+            "the path named when an extension resource's scope is no resource id or does not exist ('scope' as None, "
+            "'XXscopeXX' or 'SCOPE'): the backend has already required the same scope, named 'scope' (its "
+            "scope_input), to find where to store the resource (FakeArm._container), before the type's own check, "
+            "so this call never refuses"
+        )
+        for module, kind in (("consumption", "Budget"), ("authorization", "RoleAssignment"))
+        for n in (2, 9, 10)
+    },
+    **{
+        f"azure_gpu_stacks.fakeazure.models.consumption.xǁBudgetǁcomputed__mutmut_{n}": (
+            "the salt of a budget's eTag (none, 'XXetagXX', 'ETAG' for 'etag'): any gives a value that is the same on "
+            "every run and the budget's own (it is derived from the budget's id), and the budget has no other id "
+            "derived from its id; the spec's example answers an opaque eTag ('\"1d34d012214157f\"')"
+        )
+        for n in (17, 18, 19)
+    },
+    **{
+        f"azure_gpu_stacks.fakeazure.models.applicationinsights.xǁApplicationInsightsǁcomputed__mutmut_{n}": (
+            "the salt of a component's instrumentation key or appId (none, 'XX...XX', lower or upper case): any gives "
+            "a GUID that is the same every run and the component's own (derived from its id), and the two salts stay "
+            "apart, so the key is never the appId; Azure assigns both"
+        )
+        for n in (5, 6, 7, 8, 15, 16, 17, 18)
+    },
+    **{
+        f"azure_gpu_stacks.fakeazure.models.operationalinsights.xǁLogAnalyticsWorkspaceǁcomputed__mutmut_{n}": (
+            "the salt of a workspace's customerId (none, 'XXcustomerIdXX', lower or upper case): any gives a GUID that "
+            "is the same every run and the workspace's own (derived from its id), and nothing else in the fake "
+            "derives a customerId; Azure assigns it"
+        )
+        for n in (7, 8, 9, 10)
+    },
+    "azure_gpu_stacks.fakeazure.models.devtestlab.xǁGlobalScheduleǁcheck__mutmut_35": (
+        "a VM shutdown schedule without a resourceGroupName read as group 'XXXX' rather than '': the backend refuses "
+        "such a PUT first (ResourceGroupNotFound, FakeArm._container), so the check never meets one"
+    ),
+    "azure_gpu_stacks.fakeazure.models.devtestlab.xǁGlobalScheduleǁcheck__mutmut_45": (
+        "a target without a resource group compared as 'XXXX' rather than '': a schedule always has a group (the "
+        "backend refuses one without), never '' and, unless literally named XXXX, never 'xxxx', so both refuse; "
+        "and a VM, the target of a ComputeVmShutdownTask, always has a group"
+    ),
+    **{
+        f"azure_gpu_stacks.fakeazure.models.authorization.x_object_id_of__mutmut_{n}": (
+            "the salt of the fake deployer's object id (none, 'XXobjectXX', 'OBJECT', or the client id left out): "
+            "the fake has one client (FAKE_CLIENT_ID), so each gives one GUID, the same every run and none of the "
+            "client's, tenant's or subscription's ids (no other id of the fake is derived from the client id alone); "
+            "Entra ID assigns object ids, so no value is Azure's"
+        )
+        for n in (3, 4, 5, 6)
+    },
     # -- policies (score run) --
     "azure_gpu_stacks.policies.warn_incoherent_budgets.x__problems__mutmut_3": (
         "`canonical_type(None)` for the resource's type: a ResourceGroup is then counted only when the budget covers "

@@ -6,7 +6,9 @@ REST spec: Azure/azure-rest-api-specs, specification/alertsmanagement/.../Promet
 ("limited to creating with one scope"); each rule has an `expression` and either `alert` or `record`; `severity` is
 0 to 4; `for` and the group's `interval` are ISO 8601 durations. Learn: "Azure Monitor managed service for Prometheus
 rule groups", https://learn.microsoft.com/azure/azure-monitor/essentials/prometheus-rule-groups (observed 2026-11-26).
-Refused with `BadRequest`; the wording is ours.
+Refused with `BadRequest`; the wording is ours. Nothing read-only is answered: neither the spec's
+PrometheusRuleGroupProperties (2023-03-01) nor pulumi-azure-native's PrometheusRuleGroup outputs have a
+provisioningState (observed 2026-11-27).
 
 Not faked: PromQL parsing (an expression is accepted as text), the 20 rules a group may hold, action groups' regions.
 """
@@ -16,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...catalog.durations import duration_seconds
-from ..core import ArmResourceType, Resource
+from ..core import ArmResourceType
 from ..errors import BadRequest
 
 if TYPE_CHECKING:
@@ -57,9 +59,6 @@ class PrometheusRuleGroup(ArmResourceType):
             _duration(name, f"rules[{index}].for", rule.get("for"))
             for number, action in enumerate(rule.get("actions") or []):
                 arm.require(action.get("actionGroupId"), f"rules[{index}].actions[{number}].actionGroupId")
-
-    def computed(self, arm: Arm, res: Resource) -> dict[str, Any]:
-        return {"provisioningState": "Succeeded"}
 
 
 def _duration(name: str, key: str, value: Any) -> None:
