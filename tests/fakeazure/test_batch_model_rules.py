@@ -84,6 +84,9 @@ def test_a_new_account_answers_as_the_spec_s_example_does() -> None:
     out = _account(_arm())
 
     assert out["accountEndpoint"] == "sampleacct.japaneast.batch.azure.com"
+    # Learn, "Azure Private Endpoint private DNS zone values": Batch's nodeManagement zone is
+    # {regionName}.service.batch.azure.com
+    assert out["nodeManagementEndpoint"].endswith(".japaneast.service.batch.azure.com")
     assert (out["provisioningState"], out["poolAllocationMode"]) == ("Succeeded", "BatchService")
 
 
@@ -97,8 +100,10 @@ def test_an_account_name_outside_the_spec_s_pattern_is_refused(name: str) -> Non
     # BatchManagement.json: accountName ^[a-z0-9]+$, 3 to 24 characters
     error = _refusal(_account, _arm(), name)
 
-    assert error.code == "InvalidParameter"
-    assert f"'{name}' is not a valid Batch account name" in error.message
+    assert (error.code, error.message) == (
+        "InvalidParameter",
+        f"'{name}' is not a valid Batch account name; allowed: 3 to 24 lower-case letters and digits.",
+    )
 
 
 @pytest.mark.parametrize("name", ["abc", "a" * 24, "sampleacct01"])
@@ -113,7 +118,11 @@ def test_a_user_subscription_account_without_a_key_vault_reference_is_refused() 
     empty = _refusal(_account, arm, poolAllocationMode="UserSubscription", keyVaultReference={"url": "https://x/"})
 
     assert error.code == empty.code == "InvalidParameter"
-    assert "poolAllocationMode UserSubscription needs keyVaultReference" in error.message
+    assert error.message == (
+        "Batch account 'sampleacct': poolAllocationMode UserSubscription needs keyVaultReference (the id and url of a "
+        "Key Vault), and Azure Batch's access to the subscription "
+        "(https://learn.microsoft.com/azure/batch/batch-account-create-portal)."
+    )
 
 
 def test_a_key_vault_reference_must_name_a_vault_that_exists() -> None:
@@ -125,8 +134,15 @@ def test_a_key_vault_reference_must_name_a_vault_that_exists() -> None:
     gone = _refusal(_account, arm, keyVaultReference={"id": missing, "url": "https://nosuchvault.vault.azure.net/"})
     wrong = _refusal(_account, arm, keyVaultReference={"id": not_a_vault, "url": "https://x.vault.azure.net/"})
 
-    assert gone.code == "ResourceNotFound" and "keyVaultReference.id" in gone.message
-    assert wrong.code != "ResourceNotFound" and "keyVaultReference.id" in wrong.message
+    assert (gone.code, gone.message) == (
+        "ResourceNotFound",
+        f"The Resource '{missing}' was not found (keyVaultReference.id).",
+    )
+    assert (wrong.code, wrong.message) == (
+        "InvalidParameter",
+        f"keyVaultReference.id: '{not_a_vault}' is a Microsoft.Storage/storageAccounts, not a "
+        "Microsoft.KeyVault/vaults.",
+    )
 
 
 # --- pools ---------------------------------------------------------------------------------------------------------
@@ -290,8 +306,12 @@ def test_low_priority_nodes_in_a_batch_managed_account_are_refused_from_their_re
     error = _refusal(_pool, arm, scaleSettings=scale)
 
     assert error.code == "InvalidPropertyValue"
-    assert "asks for low-priority nodes" in error.message and "in Batch account 'sampleacct'" in error.message
-    assert "low-priority nodes were retired on 2025-09-30" in error.message
+    assert "asks for low-priority nodes" in error.message
+    assert (
+        "in Batch account 'sampleacct', whose pool allocation mode is BatchService: low-priority nodes were retired on "
+        "2025-09-30. Use dedicated nodes, or Spot nodes in a UserSubscription account "
+        "(https://learn.microsoft.com/azure/batch/low-priority-vms-retirement-migration-guide)."
+    ) in error.message
 
 
 @pytest.mark.parametrize("scale", LOW_PRIORITY.values(), ids=LOW_PRIORITY.keys())
