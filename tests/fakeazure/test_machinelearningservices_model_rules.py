@@ -143,8 +143,11 @@ def test_an_optional_dependency_of_the_wrong_type_is_refused() -> None:
     dependencies = _dependencies(arm)
     error = _refusal(_workspace, arm, applicationInsights=dependencies["keyVault"], **dependencies)
 
-    assert error.code == "InvalidParameter"
-    assert error.message.endswith("is a Microsoft.KeyVault/vaults, not a Microsoft.Insights/components.")
+    assert (error.code, error.message) == (
+        "InvalidParameter",
+        f"applicationInsights: '{dependencies['keyVault']}' is a Microsoft.KeyVault/vaults, not a "
+        "Microsoft.Insights/components.",
+    )
 
 
 # --- clusters ------------------------------------------------------------------------------------------------------
@@ -161,6 +164,27 @@ def test_a_cluster_answers_its_idle_nodes_its_location_and_the_day() -> None:
     nodes = envelope["properties"]
     assert (nodes["allocationState"], nodes["currentNodeCount"], nodes["targetNodeCount"]) == ("Steady", 1, 1)
     assert nodes["vmSize"] == "Standard_NC4as_T4_v3"
+
+
+def test_a_cluster_without_a_minimum_scales_to_zero() -> None:
+    # machineLearningServices.json: ScaleSettings requires maxNodeCount only; Learn's CLI (v2) compute cluster YAML
+    # schema (reference-yaml-compute-aml): min_instances defaults to 0
+    arm = _arm()
+    _ready(arm)
+    out = _compute(arm, _cluster(scaleSettings={"maxNodeCount": 4}))
+
+    assert out["properties"]["properties"]["currentNodeCount"] == 0
+
+
+def test_a_compute_with_a_system_assigned_identity_answers_its_principal() -> None:
+    # machineLearningServices.json: a compute's ManagedServiceIdentity (common-types): principalId and tenantId are
+    # Azure's, read-only
+    arm = _arm()
+    _ready(arm)
+    out = _compute(arm, _cluster(), identity={"type": "SystemAssigned"})
+
+    assert out["identity"]["tenantId"] == arm.tenant_id
+    assert len(out["identity"]["principalId"]) == 36
 
 
 def test_a_cluster_s_remote_login_not_specified_becomes_closed_in_a_subnet_and_open_outside() -> None:
@@ -232,7 +256,10 @@ def test_a_cluster_s_subnet_must_exist() -> None:
     missing = f"{_group(arm)}/providers/Microsoft.Network/virtualNetworks/nosuchvnet/subnets/nodes"
     error = _refusal(_compute, arm, _cluster(subnet={"id": missing}))
 
-    assert error.code == "ResourceNotFound" and "properties.properties.subnet.id" in error.message
+    assert (error.code, error.message) == (
+        "ResourceNotFound",
+        f"The Resource '{missing}' was not found (properties.properties.subnet.id).",
+    )
 
 
 def test_nodes_without_public_ips_need_a_subnet_or_a_managed_network() -> None:
@@ -241,8 +268,11 @@ def test_nodes_without_public_ips_need_a_subnet_or_a_managed_network() -> None:
     error = _refusal(_compute, arm, _cluster(enableNodePublicIp=False))
     in_subnet = _compute(arm, _cluster(enableNodePublicIp=False, subnet={"id": _subnet(arm)}), "in-subnet")
 
-    assert error.code == "UserError"
-    assert f"workspace '{WORKSPACE}' has neither" in error.message
+    assert (error.code, error.message) == (
+        "UserError",
+        "Compute 'gpu-cluster': nodes without public IPs need a subnet (properties.properties.subnet) or a workspace "
+        f"with a managed virtual network; workspace '{WORKSPACE}' has neither.",
+    )
     assert in_subnet["properties"]["provisioningState"] == "Succeeded"
 
 
@@ -296,4 +326,5 @@ def test_an_instance_without_public_ip_needs_a_subnet_as_a_cluster_s_nodes_do() 
     _ready(arm)
     error = _refusal(_compute, arm, _instance(enableNodePublicIp=False), "dev-box")
 
-    assert error.code == "UserError" and "nodes without public IPs need a subnet" in error.message
+    assert error.code == "UserError"
+    assert error.message.startswith("Compute 'dev-box': nodes without public IPs need a subnet")
