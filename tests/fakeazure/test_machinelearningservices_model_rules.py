@@ -175,11 +175,11 @@ def test_a_cluster_without_either_node_count_is_refused_as_azure_ml_refuses_it(s
     _ready(arm)
     error = _refusal(_compute, arm, _cluster(scaleSettings=scale))
 
-    assert error.code == "UserError"
-    assert "ScaleSettings.MaxNodeCount and ScaleSettings.MinNodeCount must be specified for create compute" in (
-        error.message
+    assert (error.code, error.message) == (
+        "UserError",
+        "Compute 'gpu-cluster' needs properties.properties.scaleSettings.maxNodeCount and minNodeCount (Azure ML: "
+        '"ScaleSettings.MaxNodeCount and ScaleSettings.MinNodeCount must be specified for create compute.").',
     )
-    assert error.message.startswith("Compute 'gpu-cluster' needs properties.properties.scaleSettings.maxNodeCount")
 
 
 def test_a_compute_with_a_system_assigned_identity_answers_its_principal() -> None:
