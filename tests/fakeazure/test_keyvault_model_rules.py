@@ -97,7 +97,8 @@ def test_a_vault_whose_sku_has_no_name_is_refused() -> None:
 
 
 def test_purge_protection_cannot_be_switched_off() -> None:
-    # keyvault.json, enablePurgeProtection: "Setting this property to false is not allowed"
+    # keyvault.json, enablePurgeProtection: "Enabling this functionality is irreversible - that is, the property
+    # does not accept false as its value."
     error = _refusal(_vault, _arm(), enablePurgeProtection=False)
 
     assert error.code == "BadRequest"
