@@ -2,11 +2,12 @@
 meets, on the day each retirement begins, and what Azure answers for a pool it accepts.
 
 Expected values are the sources' (observed 2026-11-27): the REST spec's examples (Azure/azure-rest-api-specs
-specification/batch/resource-manager/Microsoft.Batch/stable/2024-07-01/examples, BatchAccountCreate_Default.json and
-BatchAccountCreate_BYOS.json at 3873f33d7b91, PoolCreate_MinimalVirtualMachineConfiguration.json at 39af66030c28) and
-BatchManagement.json's name patterns; Learn's retirement pages for the days (low-priority nodes 2025-09-30, classic
-node communication 2026-03-31, Cloud Services pools 2024-02-29) and "Automatically scale compute nodes in an Azure
-Batch pool" for the evaluation interval (5 minutes to 168 hours).
+specification/batch/resource-manager/Microsoft.Batch/stable/2024-07-01/examples: BatchAccountCreate_Default.json at
+89310f552e7e, BatchAccountCreate_BYOS.json at 3873f33d7b91, PoolCreate_MinimalVirtualMachineConfiguration.json at
+39af66030c28) and BatchManagement.json's name patterns; Learn's retirement pages for the days (low-priority nodes
+2025-09-30, classic node communication 2026-03-31, Cloud Services pools 2024-02-29), "Automatically scale compute nodes
+in an Azure Batch pool" for the evaluation interval (5 minutes to 168 hours) and "Azure Private Endpoint private DNS
+zone values" for the node management endpoint's zone.
 """
 
 from __future__ import annotations
