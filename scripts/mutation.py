@@ -321,6 +321,72 @@ EQUIVALENT: dict[str, str] = {
     # -- compute, compute_profile, network --
     # -- containerservice, monitor --
     # -- defaults, machinelearningservices, batch, keyvault --
+    **{
+        f"azure_gpu_stacks.fakeazure.models.defaults.x_{function}__mutmut_{n}": (
+            "a missing SKU name read as 'XXXX' rather than '': neither is a geo-redundant SKU nor 'standard'"
+        )
+        for function, n in (("_secondary_location", 14), ("_allocation_method", 19))
+    },
+    "azure_gpu_stacks.fakeazure.models.defaults.x__status_of_secondary__mutmut_3": (
+        "`_secondary_location(None, res)`: _secondary_location reads only the resource (its SKU and region), never "
+        "the subscription"
+    ),
+    **{
+        f"azure_gpu_stacks.fakeazure.models.defaults.x__single_placement_group__mutmut_{n}": (
+            "a scale set without orchestrationMode read as 'uniform' or 'UNIFORM' rather than 'Uniform': it is "
+            "lower-cased before it is compared"
+        )
+        for n in (10, 11)
+    },
+    **{
+        f"azure_gpu_stacks.fakeazure.models.defaults.x_{function}__mutmut_{n}": (
+            "`(parent is not None) or True`: defaults are answered only for a PUT the fake accepted, and it accepts a "
+            "secret or an agent pool only once its vault or cluster exists (FakeArm.put's parent_of, "
+            "ParentResourceNotFound otherwise), so the parent is never None there"
+        )
+        for function, n in (("_vault_location", 9), ("_orchestrator_version", 13))
+    },
+    **{
+        f"azure_gpu_stacks.fakeazure.models.defaults.x__max_pods__mutmut_{n}": (
+            "a network plugin mode read upper-cased or as 'none': no row of MAX_PODS_BY_PLUGIN names a mode (its "
+            "sources give none), so a pool whose cluster names any mode finds no row, however the mode is spelled"
+        )
+        for n in (30, 31)
+    },
+    "azure_gpu_stacks.fakeazure.models.batch.xǁBatchAccountǁcheck__mutmut_16": (
+        "`dig(vault)` for `dig(vault, 'id')` (a UserSubscription account's keyVaultReference judged present without "
+        "its id): the REST spec's KeyVaultReference requires id and url, so a reference without an id is refused "
+        "InvalidParameter by the spec's constraints (fakeazure/spec.py) in the same PUT either way"
+    ),
+    "azure_gpu_stacks.fakeazure.models.batch.xǁBatchPoolǁcheck__mutmut_46": (
+        "a missing targetNodeCommunicationMode read as 'xxxx' rather than '': neither is classic"
+    ),
+    **{
+        f"azure_gpu_stacks.fakeazure.models.batch.xǁBatchPoolǁcheck__mutmut_{n}": (
+            "`isinstance(...) or True` before reading fixedScale's count, autoScale's formula or the formula: the "
+            "spec types fixedScale and autoScale as objects and formula as a string, and a value of the wrong JSON "
+            "type is refused before any rule reads it (FakeArm.put: is_wrong_type); an absent one is None, which "
+            "`dig` and low_priority_request read as no request"
+        )
+        for n in (96, 106, 122)
+    },
+    **{
+        f"azure_gpu_stacks.fakeazure.models.machinelearningservices.xǁMlWorkspaceǁcomputed__mutmut_{n}": (
+            "the salt of a workspace's workspaceId (none, 'XXworkspaceIdXX', 'workspaceid', 'WORKSPACEID' for "
+            "'workspaceId'): any gives a UUID that is the same on every run and the workspace's own (derived from its "
+            "id), and none is the salt of another id of the workspace ('principal'); the REST spec says only that "
+            "Azure assigns it (read-only)"
+        )
+        for n in (8, 9, 10, 11)
+    },
+    **{
+        f"azure_gpu_stacks.fakeazure.models.keyvault.xǁSecretǁcomputed__mutmut_{n}": (
+            "the salt of a secret's version in secretUriWithVersion (none, 'XXversionXX', 'VERSION' for 'version'): "
+            "any gives 32 hexadecimal digits that are the same on every run and the secret's own (derived from its "
+            "id), as createSecret.json's version is; the spec says only that Azure assigns it (read-only)"
+        )
+        for n in (29, 30, 31)
+    },
     # -- the smaller models (__init__, consumption, authorization, alertsmanagement, devtestlab, storage, ...) --
     **{
         f"azure_gpu_stacks.fakeazure.models.{module}.xǁ{kind}ǁcheck__mutmut_{n}": (

@@ -101,14 +101,20 @@ class MlCompute(ArmResourceType):
             return
         aml = envelope.get("properties") or {}
         scale = aml.get("scaleSettings") or {}
-        low, high = scale.get("minNodeCount", 0), scale.get("maxNodeCount")
-        if high is None:
-            raise UserError(f"Compute '{name}' needs properties.properties.scaleSettings.maxNodeCount.")
-        if low < 0 or high < 0 or low > high:
-            raise UserError(f"Compute '{name}': minNodeCount {low:g} and maxNodeCount {high:g}; need 0 <= min <= max.")
         idle = scale.get("nodeIdleTimeBeforeScaleDown")
         if idle is not None and not _is_duration(idle):
             raise UserError(f"nodeIdleTimeBeforeScaleDown {idle!r} is not an ISO 8601 duration such as PT15M.")
+        low, high = scale.get("minNodeCount"), scale.get("maxNodeCount")
+        if high is None or low is None:
+            # The spec marks only maxNodeCount required; Azure ML refuses a create without either (HTTP 400,
+            # UserError: "ScaleSettings.MaxNodeCount and ScaleSettings.MinNodeCount must be specified for create
+            # compute.", quoted in dotnet/machinelearning-modelbuilder issue 2386, observed 2026-11-26).
+            raise UserError(
+                f"Compute '{name}' needs properties.properties.scaleSettings.maxNodeCount and minNodeCount (Azure ML: "
+                '"ScaleSettings.MaxNodeCount and ScaleSettings.MinNodeCount must be specified for create compute.").'
+            )
+        if low < 0 or high < 0 or low > high:
+            raise UserError(f"Compute '{name}': minNodeCount {low:g} and maxNodeCount {high:g}; need 0 <= min <= max.")
         self._check_node_network(arm, name, props, aml)
 
     def _check_node_network(self, arm: Arm, name: str, props: dict[str, Any], aml: dict[str, Any]) -> None:
