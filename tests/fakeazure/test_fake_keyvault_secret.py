@@ -19,6 +19,8 @@ def vault_with_secret(**secret: Any) -> Callable[[], None]:
     def build(rg: Any) -> None:
         from pulumi_azure_native import keyvault
 
+        options = dict(secret)  # each run reads its own copy: a program built once may run more than once
+
         keyvault.Vault(
             "kv",
             vault_name="kv-gpu",
@@ -30,10 +32,10 @@ def vault_with_secret(**secret: Any) -> Callable[[], None]:
         )
         keyvault.Secret(
             "token",
-            secret_name=secret.pop("name", "hf-token"),
-            vault_name=secret.pop("secret_vault", "kv-gpu"),
+            secret_name=options.pop("name", "hf-token"),
+            vault_name=options.pop("secret_vault", "kv-gpu"),
             resource_group_name=rg.name,
-            properties=keyvault.SecretPropertiesArgs(**{"value": "hf_abc", **secret}),
+            properties=keyvault.SecretPropertiesArgs(**{"value": "hf_abc", **options}),
         )
 
     return in_resource_group(build)
