@@ -203,7 +203,10 @@ def preload() -> None:
     (a program runs with writing off: runtime.program_environment)."""
     from ...catalog.arm import constraints
     from ...catalog.arm.bodies import arm_type
+    from ...catalog.arm.registry import placement
+    from ...catalog.charges import charge_prices
     from ...catalog.model import catalog
+    from ...catalog.usage import shipped_assumptions
     from ...components.registry import component_classes
     from ...fakeazure import enums
     from ...fakeazure.models import RESOURCE_TYPES
@@ -215,8 +218,13 @@ def preload() -> None:
     # one (`engine.run.plan`), so what it reads is lost with it; read before the fork, it is inherited.
     # The catalog alone is most of a plan's fixed cost beyond the program (vm_sizes.yaml, parsed).
     catalog()
-    for token in RESOURCE_TYPES:  # the fake ARM's per-type tables: ARM's body mapping, the spec's constraints, enums
-        arm_type(token)
+    # The cost report's prices and usage defaults, read with PyYAML's Python parser (the files are small, the
+    # parser slow): about a fifth of a shipped stack's engine process when each plan read them again.
+    charge_prices()
+    shipped_assumptions()
+    for token in RESOURCE_TYPES:  # the fake ARM's per-type tables: ARM's body mapping and id shape (the provider's
+        arm_type(token)  # path table, read whole), the spec's constraints, enums
+        placement(token)
         constraints.violations(token, {})
         enums.violations(token, {})
     names = [f"pulumi_azure_native.{token.split(':')[1]}:{token.split(':')[2]}" for token in RESOURCE_TYPES]
