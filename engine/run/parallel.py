@@ -65,6 +65,16 @@ PRELOAD_EXTRA = (
 )
 
 
+_plans_again = False  # this process forks plan after plan: it preloaded (`preload`), and is no worker of one item
+
+
+def plans_again() -> bool:
+    """Whether this process will fork more plans after the one it is making: it loaded what they need
+    (`preload`: `gpu-stacks check` of several stacks, a test session) and is not a worker forked for one item.
+    Such a process keeps what each plan teaches the next (`plan.plan_stack`: the SDK's reading of its classes)."""
+    return _plans_again
+
+
 def default_jobs() -> int:
     """One worker per core this process may run on."""
     try:
@@ -177,7 +187,7 @@ def _in_workers(
         while following < len(items):
             while started < len(items) and len(running) < workers:
                 item = items[started]
-                running[started] = children.start(lambda item=item: task(item), deadline_s)  # type: ignore[misc]
+                running[started] = children.start(lambda item=item: _one_item(task, item), deadline_s)  # type: ignore[misc]
                 started += 1
             children.wait_any(list(running.values()))
             for index, call in list(running.items()):
@@ -195,6 +205,13 @@ def _in_workers(
     finally:
         for call in running.values():
             call.close(kill=True)
+
+
+def _one_item(task: Callable[[T], R], item: T) -> R:
+    """`task(item)` in a worker, which plans nothing after it: what the plan teaches is learned by the parent."""
+    global _plans_again
+    _plans_again = False
+    return task(item)
 
 
 def preload() -> None:
@@ -236,3 +253,5 @@ def preload() -> None:
                 getattr(loaded, attribute)
         except (ImportError, AttributeError):  # a type the installed SDK lacks: the plan will say so
             pass
+    global _plans_again
+    _plans_again = True

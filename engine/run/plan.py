@@ -40,6 +40,7 @@ from .isolation import (
     run_executed,
     run_isolated,
 )
+from .parallel import plans_again
 from .policy_config import PolicySettings, configure, with_day
 from .policy_run import analyze, pack_policies
 from .program_values import (
@@ -62,6 +63,7 @@ from .runtime import (
     shown,
 )
 from .sdk_majors import other_major_note
+from .sdk_types import read_classes_of
 from .stack_references import StackReferences
 from .violation import Violation
 
@@ -245,11 +247,14 @@ def plan_stack(
     policies = list(pack_policies())
     settings = with_day(policies, policy_settings if policy_settings is not None else configure(policies, None), day)
     try:
-        return _in_engine_process(
+        plan = _in_engine_process(
             lambda: _plan(project, stack, reference, preview, settings, day, limits), project, stack, limits or Limits()
         )
     except InputError as exc:  # a program may put a declared secret in what it raises: never shown
         raise type(exc)(Mask(declared_secrets(project, stack))(str(exc))) from None
+    if plans_again():  # the SDK's reading of the plan's classes, inherited by every later program's child
+        read_classes_of(plan.resources)
+    return plan
 
 
 # What an engine process may take beyond the program's --timeout: the environment's probe (bounded by

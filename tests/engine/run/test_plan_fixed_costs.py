@@ -5,11 +5,26 @@ pass")."""
 
 from __future__ import annotations
 
+import datetime as dt
+import json
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+import pytest
 from azure_gpu_stacks.catalog.arm import registry
 from azure_gpu_stacks.catalog.charges import charge_prices
 from azure_gpu_stacks.catalog.usage import shipped_assumptions
 from azure_gpu_stacks.engine.run import parallel
+from azure_gpu_stacks.engine.run import plan as plan_module
+from azure_gpu_stacks.engine.run.plan import plan_stack
+from azure_gpu_stacks.engine.run.project import load_project
+from azure_gpu_stacks.engine.run.runtime import RecordedResource
 from azure_gpu_stacks.fakeazure.models import RESOURCE_TYPES
+from azure_gpu_stacks.sdk.internals import property_types_read
+
+REPO = Path(__file__).resolve().parents[3]
+DAY = dt.date(2026, 11, 27)
 
 
 def test_the_preload_reads_the_cost_tables_and_every_modeled_types_id_shape() -> None:
@@ -27,3 +42,52 @@ def test_the_preload_reads_the_cost_tables_and_every_modeled_types_id_shape() ->
     for token in RESOURCE_TYPES:
         registry.placement(token)
     assert registry.placement.cache_info().hits == hits + len(RESOURCE_TYPES)  # none placed here for the first time
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="programs run in forked children on Linux")
+def test_a_process_that_plans_again_keeps_the_sdks_reading_of_each_plans_classes(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """This test process preloaded (tests/conftest.py), as `check` does: after each `plan_stack` it reads the
+    classes the plan's resources used, so the next program's child reads none of them (each child read them
+    again: a third of a shipped stack's program)."""
+    log = tmp_path / "read"
+    hosted = plan_module.run_hosted
+    learned: list[list[str]] = []
+    read_classes_of = plan_module.read_classes_of
+
+    def recording(*args: object, **kwargs: object) -> None:
+        before = property_types_read()
+        try:
+            hosted(*args, **kwargs)  # type: ignore[arg-type]
+        finally:
+            with log.open("a") as fh:
+                fh.write(json.dumps(property_types_read() - before) + "\n")
+
+    def learning(resources: Iterable[RecordedResource]) -> None:
+        learned.append([r.urn for r in resources])
+        read_classes_of(resources)
+
+    monkeypatch.setattr(plan_module, "run_hosted", recording)
+    monkeypatch.setattr(plan_module, "read_classes_of", learning)
+    project = load_project(REPO)
+
+    first = plan_stack(project, "inference-t4", day=DAY)
+    second = plan_stack(project, "inference-t4", day=DAY)
+
+    assert parallel.plans_again()
+    assert learned == [[r.urn for r in first.resources]] * 2  # each plan, as it came back
+    read = [json.loads(line) for line in log.read_text().splitlines()]
+    assert len(read) == 2 and read[1] == 0, read  # the second program's child read no class again
+    assert [r.urn for r in first.resources] == [r.urn for r in second.resources]
+
+
+def _plans_again(_: int) -> bool:
+    return parallel.plans_again()
+
+
+def test_a_worker_forked_for_one_stack_leaves_the_learning_to_its_parent() -> None:
+    parallel.preload()
+
+    # the first item is planned in this process, which plans again; each later one in a worker of its own
+    assert parallel.run_forked(_plans_again, [1, 2, 3], 2) == [True, False, False]
