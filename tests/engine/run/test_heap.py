@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import gc
 import weakref
+from collections.abc import Iterator
 
+import pytest
 from azure_gpu_stacks.engine.run import heap
 
 
@@ -15,6 +17,19 @@ class Cycle:
         self.me = self
 
 
+@pytest.fixture
+def without_the_sessions_freeze(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The heap as a process that never froze it has it (the CLI's own): the test session's freeze
+    (tests/conftest.py) lifted for the test, and made again after it."""
+    gc.unfreeze()
+    monkeypatch.setattr(heap, "_holds", 0)
+    try:
+        yield
+    finally:
+        gc.freeze()
+
+
+@pytest.mark.usefixtures("without_the_sessions_freeze")
 def test_heap_a_run_collects_only_what_it_made_and_thaws_after() -> None:
     before = Cycle()
     seen_before = weakref.ref(before)
@@ -33,11 +48,33 @@ def test_heap_a_run_collects_only_what_it_made_and_thaws_after() -> None:
     assert gc.get_freeze_count() == 0
 
 
+@pytest.mark.usefixtures("without_the_sessions_freeze")
 def test_heap_a_callers_freeze_outlives_the_run() -> None:
     heap.freeze()
     try:
         with heap.only_new_objects_collectable():
             pass
-        assert gc.get_freeze_count() > 0  # a forked child's or a parallel check's freeze is kept
+        assert gc.get_freeze_count() > 0  # a parallel check's freeze is kept
     finally:
         heap.unfreeze()
+    assert gc.get_freeze_count() == 0
+
+
+def test_heap_a_freeze_for_good_outlives_every_later_hold_and_leaves_what_came_after_collectable() -> None:
+    """This test session froze its preload for good (tests/conftest.py), as a forked child freezes what it
+    inherited: a program run in-process and a parallel check inside it neither thaw it nor freeze for good what
+    the tests made since (a cycle made after it is still collected)."""
+    frozen = gc.get_freeze_count()
+    assert frozen > 0
+    made_after = Cycle()
+    seen = weakref.ref(made_after)
+    del made_after
+
+    with heap.only_new_objects_collectable():  # a program run in this process
+        pass
+    heap.freeze()  # a parallel check's hold, released
+    heap.unfreeze()
+    gc.collect()
+
+    assert seen() is None
+    assert gc.get_freeze_count() == frozen
