@@ -184,8 +184,9 @@ def modules_a_plan_needs() -> None:
     from azure_gpu_stacks.engine.run import heap
     from azure_gpu_stacks.engine.run.parallel import preload
 
-    preload()
-    heap.freeze_for_good()
+    with heap.no_collection():  # frozen before any collection walks it
+        preload()
+        heap.freeze_for_good()
 
 
 @pytest.fixture(scope="session")

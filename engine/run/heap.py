@@ -57,6 +57,21 @@ def only_new_objects_collectable() -> Iterator[None]:
         unfreeze()
 
 
+@contextmanager
+def no_collection() -> Iterator[None]:
+    """No automatic collection while it lasts (an explicit `gc.collect()` still collects): for loading modules
+    that live as long as the process. The SDKs' imports (`parallel.preload`) made the collector run full
+    collections over the growing heap six times, about a second of CPU, to find next to nothing (measured
+    2026-11-27). What the block made is collected, or frozen, afterwards."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
 def leave_to_exit() -> None:
     """No collection from here on, in a forked child that ends with `os._exit` once its work is done: what
     the work made is freed by the exit, so a collection of it is all cost. The program's run turns the

@@ -137,11 +137,12 @@ def _run(
     if rest:
         # Each program runs in a child forked from here (and workers are forked from here): loaded
         # once now, the modules are inherited by every one of them instead of loaded by each.
-        preload()
-        # The SDK's modules are hundreds of thousands of objects that live as long as the process; every
-        # full collection walked them all, about half of each later plan's time. Frozen, they are never
-        # walked again, and forked children do not write to (and so copy) the inherited heap either.
-        heap.freeze()
+        with heap.no_collection():  # frozen before any collection walks what the preload loaded
+            preload()
+            # The SDK's modules are hundreds of thousands of objects that live as long as the process; every
+            # full collection walked them all, about half of each later plan's time. Frozen, they are never
+            # walked again, and forked children do not write to (and so copy) the inherited heap either.
+            heap.freeze()
     try:
         for index, item in enumerate(items if serial else items[:1], 1):
             progress(f"[{index}/{total}] planning {describe(item)}…")
@@ -217,7 +218,15 @@ def _one_item(task: Callable[[T], R], item: T) -> R:
 def preload() -> None:
     """Load every module a plan may need, so that forked workers inherit them rather than load them.
     `make` also runs it once at set-up with bytecode writing on, so those modules are compiled once
-    (a program runs with writing off: runtime.program_environment)."""
+    (a program runs with writing off: runtime.program_environment). Nothing is collected meanwhile
+    (`heap.no_collection`): what it loads lives as long as the process."""
+    with heap.no_collection():
+        _load_what_plans_need()
+    global _plans_again
+    _plans_again = True
+
+
+def _load_what_plans_need() -> None:
     from ...catalog.arm import constraints
     from ...catalog.arm.bodies import arm_type
     from ...catalog.arm.registry import placement
@@ -253,5 +262,3 @@ def preload() -> None:
                 getattr(loaded, attribute)
         except (ImportError, AttributeError):  # a type the installed SDK lacks: the plan will say so
             pass
-    global _plans_again
-    _plans_again = True

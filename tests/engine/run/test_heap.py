@@ -78,3 +78,34 @@ def test_heap_a_freeze_for_good_outlives_every_later_hold_and_leaves_what_came_a
 
     assert seen() is None
     assert gc.get_freeze_count() == frozen
+
+
+def test_heap_no_collection_runs_while_modules_are_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The SDKs' imports made the collector walk the growing heap in six full collections (about a second of
+    a test worker's or a check's start) to find next to nothing."""
+    from azure_gpu_stacks.engine.run import parallel
+
+    collections: list[int] = []
+
+    def seen(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collections.append(info["generation"])
+
+    gc.callbacks.append(seen)
+    try:
+        with heap.no_collection():
+            made = [Cycle() for _ in range(10 * gc.get_threshold()[0])]  # ten times what starts a collection
+            with heap.no_collection():
+                pass
+            assert not gc.isenabled()  # an inner block leaves the outer one's say
+            during = list(collections)
+        assert gc.isenabled()
+    finally:
+        gc.callbacks.remove(seen)
+    assert during == [] and len(made) > 0
+
+    enabled_while_loading: list[bool] = []
+    monkeypatch.setattr(parallel, "_load_what_plans_need", lambda: enabled_while_loading.append(gc.isenabled()))
+    parallel.preload()
+    assert enabled_while_loading == [False]
+    assert gc.isenabled()
