@@ -55,6 +55,12 @@ github.com/pulumi/pulumi `sdk/python/lib/pulumi/` and github.com/pulumi/pulumi-p
   with `Configure`, `Analyze`, `AnalyzeStack`, `GetAnalyzerInfo`. Used for: `engine.run.policy_run`
   sends the pack the engine's requests in-process, through the servicer `PolicyPack` serves. Public
   alternative: none: `PolicyPack` only serves over gRPC, blocking.
+- `policy_properties_read_once`: the `json_format` module `pulumi_policy.policy` converts each resource's
+  properties with (`MessageToDict`), once per policy in `Analyze` and `AnalyzeStack` (26 times a resource with
+  this pack), each result then copied by `deserialize_properties` for the policy. Used for:
+  `engine.run.policy_run.analyze` has each message converted once while the pack runs; every policy still gets
+  containers of its own. Public alternative: none (tests/sdk/test_sdk_policy_properties.py holds its contract
+  test).
 - `UnknownValueError`: `pulumi_policy.proxy.UnknownValueError`. Used for: raised when a policy reads
   a preview unknown through the servicer's proxies. Public alternative: none: not exported by
   `pulumi_policy`.
@@ -149,6 +155,7 @@ __all__ = [
     "is_output_unknown",
     "is_secret",
     "is_unknown_sentinel",
+    "policy_properties_read_once",
     "policy_servicer",
     "property_types",
     "property_types_read",
@@ -333,6 +340,43 @@ def policy_servicer(
 
     servicer: PolicyServicer = _internal(policy, "_PolicyAnalyzerServicer")(name, version, list(policies), level)
     return servicer
+
+
+class _EachMessageReadOnce:
+    """`google.protobuf.json_format` as the policy servicer calls it, with `MessageToDict(message)` made once per
+    message (kept, with the message, while the block lasts) and every other name the module's own."""
+
+    def __init__(self, json_format: Any) -> None:
+        self._json_format = json_format
+        self._made: dict[int, tuple[Any, Any]] = {}
+
+    def MessageToDict(self, message: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N802 - the module's name
+        if args or kwargs:
+            return self._json_format.MessageToDict(message, *args, **kwargs)
+        found = self._made.get(id(message))
+        if found is None or found[0] is not message:
+            found = (message, self._json_format.MessageToDict(message))
+            self._made[id(message)] = found
+        return found[1]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._json_format, name)
+
+
+@contextlib.contextmanager
+def policy_properties_read_once() -> Iterator[None]:
+    """While it lasts, the policy servicer converts each resource's properties (a protobuf `Struct`) to Python
+    once, not once per policy: `MessageToDict` was about a quarter of the pack's time (measured 2026-11-27). Each
+    policy still gets its own containers: `deserialize_properties` builds new dicts and lists from the converted
+    value and changes nothing in it. Restored afterwards."""
+    from pulumi_policy import policy
+
+    json_format = _internal(policy, "json_format")
+    policy.json_format = _EachMessageReadOnce(json_format)  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        policy.json_format = json_format  # type: ignore[attr-defined]
 
 
 def violation_message(diagnostic: Any) -> str:
