@@ -246,15 +246,31 @@ def plan_stack(
     """
     policies = list(pack_policies())
     settings = with_day(policies, policy_settings if policy_settings is not None else configure(policies, None), day)
+    _learn_from_the_last_plan()
     try:
         plan = _in_engine_process(
             lambda: _plan(project, stack, reference, preview, settings, day, limits), project, stack, limits or Limits()
         )
     except InputError as exc:  # a program may put a declared secret in what it raises: never shown
         raise type(exc)(Mask(declared_secrets(project, stack))(str(exc))) from None
-    if plans_again():  # the SDK's reading of the plan's classes, inherited by every later program's child
-        read_classes_of(plan.resources)
+    if plans_again():
+        global _last_resources
+        _last_resources = plan.resources
     return plan
+
+
+_last_resources: tuple[RecordedResource, ...] = ()  # the last plan's, in a process that plans again
+
+
+def _learn_from_the_last_plan() -> None:
+    """The SDK's reading of the classes the last plan of this process used (`sdk_types`), made here before the next
+    plan's children are forked, so they inherit it instead of reading them again (about a third of a shipped
+    stack's program). Only a process that plans again keeps a plan for this (`parallel.plans_again`), and it reads
+    the classes only when it does plan again: a command that makes one plan never pays for it."""
+    global _last_resources
+    if _last_resources:
+        read_classes_of(_last_resources)
+        _last_resources = ()
 
 
 # What an engine process may take beyond the program's --timeout: the environment's probe (bounded by
