@@ -63,11 +63,14 @@ def test_heap_a_callers_freeze_outlives_the_run() -> None:
 def test_heap_a_freeze_for_good_outlives_every_later_hold_and_leaves_what_came_after_collectable() -> None:
     """This test session froze its preload for good (tests/conftest.py), as a forked child freezes what it
     inherited: a program run in-process and a parallel check inside it neither thaw it nor freeze for good what
-    the tests made since (a cycle made after it is still collected)."""
-    frozen = gc.get_freeze_count()
-    assert frozen > 0
+    was made since (a cycle made after it is still collected)."""
+    assert gc.get_freeze_count() > 0  # the session's preload
+    frozen_for_good = Cycle()
+    seen_frozen = weakref.ref(frozen_for_good)
+    heap.freeze_for_good()  # as the session did (one more hold, never released)
+    del frozen_for_good
     made_after = Cycle()
-    seen = weakref.ref(made_after)
+    seen_after = weakref.ref(made_after)
     del made_after
 
     with heap.only_new_objects_collectable():  # a program run in this process
@@ -76,8 +79,8 @@ def test_heap_a_freeze_for_good_outlives_every_later_hold_and_leaves_what_came_a
     heap.unfreeze()
     gc.collect()
 
-    assert seen() is None
-    assert gc.get_freeze_count() == frozen
+    assert seen_frozen() is not None  # still frozen: nothing thawed it
+    assert seen_after() is None  # not frozen by the holds after it
 
 
 def test_heap_no_collection_runs_while_modules_are_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
