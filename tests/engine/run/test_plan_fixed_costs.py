@@ -10,6 +10,7 @@ import json
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from azure_gpu_stacks.catalog.arm import registry
@@ -20,6 +21,7 @@ from azure_gpu_stacks.engine.run import plan as plan_module
 from azure_gpu_stacks.engine.run.plan import plan_stack
 from azure_gpu_stacks.engine.run.project import load_project
 from azure_gpu_stacks.engine.run.runtime import RecordedResource
+from azure_gpu_stacks.fakeazure import enums
 from azure_gpu_stacks.fakeazure.models import RESOURCE_TYPES
 from azure_gpu_stacks.sdk.internals import property_types_read
 
@@ -69,6 +71,23 @@ def test_a_process_that_plans_again_keeps_the_sdks_reading_of_each_plans_classes
         read_classes_of(resources)
 
     monkeypatch.setattr(plan_module, "run_hosted", recording)
+    enum_log = tmp_path / "enum tables"
+    make_arm, analyze = plan_module.make_arm, plan_module.analyze
+
+    def tables_read(label: str) -> None:  # in the engine process: the enum check's tables read so far
+        with enum_log.open("a") as fh:
+            fh.write(f"{label} {enums._properties.cache_info().misses}\n")
+
+    def arm_made(*args: Any) -> Any:
+        tables_read("start")
+        return make_arm(*args)
+
+    def analyzed(*args: Any) -> Any:
+        tables_read("end")
+        return analyze(*args)
+
+    monkeypatch.setattr(plan_module, "make_arm", arm_made)
+    monkeypatch.setattr(plan_module, "analyze", analyzed)
     monkeypatch.setattr(plan_module, "read_classes_of", learning)
     monkeypatch.setattr(plan_module, "_last_resources", ())  # an earlier test's plan, read already
     project = load_project(REPO)
@@ -80,6 +99,10 @@ def test_a_process_that_plans_again_keeps_the_sdks_reading_of_each_plans_classes
     assert learned == [[r.urn for r in first.resources]]  # the first plan's, read before the second one forked
     read = [json.loads(line) for line in log.read_text().splitlines()]
     assert len(read) == 2 and read[1] == 0, read  # the second program's child read no class again
+    (_, first_start), (_, first_end), (_, second_start), (_, second_end) = (
+        line.split() for line in enum_log.read_text().splitlines()
+    )
+    assert int(second_end) - int(second_start) == 0  # nor its engine process an enum table its first plan read
     assert [r.urn for r in first.resources] == [r.urn for r in second.resources]
 
 
