@@ -55,6 +55,12 @@ github.com/pulumi/pulumi `sdk/python/lib/pulumi/` and github.com/pulumi/pulumi-p
   with `Configure`, `Analyze`, `AnalyzeStack`, `GetAnalyzerInfo`. Used for: `engine.run.policy_run`
   sends the pack the engine's requests in-process, through the servicer `PolicyPack` serves. Public
   alternative: none: `PolicyPack` only serves over gRPC, blocking.
+- `policy_properties_read_once`: the `json_format` module `pulumi_policy.policy` converts each resource's
+  properties with (`MessageToDict`), once per policy in `Analyze` and `AnalyzeStack` (26 times a resource with
+  this pack), each result then copied by `deserialize_properties` for the policy. Used for:
+  `engine.run.policy_run.analyze` has each message converted once while the pack runs; every policy still gets
+  containers of its own. Public alternative: none (tests/sdk/test_sdk_policy_properties.py holds its contract
+  test).
 - `UnknownValueError`: `pulumi_policy.proxy.UnknownValueError`. Used for: raised when a policy reads
   a preview unknown through the servicer's proxies. Public alternative: none: not exported by
   `pulumi_policy`.
@@ -71,6 +77,12 @@ github.com/pulumi/pulumi `sdk/python/lib/pulumi/` and github.com/pulumi/pulumi-p
   each alias to fill `_aliases`, read only by `runtime.resource.all_aliases` for an engine without alias specs.
   Used for: `engine.run.runtime.run_hosted` has a resource's alias URNs made only if read (every engine a
   program runs against here has alias specs). Public alternative: none.
+- `stack_traces_without_source_lines`: `pulumi.runtime.resource._get_stack_trace`, which `register_resource` and
+  `read_resource` call per registration for the request's `stackTrace` and `sourcePosition`: frames above the
+  third `__init__` from the top (the user's code), each as a file URI and a line. Used for:
+  `engine.run.runtime.run_hosted` makes the same message without reading each frame's source line (a
+  `stat` per frame, each file's source read once per child) and with each file's URI made once. Public
+  alternative: none (tests/sdk/test_sdk_stack_trace.py holds its contract test).
 
 Wire constants, not SDK internals: `SECRET_SIG_KEY`, `SECRET_SIG` (github.com/pulumi/pulumi
 `sdk/go/common/resource/sig/sig.go`) and `UNKNOWN_VALUES` (`sdk/go/common/resource/plugin/rpc.go`)
@@ -95,7 +107,10 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import pathlib
+import sys
 from collections.abc import Callable, Generator, Iterator, Sequence
+from types import FrameType
 from typing import TYPE_CHECKING, Any, Final, Protocol, get_type_hints
 
 import pulumi
@@ -140,6 +155,7 @@ __all__ = [
     "is_output_unknown",
     "is_secret",
     "is_unknown_sentinel",
+    "policy_properties_read_once",
     "policy_servicer",
     "property_types",
     "property_types_read",
@@ -151,6 +167,7 @@ __all__ = [
     "runtime_config",
     "secret",
     "stack_outputs",
+    "stack_traces_without_source_lines",
     "type_hints",
     "unwrap_secret",
     "violation_message",
@@ -325,6 +342,43 @@ def policy_servicer(
     return servicer
 
 
+class _EachMessageReadOnce:
+    """`google.protobuf.json_format` as the policy servicer calls it, with `MessageToDict(message)` made once per
+    message (kept, with the message, while the block lasts) and every other name the module's own."""
+
+    def __init__(self, json_format: Any) -> None:
+        self._json_format = json_format
+        self._made: dict[int, tuple[Any, Any]] = {}
+
+    def MessageToDict(self, message: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N802 - the module's name
+        if args or kwargs:
+            return self._json_format.MessageToDict(message, *args, **kwargs)
+        found = self._made.get(id(message))
+        if found is None or found[0] is not message:
+            found = (message, self._json_format.MessageToDict(message))
+            self._made[id(message)] = found
+        return found[1]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._json_format, name)
+
+
+@contextlib.contextmanager
+def policy_properties_read_once() -> Iterator[None]:
+    """While it lasts, the policy servicer converts each resource's properties (a protobuf `Struct`) to Python
+    once, not once per policy: `MessageToDict` was about a quarter of the pack's time (measured 2026-11-27). Each
+    policy still gets its own containers: `deserialize_properties` builds new dicts and lists from the converted
+    value and changes nothing in it. Restored afterwards."""
+    from pulumi_policy import policy
+
+    json_format = _internal(policy, "json_format")
+    policy.json_format = _EachMessageReadOnce(json_format)  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        policy.json_format = json_format  # type: ignore[attr-defined]
+
+
 def violation_message(diagnostic: Any) -> str:
     """A diagnostic's message without the policy description the servicer puts first."""
     return str(diagnostic.message).removeprefix(f"{diagnostic.description}\n")
@@ -387,3 +441,71 @@ def alias_urns_made_when_read() -> Iterator[None]:
         yield
     finally:
         module.collapse_alias_to_urn = collapse  # type: ignore[attr-defined]
+
+
+# --- a registration's stack trace ---------------------------------------------------------------------
+
+
+def _file_uri(filename: str) -> str | None:
+    """`filename` as the SDK sends it (`_get_source_position_for_frame`): its `file://` URI; None where the SDK
+    sends no position (no file name, or a path `as_uri` refuses: a relative one, `<string>`)."""
+    if filename == "":
+        return None
+    try:
+        return pathlib.Path(filename).as_uri()
+    except BaseException:  # noqa: BLE001 - as the SDK: any failure is "no position"
+        return None
+
+
+@contextlib.contextmanager
+def stack_traces_without_source_lines() -> Iterator[None]:
+    """While it lasts, the SDK's stack trace of each registration (`_get_stack_trace`) is made from the frames
+    themselves: the same `StackTrace` message (the frames above the third `__init__` from the top, outermost
+    last, each file's URI and line), without `traceback.extract_stack`'s reading of every frame's source line (a
+    `stat` per frame and each file's source read, in every program's child) and with each file's URI made once.
+    It was about a quarter of a program's run (measured 2026-11-27). Restored afterwards."""
+    module = importlib.import_module("pulumi.runtime.resource")
+    sdk_trace: Callable[[], Any] = _internal(module, "_get_stack_trace")
+    source_pb2: Any = _internal(module, "source_pb2")
+    uris: dict[str, str | None] = {}
+
+    def position(filename: str, line: int | None) -> Any:
+        if line is None:
+            return None
+        if filename not in uris:
+            uris[filename] = _file_uri(filename)
+        uri = uris[filename]
+        return None if uri is None else source_pb2.SourcePosition(uri=uri, line=line)
+
+    def stack_trace() -> Any:
+        # (file, line, function) of each frame from this one outwards: `traceback.extract_stack()` reversed
+        frames = []
+        frame: FrameType | None = sys._getframe(0)
+        while frame is not None:
+            code = frame.f_code
+            frames.append((code.co_filename, frame.f_lineno, code.co_name))
+            frame = frame.f_back
+        limit = getattr(sys, "tracebacklimit", None)  # which `extract_stack` honours, innermost frames kept
+        if limit is not None:
+            frames = frames[: max(limit, 0)]
+            if not frames:  # the SDK's own fails on an empty stack: left to it
+                return sdk_trace()
+        inits = 0
+        for index, (_, _, name) in enumerate(frames):
+            if name == "__init__":
+                inits += 1
+                if inits == 3:
+                    break
+        else:
+            return source_pb2.StackTrace()
+        if index >= len(frames) - 1:  # the third `__init__` is the outermost frame: nothing above it
+            return source_pb2.StackTrace()
+        return source_pb2.StackTrace(
+            frames=[source_pb2.StackFrame(pc=position(file, line)) for file, line, _ in frames[index + 1 :]]
+        )
+
+    module._get_stack_trace = stack_trace  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        module._get_stack_trace = sdk_trace  # type: ignore[attr-defined]

@@ -209,7 +209,7 @@ def start(work: Callable[[], Any], timeout_s: float) -> Call:
         try:
             # What this child inherited is never collected here, so its pages are never written (and copied):
             # an engine process's one full collection walked the whole inherited heap, a third of its CPU.
-            heap.freeze()
+            heap.freeze_for_good()
             os.close(read_fd)
             signal.signal(signal.SIGINT, signal.SIG_IGN)
             _die_with_parent()

@@ -370,7 +370,7 @@ def _child(  # pragma: no cover - runs in the forked child only
 ) -> None:
     code = 0
     try:
-        heap.freeze()  # what the parent built is never collected here, so its pages are never copied
+        heap.freeze_for_good()  # what the parent built is never collected here, so its pages are never copied
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         die_with_parent()

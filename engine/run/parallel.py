@@ -65,6 +65,16 @@ PRELOAD_EXTRA = (
 )
 
 
+_plans_again = False  # this process forks plan after plan: it preloaded (`preload`), and is no worker of one item
+
+
+def plans_again() -> bool:
+    """Whether this process will fork more plans after the one it is making: it loaded what they need
+    (`preload`: `gpu-stacks check` of several stacks, a test session) and is not a worker forked for one item.
+    Such a process keeps what each plan teaches the next (`plan.plan_stack`: the SDK's reading of its classes)."""
+    return _plans_again
+
+
 def default_jobs() -> int:
     """One worker per core this process may run on."""
     try:
@@ -127,11 +137,12 @@ def _run(
     if rest:
         # Each program runs in a child forked from here (and workers are forked from here): loaded
         # once now, the modules are inherited by every one of them instead of loaded by each.
-        preload()
-        # The SDK's modules are hundreds of thousands of objects that live as long as the process; every
-        # full collection walked them all, about half of each later plan's time. Frozen, they are never
-        # walked again, and forked children do not write to (and so copy) the inherited heap either.
-        heap.freeze()
+        with heap.no_collection():  # frozen before any collection walks what the preload loaded
+            preload()
+            # The SDK's modules are hundreds of thousands of objects that live as long as the process; every
+            # full collection walked them all, about half of each later plan's time. Frozen, they are never
+            # walked again, and forked children do not write to (and so copy) the inherited heap either.
+            heap.freeze()
     try:
         for index, item in enumerate(items if serial else items[:1], 1):
             progress(f"[{index}/{total}] planning {describe(item)}…")
@@ -177,7 +188,7 @@ def _in_workers(
         while following < len(items):
             while started < len(items) and len(running) < workers:
                 item = items[started]
-                running[started] = children.start(lambda item=item: task(item), deadline_s)  # type: ignore[misc]
+                running[started] = children.start(lambda item=item: _one_item(task, item), deadline_s)  # type: ignore[misc]
                 started += 1
             children.wait_any(list(running.values()))
             for index, call in list(running.items()):
@@ -197,13 +208,31 @@ def _in_workers(
             call.close(kill=True)
 
 
+def _one_item(task: Callable[[T], R], item: T) -> R:
+    """`task(item)` in a worker, which plans nothing after it: what the plan teaches is learned by the parent."""
+    global _plans_again
+    _plans_again = False
+    return task(item)
+
+
 def preload() -> None:
     """Load every module a plan may need, so that forked workers inherit them rather than load them.
     `make` also runs it once at set-up with bytecode writing on, so those modules are compiled once
-    (a program runs with writing off: runtime.program_environment)."""
+    (a program runs with writing off: runtime.program_environment). Nothing is collected meanwhile
+    (`heap.no_collection`): what it loads lives as long as the process."""
+    with heap.no_collection():
+        _load_what_plans_need()
+    global _plans_again
+    _plans_again = True
+
+
+def _load_what_plans_need() -> None:
     from ...catalog.arm import constraints
     from ...catalog.arm.bodies import arm_type
+    from ...catalog.arm.registry import placement
+    from ...catalog.charges import charge_prices
     from ...catalog.model import catalog
+    from ...catalog.usage import shipped_assumptions
     from ...components.registry import component_classes
     from ...fakeazure import enums
     from ...fakeazure.models import RESOURCE_TYPES
@@ -215,8 +244,13 @@ def preload() -> None:
     # one (`engine.run.plan`), so what it reads is lost with it; read before the fork, it is inherited.
     # The catalog alone is most of a plan's fixed cost beyond the program (vm_sizes.yaml, parsed).
     catalog()
-    for token in RESOURCE_TYPES:  # the fake ARM's per-type tables: ARM's body mapping, the spec's constraints, enums
-        arm_type(token)
+    # The cost report's prices and usage defaults, read with PyYAML's Python parser (the files are small, the
+    # parser slow): about a fifth of a shipped stack's engine process when each plan read them again.
+    charge_prices()
+    shipped_assumptions()
+    for token in RESOURCE_TYPES:  # the fake ARM's per-type tables: ARM's body mapping and id shape (the provider's
+        arm_type(token)  # path table, read whole), the spec's constraints, enums
+        placement(token)
         constraints.violations(token, {})
         enums.violations(token, {})
     names = [f"pulumi_azure_native.{token.split(':')[1]}:{token.split(':')[2]}" for token in RESOURCE_TYPES]

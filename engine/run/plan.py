@@ -21,6 +21,7 @@ from ...catalog.clock import instant_on
 from ...catalog.pricing import NO_COST, CostEstimate, estimate_resources, low_priority_warnings
 from ...components.checks import AS_OF_CONFIG_KEY
 from ...fakeazure import FakeArm, Refusal
+from ...fakeazure.enums import violations as enum_violations
 from ...fakeazure.existing import Existing, ExistingFileError, adopt
 from ...fakeazure.existing import parse as parse_existing
 from ...fakeazure.models.authorization import object_id_of
@@ -40,6 +41,7 @@ from .isolation import (
     run_executed,
     run_isolated,
 )
+from .parallel import plans_again
 from .policy_config import PolicySettings, configure, with_day
 from .policy_run import analyze, pack_policies
 from .program_values import (
@@ -62,6 +64,7 @@ from .runtime import (
     shown,
 )
 from .sdk_majors import other_major_note
+from .sdk_types import read_classes_of
 from .stack_references import StackReferences
 from .violation import Violation
 
@@ -244,12 +247,36 @@ def plan_stack(
     """
     policies = list(pack_policies())
     settings = with_day(policies, policy_settings if policy_settings is not None else configure(policies, None), day)
+    _learn_from_the_last_plan()
     try:
-        return _in_engine_process(
+        plan = _in_engine_process(
             lambda: _plan(project, stack, reference, preview, settings, day, limits), project, stack, limits or Limits()
         )
     except InputError as exc:  # a program may put a declared secret in what it raises: never shown
         raise type(exc)(Mask(declared_secrets(project, stack))(str(exc))) from None
+    if plans_again():
+        global _last_resources
+        _last_resources = plan.resources
+    return plan
+
+
+_last_resources: tuple[RecordedResource, ...] = ()  # the last plan's, in a process that plans again
+
+
+def _learn_from_the_last_plan() -> None:
+    """The SDK's reading of the classes the last plan of this process used (`sdk_types`) and the fake ARM's enum
+    tables of the nested Args classes its inputs filled (`fakeazure.enums`; the preload reads each type's own),
+    made here before the next plan's children are forked, so they inherit them instead of reading them again
+    (about a third of a shipped stack's program, a tenth of its engine process). Only a process that plans again
+    keeps a plan for this (`parallel.plans_again`), and it reads them only when it does plan again: a command
+    that makes one plan never pays for it."""
+    global _last_resources
+    if _last_resources:
+        read_classes_of(_last_resources)
+        for resource in _last_resources:  # the fake ARM's reading of the nested Args classes its enum check used
+            with contextlib.suppress(Exception):  # only speed depends on this
+                enum_violations(resource.type, resource.plain_inputs())
+        _last_resources = ()
 
 
 # What an engine process may take beyond the program's --timeout: the environment's probe (bounded by

@@ -27,7 +27,13 @@ from google.protobuf import struct_pb2
 from pulumi_policy import EnforcementLevel, Policy
 
 from ...policies.registry import PACK_NAME, PACK_VERSION, policies
-from ...sdk.internals import UNKNOWN_STRING_VALUE, analyzer_pb2, policy_servicer, violation_message
+from ...sdk.internals import (
+    UNKNOWN_STRING_VALUE,
+    analyzer_pb2,
+    policy_properties_read_once,
+    policy_servicer,
+    violation_message,
+)
 from ..errors import InputError
 from .policy_config import PolicySettings, resolve
 from .runtime import RecordedResource
@@ -62,12 +68,13 @@ def analyze(
     servicer.Configure(configure_request(settings if settings is not None else resolve(pack)), None)
     by_urn = {r.urn: r for r in resources}
     violations: list[Violation] = []
-    for resource in resources:
-        response = servicer.Analyze(analyze_request(resource), None)
-        violations += [_violation(d, resource.urn, by_urn) for d in response.diagnostics]
-    response = servicer.AnalyzeStack(
-        analyzer_pb2.AnalyzeStackRequest(resources=[analyzer_resource(r) for r in resources]), None
-    )
+    with policy_properties_read_once():  # each resource's properties converted once, not once per policy
+        for resource in resources:
+            response = servicer.Analyze(analyze_request(resource), None)
+            violations += [_violation(d, resource.urn, by_urn) for d in response.diagnostics]
+        response = servicer.AnalyzeStack(
+            analyzer_pb2.AnalyzeStackRequest(resources=[analyzer_resource(r) for r in resources]), None
+        )
     violations += [_violation(d, "", by_urn) for d in response.diagnostics]
     return tuple(violations)
 

@@ -39,6 +39,7 @@ from ...sdk.internals import (
     is_secret,
     recorded_inputs,
     resource_pb2,
+    stack_traces_without_source_lines,
     unwrap_secret,
 )
 from ...sdk.values import unwrap_secrets
@@ -456,8 +457,14 @@ def run_hosted(program: Callable[[], None], arguments: Mapping[str, Any]) -> Non
     same reason ("we simply turn off the logger for asyncio"). The failure itself is raised.
 
     A resource's alias URNs are made only if read (`alias_urns_made_when_read`): this engine takes aliases as
-    specs, so the SDK never reads them, and making them was most of a plan's CPU."""
-    with warnings.catch_warnings(), heap.only_new_objects_collectable(), alias_urns_made_when_read():
+    specs, so the SDK never reads them, and making them was most of a plan's CPU. Each registration's stack
+    trace is the SDK's own message made without reading source lines (`stack_traces_without_source_lines`)."""
+    with (
+        warnings.catch_warnings(),
+        heap.only_new_objects_collectable(),
+        alias_urns_made_when_read(),
+        stack_traces_without_source_lines(),
+    ):
         warnings.filterwarnings("ignore", message="coroutine .* was never awaited", category=RuntimeWarning)
         try:
             program_host.run(program, **arguments)
