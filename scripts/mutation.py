@@ -354,6 +354,20 @@ EQUIVALENT: dict[str, str] = {
         )
         for n in (19, 20, 21, 22, 23)
     },
+    **{
+        f"azure_gpu_stacks.fakeazure.models.monitor.xǁ{model}ǁcomputed__mutmut_{n}": (
+            "the salt of an id Azure assigns (none, 'XX...XX' or another casing of accountId, internalId or "
+            "immutableId): "
+            "any gives a UUID that is the same on every run and the resource's own (derived from its id), distinct "
+            "from the resource's other ids; the specs say only that Azure assigns them (read-only)"
+        )
+        for model, numbers in (
+            ("AzureMonitorWorkspace", (7, 8, 9, 10, 19, 20, 21, 22)),
+            ("DataCollectionEndpoint", (27, 28, 29, 30)),
+            ("DataCollectionRule", (11, 12, 13, 14)),
+        )
+        for n in numbers
+    },
     # -- defaults, machinelearningservices, batch, keyvault --
     # -- the smaller models (__init__, consumption, authorization, alertsmanagement, devtestlab, storage, ...) --
     # -- policies (score run) --
