@@ -461,25 +461,21 @@ def test_a_data_collection_endpoint_answers_its_regional_endpoints(arm: FakeArm)
     assert out["provisioningState"] == "Succeeded"
 
 
+WORKSPACE_TYPE = "Microsoft.Monitor/accounts"
+ENDPOINT_TYPE = "Microsoft.Insights/dataCollectionEndpoints"
+
+
 def prometheus(arm: FakeArm) -> tuple[str, str]:
-    """A workspace and an endpoint: their ids."""
+    """An Azure Monitor workspace `amw` and a data collection endpoint `dce`: their ids."""
     arm.put(WORKSPACE, "amw", {"resourceGroupName": RG, "azureMonitorWorkspaceName": "amw"}, "amw")
     arm.put(ENDPOINT, "dce", {"resourceGroupName": RG, "dataCollectionEndpointName": "dce"}, "dce")
-    return (
-        resource_id(arm, "Microsoft.Monitor/accounts", "amw"),
-        resource_id(arm, "Microsoft.Insights/dataCollectionEndpoints", "dce"),
-    )
+    return resource_id(arm, WORKSPACE_TYPE, "amw"), resource_id(arm, ENDPOINT_TYPE, "dce")
 
 
-def collection_rule(arm: FakeArm, name: str = "dcr", **changes: Any) -> Any:
-    workspace, endpoint = (
-        prometheus(arm)
-        if name == "dcr"
-        else (
-            resource_id(arm, "Microsoft.Monitor/accounts", "amw"),
-            resource_id(arm, "Microsoft.Insights/dataCollectionEndpoints", "dce"),
-        )
-    )
+def collection_rule(arm: FakeArm, name: str, **changes: Any) -> Any:
+    """A Managed Prometheus rule, as Learn's "Enable Prometheus metrics for AKS" sets it up, sending to `amw`
+    through `dce` (made first by `prometheus`)."""
+    workspace, endpoint = resource_id(arm, WORKSPACE_TYPE, "amw"), resource_id(arm, ENDPOINT_TYPE, "dce")
     props = {
         "resourceGroupName": RG,
         "dataCollectionRuleName": name,
@@ -496,7 +492,8 @@ def collection_rule(arm: FakeArm, name: str = "dcr", **changes: Any) -> Any:
 
 
 def test_a_prometheus_rule_answers_its_immutable_id(arm: FakeArm) -> None:
-    out = collection_rule(arm).outputs
+    prometheus(arm)
+    out = collection_rule(arm, "dcr").outputs
     other = collection_rule(arm, "dcr2").outputs
 
     assert re.fullmatch(r"dcr-[0-9a-f]{32}", out["immutableId"])
