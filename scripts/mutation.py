@@ -320,6 +320,54 @@ EQUIVALENT: dict[str, str] = {
     # fakeazure.models, fifth session of 2026-11-27, one block per module set (kept apart so that they merge):
     # -- compute, compute_profile, network --
     # -- containerservice, monitor --
+    "azure_gpu_stacks.fakeazure.models.containerservice.x__check_api_server_access__mutmut_30": (
+        "`strict=None` for `strict=False` in ipaddress.ip_network: the standard library tests `if strict:`, so "
+        "None and False both accept host bits"
+    ),
+    "azure_gpu_stacks.fakeazure.models.containerservice.xǁManagedClusterǁcomputed__mutmut_13": (
+        "the fqdn's suffix hashed from the upper-cased id rather than the lower-cased one: either is 8 hexadecimal "
+        "digits of the cluster's own, the same on every run and for any casing of its id (ARM ids are "
+        "case-insensitive); the spec's example shows only that Azure makes one up (dnsprefix1-abcd1234)"
+    ),
+    **{
+        f"azure_gpu_stacks.fakeazure.models.containerservice.xǁManagedClusterǁcomputed__mutmut_{n}": (
+            "the cluster's own `identity` answer (skipped, under another key or with another salt for its "
+            "principalId): FakeArm answers every type's system-assigned identity beneath the model's own "
+            "(core.system_identity, the same principal and tenant), so the block repeats it; another salt gives "
+            "another stable UUID of the cluster's own, which the spec says only that Azure assigns (read-only)"
+        )
+        for n in (80, 81, 82, 83, 85, 86, 87, 89, 90, 91, 93, 94, 101, 102, 103)
+    },
+    **{
+        f"azure_gpu_stacks.fakeazure.models.containerservice.xǁAgentPoolǁcheck__mutmut_{n}": (
+            "an inline pool without a name read as 'None' or 'XXXX' rather than '': a cluster the fake holds has a "
+            "name on every inline pool (its PUT refuses one without: agentPoolProfiles[].name is required, "
+            "^[a-z][a-z0-9]{0,11}$ in the 2025-09-01 spec), and no agent pool can be named 'None' or 'XXXX'"
+        )
+        for n in (10, 12, 15)
+    },
+    **{
+        f"azure_gpu_stacks.fakeazure.models.containerservice.x__cluster_credentials__mutmut_{n}": (
+            "the name of the kubeconfig entry ('clusterUser') or its key changed: nothing reads it (the component "
+            "takes the first entry's value, as `az aks get-credentials` does), and the spec's CredentialResult "
+            "example names it credentialName1"
+        )
+        for n in (19, 20, 21, 22, 23)
+    },
+    **{
+        f"azure_gpu_stacks.fakeazure.models.monitor.xǁ{model}ǁcomputed__mutmut_{n}": (
+            "the salt of an id Azure assigns (none, 'XX...XX' or another casing of accountId, internalId or "
+            "immutableId): "
+            "any gives a UUID that is the same on every run and the resource's own (derived from its id), distinct "
+            "from the resource's other ids; the specs say only that Azure assigns them (read-only)"
+        )
+        for model, numbers in (
+            ("AzureMonitorWorkspace", (7, 8, 9, 10, 19, 20, 21, 22)),
+            ("DataCollectionEndpoint", (27, 28, 29, 30)),
+            ("DataCollectionRule", (11, 12, 13, 14)),
+        )
+        for n in numbers
+    },
     # -- defaults, machinelearningservices, batch, keyvault --
     **{
         f"azure_gpu_stacks.fakeazure.models.defaults.x_{function}__mutmut_{n}": (
