@@ -330,15 +330,6 @@ EQUIVALENT: dict[str, str] = {
         "case-insensitive); the spec's example shows only that Azure makes one up (dnsprefix1-abcd1234)"
     ),
     **{
-        f"azure_gpu_stacks.fakeazure.models.containerservice.xǁManagedClusterǁcomputed__mutmut_{n}": (
-            "the cluster's own `identity` answer (skipped, under another key or with another salt for its "
-            "principalId): FakeArm answers every type's system-assigned identity beneath the model's own "
-            "(core.system_identity, the same principal and tenant), so the block repeats it; another salt gives "
-            "another stable UUID of the cluster's own, which the spec says only that Azure assigns (read-only)"
-        )
-        for n in (80, 81, 82, 83, 85, 86, 87, 89, 90, 91, 93, 94, 101, 102, 103)
-    },
-    **{
         f"azure_gpu_stacks.fakeazure.models.containerservice.xǁAgentPoolǁcheck__mutmut_{n}": (
             "an inline pool without a name read as 'None' or 'XXXX' rather than '': a cluster the fake holds has a "
             "name on every inline pool (its PUT refuses one without: agentPoolProfiles[].name is required, "

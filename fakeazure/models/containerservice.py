@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 
 from ...catalog.limits import LIMITS
 from ...catalog.mig import AKS_MIG_SIZES
-from ...sdk.values import stable_uuid
 from ..core import ArmResourceType, Invoke, Resource, advise
 from ..errors import (
     AgentPoolK8sVersionNotSupported,
@@ -218,10 +217,7 @@ class ManagedCluster(ArmResourceType):
         }
         if res.properties.get("kubernetesVersion"):
             out["currentKubernetesVersion"] = res.properties["kubernetesVersion"]
-        identity = res.properties.get("identity")
-        if isinstance(identity, dict) and identity.get("type") == "SystemAssigned":
-            out["identity"] = {**identity, "principalId": stable_uuid(res.id, "principal"), "tenantId": arm.tenant_id}
-        return out
+        return out  # a system-assigned identity is answered for every type by the backend (core.system_identity)
 
 
 class AgentPool(ArmResourceType):
