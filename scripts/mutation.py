@@ -374,6 +374,39 @@ EQUIVALENT: dict[str, str] = {
     "azure_gpu_stacks.fakeazure.models.network.xǁNetworkInterfaceǁcheck__mutmut_30": (
         "'XXXX' for '' as a missing subnet id: neither holds '/subnets/', so no network is looked up either way"
     ),
+    "azure_gpu_stacks.fakeazure.models.compute_profile.x_image_generation__mutmut_9": (
+        "'xxxx' for '' as a missing image SKU: neither ends with gen2 or gen1 nor is a Canonical `NN_NN-lts` SKU, so "
+        "the generation is unknown either way"
+    ),
+    **{
+        f"azure_gpu_stacks.fakeazure.models.compute_profile.x_image_generation__mutmut_{n}": (
+            "'xxxx' for '' as a missing image offer or publisher: neither is 'ubuntu-hpc' or 'canonical', so the "
+            "generation is read from the SKU alone either way"
+        )
+        for n in (20, 37)
+    },
+    "azure_gpu_stacks.fakeazure.models.compute_profile.x_check_machine__mutmut_3": (
+        "a size that is no string looked up by its str(): 'None' (a body without a size) or any other non-string "
+        "names no size of the catalog, so the checks are skipped either way"
+    ),
+    "azure_gpu_stacks.fakeazure.models.compute_profile.x_check_machine__mutmut_34": (
+        "the separator between a size's generations in the refusal: a size is refused an image's generation only "
+        "when it boots the other one alone (there are two, V1 and V2), so the list it names has one item"
+    ),
+    "azure_gpu_stacks.fakeazure.models.compute_profile.x_check_extension__mutmut_5": (
+        "'xxxx' for '' as a missing extension type: neither is a driver type the checks know"
+    ),
+    "azure_gpu_stacks.fakeazure.models.compute_profile.x_check_extension__mutmut_28": (
+        "an image SKU upper-cased rather than lower-cased before the Ubuntu release is read: both release patterns "
+        "read only its digits and separators, and the message quotes the SKU as given"
+    ),
+    "azure_gpu_stacks.fakeazure.models.compute_profile.x_check_extension__mutmut_34": (
+        "'xxxx' for '' as a missing image SKU: neither holds an Ubuntu release, so the InfiniBand check passes "
+        "either way"
+    ),
+    "azure_gpu_stacks.fakeazure.models.compute_profile.x_check_extension__mutmut_48": (
+        "'xxxx' for '' as a missing image offer: neither names Ubuntu, so the InfiniBand check passes either way"
+    ),
     # -- containerservice, monitor --
     # -- defaults, machinelearningservices, batch, keyvault --
     # -- the smaller models (__init__, consumption, authorization, alertsmanagement, devtestlab, storage, ...) --
