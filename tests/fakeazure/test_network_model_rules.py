@@ -470,21 +470,30 @@ def test_each_network_interface_answers_a_mac_address_of_its_own_as_azure_writes
     assert all(re.fullmatch(r"[0-9A-F]{2}(-[0-9A-F]{2}){5}", m) for m in macs) and macs[0] != macs[1]
 
 
-def test_a_network_named_subnets_in_another_region_is_found_for_its_subnet(arm: FakeArm) -> None:
-    # "subnets" is a valid VNet name (2 to 64 characters: Learn's resource-name-rules); the subnet's network is what
-    # comes before the last `/subnets/` of its id
+def test_a_subnets_network_is_found_whatever_its_group_and_network_are_named(arm: FakeArm) -> None:
+    # "subnets" is a valid name for a resource group and for a VNet (Learn's resource-name-rules); the subnet's
+    # network is what comes before the last `/subnets/` of its id
+    arm.put("azure-native:resources:ResourceGroup", "g", {"resourceGroupName": "subnets", "location": "eastus"}, "g")
     body = {
-        "resourceGroupName": RG,
+        "resourceGroupName": "subnets",
         "virtualNetworkName": "subnets",
         "location": "westus",
         "addressSpace": {"addressPrefixes": ["10.0.0.0/16"]},
         "subnets": [{"name": "s", "addressPrefix": "10.0.1.0/24"}],
     }
-    arm.put(VNET, "subnets", body, "subnets")
-    config = {"name": "ip", "subnet": {"id": f"{network_id(arm)}/virtualNetworks/subnets/subnets/s"}}
+    vnet_id = arm.put(VNET, "subnets", body, "subnets").id
+    config = {"name": "ip", "subnet": {"id": f"{vnet_id}/subnets/s"}}
 
-    error = arm_refusal(lambda: interface(arm, "nic", config))
+    error = arm_refusal(
+        lambda: arm.put(
+            NIC,
+            "nic",
+            {"resourceGroupName": "subnets", "networkInterfaceName": "nic", "ipConfigurations": [config]},
+            "nic",
+        )
+    )
 
+    assert "/resourceGroups/subnets/" in vnet_id and vnet_id.endswith("/virtualNetworks/subnets")
     assert error.code == "InvalidResourceReference" and "(westus, not eastus)" in error.message
 
 
