@@ -211,8 +211,8 @@ def test_the_nvidia_driver_on_a_vm_whose_ip_configuration_names_no_subnet_is_not
 
 
 def test_each_public_ip_answers_an_address_of_its_own_that_is_no_real_azure_address(arm: FakeArm) -> None:
-    # Azure allocates a Standard SKU address at creation (static); offline the fake hands out TEST-NET-2
-    # (198.51.100.0/24, RFC 5737: reserved for documentation), so no real address appears in a plan
+    # a Standard SKU address is static, allocated at creation (Learn, "Public IP addresses"); offline the fake hands out
+    # TEST-NET-2 (198.51.100.0/24, RFC 5737: reserved for documentation), so no real address appears in a plan
     body = {"resourceGroupName": RG, "sku": {"name": "Standard"}, "publicIPAllocationMethod": "Static"}
     first, second = (
         arm.put("azure-native:network:PublicIPAddress", n, {**body, "publicIpAddressName": n}, n).outputs
