@@ -319,6 +319,94 @@ EQUIVALENT: dict[str, str] = {
     ),
     # fakeazure.models, fifth session of 2026-11-27, one block per module set (kept apart so that they merge):
     # -- compute, compute_profile, network --
+    **{
+        f"azure_gpu_stacks.fakeazure.models.network.xǁNetworkSecurityGroupǁcomputed__mutmut_{n}": (
+            "the salt of a security group's resourceGuid (none, 'XXguidXX', 'GUID' for 'guid'): any gives a UUID that "
+            "is the same on every run and the group's own (derived from its id); the REST spec says only that Azure "
+            "assigns it (read-only)"
+        )
+        for n in (7, 8, 9)
+    },
+    **{
+        f"azure_gpu_stacks.fakeazure.models.network.xǁVirtualNetworkǁcomputed__mutmut_{n}": (
+            "the salt of a virtual network's resourceGuid (none, 'XXguidXX', 'GUID' for 'guid'): any gives a UUID "
+            "that is the same on every run and the network's own (derived from its id); read-only in the REST spec"
+        )
+        for n in (31, 32, 33)
+    },
+    **{
+        f"azure_gpu_stacks.fakeazure.models.network.x_inline_subnet__mutmut_{n}": (
+            "an inline subnet's own `name` or `id` kept in its body: every place that answers the body (the VNet's "
+            "`subnets` output, the child subnet's outputs, a get's answer, backend._outputs) writes the subnet's name "
+            "and id over them, and no check reads them"
+        )
+        for n in (13, 14, 15, 16)
+    },
+    **{
+        name: (
+            "the path naming a prefix of the body itself (a VNet's address space, an inline or standalone "
+            "subnet's addressPrefix(es)) appears only in `_network`'s refusal of that prefix, which the prose rules "
+            "prefix-format and prefix-host-bits (fakeazure/prose.py, run before a type's own check on every string "
+            "prefix of the body) always make first, in their own words; a prefix that is no string is refused by the "
+            "spec's type check before either"
+        )
+        for name in (
+            *(f"azure_gpu_stacks.fakeazure.models.network.x_subnet_prefixes__mutmut_{n}" for n in (4, 5, 6)),
+            "azure_gpu_stacks.fakeazure.models.network.xǁSubnetǁcheck__mutmut_42",
+            *(
+                f"azure_gpu_stacks.fakeazure.models.network.xǁVirtualNetworkǁcheck__mutmut_{n}"
+                for n in (3, 6, 7, 8, 33)
+            ),
+        )
+    },
+    "azure_gpu_stacks.fakeazure.models.network.x_outbound_path__mutmut_13": (
+        "`natGateway` itself rather than its `id` asked for truth: natGateway is a SubResource whose only property "
+        "is `id`, and pulumi-azure-native sends it with its id or leaves it out, so the object is there exactly "
+        "when its id is"
+    ),
+    "azure_gpu_stacks.fakeazure.models.network.xǁNetworkInterfaceǁcomputed__mutmut_21": (
+        "`arm.find('XXXX')` for `arm.find('')` when an IP configuration has no subnet id: the fake holds resources "
+        "by their ARM ids, which begin with /subscriptions/ or /providers/, so neither finds one"
+    ),
+    "azure_gpu_stacks.fakeazure.models.network.xǁNetworkInterfaceǁcomputed__mutmut_53": (
+        "13 hex digits of the id's hash for 12: the MAC address joins only the first 12 (range(0, 12, 2))"
+    ),
+    "azure_gpu_stacks.fakeazure.models.network.xǁNetworkInterfaceǁcheck__mutmut_30": (
+        "'XXXX' for '' as a missing subnet id: neither holds '/subnets/', so no network is looked up either way"
+    ),
+    "azure_gpu_stacks.fakeazure.models.compute_profile.x_image_generation__mutmut_9": (
+        "'xxxx' for '' as a missing image SKU: neither ends with gen2 or gen1 nor is a Canonical `NN_NN-lts` SKU, so "
+        "the generation is unknown either way"
+    ),
+    **{
+        f"azure_gpu_stacks.fakeazure.models.compute_profile.x_image_generation__mutmut_{n}": (
+            "'xxxx' for '' as a missing image offer or publisher: neither is 'ubuntu-hpc' or 'canonical', so the "
+            "generation is read from the SKU alone either way"
+        )
+        for n in (20, 37)
+    },
+    "azure_gpu_stacks.fakeazure.models.compute_profile.x_check_machine__mutmut_3": (
+        "a size that is no string looked up by its str(): 'None' (a body without a size) or any other non-string "
+        "names no size of the catalog, so the checks are skipped either way"
+    ),
+    "azure_gpu_stacks.fakeazure.models.compute_profile.x_check_machine__mutmut_34": (
+        "the separator between a size's generations in the refusal: a size is refused an image's generation only "
+        "when it boots the other one alone (there are two, V1 and V2), so the list it names has one item"
+    ),
+    "azure_gpu_stacks.fakeazure.models.compute_profile.x_check_extension__mutmut_5": (
+        "'xxxx' for '' as a missing extension type: neither is a driver type the checks know"
+    ),
+    "azure_gpu_stacks.fakeazure.models.compute_profile.x_check_extension__mutmut_28": (
+        "an image SKU upper-cased rather than lower-cased before the Ubuntu release is read: both release patterns "
+        "read only its digits and separators, and the message quotes the SKU as given"
+    ),
+    "azure_gpu_stacks.fakeazure.models.compute_profile.x_check_extension__mutmut_34": (
+        "'xxxx' for '' as a missing image SKU: neither holds an Ubuntu release, so the InfiniBand check passes "
+        "either way"
+    ),
+    "azure_gpu_stacks.fakeazure.models.compute_profile.x_check_extension__mutmut_48": (
+        "'xxxx' for '' as a missing image offer: neither names Ubuntu, so the InfiniBand check passes either way"
+    ),
     # -- containerservice, monitor --
     "azure_gpu_stacks.fakeazure.models.containerservice.x__check_api_server_access__mutmut_30": (
         "`strict=None` for `strict=False` in ipaddress.ip_network: the standard library tests `if strict:`, so "
