@@ -241,6 +241,21 @@ def module_fixture_group(item: pytest.Item) -> str | None:
     return None
 
 
+def starts_the_cli_as_a_process(item: pytest.Item) -> bool:
+    """Whether the test starts `gpu-stacks` as a process from tests/cli_process.py (its module imports the starters, or
+    the test function names them). Each test process that does starts one zygote, about 5 CPU-seconds of imports and
+    preload (docs/testing.md); one group runs these tests on one worker, so one zygote serves the whole run instead of
+    one per worker."""
+    from tests import cli_process
+
+    module = getattr(item, "module", None)
+    names = getattr(getattr(getattr(item, "function", None), "__code__", None), "co_names", ())
+    return any(
+        getattr(module, starter, None) is getattr(cli_process, starter) or starter in names
+        for starter in ("gpu_stacks_process", "CliProcess")
+    )
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_collection() -> Iterator[object]:
     """Collection may write bytecode even where PYTHONDONTWRITEBYTECODE is set (this machine and many CI images):
@@ -266,6 +281,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         used = getattr(item, "fixturenames", ())
         group = next((g for fixture, g in SHARED_FIXTURE_GROUPS.items() if fixture in used), None)
+        if not group and starts_the_cli_as_a_process(item):
+            group = "cli-process"
         if group := group or module_fixture_group(item):
             item.add_marker(pytest.mark.xdist_group(group))
     items.sort(key=slow_files_first)
