@@ -9,7 +9,8 @@ request's argv, cwd, environment and standard streams, then runs the console scr
 
 What a fork cannot stand in for stays a fresh interpreter in its test: the installed console script, the
 `python -m` entry point itself (tests/e2e/test_cli.py), a process started under `ulimit`, a project's own
-virtual environment, and a check whose every fork is recorded from the first (test_runner_processes.py).
+virtual environment, and a check whose every fork is recorded from the first (test_runner_processes.py). A
+command Ctrl-C reaches as a terminal's job does is a fork too (`terminal_job`: its own session, SIGINT handled).
 
 The zygote is started with `subprocess` (no `preexec_fn`, no fork of the pytest worker, which may hold gRPC
 threads) and refuses to serve if its preload left a thread running: a fork of a threaded process is what
@@ -35,7 +36,7 @@ from pathlib import Path
 # stdin, stdout and stderr as passed descriptors; it answers {"pid": N}, then {"status": S} once that child
 # ended.
 ZYGOTE = r"""
-import json, os, socket, sys, threading, traceback
+import json, os, signal, socket, sys, threading, traceback
 
 control = socket.socket(fileno=int(sys.argv[1]))
 from azure_gpu_stacks.engine.run.parallel import preload
@@ -55,6 +56,9 @@ def child(request, fds):
     for fd in fds:
         if fd > 2:
             os.close(fd)
+    if request["terminal_job"]:
+        os.setsid()  # its own session and process group, as a terminal's job is (Popen's start_new_session)
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # as Python sets it up when a terminal starts it
     os.chdir(request["cwd"])
     os.environ.clear()
     os.environ.update(request["env"])
@@ -157,7 +161,11 @@ def _the_zygote() -> _Zygote:
 class CliProcess:
     """A running `gpu-stacks ARGV` forked from the zygote, with `subprocess.Popen`'s reading of it: `pid`,
     `poll()`, `send_signal()`, `kill()`, `wait(timeout)`, `communicate(timeout)` and `returncode` (negative:
-    the signal that ended it). stdout and stderr are pipes read as text, as with `text=True`."""
+    the signal that ended it). stdout and stderr are pipes read as text, as with `text=True`.
+
+    `terminal_job`: started as a terminal starts a job, in its own session and process group (its pid is the group
+    to signal, as with `start_new_session=True`), SIGINT raising KeyboardInterrupt even where the test run was
+    started with SIGINT ignored (a background shell's `&`)."""
 
     def __init__(
         self,
@@ -166,6 +174,7 @@ class CliProcess:
         cwd: str | os.PathLike[str] | None = None,
         env: Mapping[str, str] | None = None,
         stdin: int | None = None,
+        terminal_job: bool = False,
     ) -> None:
         self.args = ["gpu-stacks", *map(str, argv)]
         self.returncode: int | None = None
@@ -182,6 +191,7 @@ class CliProcess:
             "argv": [str(a) for a in argv],
             "cwd": str(Path(cwd if cwd is not None else os.getcwd()).absolute()),
             "env": dict(os.environ if env is None else env),
+            "terminal_job": terminal_job,
         }
         try:
             socket.send_fds(self.zygote.control, [json.dumps(request).encode()], [stdin_fd, out_write, err_write])
