@@ -31,7 +31,8 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-# The zygote's code, run with `python -c` so that nothing of the test tree is imported into it. It reads
+# The zygote's code, run with `python -c` so that nothing of the test tree is imported into it. Once it has preloaded
+# it answers {"ready": true, "threads": [its OS threads before the preload, after it]}. Then it reads
 # requests on the socket whose descriptor is its argument: a JSON document (argv, cwd, env) with the child's
 # stdin, stdout and stderr as passed descriptors; it answers {"pid": N}, then {"status": S} once that child
 # ended.
@@ -41,12 +42,19 @@ import json, os, signal, socket, sys, threading, traceback
 control = socket.socket(fileno=int(sys.argv[1]))
 from azure_gpu_stacks.engine.run.parallel import preload
 from azure_gpu_stacks.engine import cli
+
+
+def os_threads():
+    return len(os.listdir("/proc/self/task")) if os.path.isdir("/proc/self/task") else threading.active_count()
+
+
+before = os_threads()
 preload()
-threads = len(os.listdir("/proc/self/task")) if os.path.isdir("/proc/self/task") else threading.active_count()
+threads = os_threads()
 if threading.active_count() != 1 or threads != 1:
     control.send(json.dumps({"error": f"the preload left {threads} threads running; a fork would copy them"}).encode())
     sys.exit(1)
-control.send(b'{"ready": true}')
+control.send(json.dumps({"ready": True, "threads": [before, threads]}).encode())
 
 
 def child(request, fds):
@@ -126,6 +134,7 @@ class _Zygote:
         answer = json.loads(self._receive(timeout=300))
         if "error" in answer:
             raise RuntimeError(f"the gpu-stacks zygote cannot fork: {answer['error']}")
+        self.preload_threads: tuple[int, int] = tuple(answer["threads"])
         atexit.register(self.close)
 
     def _receive(self, timeout: float | None) -> bytes:
@@ -147,6 +156,9 @@ class _Zygote:
             self.process.wait()
 
 
+# What a test calls to use the zygote (tests/conftest.py runs those tests on one worker, so one zygote serves a run).
+STARTERS = ("gpu_stacks_process", "CliProcess", "zygote_preload_threads")
+
 _zygote: _Zygote | None = None
 _running: CliProcess | None = None
 
@@ -156,6 +168,13 @@ def _the_zygote() -> _Zygote:
     if _zygote is None or _zygote.process.poll() is not None:
         _zygote = _Zygote()
     return _zygote
+
+
+def zygote_preload_threads() -> tuple[int, int]:
+    """The OS threads of the zygote, a new interpreter that imported gpu-stacks' CLI, before and after the preload
+    `gpu-stacks check` makes before it forks (`parallel.preload`). A zygote whose preload left a thread running
+    refuses to start (RuntimeError naming the count)."""
+    return _the_zygote().preload_threads
 
 
 class CliProcess:

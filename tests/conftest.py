@@ -242,8 +242,8 @@ def module_fixture_group(item: pytest.Item) -> str | None:
 
 
 def starts_the_cli_as_a_process(item: pytest.Item) -> bool:
-    """Whether the test starts `gpu-stacks` as a process from tests/cli_process.py (its module imports the starters, or
-    the test function names them). Each test process that does starts one zygote, about 5 CPU-seconds of imports and
+    """Whether the test uses tests/cli_process.py's zygote (its module imports one of the zygote's `STARTERS`, or the
+    test function names one). Each test process that does starts one zygote, about 5 CPU-seconds of imports and
     preload (docs/testing.md); one group runs these tests on one worker, so one zygote serves the whole run instead of
     one per worker."""
     from tests import cli_process
@@ -252,7 +252,7 @@ def starts_the_cli_as_a_process(item: pytest.Item) -> bool:
     names = getattr(getattr(getattr(item, "function", None), "__code__", None), "co_names", ())
     return any(
         getattr(module, starter, None) is getattr(cli_process, starter) or starter in names
-        for starter in ("gpu_stacks_process", "CliProcess")
+        for starter in cli_process.STARTERS
     )
 
 
