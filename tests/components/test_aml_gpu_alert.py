@@ -216,7 +216,7 @@ def test_every_shipped_stack_runs_under_pulumis_own_mocks() -> None:
 
     Run in a forked child of this test process, whose imports the session's preload has made, with the echo mocks
     of bench/floors.py (whose own fresh interpreter, warm-up runs and timing are for the benchmark, not for this:
-    about 6 CPU-seconds against 0.5, docs/testing.md); what a program raises fails the test with its message."""
+    about 8 CPU-seconds against 1, docs/testing.md); what a program raises fails the test with its message."""
     from azure_gpu_stacks.engine.run.isolation import Limits, run_isolated
 
     stacks = sorted(
