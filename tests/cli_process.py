@@ -28,6 +28,7 @@ import socket
 import subprocess
 import sys
 import time
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -165,7 +166,12 @@ _running: CliProcess | None = None
 
 def _the_zygote() -> _Zygote:
     global _zygote
-    if _zygote is None or _zygote.process.poll() is not None:
+    if _zygote is not None and _zygote.process.poll() is not None:
+        # Started again, at about 5 CPU-seconds; said, so that a run's warnings show how the last one ended (in one
+        # whole-suite profile a worker's zygote ended between two of its tests, cause unknown: docs/testing.md).
+        warnings.warn(f"the gpu-stacks zygote had ended (exit status {_zygote.process.returncode}); starting another")
+        _zygote = None
+    if _zygote is None:
         _zygote = _Zygote()
     return _zygote
 
