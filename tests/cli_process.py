@@ -9,7 +9,8 @@ request's argv, cwd, environment and standard streams, then runs the console scr
 
 What a fork cannot stand in for stays a fresh interpreter in its test: the installed console script, the
 `python -m` entry point itself (tests/e2e/test_cli.py), a process started under `ulimit`, a project's own
-virtual environment, and a check whose every fork is recorded from the first (test_runner_processes.py).
+virtual environment, and a check whose every fork is recorded from the first (test_runner_processes.py). A
+command Ctrl-C reaches as a terminal's job does is a fork too (`terminal_job`: its own session, SIGINT handled).
 
 The zygote is started with `subprocess` (no `preexec_fn`, no fork of the pytest worker, which may hold gRPC
 threads) and refuses to serve if its preload left a thread running: a fork of a threaded process is what
@@ -27,25 +28,34 @@ import socket
 import subprocess
 import sys
 import time
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-# The zygote's code, run with `python -c` so that nothing of the test tree is imported into it. It reads
+# The zygote's code, run with `python -c` so that nothing of the test tree is imported into it. Once it has preloaded
+# it answers {"ready": true, "threads": [its OS threads before the preload, after it]}. Then it reads
 # requests on the socket whose descriptor is its argument: a JSON document (argv, cwd, env) with the child's
 # stdin, stdout and stderr as passed descriptors; it answers {"pid": N}, then {"status": S} once that child
 # ended.
 ZYGOTE = r"""
-import json, os, socket, sys, threading, traceback
+import json, os, signal, socket, sys, threading, traceback
 
 control = socket.socket(fileno=int(sys.argv[1]))
 from azure_gpu_stacks.engine.run.parallel import preload
 from azure_gpu_stacks.engine import cli
+
+
+def os_threads():
+    return len(os.listdir("/proc/self/task")) if os.path.isdir("/proc/self/task") else threading.active_count()
+
+
+before = os_threads()
 preload()
-threads = len(os.listdir("/proc/self/task")) if os.path.isdir("/proc/self/task") else threading.active_count()
+threads = os_threads()
 if threading.active_count() != 1 or threads != 1:
     control.send(json.dumps({"error": f"the preload left {threads} threads running; a fork would copy them"}).encode())
     sys.exit(1)
-control.send(b'{"ready": true}')
+control.send(json.dumps({"ready": True, "threads": [before, threads]}).encode())
 
 
 def child(request, fds):
@@ -55,6 +65,9 @@ def child(request, fds):
     for fd in fds:
         if fd > 2:
             os.close(fd)
+    if request["terminal_job"]:
+        os.setsid()  # its own session and process group, as a terminal's job is (Popen's start_new_session)
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # as Python sets it up when a terminal starts it
     os.chdir(request["cwd"])
     os.environ.clear()
     os.environ.update(request["env"])
@@ -122,6 +135,7 @@ class _Zygote:
         answer = json.loads(self._receive(timeout=300))
         if "error" in answer:
             raise RuntimeError(f"the gpu-stacks zygote cannot fork: {answer['error']}")
+        self.preload_threads: tuple[int, int] = tuple(answer["threads"])
         atexit.register(self.close)
 
     def _receive(self, timeout: float | None) -> bytes:
@@ -143,21 +157,40 @@ class _Zygote:
             self.process.wait()
 
 
+# What a test calls to use the zygote (tests/conftest.py runs those tests on one worker, so one zygote serves a run).
+STARTERS = ("gpu_stacks_process", "CliProcess", "zygote_preload_threads")
+
 _zygote: _Zygote | None = None
 _running: CliProcess | None = None
 
 
 def _the_zygote() -> _Zygote:
     global _zygote
-    if _zygote is None or _zygote.process.poll() is not None:
+    if _zygote is not None and _zygote.process.poll() is not None:
+        # Started again, at about 5 CPU-seconds; said, so that a run's warnings show how the last one ended (in one
+        # whole-suite profile a worker's zygote ended between two of its tests, cause unknown: docs/testing.md).
+        warnings.warn(f"the gpu-stacks zygote had ended (exit status {_zygote.process.returncode}); starting another")
+        _zygote = None
+    if _zygote is None:
         _zygote = _Zygote()
     return _zygote
+
+
+def zygote_preload_threads() -> tuple[int, int]:
+    """The OS threads of the zygote, a new interpreter that imported gpu-stacks' CLI, before and after the preload
+    `gpu-stacks check` makes before it forks (`parallel.preload`). A zygote whose preload left a thread running
+    refuses to start (RuntimeError naming the count)."""
+    return _the_zygote().preload_threads
 
 
 class CliProcess:
     """A running `gpu-stacks ARGV` forked from the zygote, with `subprocess.Popen`'s reading of it: `pid`,
     `poll()`, `send_signal()`, `kill()`, `wait(timeout)`, `communicate(timeout)` and `returncode` (negative:
-    the signal that ended it). stdout and stderr are pipes read as text, as with `text=True`."""
+    the signal that ended it). stdout and stderr are pipes read as text, as with `text=True`.
+
+    `terminal_job`: started as a terminal starts a job, in its own session and process group (its pid is the group
+    to signal, as with `start_new_session=True`), SIGINT raising KeyboardInterrupt even where the test run was
+    started with SIGINT ignored (a background shell's `&`)."""
 
     def __init__(
         self,
@@ -166,6 +199,7 @@ class CliProcess:
         cwd: str | os.PathLike[str] | None = None,
         env: Mapping[str, str] | None = None,
         stdin: int | None = None,
+        terminal_job: bool = False,
     ) -> None:
         self.args = ["gpu-stacks", *map(str, argv)]
         self.returncode: int | None = None
@@ -182,6 +216,7 @@ class CliProcess:
             "argv": [str(a) for a in argv],
             "cwd": str(Path(cwd if cwd is not None else os.getcwd()).absolute()),
             "env": dict(os.environ if env is None else env),
+            "terminal_job": terminal_job,
         }
         try:
             socket.send_fds(self.zygote.control, [json.dumps(request).encode()], [stdin_fd, out_write, err_write])

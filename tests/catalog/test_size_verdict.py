@@ -11,15 +11,14 @@ import json
 from pathlib import Path
 
 import pytest
-import yaml
 from azure_gpu_stacks.catalog import catalog, size_verdict
 from azure_gpu_stacks.catalog.az_files import read_skus
 from azure_gpu_stacks.catalog.verdict import is_well_formed
 from azure_gpu_stacks.fakeazure import FakeArm
 from azure_gpu_stacks.fakeazure.errors import InvalidParameter, SkuNotAvailable
 
-from tests.conftest import REPO
 from tests.e2e.test_check_cli import run, stack_copy
+from tests.policy_helpers import catalog_document
 
 # Current sizes Azure offers (Azure/azure-rest-api-specs Compute examples, issue 29) the catalog does not list.
 OFFERED_UNLISTED = ["Standard_D2ds_v6", "Standard_DC2as_v5"]
@@ -81,7 +80,7 @@ def test_an_offered_size_announced_for_retirement_is_retiring_and_deployable(nam
 def test_every_size_azure_lists_without_a_size_page_is_unknown_and_deployable_not_a_typo() -> None:
     """catalog/vm_sizes.yaml's `unconfirmed` sizes (N-series names seen in Azure's SKU list, such as
     Standard_ND96is_H200_v5) are offered by Azure: never refused as a typo of a GPU size."""
-    listed = yaml.safe_load((REPO / "catalog" / "vm_sizes.yaml").read_text(encoding="utf-8"))["unconfirmed"]
+    listed = catalog_document()["unconfirmed"]
     names = [entry["name"] for entry in listed]
     assert "Standard_ND96is_H200_v5" in names and len([n for n in names if n.startswith("Standard_N")]) >= 10
 

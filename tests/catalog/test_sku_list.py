@@ -122,7 +122,8 @@ def test_the_rtx_pro_ga_sizes_are_current_with_the_sku_lists_family_and_the_tabl
 
 
 def test_a_quarter_and_a_half_gpu_are_fractions_of_one_96_gb_card() -> None:
-    shares = {s.name: (s.gpus, s.gpu_memory_gb) for s in catalog().sizes if s.name in sku_list() and "RTXPRO" in s.name}
+    listed = sku_list()  # read once, not once per catalog size
+    shares = {s.name: (s.gpus, s.gpu_memory_gb) for s in catalog().sizes if s.name in listed and "RTXPRO" in s.name}
 
     assert shares["Standard_NC36ds_xl_RTXPRO6000BSE_v6"] == (0.25, 24)
     assert shares["Standard_NC72ds_xl_RTXPRO6000BSE_v6"] == (0.5, 48)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
 import sys
 import textwrap
 import time
@@ -17,6 +16,7 @@ from pathlib import Path
 import pytest
 from azure_gpu_stacks.engine.cli import main
 
+from tests.cli_process import CliProcess
 from tests.e2e.test_bad_input import assert_failed_stacks, assert_one_clean_error, snapshot
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="programs run in forked children on Linux")
@@ -175,9 +175,6 @@ if pulumi.get_stack() != "a":  # the first stack is quick, so that `check --jobs
 """
 
 
-TERMINALS_SIGINT = "import signal; signal.signal(signal.SIGINT, signal.default_int_handler)"
-
-
 def _group_alive(pgid: int) -> list[int]:
     """Processes of the process group still running (zombies are gone for this purpose)."""
     alive = []
@@ -198,17 +195,11 @@ def test_ctrl_c_ends_everything_with_interrupted_and_130(tmp_path: Path, argv: l
     pids = tmp_path / "pids"
     pids.mkdir()
     root = write_program(tmp_path / "p", SLOW, stacks=("a", "dev", "c", "d"))
-    # The console script, with SIGINT handled as Python handles it when a terminal starts it: a test run started
-    # with `&` from a non-interactive shell inherits SIGINT ignored, and this test then waited 30 s and failed.
-    cli = [sys.executable, "-c", f"{TERMINALS_SIGINT}; from azure_gpu_stacks.engine.cli import run; run()"]
-    run = subprocess.Popen(
-        [*cli, *argv, "--project", str(root)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PIDS": str(pids)},
-        start_new_session=True,  # its own group, as a terminal's job is
-    )
+    # The console script as a terminal's job: its own session and process group, SIGINT handled as Python handles it
+    # when a terminal starts it (a test run started with `&` from a non-interactive shell inherits SIGINT ignored,
+    # and this test then waited 30 s and failed). Forked from the zygote that imported gpu-stacks
+    # (tests/cli_process.py): a fresh interpreter's imports are not what Ctrl-C is about.
+    run = CliProcess([*argv, "--project", str(root)], env={**os.environ, "PIDS": str(pids)}, terminal_job=True)
     expected_programs = 1 if argv[0] == "plan" else int(argv[-1])  # sleeping at once
     deadline = time.monotonic() + 120
     while len(os.listdir(pids)) < expected_programs and time.monotonic() < deadline and run.poll() is None:

@@ -25,11 +25,15 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-_PLANNED: dict[tuple[object, ...], list[Any]] = {}
+@pytest.fixture(scope="module")
+def plans_made() -> dict[tuple[object, ...], list[Any]]:
+    """The plans this module's tests share. A module fixture: `make test` runs the tests that use it on one worker
+    (tests/conftest.py, `module_fixture_group`), which plans them once; a module-level dict was filled on both."""
+    return {}
 
 
 @pytest.fixture
-def planned_once(monkeypatch: pytest.MonkeyPatch) -> None:
+def planned_once(monkeypatch: pytest.MonkeyPatch, plans_made: dict[tuple[object, ...], list[Any]]) -> None:
     """The shipped stacks are planned once serially and once by forked workers for this module; each
     format's command then prints from those plans, so the comparisons below are of the same serial and
     parallel plans, rendered by the commands themselves (the plans are frozen: nothing can change them)."""
@@ -39,9 +43,9 @@ def planned_once(monkeypatch: pytest.MonkeyPatch) -> None:
         project: Any, names: Any, reference: Any, policy_settings: Any, jobs: int, *rest: Any, **kw: Any
     ) -> list[Any]:
         key = (project.root, tuple(names), repr(reference), repr(policy_settings), jobs, repr(kw.get("day")))
-        if key not in _PLANNED:
-            _PLANNED[key] = real(project, names, reference, policy_settings, jobs, *rest, **kw)
-        return _PLANNED[key]
+        if key not in plans_made:
+            plans_made[key] = real(project, names, reference, policy_settings, jobs, *rest, **kw)
+        return plans_made[key]
 
     monkeypatch.setattr(outcome, "plan_outcomes", plan_outcomes)
 

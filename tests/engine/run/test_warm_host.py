@@ -6,7 +6,6 @@ the check process still runs one thread at every fork is test_runner_processes.p
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -20,6 +19,8 @@ from azure_gpu_stacks.engine.run.project import load_project
 from azure_gpu_stacks.engine.run.sdk_types import read_classes
 from azure_gpu_stacks.engine.run.socket_channel import SocketServer
 from azure_gpu_stacks.sdk.internals import property_types_read
+
+from tests.cli_process import zygote_preload_threads
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="programs run in forked children on Linux")
 
@@ -45,21 +46,12 @@ def _first_channel_and_server() -> list[str]:
     return sorted(set(sys.modules) - before)
 
 
-# In a new interpreter: this test process has preloaded already (tests/conftest.py), so a thread the preload
-# started would be running before the test could count.
-PRELOAD_THREADS = """
-import os
-from azure_gpu_stacks.engine.run import parallel
-before = len(os.listdir("/proc/self/task"))
-parallel.preload()
-print(before, len(os.listdir("/proc/self/task")))  # threads, C threads included (Linux: one entry each)
-"""
-
-
 def test_the_preload_starts_no_thread_and_after_it_a_childs_grpc_imports_nothing() -> None:
-    done = subprocess.run([sys.executable, "-c", PRELOAD_THREADS], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    before, after = map(int, done.stdout.split())
+    # Counted in a new interpreter, since this test process has preloaded already (tests/conftest.py) and a thread the
+    # preload started would be running before the test could count: the zygote of tests/cli_process.py, which
+    # imports the CLI and counts its OS threads before and after `parallel.preload()` (a fresh interpreter of this
+    # test's own cost 4.5 CPU-s; the zygote is started once a run for every test that forks the CLI from it).
+    before, after = zygote_preload_threads()
 
     assert after == before
     parallel.preload()  # what a check does before it forks (here: once more, a no-op after the conftest's)
