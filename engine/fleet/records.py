@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..report.cost import CostNotes, cost_row
+from ..report.cost import COST_SECTIONS, CostNotes, cost_lines, cost_row
 from ..report.markdown import stack_details, stack_row
 from ..report.sarif import findings
 from ..report.text import check_lines
@@ -42,6 +42,7 @@ def make_record(plan: Plan, stack_id: str, stack_file: str, root: Path) -> Recor
         "markdownDetails": stack_details(plan),
         "costRow": cost_row(plan),
         "costNotes": notes_json(CostNotes.of(plan.cost)),
+        "costLines": cost_lines(plan),
         "sarifRules": rules,
         "sarifResults": results,
     }
@@ -67,6 +68,7 @@ def make_failure_record(failure: StackFailure, stack_id: str, stack_file: str, r
         "markdownDetails": stack_details(failure),
         "costRow": cost_row(failure),
         "costNotes": notes_json(CostNotes()),
+        "costLines": {key: [] for key in COST_SECTIONS},
         "sarifRules": rules,
         "sarifResults": results,
     }
@@ -122,6 +124,7 @@ RECORD_KEYS = frozenset(
         "markdownDetails",
         "costRow",
         "costNotes",
+        "costLines",
         "sarifRules",
         "sarifResults",
     }
@@ -143,6 +146,7 @@ def record_problem(record: Any) -> str | None:
         "markdownDetails": list,
         "costRow": list,
         "costNotes": dict,
+        "costLines": dict,
         "sarifRules": list,
         "sarifResults": list,
     }
@@ -165,4 +169,9 @@ def record_problem(record: Any) -> str | None:
     rows = [*notes["pricesUsed"], *notes["sources"]]
     if not all(isinstance(row, list) and all(isinstance(x, str) for x in row) for row in rows):
         return "costNotes: pricesUsed, sources: allowed: lists of lists of strings"
+    lines = record["costLines"]
+    if set(lines) != set(COST_SECTIONS) or not all(
+        isinstance(found, list) and all(isinstance(x, str) for x in found) for found in lines.values()
+    ):
+        return f"costLines: allowed: {', '.join(COST_SECTIONS)}, each a list of strings"
     return None

@@ -18,7 +18,7 @@ from ...catalog.words import counted
 from ..escapes import cell
 from ..report import JSON_FORMAT_VERSION, versioned
 from ..report.check_total import total_json, total_lines
-from ..report.cost import COST_HEADERS, COST_RIGHT, CostNotes, total_row
+from ..report.cost import COST_HEADERS, COST_RIGHT, CostNotes, cost_sections, total_row
 from ..report.cost_total import CostTotal
 from ..report.junit import render_junit
 from ..report.markdown import days_text, heading
@@ -154,10 +154,15 @@ def _markdown(entries: Entries, found: Totals, affected: Affected | None) -> Ite
     for record, _ in entries():
         yield from record["markdownDetails"]
     yield from ["", "#### Cost", "", *table(COST_HEADERS, [], "markdown", right=COST_RIGHT).split("\n")]
+    sections = []  # each stack's lines under the table, as `cost_table` renders them for one project's check
     for record, _ in entries():
         yield table(COST_HEADERS, [record["costRow"]], "markdown", right=COST_RIGHT).split("\n")[-1]
+        sections.append(record["costLines"])
     if found.cost.rows > 1:
         yield table(COST_HEADERS, [total_row(found.cost)], "markdown", right=COST_RIGHT).split("\n")[-1]
+    for block in cost_sections(sections, "markdown"):
+        yield ""
+        yield block
     yield ""
     yield found.notes.text("markdown")
     if affected is not None:

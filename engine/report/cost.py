@@ -6,7 +6,7 @@ and markdown agree.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ...catalog.prices import UNKNOWN
@@ -281,6 +281,36 @@ def _observed(line: ResourceCost) -> str:
 PRICES_USED_HEADERS = ["size", "region", "price", "USD/h", "observed", "source"]
 
 
+# What a cost table says under its rows, by section (each section's heading, then a line per stack): the charges
+# priced beside the totals, the commitments of always-on GPU nodes, the cost policies' verdicts. A fleet's record
+# keeps each stack's lines (`cost_lines`) so that its report renders the same sections (engine/fleet/render.py).
+COST_SECTIONS = {
+    "charges": CHARGES_HEADING[:1].upper() + CHARGES_HEADING[1:],
+    "commitments": COMMITMENTS_HEADING[:1].upper() + COMMITMENTS_HEADING[1:],
+    "costPolicies": "Cost policies:",
+}
+
+
+def cost_lines(plan: Plan) -> dict[str, list[str]]:
+    """One stack's lines of each of COST_SECTIONS, each naming the stack."""
+    return {
+        "charges": [f"{plan.stack}: {line.strip()}" for line in charge_estimates(plan.cost)[1:]],
+        "commitments": [f"{plan.stack}: {c.text()}" for c in plan.cost.commitments],
+        "costPolicies": [f"{plan.stack}: {v.policy} ({v.level}): {v.message}" for v in cost_violations(plan)],
+    }
+
+
+def cost_sections(stacks: Sequence[Mapping[str, Sequence[str]]], fmt: Format) -> list[str]:
+    """Each of COST_SECTIONS that any stack has lines in: its heading, then those lines in the stacks' order."""
+    bullet = "- " if fmt == "markdown" else "  "
+    blocks = []
+    for key, heading in COST_SECTIONS.items():
+        found = [line for lines in stacks for line in lines[key]]
+        if found:
+            blocks.append("\n".join([heading, *(bullet + line for line in found)]))
+    return blocks
+
+
 def cost_table(plans: Sequence[Outcome], fmt: Format = "text") -> str:
     """One row per stack: full-scale and idle cost per hour and month, and its budget; then each price
     used with its date and source."""
@@ -288,25 +318,9 @@ def cost_table(plans: Sequence[Outcome], fmt: Format = "text") -> str:
     total = CostTotal.of(plans)
     if total.rows > 1:
         rows.append(total_row(total))
-    out = table(COST_HEADERS, rows, fmt, right=COST_RIGHT)
-    separator = "\n\n" if fmt == "markdown" else "\n"
-    found = [(p.stack, v) for p in plans_of(list(plans)) for v in cost_violations(p)]
-    estimates = [f"{p.stack}: {line.strip()}" for p in plans_of(list(plans)) for line in charge_estimates(p.cost)[1:]]
-    if estimates:
-        bullet = "- " if fmt == "markdown" else "  "
-        out += separator + "\n".join(
-            [CHARGES_HEADING[:1].upper() + CHARGES_HEADING[1:], *(bullet + e for e in estimates)]
-        )
-    commitments = [f"{p.stack}: {c.text()}" for p in plans_of(list(plans)) for c in p.cost.commitments]
-    if commitments:
-        bullet = "- " if fmt == "markdown" else "  "
-        out += separator + "\n".join(
-            [COMMITMENTS_HEADING[:1].upper() + COMMITMENTS_HEADING[1:], *(bullet + c for c in commitments)]
-        )
-    verdicts = ""
-    if found:
-        lines = ["Cost policies:"] + [
-            f"{'- ' if fmt == 'markdown' else '  '}{stack}: {v.policy} ({v.level}): {v.message}" for stack, v in found
-        ]
-        verdicts = separator + "\n".join(lines)
-    return out + verdicts + separator + CostNotes.over([p.cost for p in plans_of(list(plans))]).text(fmt)
+    planned = plans_of(list(plans))
+    sections = cost_sections([cost_lines(p) for p in planned], fmt)
+    notes = CostNotes.over([p.cost for p in planned]).text(fmt)
+    return ("\n\n" if fmt == "markdown" else "\n").join(
+        [table(COST_HEADERS, rows, fmt, right=COST_RIGHT), *sections, notes]
+    )
