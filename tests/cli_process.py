@@ -157,9 +157,6 @@ class _Zygote:
             self.process.wait()
 
 
-# What a test calls to use the zygote (tests/conftest.py runs those tests on one worker, so one zygote serves a run).
-STARTERS = ("gpu_stacks_process", "CliProcess", "zygote_preload_threads")
-
 _zygote: _Zygote | None = None
 _running: CliProcess | None = None
 

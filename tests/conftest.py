@@ -248,21 +248,6 @@ def module_fixture_group(item: pytest.Item) -> str | None:
     return None
 
 
-def starts_the_cli_as_a_process(item: pytest.Item) -> bool:
-    """Whether the test uses tests/cli_process.py's zygote (its module imports one of the zygote's `STARTERS`, or the
-    test function names one). Each test process that does starts one zygote, about 5 CPU-seconds of imports and
-    preload (docs/testing.md); one group runs these tests on one worker, so one zygote serves the whole run instead of
-    one per worker."""
-    from tests import cli_process
-
-    module = getattr(item, "module", None)
-    names = getattr(getattr(getattr(item, "function", None), "__code__", None), "co_names", ())
-    return any(
-        getattr(module, starter, None) is getattr(cli_process, starter) or starter in names
-        for starter in cli_process.STARTERS
-    )
-
-
 @pytest.hookimpl(wrapper=True)
 def pytest_collection() -> Iterator[object]:
     """Collection may write bytecode even where PYTHONDONTWRITEBYTECODE is set (this machine and many CI images):
@@ -288,8 +273,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         used = getattr(item, "fixturenames", ())
         group = next((g for fixture, g in SHARED_FIXTURE_GROUPS.items() if fixture in used), None)
-        if not group and starts_the_cli_as_a_process(item):
-            group = "cli-process"
         if group := group or module_fixture_group(item):
             item.add_marker(pytest.mark.xdist_group(group))
     items.sort(key=slow_files_first)
