@@ -16,55 +16,35 @@ from typing import Any
 import pytest
 from azure_gpu_stacks.fakeazure import FakeArm
 
-from tests.conftest import TEST_SSH_KEY, arm_refusal
+from tests.conftest import arm_refusal
+from tests.fakeazure.test_compute_scale_set_profile import (  # the group, network and extensions both files build on
+    INFINIBAND_DRIVER,
+    NVIDIA_DRIVER,
+    RG,
+    SSH_ONLY,
+    T4,
+    UBUNTU_2204_GEN2,
+    VMSS,
+    group_with_subnets,
+    subnet_id,
+)
 from tests.policy_helpers import catalog_size
 
-RG = "rg-profile"
-VMSS = "azure-native:compute:VirtualMachineScaleSet"
-T4 = "Standard_NC4as_T4_v3"
 A100 = "Standard_NC24ads_A100_v4"  # boots Gen2 only
 FPGA = "Standard_NP10s"  # boots Gen1 only
-UBUNTU_2204_GEN2 = {
-    "publisher": "Canonical",
-    "offer": "0001-com-ubuntu-server-jammy",
-    "sku": "22_04-lts-gen2",
-    "version": "latest",
-}
 UBUNTU_2404_GEN1 = {"publisher": "Canonical", "offer": "ubuntu-24_04-lts", "sku": "server-gen1", "version": "latest"}
 UBUNTU_2404_GEN2 = {**UBUNTU_2404_GEN1, "sku": "server"}
 # The Azure HPC image: Gen2 only (Azure/azhpc-images, and Learn's "Azure HPC VM images")
 HPC_IMAGE = {"publisher": "microsoft-dsvm", "offer": "ubuntu-hpc", "sku": "2204", "version": "latest"}
-NVIDIA_DRIVER = {
-    "name": "nvidia",
-    "publisher": "Microsoft.HpcCompute",
-    "type": "NvidiaGpuDriverLinux",
-    "typeHandlerVersion": "1.6",
-}
-INFINIBAND_DRIVER = {**NVIDIA_DRIVER, "name": "ib", "type": "InfiniBandDriverLinux", "typeHandlerVersion": "1.2"}
-SSH_ONLY = {
-    "disablePasswordAuthentication": True,
-    "ssh": {"publicKeys": [{"path": "/home/azureuser/.ssh/authorized_keys", "keyData": TEST_SSH_KEY}]},
-}
 
 
 @pytest.fixture
 def arm() -> FakeArm:
-    arm = FakeArm(default_location="eastus")
-    arm.put("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": RG, "location": "eastus"}, "rg")
-    vnet = {"resourceGroupName": RG, "virtualNetworkName": "vn", "addressSpace": {"addressPrefixes": ["10.0.0.0/16"]}}
-    arm.put("azure-native:network:VirtualNetwork", "vn", vnet, "vn")
-    for name, prefix, outbound in (("open", "10.0.1.0/24", True), ("closed", "10.0.2.0/24", False)):
-        subnet = {"resourceGroupName": RG, "virtualNetworkName": "vn", "subnetName": name, "addressPrefix": prefix}
-        arm.put("azure-native:network:Subnet", name, {**subnet, "defaultOutboundAccess": outbound}, name)
-    return arm
+    return group_with_subnets()
 
 
 def nic(arm: FakeArm, subnet: str, index: int = 0) -> dict[str, Any]:
-    subnet_id = (
-        f"/subscriptions/{arm.subscription_id}/resourceGroups/{RG}/providers/Microsoft.Network/virtualNetworks/vn/"
-        f"subnets/{subnet}"
-    )
-    return {"name": f"nic{index}", "ipConfigurations": [{"name": "ip", "subnet": {"id": subnet_id}}]}
+    return {"name": f"nic{index}", "ipConfigurations": [{"name": "ip", "subnet": {"id": subnet_id(arm, subnet)}}]}
 
 
 def scale_set(

@@ -46,6 +46,12 @@ SSH_ONLY = {
 
 @pytest.fixture
 def arm() -> FakeArm:
+    return group_with_subnets()
+
+
+def group_with_subnets() -> FakeArm:
+    """A fake holding the group RG and the network `vn` with two subnets: `open`, with a way out (default outbound
+    access), and `closed`, without."""
     arm = FakeArm(default_location="eastus")
     arm.put("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": RG, "location": "eastus"}, "rg")
     vnet = {"resourceGroupName": RG, "virtualNetworkName": "vn", "addressSpace": {"addressPrefixes": ["10.0.0.0/16"]}}

@@ -33,26 +33,9 @@ from azure_gpu_stacks.fakeazure import FakeArm
 from azure_gpu_stacks.fakeazure.errors import BadRequest, ResourceNotFound
 
 from tests.conftest import arm_refusal
+from tests.fakeazure.test_fake_aks import CLUSTER, POOL, RG, cluster_props, system_pool
 
-RG = "rg-aks"
-CLUSTER = "azure-native:containerservice:ManagedCluster"
-POOL = "azure-native:containerservice:AgentPool"
 T4 = "Standard_NC4as_T4_v3"
-
-
-def system_pool(**overrides: Any) -> dict[str, Any]:
-    return {"name": "system", "mode": "System", "count": 2.0, "vmSize": "Standard_D4s_v5", **overrides}
-
-
-def cluster_props(**overrides: Any) -> dict[str, Any]:
-    return {
-        "resourceGroupName": RG,
-        "resourceName": "aks1",
-        "location": "eastus",
-        "dnsPrefix": "aks1",
-        "agentPoolProfiles": [system_pool()],
-        **overrides,
-    }
 
 
 def pool_props(**overrides: Any) -> dict[str, Any]:
