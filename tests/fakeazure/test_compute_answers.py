@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -31,11 +32,16 @@ LINUX = {
 
 
 @cache
-def read_only(object_type: str) -> frozenset[str]:
-    """The read-only properties of one of the spec's object types (`ProximityPlacementGroupProperties`...)."""
-    types = json.loads(SPEC.read_text(encoding="utf-8"))["types"]
+def read_only_in(spec: Path, object_type: str) -> frozenset[str]:
+    """The read-only properties of one of a bicep-types `types.json`'s object types."""
+    types = json.loads(spec.read_text(encoding="utf-8"))["types"]
     (found,) = [t for t in types if t.get("name") == object_type]
     return frozenset(name for name, p in found["properties"].items() if p["flags"] & READ_ONLY)
+
+
+def read_only(object_type: str) -> frozenset[str]:
+    """The read-only properties of one of the compute spec's object types (`ProximityPlacementGroupProperties`...)."""
+    return read_only_in(SPEC, object_type)
 
 
 @pytest.fixture

@@ -5,24 +5,7 @@ the REST spec's response examples answer it (Azure/azure-rest-api-specs, the fil
 
 from __future__ import annotations
 
-from typing import Any
-
-from azure_gpu_stacks.fakeazure import FakeArm
-
-GROUP = "rg1"
-
-
-def _arm() -> FakeArm:
-    arm = FakeArm(default_location="eastus")
-    arm.put("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": GROUP, "location": "eastus"}, "rg")
-    return arm
-
-
-def _put(arm: FakeArm, token: str, inputs: dict[str, Any]) -> dict[str, Any]:
-    resource = arm.put(token, "r", {"resourceGroupName": GROUP, **inputs}, f"urn:{token}:{len(arm.resources())}")
-    assert arm.refusals == [] and not resource.failed
-    return resource.outputs
-
+from tests.fakeazure.test_fake_answer_defaults import GROUP, _arm, _put  # one group, every answer accepted
 
 # NetworkSecurityGroupCreate.json (network 2024-05-01, e71bdd999732): each default rule's properties, as the example
 # answers them to a request of only a location (name, description, source and destination prefixes, access, priority,

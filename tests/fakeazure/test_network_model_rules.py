@@ -8,10 +8,8 @@ Microsoft.Network 2024-05-01: a property with flag 2 is ReadOnly, filled in by A
 from __future__ import annotations
 
 import ipaddress
-import json
 import re
 import uuid
-from functools import cache
 from typing import Any
 
 import pytest
@@ -20,10 +18,10 @@ from azure_gpu_stacks.fakeazure.errors import ArmError
 from azure_gpu_stacks.fakeazure.existing import adopt, parse
 
 from tests.conftest import REPO, TEST_SSH_KEY, arm_refusal
+from tests.fakeazure.test_compute_answers import read_only_in
 
 RG = "rg-net"
 SPEC = REPO / "tests" / "data" / "azure-specs" / "network" / "microsoft.network" / "2024-05-01" / "types.json"
-READ_ONLY = 2  # bicep-types' ObjectTypePropertyFlags.ReadOnly
 NSG = "azure-native:network:NetworkSecurityGroup"
 VNET = "azure-native:network:VirtualNetwork"
 SUBNET = "azure-native:network:Subnet"
@@ -49,12 +47,9 @@ UBUNTU_2204_GEN2 = {
 }
 
 
-@cache
 def read_only(object_type: str) -> frozenset[str]:
-    """The read-only properties of one of the spec's object types (`NetworkSecurityGroupPropertiesFormat`...)."""
-    types = json.loads(SPEC.read_text(encoding="utf-8"))["types"]
-    (found,) = [t for t in types if t.get("name") == object_type]
-    return frozenset(name for name, p in found["properties"].items() if p["flags"] & READ_ONLY)
+    """The read-only properties of one of the network spec's object types (`NetworkSecurityGroupPropertiesFormat`)."""
+    return read_only_in(SPEC, object_type)
 
 
 @pytest.fixture
