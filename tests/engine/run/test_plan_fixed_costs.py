@@ -23,7 +23,8 @@ from azure_gpu_stacks.engine.run.project import load_project
 from azure_gpu_stacks.engine.run.runtime import RecordedResource
 from azure_gpu_stacks.fakeazure import enums
 from azure_gpu_stacks.fakeazure.models import RESOURCE_TYPES
-from azure_gpu_stacks.sdk.internals import property_types_read
+
+from tests.engine.run.test_warm_host import logging_types_read
 
 REPO = Path(__file__).resolve().parents[3]
 DAY = dt.date(2026, 11, 27)
@@ -54,17 +55,9 @@ def test_a_process_that_plans_again_keeps_the_sdks_reading_of_each_plans_classes
     the classes the last plan's resources used, so the next program's child reads none of them (each child read
     them again: a third of a shipped stack's program). A command that plans once never reads them."""
     log = tmp_path / "read"
-    hosted = plan_module.run_hosted
+    recording = logging_types_read(log)
     learned: list[list[str]] = []
     read_classes_of = plan_module.read_classes_of
-
-    def recording(*args: object, **kwargs: object) -> None:
-        before = property_types_read()
-        try:
-            hosted(*args, **kwargs)  # type: ignore[arg-type]
-        finally:
-            with log.open("a") as fh:
-                fh.write(json.dumps(property_types_read() - before) + "\n")
 
     def learning(resources: Iterable[RecordedResource]) -> None:
         learned.append([r.urn for r in resources])

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -63,17 +64,7 @@ def test_a_stacks_second_program_reads_no_sdk_class_its_first_plan_used(
 ) -> None:
     """The program's child records how many classes' property types the SDK read while the program ran."""
     log = tmp_path / "read"
-    hosted = plan_module.run_hosted
-
-    def recording(*args: object, **kwargs: object) -> None:
-        before = property_types_read()
-        try:
-            hosted(*args, **kwargs)  # type: ignore[arg-type]
-        finally:
-            with log.open("a") as fh:
-                fh.write(json.dumps(property_types_read() - before) + "\n")
-
-    monkeypatch.setattr(plan_module, "run_hosted", recording)
+    monkeypatch.setattr(plan_module, "run_hosted", logging_types_read(log))
 
     first, second = plan_outcomes(
         load_project(REPO), ["inference-t4"] * 2, ReferenceFiles(), None, jobs=1, day=utc_today()
@@ -126,3 +117,19 @@ def test_what_a_program_registered_cannot_make_the_reading_fail_or_import() -> N
         for m in set(sys.modules) - loaded
         if m.startswith(("pulumi_azure_native.nosuch", "pulumi_kubernetes.monitoring"))
     }
+
+
+def logging_types_read(log: Path) -> Callable[..., None]:
+    """plan's `run_hosted`, appending to `log` (a JSON number a line) how many classes' property types the SDK read
+    while each program ran, in the program's child."""
+    hosted = plan_module.run_hosted
+
+    def recording(*args: object, **kwargs: object) -> None:
+        before = property_types_read()
+        try:
+            hosted(*args, **kwargs)  # type: ignore[arg-type]
+        finally:
+            with log.open("a") as fh:
+                fh.write(json.dumps(property_types_read() - before) + "\n")
+
+    return recording
