@@ -27,9 +27,17 @@ import pytest
 _out: IO[str] | None = None
 
 
-def _cpu(who: int) -> float:
+def _cpu(who: int) -> tuple[float, float]:
+    """(user + system, system) CPU-seconds of this process or of its reaped children."""
     usage = resource.getrusage(who)
-    return usage.ru_utime + usage.ru_stime
+    return usage.ru_utime + usage.ru_stime, usage.ru_stime
+
+
+def _resident_mb() -> int | None:
+    try:
+        return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE") >> 20
+    except OSError:  # not Linux
+        return None
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -42,19 +50,23 @@ def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
     before = (time.monotonic(), _cpu(resource.RUSAGE_SELF), _cpu(resource.RUSAGE_CHILDREN))
     yield
     wall, own, children = before
+    own_after, children_after = _cpu(resource.RUSAGE_SELF), _cpu(resource.RUSAGE_CHILDREN)
     record = {
         "test": item.nodeid,
         "wall": round(time.monotonic() - wall, 3),
-        "self": round(_cpu(resource.RUSAGE_SELF) - own, 3),
-        "children": round(_cpu(resource.RUSAGE_CHILDREN) - children, 3),
+        "self": round(own_after[0] - own[0], 3),
+        "children": round(children_after[0] - children[0], 3),
+        "sys": round(own_after[1] - own[1] + children_after[1] - children[1], 3),  # kernel time, in self + children
+        "rss_mb": _resident_mb(),  # the test process after the test: each fork copies its page tables
     }
     _out.write(json.dumps(record) + "\n")
     _out.flush()
 
 
 def summary(directory: Path) -> list[str]:
-    """One line per test file: tests, CPU-seconds (own + children), wall seconds; most CPU first."""
-    files: dict[str, list[float]] = collections.defaultdict(lambda: [0, 0.0, 0.0, 0.0])
+    """One line per test file: tests, CPU-seconds (own + children, and the kernel's share), wall seconds; most CPU
+    first."""
+    files: dict[str, list[float]] = collections.defaultdict(lambda: [0, 0.0, 0.0, 0.0, 0.0])
     for path in sorted(directory.glob("*.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():
             record = json.loads(line)
@@ -63,10 +75,15 @@ def summary(directory: Path) -> list[str]:
             row[1] += record["self"]
             row[2] += record["children"]
             row[3] += record["wall"]
-    total = sum(own + children for _, own, children, _ in files.values())
-    lines = [f"{total:8.1f} CPU-s in {sum(int(r[0]) for r in files.values())} tests"]
-    for name, (count, own, children, wall) in sorted(files.items(), key=lambda kv: -(kv[1][1] + kv[1][2])):
-        lines.append(f"{own + children:8.1f} CPU-s ({own:6.1f} own) {wall:8.1f} s wall {int(count):5d} tests  {name}")
+            row[4] += record.get("sys", 0.0)
+    total = sum(row[1] + row[2] for row in files.values())
+    kernel = sum(row[4] for row in files.values())
+    lines = [f"{total:8.1f} CPU-s ({kernel:.1f} system) in {sum(int(r[0]) for r in files.values())} tests"]
+    for name, (count, own, children, wall, system) in sorted(files.items(), key=lambda kv: -(kv[1][1] + kv[1][2])):
+        lines.append(
+            f"{own + children:8.1f} CPU-s ({own:6.1f} own, {system:6.1f} system) {wall:8.1f} s wall"
+            f" {int(count):5d} tests  {name}"
+        )
     return lines
 
 
