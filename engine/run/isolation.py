@@ -90,6 +90,7 @@ class Served(Server, Protocol):
     whenever `fileno()` is readable, False once the program's end is gone."""
 
     def fileno(self) -> int: ...
+    def program_fileno(self) -> int: ...
     def serve(self, deadline: float) -> bool: ...
 
 
@@ -128,11 +129,10 @@ def run_isolated(
     res_r, res_w = os.pipe()
     ready_r, ready_w = os.pipe()
     _flush()
+    keep = {0, 1, 2, out_w, res_w, ready_r, *([server.program_fileno()] if isinstance(server, Served) else [])}
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child; what it does is seen through the parent's tests
-        os.close(out_r)
-        os.close(res_r)
-        os.close(ready_w)
+        only_these_descriptors(keep)
         _child(work, describe, limits, out_w, res_w, label, ready_r, connect)
     text, result = _supervise(pid, (out_w, res_w, ready_r), out_r, res_r, ready_w, server, limits)
     messages = dict(pickle.loads(m) for m in _frames(result.data))
@@ -356,6 +356,25 @@ def _kill(pid: int) -> None:
 
 
 # --- the child ---------------------------------------------------------------------------------
+
+
+def only_these_descriptors(keep: set[int]) -> None:  # pragma: no cover - runs in the forked child only
+    """Point every descriptor the child inherited, other than `keep`, at /dev/null.
+
+    A fork inherits every descriptor of its parent, close-on-exec or not; the program's child of an engine process
+    held that process's pipe to its own caller, where a program could write a plan of its own making (one pickled
+    frame: `engine.run.children`), and in a test worker the zygote's socket (tests/cli_process.py), where
+    tests/data/tampering's garbage arrived. Pointed at /dev/null rather than closed: an object inherited from the
+    parent that closes its descriptor when freed then closes its own copy of /dev/null, never a descriptor the
+    program has opened since under the same number. Descriptors are read from /proc/self/fd (isolation is
+    Linux-only, `isolation_available`)."""
+    null = os.open(os.devnull, os.O_RDWR)
+    for name in os.listdir("/proc/self/fd"):
+        fd = int(name)
+        if fd not in keep and fd != null:
+            with contextlib.suppress(OSError):  # the directory's own descriptor, already closed
+                os.dup2(null, fd, inheritable=False)
+    os.close(null)
 
 
 def _child(  # pragma: no cover - runs in the forked child only

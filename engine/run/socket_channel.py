@@ -99,6 +99,9 @@ class SocketChannel:
     def close(self) -> None:
         self._socket.close()
 
+    def fileno(self) -> int:
+        return self._socket.fileno()
+
     def _call(self, method: str, body: bytes, deserialize: Callable[[bytes], Any]) -> Any:
         if len(body) > MAX_MESSAGE_BYTES:  # as the engine's server refuses it (grpc.max_receive_message_length)
             raise ChannelError(
@@ -206,6 +209,10 @@ class SocketServer:
 
     def fileno(self) -> int:
         return self._engine_end.fileno()
+
+    def program_fileno(self) -> int:
+        """The program's end of the pair, the one descriptor of this engine its child keeps (`isolation`)."""
+        return self.address.fileno()
 
     def serve(self, deadline: float) -> bool:
         """Read what the program sent and answer every whole request (each answer written by `deadline`). False

@@ -6,6 +6,7 @@ retired size with no budget: the plan must still fail, for that VM."""
 from __future__ import annotations
 
 import shutil
+import socket
 from pathlib import Path
 
 import pytest
@@ -46,7 +47,7 @@ def test_garbage_on_the_engines_connection_fails_the_plan(tmp_path: Path, capsys
     ), err
 
 
-@pytest.mark.parametrize("program", ["patch_the_recorder.py"])
+@pytest.mark.parametrize("program", ["patch_the_recorder.py", "forge_the_engines_result.py"])
 def test_tampering_program_still_fails_for_its_retired_vm(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], program: str
 ) -> None:
@@ -57,6 +58,26 @@ def test_tampering_program_still_fails_for_its_retired_vm(
     assert "trainer [azure-native:compute:VirtualMachine]: SkuNotAvailable" in out  # the fake ARM's answer
     assert "[mandatory] disallow-retired-vm-sizes: trainer:" in out  # and the policies, run by the engine
     assert "[mandatory] require-cost-alerts: trainer:" in out
+    assert "FORGED" not in out + capsys.readouterr().err
+
+
+def test_a_forked_program_reaches_no_descriptor_its_caller_holds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The garbage program writes on every Unix socket it holds: a socket the planning process holds (a test
+    worker's zygote socket, tests/cli_process.py, which ended on 64 NUL bytes once a run) receives none of it."""
+    held, other_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    with held, other_end:
+        code = main(
+            ["plan", "dev", "--project", str(tampering_project(tmp_path / "p", "garbage_on_the_channel.py")), *LIMITS]
+        )
+        capsys.readouterr()
+        for end in (held, other_end):
+            end.setblocking(False)
+            with pytest.raises(BlockingIOError):  # nothing arrived
+                end.recv(1 << 16)
+
+    assert code == 2
 
 
 def test_program_cannot_lift_its_memory_limit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
