@@ -11,6 +11,8 @@ limits set. In it:
 - a memory limit (`RLIMIT_AS`, the given MiB above what the imports and the connection already take,
   set as the soft and the hard limit, with the right to raise a hard limit dropped) turns runaway
   allocation into a MemoryError that the program cannot lift;
+- every descriptor it inherited, other than its standard streams, its result pipe and its connection, points at
+  /dev/null: nothing the engine process or its caller holds (the pipe a plan goes back on) is the program's;
 - Ctrl-C is left to this process, which kills the child; the child also dies with its parent
   (`PR_SET_PDEATHSIG`), so no worker outlives an interrupted run;
 - `sys.exit`, any BaseException, threads left running, a value that cannot cross back and an
