@@ -20,10 +20,12 @@ from pathlib import Path
 
 from tests.conftest import REPO
 
-# What a checkout holds besides sources: never copied into the build.
+# What a checkout holds besides sources (.gitignore's entries, and git's own): never copied into the build (`.tools`
+# is the uv binary that `make` installs, 38 MB).
 _NOT_SOURCES = shutil.ignore_patterns(
-    ".git", ".venv", "venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache"
-)
+    ".git", ".venv", "venv", ".tools", "build", "dist", "*.egg-info", "__pycache__", "*.pyc", ".pytest_cache",
+    ".mypy_cache", ".ruff_cache",
+)  # fmt: skip
 _OURS = ("azure_gpu_stacks", "__editable__.azure_gpu_stacks", "__editable___azure_gpu_stacks")
 
 
