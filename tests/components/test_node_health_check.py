@@ -3,19 +3,18 @@
 `nvidia-smi`, `dmesg`, `ibstat` and `all_reduce_perf` on PATH are fakes that answer from files: the
 real output of an NVIDIA H100 80GB HBM3 node (tests/data/node_health/h100-80gb-hbm3/), and copies
 of it changed one fault at a time. The fake nvidia-smi answers only `--query-gpu=<fields>
---format=csv,noheader` and `--query-remapped-rows=<fields> --format=csv,noheader`, picking the
-asked-for columns from the real capture by name; anything else (the human table) exits 64.
+--format=csv,noheader` and `--query-remapped-rows=<fields> --format=csv,noheader` for the field lists the
+script under test declares (GPU_FIELDS, REMAP_FIELDS), with the asked-for columns of the real capture picked
+by name; anything else (the human table, other fields) exits 64.
 """
 
 from __future__ import annotations
 
 import base64
 import csv
-import json
 import re
 import shutil
 import subprocess
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,25 +34,41 @@ BASH = shutil.which("bash") or "/bin/bash"
 BUS = "00000000:00:06.0"  # the real H100's bus id
 XID_79 = "[ 4211.734502] NVRM: Xid (PCI:0000:00:06): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.\n"
 
-FAKE_NVIDIA_SMI = r"""
-import csv, json, sys, time
-spec = json.loads(open(sys.argv.pop(1)).read())
-args = sys.argv[1:]
-if spec.get("sleep"):
-    time.sleep(spec["sleep"])
-if len(args) != 2 or args[1] != "--format=csv,noheader" or "=" not in args[0]:
-    print("unexpected arguments: " + " ".join(args), file=sys.stderr)
-    sys.exit(64)
-option, fields = args[0].split("=", 1)
-if option not in spec["tables"]:
-    print("unexpected arguments: " + " ".join(args), file=sys.stderr)
-    sys.exit(64)
-if spec.get("fail"):
-    print(spec["fail"])
-    sys.exit(spec.get("rc", 9))
-for row in spec["tables"][option]:
-    print(", ".join(row[name] for name in fields.split(",")))
-"""
+# The queries the script makes, by the variable that holds each one's fields.
+QUERIES = {"--query-gpu": "GPU_FIELDS", "--query-remapped-rows": "REMAP_FIELDS"}
+
+
+def answer(rows: Sequence[dict[str, str]], fields: str) -> str:
+    """What nvidia-smi prints for `--query-...=<fields> --format=csv,noheader`: the fields' columns, by name."""
+    return "".join(", ".join(row[name] for name in fields.split(",")) + "\n" for row in rows)
+
+
+def write_fake_nvidia_smi(path: Path, tables: dict[str, list[dict[str, str]]], script: Path, fault: str) -> None:
+    """A shell script at `path` that answers the queries `script` declares from `tables` (option -> rows), their
+    answers rendered here beside it; `fault` "answers", "wedged" (sleeps first) or a line it fails with (exit 9).
+
+    A shell script, not Python: a check calls it twice or more, and an interpreter's start (25 CPU-ms, even with
+    -I -S) was about half of what a check costs (docs/testing.md)."""
+    text = script.read_text()
+    failure = path.with_name(f"{path.name}.fails")
+    failure.write_text(f"{fault}\n")
+    cases = []
+    for option, variable in QUERIES.items():
+        fields = re.search(rf'^{variable}="([^"]+)"$', text, re.MULTILINE)
+        assert fields, f"{variable} not found in {script.name}"
+        rendered = path.with_name(f"{path.name}{option}")
+        rendered.write_text(answer(tables[option], fields[1]))
+        cases.append(f"'{option}={fields[1]} --format=csv,noheader') out='{rendered}' ;;\n")
+    _fake(
+        path,
+        ("sleep 600\n" if fault == "wedged" else "")
+        + 'out=""\n[ $# -eq 2 ] && case "$*" in\n'
+        + "".join(cases)
+        + "esac\n"
+        + '[ -n "$out" ] || { echo "unexpected arguments: $*" >&2; exit 64; }\n'
+        + ("" if fault in ("answers", "wedged") else f"cat '{failure}'; exit 9\n")
+        + 'exec cat "$out"\n',
+    )
 
 
 def read_capture(path: Path) -> list[dict[str, str]]:
@@ -116,22 +131,8 @@ def run_check(tmp_path: Path) -> Callable[..., Run]:
         bin_dir = tmp_path / "bin"
         bin_dir.mkdir(exist_ok=True)
         if node.nvidia_smi is not None:
-            spec: dict[str, object] = {
-                "tables": {"--query-gpu": node.gpus, "--query-remapped-rows": node.remap or remapped_rows(node.gpus)}
-            }
-            if node.nvidia_smi == "wedged":
-                spec["sleep"] = 600
-            elif node.nvidia_smi != "answers":
-                spec["fail"] = node.nvidia_smi
-            (tmp_path / "nvidia-smi.json").write_text(json.dumps(spec))
-            (tmp_path / "fake_nvidia_smi.py").write_text(FAKE_NVIDIA_SMI)
-            # -I -S: the fake needs only the standard library, and each call then starts in a third of the time (no
-            # site-packages and their .pth files: about 20 ms of CPU less per call, several calls per check)
-            _fake(
-                bin_dir / "nvidia-smi",
-                f"exec '{sys.executable}' -I -S '{tmp_path / 'fake_nvidia_smi.py'}' '{tmp_path / 'nvidia-smi.json'}' "
-                '"$@"\n',
-            )
+            tables = {"--query-gpu": node.gpus, "--query-remapped-rows": node.remap or remapped_rows(node.gpus)}
+            write_fake_nvidia_smi(bin_dir / "nvidia-smi", tables, script, node.nvidia_smi)
         (tmp_path / "dmesg.txt").write_text(node.dmesg)
         _fake(bin_dir / "dmesg", f"cat '{tmp_path / 'dmesg.txt'}'\n")
         if node.ibstat is not None:
@@ -536,28 +537,21 @@ REAL_ANSWERS = DATA / "h100-80gb-hbm3-2026-11-27"
 def test_fake_nvidia_smi_answers_the_scripts_queries_as_a_real_h100_did(
     tmp_path: Path, option: str, fields_variable: str, capture: str
 ) -> None:
+    gpus = h100_gpus()
+    fake = tmp_path / "nvidia-smi"
+    write_fake_nvidia_smi(fake, {"--query-gpu": gpus, "--query-remapped-rows": remapped_rows(gpus)}, SCRIPT, "answers")
     fields = re.search(rf'^{fields_variable}="([^"]+)"$', SCRIPT.read_text(), re.MULTILINE)
     assert fields, f"{fields_variable} not found in {SCRIPT.name}"
-    gpus = h100_gpus()
-    spec = {"tables": {"--query-gpu": gpus, "--query-remapped-rows": remapped_rows(gpus)}}
-    (tmp_path / "spec.json").write_text(json.dumps(spec))
-    (tmp_path / "fake.py").write_text(FAKE_NVIDIA_SMI)
 
-    answer = subprocess.run(
-        [
-            sys.executable,
-            str(tmp_path / "fake.py"),
-            str(tmp_path / "spec.json"),
-            f"{option}={fields[1]}",
-            "--format=csv,noheader",
-        ],
+    done = subprocess.run(
+        [str(fake), f"{option}={fields[1]}", "--format=csv,noheader"],
         capture_output=True,
         text=True,
         check=True,
         timeout=30,
     )
 
-    assert answer.stdout == (REAL_ANSWERS / capture).read_text()
+    assert done.stdout == (REAL_ANSWERS / capture).read_text()
 
 
 # --- as cloud-init delivers it ------------------------------------------------------------------

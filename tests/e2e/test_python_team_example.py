@@ -3,6 +3,8 @@ planned and checked offline with the same commands a team runs on its own projec
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import textwrap
 from pathlib import Path
@@ -21,12 +23,16 @@ def at_repository_root(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(REPO)  # PROJECT is relative, as a user types it
 
 
-@pytest.fixture
-def plan(at_repository_root: None, capsys: pytest.CaptureFixture[str]) -> dict:
-    code = main(["plan", "dev", "--project", PROJECT, "--json"])
-    out, err = capsys.readouterr()
-    assert code == 0, err
-    return json.loads(out)
+@pytest.fixture(scope="module")
+def plan() -> dict:
+    """`gpu-stacks plan dev --project examples/python-team --json` from the repository's root, planned once for
+    the two tests that only read it."""
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.MonkeyPatch.context() as patch, contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        patch.chdir(REPO)  # PROJECT is relative, as a user types it
+        code = main(["plan", "dev", "--project", PROJECT, "--json"])
+    assert code == 0, err.getvalue()
+    return json.loads(out.getvalue())
 
 
 def test_python_team_plan_builds_both_components_from_this_repository(plan: dict) -> None:

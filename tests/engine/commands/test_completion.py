@@ -39,9 +39,12 @@ def script() -> str:
     return out.getvalue()
 
 
-@cache
+@pytest.fixture(scope="module")
 def offered() -> dict[str, list[str]]:
-    """What Tab offers at the end of each of LINES, in one bash run from the repository (the shipped project)."""
+    """What Tab offers at the end of each of LINES, in one bash run from the repository (the shipped project).
+
+    A module fixture, so that the tests reading it form one xdist group (tests/conftest.py): a cached function ran
+    once per worker, and the script's stack lookup starts `gpu-stacks` (0.7 CPU-s a run)."""
     calls = []
     for line in LINES:
         words = line.split(" ")
@@ -61,30 +64,30 @@ def offered() -> dict[str, list[str]]:
     return {line: reply.split() for line, _, reply in (row.partition("|") for row in done.stdout.splitlines())}
 
 
-def test_the_first_word_offers_every_command() -> None:
+def test_the_first_word_offers_every_command(offered: dict[str, list[str]]) -> None:
     # the commands as `gpu-stacks --help` lists them
     help_text = io.StringIO()
     with contextlib.redirect_stdout(help_text), pytest.raises(SystemExit):
         main(["--help"])
     listed = re.findall(r"^    ([a-z-]+)", help_text.getvalue(), re.MULTILINE)
 
-    assert len(listed) > 5 and offered()["gpu-stacks "] == [*listed, "-h", "--help", "--version"]
-    assert sorted(offered()["gpu-stacks co"]) == ["completion", "cost"]
+    assert len(listed) > 5 and offered["gpu-stacks "] == [*listed, "-h", "--help", "--version"]
+    assert sorted(offered["gpu-stacks co"]) == ["completion", "cost"]
 
 
-def test_an_option_is_completed_and_its_choices_offered() -> None:
-    assert offered()["gpu-stacks check --fa"] == ["--fail-level"]
-    assert offered()["gpu-stacks check --fail-level "] == ["mandatory", "advisory", "none"]
-    assert offered()["gpu-stacks cost --format "] == ["text", "markdown", "json"]
+def test_an_option_is_completed_and_its_choices_offered(offered: dict[str, list[str]]) -> None:
+    assert offered["gpu-stacks check --fa"] == ["--fail-level"]
+    assert offered["gpu-stacks check --fail-level "] == ["mandatory", "advisory", "none"]
+    assert offered["gpu-stacks cost --format "] == ["text", "markdown", "json"]
 
 
-def test_stacks_are_the_projects_own() -> None:
-    assert offered()["gpu-stacks plan -s "] == SHIPPED_STACKS
-    assert offered()["gpu-stacks check tr"] == [s for s in SHIPPED_STACKS if s.startswith("tr")] == ["training-a100"]
+def test_stacks_are_the_projects_own(offered: dict[str, list[str]]) -> None:
+    assert offered["gpu-stacks plan -s "] == SHIPPED_STACKS
+    assert offered["gpu-stacks check tr"] == [s for s in SHIPPED_STACKS if s.startswith("tr")] == ["training-a100"]
 
 
-def test_a_path_valued_option_is_left_to_the_shells_file_completion() -> None:
-    assert offered()["gpu-stacks check --usage "] == []  # `complete -o default` then offers files
+def test_a_path_valued_option_is_left_to_the_shells_file_completion(offered: dict[str, list[str]]) -> None:
+    assert offered["gpu-stacks check --usage "] == []  # `complete -o default` then offers files
 
 
 def test_zsh_reads_the_same_script_through_bashcompinit() -> None:

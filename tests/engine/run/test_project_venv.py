@@ -2,8 +2,8 @@
 Pulumi.yaml's `runtime.options.virtualenv` (or toolchain uv / poetry) names the interpreter, which runs
 `engine/run/program_host.py` against the engine in gpu-stacks' process.
 
-The environments are real virtual environments made here with `python -m venv --without-pip` from the
-project's own interpreter. `--system-site-packages` would not help: the project's `.venv` is itself a
+The environments are real virtual environments made here by the `venv` module (as `python -m venv --without-pip`)
+from the project's own interpreter. `--system-site-packages` would not help: the project's `.venv` is itself a
 virtual environment, and a venv made from it sees its base interpreter's site-packages, not `.venv`'s.
 So a `.pth` file lends them the SDK that `.venv` holds (pulumi, grpc, azure-native), without network.
 A `.pth` file's lines are added to sys.path without their own `.pth` files being read, so gpu-stacks'
@@ -13,11 +13,12 @@ editable install is not importable there: the host runs where azure_gpu_stacks i
 from __future__ import annotations
 
 import json
+import os
 import shutil
-import subprocess
 import sys
 import sysconfig
 from pathlib import Path
+from venv import EnvBuilder
 
 import pytest
 from azure_gpu_stacks.engine.cli import main
@@ -32,8 +33,10 @@ MARKER = "only_in_the_team_venv"  # a module only the project's environment has
 
 
 def make_venv(directory: Path, *lent: Path) -> Path:
-    """A virtual environment at `directory` whose imports also reach the `lent` directories."""
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(directory)], check=True)
+    """A virtual environment at `directory` whose imports also reach the `lent` directories: what
+    `python -m venv --without-pip` makes (its builder, with the symlinks it uses on POSIX), made in this process
+    rather than in a new interpreter (0.05 CPU-s each)."""
+    EnvBuilder(symlinks=os.name != "nt", with_pip=False).create(directory)
     site = directory / SITE
     (site / "lent.pth").write_text("".join(f"{path}\n" for path in lent))
     return directory
