@@ -51,7 +51,7 @@ from .program_values import (
     masked_values,
     secret_strings,
 )
-from .project import Project, StackSettings, declared_secrets, load_stack
+from .project import Project, StackSettings, load_stack
 from .python_syntax import newer_python_note
 from .runtime import (
     DIY_ORGANIZATION,
@@ -245,15 +245,23 @@ def plan_stack(
     `with_day`) and the cost report all judge on. The program runs in a child process
     (`azure_gpu_stacks.engine.run.isolation`) under `limits`.
     """
+    # The stack file is read here, before the engine process is forked: a bad one is its one line without a fork.
+    # Its readers never block (`inputs.files`: a FIFO, a device or a file over the cap is refused unread), and a
+    # command line that names its stacks has read it in this process already, for the secrets it declares
+    # (`commands.options.declared_secrets`).
+    stack_settings = load_stack(project, stack)
     policies = list(pack_policies())
     settings = with_day(policies, policy_settings if policy_settings is not None else configure(policies, None), day)
     _learn_from_the_last_plan()
     try:
         plan = _in_engine_process(
-            lambda: _plan(project, stack, reference, preview, settings, day, limits), project, stack, limits or Limits()
+            lambda: _plan(project, stack_settings, reference, preview, settings, day, limits),
+            project,
+            stack,
+            limits or Limits(),
         )
     except InputError as exc:  # a program may put a declared secret in what it raises: never shown
-        raise type(exc)(Mask(declared_secrets(project, stack))(str(exc))) from None
+        raise type(exc)(Mask(stack_settings.declared_secrets)(str(exc))) from None
     if plans_again():
         global _last_resources
         _last_resources = plan.resources
@@ -312,14 +320,13 @@ def _in_engine_process(plan: Callable[[], Plan], project: Project, stack: str, l
 
 def _plan(
     project: Project,
-    stack: str,
+    settings: StackSettings,
     reference: ReferenceFiles | None,
     preview: bool,
     policy_settings: Mapping[str, PolicySettings],
     day: dt.date,
     limits: Limits | None,
 ) -> Plan:
-    settings = load_stack(project, stack)
     reference = reference or ReferenceFiles()
     arm = make_arm(settings, reference, day)
     references = StackReferences(project.root, project.name, reference.organization, reference.stack_outputs)
