@@ -299,7 +299,8 @@ def _learn_from_the_last_plan() -> None:
 
 
 # What an engine process may take beyond the program's --timeout: the environment's probe (bounded by
-# --timeout too), then reading the stack, the policy pack and the cost, which take well under a second.
+# --timeout too), then the fake ARM, the policy pack and the cost, which take well under a second (the stack file and
+# the files beside it are read before the engine process is forked: `plan_stack`).
 ENGINE_GRACE_S = 30.0
 
 
