@@ -16,7 +16,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, cast
 
-from ...catalog.az_files import AzFileError, read_aml_usage, read_skus, read_usage
+from ...catalog.az_files import AzFileError, SkuOffer, Usage, read_aml_usage, read_skus, read_usage
 from ...catalog.clock import instant_on
 from ...catalog.pricing import NO_COST, CostEstimate, estimate_resources, low_priority_warnings
 from ...components.checks import AS_OF_CONFIG_KEY
@@ -51,7 +51,7 @@ from .program_values import (
     masked_values,
     secret_strings,
 )
-from .project import Project, StackSettings, declared_secrets, load_stack
+from .project import Project, StackSettings, load_stack
 from .python_syntax import newer_python_note
 from .runtime import (
     DIY_ORGANIZATION,
@@ -183,40 +183,49 @@ def deployer_type(environ: Mapping[str, str]) -> str:
     return "ServicePrincipal" if environ.get("ARM_CLIENT_ID") else "User"
 
 
-def check_reference_files(reference: ReferenceFiles) -> None:
-    """Read every file the reference names, as each plan will; InputError naming the first that cannot be read."""
-    try:
-        for path, read in (
-            (reference.usage, read_usage),
-            (reference.aml_usage, read_aml_usage),
-            (reference.skus, read_skus),
-        ):
-            if path is not None:
-                read(path)
-    except AzFileError as exc:
-        raise InputError(str(exc)) from None
-    for path in reference.existing:
-        read_existing(path)
+@dataclass(frozen=True)
+class ReferenceData:
+    """What the files a `ReferenceFiles` names hold, read and checked (`read_reference`)."""
+
+    usage: dict[str, Usage] | None = None
+    aml_usage: dict[str, Usage] | None = None
+    skus: dict[str, SkuOffer] | None = None
+    existing: tuple[Existing, ...] = ()
 
 
-def make_arm(settings: StackSettings, reference: ReferenceFiles, day: dt.date) -> FakeArm:
+def read_reference(reference: ReferenceFiles) -> ReferenceData:
+    """Every file the reference names, read; InputError naming the first that cannot be read."""
     try:
         usage = read_usage(reference.usage) if reference.usage else None
         aml_usage = read_aml_usage(reference.aml_usage) if reference.aml_usage else None
         skus = read_skus(reference.skus) if reference.skus else None
     except AzFileError as exc:
         raise InputError(str(exc)) from None
+    existing = tuple(item for path in reference.existing for item in read_existing(path))
+    return ReferenceData(usage, aml_usage, skus, existing)
+
+
+def check_reference_files(reference: ReferenceFiles) -> None:
+    """Read every file the reference names, as each plan will; InputError naming the first that cannot be read."""
+    read_reference(reference)
+
+
+def make_arm(
+    settings: StackSettings, reference: ReferenceFiles, day: dt.date, data: ReferenceData | None = None
+) -> FakeArm:
+    """The fake ARM of one plan, with what the reference's files hold (`data`, read here when not given)."""
+    data = data if data is not None else read_reference(reference)
     deployer = reference.deployer or deployer_type(os.environ)
     arm = FakeArm(
         default_location=settings.config.get(LOCATION_KEY),
-        usage=usage,
-        aml_usage=aml_usage,
-        skus=skus,
+        usage=data.usage,
+        aml_usage=data.aml_usage,
+        skus=data.skus,
         deployer_principal_type=deployer,
         now=instant_on(day),
     )
-    if reference.existing:
-        adopt(arm, [item for path in reference.existing for item in read_existing(path)])
+    if data.existing:
+        adopt(arm, list(data.existing))
     return arm
 
 
@@ -245,15 +254,25 @@ def plan_stack(
     `with_day`) and the cost report all judge on. The program runs in a child process
     (`azure_gpu_stacks.engine.run.isolation`) under `limits`.
     """
+    # The stack file is read here, before the engine process is forked: a bad one is its one line without a fork.
+    # Its readers never block (`inputs.files`: a FIFO, a device or a file over the cap is refused unread), and a
+    # command line that names its stacks has read it in this process already, for the secrets it declares
+    # (`commands.options.declared_secrets`).
+    stack_settings = load_stack(project, stack)
     policies = list(pack_policies())
     settings = with_day(policies, policy_settings if policy_settings is not None else configure(policies, None), day)
     _learn_from_the_last_plan()
+    reference = reference or ReferenceFiles()
     try:
+        data = read_reference(reference)  # so are the files beside it (--usage, --skus, --existing...)
         plan = _in_engine_process(
-            lambda: _plan(project, stack, reference, preview, settings, day, limits), project, stack, limits or Limits()
+            lambda: _plan(project, stack_settings, reference, data, preview, settings, day, limits),
+            project,
+            stack,
+            limits or Limits(),
         )
     except InputError as exc:  # a program may put a declared secret in what it raises: never shown
-        raise type(exc)(Mask(declared_secrets(project, stack))(str(exc))) from None
+        raise type(exc)(Mask(stack_settings.declared_secrets)(str(exc))) from None
     if plans_again():
         global _last_resources
         _last_resources = plan.resources
@@ -280,7 +299,8 @@ def _learn_from_the_last_plan() -> None:
 
 
 # What an engine process may take beyond the program's --timeout: the environment's probe (bounded by
-# --timeout too), then reading the stack, the policy pack and the cost, which take well under a second.
+# --timeout too), then the fake ARM, the policy pack and the cost, which take well under a second (the stack file and
+# the files beside it are read before the engine process is forked: `plan_stack`).
 ENGINE_GRACE_S = 30.0
 
 
@@ -312,16 +332,17 @@ def _in_engine_process(plan: Callable[[], Plan], project: Project, stack: str, l
 
 def _plan(
     project: Project,
-    stack: str,
-    reference: ReferenceFiles | None,
+    settings: StackSettings,
+    reference: ReferenceFiles,
+    data: ReferenceData,
     preview: bool,
     policy_settings: Mapping[str, PolicySettings],
     day: dt.date,
     limits: Limits | None,
 ) -> Plan:
-    settings = load_stack(project, stack)
-    reference = reference or ReferenceFiles()
-    arm = make_arm(settings, reference, day)
+    # the credentials of the --existing resources as their files hold them, before the program can change them
+    existing_credentials = {leaf for item in data.existing for leaf in credential_leaves(item.properties)}
+    arm = make_arm(settings, reference, day, data)
     references = StackReferences(project.root, project.name, reference.organization, reference.stack_outputs)
     stack_file = project.relative(settings.file)
     # the environment Pulumi.yaml names (made by the command, when asked), probed within --timeout
@@ -372,11 +393,10 @@ def _plan(
     result = engine.result()
     result.outputs = {key: exportable(key, value) for key, value in result.outputs.items()}
     refusals, skipped = list(arm.refusals), list(arm.skipped)
-    existing = [item for path in reference.existing for item in read_existing(path)]
     secrets = secret_strings(
         result,
         (v for k, v in settings.config.items() if k in settings.secret_keys),
-        {leaf for item in existing for leaf in credential_leaves(item.properties)},
+        existing_credentials,
         referenced=references.secret_leaves,
     )
     warnings = settings.warnings + [masked(log.message, secrets) for log in result.logs if log.severity == "warning"]

@@ -23,8 +23,11 @@ def nodes_month(nodes: int) -> float:
     return nodes * float(catalog_size(ND)["prices"]["eastus"]["payg"]) * MONTH
 
 
-def pull_request(tmp_path: Path) -> Path:
-    repo = project_repo(tmp_path / "repo", ("training-a100",))
+@pytest.fixture(scope="module")
+def pull_request(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The repository with the pull request's edit in its working tree, made once: each test diffs it under its own
+    policy config (written beside the repository) and changes nothing in it."""
+    repo = project_repo(tmp_path_factory.mktemp("guardrail") / "repo", ("training-a100",))
     commit(repo)
     edit(repo / "stacks" / "Pulumi.training-a100.yaml", "nodeCount: 2", "nodeCount: 3")
     return repo
@@ -43,11 +46,11 @@ def diff(capsys: pytest.CaptureFixture[str], repo: Path, config: dict[str, Any] 
 
 
 def test_by_default_an_increase_past_10000_usd_is_noted_not_blocking(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    pull_request: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     before, after = nodes_month(2), nodes_month(3)
 
-    code, out = diff(capsys, pull_request(tmp_path), None, "json")
+    code, out = diff(capsys, pull_request, None, "json")
 
     [stack] = json.loads(out)["stacks"]
     assert code == 0 and stack["problems"] == []
@@ -63,11 +66,11 @@ def test_by_default_an_increase_past_10000_usd_is_noted_not_blocking(
 
 
 def test_mandatory_percent_limit_fails_the_diff_and_the_pr_comment_says_why(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    pull_request: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     config = {"limit-stack-cost": {"enforcementLevel": "mandatory", "maxIncreaseUsd": 0, "maxIncreasePercent": 40}}
 
-    code, out = diff(capsys, pull_request(tmp_path), config, "markdown")
+    code, out = diff(capsys, pull_request, config, "markdown")
 
     assert code == 1
     before, after = nodes_month(2), nodes_month(3)
@@ -76,22 +79,22 @@ def test_mandatory_percent_limit_fails_the_diff_and_the_pr_comment_says_why(
     assert "cost guardrail: " + expected in out  # the stack's row: why it fails
 
 
-def test_mandatory_limits_the_change_stays_under_pass(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_mandatory_limits_the_change_stays_under_pass(pull_request: Path, capsys: pytest.CaptureFixture[str]) -> None:
     limits = {"maxMonthlyUsd": 100_000, "maxIncreaseUsd": 20_000, "maxIncreasePercent": 51}
     config = {"limit-stack-cost": {"enforcementLevel": "mandatory", **limits}}
 
-    code, out = diff(capsys, pull_request(tmp_path), config, "text")
+    code, out = diff(capsys, pull_request, config, "text")
 
     assert (code, "limit-stack-cost" in out, "cost guardrail" in out) == (0, False, False)
 
 
 def test_mandatory_total_limit_is_a_new_violation_that_fails_the_diff(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    pull_request: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     limit = round((nodes_month(2) + nodes_month(3)) / 2)  # the base fits, the change does not
     config = {"limit-stack-cost": {"enforcementLevel": "mandatory", "maxMonthlyUsd": limit, "maxIncreaseUsd": 0}}
 
-    code, out = diff(capsys, pull_request(tmp_path), config, "text")
+    code, out = diff(capsys, pull_request, config, "text")
 
     assert code == 1
     assert (

@@ -20,22 +20,34 @@ from tests.engine.diff.test_diff import commit, edit, git, project_repo, run, sn
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The shipped inference-t4 project, committed: BASE for every case."""
+    """The shipped inference-t4 project, committed: BASE for every case. The tests that change the project
+    change a copy of it (`copy_of`): git's set-up is made once per module, the diffs' own git calls per test."""
     root = project_repo(tmp_path_factory.mktemp("diff-hostile") / "repo", ("inference-t4",))
     commit(root)
     return root
 
 
+@pytest.fixture(scope="module")
+def pristine(repo: Path) -> dict[str, str]:
+    """The checkout as committed, before any case: HEAD, branches, index, working tree, worktrees, stash."""
+    return snapshot(repo)
+
+
+def copy_of(repo: Path, root: Path) -> Path:
+    """The committed repository at `root`, its environment link kept a link."""
+    shutil.copytree(repo, root, symlinks=True)
+    return root
+
+
 @pytest.mark.parametrize("case", sorted(BAD_STACKS))
 def test_diff_bad_stack_file_exits_2_naming_file_and_key(
-    repo: Path, capsys: pytest.CaptureFixture[str], case: str
+    repo: Path, pristine: dict[str, str], capsys: pytest.CaptureFixture[str], case: str
 ) -> None:
     stack_file = repo / "stacks" / f"Pulumi.{case}.yaml"
     shutil.copy(CORPUS / stack_file.name, stack_file)
     try:
-        before = snapshot(repo)
         code, out, err = run(capsys, "diff", "HEAD", case, "--project", str(repo), "-j", "1")
-        after = snapshot(repo)
+        kept = stack_file.read_bytes()
     finally:
         stack_file.unlink()
 
@@ -43,19 +55,25 @@ def test_diff_bad_stack_file_exits_2_naming_file_and_key(
     assert err.count("\n") == 1 and err.startswith(f"gpu-stacks: error: stacks/{stack_file.name}: "), err
     assert BAD_STACKS[case] in err
     assert "Traceback" not in err
-    assert after == before
+    # The checkout as it was: the case's file as written, and with it gone again, everything else as committed
+    # (one snapshot per case, compared with the module's one from before any case, rather than two per case).
+    assert kept == (CORPUS / stack_file.name).read_bytes()
+    assert snapshot(repo) == pristine
 
 
-def test_diff_stops_a_program_that_runs_past_its_timeout(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    root = project_repo(tmp_path / "repo", ("inference-t4",))
-    commit(root)
+def test_diff_stops_a_program_that_runs_past_its_timeout(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = copy_of(repo, tmp_path / "repo")
     (root / "__main__.py").write_text("import time\n\ntime.sleep(60)\n", encoding="utf-8")
 
-    code, out, err = run(capsys, "diff", "HEAD", "--project", str(root), "-j", "1", "--timeout", "2")
+    # the shortest wait worth reading (--timeout takes any number above 0): a program that sleeps for a minute is
+    # stopped the same way after 0.5 s as after 2
+    code, out, err = run(capsys, "diff", "HEAD", "--project", str(root), "-j", "1", "--timeout", "0.5")
 
     assert (code, out) == (2, "")
     assert err == (
-        "gpu-stacks: error: stacks/Pulumi.inference-t4.yaml: the program did not finish within 2 s (--timeout); "
+        "gpu-stacks: error: stacks/Pulumi.inference-t4.yaml: the program did not finish within 0.5 s (--timeout); "
         "it was stopped\n"
     )
 
@@ -106,19 +124,32 @@ def _submodule_repo(root: Path) -> Path:
     return project
 
 
-def test_diff_plans_base_with_its_submodules(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    project = _submodule_repo(tmp_path)
-    (project / "Pulumi.dev.yaml").write_text("config:\n  azure-native:location: westus2\n")
+@pytest.fixture(scope="module")
+def submodule_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`_submodule_repo`, made once for the module: one test diffs a change of its working tree (and puts the file
+    back), the other diffs a clone of it."""
+    return _submodule_repo(tmp_path_factory.mktemp("diff-submodule"))
 
-    code, out, err = run(capsys, "diff", "HEAD", "--project", str(project), "-j", "1", "--format", "json")
+
+def test_diff_plans_base_with_its_submodules(submodule_project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    project = submodule_project
+    dev = project / "Pulumi.dev.yaml"
+    committed = dev.read_text()
+    dev.write_text("config:\n  azure-native:location: westus2\n")
+    try:
+        code, out, err = run(capsys, "diff", "HEAD", "--project", str(project), "-j", "1", "--format", "json")
+    finally:
+        dev.write_text(committed)
 
     assert code in (0, 1) and err == "", err
     assert json.loads(out)["stacks"][0]["stack"] == "dev"
     assert git(project, "worktree", "list", "--porcelain").count("worktree ") == 1
 
 
-def test_diff_names_a_submodule_this_clone_lacks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    project = _submodule_repo(tmp_path)
+def test_diff_names_a_submodule_this_clone_lacks(
+    submodule_project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = submodule_project
     clone = tmp_path / "clone"
     git(tmp_path, "clone", "-q", str(project), str(clone))  # submodules not initialised: nothing to read offline
 
@@ -130,10 +161,9 @@ def test_diff_names_a_submodule_this_clone_lacks(tmp_path: Path, capsys: pytest.
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
-def test_diff_removes_its_worktree_when_ended_by_a_signal(tmp_path: Path, signum: int) -> None:
+def test_diff_removes_its_worktree_when_ended_by_a_signal(repo: Path, tmp_path: Path, signum: int) -> None:
     """As on Ctrl-C: the registered worktree and its directory go, then the process ends by the signal."""
-    root = project_repo(tmp_path / "repo", ("inference-t4",))
-    commit(root)
+    root = copy_of(repo, tmp_path / "repo")
     (root / "__main__.py").write_text("import time\n\ntime.sleep(120)\n", encoding="utf-8")
     temp = tmp_path / "tmp"
     temp.mkdir()
