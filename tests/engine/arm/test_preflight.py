@@ -19,6 +19,7 @@ from azure_gpu_stacks.engine.commands import preflight
 
 from tests.arm_replay import RESPONSES, SUBSCRIPTION, RecordingTransport, Replay, StaticCredential, load
 from tests.conftest import REPO
+from tests.shared_plans import share_plans
 
 
 class Azure:
@@ -47,6 +48,17 @@ def azure(monkeypatch: pytest.MonkeyPatch) -> Any:
     return answer
 
 
+@pytest.fixture(scope="module")
+def plans() -> dict[str, Any]:
+    """The file's plans by their arguments (tests/shared_plans.py): each case asks Azure about the same template."""
+    return {}
+
+
+@pytest.fixture(autouse=True)
+def one_plan_per_stack(monkeypatch: pytest.MonkeyPatch, plans: dict[str, Any]) -> None:
+    share_plans(monkeypatch, plans)
+
+
 def recorded(case: str) -> dict[str, Any]:
     return json.loads((RESPONSES / f"{case}.json").read_text())
 
@@ -72,10 +84,11 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 def test_accepted_template_exits_0_and_sends_the_exported_template(
-    azure: Any, capsys: pytest.CaptureFixture[str]
+    azure: Any, capsys: pytest.CaptureFixture[str], plans: dict[str, Any]
 ) -> None:
     fake = azure("validate-accepted")
     code, out, err = run(capsys, "training-a100", "--subscription", SUBSCRIPTION)
+    plans.clear()  # export-arm plans the stack again: the template sent is the one a plan of its own exports
     assert main(["export-arm", "training-a100"]) == 0
     exported = json.loads(capsys.readouterr().out)
     sent = fake.replay.sent

@@ -26,6 +26,7 @@ from azure_gpu_stacks.engine.commands import preflight
 
 from tests.arm_replay import RESPONSES, SUBSCRIPTION, RecordingTransport, Replay, StaticCredential
 from tests.conftest import REPO
+from tests.shared_plans import share_plans
 
 RETRIES = RetryPolicy().total_retries  # azure-core's default: 10 retries after the first try
 
@@ -78,6 +79,17 @@ def azure(monkeypatch: pytest.MonkeyPatch) -> Any:
         return fake
 
     return answer
+
+
+@pytest.fixture(scope="module")
+def plans() -> dict[str, Any]:
+    """The file's plans by their arguments (tests/shared_plans.py): each case asks Azure about the same template."""
+    return {}
+
+
+@pytest.fixture(autouse=True)
+def one_plan_per_stack(monkeypatch: pytest.MonkeyPatch, plans: dict[str, Any]) -> None:
+    share_plans(monkeypatch, plans)
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str, float]:

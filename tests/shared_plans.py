@@ -1,0 +1,69 @@
+"""One plan per stack and arguments for a test file's in-process commands (`main([...])`), when the tests only
+read what the command does with the plan: Azure's recorded answers to its template, a report's format, an exit
+code decided after planning.
+
+    @pytest.fixture(scope="module")
+    def plans() -> dict[str, Any]:
+        return {}
+
+    @pytest.fixture(autouse=True)
+    def one_plan_per_stack(monkeypatch: pytest.MonkeyPatch, plans: dict[str, Any]) -> None:
+        share_plans(monkeypatch, plans)
+
+`engine.run.plan.plan_stack` is what every command calls (each imports it when it runs); `share_plans` puts in
+its place one that plans for real the first time it is asked for a committed project's stack (one under the
+repository, never a test's temporary copy) with given arguments and hands the same Plan, frozen, to each later
+call with the same ones. The key is everything plan_stack is given, written out (the project as loaded, the
+reference files with their contents, the day, the policy settings, the limits, preview) and the deployer the
+environment says (`deployer_type`); a plan that raises is not kept. Tests that change what a plan reads in any
+other way (the catalog, a patched module) must not use it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import REPO
+
+
+def _contents(reference: Any) -> list[str]:
+    """A digest of each file the reference names: a test may write the same path twice."""
+    if reference is None:
+        return []
+    paths = [reference.usage, reference.aml_usage, reference.skus, *reference.existing]
+    paths += list(reference.stack_outputs.values())
+    return [
+        f"{path}={hashlib.sha256(Path(path).read_bytes()).hexdigest()}" if path and Path(path).is_file() else str(path)
+        for path in paths
+    ]
+
+
+def share_plans(monkeypatch: pytest.MonkeyPatch, plans: dict[str, Any]) -> None:
+    from azure_gpu_stacks.engine.run import plan as plan_module
+
+    real = plan_module.plan_stack
+
+    def shared(project: Any, stack: str, reference: Any = None, **options: Any) -> Any:
+        committed = all(Path(d).resolve().is_relative_to(REPO.resolve()) for d in (project.root, project.stack_dir))
+        if not committed:
+            return real(project, stack, reference, **options)
+        key = repr(
+            (
+                project,
+                stack,
+                reference,
+                _contents(reference),
+                sorted(options.items()),
+                plan_module.deployer_type(os.environ),
+            )
+        )
+        if key not in plans:
+            plans[key] = real(project, stack, reference, **options)
+        return plans[key]
+
+    monkeypatch.setattr(plan_module, "plan_stack", shared)
