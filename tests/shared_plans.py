@@ -12,7 +12,8 @@ code decided after planning.
 
 `engine.run.plan.plan_stack` is what every command calls (each imports it when it runs); `share_plans` puts in
 its place one that plans for real the first time it is asked for a committed project's stack (one under the
-repository, never a test's temporary copy) with given arguments and hands the same Plan, frozen, to each later
+repository, or one of `unchanged`: a module fixture's project that no test of the file changes; never a test's
+temporary copy) with given arguments and hands the same Plan, frozen, to each later
 call with the same ones. The key is everything plan_stack is given, written out (the project as loaded, the
 reference files with their contents, the day, the policy settings, the limits, preview) and the deployer the
 environment says (`deployer_type`); a plan that raises is not kept. Tests that change what a plan reads in any
@@ -43,14 +44,15 @@ def _contents(reference: Any) -> list[str]:
     ]
 
 
-def share_plans(monkeypatch: pytest.MonkeyPatch, plans: dict[str, Any]) -> None:
+def share_plans(monkeypatch: pytest.MonkeyPatch, plans: dict[str, Any], unchanged: tuple[Path, ...] = ()) -> None:
     from azure_gpu_stacks.engine.run import plan as plan_module
 
     real = plan_module.plan_stack
+    kept = [REPO.resolve(), *(Path(d).resolve() for d in unchanged)]
 
     def shared(project: Any, stack: str, reference: Any = None, **options: Any) -> Any:
-        committed = all(Path(d).resolve().is_relative_to(REPO.resolve()) for d in (project.root, project.stack_dir))
-        if not committed:
+        where = [Path(d).resolve() for d in (project.root, project.stack_dir)]
+        if not all(any(d.is_relative_to(k) for k in kept) for d in where):
             return real(project, stack, reference, **options)
         key = repr(
             (
