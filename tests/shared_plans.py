@@ -2,28 +2,27 @@
 read what the command does with the plan: Azure's recorded answers to its template, a report's format, an exit
 code decided after planning.
 
-    @pytest.fixture(scope="module")
-    def plans() -> dict[str, Any]:
-        return {}
+    @pytest.fixture(scope="module", autouse=True)
+    def plans() -> Iterator[dict[str, Any]]:
+        with plans_shared() as plans:
+            yield plans
 
-    @pytest.fixture(autouse=True)
-    def one_plan_per_stack(monkeypatch: pytest.MonkeyPatch, plans: dict[str, Any]) -> None:
-        share_plans(monkeypatch, plans)
-
-`engine.run.plan.plan_stack` is what every command calls (each imports it when it runs); `share_plans` puts in
-its place one that plans for real the first time it is asked for a committed project's stack (one under the
-repository, or one of `unchanged`: a module fixture's project that no test of the file changes; never a test's
-temporary copy) with given arguments and hands the same Plan, frozen, to each later
-call with the same ones. The key is everything plan_stack is given, written out (the project as loaded, the
-reference files with their contents, the day, the policy settings, the limits, preview) and the deployer the
-environment says (`deployer_type`); a plan that raises is not kept. Tests that change what a plan reads in any
-other way (the catalog, a patched module) must not use it.
+Module-scoped and autouse, so that the file's module fixtures plan through it too. `engine.run.plan.plan_stack`
+is what every command calls (each imports it when it runs); `share_plans` puts in its place one that plans for
+real the first time it is asked for a stack of a committed project (one under the repository) or of a project
+in `unchanged` (a module fixture's that no test of the file changes), never of a test's temporary copy, and
+hands the same Plan, frozen, to each later call with the same arguments. The key is everything plan_stack is
+given, written out (the project as loaded, the reference files with their contents, the day, the policy
+settings, the limits, preview) and the deployer the environment says (`deployer_type`); a plan that raises is
+not kept. Tests that change what a plan reads in any other way (the catalog, a patched module) must not use it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -69,3 +68,12 @@ def share_plans(monkeypatch: pytest.MonkeyPatch, plans: dict[str, Any], unchange
         return plans[key]
 
     monkeypatch.setattr(plan_module, "plan_stack", shared)
+
+
+@contextlib.contextmanager
+def plans_shared(unchanged: tuple[Path, ...] = ()) -> Iterator[dict[str, Any]]:
+    """`share_plans` for as long as the block runs; yields the plans kept (a test may clear them)."""
+    plans: dict[str, Any] = {}
+    with pytest.MonkeyPatch.context() as patch:
+        share_plans(patch, plans, unchanged)
+        yield plans

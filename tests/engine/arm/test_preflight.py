@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from azure_gpu_stacks.engine.commands import preflight
 
 from tests.arm_replay import RESPONSES, SUBSCRIPTION, RecordingTransport, Replay, StaticCredential, load
 from tests.conftest import REPO
-from tests.shared_plans import share_plans
+from tests.shared_plans import plans_shared
 
 
 class Azure:
@@ -48,15 +49,11 @@ def azure(monkeypatch: pytest.MonkeyPatch) -> Any:
     return answer
 
 
-@pytest.fixture(scope="module")
-def plans() -> dict[str, Any]:
+@pytest.fixture(scope="module", autouse=True)
+def plans() -> Iterator[dict[str, Any]]:
     """The file's plans by their arguments (tests/shared_plans.py): each case asks Azure about the same template."""
-    return {}
-
-
-@pytest.fixture(autouse=True)
-def one_plan_per_stack(monkeypatch: pytest.MonkeyPatch, plans: dict[str, Any]) -> None:
-    share_plans(monkeypatch, plans)
+    with plans_shared() as plans:
+        yield plans
 
 
 def recorded(case: str) -> dict[str, Any]:

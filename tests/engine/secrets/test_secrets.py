@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +11,7 @@ import pytest
 from azure_gpu_stacks.engine.cli import main
 from azure_gpu_stacks.engine.secrets import Mask
 
-from tests.shared_plans import share_plans
+from tests.shared_plans import plans_shared
 
 MARKER = "MARKER-5f2c9a-do-not-print"
 
@@ -39,16 +40,12 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-@pytest.fixture(scope="module")
-def plans() -> dict[str, Any]:
+@pytest.fixture(scope="module", autouse=True)
+def plans(project: Path) -> Iterator[dict[str, Any]]:
     """The project's plans by their arguments (tests/shared_plans.py): each command and format prints the same
     plan, masked at the output edge."""
-    return {}
-
-
-@pytest.fixture(autouse=True)
-def one_plan_per_stack(monkeypatch: pytest.MonkeyPatch, plans: dict[str, Any], project: Path) -> None:
-    share_plans(monkeypatch, plans, unchanged=(project,))
+    with plans_shared(unchanged=(project,)) as plans:
+        yield plans
 
 
 EVERY_FORMAT = [
