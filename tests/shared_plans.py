@@ -8,7 +8,7 @@ code decided after planning.
             yield plans
 
 Module-scoped and autouse, so that the file's module fixtures plan through it too. `engine.run.plan.plan_stack`
-is what every command calls (each imports it when it runs); `share_plans` puts in its place one that plans for
+is what every command calls; `share_plans` puts in its place, in every module that holds it, one that plans for
 real the first time it is asked for a stack of a committed project (one under the repository) or of a project
 in `unchanged` (a module fixture's that no test of the file changes), never of a test's temporary copy, and
 hands the same Plan, frozen, to each later call with the same arguments. The key is everything plan_stack is
@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -67,7 +69,14 @@ def share_plans(monkeypatch: pytest.MonkeyPatch, plans: dict[str, Any], unchange
             plans[key] = real(project, stack, reference, **options)
         return plans[key]
 
-    monkeypatch.setattr(plan_module, "plan_stack", shared)
+    # every module that holds it: the commands import it when they run, engine.estimate.quota and engine.diff.run
+    # when they are imported (here, first: imported while it is patched, one would keep `shared` for good)
+    importlib.import_module("azure_gpu_stacks.engine.estimate.quota")
+    importlib.import_module("azure_gpu_stacks.engine.diff.run")
+    holders = [m for name, m in list(sys.modules.items()) if name.startswith("azure_gpu_stacks.") and m is not None]
+    for module in holders:
+        if getattr(module, "plan_stack", None) is real:
+            monkeypatch.setattr(module, "plan_stack", shared)
 
 
 @contextlib.contextmanager
