@@ -32,6 +32,15 @@ import pytest
 
 from tests.conftest import REPO
 
+# Plans kept for the whole test process, by corpus: files that plan the same committed projects (a check of a team's
+# stack, its ARM round trip) share them when they run in one process (one xdist group, `pytestmark`).
+CORPORA: dict[str, dict[str, Any]] = {}
+
+
+def corpus(name: str) -> dict[str, Any]:
+    """The plans kept for the process under `name`."""
+    return CORPORA.setdefault(name, {})
+
 
 def _contents(reference: Any) -> list[str]:
     """A digest of each file the reference names: a test may write the same path twice."""
@@ -45,29 +54,70 @@ def _contents(reference: Any) -> list[str]:
     ]
 
 
+def _key(plan_module: Any, project: Any, stack: str, reference: Any, options: dict[str, Any]) -> str:
+    """Everything the plan depends on, with plan_stack's defaults written out (no reference files, the pack's
+    settings for the day, the default limits), so that a command that passes them and a test that leaves them out
+    ask for the same plan."""
+    rest = dict(options)
+    day = rest.pop("day")
+    policies = list(plan_module.pack_policies())
+    given = rest.pop("policy_settings", None)
+    settings = plan_module.with_day(
+        policies, given if given is not None else plan_module.configure(policies, None), day
+    )
+    return repr(
+        (
+            project,
+            stack,
+            reference or plan_module.ReferenceFiles(),
+            _contents(reference),
+            day,
+            rest.pop("preview", False),
+            sorted(settings.items()),
+            rest.pop("limits", None) or plan_module.Limits(),
+            sorted(rest.items()),
+            plan_module.deployer_type(os.environ),
+        )
+    )
+
+
+def _kept(project: Any, unchanged: tuple[Path, ...]) -> bool:
+    kept = [REPO.resolve(), *(Path(d).resolve() for d in unchanged)]
+    where = [Path(d).resolve() for d in (project.root, project.stack_dir)]
+    return all(any(d.is_relative_to(k) for k in kept) for d in where)
+
+
+def plan_once(
+    plans: dict[str, Any],
+    project: Any,
+    stack: str,
+    reference: Any = None,
+    *,
+    unchanged: tuple[Path, ...] = (),
+    **options: Any,
+) -> Any:
+    """engine.run.plan.plan_stack's Plan, made once per key in `plans` for a committed (or unchanged) project."""
+    from azure_gpu_stacks.engine.run import plan as plan_module
+
+    real = _REAL.get("plan_stack") or plan_module.plan_stack
+    if not _kept(project, unchanged):
+        return real(project, stack, reference, **options)
+    key = _key(plan_module, project, stack, reference, options)
+    if key not in plans:
+        plans[key] = real(project, stack, reference, **options)
+    return plans[key]
+
+
+_REAL: dict[str, Any] = {}
+
+
 def share_plans(monkeypatch: pytest.MonkeyPatch, plans: dict[str, Any], unchanged: tuple[Path, ...] = ()) -> None:
     from azure_gpu_stacks.engine.run import plan as plan_module
 
-    real = plan_module.plan_stack
-    kept = [REPO.resolve(), *(Path(d).resolve() for d in unchanged)]
+    real = _REAL.setdefault("plan_stack", plan_module.plan_stack)
 
     def shared(project: Any, stack: str, reference: Any = None, **options: Any) -> Any:
-        where = [Path(d).resolve() for d in (project.root, project.stack_dir)]
-        if not all(any(d.is_relative_to(k) for k in kept) for d in where):
-            return real(project, stack, reference, **options)
-        key = repr(
-            (
-                project,
-                stack,
-                reference,
-                _contents(reference),
-                sorted(options.items()),
-                plan_module.deployer_type(os.environ),
-            )
-        )
-        if key not in plans:
-            plans[key] = real(project, stack, reference, **options)
-        return plans[key]
+        return plan_once(plans, project, stack, reference, unchanged=unchanged, **options)
 
     # every module that holds it: the commands import it when they run, engine.estimate.quota and engine.diff.run
     # when they are imported (here, first: imported while it is patched, one would keep `shared` for good)
@@ -80,9 +130,10 @@ def share_plans(monkeypatch: pytest.MonkeyPatch, plans: dict[str, Any], unchange
 
 
 @contextlib.contextmanager
-def plans_shared(unchanged: tuple[Path, ...] = ()) -> Iterator[dict[str, Any]]:
-    """`share_plans` for as long as the block runs; yields the plans kept (a test may clear them)."""
-    plans: dict[str, Any] = {}
+def plans_shared(unchanged: tuple[Path, ...] = (), plans: dict[str, Any] | None = None) -> Iterator[dict[str, Any]]:
+    """`share_plans` for as long as the block runs, keeping them in `plans` (a new dict by default); yields them
+    (a test may clear them)."""
+    plans = {} if plans is None else plans
     with pytest.MonkeyPatch.context() as patch:
         share_plans(patch, plans, unchanged)
         yield plans

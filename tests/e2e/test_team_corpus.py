@@ -22,8 +22,11 @@ import pytest
 from azure_gpu_stacks.engine.cli import main
 
 from tests.conftest import REPO
+from tests.shared_plans import corpus, plans_shared
 
 TEAMS = REPO / "tests" / "data" / "teams"
+# with tests/engine/arm/test_arm_round_trip.py, which replays the same stacks' plans: one process plans each once
+pytestmark = pytest.mark.xdist_group("team-corpus")
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -85,15 +88,16 @@ class Checked:
 CheckedCases = dict[tuple[str, str, tuple[str, ...]], Checked]  # (team, stack, extra) of CHECKS -> its run
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # this file's only; session-scoped, so that no module group parts it from GROUP
 def checked(tmp_path_factory: pytest.TempPathFactory) -> CheckedCases:
-    """Every case of CHECKS checked once, in-process as the tests above run the CLI."""
+    """Every case of CHECKS checked once, in-process as the tests above run the CLI; its plans are kept for
+    tests/engine/arm/test_arm_round_trip.py (tests/shared_plans.py's corpus "teams")."""
     results = {}
     for index, (team, stack, extra, _) in enumerate(CHECKS):
         folder = tmp_path_factory.mktemp(f"check-{index}")
         files = {fmt: folder / f"report.{fmt}" for fmt in FORMATS}
         out, err = io.StringIO(), io.StringIO()
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), plans_shared(plans=corpus("teams")):
             code = main(
                 ["check", stack, "--project", str(TEAMS / team), *extra]
                 + [f"--format={fmt}={path}" for fmt, path in files.items()]

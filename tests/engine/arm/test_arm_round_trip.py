@@ -18,7 +18,7 @@ from azure_gpu_stacks.catalog.arm.bodies import from_arm_body
 from azure_gpu_stacks.catalog.clock import utc_today
 from azure_gpu_stacks.engine.arm.template import Template, TemplateResource, export
 from azure_gpu_stacks.engine.errors import InputError
-from azure_gpu_stacks.engine.run.plan import Plan, ReferenceFiles, make_arm, plan_stack
+from azure_gpu_stacks.engine.run.plan import Plan, ReferenceFiles, make_arm
 from azure_gpu_stacks.engine.run.project import load_project, load_stack
 from azure_gpu_stacks.fakeazure import FAKE_SUBSCRIPTION_ID, FAKE_TENANT_ID, ArmError, FakeArm
 from azure_gpu_stacks.fakeazure.backend import DependencyFailed
@@ -27,6 +27,10 @@ from azure_gpu_stacks.fakeazure.models.authorization import deployer_object_id
 
 from tests.conftest import REPO
 from tests.e2e.test_team_corpus import CHECKS, TEAMS
+from tests.shared_plans import corpus, plan_once
+
+# with tests/e2e/test_team_corpus.py, whose checks plan the same stacks: one process plans each once
+pytestmark = pytest.mark.xdist_group("team-corpus")
 
 FORMAT = re.compile(
     r"^\[format\('(?P<text>(?:[^']|'')*)'"
@@ -162,7 +166,8 @@ def test_the_template_gives_the_fake_arm_the_plan_s_verdict(
 ) -> None:
     existing = tuple(Path(extra[i + 1]) for i, flag in enumerate(extra) if flag == "--existing")
     try:
-        plan = plan_stack(load_project(project_dir), stack, ReferenceFiles(existing=existing), day=utc_today())
+        reference = ReferenceFiles(existing=existing)
+        plan = plan_once(corpus("teams"), load_project(project_dir), stack, reference, day=utc_today())
     except InputError as exc:  # pragma: no cover - CHECKS says which stacks plan
         pytest.fail(str(exc))
     assert_round_trips(plan, project_dir, extra)
