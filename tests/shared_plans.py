@@ -12,9 +12,15 @@ is what every command calls; `share_plans` puts in its place, in every module th
 real the first time it is asked for a stack of a committed project (one under the repository) or of a project
 in `unchanged` (a module fixture's that no test of the file changes), never of a test's temporary copy, and
 hands the same Plan, frozen, to each later call with the same arguments. The key is everything plan_stack is
-given, written out (the project as loaded, the reference files with their contents, the day, the policy
-settings, the limits, preview) and the deployer the environment says (`deployer_type`); a plan that raises is
-not kept. Tests that change what a plan reads in any other way (the catalog, a patched module) must not use it.
+given, written out with its defaults (the project as loaded, the reference files with their contents, the day,
+the policy settings, the limits, preview) and the deployer the environment says (`deployer_type`); a plan that
+raises is not kept. Tests that change what a plan reads in any other way (the catalog, a patched module) must
+not use it.
+
+Two files that plan the same committed projects share a `corpus(name)` for the whole process, in one xdist group
+(`pytestmark = pytest.mark.xdist_group(...)`, and no module-scoped fixture, which would give the file a group of
+its own): one keeps what its commands plan (`share_plans(monkeypatch, corpus(name))`), the other asks
+`plan_once(corpus(name), ...)` instead of calling plan_stack.
 """
 
 from __future__ import annotations
@@ -44,13 +50,12 @@ def corpus(name: str) -> dict[str, Any]:
 
 def _contents(reference: Any) -> list[str]:
     """A digest of each file the reference names: a test may write the same path twice."""
-    if reference is None:
-        return []
     paths = [reference.usage, reference.aml_usage, reference.skus, *reference.existing]
     paths += list(reference.stack_outputs.values())
     return [
-        f"{path}={hashlib.sha256(Path(path).read_bytes()).hexdigest()}" if path and Path(path).is_file() else str(path)
+        f"{path}={hashlib.sha256(Path(path).read_bytes()).hexdigest()}" if Path(path).is_file() else str(path)
         for path in paths
+        if path is not None
     ]
 
 
@@ -65,11 +70,12 @@ def _key(plan_module: Any, project: Any, stack: str, reference: Any, options: di
     settings = plan_module.with_day(
         policies, given if given is not None else plan_module.configure(policies, None), day
     )
+    reference = reference or plan_module.ReferenceFiles()
     return repr(
         (
             project,
             stack,
-            reference or plan_module.ReferenceFiles(),
+            reference,
             _contents(reference),
             day,
             rest.pop("preview", False),

@@ -25,11 +25,14 @@ from azure_gpu_stacks.engine.arm.template import (
 )
 from azure_gpu_stacks.engine.errors import InputError
 from azure_gpu_stacks.engine.run.isolation import ProgramFailed
-from azure_gpu_stacks.engine.run.plan import plan_stack
 from azure_gpu_stacks.engine.run.project import load_project
 
 from tests.conftest import REPO
 from tests.e2e.test_public_programs import PROGRAMS as VERDICTS
+from tests.shared_plans import corpus, plan_once
+
+# with tests/e2e/test_public_programs.py, whose checks plan the same programs: one process plans each once
+pytestmark = pytest.mark.xdist_group("public-programs")
 
 PUBLIC = REPO / "tests" / "data" / "public"
 STAND_INS = REPO / "tests" / "data" / "provider_stand_ins"
@@ -49,7 +52,7 @@ def sdk_api_version(token: str) -> str:
     raise AssertionError(f"{token} is no type of the installed SDK")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # this file's only; session-scoped, so that no module group parts it from its group
 def corpus_templates() -> dict[str, Any]:
     """Each program's plan and template, planned once for the file; None for a program of NOT_PLANNED, which is
     not planned again here (its verdict, exit 2 naming what is missing, is tests/e2e's). A program the table
@@ -62,7 +65,7 @@ def corpus_templates() -> dict[str, Any]:
                 out[name] = None
                 continue
             try:
-                plan = plan_stack(load_project(PUBLIC / name), "dev", day=utc_today())
+                plan = plan_once(corpus("public"), load_project(PUBLIC / name), "dev", day=utc_today())
             except (ProgramFailed, InputError) as exc:
                 pytest.fail(f"{name}: tests/e2e/test_public_programs.py says it plans, but: {exc}")
             out[name] = (plan, export(plan.resources, project=plan.project, stack=plan.stack, identity=plan.identity))
