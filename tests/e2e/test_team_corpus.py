@@ -88,7 +88,7 @@ class Checked:
 CheckedCases = dict[tuple[str, str, tuple[str, ...]], Checked]  # (team, stack, extra) of CHECKS -> its run
 
 
-@pytest.fixture(scope="session")  # this file's only; session-scoped, so that no module group parts it from GROUP
+@pytest.fixture(scope="session")  # this file's only; not module-scoped, which would give the file a group of its own
 def checked(tmp_path_factory: pytest.TempPathFactory) -> CheckedCases:
     """Every case of CHECKS checked once, in-process as the tests above run the CLI; its plans are kept for
     tests/engine/arm/test_arm_round_trip.py (tests/shared_plans.py's corpus "teams")."""
@@ -126,8 +126,8 @@ def test_check_gives_the_verdict_a_preview_would(
 
 
 def test_check_json_holds_what_plan_json_prints(capsys: pytest.CaptureFixture[str], checked: CheckedCases) -> None:
-    """The tests below read a plan's document from the check's JSON: it is `plan --json`'s, key for key (a
-    stack with look-ups of an --existing file, a component of the team's own and a secret output)."""
+    """The tests below read a plan's document from the check's JSON: it is `plan --json`'s, key for key (here
+    of the platform team's stack, which joins resources it looks up in an --existing file)."""
     code, out, err = run(capsys, "plan", "dev", "--project", str(TEAMS / "platform-team"), "--json", *PLATFORM)
 
     assert code == 0, err

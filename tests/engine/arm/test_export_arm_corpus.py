@@ -52,7 +52,7 @@ def sdk_api_version(token: str) -> str:
     raise AssertionError(f"{token} is no type of the installed SDK")
 
 
-@pytest.fixture(scope="session")  # this file's only; session-scoped, so that no module group parts it from its group
+@pytest.fixture(scope="session")  # this file's only; not module-scoped, which would give the file a group of its own
 def corpus_templates() -> dict[str, Any]:
     """Each program's plan and template, planned once for the file; None for a program of NOT_PLANNED, which is
     not planned again here (its verdict, exit 2 naming what is missing, is tests/e2e's). A program the table
