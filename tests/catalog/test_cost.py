@@ -9,7 +9,7 @@ depending on those components.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,16 @@ from azure_gpu_stacks.engine.run.project import load_project
 from azure_gpu_stacks.engine.run.runtime import RecordedResource
 
 from tests.conftest import REPO, TEST_SSH_KEY, Recording, in_resource_group
+from tests.shared_plans import plans_shared
+
+
+@pytest.fixture(scope="module", autouse=True)
+def plans() -> Iterator[dict[str, Any]]:
+    """The file's plans by their arguments (tests/shared_plans.py):
+    plan's text and cost of a stack read one plan of it."""
+    with plans_shared() as plans:
+        yield plans
+
 
 T4 = "Standard_NC4as_T4_v3"
 A100 = "Standard_NC24ads_A100_v4"

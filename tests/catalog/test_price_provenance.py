@@ -6,6 +6,7 @@ total a lower bound that names them, and AML low priority at the Spot rate is la
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from azure_gpu_stacks.catalog.prices import Price
 
 from tests.conftest import REPO, karpenter_prices
 from tests.e2e.test_check_cli import run, stack_copy
+from tests.shared_plans import plans_shared
 
 SNAPSHOT = catalog().prices.sources["skypilot-v6-098741e"]
 GB300 = "Standard_ND128isr_GB300_v6"  # no source lists a price for it
@@ -50,6 +52,23 @@ def low_priority(config: dict[str, Any]) -> None:
     config["azure-gpu-stacks:amlCluster"]["vmPriority"] = "LowPriority"
 
 
+@pytest.fixture(scope="module")
+def copies(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The changed stack files that several tests read, written once for the file; no test changes them."""
+    folder = tmp_path_factory.mktemp("copies")
+    stack_copy(folder, "aks-gpu", gb300_pool)
+    stack_copy(folder, "aml-gpu", low_priority)
+    return folder
+
+
+@pytest.fixture(scope="module", autouse=True)
+def plans(copies: Path) -> Iterator[dict[str, Any]]:
+    """The file's plans by their arguments (tests/shared_plans.py): plan, plan --json, cost and check of a stack
+    (a shipped one or one of `copies`) report the same plan of it."""
+    with plans_shared(unchanged=(copies,)) as plans:
+        yield plans
+
+
 def test_plan_json_names_the_oldest_price_and_its_source(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(capsys, "plan", "inference-t4", "--json")
     cost = json.loads(out)["cost"]
@@ -62,9 +81,9 @@ def test_plan_json_names_the_oldest_price_and_its_source(capsys: pytest.CaptureF
 
 
 def test_a_size_without_a_price_makes_the_total_a_lower_bound_naming_it(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+    capsys: pytest.CaptureFixture[str], copies: Path
 ) -> None:
-    stack = stack_copy(tmp_path, "aks-gpu", gb300_pool)
+    stack = str(copies / "Pulumi.aks-gpu.yaml")  # gb300_pool
 
     _, out, _ = run(capsys, "plan", stack, "--json")
     cost = json.loads(out)["cost"]
@@ -78,9 +97,9 @@ def test_a_size_without_a_price_makes_the_total_a_lower_bound_naming_it(
 
 @pytest.mark.parametrize("fmt", ["text", "markdown", "json"])
 def test_cost_in_every_format_names_the_oldest_price_date_and_source_and_the_lower_bound(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, fmt: str
+    capsys: pytest.CaptureFixture[str], copies: Path, fmt: str
 ) -> None:
-    stack = stack_copy(tmp_path, "aks-gpu", gb300_pool)
+    stack = str(copies / "Pulumi.aks-gpu.yaml")  # gb300_pool
 
     code, out, _ = run(capsys, "cost", stack, "inference-t4", "--format", fmt)
 
@@ -113,9 +132,9 @@ def test_check_markdown_shows_the_oldest_price_and_its_source(capsys: pytest.Cap
 
 
 def test_aml_low_priority_is_priced_and_labelled_as_spot_with_the_eviction_caveat(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+    capsys: pytest.CaptureFixture[str], copies: Path
 ) -> None:
-    stack = stack_copy(tmp_path, "aml-gpu", low_priority)
+    stack = str(copies / "Pulumi.aml-gpu.yaml")  # low_priority
 
     _, out, _ = run(capsys, "plan", stack, "--json")
     plan = json.loads(out)

@@ -3,7 +3,10 @@ other teams' projects are judged by the same pack."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,14 +34,43 @@ def stack_copy(tmp_path: Path, stack: str, edit: Any) -> str:
     return str(path)
 
 
-@pytest.mark.parametrize("stack", SHIPPED)
-def test_check_passes_every_shipped_stack(capsys: pytest.CaptureFixture[str], stack: str) -> None:
-    code, out, _ = run(capsys, "check", stack, "--format", "json")
-    document = json.loads(out)
+@dataclass(frozen=True)
+class Checked:
+    """One in-process `gpu-stacks check ...` run: its exit code, its text on stdout, its stderr and the formats it
+    wrote."""
 
-    assert code == 0
-    assert [v for v in document["stacks"][0]["violations"] if v["level"] == "mandatory"] == []
+    code: int
+    text: str
+    err: str
+    written: dict[str, str]
+
+
+def check_once(folder: Path, *argv: str, formats: tuple[str, ...] = ("json", "markdown", "sarif")) -> Checked:
+    """`gpu-stacks check ARGV`, writing text to stdout and each of `formats` to a file, in one run (a module
+    fixture's: capsys is per test)."""
+    files = {fmt: folder / f"report.{fmt}" for fmt in formats}
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["check", *argv, *(f"--format={fmt}={path}" for fmt, path in files.items()), "--format", "text"])
+    written = {fmt: path.read_text() for fmt, path in files.items() if path.exists()}
+    return Checked(code, out.getvalue(), err.getvalue(), written)
+
+
+@pytest.fixture(scope="module")
+def shipped_checked(tmp_path_factory: pytest.TempPathFactory) -> Checked:
+    """`gpu-stacks check` of the shipped project (every stack), once for the file."""
+    return check_once(tmp_path_factory.mktemp("shipped"), "--project", str(REPO))
+
+
+@pytest.mark.parametrize("stack", SHIPPED)
+def test_check_passes_every_shipped_stack(shipped_checked: Checked, stack: str) -> None:
+    document = json.loads(shipped_checked.written["json"])
+    [checked] = [s for s in document["stacks"] if s["stack"] == stack]
+
+    assert shipped_checked.code == 0
+    assert [v for v in checked["violations"] if v["level"] == "mandatory"] == []
     assert document["summary"] == {**document["summary"], "failed": [], "mandatory": 0, "exitCode": 0}
+    assert f"OK: {stack} deploys as planned" in shipped_checked.text
 
 
 def _vm_size_keys(value: Any) -> list[dict[str, Any]]:
@@ -51,14 +83,35 @@ def _vm_size_keys(value: Any) -> list[dict[str, Any]]:
     return []
 
 
+def without_budget(config: dict[str, Any]) -> None:
+    config.pop("azure-gpu-stacks:costAlert")
+
+
+def with_a_retired_size(config: dict[str, Any]) -> None:
+    holders = _vm_size_keys(config)
+    assert holders, "the stack names no vmSize"
+    for holder in holders:
+        holder["vmSize"] = "Standard_NC6"
+
+
+@pytest.fixture(scope="module")
+def broken_checked(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], Checked]:
+    """(edit, stack) -> the check of that shipped stack's copy changed by the edit, one run each for the file."""
+    results = {}
+    for edit in (without_budget, with_a_retired_size):
+        for stack in SHIPPED:
+            folder = tmp_path_factory.mktemp(f"{edit.__name__}-{stack}")
+            results[(edit.__name__, stack)] = check_once(folder, stack_copy(folder, stack, edit), formats=("json",))
+    return results
+
+
 @pytest.mark.parametrize("stack", SHIPPED)
 def test_check_fails_every_shipped_stack_without_its_budget(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, stack: str
+    broken_checked: dict[tuple[str, str], Checked], stack: str
 ) -> None:
-    path = stack_copy(tmp_path, stack, lambda c: c.pop("azure-gpu-stacks:costAlert"))
-
-    code, out, _ = run(capsys, "check", path, "--format", "json")
-    [plan] = json.loads(out)["stacks"]
+    checked = broken_checked[("without_budget", stack)]
+    code = checked.code
+    [plan] = json.loads(checked.written["json"])["stacks"]
 
     assert code == 1
     assert {(v["policy"], v["level"]) for v in plan["violations"]} >= {("require-cost-alerts", "mandatory")}
@@ -66,25 +119,19 @@ def test_check_fails_every_shipped_stack_without_its_budget(
 
 @pytest.mark.parametrize("stack", SHIPPED)
 def test_check_fails_every_shipped_stack_with_a_retired_size(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, stack: str
+    broken_checked: dict[tuple[str, str], Checked], stack: str
 ) -> None:
-    def retire(config: dict[str, Any]) -> None:
-        holders = _vm_size_keys(config)
-        assert holders, f"{stack} names no vmSize"
-        for holder in holders:
-            holder["vmSize"] = "Standard_NC6"
-
-    code, out, err = run(capsys, "check", stack_copy(tmp_path, stack, retire))
+    checked = broken_checked[("with_a_retired_size", stack)]
+    code, out, err = checked.code, checked.text, checked.err
 
     # Refused by the config schema (2) or by the policy pack (1): never deployed.
     assert code in (1, 2)
     assert "Standard_NC6" in out + err and "retired" in out + err
 
 
-def test_check_fails_the_t4_stack_without_its_budget(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    path = stack_copy(tmp_path, "inference-t4", lambda c: c.pop("azure-gpu-stacks:costAlert"))
-
-    code, out, _ = run(capsys, "check", path)
+def test_check_fails_the_t4_stack_without_its_budget(broken_checked: dict[tuple[str, str], Checked]) -> None:
+    checked = broken_checked[("without_budget", "inference-t4")]
+    code, out = checked.code, checked.text
 
     assert code == 1
     # the advisory: warn-gpu-host-without-encryption-at-host
@@ -97,32 +144,42 @@ def test_check_fails_the_t4_stack_without_its_budget(capsys: pytest.CaptureFixtu
 
 
 def test_check_refuses_the_t4_stack_with_a_retired_size_before_planning(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+    broken_checked: dict[tuple[str, str], Checked],
 ) -> None:
     # Our own stacks are stopped earlier, by the config schema (exit 2, nothing registered); the
-    # policy catches the same size in programs that do not use our components (next test).
-    path = stack_copy(tmp_path, "inference-t4", lambda c: c["azure-gpu-stacks:vm"].update(vmSize="Standard_NC6"))
-
-    code, _, err = run(capsys, "check", path)
+    # policy catches the same size in programs that do not use our components (next test). The T4 stack's one
+    # vmSize is azure-gpu-stacks:vm.vmSize, which with_a_retired_size sets to Standard_NC6.
+    checked = broken_checked[("with_a_retired_size", "inference-t4")]
+    code, err = checked.code, checked.err
 
     assert code == 2
     assert "azure-gpu-stacks:vm.vmSize: 'Standard_NC6' was retired on 2023-09-06" in err
 
 
+def other_team_project(root: Path) -> Path:
+    """A project that uses pulumi-azure-native directly, none of our components."""
+    (root / "Pulumi.yaml").write_text("name: vision\nruntime: python\n", encoding="utf-8")
+    (root / "__main__.py").write_text(RAW_VM_PROGRAM, encoding="utf-8")
+    (root / "Pulumi.dev.yaml").write_text("config:\n  azure-native:location: eastus\n", encoding="utf-8")
+    return root
+
+
 @pytest.fixture
 def other_team(tmp_path: Path) -> Path:
-    """A project that uses pulumi-azure-native directly, none of our components."""
-    (tmp_path / "Pulumi.yaml").write_text("name: vision\nruntime: python\n", encoding="utf-8")
-    (tmp_path / "__main__.py").write_text(RAW_VM_PROGRAM, encoding="utf-8")
-    (tmp_path / "Pulumi.dev.yaml").write_text("config:\n  azure-native:location: eastus\n", encoding="utf-8")
-    return tmp_path
+    """The other team's project, for a test that changes it."""
+    return other_team_project(tmp_path)
 
 
-def test_check_catches_a_raw_vm_with_a_retired_size_in_another_project(
-    capsys: pytest.CaptureFixture[str], other_team: Path
-) -> None:
-    code, out, _ = run(capsys, "check", "--project", str(other_team), "--format", "json")
-    [plan] = json.loads(out)["stacks"]
+@pytest.fixture(scope="module")
+def other_team_checked(tmp_path_factory: pytest.TempPathFactory) -> Checked:
+    """`gpu-stacks check --project OTHER_TEAM` once for the file, every format written (the project unchanged)."""
+    root = other_team_project(tmp_path_factory.mktemp("vision"))
+    return check_once(tmp_path_factory.mktemp("vision-reports"), "--project", str(root))
+
+
+def test_check_catches_a_raw_vm_with_a_retired_size_in_another_project(other_team_checked: Checked) -> None:
+    code = other_team_checked.code
+    [plan] = json.loads(other_team_checked.written["json"])["stacks"]
     by_policy = {v["policy"]: v for v in plan["violations"]}
 
     assert code == 1
@@ -210,8 +267,8 @@ def test_check_markdown_is_a_pull_request_comment(capsys: pytest.CaptureFixture[
     assert any(line.startswith("| mandatory | `require-cost-alerts` | `gpu-vm-vm` | 'gpu-vm-vm' (") for line in lines)
 
 
-def test_check_sarif_names_the_rule_and_the_stack_file(capsys: pytest.CaptureFixture[str], other_team: Path) -> None:
-    code, out, _ = run(capsys, "check", "--project", str(other_team), "--format", "sarif")
+def test_check_sarif_names_the_rule_and_the_stack_file(other_team_checked: Checked) -> None:
+    code, out = other_team_checked.code, other_team_checked.written["sarif"]
     run_ = json.loads(out)["runs"][0]
     results = {r["ruleId"]: r for r in run_["results"]}
 
@@ -225,11 +282,14 @@ def test_check_sarif_names_the_rule_and_the_stack_file(capsys: pytest.CaptureFix
     assert "azure/SkuNotAvailable" in {rule["id"] for rule in run_["tool"]["driver"]["rules"]}
 
 
-def test_plan_json_fills_violations(capsys: pytest.CaptureFixture[str], other_team: Path) -> None:
-    code, out, _ = run(capsys, "plan", "dev", "--project", str(other_team), "--json")
+def test_plan_json_fills_violations(other_team_checked: Checked) -> None:
+    """The check's JSON holds each stack's document as `plan --json` prints it (tests/e2e/test_team_corpus.py's
+    test_check_json_holds_what_plan_json_prints)."""
+    code = other_team_checked.code
+    [document] = json.loads(other_team_checked.written["json"])["stacks"]
 
     assert code == 1
-    assert [v["policy"] for v in json.loads(out)["violations"]] == [
+    assert [v["policy"] for v in document["violations"]] == [
         "disallow-retired-vm-sizes",
         "warn-gpu-host-without-identity",
         "require-cost-alerts",
@@ -255,10 +315,10 @@ def test_check_as_a_subprocess_exits_0_on_the_shipped_t4_stack(tmp_path: Path) -
     assert done.stdout.startswith("### gpu-stacks check: the 1 stack passes")
 
 
-def test_check_markdown_carries_the_cost_table(capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_markdown_carries_the_cost_table(shipped_checked: Checked) -> None:
     from azure_gpu_stacks.catalog import catalog
 
-    code, out, _ = run(capsys, "check", "inference-t4", "--format", "markdown")
+    code, out = shipped_checked.code, shipped_checked.written["markdown"]
     monthly = catalog().get("Standard_NC4as_T4_v3").usd_per_hour("eastus") * 730  # type: ignore[operator]
 
     assert code == 0

@@ -17,9 +17,12 @@ import pytest
 from azure_gpu_stacks.engine.cli import main
 
 from tests.conftest import REPO
+from tests.shared_plans import corpus, share_plans
 
 DATA = REPO / "tests" / "data"
 PUBLIC = DATA / "public"
+# with tests/engine/arm/test_export_arm_corpus.py, which exports the same programs' plans: one process plans each once
+pytestmark = pytest.mark.xdist_group("public-programs")
 
 # program, exit code, a fragment of stdout+stderr, the evidence
 PROGRAMS = [
@@ -275,7 +278,10 @@ PROGRAMS = [
 
 @pytest.fixture
 def stand_ins(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stand-ins on the path, and each program's plan kept in tests/shared_plans.py's corpus "public" (the
+    export test plans with the same stand-ins, the only other planner of these programs)."""
     monkeypatch.syspath_prepend(str(DATA / "provider_stand_ins"))
+    share_plans(monkeypatch, corpus("public"))
 
 
 def test_every_public_program_is_in_the_table_with_its_source() -> None:

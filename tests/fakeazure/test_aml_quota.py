@@ -11,7 +11,7 @@ LowPriority entries with limit -1, which are not the subscription's vCPU quota.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,16 @@ from azure_gpu_stacks.fakeazure.backend import FakeArm
 
 from tests.conftest import REPO, Recording, in_resource_group
 from tests.fakeazure.test_fakeazure_aml import cluster, dependencies, refusal_of, workspace
+from tests.shared_plans import plans_shared
+
+
+@pytest.fixture(scope="module", autouse=True)
+def plans() -> Iterator[dict[str, Any]]:
+    """The file's plans by their arguments (tests/shared_plans.py): `quota` plans a stack without the limits,
+    whatever the usage file, so its cases of one stack read one plan (`check` plans with them)."""
+    with plans_shared() as plans:
+        yield plans
+
 
 DATA = REPO / "tests" / "data"
 AML_REST = DATA / "aml-list-usage-rest.json"

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import textwrap
 from pathlib import Path
@@ -147,13 +149,46 @@ def existing_file(tmp_path: Path) -> Path:
     return path
 
 
+FORMS = ("plain", "output")
+
+
+def look_up(index: int, module: str, function: str, args: str, attribute: str, form: str) -> str:
+    """The program's lines that call one look-up in one form and export its id and value under the case's keys."""
+    call = f"{module}.{function}({args})" if form == "plain" else f"{module}.{function}_output({args})"
+    getter = "".join(f".{part}" for part in attribute.split("."))
+    value = f"found{getter}" if form == "plain" else f"found.apply(lambda r: r{getter})"
+    return (
+        f"from pulumi_azure_native import {module}\n"
+        f"found = {call}\n"
+        f'pulumi.export("id-{form}-{index}", found.id)\n'
+        f'pulumi.export("value-{form}-{index}", {value})\n'
+    )
+
+
+@pytest.fixture(scope="module")
+def looked_up(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """One program that makes every look-up of LOOKUPS in both forms, planned once with the --existing file: each
+    look-up is answered on its own, so that they share a program does not change what one of them gets."""
+    tmp_path = tmp_path_factory.mktemp("look-ups")
+    program = "import pulumi\n" + "".join(
+        look_up(index, module, function, args, attribute, form)
+        for index, (module, function, args, attribute, _) in enumerate(LOOKUPS)
+        for form in FORMS
+    )
+    root = project(tmp_path / "p", program)
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["plan", "dev", "--project", str(root), "--json", "--existing", str(existing_file(tmp_path))])
+    assert code == 0, err.getvalue()
+    return json.loads(out.getvalue())["outputs"]
+
+
 @pytest.mark.parametrize(
     ("module", "function", "args", "attribute", "expected"), LOOKUPS, ids=[f"{m}.{f}" for m, f, *_ in LOOKUPS]
 )
-@pytest.mark.parametrize("form", ["plain", "output"])
+@pytest.mark.parametrize("form", FORMS)
 def test_each_look_up_answers_from_the_existing_file(
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
+    looked_up: dict,
     module: str,
     function: str,
     args: str,
@@ -161,26 +196,10 @@ def test_each_look_up_answers_from_the_existing_file(
     expected: object,
     form: str,
 ) -> None:
-    call = f"{module}.{function}({args})" if form == "plain" else f"{module}.{function}_output({args})"
-    getter = "".join(f".{part}" for part in attribute.split("."))
-    value = f"found{getter}" if form == "plain" else f"found.apply(lambda r: r{getter})"
-    root = project(
-        tmp_path / "p",
-        f"""
-        import pulumi
-        from pulumi_azure_native import {module}
-        found = {call}
-        pulumi.export("id", found.id)
-        pulumi.export("value", {value})
-    """,
-    )
+    index = LOOKUPS.index((module, function, args, attribute, expected))
 
-    code = main(["plan", "dev", "--project", str(root), "--json", "--existing", str(existing_file(tmp_path))])
-    out, err = capsys.readouterr()
-    assert code == 0, err
-    outputs = json.loads(out)["outputs"]
-    assert outputs["value"] == expected
-    assert outputs["id"].startswith(f"/subscriptions/{SUB}/")
+    assert looked_up[f"value-{form}-{index}"] == expected
+    assert looked_up[f"id-{form}-{index}"].startswith(f"/subscriptions/{SUB}/")
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +11,15 @@ from azure_gpu_stacks.engine.cli import main
 
 from tests.cli_process import gpu_stacks_process
 from tests.conftest import REPO
+from tests.shared_plans import plans_shared
+
+
+@pytest.fixture(scope="module", autouse=True)
+def plans() -> Iterator[dict[str, Any]]:
+    """The file's plans by their arguments (tests/shared_plans.py): the text plan reads the plan of the stack's JSON."""
+    with plans_shared() as plans:
+        yield plans
+
 
 STACK = "aks-gpu"
 

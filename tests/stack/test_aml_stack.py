@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +12,15 @@ import yaml
 from azure_gpu_stacks.engine.cli import main
 
 from tests.conftest import REPO
+from tests.shared_plans import plans_shared
+
+
+@pytest.fixture(scope="module", autouse=True)
+def plans() -> Iterator[dict[str, Any]]:
+    """The file's plans by their arguments (tests/shared_plans.py): the text plan reads the plan of the stack's JSON."""
+    with plans_shared() as plans:
+        yield plans
+
 
 COMPUTE = "azure-native:machinelearningservices:Compute"
 WORKSPACE = "azure-native:machinelearningservices:Workspace"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +14,16 @@ from azure_gpu_stacks.catalog import catalog
 from azure_gpu_stacks.engine.cli import main
 
 from tests.conftest import REPO
+from tests.shared_plans import plans_shared
+
+
+@pytest.fixture(scope="module", autouse=True)
+def plans() -> Iterator[dict[str, Any]]:
+    """The file's plans by their arguments (tests/shared_plans.py):
+    the text and JSON plans of the stack are one plan."""
+    with plans_shared() as plans:
+        yield plans
+
 
 VMSS = "azure-native:compute:VirtualMachineScaleSet"
 PPG = "azure-native:compute:ProximityPlacementGroup"

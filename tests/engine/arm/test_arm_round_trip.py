@@ -18,7 +18,7 @@ from azure_gpu_stacks.catalog.arm.bodies import from_arm_body
 from azure_gpu_stacks.catalog.clock import utc_today
 from azure_gpu_stacks.engine.arm.template import Template, TemplateResource, export
 from azure_gpu_stacks.engine.errors import InputError
-from azure_gpu_stacks.engine.run.plan import Plan, ReferenceFiles, make_arm, plan_stack
+from azure_gpu_stacks.engine.run.plan import Plan, ReferenceFiles, make_arm
 from azure_gpu_stacks.engine.run.project import load_project, load_stack
 from azure_gpu_stacks.fakeazure import FAKE_SUBSCRIPTION_ID, FAKE_TENANT_ID, ArmError, FakeArm
 from azure_gpu_stacks.fakeazure.backend import DependencyFailed
@@ -27,6 +27,10 @@ from azure_gpu_stacks.fakeazure.models.authorization import deployer_object_id
 
 from tests.conftest import REPO
 from tests.e2e.test_team_corpus import CHECKS, TEAMS
+from tests.shared_plans import corpus, plan_once
+
+# with tests/e2e/test_team_corpus.py, whose checks plan the same stacks: one process plans each once
+pytestmark = pytest.mark.xdist_group("team-corpus")
 
 FORMAT = re.compile(
     r"^\[format\('(?P<text>(?:[^']|'')*)'"
@@ -47,11 +51,8 @@ def ids_of(plan: Plan) -> dict[str, str]:
     return {**IDS, "subscriptionId": plan.identity.subscription_id}
 
 
-SHIPPED = [
-    (REPO, p.name.removeprefix("Pulumi.").removesuffix(".yaml"), ()) for p in (REPO / "stacks").glob("Pulumi.*.yaml")
-]
+SHIPPED = sorted(p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in (REPO / "stacks").glob("Pulumi.*.yaml"))
 TEAM = [(TEAMS / team, stack, extra) for team, stack, extra, code in CHECKS if code != 2]
-CASES = sorted(SHIPPED, key=lambda c: c[1]) + TEAM
 
 
 def evaluate(value: Any, template: Template, group_location: str | None, ids: dict[str, str] = IDS) -> Any:
@@ -141,15 +142,7 @@ def replay(plan: Plan, template: Template, project_dir: Path, extra: tuple[str, 
     return refusals, {name for name, _ in arm.skipped}
 
 
-@pytest.mark.parametrize(("project_dir", "stack", "extra"), CASES, ids=[f"{c[0].name}-{c[1]}" for c in CASES])
-def test_the_template_gives_the_fake_arm_the_plan_s_verdict(
-    project_dir: Path, stack: str, extra: tuple[str, ...]
-) -> None:
-    existing = tuple(Path(extra[i + 1]) for i, flag in enumerate(extra) if flag == "--existing")
-    try:
-        plan = plan_stack(load_project(project_dir), stack, ReferenceFiles(existing=existing), day=utc_today())
-    except InputError as exc:  # pragma: no cover - CHECKS says which stacks plan
-        pytest.fail(str(exc))
+def assert_round_trips(plan: Plan, project_dir: Path, extra: tuple[str, ...]) -> None:
     template = export(plan.resources, project=plan.project, stack=plan.stack, identity=plan.identity)
 
     refusals, skipped = replay(plan, template, project_dir, extra)
@@ -157,3 +150,24 @@ def test_the_template_gives_the_fake_arm_the_plan_s_verdict(
     assert template.resources, "an empty template proves nothing"
     assert refusals == {(r.resource, r.type, r.code) for r in plan.refusals}
     assert skipped == {name for name, _ in plan.skipped}
+
+
+@pytest.mark.parametrize("stack", SHIPPED, ids=[f"{REPO.name}-{stack}" for stack in SHIPPED])
+def test_the_template_of_a_shipped_stack_gives_the_fake_arm_the_plan_s_verdict(
+    shipped_plans: dict[str, Plan], stack: str
+) -> None:
+    """The shipped stack's plan as conftest's session fixture makes it (plan_stack with no reference files)."""
+    assert_round_trips(shipped_plans[stack], REPO, ())
+
+
+@pytest.mark.parametrize(("project_dir", "stack", "extra"), TEAM, ids=[f"{c[0].name}-{c[1]}" for c in TEAM])
+def test_the_template_gives_the_fake_arm_the_plan_s_verdict(
+    project_dir: Path, stack: str, extra: tuple[str, ...]
+) -> None:
+    existing = tuple(Path(extra[i + 1]) for i, flag in enumerate(extra) if flag == "--existing")
+    try:
+        reference = ReferenceFiles(existing=existing)
+        plan = plan_once(corpus("teams"), load_project(project_dir), stack, reference, day=utc_today())
+    except InputError as exc:  # pragma: no cover - CHECKS says which stacks plan
+        pytest.fail(str(exc))
+    assert_round_trips(plan, project_dir, extra)

@@ -13,6 +13,7 @@ import os
 import re
 import stat
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,16 @@ from azure_gpu_stacks.engine.cli import main
 from azure_gpu_stacks.fakeazure.models import resource_type
 
 from tests.conftest import REPO
+from tests.shared_plans import plans_shared
+
+
+@pytest.fixture(scope="module", autouse=True)
+def plans() -> Iterator[dict[str, Any]]:
+    """The file's plans by their arguments (tests/shared_plans.py):
+    export-arm to stdout and to a file export one plan."""
+    with plans_shared() as plans:
+        yield plans
+
 
 STACKS = sorted(p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in (REPO / "stacks").glob("Pulumi.*.yaml"))
 MARKER = "MARKER-7d1e-arm-do-not-write"

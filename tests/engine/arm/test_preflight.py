@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from azure_gpu_stacks.engine.commands import preflight
 
 from tests.arm_replay import RESPONSES, SUBSCRIPTION, RecordingTransport, Replay, StaticCredential, load
 from tests.conftest import REPO
+from tests.shared_plans import plans_shared
 
 
 class Azure:
@@ -47,6 +49,13 @@ def azure(monkeypatch: pytest.MonkeyPatch) -> Any:
     return answer
 
 
+@pytest.fixture(scope="module", autouse=True)
+def plans() -> Iterator[dict[str, Any]]:
+    """The file's plans by their arguments (tests/shared_plans.py): each case asks Azure about the same template."""
+    with plans_shared() as plans:
+        yield plans
+
+
 def recorded(case: str) -> dict[str, Any]:
     return json.loads((RESPONSES / f"{case}.json").read_text())
 
@@ -72,10 +81,11 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 def test_accepted_template_exits_0_and_sends_the_exported_template(
-    azure: Any, capsys: pytest.CaptureFixture[str]
+    azure: Any, capsys: pytest.CaptureFixture[str], plans: dict[str, Any]
 ) -> None:
     fake = azure("validate-accepted")
     code, out, err = run(capsys, "training-a100", "--subscription", SUBSCRIPTION)
+    plans.clear()  # export-arm plans the stack again: the template sent is the one a plan of its own exports
     assert main(["export-arm", "training-a100"]) == 0
     exported = json.loads(capsys.readouterr().out)
     sent = fake.replay.sent

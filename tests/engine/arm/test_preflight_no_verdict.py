@@ -16,6 +16,7 @@ import json
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -26,6 +27,7 @@ from azure_gpu_stacks.engine.commands import preflight
 
 from tests.arm_replay import RESPONSES, SUBSCRIPTION, RecordingTransport, Replay, StaticCredential
 from tests.conftest import REPO
+from tests.shared_plans import plans_shared
 
 RETRIES = RetryPolicy().total_retries  # azure-core's default: 10 retries after the first try
 
@@ -78,6 +80,13 @@ def azure(monkeypatch: pytest.MonkeyPatch) -> Any:
         return fake
 
     return answer
+
+
+@pytest.fixture(scope="module", autouse=True)
+def plans() -> Iterator[dict[str, Any]]:
+    """The file's plans by their arguments (tests/shared_plans.py): each case asks Azure about the same template."""
+    with plans_shared() as plans:
+        yield plans
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str, float]:

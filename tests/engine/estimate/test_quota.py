@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,16 @@ from pytest_mock import MockerFixture
 
 from tests.catalog.test_cost import A100, ND, T4, recorded, rg
 from tests.conftest import REPO
+from tests.shared_plans import plans_shared
+
+
+@pytest.fixture(scope="module", autouse=True)
+def plans() -> Iterator[dict[str, Any]]:
+    """The file's plans by their arguments (tests/shared_plans.py): `quota` plans a stack without the limits,
+    whatever the usage file, so every quota case of one stack reads one plan."""
+    with plans_shared() as plans:
+        yield plans
+
 
 DATA = REPO / "tests" / "data"
 USAGE_CLI = DATA / "list-usage-cli.json"  # `az vm list-usage -o json`: numbers as strings

@@ -6,12 +6,23 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Iterator
 from contextlib import redirect_stderr, redirect_stdout
+from typing import Any
 
 import pytest
 from azure_gpu_stacks.engine.cli import main
 
 from tests.conftest import REPO
+from tests.shared_plans import plans_shared
+
+
+@pytest.fixture(scope="module", autouse=True)
+def plans() -> Iterator[dict[str, Any]]:
+    """The file's plans by their arguments (tests/shared_plans.py): each format reads one plan of the stack."""
+    with plans_shared() as plans:
+        yield plans
+
 
 ACI = REPO / "tests" / "data" / "public" / "azure-py-aci"
 GROUP = "urn:pulumi:dev::azure-py-aci::azure-native:containerinstance:ContainerGroup::containerGroup"

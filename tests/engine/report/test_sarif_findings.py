@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,15 @@ import pytest
 from azure_gpu_stacks.engine.cli import main
 
 from tests.conftest import REPO, TEST_SSH_KEY
+from tests.shared_plans import plans_shared
+
+
+@pytest.fixture(scope="module", autouse=True)
+def plans() -> Iterator[dict[str, Any]]:
+    """The file's plans by their arguments (tests/shared_plans.py): the shipped stack's reports read one plan of it."""
+    with plans_shared() as plans:
+        yield plans
+
 
 # GitHub's bands for `security-severity` (docs.github.com, "SARIF support for code scanning", observed 2026-11-26).
 BANDS = {"critical": (9.0, 10.0), "high": (7.0, 8.9), "medium": (4.0, 6.9), "low": (0.1, 3.9)}

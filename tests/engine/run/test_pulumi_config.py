@@ -7,6 +7,8 @@ sdk/go/common/workspace/project.go, sdk/go/common/tokens/stack_name.go), after t
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import textwrap
 from pathlib import Path
@@ -150,24 +152,37 @@ def test_a_value_of_the_wrong_declared_type_is_refused(
     )
 
 
-@pytest.mark.parametrize(
-    ("declaration", "value"),
-    [
-        ("{type: integer}", "7"),
-        ("{type: integer}", '"7"'),
-        ("{type: boolean}", "true"),
-        ("{type: boolean}", '"false"'),
-        ("{type: string}", "12"),  # a number in a stack file is text to the CLI
-        ("{type: array, items: {type: integer}}", "[1, 2.0]"),
-        ("{type: object}", "{a: [1]}"),
-    ],
-)
-def test_a_value_of_the_declared_type_passes(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], declaration: str, value: str
-) -> None:
-    root = project(tmp_path / "p", f"knob: {declaration}\n", f"config:\n  team:knob: {value}\n")
+PASSING = [
+    ("{type: integer}", "7"),
+    ("{type: integer}", '"7"'),
+    ("{type: boolean}", "true"),
+    ("{type: boolean}", '"false"'),
+    ("{type: string}", "12"),  # a number in a stack file is text to the CLI
+    ("{type: array, items: {type: integer}}", "[1, 2.0]"),
+    ("{type: object}", "{a: [1]}"),
+]
 
-    outputs(capsys, root)
+
+@pytest.fixture(scope="module")
+def every_passing_value(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """One project declaring a key per case of PASSING (knob0, knob1, ...) and its stack giving each its value,
+    planned once for the file: the CLI checks each key against its own declaration, so one key's case does not
+    depend on another's, and a value of the wrong type would refuse the whole stack (exit 2)."""
+    root = project(
+        tmp_path_factory.mktemp("types") / "p",
+        "".join(f"knob{index}: {declaration}\n" for index, (declaration, _) in enumerate(PASSING)),
+        "config:\n" + "".join(f"  team:knob{index}: {value}\n" for index, (_, value) in enumerate(PASSING)),
+    )
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["plan", "dev", "--project", str(root), "--json"])
+    assert code == 0, err.getvalue()
+    return json.loads(out.getvalue())["outputs"]
+
+
+@pytest.mark.parametrize(("declaration", "value"), PASSING)
+def test_a_value_of_the_declared_type_passes(every_passing_value: dict, declaration: str, value: str) -> None:
+    assert f"team:knob{PASSING.index((declaration, value))}" in every_passing_value  # the program got it
 
 
 def test_a_secret_key_in_plain_text_is_refused_without_its_value(

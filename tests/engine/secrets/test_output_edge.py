@@ -8,7 +8,9 @@ import contextlib
 import io
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
@@ -16,6 +18,7 @@ import xmlschema
 from azure_gpu_stacks.engine.cli import main
 
 from tests.conftest import REPO
+from tests.shared_plans import plans_shared
 
 SCHEMAS = REPO / "tests" / "data" / "schemas"
 # A declared secret with every character a format escapes: a markdown cell's pipe, XML's <, & and ", JSON's ".
@@ -55,7 +58,16 @@ def gpu_stacks(*argv: object) -> tuple[int, str, str]:
 
 @pytest.fixture(scope="module")
 def team(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The team's project, written once for the file; no test changes it."""
     return write_project(tmp_path_factory.mktemp("edge") / "team")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def plans(team: Path) -> Iterator[dict[str, Any]]:
+    """The file's plans by their arguments (tests/shared_plans.py): every format, level and fleet path of a check
+    reports the same plan of the team's stack (of training-a100 for the soft-fail test)."""
+    with plans_shared(unchanged=(team,)) as plans:
+        yield plans
 
 
 @pytest.fixture(scope="module")
@@ -144,12 +156,13 @@ def test_the_junit_the_cli_writes_is_valid_junit(every_format: dict[str, str], f
     assert int(suite["@failures"]) >= 1  # Azure's refusal fails its case
 
 
-def test_a_merge_writes_every_format_as_the_unsharded_check(team: Path, tmp_path: Path) -> None:
+def test_a_merge_writes_every_format_as_the_unsharded_check(team: Path, tmp_path: Path, plans: dict[str, Any]) -> None:
     shard = tmp_path / "shard.jsonl"
     code, out, err = gpu_stacks("check", "--root", team.parent, "--no-cache", "--shard", "1/1")
     shard.write_text(out)
     files = [f"--format={fmt}={tmp_path / ('merged-' + fmt)}" for fmt in FORMATS]
     merged_code, _, merge_err = gpu_stacks("merge", shard, *files)
+    plans.clear()  # the unsharded check plans the stack again: the same reports from a plan of its own
     unsharded = [f"--format={fmt}={tmp_path / ('whole-' + fmt)}" for fmt in FORMATS]
     whole_code, _, _ = gpu_stacks("check", "--root", team.parent, "--no-cache", *unsharded)
 

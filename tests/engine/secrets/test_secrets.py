@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from azure_gpu_stacks.engine.cli import main
 from azure_gpu_stacks.engine.secrets import Mask
+
+from tests.shared_plans import plans_shared
 
 MARKER = "MARKER-5f2c9a-do-not-print"
 
@@ -25,14 +29,23 @@ pulumi.export("tokenInText", token.apply(lambda t: "the token is " + t))
 """
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "secretive"
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The secretive project, written once for the file; no test changes it."""
+    root = tmp_path_factory.mktemp("secrets") / "secretive"
     root.mkdir()
     (root / "Pulumi.yaml").write_text("name: secretive\nruntime: python\n")
     (root / "__main__.py").write_text(textwrap.dedent(PROGRAM))
     (root / "Pulumi.dev.yaml").write_text("config:\n  secretive:apiKey:\n    secure: v1:c2VjcmV0\n")
     return root
+
+
+@pytest.fixture(scope="module", autouse=True)
+def plans(project: Path) -> Iterator[dict[str, Any]]:
+    """The project's plans by their arguments (tests/shared_plans.py): each command and format prints the same
+    plan, masked at the output edge."""
+    with plans_shared(unchanged=(project,)) as plans:
+        yield plans
 
 
 EVERY_FORMAT = [
