@@ -33,6 +33,10 @@ from tests.conftest import REPO
 PROJECTS, STACKS = 8, 25
 SMALL_STACKS = 4  # per project: place 3 is a refused stack (bench/monorepo.py), places 0 and 2 reference
 FORMATS = ("text", "json", "markdown", "sarif")
+# The checks here that plan several stacks plan them in one process: a worker forked per stack from this test process
+# is a third fork per plan (0.02 CPU-s each, measured on the 200-stack check), and nothing these tests assert depends
+# on it (the cache key holds no --jobs; test_parallel and test_partial_results hold --jobs N to the serial output).
+SERIAL = ("--jobs", "1")
 
 
 def gpu_stacks(*argv: str | Path) -> tuple[int, str, str]:
@@ -69,7 +73,7 @@ def warm(monorepo: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     records, served as hits, with a fresh run; test_parallel holds --jobs N to the serial output."""
     cache = tmp_path_factory.mktemp("cache")
     with beside(monorepo):
-        code, _, err = gpu_stacks("check", "--root", monorepo.name, "--cache-dir", cache, "--format", "json", "-j", "1")
+        code, _, err = gpu_stacks("check", "--root", monorepo.name, "--cache-dir", cache, "--format", "json", *SERIAL)
     assert code == 1, err
     return cache
 
@@ -192,7 +196,7 @@ def every_format(directory: Path, *argv: str | Path) -> Reports:
     """`gpu-stacks check ARGV` once, writing every format: text on stdout, the others to files in `directory`
     (`--format FMT=FILE`, the same report as `--format FMT` prints)."""
     files = {fmt: directory / f"check.{fmt}" for fmt in FORMATS if fmt != "text"}
-    code, out, err = gpu_stacks("check", *argv, *(f"--format={fmt}={path}" for fmt, path in files.items()))
+    code, out, err = gpu_stacks("check", *SERIAL, *argv, *(f"--format={fmt}={path}" for fmt, path in files.items()))
     return code, {"text": out, **{fmt: path.read_text(encoding="utf-8") for fmt, path in files.items()}}, err
 
 
@@ -362,7 +366,7 @@ def test_the_cache_key_holds_what_changes_a_result_and_nothing_else(
     (repo / other_project / "naming.py").write_text((repo / other_project / "naming.py").read_text() + "\n# edited\n")
     (repo / "teams" / "team-02" / "README.md").write_text("Read by no program.\n")
 
-    gpu_stacks("check", "--root", repo.name, "--cache-dir", cache)
+    gpu_stacks("check", "--root", repo.name, "--cache-dir", cache, *SERIAL)
     first = list(planned)
     planned.clear()
     gpu_stacks("check", "--root", repo.name, "--cache-dir", cache)
@@ -418,7 +422,7 @@ def test_neither_the_cache_nor_a_shard_holds_a_secret_in_clear(tmp_path: Path) -
 
 def affected(repo: Path, cache: Path, *extra: str) -> tuple[int, dict[str, Any]]:
     code, out, err = gpu_stacks(
-        "check", "--root", repo.name, "--cache-dir", cache, "--affected", "HEAD", "--format", "json", *extra
+        "check", "--root", repo.name, "--cache-dir", cache, "--affected", "HEAD", "--format", "json", *SERIAL, *extra
     )
     assert code in (0, 1), err
     return code, json.loads(out)["affected"]
