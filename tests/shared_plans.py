@@ -21,6 +21,12 @@ Two files that plan the same committed projects share a `corpus(name)` for the w
 (`pytestmark = pytest.mark.xdist_group(...)`, and no module-scoped fixture, which would give the file a group of
 its own): one keeps what its commands plan (`share_plans(monkeypatch, corpus(name))`), the other asks
 `plan_once(corpus(name), ...)` instead of calling plan_stack.
+
+A level up, `share_outcomes(patch, store)` answers `engine.run.outcome.plan_outcomes` (what `check`, `cost` and the
+other commands that plan several stacks call, and what forks `--jobs` workers) from a module's store when an earlier
+command of the module planned the same stacks of the same project with the same reference files, policy settings,
+workers, limits and day: plans made in `--jobs` workers, which `share_plans` never sees come back, are kept too.
+The progress lines of a shared plan are not said again: a test about progress lines plans its own stacks.
 """
 
 from __future__ import annotations
@@ -30,11 +36,12 @@ import hashlib
 import importlib
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
+from azure_gpu_stacks.engine.run import outcome
 
 from tests.conftest import REPO
 
@@ -143,3 +150,30 @@ def plans_shared(unchanged: tuple[Path, ...] = (), plans: dict[str, Any] | None 
     with pytest.MonkeyPatch.context() as patch:
         share_plans(patch, plans, unchanged)
         yield plans
+
+
+Store = dict[tuple[object, ...], list[Any]]
+
+
+def share_outcomes(patch: pytest.MonkeyPatch, made: Store) -> None:
+    """While `patch` holds, the commands' plans of several stacks come from `made` when there, and are kept there
+    when made."""
+    real = outcome.plan_outcomes
+
+    def plan_outcomes(
+        project: Any,
+        names: Sequence[str],
+        reference: Any,
+        policy_settings: Any,
+        jobs: int,
+        progress: Callable[[str], None] = lambda _: None,
+        limits: Any = None,
+        *,
+        day: Any,
+    ) -> list[Any]:
+        key = (project.root, tuple(names), repr(reference), repr(policy_settings), jobs, repr(limits), repr(day))
+        if key not in made:
+            made[key] = real(project, names, reference, policy_settings, jobs, progress, limits, day=day)
+        return made[key]
+
+    patch.setattr(outcome, "plan_outcomes", plan_outcomes)

@@ -21,6 +21,7 @@ from azure_gpu_stacks.engine.commands.parser import parser
 
 from tests.conftest import REPO
 from tests.json_schemas import schema_errors
+from tests.shared_plans import Store, share_outcomes
 
 DAY = "2026-11-27"
 TWO = ("inference-t4", "training-a100")
@@ -78,11 +79,21 @@ def ran(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], tuple[int, 
         ),
     }
 
+    made: Store = {}
+
     @cache
     def run(name: str) -> tuple[int, str, str]:
         if name in ("check-markdown", "check-json"):
             run("check")
             return 0, (markdown if name == "check-markdown" else check_json).read_text(encoding="utf-8"), ""
+        if name.startswith("cost-"):
+            # cost-json reports the plans cost-text made of the same two stacks (tests/shared_plans.py): cost-text
+            # plans them itself, so its stderr is what --progress auto says; no test reads cost-json's stderr
+            if name == "cost-json":
+                run("cost-text")
+            with pytest.MonkeyPatch.context() as patch:
+                share_outcomes(patch, made)
+                return lines[name]()
         return lines[name]()
 
     return run
@@ -284,7 +295,9 @@ def fleet(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[int, str,
     root = write_monorepo(base / "repo", 1, 4)
     second = sorted(root.rglob("Pulumi.t00-s*.yaml"))[1]
     second.write_text("config: [not, a, mapping\n", encoding="utf-8")
-    common = ("--root", root, "--no-cache", "--jobs", 1, "--as-of", DAY, "--progress", "never")
+    # the shards' stacks come from the check's cache (a hit is a fresh run: tests/engine/fleet/test_fleet.py), the
+    # stack not planned is tried again: never cached
+    common = ("--root", root, "--cache-dir", base / "cache", "--jobs", 1, "--as-of", DAY, "--progress", "never")
     document = base / "check.json"
     runs = {"check": gpu_stacks("check", *common, "--format", f"json={document}")}
     runs["check-json"] = (runs["check"][0], document.read_text(encoding="utf-8"), "")
@@ -327,7 +340,8 @@ def test_a_shard_judges_its_exit_code_at_the_fail_level_and_keeps_each_records_c
     from bench.monorepo import write_monorepo
 
     root = write_monorepo(tmp_path / "repo", 1, 4)  # the fourth stack asks for a retired size: refused
-    argv = ("check", "--root", root, "--no-cache", "--jobs", 1, "--as-of", DAY, "--shard", "1/1")
+    # the second run's records come from the first's cache: its exit code is judged from the same records
+    argv = ("check", "--root", root, "--cache-dir", tmp_path / "cache", "--jobs", 1, "--as-of", DAY, "--shard", "1/1")
     code, out, err = gpu_stacks(*argv, "--soft-fail")
     header, *lines = (json.loads(line) for line in out.splitlines())
 

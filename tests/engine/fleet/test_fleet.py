@@ -2,9 +2,10 @@
 generated monorepo of 200 small stacks in 8 projects (bench/monorepo.py): what a platform team's CI sees.
 
 The tests that change a copy of the monorepo and check it again (the cache's keys, `--affected`) re-plan whole
-projects; where the fleet's size is not what they test, they run on a fleet of the same 8 projects with 4 stacks
-each (every layout, reference and refused stack of the large one), whose own warm cache costs 32 plans instead of
-200 (docs/testing.md)."""
+projects; where the fleet's size is not what they test, they run on a fleet of the same 8 projects with their first
+4 stacks each (every layout, reference and refused stack of the large one). It is the monorepo without its other
+stack files, so each of its stacks has the key it has in the monorepo and the monorepo's warm cache is its own: the
+200 plans that fill it are the file's only whole-fleet planning (docs/testing.md)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,10 @@ from tests.conftest import REPO
 PROJECTS, STACKS = 8, 25
 SMALL_STACKS = 4  # per project: place 3 is a refused stack (bench/monorepo.py), places 0 and 2 reference
 FORMATS = ("text", "json", "markdown", "sarif")
+# The checks here that plan several stacks plan them in one process: a worker forked per stack from this test process
+# is a third fork per plan (0.02 CPU-s each, measured on the 200-stack check), and nothing these tests assert depends
+# on it (the cache key holds no --jobs; test_parallel and test_partial_results hold --jobs N to the serial output).
+SERIAL = ("--jobs", "1")
 
 
 def gpu_stacks(*argv: str | Path) -> tuple[int, str, str]:
@@ -59,30 +64,48 @@ def beside(root: Path) -> Iterator[None]:
         yield
 
 
-def filled_cache(root: Path, cache: Path) -> Path:
-    """`cache` holding every stack of `root` (filled by one check, run from beside the root)."""
-    with beside(root):
-        code, _, err = gpu_stacks("check", "--root", root.name, "--cache-dir", cache, "--format", "json")
+@pytest.fixture(scope="module")
+def warm(monorepo: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A cache holding every stack of the monorepo, filled by one check run from beside the root with `--jobs 1`:
+    one process plans the 200 stacks, each in its engine process and the program's child, without a worker
+    process forked per stack besides (from this test worker, hundreds of MB by then: each fork's system time
+    grows with it). The key holds no --jobs, and test_a_cache_hit_is_a_fresh_run_byte_for_byte compares this run's
+    records, served as hits, with a fresh run; test_parallel holds --jobs N to the serial output."""
+    cache = tmp_path_factory.mktemp("cache")
+    with beside(monorepo):
+        code, _, err = gpu_stacks("check", "--root", monorepo.name, "--cache-dir", cache, "--format", "json", *SERIAL)
     assert code == 1, err
     return cache
 
 
 @pytest.fixture(scope="module")
-def warm(monorepo: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A cache holding every stack of the monorepo (filled by one check)."""
-    return filled_cache(monorepo, tmp_path_factory.mktemp("cache"))
+def small_monorepo(monorepo: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The same 8 projects with their first 4 stacks each, for the tests that re-plan projects of a copy: the
+    monorepo (its git history too) without its other stack files, committed. A stack's cache key holds its own stack
+    file and every other file of its project, never the other stacks' files (engine/fleet/cache.py), and every other
+    file here is the monorepo's (`stack-outputs/` of all 25 places too): so each stack keeps its key, and the
+    monorepo's warm cache holds this fleet (test_a_warm_cache_plans_nothing)."""
+    copy = Path(shutil.copytree(monorepo, tmp_path_factory.mktemp("small") / monorepo.name, symlinks=True))
+    for stack, path in stack_files(copy).items():
+        if int(stack.rpartition("-s")[2]) >= SMALL_STACKS:
+            path.unlink()
+    git(copy, "add", "-A")
+    git(copy, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "the first 4 stacks of each")
+    return copy
 
 
 @pytest.fixture(scope="module")
-def small_monorepo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The same 8 projects with 4 stacks each, for the tests that re-plan projects of a copy."""
-    return write_monorepo(tmp_path_factory.mktemp("small") / "repo", PROJECTS, SMALL_STACKS)
-
-
-@pytest.fixture(scope="module")
-def small_warm(small_monorepo: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A cache holding every stack of the small monorepo."""
-    return filled_cache(small_monorepo, tmp_path_factory.mktemp("small-cache"))
+def small_warm(small_monorepo: Path, warm: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A cache holding every stack of the small monorepo: the monorepo's warm cache, only the entries of this fleet's
+    stacks copied (a test that picks a cached stack picks one of this fleet)."""
+    cache = tmp_path_factory.mktemp("small-cache")
+    stacks = set(stack_files(small_monorepo))
+    for entry in warm.glob("*.json"):
+        record = json.loads(entry.read_text(encoding="utf-8"))["record"]
+        if isinstance(record, dict) and record.get("stack") in stacks:
+            shutil.copy(entry, cache / entry.name)
+    assert len(list(cache.iterdir())) == len(stacks)
+    return cache
 
 
 @pytest.fixture(scope="module")
@@ -108,9 +131,8 @@ def cache(small_warm: Path, tmp_path: Path) -> Path:
     return Path(shutil.copytree(small_warm, tmp_path / "cache"))
 
 
-@pytest.fixture
-def planned(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """The ids of the stacks a check plans (the others come from the cache)."""
+def spy_on_plans(patch: pytest.MonkeyPatch) -> list[str]:
+    """The ids of the stacks the checks plan while `patch` holds (the others come from the cache)."""
     seen: list[str] = []
     real = fleet_check._plan
 
@@ -118,8 +140,14 @@ def planned(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
         seen.extend(s.id for s in stacks)
         return real(stacks, *rest)
 
-    monkeypatch.setattr(fleet_check, "_plan", spy)
-    yield seen
+    patch.setattr(fleet_check, "_plan", spy)
+    return seen
+
+
+@pytest.fixture
+def planned(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The ids of the stacks a check plans (the others come from the cache)."""
+    return spy_on_plans(monkeypatch)
 
 
 @pytest.fixture
@@ -168,16 +196,17 @@ def every_format(directory: Path, *argv: str | Path) -> Reports:
     """`gpu-stacks check ARGV` once, writing every format: text on stdout, the others to files in `directory`
     (`--format FMT=FILE`, the same report as `--format FMT` prints)."""
     files = {fmt: directory / f"check.{fmt}" for fmt in FORMATS if fmt != "text"}
-    code, out, err = gpu_stacks("check", *argv, *(f"--format={fmt}={path}" for fmt, path in files.items()))
+    code, out, err = gpu_stacks("check", *SERIAL, *argv, *(f"--format={fmt}={path}" for fmt, path in files.items()))
     return code, {"text": out, **{fmt: path.read_text(encoding="utf-8") for fmt, path in files.items()}}, err
 
 
 @pytest.fixture(scope="module")
 def one_project(monorepo: Path, warm: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Reports, Reports]:
-    """Five stacks of one project checked with --project, and with --root of that project (and a copy of the warm
-    cache), each run once for every format."""
+    """Four stacks of one project checked with --project, and with --root of that project (and a copy of the warm
+    cache), each run once for every format: one stack of each kind the fleet has (places 0 and 2 reference a stack of
+    team-00, place 1 is plain, place 3 asks for a retired size), which is all a fifth stack would add."""
     project = monorepo / "teams" / "team-01"
-    names = [p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in sorted(project.rglob("Pulumi.*.yaml"))][:5]
+    names = [p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in sorted(project.rglob("Pulumi.*.yaml"))][:4]
     one, fleet = tmp_path_factory.mktemp("one"), tmp_path_factory.mktemp("fleet")
     cache = Path(shutil.copytree(warm, fleet / "cache"))
 
@@ -221,14 +250,34 @@ def test_a_warm_cache_plans_nothing(repo: Path, cache: Path, planned: list[str])
     assert planned == [] and len(json.loads(out)["stacks"]) == len(stack_files(repo)) and code == 1
 
 
+@pytest.fixture(scope="module")
+def fresh_and_hit(
+    small_monorepo: Path, small_warm: Path, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[list[str], Reports, Reports, list[str]]:
+    """Some stacks of the small monorepo checked with --no-cache, then from a copy of its warm cache, each run once
+    writing every format: (the stacks, the fresh reports, the cache's reports, the stacks the two runs planned)."""
+    base = tmp_path_factory.mktemp("hit")
+    cache = Path(shutil.copytree(small_warm, base / "cache"))
+    some = sorted(stack_files(small_monorepo))[::5]  # failing stacks among them (place 3 of a project)
+    (base / "fresh").mkdir()
+    (base / "hit").mkdir()
+    with beside(small_monorepo), pytest.MonkeyPatch.context() as patch:
+        seen = spy_on_plans(patch)
+        fresh = every_format(base / "fresh", "--root", small_monorepo.name, "--no-cache", *some)
+        hit = every_format(base / "hit", "--root", small_monorepo.name, "--cache-dir", cache, *some)
+    return some, fresh, hit, seen
+
+
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_a_cache_hit_is_a_fresh_run_byte_for_byte(repo: Path, cache: Path, planned: list[str], fmt: str) -> None:
-    some = sorted(stack_files(repo))[::5]  # failing stacks among them (place 3 of a project)
-    fresh = gpu_stacks("check", "--root", repo.name, "--no-cache", "--format", fmt, *some)
-    hit = gpu_stacks("check", "--root", repo.name, "--cache-dir", cache, "--format", fmt, *some)
+def test_a_cache_hit_is_a_fresh_run_byte_for_byte(
+    fresh_and_hit: tuple[list[str], Reports, Reports, list[str]], fmt: str
+) -> None:
+    """The cache's records were stored by the monorepo's 200-stack check (the small fleet shares its keys), so a hit
+    here is also a record made by a run of another fleet; one run per side writes every format."""
+    some, (fresh_code, fresh, fresh_err), (hit_code, hit, hit_err), planned = fresh_and_hit
 
     assert planned == some
-    assert hit == fresh and fresh[0] == 1
+    assert (hit_code, hit[fmt], hit_err) == (fresh_code, fresh[fmt], fresh_err) and fresh_code == 1
 
 
 @pytest.mark.parametrize("count", [3, 8])
@@ -253,8 +302,9 @@ def test_shards_merged_equal_the_unsharded_run_byte_for_byte(
 
 
 def test_shards_spread_heavy_stacks_evenly_and_the_same_way_every_time(tmp_path: Path) -> None:
-    """Every other stack configures many more values: taking every N-th stack would give one shard all of them."""
-    root = write_monorepo(tmp_path / "repo", 1, 8)
+    """Every other stack configures many more values: taking every N-th stack would give one shard all of them. Four
+    stacks show it as eight did (two heavy ones, one to a shard), and each is planned once."""
+    root = write_monorepo(tmp_path / "repo", 1, 4)
     files = stack_files(root)
     heavy = set(sorted(files)[1::2])
     for stack in heavy:
@@ -270,7 +320,7 @@ def test_shards_spread_heavy_stacks_evenly_and_the_same_way_every_time(tmp_path:
     (first, first_out), (second, _) = shard(1), shard(2)
 
     assert sorted(first + second) == sorted(files)
-    assert len(heavy & set(first)) == len(heavy & set(second)) == 2 and len(first) == len(second) == 4
+    assert len(heavy & set(first)) == len(heavy & set(second)) == 1 and len(first) == len(second) == 2
     assert shard(1)[1] == first_out
 
 
@@ -316,7 +366,7 @@ def test_the_cache_key_holds_what_changes_a_result_and_nothing_else(
     (repo / other_project / "naming.py").write_text((repo / other_project / "naming.py").read_text() + "\n# edited\n")
     (repo / "teams" / "team-02" / "README.md").write_text("Read by no program.\n")
 
-    gpu_stacks("check", "--root", repo.name, "--cache-dir", cache)
+    gpu_stacks("check", "--root", repo.name, "--cache-dir", cache, *SERIAL)
     first = list(planned)
     planned.clear()
     gpu_stacks("check", "--root", repo.name, "--cache-dir", cache)
@@ -331,8 +381,9 @@ def test_the_cache_key_holds_what_changes_a_result_and_nothing_else(
 
 
 def test_no_cache_neither_reads_nor_writes_it(repo: Path, tmp_path: Path, planned: list[str]) -> None:
+    """One stack: planned, and no cache directory made for its record (three stacks showed no more)."""
     empty = tmp_path / "never"
-    names = sorted(stack_files(repo))[:3]
+    names = sorted(stack_files(repo))[:1]
 
     gpu_stacks("check", "--root", repo.name, "--no-cache", "--cache-dir", empty, *names)
 
@@ -371,7 +422,7 @@ def test_neither_the_cache_nor_a_shard_holds_a_secret_in_clear(tmp_path: Path) -
 
 def affected(repo: Path, cache: Path, *extra: str) -> tuple[int, dict[str, Any]]:
     code, out, err = gpu_stacks(
-        "check", "--root", repo.name, "--cache-dir", cache, "--affected", "HEAD", "--format", "json", *extra
+        "check", "--root", repo.name, "--cache-dir", cache, "--affected", "HEAD", "--format", "json", *SERIAL, *extra
     )
     assert code in (0, 1), err
     return code, json.loads(out)["affected"]

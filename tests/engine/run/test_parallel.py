@@ -5,16 +5,15 @@ from __future__ import annotations
 import shutil
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 from azure_gpu_stacks.catalog.clock import utc_today
 from azure_gpu_stacks.engine.cli import main
-from azure_gpu_stacks.engine.run import outcome
 from azure_gpu_stacks.engine.run.plan import plan_stack
 from azure_gpu_stacks.engine.run.project import load_project
 
 from tests.conftest import REPO
+from tests.shared_plans import Store, share_outcomes
 
 SHIPPED = ["training-a100", "aks-gpu", "inference-t4", "aml-gpu"]  # not sorted: order named is kept
 
@@ -26,28 +25,19 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 @pytest.fixture(scope="module")
-def plans_made() -> dict[tuple[object, ...], list[Any]]:
+def plans_made() -> Store:
     """The plans this module's tests share. A module fixture: `make test` runs the tests that use it on one worker
     (tests/conftest.py, `module_fixture_group`), which plans them once; a module-level dict was filled on both."""
     return {}
 
 
 @pytest.fixture
-def planned_once(monkeypatch: pytest.MonkeyPatch, plans_made: dict[tuple[object, ...], list[Any]]) -> None:
-    """The shipped stacks are planned once serially and once by forked workers for this module; each
-    format's command then prints from those plans, so the comparisons below are of the same serial and
-    parallel plans, rendered by the commands themselves (the plans are frozen: nothing can change them)."""
-    real = outcome.plan_outcomes
-
-    def plan_outcomes(
-        project: Any, names: Any, reference: Any, policy_settings: Any, jobs: int, *rest: Any, **kw: Any
-    ) -> list[Any]:
-        key = (project.root, tuple(names), repr(reference), repr(policy_settings), jobs, repr(kw.get("day")))
-        if key not in plans_made:
-            plans_made[key] = real(project, names, reference, policy_settings, jobs, *rest, **kw)
-        return plans_made[key]
-
-    monkeypatch.setattr(outcome, "plan_outcomes", plan_outcomes)
+def planned_once(monkeypatch: pytest.MonkeyPatch, plans_made: Store) -> None:
+    """The shipped stacks are planned once serially and once by forked workers for this module
+    (tests/shared_plans.py); each format's command then prints from those plans, so the comparisons below are of
+    the same serial and parallel plans, rendered by the commands themselves (the plans are frozen: nothing can
+    change them)."""
+    share_outcomes(monkeypatch, plans_made)
 
 
 @pytest.mark.usefixtures("planned_once")
@@ -88,13 +78,16 @@ def test_parallel_plan_is_the_same_every_run() -> None:
 
 
 def test_parallel_bad_stack_gives_the_serial_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The bad stack second of three: under --jobs 2 the parent plans the first stack itself, then forks a worker
+    for each of the other two at once, so the bad stack's error comes back from a worker beside a good stack's plan
+    (a fourth stack before it, aks-gpu, the slowest to plan, only queued one more worker: nothing asserted here)."""
     project = tmp_path / "p"
     shutil.copytree(REPO / "stacks", project / "stacks")
     shutil.copy(REPO / "Pulumi.yaml", project)
     shutil.copy(REPO / "__main__.py", project)
     (project / ".venv").symlink_to(sys.prefix)  # the environment Pulumi.yaml names: gpu-stacks' own
     (project / "stacks" / "Pulumi.broken.yaml").write_text("config:\n  azure-native:location: moon\n")
-    names = ["inference-t4", "aks-gpu", "broken", "aml-gpu"]
+    names = ["inference-t4", "broken", "aml-gpu"]
 
     serial = run(capsys, "check", *names, "--project", str(project), "--jobs", "1")
     parallel = run(capsys, "check", *names, "--project", str(project), "--jobs", "2")

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from azure_gpu_stacks.engine.cli import main
 
+from tests.shared_plans import Store, share_outcomes
+
 TOKEN = "tok-9f3e1c2b7a64-canary"  # a declared secret the failing program puts in its exception
 PROGRAM = """
 import pulumi
@@ -57,12 +59,24 @@ def team(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def every_format(team: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[int, dict[str, str], str]:
+def plans_made() -> Store:
+    """The team's plans, made by the check and reported again by `cost` (tests/shared_plans.py)."""
+    return {}
+
+
+@pytest.fixture(scope="module")
+def every_format(
+    team: Path, plans_made: Store, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[int, dict[str, str], str]:
     """One check of the team in every format (exit code, report by format, stderr): text on stdout and the others
     written by the same run (`--format FMT=FILE`), 12 plans instead of 12 per format (docs/testing.md)."""
     reports = tmp_path_factory.mktemp("reports")
     files = {fmt: reports / f"check.{fmt}" for fmt in FORMATS if fmt != "text"}
-    code, out, err = gpu_stacks("check", "--project", team, *(f"--format={fmt}={path}" for fmt, path in files.items()))
+    with pytest.MonkeyPatch.context() as patch:
+        share_outcomes(patch, plans_made)
+        code, out, err = gpu_stacks(
+            "check", "--project", team, *(f"--format={fmt}={path}" for fmt, path in files.items())
+        )
     return code, {"text": out, **{fmt: path.read_text(encoding="utf-8") for fmt, path in files.items()}}, err
 
 
@@ -101,7 +115,12 @@ def test_every_other_stack_is_reported_in_every_format_and_the_failures_are_entr
         assert out.count("NOT PLANNED: ") == 2 and out.count("OK: ") == 10
 
 
-def test_cost_prices_every_other_stack_and_names_the_failed_ones(team: Path) -> None:
+def test_cost_prices_every_other_stack_and_names_the_failed_ones(
+    team: Path, every_format: object, plans_made: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`cost` reports the plans and failures the module's check made of the same stacks (`every_format`): what it
+    does with a failed stack's entry is what is tested, not planning the 12 stacks a second time."""
+    share_outcomes(monkeypatch, plans_made)
     code, out, _ = gpu_stacks("cost", "--project", team, "--format", "json")
 
     stacks = json.loads(out)["stacks"]
