@@ -32,6 +32,7 @@ from pulumi.runtime.proto import resource_pb2
 from pulumi_policy import proxy
 
 from tests.conftest import REPO
+from tests.sdk_source import in_a_child
 
 ADAPTER = "sdk/internals.py"
 
@@ -455,6 +456,18 @@ def test_only_the_adapter_reaches_sdk_internals() -> None:
 OLD_TYPES = [f"contract:v{version}:Thing" for version in range(25)]  # as azure-native lists its older API versions
 
 
+def _alias_readers() -> list[str]:
+    """The functions of the pulumi SDK, other than `__init__`, that read an `_aliases` attribute."""
+    return [
+        node.name
+        for path in Path(pulumi.__file__).parent.rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.FunctionDef)
+        and node.name != "__init__"
+        and any(isinstance(n, ast.Attribute) and n.attr == "_aliases" for n in ast.walk(node))
+    ]
+
+
 def test_alias_urns_are_made_only_when_read_and_are_the_sdks_own(fake_arm: FakeArm) -> None:
     """`Resource.__init__` collapses each alias to a URN (`collapse_alias_to_urn`); only `all_aliases` reads
     them, for an engine without alias specs, and this engine has them. So a program run here makes a
@@ -466,14 +479,8 @@ def test_alias_urns_are_made_only_when_read_and_are_the_sdks_own(fake_arm: FakeA
         "Resource.__init__ no longer collapses aliases through the module's collapse_alias_to_urn",
         "alias_urns_made_when_read",
     )
-    readers = [
-        node.name
-        for path in Path(pulumi.__file__).parent.rglob("*.py")
-        for node in ast.walk(ast.parse(path.read_text()))
-        if isinstance(node, ast.FunctionDef)
-        and node.name != "__init__"
-        and any(isinstance(n, ast.Attribute) and n.attr == "_aliases" for n in ast.walk(node))
-    ]
+    # parsed in a forked child: the syntax trees of the whole SDK left this test process 11 MB larger
+    readers = in_a_child(_alias_readers, "the pulumi SDK's readers of _aliases")
     assert readers == ["all_aliases"], changed(
         f"a resource's _aliases are read by {readers}", "alias_urns_made_when_read"
     )
