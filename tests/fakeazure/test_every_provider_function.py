@@ -20,17 +20,15 @@ from __future__ import annotations
 import functools
 import re
 import uuid
-from pathlib import Path
 from typing import Any
 
-import pulumi_azure_native
 import pytest
-from azure_gpu_stacks.engine.run.isolation import Limits, run_isolated
 from azure_gpu_stacks.fakeazure import FakeArm
 from azure_gpu_stacks.fakeazure.errors import ArmError
 from azure_gpu_stacks.sdk.internals import is_secret
 
-SDK = Path(pulumi_azure_native.__file__).parent
+from tests.sdk_source import SDK, in_a_child
+
 INVOKE = re.compile(r"invoke\('(azure-native:[^']+)'")
 MODULES = sorted(p.name for p in SDK.iterdir() if p.is_dir() and not p.name.startswith("_"))
 
@@ -92,17 +90,14 @@ def chunk_outcomes(chunk: int) -> dict[str, list[tuple[str, str, str]]]:
     """The outcomes of one chunk's modules, from a forked child of this test process (which keeps none of the SDK
     modules that the child imports)."""
     modules = [m for m in MODULES if chunk_of(m) == chunk]
-    found, _ = run_isolated(
-        lambda: outcomes_of(modules), repr, Limits(timeout_s=600), f"the functions of SDK chunk {chunk}"
-    )
-    return found
+    return in_a_child(lambda: outcomes_of(modules), f"the functions of SDK chunk {chunk}")
 
 
 @pytest.mark.parametrize(
     "module", [pytest.param(m, marks=pytest.mark.xdist_group(f"sdk-functions-{chunk_of(m)}")) for m in MODULES]
 )
 def test_every_function_of_the_module_is_answered_or_refused_in_one_line(module: str) -> None:
-    outcomes = chunk_outcomes(chunk_of(module))[module]
+    outcomes = chunk_outcomes(chunk_of(module)).pop(module)  # each module's outcomes read once, then let go
 
     assert [token for token, _, _ in outcomes] == functions_of(module)
     for token, outcome, detail in outcomes:
@@ -151,13 +146,9 @@ IN_A_CHILD = pytest.mark.xdist_group("sdk-functions-answers")
 def answered_in_a_child() -> dict[str, Any]:
     """The answers of LOOKED_UP, each from a fake of its own, invoked in one forked child: the SDK modules of their
     result types (web's alone grew this test process by 14 MB) stay out of this test process."""
-    found, _ = run_isolated(
-        lambda: {token: FakeArm().invoke(token, dict(args)) for token, args in LOOKED_UP},
-        repr,
-        Limits(timeout_s=300),
-        "the credential look-ups",
+    return in_a_child(
+        lambda: {token: FakeArm().invoke(token, dict(args)) for token, args in LOOKED_UP}, "the credential look-ups"
     )
-    return found
 
 
 @IN_A_CHILD
