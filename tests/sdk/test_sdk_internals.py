@@ -440,12 +440,15 @@ def _ours() -> list[Path]:
 
 
 def test_only_the_adapter_reaches_sdk_internals() -> None:
+    # every name reported starts with "pulumi" or "_pulumi", so a file whose text never says "pulumi" has none: it
+    # is not parsed (275 of 610 files, 2026-11-27)
+    texts = {p.relative_to(REPO).as_posix(): p.read_text(encoding="utf-8") for p in _ours()}
     found = sorted(
         {
-            f"{p.relative_to(REPO).as_posix()}:{line}: {what}"
-            for p in _ours()
-            if p.relative_to(REPO).as_posix() not in EXEMPT
-            for line, what in _reaches(ast.parse(p.read_text(encoding="utf-8")))
+            f"{path}:{line}: {what}"
+            for path, text in texts.items()
+            if path not in EXEMPT and "pulumi" in text
+            for line, what in _reaches(ast.parse(text))
             if what.split(".")[0] in ("pulumi", "pulumi_policy") or what.startswith("_pulumi")
         }
     )
