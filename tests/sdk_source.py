@@ -9,6 +9,7 @@ read the SDK's source text where the text says what they need, and run the rest 
 
 from __future__ import annotations
 
+import ast
 import functools
 import re
 from collections.abc import Callable
@@ -60,3 +61,16 @@ def sdk_resource_classes() -> frozenset[str]:
     its `@pulumi.type_token(...)` line). Read in a forked child: the text of its 5,000 files left this test process
     15 MB larger."""
     return frozenset(in_a_child(_declared_classes, "the SDK's resource classes"))
+
+
+def sdk_constructor_inputs(token: str) -> set[str]:
+    """The parameter names of `token`'s class's own constructor (`_internal_init`), read from its source text: the
+    names `inspect.signature` gives once its module is imported."""
+    source = sdk_class_source(token)
+    kind = token.rsplit(":", 1)[-1]
+    cls = next(n for n in ast.parse(source).body if isinstance(n, ast.ClassDef) and n.name == kind)
+    init = next(n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "_internal_init")
+    arguments = init.args
+    return {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]} | {
+        a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None
+    }

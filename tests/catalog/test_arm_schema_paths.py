@@ -8,8 +8,6 @@ mapping (catalog/arm/mapping.json, generated from azure-rest-api-specs) and the 
 
 from __future__ import annotations
 
-import importlib
-import inspect
 import json
 import re
 from typing import Any
@@ -20,7 +18,7 @@ from azure_gpu_stacks.engine.arm.template import NOT_IN_SUBSCRIPTION, NOT_PLACED
 
 from scripts import read_sdk_types
 from tests.conftest import REPO, recorded_resource
-from tests.sdk_source import in_a_child
+from tests.sdk_source import in_a_child, sdk_constructor_inputs
 
 ARM = REPO / "catalog" / "arm"
 
@@ -43,21 +41,13 @@ def test_every_schema_row_names_its_source_and_every_input_of_its_shape_is_an_in
         "danielrbradley/pulumi-azure-native-schema 3b272d2e30a0 (2023-05-24)" in r["source"] for r in rows.values()
     )
     derived = _rows("spec_paths.json")
-    # the inputs, by the SDK's own constructor (importing a module costs time: one row in 100 and the types below)
+    # the inputs, by the SDK's own constructor (one row in 100 and the types below: each class's source is parsed)
     sample = [*list(rows.items())[::100], *list(derived.items())[::100]]
     checked = [*sample, *((t, rows.get(t) or derived[t]) for t, _ in LEARN)]
-    # the constructors are read in a forked child: importing their modules grew this test process by 96 MB
-    inputs = in_a_child(lambda: {token: sdk_inputs(token) for token, _ in checked}, "the SDK types' constructors")
     for token, row in checked:
         snake = {re.sub(r"(?<!^)(?=[A-Z])", "_", n).lower() for n in re.findall(r"\{(\w+)\}", row["path"])}
-        assert snake - {"subscription_id"} <= inputs[token], token
-
-
-def sdk_inputs(token: str) -> set[str]:
-    """The parameters of the SDK class's own constructor (`_internal_init`)."""
-    _, module, kind = token.split(":")
-    init = inspect.signature(getattr(importlib.import_module(f"pulumi_azure_native.{module}"), kind)._internal_init)
-    return set(init.parameters)
+        # read from the class's source text: importing the modules took 2-3 CPU-s and grew this test process by 96 MB
+        assert snake - {"subscription_id"} <= sdk_constructor_inputs(token), token
 
 
 # Rows where the export's own import example is not the type's shape, each against its source; Azure's REST spec
