@@ -31,7 +31,6 @@ def in_a_child(work: Callable[[], T], label: str) -> T:
     return result
 
 
-@functools.cache
 def sdk_class_source(token: str) -> str:
     """The installed SDK's source of `token`'s resource class, from its `@pulumi.type_token(...)` line on (the
     generated class is its file's last: the text `inspect.getsource` gives, and what follows it)."""
