@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from azure_gpu_stacks.catalog.arm import registry
 
-from tests.catalog.test_token_paths_a_l import sdk_api_version
 from tests.conftest import REPO
+from tests.sdk_source import sdk_api_version
 
 ARM = REPO / "catalog" / "arm"
 RECORD_SET = "azure-native:dns:RecordSet"

@@ -10,8 +10,6 @@ the installed SDK's docstrings ("Uses Azure REST API version ..."), never from t
 
 from __future__ import annotations
 
-import importlib
-import inspect
 import json
 import re
 import textwrap
@@ -25,16 +23,10 @@ from azure_gpu_stacks.engine.cli import main
 from azure_gpu_stacks.engine.run.runtime import RecordedResource
 
 from tests.conftest import REPO, recorded_resource
+from tests.sdk_source import sdk_api_version, sdk_resource_classes
 
 ARM = REPO / "catalog" / "arm"
 TABLE = ARM / "token_paths_a_l.json"
-
-
-def sdk_api_version(token: str) -> str:
-    """The API version the installed SDK's class states in its docstring, read with `inspect`."""
-    _, module, kind = token.split(":")
-    source = inspect.getsource(getattr(importlib.import_module(f"pulumi_azure_native.{module}"), kind))
-    return re.findall(r"Uses Azure REST API version ([0-9a-z-]+)", source)[0]
 
 
 def _table() -> dict[str, Any]:
@@ -65,17 +57,8 @@ def test_the_table_names_its_source_and_holds_only_unversioned_tokens_of_modules
 NOT_IN_THIS_SDK: set[str] = set()
 
 
-def _sdk_classes() -> set[str]:
-    """Every resource class of the installed SDK, read from its source files (as test_arm_registry reads it)."""
-    import pulumi_azure_native
-
-    root = Path(pulumi_azure_native.__file__).parent
-    pattern = re.compile(r'type_token\("(azure-native:\w+:\w+)"\)\nclass \w+\(pulumi\.CustomResource\)')
-    return {m.group(1) for path in root.glob("*/*.py") for m in pattern.finditer(path.read_text())}
-
-
 def test_every_token_of_the_table_is_a_type_of_the_installed_sdk_or_listed_as_not_in_it() -> None:
-    classes = _sdk_classes()
+    classes = sdk_resource_classes()
     absent = {token for token in _table()["paths"] if token not in classes}
 
     assert absent == NOT_IN_THIS_SDK & set(_table()["paths"])

@@ -7,24 +7,28 @@ a program's callback would invoke it, with a group and a name: the fake answers 
 function's result type, or refuses with one line (a look-up of a resource the subscription does not hold),
 never any other exception.
 
-Importing every SDK module is most of this file's cost (about 35 CPU-seconds for 257 modules, measured
-2026-11-27), so the modules are separate cases that the suite's workers share.
+Importing every SDK module is most of this file's cost (about 8 CPU-seconds for 257 modules once the SDK is
+compiled, measured 2026-11-27), and it grew the test process by about 440 MB that it then kept for the session;
+each later fork of it (every in-process plan forks twice) copied those page tables again (docs/testing.md). So
+the modules are imported and their functions invoked in a forked child per chunk of modules, which hands back
+each call's outcome; each module's test asserts on its own module's outcomes. The chunks are xdist groups, so
+the suite's workers share them and each chunk is imported once a run.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import uuid
-from pathlib import Path
 from typing import Any
 
-import pulumi_azure_native
 import pytest
 from azure_gpu_stacks.fakeazure import FakeArm
 from azure_gpu_stacks.fakeazure.errors import ArmError
 from azure_gpu_stacks.sdk.internals import is_secret
 
-SDK = Path(pulumi_azure_native.__file__).parent
+from tests.sdk_source import SDK, in_a_child
+
 INVOKE = re.compile(r"invoke\('(azure-native:[^']+)'")
 MODULES = sorted(p.name for p in SDK.iterdir() if p.is_dir() and not p.name.startswith("_"))
 
@@ -53,17 +57,55 @@ def test_the_sdk_has_the_functions_programs_call() -> None:
     assert len(every) > 2000  # 3.29.0 has 2,803
 
 
-@pytest.mark.parametrize("module", MODULES)
+CHUNKS = 4  # xdist groups of modules: one forked child each, shared by the two workers
+
+
+def chunk_of(module: str) -> int:
+    return MODULES.index(module) * CHUNKS // len(MODULES)
+
+
+def outcomes_of(modules: list[str]) -> dict[str, list[tuple[str, str, str]]]:
+    """Each function of each module invoked as a program's callback invokes it, with a group and a name, on a
+    fake of its own module: (token, "answered", "dict" or the type of what else it answered), (token, "refused",
+    the refusal's text) or (token, "raised", the exception's type and text)."""
+    found: dict[str, list[tuple[str, str, str]]] = {}
+    for module in modules:
+        arm = FakeArm()
+        args = {"resourceGroupName": "rg", "name": "n"}
+        found[module] = []
+        for token in functions_of(module):
+            try:
+                answer = arm.invoke(token, dict(args))
+            except ArmError as refused:
+                found[module].append((token, "refused", str(refused)))
+            except Exception as raised:  # noqa: BLE001 - said by the module's test, which fails on it
+                found[module].append((token, "raised", f"{type(raised).__name__}: {raised}"))
+            else:
+                found[module].append((token, "answered", "dict" if isinstance(answer, dict) else type(answer).__name__))
+    return found
+
+
+@functools.cache
+def chunk_outcomes(chunk: int) -> dict[str, list[tuple[str, str, str]]]:
+    """The outcomes of one chunk's modules, from a forked child of this test process (which keeps none of the SDK
+    modules that the child imports)."""
+    modules = [m for m in MODULES if chunk_of(m) == chunk]
+    return in_a_child(lambda: outcomes_of(modules), f"the functions of SDK chunk {chunk}")
+
+
+@pytest.mark.parametrize(
+    "module", [pytest.param(m, marks=pytest.mark.xdist_group(f"sdk-functions-{chunk_of(m)}")) for m in MODULES]
+)
 def test_every_function_of_the_module_is_answered_or_refused_in_one_line(module: str) -> None:
-    arm = FakeArm()
-    args = {"resourceGroupName": "rg", "name": "n"}
-    for token in functions_of(module):
-        try:
-            answer = arm.invoke(token, dict(args))
-        except ArmError as refused:
-            assert str(refused).strip() and "\n" not in str(refused), token
-            continue
-        assert isinstance(answer, dict), token
+    outcomes = chunk_outcomes(chunk_of(module)).pop(module)  # each module's outcomes read once, then let go
+
+    assert [token for token, _, _ in outcomes] == functions_of(module)
+    for token, outcome, detail in outcomes:
+        assert outcome in ("answered", "refused"), (token, detail)
+        if outcome == "refused":
+            assert detail.strip() and "\n" not in detail, token
+        else:
+            assert detail == "dict", token
 
 
 def _first(value: Any) -> Any:
@@ -94,21 +136,36 @@ CREDENTIALS = [
 ]
 
 
+WEB_APP = ("azure-native:web:getWebApp", {"resourceGroupName": "rg", "name": "app"})
+RENAMED = ("azure-native:documentdb:listDatabaseAccountKeys", {"resourceGroupName": "rg", "accountName": "db"})
+LOOKED_UP = [*((token, {"resourceGroupName": "rg", **args}) for token, args, _ in CREDENTIALS), RENAMED, WEB_APP]
+IN_A_CHILD = pytest.mark.xdist_group("sdk-functions-answers")
+
+
+@functools.cache
+def answered_in_a_child() -> dict[str, Any]:
+    """The answers of LOOKED_UP, each from a fake of its own, invoked in one forked child: the SDK modules of their
+    result types (web's alone grew this test process by 14 MB) stay out of this test process."""
+    return in_a_child(
+        lambda: {token: FakeArm().invoke(token, dict(args)) for token, args in LOOKED_UP}, "the credential look-ups"
+    )
+
+
+@IN_A_CHILD
 @pytest.mark.parametrize(("token", "args", "path"), CREDENTIALS, ids=[row[0].split(":")[-1] for row in CREDENTIALS])
 def test_a_credential_in_a_functions_answer_is_secret(token: str, args: dict[str, str], path: tuple[str, ...]) -> None:
-    value: Any = FakeArm().invoke(token, {"resourceGroupName": "rg", **args})
+    value: Any = answered_in_a_child()[token]
     for key in path:
         value = _first(value)[key]
 
     assert is_secret(_first(value)), (token, value)
 
 
+@IN_A_CHILD
 def test_a_2x_token_of_a_renamed_module_is_answered_from_its_3x_function() -> None:
     # a program written for 2.x, run in its own environment, calls documentdb:listDatabaseAccountKeys; 3.x
     # names the module cosmosdb (Pulumi's "Upgrade Guide for Azure Native v2 to v3")
-    answer = FakeArm().invoke(
-        "azure-native:documentdb:listDatabaseAccountKeys", {"resourceGroupName": "rg", "accountName": "db"}
-    )
+    answer = answered_in_a_child()[RENAMED[0]]
 
     # cosmos-db.json DatabaseAccountListKeysResult
     assert {"primaryMasterKey", "secondaryMasterKey", "primaryReadonlyMasterKey"} <= set(answer)
@@ -142,12 +199,13 @@ def test_a_look_up_missing_a_part_of_the_id_keeps_the_placeholder() -> None:
     assert answer["id"] == "offline-id"
 
 
+@IN_A_CHILD
 def test_a_looked_up_identity_s_principal_is_an_object_id_a_role_assignment_accepts() -> None:
     """Azure gives a managed identity's principalId and tenantId as GUIDs (common-types ManagedServiceIdentity,
     `format: uuid`); a role assignment naming a looked-up web app's `identity.principal_id` was refused
     (InvalidPrincipalId) for the placeholder `offline-principalId`."""
     arm = FakeArm()
-    identity = arm.invoke("azure-native:web:getWebApp", {"resourceGroupName": "rg", "name": "app"})["identity"]
+    identity = answered_in_a_child()[WEB_APP[0]]["identity"]  # a web app looked up from a fake of its own
     arm.put("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": "rg", "location": "westeurope"}, "s1")
 
     assert str(uuid.UUID(identity["principalId"])) == identity["principalId"]

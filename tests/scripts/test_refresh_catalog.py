@@ -5,16 +5,18 @@ Retail Prices API pages (tests/data/prices-000N.json) and `az vm list-skus --all
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import datetime as dt
 import io
 import json
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-from azure_gpu_stacks.catalog import catalog, load_catalog
+from azure_gpu_stacks.catalog import Catalog, catalog, load_catalog
 
 from scripts.price_pages import RefreshError
 from scripts.refresh_catalog import fetch_price_pages, main, prices_url
@@ -68,24 +70,66 @@ def apply(catalog_file: Path, *extra: str) -> int:
     return main(["apply", "--catalog", str(catalog_file), "--observed", "2026-12-01", *extra])
 
 
-def test_refresh_takes_linux_consumption_prices_not_windows_devtest_or_other_regions(stale_catalog: Path) -> None:
-    assert apply(stale_catalog, "--prices", *map(str, PAGES)) == 0
+@dataclass(frozen=True)
+class Refresh:
+    """One `apply` on a copy of the shipped catalog, as several tests read it: each refresh costs about 0.4
+    CPU-seconds and each read of a catalog 0.3 (PyYAML), so the tests that ask the same refresh share one."""
 
-    refreshed = load_catalog(stale_catalog).get(T4)
+    code: int
+    before: Catalog  # the copy as it was given to the refresh
+    after: Catalog
+    out: str  # what the refresh printed
+    text_before: str
+    text_after: str
+    summary: list[str]  # the lines of --summary's file, when asked for
+
+
+def refresh(directory: Path, *extra: str, dropped: tuple[tuple[str, str], ...] = ()) -> Refresh:
+    """`apply ... *extra` on a copy of the shipped catalog in `directory` without the prices `dropped` names (size,
+    region); `{summary}` in `extra` is a summary file in `directory`."""
+    path = directory / "vm_sizes.yaml"
+    shutil.copy(REPO / "catalog" / "vm_sizes.yaml", path)
+    for size, region in dropped:
+        drop_price(path, size, region)
+    summary = directory / "summary.txt"
+    text_before, before, out = path.read_text(), load_catalog(path), io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = apply(path, *(a.replace("{summary}", str(summary)) for a in extra))
+    lines = summary.read_text().splitlines() if summary.exists() else []
+    return Refresh(code, before, load_catalog(path), out.getvalue(), text_before, path.read_text(), lines)
+
+
+@pytest.fixture(scope="module")
+def pages_applied(tmp_path_factory: pytest.TempPathFactory) -> Refresh:
+    """The saved price pages applied to the shipped catalog."""
+    return refresh(tmp_path_factory.mktemp("pages"), "--prices", *map(str, PAGES))
+
+
+@pytest.fixture(scope="module")
+def pages_and_skus_applied(tmp_path_factory: pytest.TempPathFactory) -> Refresh:
+    """The saved price pages and list-skus applied, with a summary, to the shipped catalog without NV6's eastus
+    price (a price the pages add)."""
+    return refresh(
+        tmp_path_factory.mktemp("pages-skus"),
+        *("--prices", *map(str, PAGES), "--skus", str(SKUS), "--summary", "{summary}"),
+        dropped=((NV6, REGION),),
+    )
+
+
+def test_refresh_takes_linux_consumption_prices_not_windows_devtest_or_other_regions(pages_applied: Refresh) -> None:
+    assert pages_applied.code == 0
+
+    refreshed = pages_applied.after.get(T4)
     linux = price_row(T4, "NC4as T4 v3", type="Consumption", productName="Virtual Machines NCasT4 v3 Series")
     assert refreshed.usd_per_hour(REGION) == linux["retailPrice"]
     assert refreshed.usd_per_hour(REGION, spot=True) == price_row(T4, "NC4as T4 v3 Spot")["retailPrice"]
 
 
-def test_refresh_tells_low_priority_rows_from_spot_rows(
-    stale_catalog: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_refresh_tells_low_priority_rows_from_spot_rows(pages_applied: Refresh) -> None:
     low = price_row(T4, "NC4as T4 v3 Low Priority")["retailPrice"]
 
-    apply(stale_catalog, "--prices", *map(str, PAGES))
-
-    assert load_catalog(stale_catalog).get(T4).usd_per_hour(REGION, spot=True) != low
-    assert "1 Low Priority rows told apart and not used" in capsys.readouterr().out
+    assert pages_applied.after.get(T4).usd_per_hour(REGION, spot=True) != low
+    assert "1 Low Priority rows told apart and not used" in pages_applied.out
 
 
 def test_refresh_latest_effective_start_date_wins(stale_catalog: Path) -> None:
@@ -97,26 +141,20 @@ def test_refresh_latest_effective_start_date_wins(stale_catalog: Path) -> None:
     )
 
 
-def test_refresh_adds_a_price_the_catalog_lacked_and_keeps_fractional_gpus(stale_catalog: Path) -> None:
-    drop_price(stale_catalog, NV6, REGION)
-
-    apply(stale_catalog, "--prices", *map(str, PAGES), "--skus", str(SKUS))
-
-    refreshed = load_catalog(stale_catalog).get(NV6)
+def test_refresh_adds_a_price_the_catalog_lacked_and_keeps_fractional_gpus(pages_and_skus_applied: Refresh) -> None:
+    refreshed = pages_and_skus_applied.after.get(NV6)
     assert refreshed.usd_per_hour(REGION) == price_row(NV6, "NV6ads A10 v5")["retailPrice"]
     assert refreshed.usd_per_hour(REGION, spot=True) is None  # the only Spot row is priced 0: not a price
     assert refreshed.gpus == catalog().get(NV6).gpus  # list-skus says 1 for a 1/6 GPU
 
 
 def test_refresh_gives_each_fresh_price_its_date_and_source_and_keeps_the_rest_as_they_were(
-    stale_catalog: Path,
+    pages_applied: Refresh,
 ) -> None:
-    stale = load_catalog(stale_catalog)
+    stale = pages_applied.before
     assert stale.get(T4).prices[REGION].observed != dt.date(2026, 12, 1)  # an older source's
 
-    apply(stale_catalog, "--prices", *map(str, PAGES))
-
-    fresh = load_catalog(stale_catalog)
+    fresh = pages_applied.after
     for price in (fresh.get(T4).price(REGION), fresh.get(T4).price(REGION, spot=True), fresh.get(A100).price(REGION)):
         assert price is not None and (price.observed, price.source) == (dt.date(2026, 12, 1), "retail-prices-api")
     api = fresh.prices.sources["retail-prices-api"]
@@ -144,27 +182,22 @@ def test_refresh_corrects_stale_specs_from_list_skus(stale_catalog: Path) -> Non
     assert refreshed.observed == dt.date(2026, 12, 1)
 
 
-def test_refresh_keeps_lifecycle_sources_quota_spelling_and_comments(stale_catalog: Path) -> None:
-    before = load_catalog(stale_catalog)
-    comments = [line for line in stale_catalog.read_text().splitlines() if line.lstrip().startswith("#")]
+def test_refresh_keeps_lifecycle_sources_quota_spelling_and_comments(pages_and_skus_applied: Refresh) -> None:
+    before, after = pages_and_skus_applied.before, pages_and_skus_applied.after
+    comments = [line for line in pages_and_skus_applied.text_before.splitlines() if line.lstrip().startswith("#")]
 
-    apply(stale_catalog, "--prices", *map(str, PAGES), "--skus", str(SKUS))
-
-    after = load_catalog(stale_catalog)
     assert [(s.name, s.lifecycle, s.source, s.quota_family, s.series) for s in after.sizes] == [
         (s.name, s.lifecycle, s.source, s.quota_family, s.series) for s in before.sizes
     ]
-    assert [line for line in stale_catalog.read_text().splitlines() if line.lstrip().startswith("#")] == comments
+    assert [line for line in pages_and_skus_applied.text_after.splitlines() if line.lstrip().startswith("#")] == (
+        comments
+    )
 
 
-def test_refresh_summary_lists_every_change(stale_catalog: Path, tmp_path: Path) -> None:
-    summary = tmp_path / "summary.txt"
+def test_refresh_summary_lists_every_change(pages_and_skus_applied: Refresh) -> None:
     old = catalog()
-    drop_price(stale_catalog, NV6, REGION)
 
-    apply(stale_catalog, "--prices", *map(str, PAGES), "--skus", str(SKUS), "--summary", str(summary))
-
-    lines = summary.read_text().splitlines()
+    lines = pages_and_skus_applied.summary
     new_spot = price_row(T4, "NC4as T4 v3 Spot")["retailPrice"]
     old_spot = old.get(T4).prices[REGION].price(REGION, spot=True)
     assert old_spot is not None
@@ -336,21 +369,30 @@ def snapshot_rows(size: str) -> list[dict[str, str]]:
         return [r for r in csv.DictReader(fh) if r["InstanceType"] == size]
 
 
+@pytest.fixture(scope="module")
+def snapshot_applied(tmp_path_factory: pytest.TempPathFactory) -> Refresh:
+    """The saved SkyPilot snapshot applied to the shipped catalog without T4's westus2 price."""
+    return refresh(
+        tmp_path_factory.mktemp("snapshot"),
+        *("--snapshot", str(SNAPSHOT), "--snapshot-source", SNAPSHOT_SOURCE),
+        dropped=((T4, "westus2"),),
+    )
+
+
 def test_refresh_from_a_snapshot_of_unknown_date_fills_what_is_missing_and_keeps_every_dated_price(
-    stale_catalog: Path, capsys: pytest.CaptureFixture[str]
+    snapshot_applied: Refresh,
 ) -> None:
-    drop_price(stale_catalog, T4, "westus2")
-    dated = {r: p for r, p in load_catalog(stale_catalog).get(T4).prices.items() if p.observed != "unknown"}
+    dated = {r: p for r, p in snapshot_applied.before.get(T4).prices.items() if p.observed != "unknown"}
     assert dated
 
-    assert apply(stale_catalog, "--snapshot", str(SNAPSHOT), "--snapshot-source", SNAPSHOT_SOURCE) == 0
+    assert snapshot_applied.code == 0
 
-    refreshed = load_catalog(stale_catalog).get(T4)
+    refreshed = snapshot_applied.after.get(T4)
     row = next(r for r in snapshot_rows(T4) if r["Region"] == "westus2")
     assert refreshed.usd_per_hour("westus2") == float(row["Price"])
     assert refreshed.prices["westus2"].observed == "unknown"  # the snapshot gives no date
     assert {r: refreshed.prices[r] for r in dated} == dated  # never replaced by a price of unknown date
-    assert f"{T4} in eastus (observed {dated['eastus'].observed})" in capsys.readouterr().out
+    assert f"{T4} in eastus (observed {dated['eastus'].observed})" in snapshot_applied.out
 
 
 def test_refresh_from_a_dated_list_price_table_keeps_the_older_spot_price_with_its_own_date(
@@ -374,14 +416,12 @@ def test_refresh_from_a_dated_list_price_table_keeps_the_older_spot_price_with_i
     assert refreshed.price("eastus", spot=True) == before  # list prices only: Spot keeps its price, date, source
 
 
-def test_refresh_leaves_out_a_snapshot_spot_price_equal_to_pay_as_you_go(stale_catalog: Path) -> None:
+def test_refresh_leaves_out_a_snapshot_spot_price_equal_to_pay_as_you_go(snapshot_applied: Refresh) -> None:
     h100 = "Standard_ND96isr_H100_v5"
     rows = snapshot_rows(h100)
     assert rows and all(r["SpotPrice"] == r["Price"] for r in rows)  # no Spot meter: the snapshot repeats payg
 
-    apply(stale_catalog, "--snapshot", str(SNAPSHOT), "--snapshot-source", SNAPSHOT_SOURCE)
-
-    assert all(load_catalog(stale_catalog).get(h100).usd_per_hour(r["Region"], spot=True) is None for r in rows)
+    assert all(snapshot_applied.after.get(h100).usd_per_hour(r["Region"], spot=True) is None for r in rows)
 
 
 def test_refresh_refuses_a_snapshot_price_that_is_not_a_number_in_one_line(
