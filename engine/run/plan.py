@@ -436,7 +436,8 @@ def _run_forked(project: Project, engine: ProgramEngine, stack_file: str, limits
 
     def run_in_child() -> None:
         heap.leave_to_exit()  # the child ends as soon as the program has: nothing it made needs collecting
-        with program_environment(project.program, project.root):
+        # a forked child ends with the program: nothing it imported needs forgetting (in-process where fork is not)
+        with program_environment(project.program, project.root, forget_modules=not isolation_available()):
             run_hosted(exports_checked(main_file_runner(project.program)), engine.host_arguments())
 
     _, output = run_isolated(

@@ -474,7 +474,7 @@ def run_hosted(program: Callable[[], None], arguments: Mapping[str, Any]) -> Non
 
 
 @contextmanager
-def program_environment(program: Path, project_root: Path) -> Iterator[None]:
+def program_environment(program: Path, project_root: Path, *, forget_modules: bool = True) -> Iterator[None]:
     """The working directory, import path and `sys.argv` the Pulumi CLI gives a Python program.
 
     pulumi/pulumi `pkg/engine/project.go` (`getPwdMain`, observed 2026-11-22): the program runs in
@@ -485,6 +485,8 @@ def program_environment(program: Path, project_root: Path) -> Iterator[None]:
     here the cwd moves, entries meaning "the current directory" leave `sys.path` for the run (they
     would make the program's directory importable where Pulumi does not), and modules the program
     imported from its project are forgotten afterwards, as each `pulumi preview` is a new process.
+    `forget_modules=False` in a process thrown away after the program (a forked child): the snapshot of the
+    names of every loaded module wrote, and so copied, about 1,400 inherited pages (their reference counts).
     Python writes no bytecode while the program runs, whatever PYTHONDONTWRITEBYTECODE says: a check
     leaves nothing in the project, not even the `__pycache__` a real run writes beside the program's
     modules (the SDK modules a plan imports are compiled once at set-up: `make`, parallel.preload).
@@ -497,7 +499,7 @@ def program_environment(program: Path, project_root: Path) -> Iterator[None]:
     relative_entries = [p for p in sys.path if p in ("", ".")]
     for entry in relative_entries:
         sys.path.remove(entry)
-    loaded = set(sys.modules)
+    loaded = set(sys.modules) if forget_modules else None
     os.chdir(directory.resolve())
     sys.argv = ["." if program.is_dir() else program.name]
     try:
@@ -507,7 +509,8 @@ def program_environment(program: Path, project_root: Path) -> Iterator[None]:
         sys.argv = previous_argv
         sys.dont_write_bytecode = previous_dont_write
         sys.path[:0] = relative_entries
-        _forget_program_modules(loaded, project_root.resolve())
+        if loaded is not None:
+            _forget_program_modules(loaded, project_root.resolve())
 
 
 def _forget_program_modules(loaded: set[str], root: Path) -> None:
