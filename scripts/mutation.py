@@ -371,6 +371,12 @@ EQUIVALENT: dict[str, str] = {
     "azure_gpu_stacks.fakeazure.models.network.xǁNetworkInterfaceǁcomputed__mutmut_53": (
         "13 hex digits of the id's hash for 12: the MAC address joins only the first 12 (range(0, 12, 2))"
     ),
+    "azure_gpu_stacks.fakeazure.models.network.xǁVirtualNetworkǁcomputed__mutmut_22": (
+        "`subnets: []` rather than no `subnets` for a network made without subnets: the type's answer defaults "
+        "(fakeazure/models/defaults.py) answer `subnets: []` whenever the computed part leaves it out, as Azure does "
+        "(VirtualNetworkCreate.json's response), so the network's answer is the same either way "
+        "(test_network_model_rules.test_a_network_made_without_subnets_answers_empty_subnet_and_peering_lists)"
+    ),
     "azure_gpu_stacks.fakeazure.models.network.xǁNetworkInterfaceǁcheck__mutmut_30": (
         "'XXXX' for '' as a missing subnet id: neither holds '/subnets/', so no network is looked up either way"
     ),

@@ -250,6 +250,20 @@ def test_an_inline_subnet_is_answered_with_its_id_name_and_body(arm: FakeArm) ->
     assert uuid.UUID(made.outputs["resourceGuid"]) and made.outputs["provisioningState"] == "Succeeded"
 
 
+def test_a_network_made_without_subnets_answers_empty_subnet_and_peering_lists(arm: FakeArm) -> None:
+    """The REST spec's create example (VirtualNetworkCreate.json, network 2023-09-01, Azure/azure-rest-api-specs, read
+    2026-11-27) puts a network with only an address space, and Azure answers `"subnets": []` and
+    `"virtualNetworkPeerings": []`: a program reading `vnet.subnets` gets an empty list, not nothing."""
+    body = {
+        "resourceGroupName": RG,
+        "virtualNetworkName": "test-vnet",
+        "addressSpace": {"addressPrefixes": ["10.0.0.0/16"]},
+    }
+    answer = arm.put(VNET, "test-vnet", body, "test-vnet").outputs
+
+    assert (answer["subnets"], answer["virtualNetworkPeerings"]) == ([], [])
+
+
 def test_each_virtual_network_answers_a_resource_guid_of_its_own(arm: FakeArm) -> None:
     first = virtual_network(arm).outputs["resourceGuid"]
     body = {
