@@ -249,6 +249,12 @@ def module_fixture_group(item: pytest.Item) -> str | None:
     return None
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The `xdist_group` marker this file adds is pytest-xdist's; registered here too, so that a run without xdist
+    (`-p no:xdist`, `-n 0` aside) is not refused by `--strict-markers` at collection."""
+    config.addinivalue_line("markers", "xdist_group(name): tests that share a fixture run on one xdist worker")
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_collection() -> Iterator[object]:
     """Collection may write bytecode even where PYTHONDONTWRITEBYTECODE is set (this machine and many CI images):
