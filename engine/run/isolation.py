@@ -48,6 +48,11 @@ from .program_host import limit_memory
 T = TypeVar("T")
 
 DEFAULT_TIMEOUT_S = 120.0
+# What a plan's engine process (`plan.plan_stack`) may take beyond the program's --timeout: the environment's probe
+# (bounded by --timeout too), then the fake ARM, the policy pack and the cost, which take well under a second (the
+# stack file and the files beside it are read before the engine process is forked). Here, beside the program's own
+# limits, so that `parallel` reads it without importing `plan`, which imports `parallel`.
+ENGINE_GRACE_S = 30.0
 DEFAULT_MEMORY_MIB = 2048
 MAX_OUTPUT_BYTES = 64 * 1024  # what is kept of a program's stdout and stderr
 _PR_SET_PDEATHSIG = 1

@@ -114,8 +114,7 @@ WORKER_GRACE_S = 60.0
 
 def item_deadline(timeout_s: float | None) -> float:
     """Seconds a worker may take for one item, for a run whose programs may take `timeout_s` each."""
-    from .isolation import DEFAULT_TIMEOUT_S
-    from .plan import ENGINE_GRACE_S
+    from .isolation import DEFAULT_TIMEOUT_S, ENGINE_GRACE_S
 
     return 2 * (timeout_s or DEFAULT_TIMEOUT_S) + ENGINE_GRACE_S + WORKER_GRACE_S
 

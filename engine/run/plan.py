@@ -35,6 +35,7 @@ from . import children, heap, monitor, program_host
 from .identity import DeploymentIdentity
 from .interpreter import host_command, missing_environment, python_for
 from .isolation import (
+    ENGINE_GRACE_S,
     Limits,
     ProgramFailed,
     isolation_available,
@@ -296,12 +297,6 @@ def _learn_from_the_last_plan() -> None:
             with contextlib.suppress(Exception):  # only speed depends on this
                 enum_violations(resource.type, resource.plain_inputs())
         _last_resources = ()
-
-
-# What an engine process may take beyond the program's --timeout: the environment's probe (bounded by
-# --timeout too), then the fake ARM, the policy pack and the cost, which take well under a second (the stack file and
-# the files beside it are read before the engine process is forked: `plan_stack`).
-ENGINE_GRACE_S = 30.0
 
 
 def _in_engine_process(plan: Callable[[], Plan], project: Project, stack: str, limits: Limits) -> Plan:

@@ -20,7 +20,6 @@ from typing import Any
 import pytest
 from azure_gpu_stacks.engine.errors import InputError
 from azure_gpu_stacks.engine.run import isolation, parallel
-from azure_gpu_stacks.engine.run import plan as plan_module
 
 from tests.cli_process import CliProcess, gpu_stacks_process
 from tests.conftest import REPO
@@ -99,7 +98,7 @@ def _misbehave(item: str) -> str:
 def short_deadlines(monkeypatch: pytest.MonkeyPatch) -> float:
     """A worker's deadline of 2 x 0.5 s: the graces set to nothing, so a hanging worker is stopped quickly."""
     monkeypatch.setattr(parallel, "WORKER_GRACE_S", 0.0)
-    monkeypatch.setattr(plan_module, "ENGINE_GRACE_S", 0.0)
+    monkeypatch.setattr(isolation, "ENGINE_GRACE_S", 0.0)
     return 0.5
 
 
