@@ -5,48 +5,28 @@ the REST spec's response examples answer it (Azure/azure-rest-api-specs, the fil
 
 from __future__ import annotations
 
+import json
+
+from tests.conftest import REPO
 from tests.fakeazure.test_fake_answer_defaults import GROUP, _arm, _put  # one group, every answer accepted
 
-# NetworkSecurityGroupCreate.json (network 2024-05-01, e71bdd999732): each default rule's properties, as the example
-# answers them to a request of only a location (name, description, source and destination prefixes, access, priority,
-# direction; every one for any protocol and port)
-EXAMPLE_RULES = [
-    ("AllowVnetInBound", "Allow inbound traffic from all VMs in VNET", "VirtualNetwork", "VirtualNetwork", "Allow",
-     65000, "Inbound"),
-    ("AllowAzureLoadBalancerInBound", "Allow inbound traffic from azure load balancer", "AzureLoadBalancer", "*",
-     "Allow", 65001, "Inbound"),
-    ("DenyAllInBound", "Deny all inbound traffic", "*", "*", "Deny", 65500, "Inbound"),
-    ("AllowVnetOutBound", "Allow outbound traffic from all VMs to all VMs in VNET", "VirtualNetwork", "VirtualNetwork",
-     "Allow", 65000, "Outbound"),
-    ("AllowInternetOutBound", "Allow outbound traffic from all VMs to Internet", "*", "Internet", "Allow", 65001,
-     "Outbound"),
-    ("DenyAllOutBound", "Deny all outbound traffic", "*", "*", "Deny", 65500, "Outbound"),
-]  # fmt: skip
+# NetworkSecurityGroupCreate.json (network 2024-05-01, e71bdd999732), saved as published: a request of only a location
+NSG_EXAMPLE = json.loads((REPO / "tests/data/azure-responses/examples/NetworkSecurityGroupCreate.json").read_text())
 
 
 def test_a_security_group_s_default_rules_are_the_example_s_field_by_field() -> None:
     arm = _arm()
     out = _put(arm, "azure-native:network:NetworkSecurityGroup", {"networkSecurityGroupName": "testnsg"})
+    answered = NSG_EXAMPLE["example"]["responses"]["201"]["body"]
     group = f"/subscriptions/{arm.subscription_id}/resourceGroups/{GROUP}"
+    ours = f"{group}/providers/Microsoft.Network/networkSecurityGroups/testnsg"
+    # each rule as the SDK reads it: its name and id (under this test's group) beside its properties
     expected = [
-        {
-            "name": name,
-            "id": f"{group}/providers/Microsoft.Network/networkSecurityGroups/testnsg/defaultSecurityRules/{name}",
-            "description": description,
-            "protocol": "*",
-            "sourcePortRange": "*",
-            "destinationPortRange": "*",
-            "sourceAddressPrefix": source,
-            "destinationAddressPrefix": destination,
-            "access": access,
-            "priority": priority,
-            "direction": direction,
-            "provisioningState": "Succeeded",
-        }
-        for name, description, source, destination, access, priority, direction in EXAMPLE_RULES
+        {"name": rule["name"], "id": rule["id"].replace(answered["id"], ours), **rule["properties"]}
+        for rule in answered["properties"]["defaultSecurityRules"]
     ]
 
-    assert out["defaultSecurityRules"] == expected
+    assert len(expected) == 6 and out["defaultSecurityRules"] == expected
 
 
 def test_a_secret_is_answered_in_its_vault_s_region() -> None:
