@@ -341,6 +341,14 @@ def slow_files_first(item: pytest.Item) -> int:
     return SLOW_FILES_FIRST.index(path) if path in SLOW_FILES_FIRST else len(SLOW_FILES_FIRST)
 
 
+def arm_with_group(group: str, location: str = "eastus") -> FakeArm:
+    """A fake subscription (default region `location`) holding one resource group, `group`, in `location`: where most
+    tests of the fake's rules start."""
+    arm = FakeArm(default_location=location)
+    arm.put("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": group, "location": location}, "rg")
+    return arm
+
+
 def arm_refusal(put: Callable[[], Any]) -> ArmError:
     """What the fake ARM raised for `put` (which must be refused), for tests to read its code and message."""
     with pytest.raises(ArmError) as caught:

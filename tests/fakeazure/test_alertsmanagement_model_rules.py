@@ -21,7 +21,7 @@ import pytest
 from azure_gpu_stacks.catalog.arm.bodies import from_arm_body
 from azure_gpu_stacks.fakeazure import FakeArm
 
-from tests.conftest import REPO, arm_refusal
+from tests.conftest import REPO, arm_refusal, arm_with_group
 
 GROUP = "azure-native:alertsmanagement:PrometheusRuleGroup"
 SPECS = REPO / "tests" / "data" / "azure-specs" / "alertsmanagement_5" / "microsoft.alertsmanagement" / "2023-03-01"
@@ -45,8 +45,7 @@ def _id(arm: FakeArm, provider_path: str) -> str:
 @pytest.fixture
 def arm() -> FakeArm:
     """A subscription with the examples' Azure Monitor workspace, cluster and two action groups."""
-    arm = FakeArm(default_location="eastus")
-    arm.put("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": RG, "location": "eastus"}, "rg")
+    arm = arm_with_group(RG)
     workspace = {"resourceGroupName": RG, "azureMonitorWorkspaceName": "myAzureMonitorWorkspace"}
     arm.put("azure-native:monitor:AzureMonitorWorkspace", "amw", workspace, "amw")
     for name in ("myactiongroup", "myotheractiongroup"):

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from azure_gpu_stacks.fakeazure import FakeArm
 
-from tests.conftest import arm_refusal
+from tests.conftest import arm_refusal, arm_with_group
 
 COMPONENT = "azure-native:applicationinsights:Component"
 RG = "rg-appi"
@@ -25,8 +25,7 @@ RG = "rg-appi"
 
 @pytest.fixture
 def arm() -> FakeArm:
-    arm = FakeArm(default_location="eastus")
-    arm.put("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": RG, "location": "eastus"}, "rg")
+    arm = arm_with_group(RG)
     logs = {"resourceGroupName": RG, "workspaceName": "log-ml", "sku": {"name": "PerGB2018"}}
     arm.put("azure-native:operationalinsights:Workspace", "logs", logs, "logs")
     return arm

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from azure_gpu_stacks.fakeazure import FakeArm
 
-from tests.conftest import REPO, TEST_SSH_KEY, arm_refusal
+from tests.conftest import REPO, TEST_SSH_KEY, arm_refusal, arm_with_group
 
 RG = "rg-compute"
 SPEC = REPO / "tests" / "data" / "azure-specs" / "compute_1" / "microsoft.compute" / "2024-11-01" / "types.json"
@@ -46,9 +46,7 @@ def read_only(object_type: str) -> frozenset[str]:
 
 @pytest.fixture
 def arm() -> FakeArm:
-    arm = FakeArm(default_location="eastus")
-    arm.put("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": RG, "location": "eastus"}, "rg")
-    return arm
+    return arm_with_group(RG)
 
 
 def scale_set(arm: FakeArm, name: str = "vmss", capacity: int | None = 2, **props: Any) -> dict[str, Any]:

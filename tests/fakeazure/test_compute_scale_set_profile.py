@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from azure_gpu_stacks.fakeazure import FakeArm
 
-from tests.conftest import TEST_SSH_KEY, arm_refusal
+from tests.conftest import TEST_SSH_KEY, arm_refusal, arm_with_group
 from tests.policy_helpers import catalog_size
 
 RG = "rg-vmss"
@@ -52,8 +52,7 @@ def arm() -> FakeArm:
 def group_with_subnets() -> FakeArm:
     """A fake holding the group RG and the network `vn` with two subnets: `open`, with a way out (default outbound
     access), and `closed`, without."""
-    arm = FakeArm(default_location="eastus")
-    arm.put("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": RG, "location": "eastus"}, "rg")
+    arm = arm_with_group(RG)
     vnet = {"resourceGroupName": RG, "virtualNetworkName": "vn", "addressSpace": {"addressPrefixes": ["10.0.0.0/16"]}}
     arm.put("azure-native:network:VirtualNetwork", "vn", vnet, "vn")
     for name, prefix, outbound in (("open", "10.0.1.0/24", True), ("closed", "10.0.2.0/24", False)):

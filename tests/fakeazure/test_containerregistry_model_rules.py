@@ -17,7 +17,7 @@ import pytest
 from azure_gpu_stacks.catalog.arm.bodies import from_arm_body
 from azure_gpu_stacks.fakeazure import FakeArm
 
-from tests.conftest import REPO, arm_refusal
+from tests.conftest import REPO, arm_refusal, arm_with_group
 
 REGISTRY = "azure-native:containerregistry:Registry"
 SPECS = REPO / "tests" / "data" / "azure-specs" / "containerregistry_0"
@@ -34,9 +34,7 @@ def _example() -> dict[str, Any]:
 
 @pytest.fixture
 def arm() -> FakeArm:
-    arm = FakeArm(default_location="westus")
-    arm.put("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": RG, "location": "westus"}, "rg")
-    return arm
+    return arm_with_group(RG, "westus")
 
 
 def registry(**changes: Any) -> dict[str, Any]:

@@ -15,7 +15,7 @@ import pytest
 from azure_gpu_stacks.catalog.az_files import Usage, family_key
 from azure_gpu_stacks.fakeazure import FAKE_TENANT_ID, FakeArm
 
-from tests.conftest import REPO, Recording, arm_refusal, in_resource_group
+from tests.conftest import REPO, Recording, arm_refusal, arm_with_group, in_resource_group
 
 SAVED = REPO / "tests" / "data" / "azure-specs"
 RG = "rg-accepts"
@@ -27,9 +27,7 @@ GPU = "Standard_NC4as_T4_v3"
 
 @pytest.fixture
 def arm() -> FakeArm:
-    arm = FakeArm(default_location="eastus")
-    arm.put("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": RG, "location": "eastus"}, "rg")
-    return arm
+    return arm_with_group(RG)
 
 
 def aks_examples() -> list[dict[str, Any]]:

@@ -19,6 +19,8 @@ from azure_gpu_stacks.fakeazure.errors import (
     SkuNotAvailable,
 )
 
+from tests.conftest import arm_with_group
+
 RG = "rg-aks"
 CLUSTER = "azure-native:containerservice:ManagedCluster"
 POOL = "azure-native:containerservice:AgentPool"
@@ -57,9 +59,7 @@ def gpu_pool_props(**overrides: Any) -> dict[str, Any]:
 
 @pytest.fixture
 def arm() -> FakeArm:
-    arm = FakeArm(default_location="eastus")
-    arm.put("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": RG, "location": "eastus"}, "rg")
-    return arm
+    return arm_with_group(RG)
 
 
 def put_cluster(arm: FakeArm, **overrides: Any) -> Any:

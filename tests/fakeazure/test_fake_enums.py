@@ -12,6 +12,8 @@ from azure_gpu_stacks.fakeazure.enums import OPEN_ENUMS, args_class, violations
 from azure_gpu_stacks.fakeazure.errors import ArmError
 from azure_gpu_stacks.fakeazure.models import resource_type
 
+from tests.conftest import arm_with_group
+
 RG = "rg-enums"
 AML = {"computeType": "AmlCompute"}
 
@@ -166,9 +168,7 @@ def test_the_table_spans_at_least_20_bodies_and_8_types() -> None:
 
 @pytest.fixture
 def arm() -> FakeArm:
-    arm = FakeArm(default_location="eastus")
-    arm.put("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": RG, "location": "eastus"}, "rg")
-    return arm
+    return arm_with_group(RG)
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from azure_gpu_stacks.fakeazure import FakeArm
 
-from tests.conftest import arm_refusal
+from tests.conftest import arm_refusal, arm_with_group
 
 RG = "rg-inline"
 VNET = "azure-native:network:VirtualNetwork"
@@ -24,9 +24,7 @@ BUDGET = "azure-native:consumption:Budget"
 
 @pytest.fixture
 def arm() -> FakeArm:
-    arm = FakeArm(default_location="eastus")
-    arm.put("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": RG, "location": "eastus"}, "rg")
-    return arm
+    return arm_with_group(RG)
 
 
 def vnet(*subnets: dict[str, Any], space: str = "10.0.0.0/16") -> dict[str, Any]:

@@ -16,7 +16,7 @@ from azure_gpu_stacks.fakeazure import FakeArm
 from azure_gpu_stacks.fakeazure.errors import ArmError
 from azure_gpu_stacks.fakeazure.prose import RULES, STATEFUL_RULES
 
-from tests.conftest import REPO
+from tests.conftest import REPO, arm_with_group
 
 RG = "rg-prose"
 SUB = "00000000-0000-0000-0000-0000000000aa"
@@ -201,8 +201,7 @@ STATEFUL = {k: m for k, m in MUTATIONS.items() if m["rule"] in {s.id for s in ST
 
 @pytest.fixture
 def arm() -> FakeArm:
-    arm = FakeArm(default_location="eastus")
-    arm.put("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": RG, "location": "eastus"}, "rg")
+    arm = arm_with_group(RG)
     vnet = {
         "resourceGroupName": RG,
         "virtualNetworkName": "vnet1",

@@ -13,15 +13,15 @@ from azure_gpu_stacks.catalog.arm import registry
 from azure_gpu_stacks.fakeazure import FakeArm
 from azure_gpu_stacks.fakeazure.errors import ArmError
 
+from tests.conftest import arm_with_group
+
 RG = "rg"
 SERVICE = {"resourceGroupName": RG, "serviceName": "apim"}
 
 
 @pytest.fixture
 def arm() -> FakeArm:
-    arm = FakeArm(default_location="eastus")
-    arm.put("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": RG, "location": "eastus"}, "rg")
-    return arm
+    return arm_with_group(RG)
 
 
 def test_a_placed_generic_type_gets_arm_s_id(arm: FakeArm) -> None:

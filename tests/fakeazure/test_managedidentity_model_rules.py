@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import uuid
 
-from azure_gpu_stacks.fakeazure import FAKE_TENANT_ID, FakeArm
+from azure_gpu_stacks.fakeazure import FAKE_TENANT_ID
+
+from tests.conftest import arm_with_group
 
 IDENTITY = "azure-native:managedidentity:UserAssignedIdentity"
 RG = "rg-id"
 
 
 def test_each_identity_answers_a_principal_and_client_id_of_its_own_in_the_subscriptions_tenant() -> None:
-    arm = FakeArm(default_location="eastus")
-    arm.put("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": RG, "location": "eastus"}, "rg")
+    arm = arm_with_group(RG)
 
     first, second = (
         arm.put(IDENTITY, name, {"resourceGroupName": RG, "resourceName": name, "location": "eastus"}, name).outputs
@@ -33,8 +34,7 @@ def test_each_identity_answers_a_principal_and_client_id_of_its_own_in_the_subsc
 def test_a_resource_using_the_identity_answers_the_identitys_own_principal_and_client_ids() -> None:
     # the spec's UserAssignedIdentity (common-types v5 managedidentity.json): the principal and client id "of the
     # assigned identity", so a role assignment to the identity's principalId reaches what the resource runs as
-    arm = FakeArm(default_location="eastus")
-    arm.put("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": RG, "location": "eastus"}, "rg")
+    arm = arm_with_group(RG)
     identity = arm.put(IDENTITY, "pull", {"resourceGroupName": RG, "resourceName": "id-pull"}, "pull")
     registry = {
         "resourceGroupName": RG,

@@ -17,7 +17,7 @@ from azure_gpu_stacks.fakeazure import FakeArm
 from azure_gpu_stacks.fakeazure.errors import ArmError
 from azure_gpu_stacks.fakeazure.existing import adopt, parse
 
-from tests.conftest import REPO, TEST_SSH_KEY, arm_refusal
+from tests.conftest import REPO, TEST_SSH_KEY, arm_refusal, arm_with_group
 from tests.fakeazure.test_compute_answers import read_only_in
 
 RG = "rg-net"
@@ -54,9 +54,7 @@ def read_only(object_type: str) -> frozenset[str]:
 
 @pytest.fixture
 def arm() -> FakeArm:
-    arm = FakeArm(default_location="eastus")
-    arm.put("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": RG, "location": "eastus"}, "rg")
-    return arm
+    return arm_with_group(RG)
 
 
 def network_id(arm: FakeArm) -> str:

@@ -19,7 +19,7 @@ import pytest
 from azure_gpu_stacks.catalog.arm.bodies import from_arm_body
 from azure_gpu_stacks.fakeazure import FakeArm
 
-from tests.conftest import REPO, arm_refusal
+from tests.conftest import REPO, arm_refusal, arm_with_group
 
 ACCOUNT = "azure-native:storage:StorageAccount"
 SPECS = REPO / "tests" / "data" / "azure-specs" / "storage"
@@ -36,9 +36,7 @@ def _example() -> dict[str, Any]:
 
 @pytest.fixture
 def arm() -> FakeArm:
-    arm = FakeArm(default_location="eastus")
-    arm.put("azure-native:resources:ResourceGroup", "rg", {"resourceGroupName": RG, "location": "eastus"}, "rg")
-    return arm
+    return arm_with_group(RG)
 
 
 def account(**changes: Any) -> dict[str, Any]:
