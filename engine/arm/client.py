@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from ...inputs.files import escaped
-from .clouds import cloud
+from .clouds import DEFAULT_CLOUD, cloud
 from .template import Template
 
 INSTALL_HINT = "`gpu-stacks preflight` needs the `azure` extra: pip install 'azure-gpu-stacks[azure]'"
@@ -302,6 +302,50 @@ def answer_size_policy(cap: int = MAX_ANSWER_BYTES) -> Any:
             return response
 
     return AnswerSizeCap()
+
+
+def arm_pipeline(credential: Any, **options: Any) -> Any:
+    """A Resource Manager client for requests made by hand (`send(client, HttpRequest)`): azure-mgmt-core's
+    `ARMPipelineClient` with the policies, in the order, that azure-mgmt's generated clients chain (request id,
+    headers, user agent, proxy, content decoding, resource-provider registration, redirect, retry, ARM's
+    challenge sign-in for the public cloud's scope, custom hook, logging, tracing, sensitive-header cleanup,
+    ARM's HTTP logging: azure-mgmt-compute 39.0.0 `_client.py` and `_configuration.py`, azure-mgmt-core 1.6.0,
+    read 2026-11-27), and `options` as those clients take them (`client_policies`, a transport). It replaces
+    azure-mgmt-compute's client for the one request quota sends: importing that package's models cost
+    `quota --live` about 100 MB and 0.8 CPU-s, for a GET its own pipeline sends the same way."""
+    from azure.core.pipeline import policies
+    from azure.mgmt.core import ARMPipelineClient
+    from azure.mgmt.core.policies import (
+        ARMAutoResourceProviderRegistrationPolicy,
+        ARMChallengeAuthenticationPolicy,
+        ARMHttpLoggingPolicy,
+    )
+
+    public = cloud(DEFAULT_CLOUD)
+    chain = [
+        policies.RequestIdPolicy(**options),
+        options.get("headers_policy") or policies.HeadersPolicy(**options),
+        options.get("user_agent_policy") or policies.UserAgentPolicy(sdk_moniker="azure-gpu-stacks", **options),
+        options.get("proxy_policy") or policies.ProxyPolicy(**options),
+        policies.ContentDecodePolicy(**options),
+        ARMAutoResourceProviderRegistrationPolicy(),
+        options.get("redirect_policy") or policies.RedirectPolicy(**options),
+        options.get("retry_policy") or policies.RetryPolicy(**options),
+        ARMChallengeAuthenticationPolicy(credential, *public.credential_scopes, **options),
+        policies.CustomHookPolicy(**options),
+        policies.NetworkTraceLoggingPolicy(**options),
+        policies.DistributedTracingPolicy(**options),
+        policies.SensitiveHeaderCleanupPolicy(**options),
+        ARMHttpLoggingPolicy(**options),
+    ]
+    return ARMPipelineClient(base_url=public.resource_manager, policies=chain, **options)
+
+
+def send(client: Any, request: Any) -> Any:
+    """`request` (azure-core's `HttpRequest`, its URL relative to Resource Manager or absolute, as a `nextLink`)
+    through `client`'s pipeline, as a generated client's `send_request` sends it."""
+    request.url = client.format_url(request.url)
+    return client.send_request(request)
 
 
 def client_policies(deadline: Deadline) -> dict[str, Any]:

@@ -4,11 +4,12 @@ The request is Compute's Usage - List, `GET /subscriptions/{id}/providers/Micros
 {location}/usages`, whose 200 answer is a `ListUsagesResult`: `value`, a list of `Usage` (`unit` "Count",
 `currentValue` int32, `limit` int64, `name` {`value`, `localizedValue`}), and `nextLink` for the next page;
 any other status is a `CloudError` (learn.microsoft.com/rest/api/compute/usage/list, api-version
-2024-07-01, observed 2026-11-27). It is sent through azure-mgmt-compute's client (its sign-in, retries and
-ARM error mapping) with what preflight sends through (`engine.arm.client`): one deadline (`--timeout`)
-over every request, retry and Retry-After, and each answer's body cut at `MAX_ANSWER_BYTES` before it is
-parsed. The answer is parsed with a depth bound and checked against those types before any number is
-used; whatever is wrong is one `LiveQuotaFailed` line (its message capped, then masked by the caller).
+2024-07-01, observed 2026-11-27). It is sent through the pipeline azure-mgmt's generated clients chain
+(sign-in, retries, ARM's policies: `engine.arm.client.arm_pipeline`) with what preflight sends through
+(`engine.arm.client`): one deadline (`--timeout`) over every request, retry and Retry-After, and each answer's
+body cut at `MAX_ANSWER_BYTES` before it is parsed. The answer is parsed with a depth bound and checked against
+those types before any number is used; whatever is wrong is one `LiveQuotaFailed` line (its message capped,
+then masked by the caller).
 """
 
 from __future__ import annotations
@@ -109,9 +110,8 @@ def live_limits(connection: LiveConnection) -> Callable[[str], dict[str, Usage]]
     from azure.core.exceptions import AzureError as SdkError
     from azure.core.exceptions import ClientAuthenticationError
     from azure.core.rest import HttpRequest
-    from azure.mgmt.compute import ComputeManagementClient
 
-    from ..arm.client import AnswerTooLarge, AzureRequestFailed, Deadline, client_policies
+    from ..arm.client import AnswerTooLarge, AzureRequestFailed, Deadline, arm_pipeline, client_policies, send
 
     clients: list[Any] = []
 
@@ -124,7 +124,7 @@ def live_limits(connection: LiveConnection) -> Callable[[str], dict[str, Usage]]
                 credential = DefaultAzureCredential()
             deadline = Deadline(connection.timeout_s, connection.clock)
             options = {**client_policies(deadline), **dict(connection.client_options)}
-            clients.append(ComputeManagementClient(credential, connection.subscription, **options))
+            clients.append(arm_pipeline(credential, **options))
         return clients[0]
 
     def limits(region: str) -> dict[str, Usage]:
@@ -146,7 +146,7 @@ def live_limits(connection: LiveConnection) -> Callable[[str], dict[str, Usage]]
                 pages += 1
                 if pages > MAX_PAGES:
                     raise LiveQuotaFailed(f"{UNREADABLE}: more than {MAX_PAGES} pages of nextLink", _AGAIN)
-                response = client().send_request(HttpRequest("GET", url))
+                response = send(client(), HttpRequest("GET", url))
                 if response.status_code != 200:
                     raise LiveQuotaFailed(_refusal(response), _ADVICE.get(response.status_code) or _ADVICE[None])
                 usages, url = read_usage_page(response.content, region)

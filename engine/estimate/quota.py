@@ -13,8 +13,8 @@ Full scale: AKS pools at `maxCount`, Azure ML clusters at `maxNodeCount`, scale 
 Limits come from files the Azure CLI saves: `az vm list-usage -l REGION -o json` for Compute and
 `az ml compute list-usage --resource-group RG --workspace-name WS -o json` for Azure ML (read by
 `azure_gpu_stacks.catalog.az_files`: counter names compared case-insensitively with spaces
-removed), or, with `live_limits`, Compute's from the Azure SDK (azure-identity's default credential
-and azure-mgmt-compute's usage list), an optional extra: `pip install 'azure-gpu-stacks[azure]'`.
+removed), or, with `live_limits`, Compute's usage list asked of Azure through the Azure SDK (azure-identity's
+default credential, azure-mgmt-core's pipeline), an optional extra: `pip install 'azure-gpu-stacks[azure]'`.
 Each counter's remedy is its provider's: `az quota update` for Compute, the workspace's Usage +
 quotas page for Azure ML (https://learn.microsoft.com/azure/machine-learning/how-to-manage-quotas,
 observed 2026-11-22).
@@ -70,7 +70,7 @@ BATCH: Provider = PROVIDERS["batch"]
 BATCH_QUOTA_COMMAND = "az batch account show --name ACCOUNT --resource-group RG -o json > batch-account.json"
 AML_USAGE_COMMAND = "az ml compute list-usage --resource-group RG --workspace-name WS -o json"
 SUBSCRIPTION_ENV = "AZURE_SUBSCRIPTION_ID"
-AZURE_EXTRA_HINT = "pip install 'azure-gpu-stacks[azure]' (azure-identity and azure-mgmt-compute)"
+AZURE_EXTRA_HINT = "pip install 'azure-gpu-stacks[azure]' (azure-identity and azure-mgmt-core)"
 
 Verdict = Literal["ok", "exact", "short", "not listed", "no limits"]
 # Verdicts that stop a deployment (exit 1).
@@ -271,7 +271,7 @@ def live_limits(subscription_id: str | None, timeout_s: float = 120.0) -> tuple[
     """
     try:
         import azure.identity  # noqa: F401
-        import azure.mgmt.compute  # noqa: F401
+        import azure.mgmt.core  # noqa: F401
     except ImportError:
         raise InputError(f"--live needs the Azure SDK, an optional extra: {AZURE_EXTRA_HINT}") from None
     subscription = subscription_id or os.environ.get(SUBSCRIPTION_ENV)

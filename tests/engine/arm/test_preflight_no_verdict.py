@@ -158,7 +158,7 @@ def test_without_the_azure_packages_one_line_names_the_extra(tmp_path: Any) -> N
     hide = (
         "import sys\n"
         "for name in ('azure', 'azure.core', 'azure.identity', 'azure.mgmt', 'azure.mgmt.resource',"
-        " 'azure.mgmt.compute'):\n"
+        " 'azure.mgmt.core'):\n"
         "    sys.modules[name] = None\n"
         "from azure_gpu_stacks.engine.cli import main\n"
         "raise SystemExit(main(sys.argv[1:]))\n"

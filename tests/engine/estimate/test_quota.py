@@ -233,12 +233,12 @@ def test_quota_plan_with_short_usage_is_refused_as_quota_exceeded(
 def test_quota_live_without_the_azure_extra_says_how_to_install_it(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setitem(sys.modules, "azure.mgmt.compute", None)  # import fails as if not installed
+    monkeypatch.setitem(sys.modules, "azure.mgmt.core", None)  # import fails as if not installed
 
     assert main(["quota", "inference-t4", "--live", "--subscription", "sub"]) == 2
     assert capsys.readouterr().err == (
         "gpu-stacks: error: --live needs the Azure SDK, an optional extra: "
-        "pip install 'azure-gpu-stacks[azure]' (azure-identity and azure-mgmt-compute)\n"
+        "pip install 'azure-gpu-stacks[azure]' (azure-identity and azure-mgmt-core)\n"
     )
 
 

@@ -61,12 +61,13 @@ class Azure:
     def __init__(self, exchanges: list[Any]) -> None:
         self.replay = RawReplay(list(exchanges))
         self.transport = RecordingTransport(self.replay)
+        self.credential = StaticCredential()
 
     def connection(self, subscription: str, timeout_s: float) -> LiveConnection:
         return LiveConnection(
             subscription,
             timeout_s,
-            StaticCredential(),
+            self.credential,
             {"transport": self.transport},
             clock=lambda: sum(self.transport.waits),  # time as the command sees it: the recorded waits
         )
@@ -113,6 +114,20 @@ def test_the_live_limits_are_the_usage_list_of_the_stack_region(azure: Any, caps
     row = report["quota"][0]
     assert (row["limit"], row["used"]) == (t4["limit"], t4["currentValue"]), row
     assert report["limitsFrom"] == f"Azure, subscription {SUBSCRIPTION}" and code == report["exitCode"], err
+
+
+def test_the_request_signs_in_for_resource_manager_and_goes_to_its_public_endpoint(azure: Any, capsys: Any) -> None:
+    """The token is asked for Azure Resource Manager's scope and the request goes to its public endpoint, as
+    azure-mgmt's clients send it (learn.microsoft.com/azure/azure-resource-manager/management/
+    control-plane-and-data-plane: https://management.azure.com; the `.default` scope of a resource, Microsoft
+    identity platform "Scopes and permissions", observed 2026-11-27)."""
+    fake = azure([page(COUNTERS)])
+    code, _, err = run(capsys, "--format", "json")
+
+    [(_, url, _)] = fake.replay.sent
+    assert url.startswith(f"https://management.azure.com/subscriptions/{SUBSCRIPTION}/"), url
+    assert fake.credential.scopes and set(fake.credential.scopes) == {("https://management.azure.com/.default",)}
+    assert code in (0, 1), err
 
 
 def test_every_page_of_next_link_is_read(azure: Any, capsys: Any) -> None:
