@@ -27,6 +27,7 @@ import importlib
 import importlib.metadata
 import json
 import os
+import re
 import sys
 import tempfile
 from collections.abc import Iterable
@@ -95,10 +96,22 @@ def combine(parts: Iterable[str]) -> str:
     return digest.hexdigest()
 
 
+def installed_versions() -> dict[str, str]:
+    """Each installed distribution's version, as Python finds it: the first of its name on `sys.path`, as
+    `importlib.metadata.version` reads it (a copy later on the path, such as the `.egg-info` setuptools leaves in a
+    checkout that is also on the path, is shadowed: it changes nothing a run imports). Names compared as the
+    packaging specification normalizes them (PEP 503: case, runs of `-`, `_` and `.`)."""
+    found: dict[str, str] = {}
+    for distribution in importlib.metadata.distributions():
+        name = re.sub(r"[-_.]+", "-", str(distribution.metadata["Name"])).lower()
+        found.setdefault(name, distribution.version)
+    return found
+
+
 @cache
 def environment_digest() -> str:
     parts = [CACHE_FORMAT, sys.version]
-    parts += sorted(f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions())
+    parts += sorted(f"{name}=={version}" for name, version in installed_versions().items())
     for directory in package_directories():
         for path in sorted(_files(directory, directory)):
             parts += [path.relative_to(directory.parent).as_posix(), option_digest(path)]
