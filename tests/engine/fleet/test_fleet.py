@@ -28,6 +28,7 @@ from azure_gpu_stacks.engine.fleet.render import dump_streamed
 from azure_gpu_stacks.engine.run.project import OFFLINE_SECRET, load_project
 
 from bench.monorepo import git, write_monorepo
+from tests.cli_process import gpu_stacks_process
 from tests.conftest import REPO
 
 PROJECTS, STACKS = 8, 25
@@ -66,15 +67,18 @@ def beside(root: Path) -> Iterator[None]:
 
 @pytest.fixture(scope="module")
 def warm(monorepo: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A cache holding every stack of the monorepo, filled by one check run from beside the root with `--jobs 1`:
-    one process plans the 200 stacks, each in its engine process and the program's child, without a worker
-    process forked per stack besides (from this test worker, hundreds of MB by then: each fork's system time
-    grows with it). The key holds no --jobs, and test_a_cache_hit_is_a_fresh_run_byte_for_byte compares this run's
-    records, served as hits, with a fresh run; test_parallel holds --jobs N to the serial output."""
+    """A cache holding every stack of the monorepo, filled by one check run from beside the root with `--jobs 1`,
+    as a process forked from the zygote (tests/cli_process.py, about 210 MB) rather than in this test worker (hundreds
+    of MB by then): each plan forks its engine process and the program's child from the process that runs the
+    check, and a fork's system time grows with that process's memory (docs/testing.md, seventh session). The key holds
+    no --jobs and no way of starting the toolkit (`cache.installed_versions`), so the in-process runs below read
+    these records; test_a_cache_hit_is_a_fresh_run_byte_for_byte compares records served as hits with a fresh run;
+    test_parallel holds --jobs N to the serial output."""
     cache = tmp_path_factory.mktemp("cache")
-    with beside(monorepo):
-        code, _, err = gpu_stacks("check", "--root", monorepo.name, "--cache-dir", cache, "--format", "json", *SERIAL)
-    assert code == 1, err
+    done = gpu_stacks_process(
+        ["check", "--root", monorepo.name, "--cache-dir", cache, "--format", "json", *SERIAL], cwd=monorepo.parent
+    )
+    assert done.returncode == 1, done.stderr
     return cache
 
 
