@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from ...inputs.files import escaped
-from .clouds import DEFAULT_CLOUD, cloud
+from .clouds import cloud
 from .template import Template
 
 INSTALL_HINT = "`gpu-stacks preflight` needs the `azure` extra: pip install 'azure-gpu-stacks[azure]'"
@@ -308,20 +308,23 @@ def arm_pipeline(credential: Any, **options: Any) -> Any:
     """A Resource Manager client for requests made by hand (`send(client, HttpRequest)`): azure-mgmt-core's
     `ARMPipelineClient` with the policies, in the order, that azure-mgmt's generated clients chain (request id,
     headers, user agent, proxy, content decoding, resource-provider registration, redirect, retry, ARM's
-    challenge sign-in for the public cloud's scope, custom hook, logging, tracing, sensitive-header cleanup,
-    ARM's HTTP logging: azure-mgmt-compute 39.0.0 `_client.py` and `_configuration.py`, azure-mgmt-core 1.6.0,
-    read 2026-11-27), and `options` as those clients take them (`client_policies`, a transport). It replaces
-    azure-mgmt-compute's client for the one request quota sends: importing that package's models cost
-    `quota --live` about 100 MB and 0.8 CPU-s, for a GET its own pipeline sends the same way."""
+    challenge sign-in, custom hook, logging, tracing, sensitive-header cleanup, ARM's HTTP logging), at the
+    Resource Manager endpoint and token scope of azure-core's configured cloud (`settings.azure_cloud`,
+    the public cloud unless AZURE_SDK_CLOUD_CONF names another), as those clients default them: azure-mgmt-compute 39.0.0
+    `_client.py` and `_configuration.py`, azure-mgmt-core 1.6.0, azure-core 1.41.0, read 2026-11-27. `options` as
+    those clients take them (`client_policies`, a transport). Quota's one request goes through it rather than
+    azure-mgmt-compute's client, whose models cost `quota --live` about 100 MB and 0.8 CPU-s to import."""
     from azure.core.pipeline import policies
+    from azure.core.settings import settings
     from azure.mgmt.core import ARMPipelineClient
     from azure.mgmt.core.policies import (
         ARMAutoResourceProviderRegistrationPolicy,
         ARMChallengeAuthenticationPolicy,
         ARMHttpLoggingPolicy,
     )
+    from azure.mgmt.core.tools import get_arm_endpoints
 
-    public = cloud(DEFAULT_CLOUD)
+    endpoints = get_arm_endpoints(settings.azure_cloud())
     chain = [
         policies.RequestIdPolicy(**options),
         options.get("headers_policy") or policies.HeadersPolicy(**options),
@@ -331,14 +334,14 @@ def arm_pipeline(credential: Any, **options: Any) -> Any:
         ARMAutoResourceProviderRegistrationPolicy(),
         options.get("redirect_policy") or policies.RedirectPolicy(**options),
         options.get("retry_policy") or policies.RetryPolicy(**options),
-        ARMChallengeAuthenticationPolicy(credential, *public.credential_scopes, **options),
+        ARMChallengeAuthenticationPolicy(credential, *endpoints["credential_scopes"], **options),
         policies.CustomHookPolicy(**options),
         policies.NetworkTraceLoggingPolicy(**options),
         policies.DistributedTracingPolicy(**options),
         policies.SensitiveHeaderCleanupPolicy(**options),
         ARMHttpLoggingPolicy(**options),
     ]
-    return ARMPipelineClient(base_url=public.resource_manager, policies=chain, **options)
+    return ARMPipelineClient(base_url=endpoints["resource_manager"], policies=chain, **options)
 
 
 def send(client: Any, request: Any) -> Any:

@@ -116,17 +116,29 @@ def test_the_live_limits_are_the_usage_list_of_the_stack_region(azure: Any, caps
     assert report["limitsFrom"] == f"Azure, subscription {SUBSCRIPTION}" and code == report["exitCode"], err
 
 
-def test_the_request_signs_in_for_resource_manager_and_goes_to_its_public_endpoint(azure: Any, capsys: Any) -> None:
-    """The token is asked for Azure Resource Manager's scope and the request goes to its public endpoint, as
-    azure-mgmt's clients send it (learn.microsoft.com/azure/azure-resource-manager/management/
-    control-plane-and-data-plane: https://management.azure.com; the `.default` scope of a resource, Microsoft
-    identity platform "Scopes and permissions", observed 2026-11-27)."""
+# Resource Manager's endpoint per cloud, as Learn lists them (learn.microsoft.com/azure/china/resources-developer-guide
+# and learn.microsoft.com/azure/azure-government/compare-azure-government-global-azure, observed 2026-11-27); the
+# token is asked for the endpoint's `.default` scope (Microsoft identity platform, "Scopes and permissions").
+ENDPOINTS = {None: "https://management.azure.com", "AZURE_CHINA_CLOUD": "https://management.chinacloudapi.cn"}
+
+
+@pytest.mark.parametrize("configured", list(ENDPOINTS), ids=["default", "china"])
+def test_the_request_signs_in_for_resource_manager_of_the_sdks_configured_cloud(
+    azure: Any, capsys: Any, monkeypatch: pytest.MonkeyPatch, configured: str | None
+) -> None:
+    """The request goes to Resource Manager of the cloud azure-core is configured for (its AZURE_SDK_CLOUD_CONF
+    setting, the public cloud by default), with a token asked for that endpoint's scope, as azure-mgmt's clients
+    send it."""
+    if configured:
+        monkeypatch.setenv("AZURE_SDK_CLOUD_CONF", configured)
+    else:
+        monkeypatch.delenv("AZURE_SDK_CLOUD_CONF", raising=False)
     fake = azure([page(COUNTERS)])
     code, _, err = run(capsys, "--format", "json")
 
     [(_, url, _)] = fake.replay.sent
-    assert url.startswith(f"https://management.azure.com/subscriptions/{SUBSCRIPTION}/"), url
-    assert fake.credential.scopes and set(fake.credential.scopes) == {("https://management.azure.com/.default",)}
+    assert url.startswith(f"{ENDPOINTS[configured]}/subscriptions/{SUBSCRIPTION}/"), url
+    assert fake.credential.scopes and set(fake.credential.scopes) == {(f"{ENDPOINTS[configured]}/.default",)}
     assert code in (0, 1), err
 
 
