@@ -231,6 +231,15 @@ def test_a_notification_at_exactly_the_full_scale_cost_is_reached_as_its_operato
     assert sorted(crossed) == ["at", "at-or-over", "half-over"]  # what limit-stack-cost's withinBudgetThresholds names
 
 
+def test_an_operator_not_known_before_deployment_is_read_as_greater_than() -> None:
+    # GreaterThan: "the recommended OperatorType", and the one CostAlert sets (components/cost_alert.py)
+    later = notification(100, operator=UNKNOWN)
+
+    [team] = cost_json(vm(), budget("team", t4_full_month(), later=later))["budgets"]
+
+    assert [n["reachedAtFullScale"] for n in team["notifications"]] == [False]  # at the threshold, not above it
+
+
 def test_a_budget_without_notifications_is_shown_as_its_amount_alone() -> None:
     plain, alerted = (
         pricing.estimate_resources([vm(), b], REGION).budgets[0].text()
