@@ -386,7 +386,8 @@ EQUIVALENT: dict[str, str] = {
         "(test_network_model_rules.test_a_network_made_without_subnets_answers_empty_subnet_and_peering_lists)"
     ),
     "azure_gpu_stacks.fakeazure.models.network.xǁNetworkInterfaceǁcheck__mutmut_30": (
-        "'XXXX' for '' as a missing subnet id: neither holds '/subnets/', so no network is looked up either way"
+        "'XXXX' for '' as a missing subnet id: neither is a subnet's id (prose.subnet_network answers None for both), "
+        "so no network is looked up either way"
     ),
     "azure_gpu_stacks.fakeazure.models.compute_profile.x_image_generation__mutmut_9": (
         "'xxxx' for '' as a missing image SKU: neither ends with gen2 or gen1 nor is a Canonical `NN_NN-lts` SKU, so "
