@@ -363,13 +363,8 @@ def _basic_retired(name: str, props: dict[str, Any]) -> str | None:
     return None
 
 
-# A NIC's IP configuration names its subnet by id, and Azure parses that reference as a subnet's: a virtual network's
-# own id, a name, or an id with a segment missing or misspelt is refused before anything is looked up. Azure's answer,
-# as public deployment logs quote it (InvalidRequestFormat, "Cannot parse the request.", with the detail
-# InvalidJsonReferenceFormat "Reference Id ... is not formatted correctly. The Id is expected to reference resources
-# of type virtualNetworks/subnets. Path properties.ipConfigurations[0].properties.subnet."):
-# Azure/azure-quickstart-templates issue 2080 (a network's id with a subnet's name after it), Azure/azure-cli issue
-# 1458 (a subnet's name), Azure/azure-cli-extensions issue 7855 (a network's id inside another), observed 2026-11-27.
+# A NIC's IP configuration names its subnet by id, which Azure parses as a subnet's before it looks anything up: a
+# virtual network's own id, a name, or an id with a segment missing or misspelt is refused (SUBNET_REFERENCE).
 SUBNET_REFERENCE = (
     "Azure's 'InvalidRequestFormat: Cannot parse the request.' with the detail 'InvalidJsonReferenceFormat: Reference "
     "Id ... is not formatted correctly. The Id is expected to reference resources of type virtualNetworks/subnets. "
