@@ -555,7 +555,7 @@ def test_a_subnet_reference_that_is_no_subnet_id_is_refused(arm: FakeArm, refere
 
 
 def test_a_subnet_id_is_read_whatever_its_letter_case(arm: FakeArm) -> None:
-    # ARM resource ids are case-insensitive; Azure itself answers some with `resourcegroups` lower-cased
+    # names in ARM are case-insensitive unless noted (Learn, resource-name-rules), and so are the ids made of them
     body = {
         "resourceGroupName": RG,
         "virtualNetworkName": "vnet1",
