@@ -39,7 +39,8 @@ resource (`catalog.charges`, `not_counted`): the totals are then a lower bound (
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import operator
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
@@ -254,7 +255,7 @@ class CostEstimate:
     def crossed(self) -> list[tuple[BudgetLimit, BudgetNotification]]:
         """Each budget notification the full-scale monthly cost reaches (a budget without notifications: its
         amount, as a notification at 100 %)."""
-        return [(b, n) for b in self.budgets for n in b.limits() if self.monthly >= n.firing_monthly(b.monthly_usd)]
+        return [(b, n) for b in self.budgets for n in b.limits() if n.reached_by(self.monthly, b.monthly_usd)]
 
 
 NO_COST = CostEstimate((), {})  # a stack that runs no VM and has no budget
@@ -335,22 +336,40 @@ def _budget_basis(cost: CostEstimate) -> str:
     return basis
 
 
+# How a notification's `operator` compares the cost with its threshold: "Alert will be triggered if the evaluated
+# cost is greater than the threshold value" (GreaterThan, "the recommended OperatorType", which CostAlert sets),
+# "greater than or equal to" (GreaterThanOrEqualTo), "the same as" (EqualTo) (Learn, Azure.ResourceManager.Consumption
+# NotificationAlertTriggerType; the enum of `Notification.operator` in consumption.json 2024-08-01; observed
+# 2026-11-27). An operator not known before deployment is read as GreaterThan.
+REACHED_BY_OPERATOR: dict[str, Callable[[float, float], bool]] = {
+    "GreaterThan": operator.gt,
+    "GreaterThanOrEqualTo": operator.ge,
+    "EqualTo": operator.eq,
+}
+DEFAULT_OPERATOR = "GreaterThan"
+
+
 @dataclass(frozen=True)
 class BudgetNotification:
     """One notification of a budget: it fires when the cost (actual, or forecast for the period) passes
-    `threshold_percent` of the budget's amount. Azure's contract: "Notification is sent when the cost
-    exceeded the threshold. It is always percent and has to be between 0 and 1000"; `thresholdType`
-    Actual (the default) or Forecasted (Azure/azure-rest-api-specs,
+    `threshold_percent` of the budget's amount, as its `operator` compares them. Azure's contract: "Notification is
+    sent when the cost exceeded the threshold. It is always percent and has to be between 0 and 1000";
+    `thresholdType` Actual (the default) or Forecasted (Azure/azure-rest-api-specs,
     specification/consumption/resource-manager/Microsoft.Consumption/stable/2024-08-01/consumption.json,
     `Notification`; observed 2026-11-26)."""
 
     name: str
     threshold_percent: float
     threshold_type: str = "Actual"
+    operator: str = DEFAULT_OPERATOR
 
     def firing_monthly(self, budget_monthly_usd: float) -> float:
         """The monthly cost at which this notification fires."""
         return budget_monthly_usd * self.threshold_percent / 100
+
+    def reached_by(self, monthly_usd: float, budget_monthly_usd: float) -> bool:
+        """Whether a monthly cost of `monthly_usd` sets this notification off (REACHED_BY_OPERATOR)."""
+        return REACHED_BY_OPERATOR[self.operator](monthly_usd, self.firing_monthly(budget_monthly_usd))
 
 
 AMOUNT = BudgetNotification("amount", 100)  # what a budget without notifications is judged at
@@ -390,7 +409,7 @@ class BudgetLimit:
                     "thresholdPercent": n.threshold_percent,
                     "thresholdType": n.threshold_type,
                     "firesAtMonthlyUsd": round(n.firing_monthly(self.monthly_usd), 2),
-                    "reachedAtFullScale": full_scale_monthly_usd >= n.firing_monthly(self.monthly_usd),
+                    "reachedAtFullScale": n.reached_by(full_scale_monthly_usd, self.monthly_usd),
                 }
                 for n in self.limits()
             ],
@@ -423,7 +442,9 @@ def budget_notifications(raw: Any) -> list[BudgetNotification]:
         if isinstance(threshold, bool) or not isinstance(threshold, (int, float)):
             continue
         kind = str(notification.get("thresholdType") or "Actual")
-        found.append(BudgetNotification(str(name), float(threshold), kind))
+        compares = notification.get("operator")
+        compares = compares if isinstance(compares, str) and compares in REACHED_BY_OPERATOR else DEFAULT_OPERATOR
+        found.append(BudgetNotification(str(name), float(threshold), kind, compares))
     return found
 
 

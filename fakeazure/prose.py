@@ -363,6 +363,39 @@ def _basic_retired(name: str, props: dict[str, Any]) -> str | None:
     return None
 
 
+# A NIC's IP configuration names its subnet by id, which Azure parses as a subnet's before it looks anything up: a
+# virtual network's own id, a name, or an id with a segment missing or misspelt is refused (SUBNET_REFERENCE).
+SUBNET_REFERENCE = (
+    "Azure's 'InvalidRequestFormat: Cannot parse the request.' with the detail 'InvalidJsonReferenceFormat: Reference "
+    "Id ... is not formatted correctly. The Id is expected to reference resources of type virtualNetworks/subnets. "
+    "Path properties.ipConfigurations[0].properties.subnet.' (Azure/azure-quickstart-templates issue 2080, "
+    "Azure/azure-cli issue 1458, Azure/azure-cli-extensions issue 7855; observed 2026-11-27)"
+)
+SUBNET_ID = re.compile(
+    r"^(?P<network>/subscriptions/[^/]+/resourceGroups/[^/]+/providers/Microsoft\.Network/virtualNetworks/[^/]+)"
+    r"/subnets/[^/]+$",
+    re.IGNORECASE,
+)
+
+
+def subnet_network(subnet_id: str) -> str | None:
+    """The id of the virtual network a subnet id names, or None for an id that is no subnet's."""
+    match = SUBNET_ID.match(subnet_id)
+    return match["network"] if match else None
+
+
+def _subnet_reference(name: str, props: dict[str, Any]) -> str | None:
+    for i, cfg in enumerate(props.get("ipConfigurations") or []):
+        subnet_id = dig(cfg, "subnet", "id")
+        if subnet_id is not None and subnet_network(str(subnet_id)) is None:
+            return (
+                f"Cannot parse the request. (InvalidJsonReferenceFormat) Reference Id {subnet_id} is not formatted "
+                "correctly. The Id is expected to reference resources of type virtualNetworks/subnets. Path "
+                f"properties.ipConfigurations[{i}].properties.subnet."
+            )
+    return None
+
+
 def _prefixes(props: dict[str, Any]) -> list[Any]:
     """Every address prefix of a VNet (its space and inline subnets) or of a subnet."""
     prefixes = list(dig(props, "addressSpace", "addressPrefixes") or [])
@@ -692,6 +725,14 @@ RULES: tuple[ProseRule, ...] = (
             _prefix_host_bits,
         )
         for t in (VNET, SUBNET)
+    ),
+    ProseRule(
+        "subnet-reference",
+        NIC,
+        "each ipConfigurations[].subnet.id, when given, is a subnet id (.../virtualNetworks/<network>/subnets/<name>)",
+        SUBNET_REFERENCE,
+        "InvalidRequestFormat",
+        _subnet_reference,
     ),
     ProseRule(
         "port-range",

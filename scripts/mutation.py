@@ -68,6 +68,14 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
             "test_cost.py",
             "test_cost_not_counted.py",
             "test_cost_lines.py",
+            # the charges, commitments and disks priced beside the totals (estimate, estimate_resources)
+            "test_charge_prices.py",
+            "test_commitments.py",
+            "test_prometheus_charge.py",
+            "test_regional_disk_prices.py",
+            "test_reservations.py",
+            "test_scale_set_disks.py",
+            "test_usage_charges.py",
         ],
     ),
     "policies": (
@@ -314,8 +322,8 @@ EQUIVALENT: dict[str, str] = {
     "azure_gpu_stacks.catalog.pricing.x__budget_basis__mutmut_6": _NONE_COUNTED,
     "azure_gpu_stacks.catalog.pricing.x__firing_problem__mutmut_13": (
         "`cost.monthly > 1` for `> 0`: they differ only for a full-scale cost between 0 and 1 USD a month, and the "
-        "cheapest price in the catalog (a Spot D2as_v5 at about 0.0095 USD an hour) is about 6.9 USD a month for one "
-        "node"
+        "cheapest price in the catalog (a Spot Standard_D2s_v3 in eastus at 0.01056 USD an hour, 2026-11-27) is "
+        "about 7.71 USD a month for one node"
     ),
     # fakeazure.models, fifth session of 2026-11-27, one block per module set (kept apart so that they merge):
     # -- compute, compute_profile, network --
@@ -378,7 +386,8 @@ EQUIVALENT: dict[str, str] = {
         "(test_network_model_rules.test_a_network_made_without_subnets_answers_empty_subnet_and_peering_lists)"
     ),
     "azure_gpu_stacks.fakeazure.models.network.xǁNetworkInterfaceǁcheck__mutmut_30": (
-        "'XXXX' for '' as a missing subnet id: neither holds '/subnets/', so no network is looked up either way"
+        "'XXXX' for '' as a missing subnet id: neither is a subnet's id (prose.subnet_network answers None for both), "
+        "so no network is looked up either way"
     ),
     "azure_gpu_stacks.fakeazure.models.compute_profile.x_image_generation__mutmut_9": (
         "'xxxx' for '' as a missing image SKU: neither ends with gen2 or gen1 nor is a Canonical `NN_NN-lts` SKU, so "

@@ -18,7 +18,7 @@ from ..errors import (
     coded,
 )
 from ..lookups import lookup
-from ..prose import host_bits_message, prefix_format_message
+from ..prose import host_bits_message, prefix_format_message, subnet_network
 
 if TYPE_CHECKING:
     from ..core import Arm
@@ -167,7 +167,9 @@ class NetworkInterface(ArmResourceType):
         location = location_of(arm, props)
         for cfg in props.get("ipConfigurations") or []:
             subnet_id = str(dig(cfg, "subnet", "id") or "")
-            vnet = arm.find(subnet_id.rsplit("/subnets/", 1)[0]) if "/subnets/" in subnet_id else None
+            # a reference that is no subnet's id was refused before this check (the prose rule subnet-reference)
+            network_id = subnet_network(subnet_id)
+            vnet = arm.find(network_id) if network_id else None
             if vnet is not None and vnet.location and location and vnet.location != location:
                 # A NIC joins only a VNet of its own region (an existing hub VNet elsewhere, say).
                 raise InvalidResourceReference(

@@ -74,6 +74,17 @@ def test_standard_public_ips_are_priced_regional_and_global() -> None:
     assert estimates(public_ip({"name": "Basic"})) == {}
 
 
+def test_a_public_ip_without_a_location_in_a_group_the_stack_does_not_make_is_priced_in_the_stacks_region() -> None:
+    inputs = {"resourceGroupName": "rg-shared", "sku": {"name": "Standard", "tier": "Regional"}}
+    pip = res("azure-native:network:PublicIPAddress", "pip", inputs)
+
+    (charge,) = estimate_resources([pip], "eastus").not_counted
+
+    assert charge.estimate is not None and round(charge.estimate.monthly_usd, 2) == 3.65  # eastus's dated rate
+    (unplaced,) = estimate_resources([pip]).not_counted
+    assert unplaced.estimate is None  # no region: no rate is guessed
+
+
 def test_a_metric_alert_is_priced_per_time_series_on_the_stated_assumption() -> None:
     per_series = PRICES["prices"]["metricAlertTimeSeries"]["usdPerMonth"]
 

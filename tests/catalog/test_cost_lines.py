@@ -38,9 +38,25 @@ def vm(size: str = T4, name: str = "vm", **inputs: Any) -> ResourceInputs:
     return resource(VM, name, {"hardwareProfile": {"vmSize": size}, **inputs})
 
 
-def budget(name: str, amount: Any, grain: str | None = None) -> ResourceInputs:
+def budget(name: str, amount: Any, grain: str | None = None, **notifications: dict[str, Any]) -> ResourceInputs:
     inputs = {"amount": amount, "category": "Cost"} | ({} if grain is None else {"timeGrain": grain})
-    return resource(BUDGET, name, inputs)
+    return resource(BUDGET, name, inputs | ({"notifications": notifications} if notifications else {}))
+
+
+def notification(threshold: float, kind: str = "Actual", operator: str = "GreaterThan") -> dict[str, Any]:
+    """A budget notification as the REST spec writes one (consumption.json 2024-08-01 `Notification`: enabled,
+    operator, threshold, contactEmails required; thresholdType Actual or Forecasted)."""
+    return {
+        "enabled": True,
+        "operator": operator,
+        "threshold": threshold,
+        "thresholdType": kind,
+        "contactEmails": ["ml@example.com"],
+    }
+
+
+def t4_full_month() -> float:
+    return float(catalog_size(T4)["prices"][REGION]["payg"]) * 730  # one T4 VM every hour, a 730-hour month
 
 
 def aml_cluster(priority: str, size: str = A100, **inputs: Any) -> ResourceInputs:
@@ -159,6 +175,89 @@ def test_a_budgets_notifications_are_read_past_a_disabled_or_unknown_one() -> No
         pricing.BudgetNotification("early", 40.0, "Actual"),
         pricing.BudgetNotification("forecast", 120.0, "Forecasted"),
     ]
+
+
+def test_each_budget_is_in_the_json_with_where_each_notification_fires_to_the_cent() -> None:
+    # 10 % of 333.33 fires at 33.333 a month, shown as 33.33; 120 % at 399.996, shown as 400.00
+    team = budget("team", 333.33, "Monthly", early=notification(10), late=notification(120, "Forecasted"))
+
+    budgets = cost_json(vm(), team)["budgets"]
+
+    assert t4_full_month() > 33.333 and t4_full_month() < 399.996
+    assert budgets == [
+        {
+            "resource": "team",
+            "monthlyUsd": 333.33,
+            "notifications": [
+                {
+                    "name": "early",
+                    "thresholdPercent": 10.0,
+                    "thresholdType": "Actual",
+                    "firesAtMonthlyUsd": 33.33,
+                    "reachedAtFullScale": True,
+                },
+                {
+                    "name": "late",
+                    "thresholdPercent": 120.0,
+                    "thresholdType": "Forecasted",
+                    "firesAtMonthlyUsd": 400.0,
+                    "reachedAtFullScale": False,
+                },
+            ],
+        }
+    ]
+
+
+def test_a_notification_at_exactly_the_full_scale_cost_is_reached_as_its_operator_compares() -> None:
+    """Azure's operators: an alert when the evaluated cost is "greater than", "greater than or equal to" or "the same
+    as" the threshold (Learn, Azure.ResourceManager.Consumption NotificationAlertTriggerType, observed 2026-11-27).
+    A budget of exactly one T4 VM's full month (383.98 USD): each 100 % notification fires at the full-scale cost."""
+    full = t4_full_month()
+    assert full == 383.98  # the catalog's 0.526 USD an hour x 730
+    limits = {
+        "over": notification(100, operator="GreaterThan"),
+        "at-or-over": notification(100, operator="GreaterThanOrEqualTo"),
+        "at": notification(100, operator="EqualTo"),
+        "half-over": notification(50, operator="GreaterThan"),
+        "half-at": notification(50, operator="EqualTo"),
+    }
+    resources = [vm(), budget("team", full, **limits)]
+
+    [team] = cost_json(*resources)["budgets"]
+    reached = {n["name"]: n["reachedAtFullScale"] for n in team["notifications"]}
+    crossed = [n.name for _, n in pricing.estimate_resources(resources, REGION).crossed()]
+
+    assert reached == {"over": False, "at-or-over": True, "at": True, "half-over": True, "half-at": False}
+    assert sorted(crossed) == ["at", "at-or-over", "half-over"]  # what limit-stack-cost's withinBudgetThresholds names
+
+
+def test_an_operator_not_known_before_deployment_is_read_as_greater_than() -> None:
+    # GreaterThan: "the recommended OperatorType", and the one CostAlert sets (components/cost_alert.py)
+    later = notification(100, operator=UNKNOWN)
+
+    [team] = cost_json(vm(), budget("team", t4_full_month(), later=later))["budgets"]
+
+    assert [n["reachedAtFullScale"] for n in team["notifications"]] == [False]  # at the threshold, not above it
+
+
+def test_a_budget_without_notifications_is_shown_as_its_amount_alone() -> None:
+    plain, alerted = (
+        pricing.estimate_resources([vm(), b], REGION).budgets[0].text()
+        for b in (budget("team", 500.0), budget("team", 500.0, early=notification(50)))
+    )
+
+    assert (plain, alerted) == ("500.00", "500.00 (actual 50 %: 250.00)")
+
+
+def test_a_budget_judged_on_a_price_of_unknown_date_says_its_date_is_unknown() -> None:
+    size, region = "Standard_NCC40ads_H100_v5", "eastus2"
+    observed = catalog_size(size)["prices"][region]["observed"]  # a snapshot that does not say when
+    cost = pricing.estimate_resources([vm(size, location=region)], region)
+
+    [problem] = pricing.budget_problems("team", 10.0, cost)
+
+    assert observed == "unknown"
+    assert "fires every month" in problem and f"oldest price observed: {observed})" in problem
 
 
 # --- why a line has no price ------------------------------------------------------------------------

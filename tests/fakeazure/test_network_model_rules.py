@@ -504,6 +504,73 @@ def test_a_subnets_network_is_found_whatever_its_group_and_network_are_named(arm
     assert error.code == "InvalidResourceReference" and "(westus, not eastus)" in error.message
 
 
+# Azure parses an IP configuration's subnet reference as a subnet's id and refuses any other, before it looks anything
+# up, in these words (public deployment logs: Azure/azure-quickstart-templates issue 2080, Azure/azure-cli issue 1458,
+# Azure/azure-cli-extensions issue 7855, observed 2026-11-27)
+NOT_A_SUBNET = (
+    "Cannot parse the request. (InvalidJsonReferenceFormat) Reference Id {id} is not formatted correctly. The Id is "
+    "expected to reference resources of type virtualNetworks/subnets. Path properties.ipConfigurations[{i}]"
+    ".properties.subnet."
+)
+
+
+def test_a_network_interface_on_a_virtual_networks_own_id_is_refused_naming_the_reference_and_its_path(
+    arm: FakeArm,
+) -> None:
+    # a network of another region: before this rule the fake accepted it (its region check looks up subnets only)
+    body = {
+        "resourceGroupName": RG,
+        "virtualNetworkName": "vnet1",
+        "location": "westus",
+        "addressSpace": {"addressPrefixes": ["10.0.0.0/16"]},
+        "subnets": [{"name": "s", "addressPrefix": "10.0.1.0/24"}],
+    }
+    vnet_id = arm.put(VNET, "vnet1", body, "vnet1").id
+    on_subnet = on(arm, "s")
+
+    error = arm_refusal(
+        lambda: interface(arm, "nic", on_subnet, {"name": "second", "subnet": {"id": vnet_id}}, location="westus")
+    )
+
+    assert (error.code, error.message) == ("InvalidRequestFormat", NOT_A_SUBNET.format(id=vnet_id, i=1))
+    assert interface(arm, "nic", on_subnet, location="westus")["provisioningState"] == "Succeeded"
+
+
+@pytest.mark.parametrize(
+    "reference",
+    [
+        "GatewaySubnet",  # a subnet's name (azure-cli issue 1458)
+        "{network}/virtualNetworks/vnet1/default",  # a subnet's name right after its network's id (quickstart 2080)
+        "{network}/virtualNetworks/vnet1/subnests/s",  # a misspelt segment
+        "{network}/virtualNetworks/{network}/virtualNetworks/vnet1/subnets/s",  # an id inside another (extensions 7855)
+    ],
+    ids=["name", "no-subnets-segment", "misspelt", "id-inside-an-id"],
+)
+def test_a_subnet_reference_that_is_no_subnet_id_is_refused(arm: FakeArm, reference: str) -> None:
+    subnet_id = reference.format(network=network_id(arm))
+
+    error = arm_refusal(lambda: interface(arm, "nic", {"name": "ip", "subnet": {"id": subnet_id}}))
+
+    assert (error.code, error.message) == ("InvalidRequestFormat", NOT_A_SUBNET.format(id=subnet_id, i=0))
+
+
+def test_a_subnet_id_is_read_whatever_its_letter_case(arm: FakeArm) -> None:
+    # names in ARM are case-insensitive unless noted (Learn, resource-name-rules), and so are the ids made of them
+    body = {
+        "resourceGroupName": RG,
+        "virtualNetworkName": "vnet1",
+        "location": "westus",
+        "addressSpace": {"addressPrefixes": ["10.0.0.0/16"]},
+        "subnets": [{"name": "s", "addressPrefix": "10.0.1.0/24"}],
+    }
+    arm.put(VNET, "vnet1", body, "vnet1")
+    lowered = {"name": "ip", "subnet": {"id": on(arm, "s")["subnet"]["id"].lower()}}
+
+    error = arm_refusal(lambda: interface(arm, "nic", lowered))
+
+    assert error.code == "InvalidResourceReference" and "(westus, not eastus)" in error.message
+
+
 # --- an existing network's address space, as a `--existing` file gives it -----------------------------
 
 SHARED = "/subscriptions/3f2c8a41-6b7d-4e15-9c0a-2d5e7f1b9a64/resourceGroups/rg-shared"
