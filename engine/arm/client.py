@@ -309,9 +309,9 @@ def arm_pipeline(credential: Any, **options: Any) -> Any:
     `ARMPipelineClient` with the policies, in the order, that azure-mgmt's generated clients chain (request id,
     headers, user agent, proxy, content decoding, resource-provider registration, redirect, retry, ARM's
     challenge sign-in, custom hook, logging, tracing, sensitive-header cleanup, ARM's HTTP logging), at the
-    Resource Manager endpoint and token scope of azure-core's configured cloud (`settings.azure_cloud`,
-    the public cloud unless AZURE_SDK_CLOUD_CONF names another), as those clients default them: azure-mgmt-compute 39.0.0
-    `_client.py` and `_configuration.py`, azure-mgmt-core 1.6.0, azure-core 1.41.0, read 2026-11-27. `options` as
+    Resource Manager endpoint and token scope of azure-core's configured cloud (`settings.azure_cloud`: the public
+    cloud unless AZURE_SDK_CLOUD_CONF names another), as those clients default them (azure-mgmt-compute 39.0.0
+    `_client.py` and `_configuration.py`, azure-mgmt-core 1.6.0, azure-core 1.41.0, read 2026-11-27); `options` as
     those clients take them (`client_policies`, a transport). Quota's one request goes through it rather than
     azure-mgmt-compute's client, whose models cost `quota --live` about 100 MB and 0.8 CPU-s to import."""
     from azure.core.pipeline import policies
