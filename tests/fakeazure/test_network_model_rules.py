@@ -407,6 +407,18 @@ def on(arm: FakeArm, subnet_name: str, **config: Any) -> dict[str, Any]:
     return {"name": "ip", "subnet": {"id": f"{network_id(arm)}/virtualNetworks/vnet1/subnets/{subnet_name}"}, **config}
 
 
+def westus_network(arm: FakeArm) -> None:
+    """A network `vnet1` in westus with one subnet, `s`, for a NIC of the fake's default region (eastus)."""
+    body = {
+        "resourceGroupName": RG,
+        "virtualNetworkName": "vnet1",
+        "location": "westus",
+        "addressSpace": {"addressPrefixes": ["10.0.0.0/16"]},
+        "subnets": [{"name": "s", "addressPrefix": "10.0.1.0/24"}],
+    }
+    arm.put(VNET, "vnet1", body, "vnet1")
+
+
 def test_a_network_interface_without_an_ip_configuration_is_refused(arm: FakeArm) -> None:
     error = arm_refusal(lambda: interface(arm, "nic"))
 
@@ -417,14 +429,7 @@ def test_a_network_interface_without_an_ip_configuration_is_refused(arm: FakeArm
 
 
 def test_a_network_interface_on_another_regions_network_is_refused_naming_both_regions(arm: FakeArm) -> None:
-    body = {
-        "resourceGroupName": RG,
-        "virtualNetworkName": "vnet1",
-        "location": "westus",
-        "addressSpace": {"addressPrefixes": ["10.0.0.0/16"]},
-        "subnets": [{"name": "s", "addressPrefix": "10.0.1.0/24"}],
-    }
-    arm.put(VNET, "vnet1", body, "vnet1")
+    westus_network(arm)
     subnet_id = f"{network_id(arm)}/virtualNetworks/vnet1/subnets/s"
 
     error = arm_refusal(lambda: interface(arm, "nic", on(arm, "s")))
@@ -556,14 +561,7 @@ def test_a_subnet_reference_that_is_no_subnet_id_is_refused(arm: FakeArm, refere
 
 def test_a_subnet_id_is_read_whatever_its_letter_case(arm: FakeArm) -> None:
     # names in ARM are case-insensitive unless noted (Learn, resource-name-rules), and so are the ids made of them
-    body = {
-        "resourceGroupName": RG,
-        "virtualNetworkName": "vnet1",
-        "location": "westus",
-        "addressSpace": {"addressPrefixes": ["10.0.0.0/16"]},
-        "subnets": [{"name": "s", "addressPrefix": "10.0.1.0/24"}],
-    }
-    arm.put(VNET, "vnet1", body, "vnet1")
+    westus_network(arm)
     lowered = {"name": "ip", "subnet": {"id": on(arm, "s")["subnet"]["id"].lower()}}
 
     error = arm_refusal(lambda: interface(arm, "nic", lowered))
