@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -151,40 +152,52 @@ def test_every_page_of_next_link_is_read(azure: Any, capsys: Any) -> None:
     assert json.loads(out)["quota"][0]["limit"] is not None
 
 
-DEEP = {"method": "GET", "path": USAGES, "raw": b'{"value": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"}
+def deep() -> dict[str, Any]:
+    return {"method": "GET", "path": USAGES, "raw": b'{"value": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"}
 
 
-HOSTILE = {
-    "forbidden": ([error(403, "AuthorizationFailed", "The client has no authorization.")], "HTTP 403"),
-    "expired-token": ([error(401, "ExpiredAuthenticationToken", "The token has expired.")], "HTTP 401"),
+# Each case's answers are made when its test runs (one of them is 20 MiB): a collected module keeps its constants
+# for the whole run in every test process, and each fork of that process pays for the memory it holds.
+HOSTILE: dict[str, tuple[Callable[[], list[Any]], str]] = {
+    "forbidden": (lambda: [error(403, "AuthorizationFailed", "The client has no authorization.")], "HTTP 403"),
+    "expired-token": (lambda: [error(401, "ExpiredAuthenticationToken", "The token has expired.")], "HTTP 401"),
     "retry-after-a-day": (
-        [error(429, "TooManyRequests", "throttled", {"Retry-After": "86400"})],
+        lambda: [error(429, "TooManyRequests", "throttled", {"Retry-After": "86400"})],
         "past the deadline of --timeout",
     ),
-    "unavailable-past-retries": ([error(503, "ServiceUnavailable", "down")] * 11, "HTTP 503"),
-    "body-is-a-list": ([{"method": "GET", "path": USAGES, "status": 200, "body": [1, 2]}], "not an object"),
-    "value-is-an-object": ([page({"cores": 1})], "value is dict, not a list"),
+    "unavailable-past-retries": (lambda: [error(503, "ServiceUnavailable", "down")] * 11, "HTTP 503"),
+    "body-is-a-list": (lambda: [{"method": "GET", "path": USAGES, "status": 200, "body": [1, 2]}], "not an object"),
+    "value-is-an-object": (lambda: [page({"cores": 1})], "value is dict, not a list"),
     "current-value-is-text": (
-        [page([{**COUNTERS[0], "currentValue": "twelve"}])],
+        lambda: [page([{**COUNTERS[0], "currentValue": "twelve"}])],
         "value[0].currentValue is not a 32-bit whole number",
     ),
-    "limit-is-a-boolean": ([page([{**COUNTERS[0], "limit": True}])], "value[0].limit is not a 64-bit whole number"),
-    "limit-past-64-bits": ([page([{**COUNTERS[0], "limit": 2**70}])], "value[0].limit is not a 64-bit whole number"),
-    "name-is-a-string": ([page([{**COUNTERS[0], "name": "cores"}])], "value[0].name.value is not a string"),
-    "nested-100000-deep": ([DEEP], "nested deeper than"),
-    "next-link-not-https": ([page(COUNTERS, "file:///etc/passwd")], "nextLink is not an https URL"),
+    "limit-is-a-boolean": (
+        lambda: [page([{**COUNTERS[0], "limit": True}])],
+        "value[0].limit is not a 64-bit whole number",
+    ),
+    "limit-past-64-bits": (
+        lambda: [page([{**COUNTERS[0], "limit": 2**70}])],
+        "value[0].limit is not a 64-bit whole number",
+    ),
+    "name-is-a-string": (lambda: [page([{**COUNTERS[0], "name": "cores"}])], "value[0].name.value is not a string"),
+    "nested-100000-deep": (lambda: [deep()], "nested deeper than"),
+    "next-link-not-https": (lambda: [page(COUNTERS, "file:///etc/passwd")], "nextLink is not an https URL"),
     "next-link-forever": (
-        [page(COUNTERS, f"https://management.azure.com/subscriptions/{SUBSCRIPTION}{USAGES}?again")] * 101,
+        lambda: [page(COUNTERS, f"https://management.azure.com/subscriptions/{SUBSCRIPTION}{USAGES}?again")] * 101,
         "more than 100 pages",
     ),
-    "20-mb-message": ([error(500, "InternalServerError", "z" * (20 * 1024 * 1024))] * 11, "more characters not shown"),
+    "20-mb-message": (
+        lambda: [error(500, "InternalServerError", "z" * (20 * 1024 * 1024))] * 11,
+        "more characters not shown",
+    ),
 }
 
 
 @pytest.mark.parametrize("case", list(HOSTILE))
 def test_a_hostile_answer_is_one_line_exit_2_within_the_deadline(azure: Any, capsys: Any, case: str) -> None:
-    exchanges, said = HOSTILE[case]
-    fake = azure(exchanges)
+    answers, said = HOSTILE[case]
+    fake = azure(answers())
     code, out, err = run(capsys, "--timeout", "60")
 
     assert code == 2 and out == "", err
