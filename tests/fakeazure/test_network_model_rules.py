@@ -407,8 +407,9 @@ def on(arm: FakeArm, subnet_name: str, **config: Any) -> dict[str, Any]:
     return {"name": "ip", "subnet": {"id": f"{network_id(arm)}/virtualNetworks/vnet1/subnets/{subnet_name}"}, **config}
 
 
-def westus_network(arm: FakeArm) -> None:
-    """A network `vnet1` in westus with one subnet, `s`, for a NIC of the fake's default region (eastus)."""
+def westus_network(arm: FakeArm) -> Any:
+    """A network `vnet1` in westus with one subnet, `s`, for a NIC of the fake's default region (eastus): the fake's
+    resource."""
     body = {
         "resourceGroupName": RG,
         "virtualNetworkName": "vnet1",
@@ -416,7 +417,7 @@ def westus_network(arm: FakeArm) -> None:
         "addressSpace": {"addressPrefixes": ["10.0.0.0/16"]},
         "subnets": [{"name": "s", "addressPrefix": "10.0.1.0/24"}],
     }
-    arm.put(VNET, "vnet1", body, "vnet1")
+    return arm.put(VNET, "vnet1", body, "vnet1")
 
 
 def test_a_network_interface_without_an_ip_configuration_is_refused(arm: FakeArm) -> None:
@@ -523,14 +524,7 @@ def test_a_network_interface_on_a_virtual_networks_own_id_is_refused_naming_the_
     arm: FakeArm,
 ) -> None:
     # a network of another region: before this rule the fake accepted it (its region check looks up subnets only)
-    body = {
-        "resourceGroupName": RG,
-        "virtualNetworkName": "vnet1",
-        "location": "westus",
-        "addressSpace": {"addressPrefixes": ["10.0.0.0/16"]},
-        "subnets": [{"name": "s", "addressPrefix": "10.0.1.0/24"}],
-    }
-    vnet_id = arm.put(VNET, "vnet1", body, "vnet1").id
+    vnet_id = westus_network(arm).id
     on_subnet = on(arm, "s")
 
     error = arm_refusal(
