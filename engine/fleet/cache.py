@@ -27,13 +27,14 @@ import importlib
 import importlib.metadata
 import json
 import os
-import re
 import sys
 import tempfile
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from packaging.utils import canonicalize_name
 
 from ...inputs.files import (
     InputFileError,
@@ -99,12 +100,11 @@ def combine(parts: Iterable[str]) -> str:
 def installed_versions() -> dict[str, str]:
     """Each installed distribution's version, as Python finds it: the first of its name on `sys.path`, as
     `importlib.metadata.version` reads it (a copy later on the path, such as the `.egg-info` setuptools leaves in a
-    checkout that is also on the path, is shadowed: it changes nothing a run imports). Names compared as the
-    packaging specification normalizes them (PEP 503: case, runs of `-`, `_` and `.`)."""
+    checkout that is also on the path, is shadowed: it changes nothing a run imports). Names compared as packaging
+    normalizes them (`canonicalize_name`, as the policy pack's own distribution is found: `run.policy_pack`)."""
     found: dict[str, str] = {}
     for distribution in importlib.metadata.distributions():
-        name = re.sub(r"[-_.]+", "-", str(distribution.metadata["Name"])).lower()
-        found.setdefault(name, distribution.version)
+        found.setdefault(canonicalize_name(str(distribution.metadata["Name"])), distribution.version)
     return found
 
 
