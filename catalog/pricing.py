@@ -39,10 +39,10 @@ resource (`catalog.charges`, `not_counted`): the totals are then a lower bound (
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
+from operator import eq, ge, gt
 from typing import Any
 
 from .charges import NotCounted, not_counted
@@ -342,9 +342,9 @@ def _budget_basis(cost: CostEstimate) -> str:
 # NotificationAlertTriggerType; the enum of `Notification.operator` in consumption.json 2024-08-01; observed
 # 2026-11-27). An operator not known before deployment is read as GreaterThan.
 REACHED_BY_OPERATOR: dict[str, Callable[[float, float], bool]] = {
-    "GreaterThan": operator.gt,
-    "GreaterThanOrEqualTo": operator.ge,
-    "EqualTo": operator.eq,
+    "GreaterThan": gt,
+    "GreaterThanOrEqualTo": ge,
+    "EqualTo": eq,
 }
 DEFAULT_OPERATOR = "GreaterThan"
 
@@ -442,8 +442,8 @@ def budget_notifications(raw: Any) -> list[BudgetNotification]:
         if isinstance(threshold, bool) or not isinstance(threshold, (int, float)):
             continue
         kind = str(notification.get("thresholdType") or "Actual")
-        compares = notification.get("operator")
-        compares = compares if isinstance(compares, str) and compares in REACHED_BY_OPERATOR else DEFAULT_OPERATOR
+        given = notification.get("operator")
+        compares = given if isinstance(given, str) and given in REACHED_BY_OPERATOR else DEFAULT_OPERATOR
         found.append(BudgetNotification(str(name), float(threshold), kind, compares))
     return found
 
