@@ -47,12 +47,14 @@ def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
         directory = Path(os.environ.get("CPU_PROFILE_DIR", "cpu-profile"))
         directory.mkdir(parents=True, exist_ok=True)
         _out = open(directory / f"{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.jsonl", "a", encoding="utf-8")
+    started = time.time()
     before = (time.monotonic(), _cpu(resource.RUSAGE_SELF), _cpu(resource.RUSAGE_CHILDREN))
     yield
     wall, own, children = before
     own_after, children_after = _cpu(resource.RUSAGE_SELF), _cpu(resource.RUSAGE_CHILDREN)
     record = {
         "test": item.nodeid,
+        "start": round(started, 3),  # seconds since the epoch, to line the workers up with a machine-wide sampler
         "wall": round(time.monotonic() - wall, 3),
         "self": round(own_after[0] - own[0], 3),
         "children": round(children_after[0] - children[0], 3),
