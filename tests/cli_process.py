@@ -42,6 +42,7 @@ import json, os, signal, socket, sys, threading, traceback
 
 control = socket.socket(fileno=int(sys.argv[1]))
 from azure_gpu_stacks.engine.run.parallel import preload
+from azure_gpu_stacks.engine.run import children
 from azure_gpu_stacks.engine import cli
 
 
@@ -108,13 +109,15 @@ while True:
     if not message:  # the test process is gone
         break
     request = json.loads(message)
-    pid = os.fork()
+    # the engine's own fork, so that the child owns its children as a fresh process does: its SIGTERM cleanup
+    # ends them (it ended none while it took the zygote's pid for its owner's)
+    pid = children.fork()
     if pid == 0:
         child(request, fds)
     for fd in fds:
         os.close(fd)
     control.send(json.dumps({"pid": pid}).encode())
-    _, status = os.waitpid(pid, 0)
+    status = children.reap(pid, kill=False)
     control.send(json.dumps({"status": status}).encode())
 """
 

@@ -66,6 +66,19 @@ def fork() -> int:
     return pid
 
 
+@contextlib.contextmanager
+def ended_on_sigterm(pid: int) -> Iterator[None]:
+    """While the block runs, `pid` (a child forked without `fork()`: isolation's program) is one of the children
+    that SIGTERM ends and reaps before this process dies (`install_sigterm_cleanup`). Without it an engine process
+    ended by SIGTERM left its program to the parent-death signal: still running, or a zombie for the system to
+    reap, after gpu-stacks itself had exited."""
+    _children.add(pid)
+    try:
+        yield
+    finally:
+        _children.discard(pid)
+
+
 def reap(pid: int, *, kill: bool) -> int | None:
     """Wait for a child (killed first when `kill`): its wait status, None when it was already reaped."""
     if kill:

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from ..errors import InputError
-from . import heap
+from . import children, heap
 from .program_host import limit_memory
 
 T = TypeVar("T")
@@ -141,7 +141,8 @@ def run_isolated(
     if pid == 0:  # pragma: no cover - the child; what it does is seen through the parent's tests
         only_these_descriptors(keep)
         _child(work, describe, limits, out_w, res_w, label, ready_r, connect)
-    text, result = _supervise(pid, (out_w, res_w, ready_r), out_r, res_r, ready_w, server, limits)
+    with children.ended_on_sigterm(pid):
+        text, result = _supervise(pid, (out_w, res_w, ready_r), out_r, res_r, ready_w, server, limits)
     messages = dict(pickle.loads(m) for m in _frames(result.data))
     if "ok" in messages:
         return messages["ok"], text
@@ -204,7 +205,8 @@ def run_executed(
             os.execve(command[0], command, environment)
         finally:
             os._exit(127)
-    text, result = _supervise(pid, (out_w, res_w, ready_r), out_r, res_r, ready_w, server, limits, MAX_RESULT_BYTES)
+    with children.ended_on_sigterm(pid):
+        text, result = _supervise(pid, (out_w, res_w, ready_r), out_r, res_r, ready_w, server, limits, MAX_RESULT_BYTES)
     lines = []
     for line in result.data.splitlines():
         with contextlib.suppress(ValueError):
