@@ -164,17 +164,19 @@ def test_diff_names_a_submodule_this_clone_lacks(
 def test_diff_removes_its_worktree_when_ended_by_a_signal(repo: Path, tmp_path: Path, signum: int) -> None:
     """As on Ctrl-C: the registered worktree and its directory go, then the process ends by the signal."""
     root = copy_of(repo, tmp_path / "repo")
-    (root / "__main__.py").write_text("import time\n\ntime.sleep(120)\n", encoding="utf-8")
+    running = tmp_path / "the program is running"
+    program = f"import pathlib, time\n\npathlib.Path({str(running)!r}).touch()\ntime.sleep(120)\n"
+    (root / "__main__.py").write_text(program, encoding="utf-8")
     temp = tmp_path / "tmp"
     temp.mkdir()
     # its own process (forked from an interpreter that imported it: tests/cli_process.py)
     proc = CliProcess(["diff", "HEAD", "--project", root, "-j", "1"], env={**os.environ, "TMPDIR": str(temp)})
     try:
         deadline = time.monotonic() + 120
-        while git(root, "worktree", "list", "--porcelain").count("worktree ") < 2:
+        # inside the plan of the working tree, with the base's worktree registered
+        while git(root, "worktree", "list", "--porcelain").count("worktree ") < 2 or not running.exists():
             assert proc.poll() is None and time.monotonic() < deadline, proc.communicate(timeout=10)
-            time.sleep(0.2)
-        time.sleep(1)  # inside the plan now
+            time.sleep(0.05)
         proc.send_signal(signum)
         proc.communicate(timeout=60)
     finally:

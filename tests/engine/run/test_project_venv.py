@@ -117,8 +117,8 @@ LIMITS = ["--timeout", "20", "--memory-limit", "200"]
         ),
         (
             "import time\ntime.sleep(60)\n",
-            ["--timeout", "2"],
-            "Pulumi.dev.yaml: the program did not finish within 2 s (--timeout); it was stopped",
+            ["--timeout", "1"],
+            "Pulumi.dev.yaml: the program did not finish within 1 s (--timeout); it was stopped",
         ),
         (
             "hoard = bytearray(1536 * 1024 * 1024)\n",

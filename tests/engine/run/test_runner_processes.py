@@ -140,7 +140,7 @@ def test_what_a_task_raises_in_a_worker_is_raised_as_it_was(short_deadlines: flo
 
 class _SelectThatMissesTheResult:
     """`select` as it behaves under load: the first wait with a timeout returns nothing ready, though the
-    child wrote its result and ended while it waited (here: it is given the time to)."""
+    child wrote its result and ended while it waited (here: it waits until both are so)."""
 
     def __init__(self) -> None:
         self.missed = False
@@ -148,7 +148,13 @@ class _SelectThatMissesTheResult:
     def select(self, *args: Any) -> Any:
         if not self.missed and args[3]:
             self.missed = True
-            time.sleep(1.0)  # the child runs `lambda: 42`, writes its result and exits meanwhile
+            # the child runs `lambda: 42`, writes its result and exits meanwhile: both pipes readable (the output
+            # pipe at its end, as the child prints nothing), then the child waiting to be reaped (left unreaped)
+            deadline = time.monotonic() + 30
+            while len(select.select(args[0], [], [], 0.01)[0]) < len(args[0]) and time.monotonic() < deadline:
+                pass
+            while time.monotonic() < deadline and os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
+                time.sleep(0.001)
             return [], [], []
         return select.select(*args)
 
