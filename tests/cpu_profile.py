@@ -6,6 +6,11 @@ process and program, a subprocess, the zygote's children once it ends), one JSON
 `$CPU_PROFILE_DIR/<worker>.jsonl`. A child's CPU counts when it is reaped, so a module fixture's children
 can land on a neighbouring test of the same file: read the figures per file.
 
+The process that runs the session (xdist's controller, or the only one) also samples the machine's idle time
+(`/proc/stat`, every 0.2 s) into `$CPU_PROFILE_DIR/idle.jsonl`: a core idle while a test sleeps, polls or waits for
+a child is wall time that no CPU figure shows. The summary says how many core-seconds sat idle before the first
+test, after the last, and during each file's tests (shared between the tests running at once on the workers).
+
     CPU_PROFILE_DIR=/tmp/cpu nice -n 10 .venv/bin/python -m pytest -n 2 --dist loadgroup -p tests.cpu_profile
     .venv/bin/python -m tests.cpu_profile /tmp/cpu     # per file, most CPU first
 """
@@ -17,6 +22,7 @@ import json
 import os
 import resource
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,6 +31,7 @@ from typing import IO
 import pytest
 
 _out: IO[str] | None = None
+IDLE_SAMPLE_S = 0.2
 
 
 def _cpu(who: int) -> tuple[float, float]:
@@ -40,13 +47,39 @@ def _resident_mb() -> int | None:
         return None
 
 
+def _directory() -> Path:
+    directory = Path(os.environ.get("CPU_PROFILE_DIR", "cpu-profile"))
+    directory.mkdir(parents=True, exist_ok=True)
+    return directory
+
+
+def _idle_core_seconds() -> float | None:
+    """The machine's idle time so far, all cores together (the `cpu` line of /proc/stat: idle + iowait)."""
+    try:
+        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()
+    except OSError:  # not Linux
+        return None
+    return (int(fields[4]) + int(fields[5])) / os.sysconf("SC_CLK_TCK")
+
+
+def _sample_idle(path: Path) -> None:
+    with open(path, "a", encoding="utf-8") as out:
+        while (idle := _idle_core_seconds()) is not None:
+            out.write(json.dumps({"t": round(time.time(), 3), "idle": idle}) + "\n")
+            out.flush()
+            time.sleep(IDLE_SAMPLE_S)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if "PYTEST_XDIST_WORKER" not in os.environ:  # the session's own process: one sampler for the machine
+        threading.Thread(target=_sample_idle, args=(_directory() / "idle.jsonl",), daemon=True).start()
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
     global _out
     if _out is None:
-        directory = Path(os.environ.get("CPU_PROFILE_DIR", "cpu-profile"))
-        directory.mkdir(parents=True, exist_ok=True)
-        _out = open(directory / f"{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.jsonl", "a", encoding="utf-8")
+        _out = open(_directory() / f"{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.jsonl", "a", encoding="utf-8")
     started = time.time()
     before = (time.monotonic(), _cpu(resource.RUSAGE_SELF), _cpu(resource.RUSAGE_CHILDREN))
     yield
@@ -65,19 +98,54 @@ def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
     _out.flush()
 
 
+def _records(directory: Path) -> list[dict[str, object]]:
+    return [
+        json.loads(line)
+        for path in sorted(directory.glob("*.jsonl"))
+        if path.name != "idle.jsonl"
+        for line in path.read_text(encoding="utf-8").splitlines()
+    ]
+
+
+def idle_summary(directory: Path, records: list[dict[str, object]], files: int = 10) -> list[str]:
+    """Idle core-seconds before the first test, after the last and during the tests, and the files during whose
+    tests the most sat idle (a span idle while two tests ran counts for both)."""
+    path = directory / "idle.jsonl"
+    samples = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()] if path.exists() else []
+    if len(samples) < 2 or not records:
+        return []
+    spans = [(a["t"], b["t"], b["idle"] - a["idle"]) for a, b in zip(samples, samples[1:], strict=False)]
+
+    def idle_between(start: float, end: float) -> float:
+        return sum(idle * max(0.0, min(end, t1) - max(start, t0)) / (t1 - t0) for t0, t1, idle in spans if t1 > t0)
+
+    tests = [(float(r["start"]), float(r["start"]) + float(r["wall"]), str(r["test"])) for r in records if "start" in r]
+    if not tests:
+        return []
+    first, last = min(t[0] for t in tests), max(t[1] for t in tests)
+    per_file: collections.Counter[str] = collections.Counter()
+    for start, end, test in tests:
+        per_file[test.split("::", 1)[0]] += idle_between(start, end)
+    lines = [
+        f"{sum(s[2] for s in spans):8.1f} idle core-seconds: {idle_between(samples[0]['t'], first):.1f} before the "
+        f"first test, {idle_between(last, samples[-1]['t']):.1f} after the last; during these files' tests:"
+    ]
+    lines += [f"{idle:8.1f} {name}" for name, idle in per_file.most_common(files)]
+    return lines
+
+
 def summary(directory: Path) -> list[str]:
     """One line per test file: tests, CPU-seconds (own + children, and the kernel's share), wall seconds; most CPU
-    first."""
+    first. Then the idle core-seconds (`idle_summary`), where they were sampled."""
     files: dict[str, list[float]] = collections.defaultdict(lambda: [0, 0.0, 0.0, 0.0, 0.0])
-    for path in sorted(directory.glob("*.jsonl")):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            record = json.loads(line)
-            row = files[record["test"].split("::", 1)[0]]
-            row[0] += 1
-            row[1] += record["self"]
-            row[2] += record["children"]
-            row[3] += record["wall"]
-            row[4] += record.get("sys", 0.0)
+    records = _records(directory)
+    for record in records:
+        row = files[str(record["test"]).split("::", 1)[0]]
+        row[0] += 1
+        row[1] += float(record["self"])
+        row[2] += float(record["children"])
+        row[3] += float(record["wall"])
+        row[4] += float(record.get("sys", 0.0))
     total = sum(row[1] + row[2] for row in files.values())
     kernel = sum(row[4] for row in files.values())
     lines = [f"{total:8.1f} CPU-s ({kernel:.1f} system) in {sum(int(r[0]) for r in files.values())} tests"]
@@ -86,7 +154,7 @@ def summary(directory: Path) -> list[str]:
             f"{own + children:8.1f} CPU-s ({own:6.1f} own, {system:6.1f} system) {wall:8.1f} s wall"
             f" {int(count):5d} tests  {name}"
         )
-    return lines
+    return lines + idle_summary(directory, records)
 
 
 if __name__ == "__main__":
