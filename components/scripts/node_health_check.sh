@@ -86,10 +86,10 @@ require_number() {
 # run_bounded SECONDS OUTFILE COMMAND...: runs COMMAND with its output in OUTFILE; returns its exit
 # status, or 124 after killing it (and what it started: its own session) when it runs past SECONDS.
 # Output goes to a file, not a pipe, and the check does not wait for a killed process to die: one
-# stuck in the kernel cannot hold it up. It looks every 10 ms for the first 50 ms (most queries end
-# within it), then every 50 ms; `waited` counts milliseconds slept.
+# stuck in the kernel cannot hold it up. It looks after 2 ms, then after twice as long each time up to
+# every 50 ms (most queries end within a few milliseconds); `waited` counts milliseconds slept.
 run_bounded() {
-    local limit="$1" out="$2" pid waited=0 step session=""
+    local limit="$1" out="$2" pid waited=0 step=2 session=""
     shift 2
     command -v setsid >/dev/null 2>&1 && session=setsid
     $session "$@" >"$out" 2>&1 &
@@ -100,9 +100,9 @@ run_bounded() {
             kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null
             return 124
         fi
-        step=$((waited < 50 ? 10 : 50))
-        sleep "0.0${step}"
+        sleep "$(printf '0.%03d' "$step")"
         waited=$((waited + step))
+        step=$((step < 25 ? step * 2 : 50))
     done
     wait "$pid"
 }
