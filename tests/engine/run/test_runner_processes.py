@@ -140,10 +140,19 @@ def test_what_a_task_raises_in_a_worker_is_raised_as_it_was(short_deadlines: flo
 
 class _SelectThatMissesTheResult:
     """`select` as it behaves under load: the first wait with a timeout returns nothing ready, though the
-    child wrote its result and ended while it waited (here: it waits until both are so)."""
+    child wrote its result and ended while it waited (here: it waits until both are so). It learns the child's pid
+    from `fork`, which stands in for `os.fork` and forks."""
 
     def __init__(self) -> None:
         self.missed = False
+        self.child = 0
+        self._real_fork = os.fork
+
+    def fork(self) -> int:
+        pid = self._real_fork()
+        if pid:
+            self.child = pid
+        return pid
 
     def select(self, *args: Any) -> Any:
         if not self.missed and args[3]:
@@ -153,16 +162,21 @@ class _SelectThatMissesTheResult:
             deadline = time.monotonic() + 30
             while len(select.select(args[0], [], [], 0.01)[0]) < len(args[0]) and time.monotonic() < deadline:
                 pass
-            while time.monotonic() < deadline and os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
+            ended = os.WEXITED | os.WNOHANG | os.WNOWAIT
+            while os.waitid(os.P_PID, self.child, ended) is None and time.monotonic() < deadline:
                 time.sleep(0.001)
+            assert os.waitid(os.P_PID, self.child, ended) is not None, "the child did not end within 30 s"
             return [], [], []
         return select.select(*args)
 
 
 def test_a_result_written_just_before_the_child_ended_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(isolation, "select", _SelectThatMissesTheResult())
+    stand_in = _SelectThatMissesTheResult()
+    monkeypatch.setattr(isolation, "select", stand_in)
+    monkeypatch.setattr(os, "fork", stand_in.fork)
     value, output = isolation.run_isolated(lambda: 42, str, isolation.Limits(timeout_s=30), "the program")
     assert value == 42
+    assert stand_in.missed and stand_in.child, "the race was not staged: no select with a timeout, or no fork"
 
 
 # 60 short children, each handing back its index, forked by a small process that imported only `isolation` (before
