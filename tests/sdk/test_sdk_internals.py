@@ -14,6 +14,7 @@ import contextvars
 import importlib.metadata
 import inspect
 import json
+import os
 import tomllib
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -436,7 +437,13 @@ def _reaches(tree: ast.AST) -> Iterator[tuple[int, str]]:
 
 
 def _ours() -> list[Path]:
-    return sorted(p for p in REPO.rglob("*.py") if not SKIPPED_DIRS & set(p.relative_to(REPO).parts))
+    """Every .py file of the checkout outside SKIPPED_DIRS, which are never entered (the walk into .venv alone read
+    13,000 files and took 0.35 s of CPU, more on a cold disk)."""
+    found = []
+    for directory, subdirectories, files in os.walk(REPO):
+        subdirectories[:] = [name for name in subdirectories if name not in SKIPPED_DIRS]
+        found += [Path(directory, name) for name in files if name.endswith(".py")]
+    return sorted(found)
 
 
 def test_only_the_adapter_reaches_sdk_internals() -> None:
