@@ -90,7 +90,7 @@ def section_keys(section: Section) -> dict[str, Any]:
 
 
 def _snake_keys(
-    args: dict[str, Any], raw: Mapping[str, Any], path: str, problems: list[Problem], key: str
+    args: Mapping[str, Any], raw: Mapping[str, Any], path: str, problems: list[Problem], key: str
 ) -> dict[str, Any]:
     """`raw` with camelCase keys renamed to the args' snake_case names (and nested args likewise);
     a problem for each key the args do not have."""

@@ -52,6 +52,7 @@ def os_threads():
 
 before = os_threads()
 preload()
+cli._parser()  # built once here (5 ms) for every child, as a process that parses many command lines keeps it
 threads = os_threads()
 if threading.active_count() != 1 or threads != 1:
     control.send(json.dumps({"error": f"the preload left {threads} threads running; a fork would copy them"}).encode())

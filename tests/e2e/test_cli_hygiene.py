@@ -39,6 +39,20 @@ def test_help_names_every_exit_code_of_the_command(capsys: pytest.CaptureFixture
     assert [int(c) for c in listed] == [code for code, _ in COMMAND_EXIT_CODES[command]]
 
 
+def test_a_command_line_parsed_after_another_gets_none_of_its_repeated_options() -> None:
+    # one process parses many command lines with one parser (a test session, a wrapper calling main() in a loop)
+    first = _parser().parse_args(
+        ["check", "inference-t4", "--existing", "vm.json", "--stack-outputs", "org/net/prod=out.json"]
+    )
+    second = _parser().parse_args(["check", "inference-t4"])
+    third = _parser().parse_args(["diff", "origin/main", "--allow-replace", "urn:a"])
+    fourth = _parser().parse_args(["diff", "origin/main"])
+
+    assert (first.existing, first.stack_outputs) == ([Path("vm.json")], ["org/net/prod=out.json"])
+    assert (second.existing, second.stack_outputs) == ([], [])
+    assert (third.allow_replace, fourth.allow_replace) == (["urn:a"], [])
+
+
 def test_quota_and_plan_help_say_a_quota_shortfall_is_exit_1(capsys: pytest.CaptureFixture[str]) -> None:
     for command, phrase in (("quota", "1    quota is short"), ("plan", "a quota shortfall")):
         with pytest.raises(SystemExit):
