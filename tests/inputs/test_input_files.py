@@ -26,6 +26,26 @@ def test_input_yaml_aliases_and_merge_keys_within_the_caps_are_read() -> None:
     }
 
 
+def test_input_a_file_read_again_is_read_as_it_is_now_and_each_reader_gets_its_own_copy(tmp_path: Path) -> None:
+    stack = tmp_path / "Pulumi.dev.yaml"
+    stack.write_text("config:\n  team:vmSize: Standard_NC4as_T4_v3\n")
+    project = tmp_path / "Pulumi.yaml"
+    project.write_text("name: team\nruntime: python\n")
+    (tmp_path / "__main__.py").write_text("")
+
+    first = load_stack(load_project(tmp_path), "dev")
+    stack.write_text("config:\n  team:vmSize: Standard_ND96asr_v4\n")
+    second = load_stack(load_project(tmp_path), "dev")
+    read = parse_yaml("a: [1, 2]\n", "f")
+    read["a"].append(3)
+
+    assert (first.config["team:vmSize"], second.config["team:vmSize"]) == (
+        "Standard_NC4as_T4_v3",
+        "Standard_ND96asr_v4",
+    )
+    assert parse_yaml("a: [1, 2]\n", "f") == {"a": [1, 2]}
+
+
 def test_input_yaml_dates_stay_the_text_written() -> None:
     assert parse_yaml("start: 2026-12-01\nat: 2026-12-01T10:00:00Z\n", "f") == {
         "start": "2026-12-01",
