@@ -261,10 +261,17 @@ SLEEPER = """
 import os, time
 import pulumi
 if pulumi.get_stack() != "a":  # the first stack is quick, so that `check --jobs` starts its workers
-    with open(os.environ["PIDS"] + "/" + str(os.getpid()), "w") as fh:
+    path = os.environ["PIDS"] + "/" + str(os.getpid())
+    with open(path + ".part", "w") as fh:
         fh.write(str(os.getppid()))  # the engine's process
+    os.rename(path + ".part", path)  # whole when the test sees it (it read an empty file once, between open and write)
     time.sleep(600)
 """
+
+
+def _started(pids: Path) -> list[int]:
+    """The programs that wrote their pid file (a `.part` is one still writing)."""
+    return [int(name) for name in os.listdir(pids) if name.isdigit()]
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
@@ -276,10 +283,10 @@ def test_sigterm_ends_the_programs_and_removes_every_engine_directory(tmp_path: 
     root = _write_project(tmp_path / "p", SLEEPER, stacks=("a", "b", "c"))
     run = _cli(tmp, "check", "--jobs", jobs, "--project", str(root), PIDS=str(pids))
     deadline = time.monotonic() + 120
-    while len(os.listdir(pids)) < int(jobs) and time.monotonic() < deadline and run.poll() is None:
+    while len(_started(pids)) < int(jobs) and time.monotonic() < deadline and run.poll() is None:
         time.sleep(0.1)
     assert run.poll() is None, run.communicate()
-    programs = [int(name) for name in os.listdir(pids)]
+    programs = _started(pids)
     assert len(programs) == int(jobs)
     engines = [int((pids / str(pid)).read_text()) for pid in programs]
     assert _engine_leftovers(tmp) == [], "a forked program reaches its engine over a socket pair, not a socket file"
