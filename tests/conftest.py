@@ -190,19 +190,6 @@ def modules_a_plan_needs() -> None:
         heap.freeze_for_good()
 
 
-@pytest.fixture(scope="module", autouse=True)
-def plans_in_a_lean_process(request: pytest.FixtureRequest) -> Iterator[None]:
-    """A module that sets `PLANS_IN_A_LEAN_PROCESS = True` has the plans its in-process commands make forked from
-    a server forked from the zygote, not from this test process (tests/plan_server.py says why and when not)."""
-    if not getattr(request.module, "PLANS_IN_A_LEAN_PROCESS", False):
-        yield
-        return
-    from tests.plan_server import routed
-
-    with routed():
-        yield
-
-
 @pytest.fixture(scope="session")
 def shipped_plan_json() -> Callable[[str], dict[str, Any]]:
     """`shipped_plan_json(stack)`: what `gpu-stacks plan STACK --json` prints for a shipped stack, run

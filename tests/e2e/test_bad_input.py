@@ -21,8 +21,6 @@ from azure_gpu_stacks.engine.cli import main
 
 from tests.conftest import REPO
 
-PLANS_IN_A_LEAN_PROCESS = True  # its plans fork from a lean process (tests/plan_server.py)
-
 CORPUS = REPO / "tests" / "data" / "bad_stacks"
 COMMANDS = (["plan"], ["check"], ["cost"], ["quota"], ["check", "--format", "sarif"], ["cost", "--format", "json"])
 CORPUS_COMMAND = ["check"]

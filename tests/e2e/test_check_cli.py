@@ -16,8 +16,6 @@ from azure_gpu_stacks.engine.cli import main
 
 from tests.conftest import RAW_VM_PROGRAM, REPO
 
-PLANS_IN_A_LEAN_PROCESS = True  # its plans fork from a lean process (tests/plan_server.py)
-
 SHIPPED = sorted(p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in (REPO / "stacks").glob("Pulumi.*.yaml"))
 
 

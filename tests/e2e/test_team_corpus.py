@@ -24,8 +24,6 @@ from azure_gpu_stacks.engine.cli import main
 from tests.conftest import REPO
 from tests.shared_plans import corpus, plans_shared
 
-PLANS_IN_A_LEAN_PROCESS = True  # its plans fork from a lean process (tests/plan_server.py)
-
 TEAMS = REPO / "tests" / "data" / "teams"
 # with tests/engine/arm/test_arm_round_trip.py, which replays the same stacks' plans: one process plans each once
 pytestmark = pytest.mark.xdist_group("team-corpus")

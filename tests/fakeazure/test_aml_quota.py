@@ -25,8 +25,6 @@ from tests.conftest import REPO, Recording, in_resource_group
 from tests.fakeazure.test_fakeazure_aml import cluster, dependencies, refusal_of, workspace
 from tests.shared_plans import plans_shared
 
-PLANS_IN_A_LEAN_PROCESS = True  # its plans fork from a lean process (tests/plan_server.py)
-
 
 @pytest.fixture(scope="module", autouse=True)
 def plans() -> Iterator[dict[str, Any]]:

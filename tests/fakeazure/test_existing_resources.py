@@ -14,8 +14,6 @@ from azure_gpu_stacks.engine.cli import main
 
 from tests.conftest import REPO
 
-PLANS_IN_A_LEAN_PROCESS = True  # its plans fork from a lean process (tests/plan_server.py)
-
 SUB = "3f2c8a41-6b7d-4e15-9c0a-2d5e7f1b9a64"
 RG = f"/subscriptions/{SUB}/resourceGroups/rg-shared"
 # As `az resource show --ids ID -o json` prints each (properties nested), or the type's own `show`.

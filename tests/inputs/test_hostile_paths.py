@@ -23,8 +23,6 @@ from azure_gpu_stacks.engine.cli import main
 from tests.cli_process import gpu_stacks_process
 from tests.conftest import REPO
 
-PLANS_IN_A_LEAN_PROCESS = True  # its plans fork from a lean process (tests/plan_server.py)
-
 DATA = REPO / "tests" / "data"
 TIMEOUT_S = 120  # far more than a refusal takes; a hang is what this bounds
 REFERENCED = "acme/network/prod"

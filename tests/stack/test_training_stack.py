@@ -16,8 +16,6 @@ from azure_gpu_stacks.engine.cli import main
 from tests.conftest import REPO
 from tests.shared_plans import plans_shared
 
-PLANS_IN_A_LEAN_PROCESS = True  # its plans fork from a lean process (tests/plan_server.py)
-
 
 @pytest.fixture(scope="module", autouse=True)
 def plans() -> Iterator[dict[str, Any]]:

@@ -23,8 +23,6 @@ from tests.conftest import REPO
 from tests.json_schemas import schema_errors
 from tests.shared_plans import Store, share_outcomes
 
-PLANS_IN_A_LEAN_PROCESS = True  # its plans fork from a lean process (tests/plan_server.py)
-
 DAY = "2026-11-27"
 TWO = ("inference-t4", "training-a100")
 USAGE = REPO / "tests" / "data" / "list-usage-cli.json"

@@ -15,8 +15,6 @@ from tests.conftest import REPO
 from tests.engine.diff.test_diff import commit, edit, project_repo
 from tests.policy_helpers import catalog_size
 
-PLANS_IN_A_LEAN_PROCESS = True  # its plans fork from a lean process (tests/plan_server.py)
-
 ND = "Standard_ND96asr_v4"
 MONTH = 730  # hours, as Azure's pricing calculator counts a month
 

@@ -26,8 +26,6 @@ from tests.conftest import REPO
 from tests.json_schemas import schema_errors
 from tests.policy_helpers import catalog_size
 
-PLANS_IN_A_LEAN_PROCESS = True  # its plans fork from a lean process (tests/plan_server.py)
-
 AKS_POOL_URN = (
     "urn:pulumi:aks-gpu::azure-gpu-stacks::azure-gpu-stacks:index:AksGpuPool"
     "$azure-native:containerservice:AgentPool::aks-gpu-pool"

@@ -17,8 +17,6 @@ from tests.cli_process import CliProcess
 from tests.e2e.test_bad_input import BAD_STACKS, CORPUS
 from tests.engine.diff.test_diff import commit, edit, git, project_repo, run, snapshot
 
-PLANS_IN_A_LEAN_PROCESS = True  # its plans fork from a lean process (tests/plan_server.py)
-
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:

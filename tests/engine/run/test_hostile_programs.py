@@ -19,8 +19,6 @@ from azure_gpu_stacks.engine.cli import main
 from tests.cli_process import CliProcess
 from tests.e2e.test_bad_input import assert_failed_stacks, assert_one_clean_error, snapshot
 
-PLANS_IN_A_LEAN_PROCESS = True  # its plans fork from a lean process (tests/plan_server.py)
-
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="programs run in forked children on Linux")
 
 # case -> (__main__.py, what the one line says). Run with --timeout 3 --memory-limit 200.

@@ -15,8 +15,6 @@ from azure_gpu_stacks.engine.run.project import load_project
 from tests.conftest import REPO
 from tests.shared_plans import Store, share_outcomes
 
-PLANS_IN_A_LEAN_PROCESS = True  # its plans fork from a lean process (tests/plan_server.py)
-
 SHIPPED = ["training-a100", "aks-gpu", "inference-t4", "aml-gpu"]  # not sorted: order named is kept
 
 

@@ -13,8 +13,6 @@ from azure_gpu_stacks.engine.cli import main
 
 from tests.shared_plans import Store, share_outcomes
 
-PLANS_IN_A_LEAN_PROCESS = True  # its plans fork from a lean process (tests/plan_server.py)
-
 TOKEN = "tok-9f3e1c2b7a64-canary"  # a declared secret the failing program puts in its exception
 PROGRAM = """
 import pulumi

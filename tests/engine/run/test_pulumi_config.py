@@ -20,8 +20,6 @@ from azure_gpu_stacks.engine.run.project import OFFLINE_SECRET, load_project, lo
 
 from tests.conftest import REPO
 
-PLANS_IN_A_LEAN_PROCESS = True  # its plans fork from a lean process (tests/plan_server.py)
-
 # A program that exports every config value it gets, and which of them are secret.
 ECHO_PROGRAM = """
 import json

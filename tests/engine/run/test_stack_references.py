@@ -9,8 +9,6 @@ from pathlib import Path
 import pytest
 from azure_gpu_stacks.engine.cli import main
 
-PLANS_IN_A_LEAN_PROCESS = True  # its plans fork from a lean process (tests/plan_server.py)
-
 PROGRAM = """
 import pulumi
 network = pulumi.StackReference("{name}")

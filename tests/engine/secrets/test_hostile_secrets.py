@@ -14,8 +14,6 @@ from azure_gpu_stacks.engine.cli import main
 from tests.engine.diff.test_diff import commit, git
 from tests.engine.secrets.test_secrets import EVERY_FORMAT as SECRET_FORMATS
 
-PLANS_IN_A_LEAN_PROCESS = True  # its plans fork from a lean process (tests/plan_server.py)
-
 CANARIES = {
     "ciphertext": "v1:CANARY-CIPHERTEXT-1d9e",  # a `secure:` value in the stack file
     "plain-declared": "CANARY-PLAIN-DECLARED-77ab",  # a key the project declares secret, set in plain text (warned)
