@@ -326,7 +326,7 @@ def load_yaml(path: Path, kind: str, label: str | None = None) -> Any:
 # plan it, and a process may run many commands (a test session: about 5,500 reads). PyYAML's Python loader takes about
 # 4 ms for a 4 KB stack file; a copy of what it made, unpickled, well under a tenth of that. Only a document that
 # parsed is kept (a refused one is parsed, and refused, again), by its text and label; the last 256 of them, each at
-# most 64 KiB of text.
+# most 65,536 characters long.
 _REMEMBERED = 256
 _REMEMBERED_CHARS = 64 * 1024
 
