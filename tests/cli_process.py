@@ -62,6 +62,12 @@ control.send(json.dumps({"ready": True, "threads": [before, threads]}).encode())
 
 def child(request, fds):
     control.close()
+    if "serve_plans" in request:  # tests/plan_server.py: a grandchild, so that this request ends at once
+        if children.fork():  # the server owns the children it forks (their SIGTERM cleanup), not this child
+            os._exit(0)
+        sys.path.insert(0, request["serve_plans"])
+        from tests.plan_server import serve
+        serve(fds[0])  # ends the process itself
     for target, fd in enumerate(fds):
         os.dup2(fd, target)
     for fd in fds:
@@ -178,6 +184,20 @@ def _the_zygote() -> _Zygote:
     if _zygote is None:
         _zygote = _Zygote()
     return _zygote
+
+
+def zygote_busy() -> bool:
+    """Whether the zygote is serving a command now (it serves one at a time)."""
+    return _running is not None and _running.returncode is None
+
+
+def start_beside_the_zygote(request: Mapping[str, str], fd: int) -> None:
+    """A process forked from the zygote for `request` (`serve_plans`: tests/plan_server.py), handed `fd`, left
+    running on its own (its parent, forked for it, has ended once this returns)."""
+    zygote = _the_zygote()
+    socket.send_fds(zygote.control, [json.dumps(request).encode()], [fd])
+    json.loads(zygote._receive(timeout=60))["pid"]
+    json.loads(zygote._receive(timeout=60))["status"]
 
 
 def zygote_preload_threads() -> tuple[int, int]:

@@ -190,6 +190,17 @@ def modules_a_plan_needs() -> None:
         heap.freeze_for_good()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def plans_in_a_lean_process() -> Iterator[None]:
+    """The plans this test process makes itself are made by a server forked from its zygote, whose forks copy
+    about 210 MB of page tables instead of the 270-430 MB this process holds; made here whenever a patch is active
+    (tests/plan_server.py says why and how)."""
+    from tests.plan_server import routed
+
+    with routed():
+        yield
+
+
 @pytest.fixture(scope="session")
 def shipped_plan_json() -> Callable[[str], dict[str, Any]]:
     """`shipped_plan_json(stack)`: what `gpu-stacks plan STACK --json` prints for a shipped stack, run

@@ -1,10 +1,11 @@
 """Where the suite's CPU goes, per test and per file (docs/testing.md, "How it is measured").
 
 A pytest plugin, loaded only when asked (`-p tests.cpu_profile`): for each test, the wall seconds and the
-CPU-seconds of the test process itself and of the children it reaped meanwhile (a plan's forked engine
-process and program, a subprocess, the zygote's children once it ends), one JSON line per test in
-`$CPU_PROFILE_DIR/<worker>.jsonl`. A child's CPU counts when it is reaped, so a module fixture's children
-can land on a neighbouring test of the same file: read the figures per file.
+CPU-seconds of the test process itself and of the children it reaped meanwhile (a subprocess, the zygote's children
+once it ends, a plan's forked engine process and program, or its plan server's: tests/plan_server.py), one JSON
+line per test in `$CPU_PROFILE_DIR/<worker>.jsonl`; at the end, how its plans were made in `<worker>.plans.json`.
+A child's CPU counts when it is reaped, so a module fixture's children can land on a neighbouring test of the same
+file: read the figures per file.
 
 The process that runs the session (xdist's controller, or the only one) also samples the machine's idle time
 (`/proc/stat`, every 0.2 s) into `$CPU_PROFILE_DIR/idle.jsonl`: a core idle while a test sleeps, polls or waits for
@@ -38,6 +39,14 @@ def _cpu(who: int) -> tuple[float, float]:
     """(user + system, system) CPU-seconds of this process or of its reaped children."""
     usage = resource.getrusage(who)
     return usage.ru_utime + usage.ru_stime, usage.ru_stime
+
+
+def _plan_server_cpu() -> float:
+    """CPU-seconds of the plans this process's plan server made for it (tests/plan_server.py): its children's,
+    which this process's own `RUSAGE_CHILDREN` never counts."""
+    from tests import plan_server
+
+    return plan_server.server_cpu()
 
 
 def _resident_mb() -> int | None:
@@ -81,21 +90,38 @@ def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
     if _out is None:
         _out = open(_directory() / f"{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.jsonl", "a", encoding="utf-8")
     started = time.time()
-    before = (time.monotonic(), _cpu(resource.RUSAGE_SELF), _cpu(resource.RUSAGE_CHILDREN))
+    before = (time.monotonic(), _cpu(resource.RUSAGE_SELF), _cpu(resource.RUSAGE_CHILDREN), _plan_server_cpu())
     yield
-    wall, own, children = before
+    wall, own, children, served = before
     own_after, children_after = _cpu(resource.RUSAGE_SELF), _cpu(resource.RUSAGE_CHILDREN)
+    served = _plan_server_cpu() - served
     record = {
         "test": item.nodeid,
         "start": round(started, 3),  # seconds since the epoch, to line the workers up with a machine-wide sampler
         "wall": round(time.monotonic() - wall, 3),
         "self": round(own_after[0] - own[0], 3),
-        "children": round(children_after[0] - children[0], 3),
-        "sys": round(own_after[1] - own[1] + children_after[1] - children[1], 3),  # kernel time, in self + children
+        "children": round(children_after[0] - children[0] + served, 3),  # with the plans its plan server made
+        # kernel time, in self + children (the plan server's not counted)
+        "sys": round(own_after[1] - own[1] + children_after[1] - children[1], 3),
         "rss_mb": _resident_mb(),  # the test process after the test: each fork copies its page tables
     }
     _out.write(json.dumps(record) + "\n")
     _out.flush()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    from tests import plan_server
+
+    name = f"{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.plans.json"
+    (_directory() / name).write_text(json.dumps(dict(plan_server.made_by)), encoding="utf-8")
+
+
+def plans_summary(directory: Path) -> list[str]:
+    """How the test processes' own plans were made: by their plan servers, or in the test process and why."""
+    made: collections.Counter[str] = collections.Counter()
+    for path in directory.glob("*.plans.json"):
+        made.update(json.loads(path.read_text(encoding="utf-8")))
+    return [f"{count:8d} plans made: {why}" for why, count in made.most_common()]
 
 
 def _records(directory: Path) -> list[dict[str, object]]:
@@ -154,7 +180,7 @@ def summary(directory: Path) -> list[str]:
             f"{own + children:8.1f} CPU-s ({own:6.1f} own, {system:6.1f} system) {wall:8.1f} s wall"
             f" {int(count):5d} tests  {name}"
         )
-    return lines + idle_summary(directory, records)
+    return lines + idle_summary(directory, records) + plans_summary(directory)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -267,7 +268,8 @@ def plan_stack(
     try:
         data = read_reference(reference)  # so are the files beside it (--usage, --skus, --existing...)
         plan = _in_engine_process(
-            lambda: _plan(project, stack_settings, reference, data, preview, settings, day, limits),
+            # a partial rather than a closure: what the engine process runs can also be pickled (tests/plan_server.py)
+            functools.partial(_plan, project, stack_settings, reference, data, preview, settings, day, limits),
             project,
             stack,
             limits or Limits(),

@@ -1,0 +1,274 @@
+"""The plans of in-process commands, forked from a lean process instead of from the test worker.
+
+Each plan forks its engine process from the process that plans, and the engine forks the program's child
+(`engine.run.plan._in_engine_process`). A fork copies the page tables of the forking process and its exit tears
+them down again: about 0.1 ms per MB each way (docs/testing.md, "Tenth session"). A test worker holds 270-430 MB
+over a run (the preload, the collected test modules, what earlier tests left); the zygote of tests/cli_process.py,
+a fresh interpreter that only preloaded, about 210 MB. And each fork from the worker write-protects the worker's
+own pages, so the worker then faults on the pages it writes next.
+
+So each test process (`routed`, for the whole session) has the plans it makes itself, `_in_engine_process` called
+in the test process rather than in a `--jobs` worker forked from it, made by a server forked once from its zygote:
+the same `_in_engine_process` with the same arguments (pickled: `plan_stack` hands it a `functools.partial`), in the
+test's working directory and environment, on the test process's standard streams (passed with each request), its
+plan or what it raised handed back. The server learns from each plan as a process that plans again does
+(`plan._learn_from_the_last_plan`).
+
+A plan is made in the test process as before whenever something it may read there is patched: a pytest
+`MonkeyPatch` (the `monkeypatch` fixture, `MonkeyPatch.context()`) holding an attribute, a `sys.path` change or an
+item of anything but `os.environ`, or a `unittest.mock` patch (pytest-mock's too) entered and not yet left
+(`patched`). A test that changes a module's attribute by plain assignment is not seen: patch with one of those.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import pickle
+import resource
+import socket
+import struct
+import weakref
+from collections import Counter
+from collections.abc import Callable, Iterator
+from typing import Any
+
+_HEADER = struct.Struct("!Q")
+
+
+def _send(sock: socket.socket, payload: bytes, fds: list[int]) -> None:
+    data = _HEADER.pack(len(payload)) + payload
+    sent = socket.send_fds(sock, [data[: 1 << 16]], fds)
+    sock.sendall(data[sent:])
+
+
+def _receive(sock: socket.socket) -> tuple[bytes, list[int]] | None:
+    """One message and the descriptors sent with it; None once the other end has closed."""
+    data, fds, _, _ = socket.recv_fds(sock, 1 << 16, 3)
+    if not data:
+        return None
+    while len(data) < _HEADER.size:
+        data += sock.recv(_HEADER.size - len(data))
+    (size,) = _HEADER.unpack_from(data)
+    chunks = [data[_HEADER.size :]]
+    have = len(chunks[0])
+    while have < size:
+        chunk = sock.recv(min(size - have, 1 << 20))
+        if not chunk:
+            raise EOFError("the plan server's connection closed mid-message")
+        chunks.append(chunk)
+        have += len(chunk)
+    return b"".join(chunks), fds
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def serve(fd: int) -> None:
+    """The server's loop, in a process forked from the zygote: one plan per request, until the test process
+    closes its end. Ends the process itself."""
+    import sys
+    import tempfile
+
+    from azure_gpu_stacks.engine.run import plan as planning
+
+    sock = socket.socket(fileno=fd)
+    while (request := _receive(sock)) is not None:
+        payload, streams = request
+        work, project, stack, limits, environ, cwd = pickle.loads(payload)
+        saved = [os.dup(target) for target in range(3)]
+        saved_environ, saved_cwd = dict(os.environ), os.getcwd()
+        cpu_before = _children_cpu()
+        try:
+            for target, stream in enumerate(streams):
+                os.dup2(stream, target)
+            os.chdir(cwd)
+            os.environ.clear()
+            os.environ.update(environ)
+            tempfile.tempdir = None  # TMPDIR as the test's environment says
+            planning._learn_from_the_last_plan()
+            try:
+                made = planning._in_engine_process(work, project, stack, limits)
+                planning._last_resources = made.resources
+                outcome: tuple[str, Any] = ("value", made)
+            except BaseException as exc:  # noqa: BLE001 - raised again in the test process
+                outcome = ("raised", exc)
+        finally:
+            for stream in (sys.stdout, sys.stderr):
+                with contextlib.suppress(Exception):
+                    stream.flush()
+            for target, fd_saved in enumerate(saved):
+                os.dup2(fd_saved, target)
+                os.close(fd_saved)
+            for stream in streams:
+                os.close(stream)
+            os.chdir(saved_cwd)
+            os.environ.clear()
+            os.environ.update(saved_environ)
+            tempfile.tempdir = None
+        try:
+            reply = pickle.dumps((*outcome, _children_cpu() - cpu_before))
+        except Exception as exc:  # noqa: BLE001 - said in the test process instead
+            problem = RuntimeError(f"the plan server cannot hand back {outcome[0]}: {exc}")
+            reply = pickle.dumps(("raised", problem, _children_cpu() - cpu_before))
+        _send(sock, reply, [])
+    os._exit(0)
+
+
+class _Server:
+    """The test process's end of its plan server."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+
+    def plan(self, payload: bytes) -> Any:
+        _send(self.sock, payload, [0, 1, 2])
+        reply = _receive(self.sock)
+        if reply is None:
+            raise RuntimeError("the plan server ended (tests/plan_server.py)")
+        kind, value, cpu = pickle.loads(reply[0])
+        global _server_cpu
+        _server_cpu += cpu
+        if kind == "raised":
+            raise value
+        return value
+
+
+_server: _Server | None = None
+_owner = os.getpid()
+_server_cpu = 0.0
+made_by: Counter[str] = Counter()  # how this test process's plans were made, and why not by the server
+
+
+def server_cpu() -> float:
+    """CPU-seconds of the plans the server made for this test process so far (its reaped children's, which this
+    process's own `RUSAGE_CHILDREN` never counts): tests/cpu_profile.py adds them to each test's children."""
+    return _server_cpu
+
+
+def _started() -> _Server | None:
+    """This test process's plan server, started on first use; None while the zygote serves a running command
+    (it serves one child at a time), for a plan made here meanwhile."""
+    global _server
+    if _server is None:
+        from tests import cli_process
+        from tests.conftest import REPO
+
+        if cli_process.zygote_busy():
+            return None
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            cli_process.start_beside_the_zygote({"serve_plans": str(REPO)}, theirs.fileno())
+        finally:
+            theirs.close()
+        _server = _Server(ours)
+    return _server
+
+
+_monkeypatches: weakref.WeakSet[Any] = weakref.WeakSet()
+_mock_patches = 0
+
+
+def patched() -> bool:
+    """Whether anything a plan may read in this process is patched now: a pytest MonkeyPatch holding an attribute,
+    an item of anything but os.environ, or a sys.path change; or a unittest.mock patch (pytest-mock's too) entered
+    and not yet left. Environment variables and the working directory travel with each request instead."""
+    if _mock_patches:
+        return True
+    for monkeypatch in _monkeypatches:
+        if monkeypatch._setattr or monkeypatch._savesyspath is not None:
+            return True
+        if any(target is not os.environ for target, _, _ in monkeypatch._setitem):
+            return True
+    return False
+
+
+@contextlib.contextmanager
+def _patches_watched() -> Iterator[None]:
+    """While it lasts, each MonkeyPatch that patches is noted and the unittest.mock patches entered and not yet
+    left are counted (`patched`)."""
+    from unittest import mock
+
+    from _pytest.monkeypatch import MonkeyPatch
+
+    originals: list[tuple[type, str, Any]] = []
+
+    def wrap(owner: type, name: str, wrapper: Callable[[Any], Callable[..., Any]]) -> None:
+        real = getattr(owner, name)
+        originals.append((owner, name, real))
+        setattr(owner, name, wrapper(real))
+
+    def noting(real: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(real)
+        def note(self: Any, *args: Any, **kwargs: Any) -> Any:
+            _monkeypatches.add(self)
+            return real(self, *args, **kwargs)
+
+        return note
+
+    def counting(step: int) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        def wrapper(real: Callable[..., Any]) -> Callable[..., Any]:
+            @functools.wraps(real)
+            def count(self: Any, *args: Any) -> Any:
+                global _mock_patches
+                _mock_patches += step
+                return real(self, *args)
+
+            return count
+
+        return wrapper
+
+    for name in ("setattr", "delattr", "setitem", "delitem", "syspath_prepend"):
+        wrap(MonkeyPatch, name, noting)
+    # mock.patch and patch.object enter and leave through these (start/stop, decorators and `with` too); patch.dict
+    # through its own pair
+    wrap(mock._patch, "__enter__", counting(1))  # type: ignore[attr-defined]
+    wrap(mock._patch, "__exit__", counting(-1))  # type: ignore[attr-defined]
+    wrap(mock._patch_dict, "_patch_dict", counting(1))  # type: ignore[attr-defined]
+    wrap(mock._patch_dict, "_unpatch_dict", counting(-1))  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        for owner, name, real in reversed(originals):
+            setattr(owner, name, real)
+
+
+def _server_for(work: Callable[[], Any]) -> tuple[_Server | None, str]:
+    """The server that makes this plan, or None and why the test process makes it itself."""
+    if os.getpid() != _owner:
+        return None, "a process forked from the test process"
+    if not isinstance(work, functools.partial):
+        return None, "work that cannot be pickled"
+    if patched():
+        return None, "a patch active"
+    server = _started()
+    return (server, "the plan server") if server else (None, "the zygote busy")
+
+
+@contextlib.contextmanager
+def routed() -> Iterator[None]:
+    """While it lasts, the plans this test process makes itself are made by its plan server, unless patched."""
+    from azure_gpu_stacks.engine.run import plan as planning
+
+    real = planning._in_engine_process
+
+    def in_server(work: Callable[[], Any], project: Any, stack: str, limits: Any) -> Any:
+        server, why = _server_for(work)
+        payload = b""
+        if server is not None:
+            try:
+                payload = pickle.dumps((work, project, stack, limits, dict(os.environ), os.getcwd()))
+            except Exception:  # noqa: BLE001 - a test's own object in the work: made here instead
+                server, why = None, "work that cannot be pickled"
+        made_by[why] += 1
+        return real(work, project, stack, limits) if server is None else server.plan(payload)
+
+    with _patches_watched():
+        planning._in_engine_process = in_server  # type: ignore[assignment]
+        try:
+            yield
+        finally:
+            planning._in_engine_process = real  # type: ignore[assignment]
