@@ -172,14 +172,35 @@ _monkeypatches: weakref.WeakSet[Any] = weakref.WeakSet()
 _mock_patches = 0
 
 
+def caller_side() -> tuple[Callable[..., Any], ...]:
+    """The functions that run only in the process that plans, around `_in_engine_process`, never in a plan's engine
+    process or its program, as they were before any test patched them: what tests/shared_plans.py wraps to share
+    plans, and the fleet's planning a test spies on. A patch that replaced one of them changes nothing a plan reads
+    (tests/engine/run/test_plan_server.py checks that none of them runs in an engine process)."""
+    global _caller_side
+    if _caller_side is None:
+        from azure_gpu_stacks.engine.commands import check_root
+        from azure_gpu_stacks.engine.run import outcome, plan
+
+        _caller_side = (plan.plan_stack, outcome.plan_outcomes, check_root._plan)
+    return _caller_side
+
+
+_caller_side: tuple[Callable[..., Any], ...] | None = None
+
+
 def patched() -> bool:
-    """Whether anything a plan may read in this process is patched now: a pytest MonkeyPatch holding an attribute,
-    an item of anything but os.environ, or a sys.path change; or a unittest.mock patch (pytest-mock's too) entered
-    and not yet left. Environment variables and the working directory travel with each request instead."""
+    """Whether anything a plan may read in this process is patched now: a pytest MonkeyPatch holding an attribute
+    (unless it replaced a `caller_side` function), an item of anything but os.environ, or a sys.path change; or a
+    unittest.mock patch (pytest-mock's too) entered and not yet left. Environment variables and the working
+    directory travel with each request instead."""
     if _mock_patches:
         return True
+    harmless = caller_side()
     for monkeypatch in _monkeypatches:
-        if monkeypatch._setattr or monkeypatch._savesyspath is not None:
+        if monkeypatch._savesyspath is not None:
+            return True
+        if any(not any(old is function for function in harmless) for _, _, old in monkeypatch._setattr):
             return True
         if any(target is not os.environ for target, _, _ in monkeypatch._setitem):
             return True
@@ -254,6 +275,7 @@ def routed() -> Iterator[None]:
     from azure_gpu_stacks.engine.run import plan as planning
 
     real = planning._in_engine_process
+    caller_side()  # the functions as they are before any test patches them
 
     def in_server(work: Callable[[], Any], project: Any, stack: str, limits: Any) -> Any:
         server, why = _server_for(work)

@@ -5,7 +5,9 @@ the plan there, where the patch is seen."""
 from __future__ import annotations
 
 import json
+import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from unittest import mock
 
@@ -103,3 +105,38 @@ def test_a_patched_dict_keeps_the_plan_here(project: Path, capsys: pytest.Captur
     with mock.patch.dict(plan_module.__dict__, {"run_hosted": _refusing}):
         assert main(["plan", "dev", "--project", str(project)]) == 2
     assert capsys.readouterr().err.endswith("refused by the test's patch\n")
+
+
+def _where_called(real: Callable[..., object], log: Path) -> Callable[..., object]:
+    """`real`, writing the pid of each process that calls it to `log` first."""
+
+    def recording(*args: object, **kwargs: object) -> object:
+        with log.open("a", encoding="utf-8") as out:
+            out.write(f"{os.getpid()}\n")
+        return real(*args, **kwargs)
+
+    return recording
+
+
+def test_the_functions_whose_patches_the_server_ignores_never_run_in_an_engine_process(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each is replaced, in every module that holds it, by one that notes the process calling it, and the plans are
+    made here (another attribute is patched too): their engine processes and programs are forks of this process
+    that carry the replacements, so every call must have been made by this process itself."""
+    team = write_project(tmp_path / "root" / "team", PROGRAM)
+    logs = {f: tmp_path / f"{f.__module__}.{f.__qualname__}" for f in plan_server.caller_side()}
+    for module in [m for name, m in list(sys.modules.items()) if name.startswith("azure_gpu_stacks.")]:
+        for name, value in list(vars(module).items()):
+            for function, log in logs.items():
+                if value is function:
+                    monkeypatch.setattr(module, name, _where_called(function, log))
+    monkeypatch.setattr(plan_module, "PLAN_SERVER_MARK", True, raising=False)
+
+    for command in (["plan", "dev", "--project", str(team)], ["check", "--project", str(team)]):
+        assert main(command) == 0, capsys.readouterr().err
+    assert main(["check", "--root", str(tmp_path / "root"), "--no-cache"]) == 0, capsys.readouterr().err
+
+    assert {log.name: set(log.read_text().split()) for log in logs.values()} == {
+        log.name: {str(os.getpid())} for log in logs.values()
+    }
