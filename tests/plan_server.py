@@ -18,6 +18,9 @@ A plan is made in the test process as before whenever something it may read ther
 `MonkeyPatch` (the `monkeypatch` fixture, `MonkeyPatch.context()`) holding an attribute, a `sys.path` change or an
 item of anything but `os.environ`, or a `unittest.mock` patch (pytest-mock's too) entered and not yet left
 (`patched`). A test that changes a module's attribute by plain assignment is not seen: patch with one of those.
+
+`TESTS_PLAN_SERVER=off` in the environment of a run makes every plan in the test process, as before the server:
+to compare the two, or to rule the server out while debugging a test.
 """
 
 from __future__ import annotations
@@ -76,6 +79,7 @@ def serve(fd: int) -> None:
     from azure_gpu_stacks.engine.run import plan as planning
 
     sock = socket.socket(fileno=fd)
+    _send(sock, pickle.dumps(os.getpid()), [])  # who it is, for a test that ends it
     while (request := _receive(sock)) is not None:
         payload, streams = request
         work, project, stack, limits, environ, cwd = pickle.loads(payload)
@@ -123,14 +127,23 @@ class _Server:
 
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
+        hello = _receive(sock)
+        if hello is None:
+            raise RuntimeError("the plan server ended as it started (tests/plan_server.py)")
+        self.pid: int = pickle.loads(hello[0])
 
     def plan(self, payload: bytes) -> Any:
-        _send(self.sock, payload, [0, 1, 2])
-        reply = _receive(self.sock)
-        if reply is None:
-            raise RuntimeError("the plan server ended (tests/plan_server.py)")
+        global _server, _server_cpu
+        try:
+            _send(self.sock, payload, [0, 1, 2])
+            reply = _receive(self.sock)
+        except OSError:
+            reply = None
+        if reply is None:  # this plan fails; the next starts a new server
+            _server = None
+            self.sock.close()
+            raise RuntimeError("the plan server ended before it answered (tests/plan_server.py)")
         kind, value, cpu = pickle.loads(reply[0])
-        global _server_cpu
         _server_cpu += cpu
         if kind == "raised":
             raise value
@@ -141,6 +154,11 @@ _server: _Server | None = None
 _owner = os.getpid()
 _server_cpu = 0.0
 made_by: Counter[str] = Counter()  # how this test process's plans were made, and why not by the server
+
+
+def server_process() -> int | None:
+    """The pid of this test process's plan server, if it has one now."""
+    return _server.pid if _server else None
 
 
 def server_cpu() -> float:
@@ -259,6 +277,8 @@ def _patches_watched() -> Iterator[None]:
 
 def _server_for(work: Callable[[], Any]) -> tuple[_Server | None, str]:
     """The server that makes this plan, or None and why the test process makes it itself."""
+    if os.environ.get("TESTS_PLAN_SERVER") == "off":
+        return None, "TESTS_PLAN_SERVER=off"
     if os.getpid() != _owner:
         return None, "a process forked from the test process"
     if not isinstance(work, functools.partial):

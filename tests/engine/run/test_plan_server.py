@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -19,7 +20,10 @@ from pytest_mock import MockerFixture
 from tests import plan_server
 from tests.generated_programs import write_project
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="plans run in forked children on Linux")
+pytestmark = [
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="plans run in forked children on Linux"),
+    pytest.mark.skipif(os.environ.get("TESTS_PLAN_SERVER") == "off", reason="TESTS_PLAN_SERVER=off: no plan server"),
+]
 
 # A program whose plan shows the environment it ran in and the process that ran its engine's side.
 PROGRAM = """
@@ -105,6 +109,21 @@ def test_a_patched_dict_keeps_the_plan_here(project: Path, capsys: pytest.Captur
     with mock.patch.dict(plan_module.__dict__, {"run_hosted": _refusing}):
         assert main(["plan", "dev", "--project", str(project)]) == 2
     assert capsys.readouterr().err.endswith("refused by the test's patch\n")
+
+
+def test_a_plan_server_that_died_fails_one_plan_and_the_next_starts_another(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _plan(project, capsys)  # the server is running
+    server = plan_server.server_process()
+    os.kill(server, signal.SIGKILL)
+
+    with pytest.raises(RuntimeError, match="the plan server ended before it answered"):
+        main(["plan", "dev", "--project", str(project)])
+    plan, how = _plan(project, capsys)
+
+    assert how == "the plan server" and plan["outputs"]["team"] == "unset"
+    assert plan_server.server_process() != server
 
 
 def _where_called(real: Callable[..., object], log: Path) -> Callable[..., object]:
