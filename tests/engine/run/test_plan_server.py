@@ -25,7 +25,7 @@ pytestmark = [
     pytest.mark.skipif(os.environ.get("TESTS_PLAN_SERVER") == "off", reason="TESTS_PLAN_SERVER=off: no plan server"),
 ]
 
-# A program whose plan shows the environment it ran in and the process that ran its engine's side.
+# A program whose plan shows one environment variable of the process that ran it.
 PROGRAM = """
 import os
 
