@@ -112,8 +112,9 @@ def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
 def pytest_sessionfinish(session: pytest.Session) -> None:
     from tests import plan_server
 
-    name = f"{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.plans.json"
-    (_directory() / name).write_text(json.dumps(dict(plan_server.made_by)), encoding="utf-8")
+    if plan_server.made_by:  # a process that ran tests (not xdist's controller)
+        name = f"{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.plans.json"
+        (_directory() / name).write_text(json.dumps(dict(plan_server.made_by)), encoding="utf-8")
 
 
 def plans_summary(directory: Path) -> list[str]:
