@@ -196,8 +196,10 @@ def start_beside_the_zygote(request: Mapping[str, str], fd: int) -> None:
     running on its own (its parent, forked for it, has ended once this returns)."""
     zygote = _the_zygote()
     socket.send_fds(zygote.control, [json.dumps(request).encode()], [fd])
-    json.loads(zygote._receive(timeout=60))["pid"]
-    json.loads(zygote._receive(timeout=60))["status"]
+    zygote._receive(timeout=60)  # {"pid": N}: the parent forked for it
+    status = json.loads(zygote._receive(timeout=60))["status"]
+    if status != 0:
+        raise RuntimeError(f"the process forked from the zygote for {sorted(request)} failed (wait status {status})")
 
 
 def zygote_preload_threads() -> tuple[int, int]:

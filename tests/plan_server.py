@@ -275,18 +275,20 @@ def _patches_watched() -> Iterator[None]:
             setattr(owner, name, real)
 
 
-def _server_for(work: Callable[[], Any]) -> tuple[_Server | None, str]:
-    """The server that makes this plan, or None and why the test process makes it itself."""
+def _route(work: Callable[[], Any], project: Any, stack: str, limits: Any) -> tuple[_Server | None, bytes, str]:
+    """The server that makes this plan and its request, or None and why the test process makes it itself."""
     if os.environ.get("TESTS_PLAN_SERVER") == "off":
-        return None, "TESTS_PLAN_SERVER=off"
+        return None, b"", "TESTS_PLAN_SERVER=off"
     if os.getpid() != _owner:
-        return None, "a process forked from the test process"
-    if not isinstance(work, functools.partial):
-        return None, "work that cannot be pickled"
+        return None, b"", "a process forked from the test process"
     if patched():
-        return None, "a patch active"
+        return None, b"", "a patch active"
+    try:
+        request = pickle.dumps((work, project, stack, limits, dict(os.environ), os.getcwd()))
+    except Exception:  # noqa: BLE001 - a closure, or a test's own object in the work
+        return None, b"", "work that cannot be pickled"
     server = _started()
-    return (server, "the plan server") if server else (None, "the zygote busy")
+    return (server, request, "the plan server") if server else (None, b"", "the zygote busy")
 
 
 @contextlib.contextmanager
@@ -298,15 +300,9 @@ def routed() -> Iterator[None]:
     caller_side()  # the functions as they are before any test patches them
 
     def in_server(work: Callable[[], Any], project: Any, stack: str, limits: Any) -> Any:
-        server, why = _server_for(work)
-        payload = b""
-        if server is not None:
-            try:
-                payload = pickle.dumps((work, project, stack, limits, dict(os.environ), os.getcwd()))
-            except Exception:  # noqa: BLE001 - a test's own object in the work: made here instead
-                server, why = None, "work that cannot be pickled"
+        server, request, why = _route(work, project, stack, limits)
         made_by[why] += 1
-        return real(work, project, stack, limits) if server is None else server.plan(payload)
+        return real(work, project, stack, limits) if server is None else server.plan(request)
 
     with _patches_watched():
         planning._in_engine_process = in_server  # type: ignore[assignment]
