@@ -52,6 +52,9 @@ def os_threads():
 
 before = os_threads()
 preload()
+if len(sys.argv) > 2:  # tests/huge_pages.py, run from its path: nothing of the test tree is imported here
+    import runpy
+    runpy.run_path(sys.argv[2])["collapse_into_huge_pages"]()
 cli._parser()  # built once here (5 ms) for every child, as a process that parses many command lines keeps it
 threads = os_threads()
 if threading.active_count() != 1 or threads != 1:
@@ -138,7 +141,7 @@ class _Zygote:
     def __init__(self) -> None:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.process = subprocess.Popen(
-            [sys.executable, "-c", ZYGOTE, str(theirs.fileno())],
+            [sys.executable, "-c", ZYGOTE, str(theirs.fileno()), str(Path(__file__).with_name("huge_pages.py"))],
             stdin=subprocess.DEVNULL,
             pass_fds=(theirs.fileno(),),
             cwd="/",

@@ -19,6 +19,8 @@ from azure_gpu_stacks.fakeazure import FakeArm
 from azure_gpu_stacks.fakeazure import fake_arm as new_fake_arm
 from azure_gpu_stacks.fakeazure.errors import ArmError
 
+from tests.huge_pages import collapse_into_huge_pages
+
 pytest_plugins = ["azure_gpu_stacks.fakeazure.pytest_plugin"]
 
 REPO = Path(__file__).resolve().parents[1]
@@ -181,13 +183,15 @@ def modules_a_plan_needs() -> None:
 
     Then frozen for the session (`heap.freeze_for_good`): those modules live as long as the test process, and
     a full collection walked them all again whenever nothing held them frozen (after each in-process check of
-    several stacks: about 0.3 CPU-seconds each, docs/testing.md)."""
+    several stacks: about 0.3 CPU-seconds each, docs/testing.md). And moved into huge pages, which the plans and
+    workers forked from this process copy the page tables of at a 512th of the cost (tests/huge_pages.py)."""
     from azure_gpu_stacks.engine.run import heap
     from azure_gpu_stacks.engine.run.parallel import preload
 
     with heap.no_collection():  # frozen before any collection walks it
         preload()
         heap.freeze_for_good()
+    collapse_into_huge_pages()
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -302,7 +306,8 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     rest for the session (`heap.freeze_for_good`). What one file keeps (caches, modules imported on first use,
     the SDK's registries) lives as long as the worker; unfrozen, it grew to half a million objects by the end of
     a run, and every full collection walked it again (0.35 CPU-s each: a component refusing its arguments cost
-    0.35 s in the suite against 0.006 s alone, docs/testing.md). Frozen, a collection walks one file's objects."""
+    0.35 s in the suite against 0.006 s alone, docs/testing.md). Frozen, a collection walks one file's objects.
+    And what the file added is moved into huge pages with the rest (tests/huge_pages.py, about 5 ms)."""
     result = yield
     if nextitem is None or nextitem.path != item.path:
         from azure_gpu_stacks.engine.run import heap
@@ -310,6 +315,7 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
         gc.collect()
         heap.freeze_for_good()
         _give_back_free_memory()
+        collapse_into_huge_pages()
     return result
 
 
