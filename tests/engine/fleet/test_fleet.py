@@ -38,14 +38,22 @@ FORMATS = ("text", "json", "markdown", "sarif")
 # is a third fork per plan (0.02 CPU-s each, measured on the 200-stack check), and nothing these tests assert depends
 # on it (the cache key holds no --jobs; test_parallel and test_partial_results hold --jobs N to the serial output).
 SERIAL = ("--jobs", "1")
+# Every check here judges on the day the module started (a check's own --as-of, given after it, wins): the day is in
+# each cache key, so a run that crossed midnight UTC between filling the warm cache and reading it missed it.
+DAY = utc_today()
+
+
+def on_one_day(argv: tuple[str | Path, ...]) -> list[str]:
+    words = [str(a) for a in argv]
+    return [words[0], "--as-of", DAY.isoformat(), *words[1:]] if words[:1] == ["check"] else words
 
 
 def gpu_stacks(*argv: str | Path) -> tuple[int, str, str]:
-    """`gpu-stacks ARGV` in this process: (exit code, stdout, stderr)."""
+    """`gpu-stacks ARGV` in this process, a check on the module's `DAY`: (exit code, stdout, stderr)."""
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
-            code = main([str(a) for a in argv])
+            code = main(on_one_day(argv))
         except SystemExit as exc:  # argparse's refusals
             code = int(exc.code or 0)
     return code, out.getvalue(), err.getvalue()
@@ -76,7 +84,8 @@ def warm(monorepo: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     test_parallel holds --jobs N to the serial output."""
     cache = tmp_path_factory.mktemp("cache")
     done = gpu_stacks_process(
-        ["check", "--root", monorepo.name, "--cache-dir", cache, "--format", "json", *SERIAL], cwd=monorepo.parent
+        on_one_day(("check", "--root", monorepo.name, "--cache-dir", cache, "--format", "json", *SERIAL)),
+        cwd=monorepo.parent,
     )
     assert done.returncode == 1, done.stderr
     return cache
@@ -184,7 +193,7 @@ def test_root_checks_every_stack_of_every_project_with_one_verdict(
     code, out = unsharded["json"]
     document = json.loads(out)
     files = stack_files(monorepo)
-    retired = {s.name for s in catalog().sizes if s.status_on(utc_today()) == "retired"}
+    retired = {s.name for s in catalog().sizes if s.status_on(DAY) == "retired"}
     failing = {i for i, path in files.items() if any(v in retired for v in config(path).values())}
 
     assert len(files) >= 200 and {p.parent.name for p in files.values()} >= {"stacks", "config"}
