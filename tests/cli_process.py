@@ -33,8 +33,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 # The zygote's code, run with `python -c` so that nothing of the test tree is imported into it. Once it has preloaded
-# it answers {"ready": true, "threads": [its OS threads before the preload, after it]}. Then it reads
-# requests on the socket whose descriptor is its argument: a JSON document (argv, cwd, env) with the child's
+# (and moved what it loaded into huge pages: tests/huge_pages.py, its second argument), it answers
+# {"ready": true, "threads": [its OS threads before the preload, after it]}. Then it reads requests on the socket whose
+# descriptor is its first argument: a JSON document (argv, cwd, env) with the child's
 # stdin, stdout and stderr as passed descriptors; it answers {"pid": N}, then {"status": S} once that child
 # ended.
 ZYGOTE = r"""
