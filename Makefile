@@ -7,6 +7,8 @@ VENV       := .venv
 BIN        := $(VENV)/bin
 STAMP      := $(VENV)/.installed-stamp
 STACK      ?= inference-t4
+# the rooms: the folders that install as azure_gpu_stacks.<room> (pyproject.toml, package-dir)
+ROOMS      := catalog components engine fakeazure inputs policies sdk stack
 # uv uses this machine's Python and never downloads one.
 export UV_PYTHON := $(PYTHON)
 export UV_PYTHON_DOWNLOADS := never
@@ -44,12 +46,17 @@ test: $(STAMP)  ## the whole test suite on every core (what CI runs; tests/conft
 	$(BIN)/python -m pytest -n auto --dist loadgroup --durations=20
 
 lint: $(STAMP)  ## type-check the packages (mypy, skipping pulumi-azure-native's internals), ruff, and the import contracts of ARCHITECTURE.md's rooms (import-linter, .importlinter)
-	$(BIN)/python -m mypy catalog components engine fakeazure inputs policies sdk stack
-	$(BIN)/ruff format --check .
-	$(BIN)/ruff check .
-	@# import-linter finds the package by its name; the installed one is an editable namespace it cannot read,
-	@# so the repository root (the package, see __init__.py) is named azure_gpu_stacks in a scratch directory.
+	@# mypy and import-linter name each module from the tree: the repository root is the package (__init__.py),
+	@# and the folder a checkout is in is often no valid package name (`git clone` makes `azure-gpu-stacks`,
+	@# which mypy refuses outright). import-linter also finds the package by its name, and the installed one is an
+	@# editable namespace it cannot read. So both read the root through a scratch directory where it is named
+	@# azure_gpu_stacks, and mypy's lines name files from the root again.
 	@root=$$(mktemp -d) && ln -s "$(CURDIR)" "$$root/azure_gpu_stacks" && \
+		{ $(BIN)/python -m mypy $(addprefix "$$root"/azure_gpu_stacks/,$(ROOMS)) 2>&1; echo $$? > "$$root/mypy-status"; } \
+			| sed "s|$$root/azure_gpu_stacks/||g" && \
+		test "$$(cat "$$root/mypy-status")" = 0 && \
+		$(BIN)/ruff format --check . && \
+		$(BIN)/ruff check . && \
 		PYTHONPATH="$$root" $(BIN)/lint-imports --no-cache; status=$$?; rm -rf "$$root"; exit $$status
 
 check: $(STAMP)  ## plan every shipped stack and give one verdict
