@@ -20,13 +20,11 @@ import importlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
-import io
 import os
 import shutil
 import signal
 import subprocess
 import sys
-import tarfile
 import tempfile
 import threading
 from collections.abc import Iterator, Sequence
@@ -181,12 +179,28 @@ def fill_submodules(git_dir: Path, commit: str, tree: Path, revision: Revision, 
             )
         target = tree / path
         target.mkdir(parents=True, exist_ok=True)
-        archive = subprocess.run(
-            ["git", f"--git-dir={module}", "archive", "--format=tar", sha], capture_output=True, check=False
-        )
-        with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
-            tar.extractall(target, filter="data")
+        _check_out(module, sha, target, f"BASE {revision.name!r}: submodule {shown_path} ({sha[:7]})")
         fill_submodules(module, sha, target, revision, f"{shown_path}/")
+
+
+def _check_out(module: Path, commit: str, target: Path, label: str) -> None:
+    """The files of `commit` written into `target` by git itself, as `git submodule update` writes them: its tree
+    read into an index of its own (the module's index is left alone), then checked out from that index. git
+    refuses an index path that climbs out of the tree or into `.git` (read-cache.c, `verify_path`) and writes
+    symlinks as symlinks, as in the worktree of BASE around it. An extraction of `git archive`'s tar instead needed
+    Python's extraction filters, which 3.11 has only from 3.11.4 on (docs.python.org/3/library/tarfile.html,
+    "Extraction filters", observed 2026-11-28; Debian 12's python3 is 3.11.2), and ended in a traceback on a
+    symlink out of the submodule, which the "data" filter refuses."""
+    with tempfile.TemporaryDirectory(prefix="gpu-stacks-index-") as scratch:
+        environ = {**os.environ, "GIT_INDEX_FILE": str(Path(scratch) / "index")}
+        for step in (["read-tree", commit], ["checkout-index", "--all", "--force"]):
+            done = subprocess.run(
+                ["git", f"--git-dir={module}", f"--work-tree={target}", *step],
+                cwd=target, env=environ, capture_output=True, text=True, check=False,
+            )  # fmt: skip
+            if done.returncode != 0:
+                said = done.stderr.strip().splitlines()
+                raise InputError(f"{label} cannot be read from this clone: {said[-1] if said else step[0] + ' failed'}")
 
 
 def _submodule_names(git_dir: Path, commit: str) -> dict[str, str]:

@@ -107,10 +107,13 @@ pulumi.export("group", teamnames.GROUP)
 
 
 def _submodule_repo(root: Path) -> Path:
-    """A project whose program imports from a git submodule (vendor/teamlib), committed with it."""
+    """A project whose program imports from a git submodule (vendor/teamlib), committed with it. The submodule also
+    holds a symlink to an absolute path out of it, as a vendored tree may: BASE has it as git checks it out (an
+    extraction of `git archive` with Python's "data" filter refused it, with a traceback)."""
     lib = root / "teamlib"
     lib.mkdir(parents=True)
     (lib / "teamnames.py").write_text('GROUP = "rg-team"\n')
+    (lib / "system-docs").symlink_to("/usr/share/doc")
     git(lib, "init", "-q")
     commit(lib, "lib")
     project = root / "project"
