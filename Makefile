@@ -18,6 +18,8 @@ VENV       := .venv
 BIN        := $(VENV)/bin
 STAMP      := $(VENV)/.installed-stamp
 STACK      ?= inference-t4
+# the whole suite on every core, as CI runs it: xdist groups keep a shared fixture on one worker (tests/conftest.py)
+PYTEST_ARGS := -n auto --dist loadgroup --durations=20
 # the rooms: the folders that install as azure_gpu_stacks.<room> (pyproject.toml, package-dir)
 ROOMS      := catalog components engine fakeazure inputs policies sdk stack
 # uv uses this machine's Python and never downloads one.
@@ -54,7 +56,15 @@ plan: $(STAMP)  ## offline plan of a shipped stack: make plan STACK=inference-t4
 	$(BIN)/gpu-stacks plan $(STACK)
 
 test: $(STAMP)  ## the whole test suite on every core (what CI runs; tests/conftest.py groups shared fixtures; docs/testing.md)
-	$(BIN)/python -m pytest -n auto --dist loadgroup --durations=20
+	@# Unless TMPDIR is set, the run's temporary files (pytest's tmp_path, the plans' own) go to a directory of
+	@# its own on the memory filesystem /dev/shm where there is one, removed afterwards, interrupted or not: the
+	@# suite makes and removes tens of thousands of files, and on an ext4 /tmp that cost 5-7 core-s of kernel
+	@# time a run (docs/testing.md, "Twelfth session"). A short name: tests bind Unix sockets under tmp_path,
+	@# whose paths may not exceed 107 bytes.
+	@scratch=; if [ -z "$$TMPDIR" ] && scratch=$$(mktemp -d -p /dev/shm gst.XXXXXX 2>/dev/null); then \
+		trap 'rm -rf "$$scratch"' EXIT; trap 'exit 130' INT; trap 'exit 143' TERM; export TMPDIR="$$scratch"; fi; \
+		echo "$(BIN)/python -m pytest $(PYTEST_ARGS)$${scratch:+  (TMPDIR=$$scratch)}"; \
+		$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: $(STAMP)  ## type-check the packages (mypy, skipping pulumi-azure-native's internals), ruff, and the import contracts of ARCHITECTURE.md's rooms (import-linter, .importlinter)
 	@# mypy and import-linter name each module from the tree: the repository root is the package (__init__.py),
